@@ -1,0 +1,3 @@
+from jobc.cli import main
+
+raise SystemExit(main())
