@@ -1,0 +1,632 @@
+"""A real, throw-away Slurm cluster on this one machine, for tests.
+
+`SlurmCluster` starts munged (its own key and socket), one slurmctld and several
+`slurmd -N <node>` in a fresh temporary directory, with free ports chosen at start, so two
+clusters — one after the other or side by side — never share state. Each node declares fake
+GPUs as GRES backed by character devices of the NVIDIA major number (195): Slurm only sets
+CUDA_VISIBLE_DEVICES for device files, so plain files would not do.
+
+Everything runs as root (SlurmUser=root): slurmd must be root to start job steps, and the
+node names are added to /etc/hosts so that a MASTER_ADDR taken from the node list resolves.
+
+    with SlurmCluster() as cluster:
+        job = cluster.sbatch(script, "--nodes=2")
+        assert cluster.wait(job) == "COMPLETED"
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+#: Job states after which a job never runs again (a requeued job goes back to PENDING instead).
+FINAL_STATES = frozenset(
+    {
+        "BOOT_FAIL",
+        "CANCELLED",
+        "COMPLETED",
+        "DEADLINE",
+        "FAILED",
+        "NODE_FAIL",
+        "OUT_OF_MEMORY",
+        "PREEMPTED",
+        "TIMEOUT",
+    }
+)
+
+DAEMONS = ("munged", "munge", "unmunge", "slurmctld", "slurmd")
+CLIENTS = ("sbatch", "srun", "scontrol", "squeue", "sinfo", "scancel")
+
+#: Major device number of /dev/nvidia*; Slurm's gpu plugin only exports CUDA_VISIBLE_DEVICES
+#: for GRES backed by device files.
+NVIDIA_MAJOR = 195
+
+HOSTS_FILE = Path("/etc/hosts")
+HOSTS_TAG = "# jobc test cluster"
+
+#: Variables of an enclosing Slurm job (tests may themselves run inside one) would leak into
+#: the test cluster's commands and confuse sbatch/srun there.
+_OUTER_SLURM_PREFIXES = ("SLURM_", "SBATCH_", "SRUN_", "SALLOC_", "SQUEUE_", "SINFO_", "SCONTROL_")
+
+
+class ClusterUnavailable(RuntimeError):
+    """The cluster cannot be started here; the message says why."""
+
+
+#: What a start can fail with because of the machine rather than a bug here.
+_START_ERRORS = (ClusterUnavailable, TimeoutError, OSError, subprocess.SubprocessError)
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    port: int
+    gpu_files: tuple[Path, ...]
+
+
+def missing_prerequisites() -> list[str]:
+    """Reasons why no cluster can start on this machine (empty when it can try)."""
+    reasons = []
+    if os.geteuid() != 0:
+        reasons.append("must run as root (slurmd starts job steps as SlurmUser=root)")
+    absent = [name for name in (*DAEMONS, *CLIENTS) if shutil.which(name) is None]
+    if absent:
+        reasons.append(
+            f"missing programs {', '.join(absent)} (Debian: apt-get install slurm-wlm munge)"
+        )
+    return reasons
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports nobody listens on now; all sockets stay open until the last is picked so the
+    kernel cannot hand out the same port twice."""
+    with contextlib.ExitStack() as stack:
+        ports = []
+        for _ in range(count):
+            sock = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            sock.bind(("", 0))
+            ports.append(sock.getsockname()[1])
+        return ports
+
+
+def ensure_hosts_entries(names: Sequence[str], address: str = "127.0.0.1") -> None:
+    """Make `names` resolve, appending one tagged /etc/hosts line for the ones that do not.
+
+    Idempotent, and locked because test runs on the same machine may start clusters at once.
+    """
+    with HOSTS_FILE.open("r+", encoding="utf-8") as hosts:
+        fcntl.flock(hosts, fcntl.LOCK_EX)
+        text = hosts.read()
+        known = {word for line in text.splitlines() for word in line.split("#", 1)[0].split()[1:]}
+        missing = [name for name in names if name not in known and not _resolves(name)]
+        if missing:
+            separator = "" if text.endswith("\n") or not text else "\n"
+            hosts.write(f"{separator}{address} {' '.join(missing)}  {HOSTS_TAG}\n")
+
+
+def _resolves(name: str) -> bool:
+    try:
+        socket.gethostbyname(name)
+    except OSError:
+        return False
+    return True
+
+
+def parse_scontrol_record(line: str) -> dict[str, str]:
+    """`scontrol show … -o` prints one `Key=Value Key=Value` line; values may contain spaces
+    (Command, Reason), so a value runs until the next ` Key=`."""
+    pairs = re.findall(r"(\S+?)=(.*?)(?= \S+?=|$)", line.strip())
+    return dict(pairs)
+
+
+def _tail(path: Path, lines: int) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        return f"({error})"
+    return "\n".join(text.splitlines()[-lines:])
+
+
+class SlurmCluster:
+    """One slurmctld and `nodes` slurmd on this host, in a temporary directory.
+
+    Jobs should write under `workdir` (the default working directory of `sbatch`): every
+    "node" is this host, so the directory is shared the way a parallel file system would be.
+    """
+
+    def __init__(
+        self,
+        *,
+        nodes: int = 2,
+        gpus_per_node: int = 2,
+        cpus_per_node: int = 8,
+        memory_mb: int = 8192,
+        node_prefix: str = "jobc-node",
+        base_dir: Path | None = None,
+        start_timeout: float = 30.0,
+    ) -> None:
+        if nodes < 1 or gpus_per_node < 0 or cpus_per_node < 1:
+            raise ValueError("need at least one node and one CPU per node")
+        self.node_count = nodes
+        self.gpus_per_node = gpus_per_node
+        self.cpus_per_node = cpus_per_node
+        self.memory_mb = memory_mb
+        self.node_names = tuple(f"{node_prefix}{index}" for index in range(nodes))
+        self.partition = "debug"
+        self.hostname = socket.gethostname().split(".", 1)[0]
+        self._base_dir = base_dir
+        self._start_timeout = start_timeout
+        self._root: Path | None = None
+        self._nodes: tuple[Node, ...] = ()
+        self._procs: dict[str, subprocess.Popen[bytes]] = {}
+        self._munge_socket: Path | None = None
+
+    # -- layout ------------------------------------------------------------------------------
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            raise RuntimeError("cluster not started")
+        return self._root
+
+    @property
+    def conf(self) -> Path:
+        return self.root / "etc" / "slurm.conf"
+
+    @property
+    def workdir(self) -> Path:
+        return self.root / "work"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.root / "log"
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return self._nodes
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        """Start every daemon and return once all nodes are idle.
+
+        Raises ClusterUnavailable (after cleaning up) when that cannot be done here.
+        """
+        reasons = missing_prerequisites()
+        if reasons:
+            raise ClusterUnavailable("cannot start a Slurm test cluster: " + "; ".join(reasons))
+        if self._root is not None:
+            raise RuntimeError("cluster already started")
+        self._root = Path(tempfile.mkdtemp(prefix="jobc-slurm-", dir=self._base_dir))
+        try:
+            self._start()
+        except _START_ERRORS as error:
+            logs = self.logs()
+            self.stop()
+            raise ClusterUnavailable(f"Slurm cluster did not start: {error}\n{logs}") from error
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> None:
+        # munged refuses a socket in a directory that not everyone may traverse.
+        self.root.chmod(0o755)
+        for sub in ("etc", "state", "log", "work", "run"):
+            (self.root / sub).mkdir()
+        self.workdir.chmod(0o1777)
+        ensure_hosts_entries(self.node_names)
+        self._munge_socket = self._start_munge()
+        ctld_port, *node_ports = free_ports(1 + self.node_count)
+        self._nodes = tuple(
+            Node(name, port, self._make_gpu_files(name))
+            for name, port in zip(self.node_names, node_ports, strict=True)
+        )
+        self._write_config(ctld_port)
+        self._spawn("slurmctld", ["slurmctld", "-D", "-f", str(self.conf)])
+        for node in self._nodes:
+            (self.root / "spool" / node.name).mkdir(parents=True)
+            self._spawn(
+                f"slurmd-{node.name}", ["slurmd", "-D", "-N", node.name, "-f", str(self.conf)]
+            )
+        self.wait_idle(self._start_timeout)
+
+    def stop(self) -> None:
+        """Cancel all jobs, stop every daemon and every process the cluster started, and
+        delete the directory. Safe to call twice and after a failed start."""
+        if self._root is None:
+            return
+        try:
+            if self._alive("slurmctld"):
+                self._cancel_everything()
+            # munged last: slurmd and slurmctld talk to it while they shut down.
+            for name in sorted(self._procs, key=lambda name: name == "munged"):
+                self._terminate(name)
+            self._kill_strays()
+        finally:
+            shutil.rmtree(self._root, ignore_errors=True)
+            self._root = None
+            self._procs.clear()
+
+    # -- munge -------------------------------------------------------------------------------
+
+    def _start_munge(self) -> Path | None:
+        """Our own munged when possible; the system one (None: Slurm's default socket) else."""
+        key = self.root / "etc" / "munge.key"
+        key.write_bytes(os.urandom(1024))
+        key.chmod(0o400)
+        sock = self.root / "run" / "munge.socket"
+        self._spawn(
+            "munged",
+            [
+                "munged",
+                "--foreground",
+                f"--socket={sock}",
+                f"--key-file={key}",
+                f"--pid-file={self.root / 'run' / 'munged.pid'}",
+                f"--seed-file={self.root / 'run' / 'munged.seed'}",
+                f"--log-file={self.log_dir / 'munged.log'}",
+            ],
+        )
+        own_error = self._poll(lambda: self._munge_works(sock), 10.0, "munged")
+        if own_error is None:
+            return sock
+        self._terminate("munged")
+        if self._munge_works(None):
+            return None
+        raise ClusterUnavailable(f"{own_error}, and no system munged answers either")
+
+    def _munge_works(self, sock: Path | None) -> bool:
+        if "munged" in self._procs and not self._alive("munged"):
+            raise ClusterUnavailable("munged exited at start")
+        socket_args = [f"--socket={sock}"] if sock else []
+        try:
+            credential = subprocess.run(
+                ["munge", "--no-input", *socket_args], capture_output=True, check=True, timeout=5
+            ).stdout
+            subprocess.run(
+                ["unmunge", *socket_args],
+                input=credential,
+                capture_output=True,
+                check=True,
+                timeout=5,
+            )
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            return False
+        return True
+
+    # -- configuration -----------------------------------------------------------------------
+
+    def _make_gpu_files(self, node: str) -> tuple[Path, ...]:
+        directory = self.root / "dev" / node
+        directory.mkdir(parents=True)
+        files = []
+        for index in range(self.gpus_per_node):
+            path = directory / f"nvidia{index}"
+            os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(NVIDIA_MAJOR, index))
+            files.append(path)
+        return tuple(files)
+
+    def _write_config(self, ctld_port: int) -> None:
+        etc = self.root / "etc"
+        (etc / "plugstack.conf").write_text("", encoding="utf-8")  # no system SPANK plugins
+        (etc / "slurm.conf").write_text(self._slurm_conf(ctld_port), encoding="utf-8")
+        (etc / "gres.conf").write_text(self._gres_conf(), encoding="utf-8")
+
+    def _slurm_conf(self, ctld_port: int) -> str:
+        root = self.root
+        auth_info = f"AuthInfo=socket={self._munge_socket}\n" if self._munge_socket else ""
+        gres = f" Gres=gpu:{self.gpus_per_node}" if self.gpus_per_node else ""
+        nodes = "".join(
+            f"NodeName={node.name} NodeHostname={self.hostname} NodeAddr=127.0.0.1"
+            f" Port={node.port} CPUs={self.cpus_per_node} RealMemory={self.memory_mb}{gres}"
+            " State=UNKNOWN\n"
+            for node in self._nodes
+        )
+        return f"""\
+ClusterName=jobctest
+SlurmctldHost={self.hostname}(127.0.0.1)
+SlurmctldPort={ctld_port}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+{auth_info}StateSaveLocation={root}/state
+SlurmdSpoolDir={root}/spool/%n
+SlurmctldPidFile={root}/run/slurmctld.pid
+SlurmdPidFile={root}/run/slurmd-%n.pid
+SlurmctldLogFile={root}/log/slurmctld.log
+SlurmdLogFile={root}/log/slurmd-%n.log
+SlurmctldDebug=info
+SlurmdDebug=info
+PlugStackConfig={root}/etc/plugstack.conf
+MailProg=/bin/true
+# No cgroups here: track processes through /proc and bind nothing.
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+# PMIx cannot serve several slurmd on one host.
+MpiDefault=none
+SwitchType=switch/none
+GresTypes=gpu
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+JobAcctGatherType=jobacct_gather/none
+# The machine has fewer cores than the nodes declare.
+SlurmdParameters=config_overrides
+ReturnToService=2
+JobRequeue=1
+# Finished jobs stay visible to `scontrol show job` (there is no slurmdbd for sacct) for
+# longer than any test waits on them.
+MinJobAge=300
+KillWait=5
+SchedulerType=sched/backfill
+SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
+{nodes}PartitionName={self.partition} Nodes={",".join(self.node_names)} Default=YES \
+MaxTime=INFINITE State=UP
+"""
+
+    def _gres_conf(self) -> str:
+        lines = []
+        for node in self._nodes:
+            if node.gpu_files:
+                last = len(node.gpu_files) - 1
+                directory = node.gpu_files[0].parent
+                lines.append(f"NodeName={node.name} Name=gpu File={directory}/nvidia[0-{last}]\n")
+        return "".join(lines)
+
+    # -- processes ---------------------------------------------------------------------------
+
+    def daemon_env(self) -> dict[str, str]:
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(_OUTER_SLURM_PREFIXES)
+        }
+        if self._root is not None:
+            env["SLURM_CONF"] = str(self.conf)
+        return env
+
+    def _spawn(self, name: str, argv: list[str]) -> None:
+        # A daemon dies with the test process even if that is killed before teardown.
+        if shutil.which("setpriv"):
+            argv = ["setpriv", "--pdeathsig", "KILL", "--", *argv]
+        with (self.log_dir / f"{name}.out").open("wb") as out:
+            self._procs[name] = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=self.daemon_env(),
+                cwd=self.root,
+                start_new_session=True,  # a ^C in the terminal must not hit them before teardown
+            )
+
+    def _alive(self, name: str) -> bool:
+        proc = self._procs.get(name)
+        return proc is not None and proc.poll() is None
+
+    def _terminate(self, name: str, timeout: float = 10.0) -> None:
+        proc = self._procs.get(name)
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def _cancel_everything(self) -> None:
+        with contextlib.suppress(subprocess.SubprocessError):
+            self.run("scancel", f"--partition={self.partition}", check=False, timeout=10)
+            self._poll(
+                lambda: not self.run("squeue", "-h", "-o", "%i", timeout=10).stdout.strip(),
+                15.0,
+                "jobs to end",
+            )
+
+    def _kill_strays(self) -> None:
+        """SIGKILL what the daemons left: slurmstepd detaches from slurmd, and job tasks from
+        both. They are found by this cluster's directory in their environment (SLURM_CONF)."""
+        for _ in range(10):
+            pids = cluster_processes(self.root)
+            if not pids:
+                return
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.1)
+
+    def processes(self) -> list[int]:
+        """Live processes that belong to this cluster (daemons, job steps, tasks)."""
+        return cluster_processes(self.root)
+
+    # -- polling -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _poll(ready: Callable[[], bool], timeout: float, what: str) -> str | None:
+        """Call `ready` until true; an error text on time-out, None on success."""
+        deadline = time.monotonic() + timeout
+        delay = 0.05
+        while True:
+            if ready():
+                return None
+            if time.monotonic() > deadline:
+                return f"timed out after {timeout:.0f}s waiting for {what}"
+            time.sleep(delay)
+            delay = min(delay * 1.5, 0.5)
+
+    def wait_idle(self, timeout: float = 30.0) -> None:
+        """Wait until every node is idle (after start, or after other tests' jobs)."""
+
+        def idle() -> bool:
+            for name, proc in self._procs.items():
+                if proc.poll() is not None:
+                    raise ClusterUnavailable(f"{name} exited with {proc.returncode}")
+            states = self.node_states()
+            return len(states) == self.node_count and set(states.values()) == {"idle"}
+
+        error = self._poll(idle, timeout, "idle nodes")
+        if error:
+            raise TimeoutError(f"{error}; nodes: {self._node_states_or_error()}")
+
+    def node_states(self) -> dict[str, str]:
+        result = self.run("sinfo", "-h", "-N", "-o", "%N %T", check=False, timeout=10)
+        return dict(line.split(None, 1) for line in result.stdout.splitlines() if " " in line)
+
+    def _node_states_or_error(self) -> str:
+        try:
+            return str(self.node_states())
+        except subprocess.SubprocessError as error:
+            return str(error)
+
+    # -- client commands ---------------------------------------------------------------------
+
+    def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Environment for sbatch/srun/scontrol/… against this cluster: this process's
+        environment without any enclosing Slurm job's variables, plus SLURM_CONF."""
+        env = self.daemon_env()
+        env["SLURM_CONF"] = str(self.conf)
+        env.update(extra or {})
+        return env
+
+    def run(
+        self,
+        *argv: str,
+        check: bool = True,
+        timeout: float = 60.0,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        """Run a Slurm client command against this cluster, capturing text output."""
+        result = subprocess.run(
+            list(argv),
+            capture_output=True,
+            text=True,
+            env=self.env(env),
+            cwd=cwd or self.workdir,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+        if check and result.returncode != 0:
+            raise subprocess.CalledProcessError(
+                result.returncode, result.args, result.stdout, result.stderr
+            )
+        return result
+
+    def sbatch(self, script_path: Path | str, *args: str, cwd: Path | None = None) -> int:
+        """Submit a batch script (options in `args` come before it) and return the job id.
+
+        The job runs in `cwd` (default: `workdir`) unless `args` say otherwise."""
+        result = self.run("sbatch", "--parsable", *args, str(script_path), cwd=cwd)
+        return int(result.stdout.strip().split(";", 1)[0])
+
+    def job(self, job_id: int) -> dict[str, str]:
+        """The job's `scontrol show job` record ({} once Slurm has forgotten it)."""
+        result = self.run("scontrol", "-o", "show", "job", str(job_id), check=False, timeout=10)
+        if result.returncode != 0 or not result.stdout.strip():
+            return {}
+        return parse_scontrol_record(result.stdout.splitlines()[0])
+
+    def state(self, job_id: int) -> str:
+        """JobState without flags (`CANCELLED by 0` → CANCELLED); "" when unknown."""
+        raw = self.job(job_id).get("JobState", "")
+        return raw.split()[0] if raw else ""
+
+    def wait_for(
+        self,
+        job_id: int,
+        ready: Callable[[dict[str, str]], bool],
+        timeout: float = 60.0,
+        what: str = "job",
+    ) -> dict[str, str]:
+        """Poll the job's record until `ready(record)`; raises TimeoutError with the record
+        and the daemon logs."""
+        record: dict[str, str] = {}
+
+        def check() -> bool:
+            nonlocal record
+            record = self.job(job_id)
+            return bool(record) and ready(record)
+
+        error = self._poll(check, timeout, f"{what} {job_id}")
+        if error:
+            raise TimeoutError(f"{error}; last record: {record}\n{self.logs()}")
+        return record
+
+    def wait(self, job_id: int, timeout: float = 60.0) -> str:
+        """Wait until the job ends for good and return its final state (COMPLETED, FAILED …)."""
+        record = self.wait_for(
+            job_id,
+            lambda job: job.get("JobState", "").split(" ")[0] in FINAL_STATES,
+            timeout,
+            "end of job",
+        )
+        return record["JobState"].split(" ")[0]
+
+    def release(self, job_id: int) -> None:
+        """Let a requeued job start now: Slurm holds it PENDING (reason BeginTime) for the
+        credential lifetime (120 s by default) after a requeue."""
+        self.run("scontrol", "update", f"JobId={job_id}", "StartTime=now")
+
+    def cancel(self, *job_ids: int) -> None:
+        if job_ids:
+            self.run("scancel", *map(str, job_ids), check=False)
+
+    # -- diagnostics -------------------------------------------------------------------------
+
+    def logs(self, lines: int = 60) -> str:
+        """The last lines of every daemon log, for failure reports."""
+        if self._root is None or not self.log_dir.is_dir():
+            return "(no logs)"
+        sections = []
+        for path in sorted(self.log_dir.iterdir()):
+            if path.stat().st_size:
+                sections.append(f"==> {path.name} <==\n{_tail(path, lines)}")
+        return "\n".join(sections) or "(logs empty)"
+
+
+def cluster_processes(root: Path) -> list[int]:
+    """Processes of the cluster in `root`: their environment names it (SLURM_CONF)."""
+    marker = f"{root}/".encode()
+    return [pid for pid in _pids_with_environ(marker) if pid != os.getpid()]
+
+
+def _pids_with_environ(marker: bytes) -> Iterator[int]:
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:  # gone, or a kernel thread
+            continue
+        if marker in environ:
+            yield int(entry.name)

@@ -1,0 +1,50 @@
+"""Fixtures shared by the whole test suite."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Iterator
+
+import pytest
+
+from cluster import ClusterUnavailable, SlurmCluster
+
+SLURM_FIXTURE = "slurm_cluster"
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster() -> Iterator[SlurmCluster]:
+    """A running local Slurm cluster (2 nodes × 2 fake GPUs), started once per test run.
+
+    Tests that request it are skipped where no cluster can start, or fail when
+    JOBC_REQUIRE_SLURM=1 (as in CI), so a broken setup cannot pass as skipped.
+    """
+    cluster = SlurmCluster()
+    try:
+        cluster.start()
+    except ClusterUnavailable as error:
+        if os.environ.get("JOBC_REQUIRE_SLURM") == "1":
+            pytest.fail(f"JOBC_REQUIRE_SLURM=1 but {error}", pytrace=False)
+        pytest.skip(str(error))
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Every test that needs the cluster is marked, so `-m "not slurm"` leaves them all out.
+    for item in items:
+        if SLURM_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slurm)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    cluster = getattr(item, "funcargs", {}).get(SLURM_FIXTURE)
+    if report.failed and isinstance(cluster, SlurmCluster):
+        report.sections.append(("Slurm daemon logs", cluster.logs()))
+    return report

@@ -1,0 +1,163 @@
+"""The local Slurm test cluster behaves like a real GPU cluster in the ways jobc relies on."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from cluster import SlurmCluster, cluster_processes
+
+Submit = Callable[..., int]
+
+
+@pytest.fixture
+def submit(slurm_cluster: SlurmCluster, tmp_path: Path) -> Iterator[Submit]:
+    """sbatch a script body from tmp_path (the job's working directory); jobs still alive at
+    the end of the test are cancelled so they cannot hold nodes for the next test."""
+    jobs: list[int] = []
+
+    def _submit(body: str, *args: str) -> int:
+        script = tmp_path / f"job{len(jobs)}.sh"
+        script.write_text(body, encoding="utf-8")
+        jobs.append(slurm_cluster.sbatch(script, *args, cwd=tmp_path))
+        return jobs[-1]
+
+    yield _submit
+    slurm_cluster.cancel(*jobs)
+
+
+def wait_for_file(path: Path, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} did not appear within {timeout}s"
+        time.sleep(0.1)
+
+
+def output(tmp_path: Path, job: int) -> str:
+    return (tmp_path / f"slurm-{job}.out").read_text(encoding="utf-8")
+
+
+def test_sinfo_shows_idle_nodes_with_two_gpus(slurm_cluster: SlurmCluster) -> None:
+    slurm_cluster.wait_idle()
+    result = slurm_cluster.run("sinfo", "-h", "-N", "-o", "%N|%T|%G|%c")
+    rows = sorted(line.split("|") for line in result.stdout.splitlines())
+    assert [row[0] for row in rows] == list(slurm_cluster.node_names)
+    assert len(rows) == 2
+    for _name, state, gres, cpus in rows:
+        assert state == "idle"
+        assert gres == "gpu:2"
+        assert int(cpus) >= 4
+
+
+def test_two_node_gpu_job_sets_rank_variables(
+    slurm_cluster: SlurmCluster, submit: Submit, tmp_path: Path
+) -> None:
+    job = submit(
+        """#!/bin/bash
+#SBATCH --nodes=2 --ntasks-per-node=2 --gpus-per-node=2
+set -euo pipefail
+srun bash -c 'echo "$SLURM_PROCID $SLURM_NODEID $SLURM_LOCALID $CUDA_VISIBLE_DEVICES \
+$SLURMD_NODENAME" > "rank.$SLURM_PROCID"'
+scontrol show hostnames "$SLURM_JOB_NODELIST" > hosts
+"""
+    )
+    assert slurm_cluster.wait(job) == "COMPLETED", output(tmp_path, job)
+    ranks = [(tmp_path / f"rank.{rank}").read_text().split() for rank in range(4)]
+    by_procid = {int(procid): rest for procid, *rest in ranks}
+    assert sorted(by_procid) == [0, 1, 2, 3]
+    for procid, (nodeid, localid, cuda_visible, nodename) in by_procid.items():
+        # Block distribution: ranks 0-1 on the first node, 2-3 on the second.
+        assert (int(nodeid), int(localid)) == divmod(procid, 2)
+        assert nodename == slurm_cluster.node_names[int(nodeid)]
+        assert cuda_visible == "0,1"
+    hosts = (tmp_path / "hosts").read_text().split()
+    assert hosts == list(slurm_cluster.node_names)
+    # A MASTER_ADDR taken from the node list must resolve.
+    assert socket.gethostbyname(hosts[0])
+
+
+def test_test_only_checks_resources(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
+    fits = slurm_cluster.run(
+        "sbatch",
+        "--test-only",
+        "--nodes=2",
+        "--gpus-per-node=2",
+        "--wrap=true",
+        check=False,
+        cwd=tmp_path,
+    )
+    assert fits.returncode == 0, fits.stderr
+    assert "to start at" in fits.stderr
+    too_big = slurm_cluster.run(
+        "sbatch",
+        "--test-only",
+        "--nodes=2",
+        "--gpus-per-node=3",
+        "--wrap=true",
+        check=False,
+        cwd=tmp_path,
+    )
+    assert too_big.returncode != 0
+
+
+def test_requeued_job_runs_again_with_restart_count(
+    slurm_cluster: SlurmCluster, submit: Submit, tmp_path: Path
+) -> None:
+    job = submit(
+        """#!/bin/bash
+#SBATCH --requeue --open-mode=append
+echo "restart=${SLURM_RESTART_COUNT-unset}"
+if [ "${SLURM_RESTART_COUNT:-0}" -eq 0 ]; then
+  scontrol requeue "$SLURM_JOB_ID"
+  sleep 60  # the requeue kills the job before this ends
+fi
+"""
+    )
+    held = slurm_cluster.wait_for(
+        job,
+        lambda r: r["JobState"] == "PENDING" and r.get("Reason") == "BeginTime",
+        what="requeued job held",
+    )
+    assert held["Restarts"] == "1"
+    slurm_cluster.release(job)
+    assert slurm_cluster.wait(job) == "COMPLETED", output(tmp_path, job)
+    runs = [line for line in output(tmp_path, job).splitlines() if line.startswith("restart=")]
+    assert runs == ["restart=unset", "restart=1"]
+
+
+def test_scancel_batch_signal_reaches_trap(
+    slurm_cluster: SlurmCluster, submit: Submit, tmp_path: Path
+) -> None:
+    job = submit(
+        """#!/bin/bash
+trap 'echo "trapped TERM"; exit 0' TERM
+touch ready
+# bash runs a trap only between commands, so wait on a background child, not a foreground one.
+sleep 120 &
+wait
+echo "wait returned without a signal"
+"""
+    )
+    wait_for_file(tmp_path / "ready")
+    slurm_cluster.run("scancel", "--signal=TERM", "--batch", str(job))
+    assert slurm_cluster.wait(job) == "COMPLETED", output(tmp_path, job)
+    assert "trapped TERM" in output(tmp_path, job)
+
+
+def test_second_cluster_side_by_side_cleans_up(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
+    with SlurmCluster(nodes=1, gpus_per_node=1, node_prefix="jobc-extra") as other:
+        root = other.root
+        assert {node.port for node in other.nodes}.isdisjoint(
+            node.port for node in slurm_cluster.nodes
+        )
+        script = tmp_path / "hello.sh"
+        script.write_text("#!/bin/bash\nsrun hostname\n", encoding="utf-8")
+        job = other.sbatch(script, cwd=tmp_path)
+        assert other.wait(job) == "COMPLETED"
+        assert other.processes()
+    assert not root.exists()
+    assert not cluster_processes(root)
