@@ -1,0 +1,31 @@
+"""Hardware catalogue shipped as package data."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Gpu:
+    key: str
+    title: str
+    memory_bytes: int
+    generation: str  # ampere | ada | hopper | blackwell
+    gpus_per_node: int
+
+    @property
+    def memory_gb(self) -> float:
+        return self.memory_bytes / 1e9
+
+
+@cache
+def gpus() -> dict[str, Gpu]:
+    raw = json.loads(resources.files("jobc.data").joinpath("gpus.json").read_text("utf-8"))
+    return {
+        key: Gpu(key, v["title"], int(v["memory_bytes"]), v["generation"], int(v["gpus_per_node"]))
+        for key, v in raw.items()
+        if not key.startswith("_")
+    }

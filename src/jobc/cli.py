@@ -1,0 +1,58 @@
+"""`jobc` command line: `main(argv) -> int`, exit 0 clean, 1 findings, 2 usage/config/internal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from jobc import __version__
+from jobc.commands import lint, rules, schema
+
+COMMANDS = [lint, rules, schema]
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A problem with how jobc was called; one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(
+        prog="jobc",
+        description="Lint and compile declarative Slurm job specs for distributed PyTorch.",
+    )
+    top.add_argument("--version", action="version", version=f"jobc {__version__}")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for command in COMMANDS:
+        command.register(sub)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser().parse_args(args_list)
+        if args.command is None:
+            parser().print_help(sys.stderr)
+            return EXIT_ERROR
+        code: int = args.run(args)
+        return code
+    except UsageError as exc:
+        print(f"{exc} (see jobc --help)", file=sys.stderr)
+        return EXIT_ERROR
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug in jobc; say so in one line instead of a traceback
+        print(f"jobc: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
+        return EXIT_ERROR

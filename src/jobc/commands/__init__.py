@@ -1,0 +1,1 @@
+"""One module per CLI command: `register(subparsers)` adds it, `args.run(args)` runs it."""

@@ -1,0 +1,91 @@
+"""What several commands share: reading specs with overrides and config, and printing findings."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jobc.diagnostics import Finding
+
+if TYPE_CHECKING:
+    from jobc.config import Config
+    from jobc.lint import Override, Result
+
+
+class CommandError(Exception):
+    """A usage or configuration problem: one line on stderr, exit 2."""
+
+
+def overrides(values: Sequence[str] | None) -> list[Override]:
+    from jobc.lint import OverrideError, parse_override
+
+    try:
+        return [parse_override(v) for v in values or []]
+    except OverrideError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def config(path: str | None, select: str | None, ignore: str | None) -> Config:
+    from jobc import config as cfg
+    from jobc.rules import RULES
+
+    known = set(RULES)
+    try:
+        if path is not None:
+            p = Path(path)
+            if not p.is_file():
+                raise CommandError(f"--config {path}: no such file")
+            conf = cfg.load(p, known)
+        else:
+            found = cfg.find(Path.cwd())
+            conf = cfg.load(found, known) if found else cfg.Config()
+        if select is not None:
+            conf.select = cfg.check_selectors([select], known, "--select")
+        if ignore is not None:
+            conf.ignore = [*conf.ignore, *cfg.check_selectors([ignore], known, "--ignore")]
+    except cfg.ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    return conf
+
+
+def spec_files(paths: Sequence[str]) -> Iterator[Path]:
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.suffix in (".yaml", ".yml")
+                and p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+            yield from found
+        elif path.is_file():
+            yield path
+        elif path.exists():
+            raise CommandError(f"{raw}: not a regular file")
+        else:
+            raise CommandError(f"{raw}: no such file or directory")
+
+
+def lint_one(path: Path, conf: Config, overs: list[Override]) -> Result:
+    from jobc.lint import lint_file
+
+    try:
+        return lint_file(path, config=conf, overrides=overs, display=str(path))
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def print_findings(
+    findings: Sequence[Finding],
+    result_sources: dict[str, list[str]],
+    fmt: str = "text",
+    stream: str = "stdout",
+) -> None:
+    from jobc.report import reporter
+
+    out = sys.stdout if stream == "stdout" else sys.stderr
+    reporter(fmt)(findings, result_sources, out, out.isatty())

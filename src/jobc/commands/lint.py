@@ -1,0 +1,60 @@
+"""`jobc lint PATH…`"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from jobc.commands.common import (
+    CommandError,
+    config,
+    lint_one,
+    overrides,
+    print_findings,
+    spec_files,
+)
+from jobc.diagnostics import Finding, Severity
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "lint",
+        help="lint spec files and cluster profiles",
+        description="Lint spec files and cluster profiles (directories are walked for *.yaml and *.yml).",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
+    p.add_argument("--select", metavar="CODES", help="only these rules (codes or prefixes, comma-separated)")
+    p.add_argument("--ignore", metavar="CODES", help="skip these rules (codes or prefixes)")
+    p.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    p.add_argument("--config", metavar="FILE", help="a .jobc.toml or pyproject.toml to use")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a spec value, e.g. --set resources.nodes=8",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        conf = config(args.config, args.select, args.ignore)
+        overs = overrides(args.overrides)
+        files = list(spec_files(args.paths))
+        findings: list[Finding] = []
+        sources: dict[str, list[str]] = {}
+        for path in files:
+            result = lint_one(path, conf, overs)
+            findings.extend(result.findings)
+            if sys.stdout.isatty():
+                for src in result.sources:
+                    sources[src.file] = src.lines
+    except CommandError as exc:
+        print(f"jobc lint: {exc}", file=sys.stderr)
+        return 2
+    print_findings(findings, sources, args.format)
+    threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
+    return 1 if any(f.severity >= threshold for f in findings) else 0

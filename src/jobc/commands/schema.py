@@ -1,0 +1,28 @@
+"""`jobc schema` prints the JSON Schema of spec files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON Schema",
+        description="Print the JSON Schema of spec files and cluster profiles.",
+    )
+    p.set_defaults(run=run)
+
+
+def text() -> str:
+    from jobc.model import json_schema
+
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    sys.stdout.write(text())
+    return 0

@@ -1,0 +1,133 @@
+"""Turning data paths into spans. The only place in jobc that computes line and column numbers.
+
+ruamel's round-trip tree knows where every key, value and sequence item starts (0-based); ends
+are found by reading the scalar's text on its line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from jobc.diagnostics import DataPath, Span
+
+
+@dataclass(frozen=True)
+class Located:
+    span: Span
+    exact: bool  # False: the path is not in this file, the span is its deepest existing ancestor
+
+
+def locate(tree: Any, lines: list[str], path: DataPath, *, at_value: bool = True) -> Located:
+    """The span of ``path`` in ``tree``: the value for scalars (when ``at_value``), else the key."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    node = tree
+    key_pos: tuple[int, int] | None = None
+    key_len = 1
+    for depth, part in enumerate(path):
+        last = depth == len(path) - 1
+        if isinstance(node, CommentedMap) and isinstance(part, str) and part in node:
+            kline, kcol = node.lc.key(part)
+            vline, vcol = node.lc.value(part)
+            child = node[part]
+            if last and at_value and not isinstance(child, CommentedMap | CommentedSeq):
+                return Located(_scalar_span(lines, vline, vcol), True)
+            key_pos, key_len = (kline, kcol), len(part)
+            if (
+                last
+                and at_value
+                and isinstance(child, CommentedMap | CommentedSeq)
+                and _is_flow(lines, vline, vcol)
+            ):
+                return Located(_scalar_span(lines, vline, vcol), True)
+            node = child
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+            iline, icol = node.lc.item(part)
+            child = node[part]
+            if not isinstance(child, CommentedMap | CommentedSeq) or last:
+                return Located(_scalar_span(lines, iline, icol), last)
+            key_pos, key_len = (iline, icol), 1
+            node = child
+        else:
+            return Located(_fallback(node, key_pos, key_len, lines), False)
+    if key_pos is None:
+        return Located(_fallback(node, None, 1, lines), not path)
+    return Located(_key_span(lines, key_pos, key_len), True)
+
+
+def _fallback(node: Any, key_pos: tuple[int, int] | None, key_len: int, lines: list[str]) -> Span:
+    if key_pos is not None:
+        return _key_span(lines, key_pos, key_len)
+    lc = getattr(node, "lc", None)
+    if lc is not None and lc.line is not None:
+        return Span.point(lc.line + 1, lc.col + 1)
+    return Span.point(1, 1)
+
+
+def _key_span(lines: list[str], pos: tuple[int, int], length: int) -> Span:
+    line, col = pos
+    text = lines[line] if line < len(lines) else ""
+    if col < len(text) and text[col] in "\"'":
+        return _scalar_span(lines, line, col)
+    return Span(line + 1, col + 1, line + 1, col + 1 + max(length, 1))
+
+
+def _is_flow(lines: list[str], line: int, col: int) -> bool:
+    text = lines[line] if line < len(lines) else ""
+    return col < len(text) and text[col] in "[{"
+
+
+def _scalar_span(lines: list[str], line: int, col: int) -> Span:
+    """The scalar that starts at (line, col), 0-based, up to where it ends on that line."""
+    text = lines[line] if line < len(lines) else ""
+    if col >= len(text):
+        return Span.point(line + 1, col + 1)
+    start = text[col]
+    end = len(text)
+    if start in "\"'":
+        i = col + 1
+        while i < len(text):
+            if start == "'" and text[i] == "'" and i + 1 < len(text) and text[i + 1] == "'":
+                i += 2
+                continue
+            if start == '"' and text[i] == "\\":
+                i += 2
+                continue
+            if text[i] == start:
+                end = i + 1
+                break
+            i += 1
+    elif start in "[{":
+        depth = 0
+        for i in range(col, len(text)):
+            if text[i] in "[{":
+                depth += 1
+            elif text[i] in "]}":
+                depth -= 1
+                if depth == 0:
+                    end = i + 1
+                    break
+    elif start in "|>":
+        end = col + 1
+    else:
+        # a plain scalar ends at " #", at a flow indicator inside flow context, or at the line end
+        comment = text.find(" #", col)
+        if comment >= 0:
+            end = comment
+        for stop in (",", "]", "}"):
+            i = text.find(stop, col)
+            if i >= 0 and _inside_flow(text, col) and i < end:
+                end = i
+        end = len(text[:end].rstrip())
+    return Span(line + 1, col + 1, line + 1, max(end, col + 1) + 1)
+
+
+def _inside_flow(text: str, col: int) -> bool:
+    depth = 0
+    for ch in text[:col]:
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+    return depth > 0

@@ -1,0 +1,427 @@
+"""The job spec, version 1, as pydantic models.
+
+These models are the single source of truth for the spec's structure: the JSON Schema in
+``schema/jobc.schema.json`` is generated from them, and every rule reads a validated
+:class:`JobSpec`. Field descriptions are written to be read as editor hovers.
+
+Models are strict: YAML already produced typed values, so ``"4"`` is not silently a number and
+``true`` is not silently ``1``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SPEC_VERSION = 1
+
+NAME_PATTERN = r"^[A-Za-z0-9._-]+$"
+# Environment variable names: a leading letter or underscore, then word characters only, so a
+# name can never carry shell syntax into the compiled script.
+ENV_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+PositiveInt = Annotated[int, Field(ge=1)]
+NonNegativeInt = Annotated[int, Field(ge=0)]
+EnvName = Annotated[str, Field(pattern=ENV_NAME_PATTERN)]
+EnvValue = str | int | float
+ShellWord = str | int | float
+
+Signal = Literal["SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT"]
+
+
+class Section(BaseModel):
+    """Base for every section: strict types, unknown keys rejected."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Partition(Section):
+    max_time: str | None = Field(
+        None, description='Longest wall time the partition allows, e.g. "48:00:00" or "2-00:00:00".'
+    )
+    gpus_per_node: NonNegativeInt | None = Field(
+        None, description="GPUs per node in this partition, when it differs from the cluster's."
+    )
+    cpus_per_node: PositiveInt | None = Field(
+        None, description="CPU cores per node in this partition, when it differs from the cluster's."
+    )
+
+
+class Cluster(Section):
+    """Facts about the machines. Usually written once in a cluster profile."""
+
+    gpus_per_node: NonNegativeInt | None = Field(None, description="GPUs in one node.")
+    cpus_per_node: PositiveInt | None = Field(None, description="CPU cores in one node.")
+    gpu: str | None = Field(
+        None, description="GPU catalogue key of the cluster's GPUs, e.g. h100-80gb (see `jobc rules`)."
+    )
+    partitions: dict[str, Partition] = Field(
+        default_factory=dict, description="Known partitions by name, with their limits."
+    )
+    air_gapped: bool = Field(False, description="Compute nodes cannot reach the internet.")
+    exclusive_nodes: bool | None = Field(
+        None, description="Whether the site always allocates whole nodes (then ports cannot collide)."
+    )
+
+
+class Mail(Section):
+    user: str | None = Field(None, description="Address for job mail (--mail-user).")
+    type: list[str] = Field(
+        default_factory=list,
+        description="Events that send mail (--mail-type): BEGIN, END, FAIL, REQUEUE, ALL, …",
+    )
+
+
+class Slurm(Section):
+    """Options that become #SBATCH lines."""
+
+    partition: str | None = Field(None, description="Partition to submit to (--partition).")
+    account: str | None = Field(None, description="Account to charge (--account).")
+    qos: str | None = Field(None, description="Quality of service (--qos).")
+    time: str | int | None = Field(
+        None,
+        description=(
+            'Wall-time limit (--time), quoted: "HH:MM:SS", "D-HH:MM:SS", "MM" … or minutes as a '
+            "number. Required for multi-node jobs."
+        ),
+    )
+    exclusive: bool | None = Field(None, description="Whole nodes only (--exclusive).")
+    constraint: str | None = Field(None, description="Node features (--constraint).")
+    reservation: str | None = Field(None, description="Reservation name (--reservation).")
+    mail: Mail = Field(default_factory=Mail, description="Job mail settings.")
+    array: str | None = Field(None, description='Job array spec (--array), e.g. "0-9%2".')
+    dependency: str | None = Field(None, description='Dependency (--dependency), e.g. "afterok:123".')
+    extra: dict[str, str | int | bool | None] = Field(
+        default_factory=dict,
+        description=(
+            "Any other sbatch long option by name (without the leading --). true writes a bare "
+            "flag; names are checked against sbatch's options."
+        ),
+    )
+
+
+class Resources(Section):
+    nodes: PositiveInt = Field(1, description="Number of nodes (--nodes).")
+    gpus_per_node: NonNegativeInt | None = Field(
+        None,
+        description="GPUs used on each node (--gpus-per-node). Defaults to cluster.gpus_per_node.",
+    )
+    gpu: str | None = Field(
+        None,
+        description=(
+            "GPU catalogue key (memory, generation, GPUs per node), e.g. h100-80gb. Defaults to cluster.gpu."
+        ),
+    )
+    tasks_per_node: PositiveInt | None = Field(
+        None,
+        description=(
+            "Tasks on each node. Derived from launch.mode (srun: one per GPU, torchrun: one); "
+            "set only to override."
+        ),
+    )
+    cpus_per_task: PositiveInt | None = Field(None, description="CPU cores per task (--cpus-per-task).")
+    mem: str | int | None = Field(None, description='Memory per node (--mem): "0" for all of it, or "200G".')
+    mem_per_gpu: str | int | None = Field(None, description='Memory per GPU (--mem-per-gpu), e.g. "80G".')
+
+
+class Parallelism(Section):
+    """How the world of ranks is split. world = nodes × gpus_per_node = tp·pp·cp·dp."""
+
+    tp: PositiveInt = Field(1, description="Tensor-parallel size.")
+    pp: PositiveInt = Field(1, description="Pipeline-parallel size.")
+    cp: PositiveInt = Field(1, description="Context-parallel size.")
+    ep: PositiveInt = Field(1, description="Expert-parallel size (MoE models).")
+    etp: PositiveInt | None = Field(
+        None,
+        description=(
+            "Expert tensor-parallel size. null means the same as tp (the Megatron-Core default); "
+            "state 1 explicitly when intended."
+        ),
+    )
+    vpp: PositiveInt | None = Field(None, description="Virtual pipeline stages per pipeline rank.")
+    dp: PositiveInt | None = Field(
+        None, description="Data-parallel size. Derived as world/(tp·pp·cp); if given it must equal that."
+    )
+    sequence_parallel: bool = Field(False, description="Megatron sequence parallelism (needs tp > 1).")
+    sharding: Literal["none", "distributed-optimizer", "fsdp2", "megatron-fsdp"] = Field(
+        "none", description="How weights, gradients and optimizer state are sharded over data parallel."
+    )
+
+
+class MoE(Section):
+    experts: PositiveInt = Field(description="Routed experts per MoE layer.")
+    top_k: PositiveInt = Field(description="Experts each token is routed to.")
+    expert_ffn_hidden: PositiveInt | None = Field(
+        None, description="Hidden size of one routed expert's MLP (defaults to model.ffn_hidden)."
+    )
+    shared_experts: NonNegativeInt = Field(0, description="Shared (always active) experts per MoE layer.")
+    shared_ffn_hidden: PositiveInt | None = Field(
+        None, description="Hidden size of one shared expert's MLP (defaults to expert_ffn_hidden)."
+    )
+    dense_layers: NonNegativeInt = Field(0, description="Leading layers that are dense, not MoE.")
+
+
+class Model(Section):
+    """The model being trained or served. Optional; turns on the divisibility and memory rules."""
+
+    preset: str | None = Field(None, description="A bundled model preset, e.g. llama3-8b.")
+    hf_config: str | None = Field(
+        None, description="Path to a Hugging Face config.json, relative to the spec file."
+    )
+    layers: PositiveInt | None = Field(None, description="Transformer layers.")
+    hidden: PositiveInt | None = Field(None, description="Hidden size.")
+    heads: PositiveInt | None = Field(None, description="Attention (query) heads.")
+    kv_heads: PositiveInt | None = Field(None, description="Key/value heads (GQA); defaults to heads.")
+    head_dim: PositiveInt | None = Field(None, description="Size of one head; defaults to hidden/heads.")
+    ffn_hidden: PositiveInt | None = Field(None, description="MLP hidden size of dense layers.")
+    vocab: PositiveInt | None = Field(None, description="Vocabulary size.")
+    tied_embeddings: bool | None = Field(None, description="Input and output embeddings shared.")
+    moe: MoE | None = Field(None, description="Mixture-of-experts layout; null for a dense model.")
+    dtype: Literal["bf16", "fp16", "fp32", "fp8"] = Field("bf16", description="Weight precision at run time.")
+    checkpoint_dtype: Literal["bf16", "fp16", "fp32", "fp8"] | None = Field(
+        None, description="Precision of the checkpoint on disk, when it differs from dtype."
+    )
+
+
+class Workload(Section):
+    kind: Literal["pretrain", "finetune", "inference", "convert"] = Field(
+        "pretrain", description="What the job does; sets the memory budget."
+    )
+    seq_length: PositiveInt | None = Field(None, description="Sequence length in tokens.")
+    micro_batch: PositiveInt = Field(1, description="Micro-batch size per data-parallel rank.")
+    global_batch: PositiveInt | None = Field(None, description="Global batch size in sequences.")
+    recompute: Literal["none", "selective", "full"] = Field(
+        "selective", description="Activation recomputation."
+    )
+    overlap_moe_ep_comm: bool = Field(
+        False, description="Overlap MoE expert-parallel all-to-all with compute."
+    )
+
+
+class Torchrun(Section):
+    rdzv: Literal["c10d", "static"] = Field(
+        "c10d", description="Rendezvous backend for torch.distributed.run."
+    )
+    max_restarts: NonNegativeInt = Field(0, description="Worker-group restarts inside one allocation.")
+
+
+class Launch(Section):
+    mode: Literal["srun", "torchrun"] = Field(
+        "srun",
+        description=(
+            "srun: Slurm starts one task per GPU. torchrun: one task per node running "
+            "torch.distributed.run, which starts one worker per GPU."
+        ),
+    )
+    python: str = Field(
+        "uv",
+        description='uv → "uv run --no-sync python"; otherwise a path to a Python interpreter.',
+    )
+    uv_sync: Literal["two-phase", "none"] = Field(
+        "two-phase",
+        description=(
+            "two-phase: one `uv sync` on one node before the launch, then every rank runs with "
+            "--no-sync. none: no sync."
+        ),
+    )
+    workdir: str | None = Field(None, description="Directory the program runs in (on shared storage).")
+    program: str | None = Field(None, description="Python script to run, relative to workdir.")
+    module: str | None = Field(None, description="Python module to run (python -m), instead of program.")
+    args: list[ShellWord] = Field(
+        default_factory=list,
+        description="Arguments, each passed as one word. {dotted.path} interpolates spec values.",
+    )
+    pythonpath: list[str] = Field(default_factory=list, description="Entries prepended to PYTHONPATH.")
+    setup: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Shell lines run once in the batch shell before the launch (module loads and the like)."
+        ),
+    )
+    torchrun: Torchrun = Field(default_factory=Torchrun, description="torchrun mode settings.")
+    master_port: Annotated[int, Field(ge=1024, le=65535)] | None = Field(
+        None,
+        description=(
+            "A fixed rendezvous port. Default: derived from the job id, so jobs sharing a node never collide."
+        ),
+    )
+
+
+class Fabric(Section):
+    interface: str | None = Field(
+        "auto",
+        description=(
+            "Network interface for NCCL and Gloo. auto: the first InfiniBand interface that is up "
+            "on the node at run time; a name; or null to leave it to NCCL."
+        ),
+    )
+    ib: bool = Field(True, description="Use InfiniBand (NCCL_IB_DISABLE=0).")
+    gdr_level: NonNegativeInt | None = Field(2, description="GPUDirect RDMA level (NCCL_NET_GDR_LEVEL).")
+    ib_gid_index: NonNegativeInt | None = Field(
+        None, description="NCCL_IB_GID_INDEX; site-specific, belongs in a cluster profile."
+    )
+    nccl_timeout_s: PositiveInt = Field(1800, description="Collective timeout in seconds.")
+    nvls: bool | None = Field(
+        None, description="NVLink SHARP (NCCL_NVLS_ENABLE); null leaves NCCL's default."
+    )
+    debug: Literal["VERSION", "WARN", "INFO", "TRACE"] | None = Field(None, description="NCCL_DEBUG level.")
+    env: dict[EnvName, EnvValue] = Field(
+        default_factory=dict, description="Further NCCL_* / TORCH_NCCL_* variables; names are checked."
+    )
+
+
+class Container(Section):
+    """A pyxis/enroot container for every rank."""
+
+    image: str = Field(
+        description=(
+            "An enroot squashfs path (absolute or ./relative, ending .sqsh) or a registry image "
+            '"registry#repo:tag".'
+        )
+    )
+    mounts: list[str] = Field(default_factory=list, description='Bind mounts, "src:dst[:flags]".')
+    workdir: str | None = Field(None, description="Working directory inside the container.")
+    mount_home: bool = Field(False, description="Mount the home directory into the container.")
+    remap_root: bool = Field(False, description="Run as root inside the container.")
+    env: list[EnvName] = Field(
+        default_factory=list,
+        description="Extra variable names to pass into the container (pyxis --container-env).",
+    )
+
+
+class Caches(Section):
+    hf_home: str | None = Field(None, description="HF_HOME (Hugging Face cache).")
+    uv_cache_dir: str | None = Field(None, description="UV_CACHE_DIR.")
+    torch_home: str | None = Field(None, description="TORCH_HOME.")
+    triton_cache_dir: str | None = Field(None, description="TRITON_CACHE_DIR.")
+    nemo_home: str | None = Field(None, description="NEMO_HOME (NeMo cache).")
+    pip_cache_dir: str | None = Field(None, description="PIP_CACHE_DIR.")
+
+
+class Storage(Section):
+    shared: list[str] = Field(
+        default_factory=list, description="Path prefixes every node sees (shared file systems)."
+    )
+    logs: str | None = Field(
+        None, description="Directory for the job's logs; {name} interpolates. Default: the submit directory."
+    )
+    checkpoints: str | None = Field(None, description="Checkpoint directory (JOBC_CHECKPOINT_DIR).")
+    caches: Caches = Field(default_factory=Caches, description="Cache directories, exported to every rank.")
+
+
+class CheckpointInfo(Section):
+    async_: bool = Field(False, alias="async", description="Checkpoints are saved asynchronously.")
+    size_gb: Annotated[float, Field(gt=0)] | None = Field(None, description="Size of one checkpoint in GB.")
+    write_gbps: Annotated[float, Field(gt=0)] | None = Field(
+        None, description="Sustained checkpoint write bandwidth in GB/s."
+    )
+
+
+class Resilience(Section):
+    signal: Signal | None = Field(
+        None,
+        description=(
+            "Signal Slurm sends before the time limit or on preemption (--signal=B:<signal>@<grace_s>). "
+            "null: none."
+        ),
+    )
+    grace_s: PositiveInt = Field(120, description="Seconds between the signal and the kill.")
+    requeue: bool = Field(False, description="Requeue the job after it checkpointed (--requeue).")
+    max_restarts: NonNegativeInt = Field(3, description="How often the job may requeue itself.")
+    checkpoint: CheckpointInfo = Field(
+        default_factory=CheckpointInfo,
+        description="Checkpoint facts; when size and bandwidth are given the grace window is checked.",
+    )
+
+
+class Monitoring(Section):
+    gpu_dmon_s: NonNegativeInt = Field(
+        0, description="nvidia-smi dmon interval on local rank 0 of each node; 0 = off."
+    )
+    heartbeat_s: NonNegativeInt = Field(0, description="Timestamp line in the log every N seconds; 0 = off.")
+
+
+_SECTIONS_DOC = {
+    "extends": "A cluster profile to build on, relative to this file; deep-merged, this file wins.",
+}
+
+
+class _Document(Section):
+    extends: str | None = Field(None, description=_SECTIONS_DOC["extends"])
+    cluster: Cluster = Field(default_factory=Cluster, description="Facts about the machines.")
+    slurm: Slurm = Field(default_factory=Slurm, description="Options that become #SBATCH lines.")
+    parallelism: Parallelism = Field(default_factory=Parallelism, description="Parallel layout.")
+    model: Model | None = Field(None, description="The model; turns on the model-aware rules.")
+    workload: Workload = Field(default_factory=Workload, description="What the job does.")
+    fabric: Fabric = Field(default_factory=Fabric, description="NCCL and network settings.")
+    container: Container | None = Field(None, description="pyxis/enroot container; omitted: none.")
+    env: dict[EnvName, EnvValue] = Field(
+        default_factory=dict,
+        description="Literal variables exported to every rank, never shell-expanded.",
+    )
+    secrets: list[EnvName] = Field(
+        default_factory=list,
+        description=(
+            "Names of secret variables. They must be set where sbatch runs; they are inherited, "
+            "never written into the script."
+        ),
+    )
+    storage: Storage = Field(
+        default_factory=Storage, description="Shared storage, logs, checkpoints, caches."
+    )
+    resilience: Resilience = Field(default_factory=Resilience, description="Preemption and requeue.")
+    monitoring: Monitoring = Field(default_factory=Monitoring, description="Background monitors.")
+    debug: bool = Field(
+        False,
+        description=(
+            "Debug mode: bash tracing, NCCL_DEBUG=INFO, TORCH_DISTRIBUTED_DEBUG=DETAIL, "
+            "PYTHONFAULTHANDLER=1, CUDA_LAUNCH_BLOCKING=1."
+        ),
+    )
+
+
+class JobSpec(_Document):
+    """A jobc job spec, version 1."""
+
+    model_config = ConfigDict(title="jobc job spec")
+
+    version: Literal[1] = Field(description="Spec format version. Always 1.")
+    name: Annotated[str, Field(pattern=NAME_PATTERN, max_length=200)] = Field(
+        description="Job name (--job-name): letters, digits, '.', '_' and '-'."
+    )
+    resources: Resources = Field(description="What to allocate.")
+    launch: Launch = Field(description="How the program starts.")
+
+
+class Profile(_Document):
+    """A cluster profile: the same sections as a spec, nothing required, named by `profile:`."""
+
+    version: Literal[1] | None = Field(None, description="Spec format version. Always 1.")
+    profile: Annotated[str, Field(pattern=NAME_PATTERN)] = Field(description="Profile name.")
+    resources: Resources = Field(default_factory=Resources, description="Resource defaults.")
+    launch: Launch = Field(default_factory=Launch, description="Launch defaults.")
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a spec file: a job spec or a cluster profile."""
+    spec = JobSpec.model_json_schema(by_alias=True)
+    profile = Profile.model_json_schema(by_alias=True)
+    defs = dict(spec.pop("$defs", {}))
+    defs.update(profile.pop("$defs", {}))
+    defs["JobSpec"] = spec
+    defs["Profile"] = profile
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://jobc.dev/schema/v1/jobc.schema.json",
+        "title": "jobc spec or cluster profile",
+        "description": (
+            "A jobc job spec (with `name:`) or a cluster profile (with `profile:`). "
+            "See `jobc rules` for the semantic checks."
+        ),
+        # if/then rather than oneOf, so a validator reports the errors of the one shape meant.
+        "type": "object",
+        "if": {"required": ["profile"]},
+        "then": {"$ref": "#/$defs/Profile"},
+        "else": {"$ref": "#/$defs/JobSpec"},
+        "$defs": defs,
+    }

@@ -1,0 +1,300 @@
+"""Reading one YAML file into plain data plus the round-trip tree that knows every position.
+
+Everything that can go wrong with the bytes themselves (size, encoding, syntax, duplicate keys,
+alias bombs, depth) is reported here as a finding at the parser's position; nothing raises.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobc.diagnostics import DataPath, Span
+
+MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
+MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
+MAX_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class SourceProblem:
+    code: str  # JC001 yaml-syntax, JC002 duplicate-key, JC003 schema, JC004 ambiguous-scalar
+    span: Span | None  # None: located later from the data path
+    message: str
+    path: DataPath = ()
+
+
+@dataclass
+class Source:
+    """One loaded file: its text, its round-trip tree (for positions) and plain data (for rules)."""
+
+    file: str
+    text: str
+    tree: Any = None  # ruamel CommentedMap/Seq/scalar, or None when unparseable
+    data: Any = None  # plain dict/list/str/int/float/bool/None
+    problems: list[SourceProblem] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.code in ("JC001", "JC002") for p in self.problems)
+
+
+class _Limit(Exception):
+    def __init__(self, message: str, path: DataPath) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def read(path: Path, display: str | None = None) -> Source:
+    """Read and parse a file. Raises OSError only for files that cannot be read at all."""
+    name = display if display is not None else str(path)
+    with path.open("rb") as fh:
+        raw = fh.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(1, 1),
+                f"file is larger than {MAX_BYTES // 1024} KiB; a job spec is never this big "
+                "(is this the right file?)",
+            )
+        )
+        return src
+    return parse_bytes(raw, name)
+
+
+def parse_bytes(raw: bytes, name: str) -> Source:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        line = raw.count(b"\n", 0, nul) + 1
+        col = nul - (raw.rfind(b"\n", 0, nul) + 1) + 1
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem("JC001", Span.point(line, col), "NUL byte: this is a binary file, not YAML")
+        )
+        return src
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(line, col),
+                f"invalid UTF-8 (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
+            )
+        )
+        return src
+    return parse_text(text, name)
+
+
+def parse_text(text: str, name: str) -> Source:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    src = Source(name, text)
+    yaml = YAML(typ="rt", pure=True)
+    yaml.preserve_quotes = True
+    try:
+        docs = list(yaml.load_all(text))
+    except DuplicateKeyError as exc:
+        first = exc.context_mark
+        dup = exc.problem_mark
+        key = _duplicate_key_name(exc)
+        src.problems.append(
+            SourceProblem(
+                "JC002",
+                _mark_span(text, dup.line, dup.column),
+                f"duplicate key {key!r}: first defined at line {first.line + 1}, column "
+                f"{first.column + 1}; YAML keeps only one of them",
+            )
+        )
+        return src
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        if exc.context and exc.problem:
+            problem = f"{problem} ({exc.context.strip()})"
+        line, col = (mark.line, mark.column) if mark is not None else (0, 0)
+        src.problems.append(SourceProblem("JC001", _mark_span(text, line, col), problem))
+        return src
+    except RecursionError:
+        src.problems.append(SourceProblem("JC001", Span.point(1, 1), "nesting is too deep to be a job spec"))
+        return src
+    except YAMLError as exc:  # errors without a position
+        src.problems.append(SourceProblem("JC001", Span.point(1, 1), str(exc).splitlines()[0]))
+        return src
+    if len(docs) > 1:
+        second = _second_document_line(text)
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(second, 1, 3),
+                "more than one YAML document; a spec file holds exactly one",
+            )
+        )
+        return src
+    tree = docs[0] if docs else None
+    src.tree = tree
+    try:
+        src.data = _plain(tree, (), [0], set(), src)
+    except _Limit as exc:
+        src.data = None
+        src.problems.append(SourceProblem("JC001", Span.point(1, 1), str(exc), exc.path))
+    return src
+
+
+def _duplicate_key_name(exc: Exception) -> str:
+    match = re.search(r'duplicate key "(.*?)" with value', str(getattr(exc, "problem", "")))
+    return match.group(1) if match else "?"
+
+
+def _second_document_line(text: str) -> int:
+    seen = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("---"):
+            seen += 1
+            # a leading "---" opens the first document; the next one opens the second
+            if seen == 2 or (seen == 1 and number > 1 and _has_content_before(text, number)):
+                return number
+    return 1
+
+
+def _has_content_before(text: str, line: int) -> bool:
+    for previous in text.splitlines()[: line - 1]:
+        stripped = previous.strip()
+        if stripped and not stripped.startswith("#") and not stripped.startswith("%"):
+            return True
+    return False
+
+
+def _mark_span(text: str, line0: int, col0: int) -> Span:
+    lines = text.splitlines()
+    if line0 >= len(lines):
+        # the parser points past the end of the text: show the last line instead
+        line0 = max(len(lines) - 1, 0)
+        col0 = len(lines[line0]) if lines else 0
+    return Span.point(line0 + 1, col0 + 1)
+
+
+_AMBIGUOUS_WORDS = frozenset(
+    ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
+)
+_SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$")
+
+
+def _plain(node: Any, path: DataPath, count: list[int], active: set[int], src: Source) -> Any:
+    """Copy the round-trip tree into plain Python data, bounding size, depth and alias cycles."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+    from ruamel.yaml.scalarint import ScalarInt
+    from ruamel.yaml.scalarstring import ScalarString
+
+    count[0] += 1
+    if count[0] > MAX_NODES:
+        raise _Limit(
+            f"the document expands to more than {MAX_NODES} nodes (aliases?); a job spec is never this big",
+            path,
+        )
+    if len(path) > MAX_DEPTH:
+        raise _Limit(f"nesting deeper than {MAX_DEPTH} levels", path)
+    if isinstance(node, CommentedMap | CommentedSeq):
+        if id(node) in active:
+            raise _Limit("an alias refers to a node that contains it (a cycle)", path)
+        active.add(id(node))
+        try:
+            if isinstance(node, CommentedMap):
+                out: dict[str, Any] = {}
+                for key, value in node.items():
+                    if not isinstance(key, str) or isinstance(key, bool):
+                        _non_string_key(src, node, key, path)
+                        continue
+                    out[str(key)] = _plain(value, (*path, str(key)), count, active, src)
+                return out
+            return [_plain(v, (*path, i), count, active, src) for i, v in enumerate(node)]
+        finally:
+            active.discard(id(node))
+    if isinstance(node, TaggedScalar):
+        return str(node.value)
+    if isinstance(node, ScalarString):
+        return str(node)
+    if isinstance(node, str):
+        if node in _AMBIGUOUS_WORDS:
+            _ambiguous(
+                src,
+                path,
+                f"unquoted {node!r} is a string in YAML 1.2 but a boolean in "
+                f"YAML 1.1 tools (PyYAML); write true/false, or quote it",
+            )
+        elif _SEXAGESIMAL.match(node):
+            _ambiguous(
+                src,
+                path,
+                f"unquoted {node!r} is read as the number "
+                f'{_sexagesimal(node)} by YAML 1.1 tools (PyYAML); quote it: "{node}"',
+            )
+        return node
+    if isinstance(node, bool):
+        return bool(node)
+    if isinstance(node, ScalarInt):
+        width = getattr(node, "_width", None)
+        text = str(int(node))
+        if type(node) is ScalarInt and width is not None and width > len(text):
+            _ambiguous(
+                src,
+                path,
+                f"leading zero: YAML 1.2 reads {int(node)}, YAML 1.1 tools read an "
+                "octal number; drop the zero, or quote it if it is a string",
+            )
+        return int(node)
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, _dt.date | _dt.datetime):
+        text = node.isoformat()
+        _ambiguous(src, path, f'unquoted {text} is a date, not a string; quote it: "{text}"')
+        return text
+    if node is None:
+        return None
+    return str(node)
+
+
+def _sexagesimal(text: str) -> int | float:
+    sign = -1 if text.startswith("-") else 1
+    value: float = 0
+    for part in text.lstrip("+-").replace("_", "").split(":"):
+        value = value * 60 + float(part)
+    return sign * (int(value) if value.is_integer() else value)
+
+
+def _ambiguous(src: Source, path: DataPath, message: str) -> None:
+    src.problems.append(SourceProblem("JC004", None, message, path))
+
+
+def _non_string_key(src: Source, parent: Any, key: Any, path: DataPath) -> None:
+    try:
+        line, col = parent.lc.key(key)
+        span = Span.point(line + 1, col + 1, len(str(key)))
+    except (KeyError, TypeError, AttributeError):
+        span = Span.point(1, 1)
+    src.problems.append(
+        SourceProblem(
+            "JC003",
+            span,
+            f"key {key!r} is not a string; spec keys are names (quote it if it must be {key!r})",
+            path,
+        )
+    )
