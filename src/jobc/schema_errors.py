@@ -102,8 +102,10 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
         allowed = sorted(error.schema.get("properties", {}))
         extras = [k for k in value if k not in allowed]
         for key in extras:
-            hint = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-            suggestion = f"; did you mean {hint[0]!r}?" if hint else f"; known keys: {', '.join(allowed)}"
+            close_keys = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            suggestion = (
+                f"; did you mean {close_keys[0]!r}?" if close_keys else f"; known keys: {', '.join(allowed)}"
+            )
             yield Hit((*path, key), f"unknown key {key!r} in {where}{suggestion}", at_value=False)
         return
     if kind == "required":
