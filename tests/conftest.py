@@ -7,7 +7,7 @@ from collections.abc import Generator, Iterator
 
 import pytest
 
-from cluster import ClusterUnavailable, SlurmCluster
+from tests.cluster import ClusterUnavailable, SlurmCluster
 
 SLURM_FIXTURE = "slurm_cluster"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster import SlurmCluster, cluster_processes
+from tests.cluster import SlurmCluster, cluster_processes
 
 Submit = Callable[..., int]
 
