@@ -85,9 +85,7 @@ def missing_prerequisites() -> list[str]:
         reasons.append("must run as root (slurmd starts job steps as SlurmUser=root)")
     absent = [name for name in (*DAEMONS, *CLIENTS) if shutil.which(name) is None]
     if absent:
-        reasons.append(
-            f"missing programs {', '.join(absent)} (Debian: apt-get install slurm-wlm munge)"
-        )
+        reasons.append(f"missing programs {', '.join(absent)} (Debian: apt-get install slurm-wlm munge)")
     return reasons
 
 
@@ -103,12 +101,14 @@ def free_ports(count: int) -> list[int]:
         return ports
 
 
-def ensure_hosts_entries(names: Sequence[str], address: str = "127.0.0.1") -> None:
-    """Make `names` resolve, appending one tagged /etc/hosts line for the ones that do not.
+def ensure_hosts_entries(
+    names: Sequence[str], address: str = "127.0.0.1", hosts_file: Path = HOSTS_FILE
+) -> None:
+    """Make `names` resolve, appending one tagged hosts-file line for the ones that do not.
 
     Idempotent, and locked because test runs on the same machine may start clusters at once.
     """
-    with HOSTS_FILE.open("r+", encoding="utf-8") as hosts:
+    with hosts_file.open("r+", encoding="utf-8") as hosts:
         fcntl.flock(hosts, fcntl.LOCK_EX)
         text = hosts.read()
         known = {word for line in text.splitlines() for word in line.split("#", 1)[0].split()[1:]}
@@ -251,9 +251,7 @@ class SlurmCluster:
         self._spawn("slurmctld", ["slurmctld", "-D", "-f", str(self.conf)])
         for node in self._nodes:
             (self.root / "spool" / node.name).mkdir(parents=True)
-            self._spawn(
-                f"slurmd-{node.name}", ["slurmd", "-D", "-N", node.name, "-f", str(self.conf)]
-            )
+            self._spawn(f"slurmd-{node.name}", ["slurmd", "-D", "-N", node.name, "-f", str(self.conf)])
         self.wait_idle(self._start_timeout)
 
     def stop(self) -> None:
@@ -404,11 +402,7 @@ MaxTime=INFINITE State=UP
     # -- processes ---------------------------------------------------------------------------
 
     def daemon_env(self) -> dict[str, str]:
-        env = {
-            key: value
-            for key, value in os.environ.items()
-            if not key.startswith(_OUTER_SLURM_PREFIXES)
-        }
+        env = {key: value for key, value in os.environ.items() if not key.startswith(_OUTER_SLURM_PREFIXES)}
         if self._root is not None:
             env["SLURM_CONF"] = str(self.conf)
         return env
@@ -537,9 +531,7 @@ MaxTime=INFINITE State=UP
             check=False,
         )
         if check and result.returncode != 0:
-            raise subprocess.CalledProcessError(
-                result.returncode, result.args, result.stdout, result.stderr
-            )
+            raise subprocess.CalledProcessError(result.returncode, result.args, result.stdout, result.stderr)
         return result
 
     def sbatch(self, script_path: Path | str, *args: str, cwd: Path | None = None) -> int:

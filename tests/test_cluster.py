@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster import SlurmCluster, cluster_processes
+from tests.cluster import (
+    SlurmCluster,
+    cluster_processes,
+    ensure_hosts_entries,
+    parse_scontrol_record,
+)
 
 Submit = Callable[..., int]
 
@@ -149,11 +154,10 @@ echo "wait returned without a signal"
 
 
 def test_second_cluster_side_by_side_cleans_up(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
-    with SlurmCluster(nodes=1, gpus_per_node=1, node_prefix="jobc-extra") as other:
+    # Same node names as the session's cluster: only directories and ports must differ.
+    with SlurmCluster(nodes=1, gpus_per_node=1) as other:
         root = other.root
-        assert {node.port for node in other.nodes}.isdisjoint(
-            node.port for node in slurm_cluster.nodes
-        )
+        assert {node.port for node in other.nodes}.isdisjoint(node.port for node in slurm_cluster.nodes)
         script = tmp_path / "hello.sh"
         script.write_text("#!/bin/bash\nsrun hostname\n", encoding="utf-8")
         job = other.sbatch(script, cwd=tmp_path)
@@ -161,3 +165,28 @@ def test_second_cluster_side_by_side_cleans_up(slurm_cluster: SlurmCluster, tmp_
         assert other.processes()
     assert not root.exists()
     assert not cluster_processes(root)
+
+
+def test_hosts_entries_are_added_once(tmp_path: Path) -> None:
+    hosts = tmp_path / "hosts"
+    hosts.write_text("127.0.0.1 localhost\n10.0.0.1 jobc-known")  # no final newline
+    ensure_hosts_entries(["jobc-known", "jobc-new0", "jobc-new1"], hosts_file=hosts)
+    ensure_hosts_entries(["jobc-new0", "jobc-new1"], hosts_file=hosts)
+    assert hosts.read_text().splitlines() == [
+        "127.0.0.1 localhost",
+        "10.0.0.1 jobc-known",
+        "127.0.0.1 jobc-new0 jobc-new1  # jobc test cluster",
+    ]
+
+
+def test_scontrol_records_keep_values_with_spaces() -> None:
+    record = parse_scontrol_record(
+        "JobId=7 JobName=a b JobState=CANCELLED by 0 Reason=BeginTime NtasksPerN:B:S:C=2:0:*:*"
+    )
+    assert record == {
+        "JobId": "7",
+        "JobName": "a b",
+        "JobState": "CANCELLED by 0",
+        "Reason": "BeginTime",
+        "NtasksPerN:B:S:C": "2:0:*:*",
+    }
