@@ -13,7 +13,7 @@ from jobc.locate import locate
 from jobc.rules.base import Context, Hit
 
 if TYPE_CHECKING:
-    from jobc.model import JobSpec
+    from jobc.spec_types import JobSpec
 
 COMMAND_LINE = "<command line>"
 
@@ -263,19 +263,35 @@ def _display_path(current: _source.Source, current_path: Path, target: str) -> s
 
 
 def _validate_profile(run: _Run, profile: _source.Source) -> bool:
+    from jobc import fastcheck
+
+    if fastcheck.valid(profile.data, "Profile"):
+        return True
+    for hit in _explain(profile.data, profile=True):
+        run.emit("JC003", hit, layer=profile)
+    return False
+
+
+def _explain(data: Any, *, profile: bool) -> list[Hit]:
+    """Why the data fails the schema. Loads jsonschema and pydantic: only for invalid specs."""
+    from jobc.schema_errors import explain
+
+    hits = explain(data, profile=profile)
+    if hits:
+        return hits
+    # the schema walker and the models disagree: let the models say it precisely
     from pydantic import ValidationError
 
-    from jobc.model import Profile
+    from jobc.model import JobSpec, Profile
 
     try:
-        Profile.model_validate(profile.data)
-    except ValidationError:
-        from jobc.schema_errors import explain
-
-        for hit in explain(profile.data, profile=True):
-            run.emit("JC003", hit, layer=profile)
-        return False
-    return True
+        (Profile if profile else JobSpec).model_validate(data)
+    except ValidationError as exc:
+        return [
+            Hit(tuple(e["loc"]), f"{'.'.join(map(str, e['loc']))}: {e['msg']}")
+            for e in exc.errors(include_url=False)
+        ]
+    return [Hit((), "the spec does not match the spec format")]
 
 
 def _merge(layers: list[Any]) -> dict[str, Any]:
@@ -322,28 +338,16 @@ def _apply(data: dict[str, Any], over: Override) -> str | None:
 
 
 def _validate(run: _Run, result: Result, merged: dict[str, Any], path: Path) -> None:
-    from pydantic import ValidationError
+    from jobc import fastcheck
+    from jobc.spec_types import JobSpec
 
-    from jobc.model import JobSpec, Profile
-
-    model = Profile if result.is_profile else JobSpec
-    try:
-        spec = model.model_validate(merged)
-    except ValidationError as exc:
-        from jobc.schema_errors import explain
-
-        hits = explain(merged, profile=result.is_profile)
-        if not hits:  # the schema and the model disagree: still say something precise
-            hits = [
-                Hit(tuple(e["loc"]), f"{'.'.join(map(str, e['loc']))}: {e['msg']}")
-                for e in exc.errors(include_url=False)
-            ]
-        for hit in hits:
+    if not fastcheck.valid(merged, "Profile" if result.is_profile else "JobSpec"):
+        for hit in _explain(merged, profile=result.is_profile):
             run.emit("JC003", hit)
         return
     if result.is_profile:
         return
-    assert isinstance(spec, JobSpec)
+    spec = JobSpec.build(merged)
     ctx = Context(spec=spec, data=merged, spec_dir=str(path.parent))
     result.spec, result.context = spec, ctx
     if not _requirements(run, ctx):
@@ -418,7 +422,7 @@ def _requirements(run: _Run, ctx: Context) -> bool:
 
 def interpolation_values(ctx: Context) -> dict[str, Any]:
     """Spec values with defaults and derived values filled in, for `{dotted.path}`."""
-    values = ctx.spec.model_dump(by_alias=True, mode="json")
+    values = ctx.spec.dump()
     values["resources"]["gpus_per_node"] = ctx.gpus_per_node
     values["resources"]["tasks_per_node"] = ctx.tasks_per_node
     values["parallelism"]["dp"] = ctx.dp

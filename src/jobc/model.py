@@ -402,10 +402,28 @@ class Profile(_Document):
     launch: Launch = Field(default_factory=Launch, description="Launch defaults.")
 
 
+def _names_not_patterns(node: Any) -> Any:
+    """pydantic writes dict[Name, V] as patternProperties, which lets non-matching keys through;
+    propertyNames + additionalProperties rejects them, as the models do."""
+    if isinstance(node, list):
+        return [_names_not_patterns(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _names_not_patterns(v) for k, v in node.items()}
+    patterns = out.pop("patternProperties", None)
+    if isinstance(patterns, dict) and len(patterns) == 1:
+        ((pattern, value),) = patterns.items()
+        out["propertyNames"] = {"pattern": pattern}
+        out["additionalProperties"] = value
+    elif patterns is not None:
+        out["patternProperties"] = patterns
+    return out
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a spec file: a job spec or a cluster profile."""
-    spec = JobSpec.model_json_schema(by_alias=True)
-    profile = Profile.model_json_schema(by_alias=True)
+    spec = _names_not_patterns(JobSpec.model_json_schema(by_alias=True))
+    profile = _names_not_patterns(Profile.model_json_schema(by_alias=True))
     defs = dict(spec.pop("$defs", {}))
     defs.update(profile.pop("$defs", {}))
     defs["JobSpec"] = spec

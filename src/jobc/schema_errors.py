@@ -158,6 +158,13 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
         }
         yield Hit(path, f"{where} is {value}, must be {words[kind]} {error.validator_value}")
         return
+    if kind == "pattern" and "propertyNames" in error.schema_path:
+        yield Hit(
+            (*path, value),
+            f"{value!r} is not a valid variable name (letters, digits and '_', not starting with a digit)",
+            at_value=False,
+        )
+        return
     if kind == "pattern":
         yield Hit(path, f"{where} {_describe(value)} does not match {error.validator_value}")
         return

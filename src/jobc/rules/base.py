@@ -12,7 +12,7 @@ from jobc.diagnostics import DataPath, Severity
 
 if TYPE_CHECKING:
     from jobc.catalog import Gpu
-    from jobc.model import JobSpec
+    from jobc.spec_types import JobSpec
 
 
 @dataclass(frozen=True)

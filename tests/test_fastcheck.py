@@ -1,0 +1,88 @@
+"""The fast schema walker accepts exactly what the pydantic models accept, and the generated
+files (schema, dataclasses) are fresh."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from jobc import _generate, fastcheck
+from jobc.model import JobSpec, Profile
+from jobc.spec_types import JobSpec as PlainJobSpec
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-3, max_value=70000),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from(["", "a b", "srun", "torchrun", "bf16", "SIGTERM", "h100-80gb", "1-2", "NCCL_X", "x-y"]),
+)
+
+
+def _fields(model: Any) -> dict[str, Any]:
+    return {info.alias or name: info.annotation for name, info in model.model_fields.items()}
+
+
+@st.composite
+def near_valid(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid base spec with a few values replaced by random ones, keys sometimes misspelt."""
+    data: dict[str, Any] = {
+        "version": 1,
+        "name": "n",
+        "resources": {"nodes": 2, "gpus_per_node": 8},
+        "launch": {"program": "t.py", "args": ["a"]},
+        "env": {"A": "b"},
+        "parallelism": {"tp": 2},
+        "slurm": {"extra": {"x": True}, "mail": {"type": ["END"]}},
+        "resilience": {"checkpoint": {"async": True, "size_gb": 1.5}},
+        "cluster": {"partitions": {"batch": {"max_time": "1:00:00"}}},
+        "model": {"layers": 2, "moe": {"experts": 8, "top_k": 2}},
+    }
+    for _ in range(draw(st.integers(min_value=0, max_value=3))):
+        section = draw(st.sampled_from(sorted(data)))
+        if isinstance(data[section], dict) and draw(st.booleans()):
+            key = draw(
+                st.sampled_from([*sorted(data[section]), "nodes", "tp", "bogus", "async", "A-B", "9X"])
+            )
+            data[section] = {**data[section], key: draw(st.one_of(scalars, st.lists(scalars, max_size=2)))}
+        else:
+            data[section] = draw(st.one_of(scalars, st.dictionaries(st.sampled_from(["a", "b"]), scalars)))
+    return data
+
+
+def _pydantic_ok(data: Any, model: Any) -> bool:
+    try:
+        model.model_validate(data)
+    except ValidationError:
+        return False
+    return True
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(near_valid())
+def test_fast_check_agrees_with_the_models(data: dict[str, Any]) -> None:
+    if data.get("version") is True:
+        # pydantic lets True through Literal[1] (True == 1); the JSON Schema, and so the fast
+        # check and every editor, rightly do not
+        assert not fastcheck.valid(data, "JobSpec")
+        return
+    assert fastcheck.valid(data, "JobSpec") == _pydantic_ok(data, JobSpec)
+    profile = {k: v for k, v in data.items() if k != "name"} | {"profile": "p"}
+    assert fastcheck.valid(profile, "Profile") == _pydantic_ok(profile, Profile)
+
+
+@settings(max_examples=200, deadline=None)
+@given(near_valid())
+def test_dataclasses_hold_what_the_models_hold(data: dict[str, Any]) -> None:
+    if not fastcheck.valid(data, "JobSpec"):
+        return
+    assert PlainJobSpec.build(data).dump() == JobSpec.model_validate(data).model_dump(by_alias=True)
+
+
+@pytest.mark.parametrize("flag", ["--check"])
+def test_generated_files_are_fresh(flag: str) -> None:
+    assert _generate.main([flag]) == 0, "run: uv run python -m jobc._generate"
