@@ -1,0 +1,188 @@
+"""Meeting at MASTER_ADDR:MASTER_PORT with a deadline and a head count.
+
+``init_process_group`` on its own waits up to its collective timeout (30 min
+by default) when a rank is missing and then reports nothing useful. Here rank 0
+hosts a TCPStore, every rank registers a record and bumps an arrival counter,
+and rank 0 waits for the full count until ``JOBC_RENDEZVOUS_TIMEOUT_S``. On
+timeout every rank fails with the address, the count and the missing ranks;
+when all arrived, rank 0 checks the records (``worldcheck``) and publishes a
+verdict that every rank obeys. The same store then backs the process group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any, cast
+
+from torch._C._distributed_c10d import PrefixStore, Store, TCPStore
+
+from jobc.runtime.contract import Contract
+from jobc.runtime.errors import RendezvousError, WorldMismatchError
+from jobc.runtime.launch import Launch
+from jobc.runtime.worldcheck import Member, verify_members
+
+__all__ = ["rendezvous"]
+
+_ARRIVED = "arrived"
+_ACKED = "acked"
+_VERDICT = "verdict"
+# How long rank 0 keeps its store up after a failed verdict so that the other
+# ranks can read why, and how much longer than rank 0 the others wait for it.
+_LINGER_S = 5.0
+_MARGIN_S = 10.0
+_MAX_LISTED = 16
+
+
+def _member_key(rank: int) -> str:
+    return f"member/{rank}"
+
+
+def _where(launch: Launch) -> str:
+    return f"MASTER_ADDR:MASTER_PORT = {launch.master}"
+
+
+def _open_store(launch: Launch, env: Mapping[str, str], timeout_s: float) -> TCPStore:
+    use_agent_store = launch.mode == "torchrun" and env.get("TORCHELASTIC_USE_AGENT_STORE") == "True"
+    is_master = launch.rank == 0 and not use_agent_store
+    try:
+        return TCPStore(
+            launch.master_addr,
+            launch.master_port,
+            launch.world_size,
+            is_master=is_master,
+            timeout=timedelta(seconds=timeout_s),
+            wait_for_workers=False,
+        )
+    except RuntimeError as exc:
+        if is_master:
+            raise RendezvousError(
+                f"rank 0 could not open the rendezvous store on port {launch.master_port} "
+                f"({_where(launch)}): {_first_line(exc)}. Another process on this node "
+                "probably holds the port (a second job or step with the same MASTER_PORT); "
+                "export a different MASTER_PORT"
+            ) from None
+        raise RendezvousError(
+            f"rank {launch.rank} could not reach the rendezvous store at {_where(launch)} "
+            f"within {timeout_s:g} s, so 0 of {launch.world_size} ranks could be counted: "
+            f"rank 0, which hosts the store, never opened it (it did not start, crashed "
+            f"before init(), or MASTER_ADDR is not the host it runs on; this rank runs on "
+            f"{launch.node_name}). {_first_line(exc)}"
+        ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _missing_ranks(store: Store, world_size: int) -> list[int]:
+    return [r for r in range(world_size) if not store.check([_member_key(r)])]
+
+
+def _timeout_message(launch: Launch, arrived: int, missing: list[int], timeout_s: float) -> str:
+    shown = ", ".join(str(r) for r in missing[:_MAX_LISTED])
+    if len(missing) > _MAX_LISTED:
+        shown += f" and {len(missing) - _MAX_LISTED} more"
+    return (
+        f"rendezvous at {_where(launch)} did not complete within {timeout_s:g} s: "
+        f"{arrived} of {launch.world_size} ranks arrived; missing ranks: {shown or 'unknown'}. "
+        "A missing rank usually crashed before init() (see its own log), was started with "
+        f"a different MASTER_ADDR/MASTER_PORT, or cannot reach {launch.master} "
+        "(firewall, wrong interface); raise JOBC_RENDEZVOUS_TIMEOUT_S only if ranks start slowly"
+    )
+
+
+def _publish(store: Store, verdict: dict[str, Any]) -> None:
+    store.set(_VERDICT, json.dumps(verdict))
+
+
+def _linger(store: Store, arrived: int) -> None:
+    # The store dies with rank 0; give the ranks that did arrive a moment to read
+    # the verdict so that they fail with the same message rather than a reset.
+    deadline = time.monotonic() + _LINGER_S
+    while time.monotonic() < deadline:
+        if store.add(_ACKED, 0) >= arrived - 1:
+            return
+        time.sleep(0.02)
+
+
+def rendezvous(
+    launch: Launch,
+    contract: Contract,
+    member: Member,
+    env: Mapping[str, str],
+    *,
+    timeout_s: float,
+) -> Store:
+    """Count every rank in, check the world, and return the store for the process group."""
+    started = time.monotonic()
+    root = _open_store(launch, env, timeout_s)
+    remaining = max(0.1, timeout_s - (time.monotonic() - started))
+    root.set_timeout(timedelta(seconds=remaining + _MARGIN_S))
+    store = PrefixStore(f"jobc/attempt_{launch.elastic_restart_count}/", root)
+    try:
+        store.set(_member_key(launch.rank), json.dumps(member))
+        store.add(_ARRIVED, 1)
+    except RuntimeError as exc:
+        raise RendezvousError(
+            f"rank {launch.rank} lost the rendezvous store at {_where(launch)} while "
+            f"registering: {_first_line(exc)}"
+        ) from None
+    if launch.rank == 0:
+        _lead(store, launch, contract, started + timeout_s, timeout_s)
+    else:
+        _follow(store, launch, remaining + _MARGIN_S)
+    return PrefixStore(f"torch/attempt_{launch.elastic_restart_count}/", root)
+
+
+def _lead(store: Store, launch: Launch, contract: Contract, deadline: float, timeout_s: float) -> None:
+    pause = 0.005
+    while (arrived := store.add(_ARRIVED, 0)) < launch.world_size:
+        if time.monotonic() >= deadline:
+            missing = _missing_ranks(store, launch.world_size)
+            message = _timeout_message(launch, arrived, missing, timeout_s)
+            _publish(store, {"ok": False, "kind": "timeout", "message": message})
+            _linger(store, arrived)
+            raise RendezvousError(message)
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+    keys = [_member_key(r) for r in range(launch.world_size)]
+    members = [cast(Member, json.loads(raw)) for raw in store.multi_get(keys)]
+    problems = verify_members(members, contract)
+    if problems:
+        spec = f" of spec {contract.spec_name!r}" if contract.spec_name else ""
+        message = f"the live world does not match the world{spec}:\n" + "\n".join(
+            f"  - {p}" for p in problems
+        )
+        _publish(store, {"ok": False, "kind": "mismatch", "message": message})
+        _linger(store, arrived)
+        raise WorldMismatchError(message)
+    _publish(store, {"ok": True})
+
+
+def _follow(store: Store, launch: Launch, wait_s: float) -> None:
+    try:
+        store.wait([_VERDICT], timedelta(seconds=wait_s))
+        verdict = json.loads(store.get(_VERDICT))
+    except RuntimeError as exc:
+        try:
+            arrived = str(store.add(_ARRIVED, 0))
+        except RuntimeError:
+            arrived = "an unknown number"
+        raise RendezvousError(
+            f"rank {launch.rank} got no verdict from rank 0 at {_where(launch)} within "
+            f"{wait_s:g} s: {arrived} of {launch.world_size} ranks had arrived; rank 0 "
+            f"stopped answering ({_first_line(exc)})"
+        ) from None
+    if verdict.get("ok"):
+        return
+    with contextlib.suppress(RuntimeError):
+        store.add(_ACKED, 1)
+    message = str(verdict.get("message", "rank 0 rejected the world"))
+    if verdict.get("kind") == "mismatch":
+        raise WorldMismatchError(message)
+    raise RendezvousError(message)
