@@ -1,0 +1,86 @@
+"""Slurm wall-time limits (`--time`, a partition's `MaxTime`): parsing and formatting.
+
+Slurm accepts six forms, read left to right as in ``time_str2secs``:
+
+==============  ============================
+``M``           minutes
+``M:S``         minutes and seconds
+``H:M:S``       hours, minutes and seconds
+``D-H``         days and hours
+``D-H:M``       days, hours and minutes
+``D-H:M:S``     days, hours, minutes and seconds
+==============  ============================
+
+Fields are decimal digits and are not range-checked (Slurm reads ``90`` as ninety minutes and
+``1:90:00`` as two and a half hours). ``UNLIMITED``, ``INFINITE`` and ``-1`` (any case) mean no
+limit, and so does ``0``: "a time limit of zero requests that no time limit be imposed" (sbatch).
+A YAML integer is a number of minutes.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNLIMITED_WORDS = frozenset({"unlimited", "infinite", "-1"})
+_FORM = re.compile(
+    r"""
+    (?P<days>[0-9]+)-(?P<dh>[0-9]+)(?::(?P<dm>[0-9]+)(?::(?P<ds>[0-9]+))?)?    # D-H, D-H:M, D-H:M:S
+    | (?P<a>[0-9]+)(?::(?P<b>[0-9]+)(?::(?P<c>[0-9]+))?)?                   # M, M:S, H:M:S
+    """,
+    re.VERBOSE,
+)
+
+FORMS = '"MM", "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS" or a number of minutes'
+
+
+class TimeLimitError(ValueError):
+    """A value Slurm would not accept as a time limit."""
+
+
+def parse_time(value: str | int) -> int | None:
+    """The limit in seconds, or None when the value means no limit at all."""
+    if isinstance(value, bool):
+        raise TimeLimitError(f"{value!r} is not a time limit; write one of {FORMS}")
+    if isinstance(value, int):
+        if value in (-1, 0):
+            return None
+        if value < 0:
+            raise TimeLimitError(f"{value} minutes is negative; write one of {FORMS}")
+        return value * 60
+    if value.lower() in _UNLIMITED_WORDS:
+        return None
+    match = _FORM.fullmatch(value)
+    if match is None:
+        raise TimeLimitError(f"{value!r} is not a Slurm time limit; write one of {FORMS}")
+    g = {k: int(v) for k, v in match.groupdict().items() if v is not None}
+    if "days" in g:
+        seconds = g["days"] * 86400 + g["dh"] * 3600 + g.get("dm", 0) * 60 + g.get("ds", 0)
+    elif "c" in g:
+        seconds = g["a"] * 3600 + g["b"] * 60 + g["c"]
+    else:
+        seconds = g["a"] * 60 + g.get("b", 0)
+    return seconds or None
+
+
+def format_time(seconds: int) -> str:
+    """Slurm's own rendering: ``HH:MM:SS``, or ``D-HH:MM:SS`` from one day on."""
+    if seconds < 0:
+        raise ValueError(f"a time limit cannot be negative ({seconds} s)")
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    clock = f"{hours:02d}:{minutes:02d}:{secs:02d}"
+    return f"{days}-{clock}" if days else clock
+
+
+def minutes(seconds: int) -> int:
+    """Whole minutes as Slurm stores a limit: seconds are rounded up."""
+    return -(-seconds // 60)
+
+
+def describe(seconds: int) -> str:
+    """A short human reading for messages: ``90 min``, ``48 h``, ``49 h 30 min``."""
+    hours, rest = divmod(minutes(seconds), 60)
+    if not hours:
+        return f"{rest} min"
+    return f"{hours} h" if not rest else f"{hours} h {rest} min"
