@@ -1,0 +1,163 @@
+"""What every rank finds in its environment: the JOBC_* contract, fabric, caches, the spec's env.
+
+Values are exported from the batch shell as literal single-quoted words; srun hands the batch
+shell's environment to every task, and pyxis passes the names in `--container-env` into the
+container over the image's own values.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jobc.compile.plan import REQUEUE_EXIT_CODE, Plan
+from jobc.compile.shell import export, scalar, sq
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+Exports = list[tuple[str, str]]
+
+# Signals torch.distributed.run's agent handles by default; a user signal is added to them so the
+# agent survives it (older torch ignores the variable).
+TORCHRUN_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT")
+DEBUG_VARIABLES = (
+    ("TORCH_DISTRIBUTED_DEBUG", "DETAIL"),
+    ("PYTHONFAULTHANDLER", "1"),
+    ("CUDA_LAUNCH_BLOCKING", "1"),
+)
+
+
+def contract(plan: Plan) -> Exports:
+    """The variables jobc.runtime reads (see its contract module)."""
+    spec, p = plan.spec, plan.spec.parallelism
+    out: Exports = [
+        ("JOBC_SPEC_NAME", plan.name),
+        ("JOBC_SPEC_SHA256", plan.sha256),
+        ("JOBC_LAUNCH_MODE", plan.mode),
+        ("JOBC_NODES", str(plan.nodes)),
+        ("JOBC_GPUS_PER_NODE", str(plan.ranks_per_node)),
+        ("JOBC_WORLD_SIZE", str(plan.world)),
+        ("JOBC_TP", str(p.tp)),
+        ("JOBC_PP", str(p.pp)),
+        ("JOBC_CP", str(p.cp)),
+        ("JOBC_EP", str(p.ep)),
+    ]
+    if plan.dp is not None:
+        out.append(("JOBC_DP", str(plan.dp)))
+    res = spec.resilience
+    out += [
+        ("JOBC_SIGNAL", res.signal or "none"),
+        ("JOBC_GRACE_S", str(plan.grace_s)),
+        ("JOBC_REQUEUE_EXIT_CODE", str(REQUEUE_EXIT_CODE)),
+        ("JOBC_MAX_RESTARTS", str(res.max_restarts if res.requeue else 0)),
+        ("JOBC_COLLECTIVE_TIMEOUT_S", str(spec.fabric.nccl_timeout_s)),
+    ]
+    if plan.checkpoints is not None:
+        out.append(("JOBC_CHECKPOINT_DIR", plan.checkpoints))
+    return out
+
+
+def _user_names(plan: Plan) -> set[str]:
+    return {name for name, _ in plan.env}
+
+
+def nccl(plan: Plan) -> Exports:
+    """NCCL and torch variables from the fabric section, then fabric.env (which wins)."""
+    from jobc.cudaenv import device_max_connections
+
+    spec, f = plan.spec, plan.spec.fabric
+    out: Exports = []
+    if f.interface not in (None, "auto"):
+        out += [("NCCL_SOCKET_IFNAME", f.interface), ("GLOO_SOCKET_IFNAME", f.interface)]
+    out.append(("NCCL_IB_DISABLE", "0" if f.ib else "1"))
+    if f.gdr_level is not None:
+        out.append(("NCCL_NET_GDR_LEVEL", str(f.gdr_level)))
+    if f.ib_gid_index is not None:
+        out.append(("NCCL_IB_GID_INDEX", str(f.ib_gid_index)))
+    if f.nvls is not None:
+        out.append(("NCCL_NVLS_ENABLE", "1" if f.nvls else "0"))
+    if spec.debug:
+        out.append(("NCCL_DEBUG", "INFO"))
+    elif f.debug is not None:
+        out.append(("NCCL_DEBUG", f.debug))
+    # A collective that times out aborts the process instead of hanging the job.
+    out.append(("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1"))
+    connections = device_max_connections(spec, plan.ctx.gpu)
+    if connections is not None:
+        out.append(("CUDA_DEVICE_MAX_CONNECTIONS", str(connections)))
+    if plan.mode == "torchrun":
+        signals = list(TORCHRUN_SIGNALS)
+        if spec.resilience.signal is not None and spec.resilience.signal not in signals:
+            signals.append(spec.resilience.signal)
+        out.append(("PET_SIGNALS_TO_HANDLE", ",".join(signals)))
+        # The agent waits this long for its workers' checkpoint before SIGKILL (default 30 s).
+        out.append(("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", str(plan.grace_s)))
+    out += [(key, scalar(value)) for key, value in f.env.items()]
+    return out
+
+
+def program(plan: Plan) -> Exports:
+    out: Exports = list(plan.caches)
+    if plan.spec.debug:
+        out += list(DEBUG_VARIABLES)
+    out += list(plan.env)
+    return out
+
+
+def _dedupe(groups: list[Exports]) -> list[Exports]:
+    """A later definition of a name wins; the earlier one is not written at all."""
+    last: dict[str, tuple[int, int]] = {}
+    for g, group in enumerate(groups):
+        for i, (name, _) in enumerate(group):
+            last[name] = (g, i)
+    return [
+        [(name, value) for i, (name, value) in enumerate(group) if last[name] == (g, i)]
+        for g, group in enumerate(groups)
+    ]
+
+
+def exported_names(plan: Plan) -> list[str]:
+    """Every name the script exports for the program (for pyxis --container-env)."""
+    names = {name for group in (contract(plan), nccl(plan), program(plan)) for name, _ in group}
+    names |= {"MASTER_ADDR", "MASTER_PORT", "SLURM_RESTART_COUNT"}
+    if plan.spec.launch.pythonpath:
+        names.add("PYTHONPATH")
+    if plan.spec.fabric.interface == "auto":
+        names |= {"NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"}
+    if plan.spec.container is not None:
+        names |= set(plan.spec.container.env)
+    names |= set(plan.spec.secrets)
+    return sorted(names)
+
+
+def auto_interface(plan: Plan) -> bool:
+    """Whether the step detects the interface itself (not when the spec names one anyway)."""
+    named = {name for name, _ in plan.spec.fabric.env.items()} | _user_names(plan)
+    return plan.spec.fabric.interface == "auto" and "NCCL_SOCKET_IFNAME" not in named
+
+
+def exports(plan: Plan) -> Iterator[str]:
+    contract_, nccl_, program_ = _dedupe([contract(plan), nccl(plan), program(plan)])
+    yield "# The contract jobc.runtime reads; it checks the live world against these numbers."
+    yield from (export(name, value) for name, value in contract_)
+    yield "# Slurm sets this only in the batch environment and only after a requeue."
+    yield 'export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"'
+    yield ""
+    yield "# Fabric and CUDA."
+    yield from (export(name, value) for name, value in nccl_)
+    if program_ or plan.spec.launch.pythonpath:
+        yield ""
+        yield "# The program's environment: caches and the spec's env, literal values."
+        yield from (export(name, value) for name, value in program_)
+        if plan.spec.launch.pythonpath:
+            path = ":".join(plan.spec.launch.pythonpath)
+            yield f'export PYTHONPATH={sq(path)}"${{PYTHONPATH:+:$PYTHONPATH}}"'
+
+
+def secret_checks(plan: Plan) -> Iterator[str]:
+    if not plan.spec.secrets:
+        return
+    yield "# Secrets are inherited from where the script is started; their values are never written here."
+    for name in plan.spec.secrets:
+        message = f"secret {name} is not set: export it in the shell that starts the job"
+        yield f': "${{{name}:?{message}}}"'

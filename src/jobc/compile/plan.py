@@ -1,0 +1,163 @@
+"""Everything the script needs, resolved once from the spec: interpolated, defaulted, counted."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from jobc.compile.errors import CompileError
+from jobc.compile.shell import scalar
+
+if TYPE_CHECKING:
+    from jobc.rules.base import Context
+    from jobc.spec_types import JobSpec
+
+# The exit code that means "checkpointed, please requeue": the runtime's default (EX_TEMPFAIL).
+REQUEUE_EXIT_CODE = 75
+# srun's --wait floor: how long the other ranks may run on after the first one exits.
+MIN_STEP_WAIT_S = 60
+
+CACHE_VARIABLES = (
+    ("hf_home", "HF_HOME"),
+    ("uv_cache_dir", "UV_CACHE_DIR"),
+    ("torch_home", "TORCH_HOME"),
+    ("triton_cache_dir", "TRITON_CACHE_DIR"),
+    ("nemo_home", "NEMO_HOME"),
+    ("pip_cache_dir", "PIP_CACHE_DIR"),
+)
+
+
+def spec_sha256(spec: JobSpec) -> str:
+    """sha256 of the canonical spec: sorted-key JSON of the validated, merged data, so neither
+    key order nor formatting in the YAML changes it."""
+    canonical = json.dumps(spec.dump(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Plan:
+    ctx: Context
+    sha256: str
+    attach: str | None  # the job id of an allocation to attach to, or None for a batch script
+    python: tuple[str, ...]
+    program: tuple[str, ...]  # `script args…` or `-m module args…`
+    workdir: str | None
+    logs: str | None
+    checkpoints: str | None
+    caches: tuple[tuple[str, str], ...]
+    env: tuple[tuple[str, str], ...]
+    mounts: tuple[str, ...]
+    container_workdir: str | None
+
+    @property
+    def spec(self) -> JobSpec:
+        return self.ctx.spec
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def mode(self) -> str:
+        return self.spec.launch.mode
+
+    @property
+    def nodes(self) -> int:
+        return self.ctx.nodes
+
+    @property
+    def tasks_per_node(self) -> int:
+        return self.ctx.tasks_per_node
+
+    @property
+    def ranks_per_node(self) -> int:
+        """Ranks on each node: srun's tasks, or the workers torchrun starts (one per GPU)."""
+        if self.mode == "torchrun":
+            return max(self.ctx.gpus_per_node, 1)
+        return self.tasks_per_node
+
+    @property
+    def world(self) -> int:
+        return self.nodes * self.ranks_per_node
+
+    @property
+    def dp(self) -> int | None:
+        p = self.spec.parallelism
+        denom = p.tp * p.pp * p.cp
+        return self.world // denom if self.world % denom == 0 else None
+
+    @property
+    def uv(self) -> bool:
+        return self.spec.launch.python == "uv"
+
+    @property
+    def step_wait_s(self) -> int:
+        return max(self.spec.resilience.grace_s, MIN_STEP_WAIT_S)
+
+    @property
+    def grace_s(self) -> int:
+        """The runtime's watchdog window: the spec's grace less a margin in which the batch shell
+        can still requeue the job before Slurm kills it."""
+        grace = self.spec.resilience.grace_s
+        return max(grace - 10, grace // 2, 1)
+
+
+def _render(text: str, values: dict[str, Any], where: str) -> str:
+    from jobc.interpolate import InterpolationError, render
+
+    try:
+        return render(text, values)
+    except InterpolationError as exc:
+        raise CompileError(f"{where}: {exc}") from None
+
+
+def make_plan(ctx: Context, attach: str | None = None) -> Plan:
+    from jobc.lint import interpolation_values
+
+    spec = ctx.spec
+    values = interpolation_values(ctx)
+    launch = spec.launch
+
+    def r(value: str | int | float | bool, where: str) -> str:
+        return _render(value, values, where) if isinstance(value, str) else scalar(value)
+
+    if launch.program is not None and launch.module is None:
+        head: tuple[str, ...] = (r(launch.program, "launch.program"),)
+    elif launch.module is not None and launch.program is None:
+        head = ("-m", r(launch.module, "launch.module"))
+    else:
+        raise CompileError("launch needs exactly one of 'program' and 'module'")
+    args = tuple(r(arg, f"launch.args[{i}]") for i, arg in enumerate(launch.args))
+    python = ("uv", "run", "--no-sync", "python") if launch.python == "uv" else (launch.python,)
+    storage = spec.storage
+    caches = tuple(
+        (variable, r(getattr(storage.caches, key), f"storage.caches.{key}"))
+        for key, variable in CACHE_VARIABLES
+        if getattr(storage.caches, key) is not None
+    )
+    env = tuple((key, r(value, f"env.{key}")) for key, value in spec.env.items())
+    container = spec.container
+    mounts: tuple[str, ...] = ()
+    container_workdir = None
+    if container is not None:
+        mounts = tuple(r(m, f"container.mounts[{i}]") for i, m in enumerate(container.mounts))
+        if any("," in m for m in mounts):
+            raise CompileError("container.mounts: a mount cannot contain ','")
+        if container.workdir is not None:
+            container_workdir = r(container.workdir, "container.workdir")
+    return Plan(
+        ctx=ctx,
+        sha256=spec_sha256(spec),
+        attach=attach,
+        python=python,
+        program=head + args,
+        workdir=None if launch.workdir is None else r(launch.workdir, "launch.workdir"),
+        logs=None if storage.logs is None else r(storage.logs, "storage.logs"),
+        checkpoints=None if storage.checkpoints is None else r(storage.checkpoints, "storage.checkpoints"),
+        caches=caches,
+        env=env,
+        mounts=mounts,
+        container_workdir=container_workdir,
+    )

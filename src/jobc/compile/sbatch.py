@@ -1,0 +1,294 @@
+"""`#SBATCH` directives, in a fixed order, and the checks on what may become one."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from jobc.compile.errors import CompileError
+from jobc.rules.base import Hit
+
+if TYPE_CHECKING:
+    from jobc.rules.base import Context
+
+# sbatch's long options: Slurm 22.05's manual page, plus the few added since (23.02-24.11).
+SBATCH_OPTIONS = frozenset(
+    [
+        "account",
+        "acctg-freq",
+        "array",
+        "batch",
+        "bb",
+        "bbf",
+        "begin",
+        "chdir",
+        "cluster-constraint",
+        "clusters",
+        "comment",
+        "constraint",
+        "container",
+        "container-id",
+        "contiguous",
+        "core-spec",
+        "cores-per-socket",
+        "cpu-freq",
+        "cpus-per-gpu",
+        "cpus-per-task",
+        "deadline",
+        "delay-boot",
+        "dependency",
+        "distribution",
+        "error",
+        "exclude",
+        "exclusive",
+        "export",
+        "export-file",
+        "extra",
+        "extra-node-info",
+        "get-user-env",
+        "gid",
+        "gpu-bind",
+        "gpu-freq",
+        "gpus",
+        "gpus-per-node",
+        "gpus-per-socket",
+        "gpus-per-task",
+        "gres",
+        "gres-flags",
+        "help",
+        "hint",
+        "hold",
+        "ignore-pbs",
+        "input",
+        "job-name",
+        "kill-on-invalid-dep",
+        "licenses",
+        "mail-type",
+        "mail-user",
+        "mcs-label",
+        "mem",
+        "mem-bind",
+        "mem-per-cpu",
+        "mem-per-gpu",
+        "mincpus",
+        "network",
+        "nice",
+        "no-kill",
+        "no-requeue",
+        "nodefile",
+        "nodelist",
+        "nodes",
+        "ntasks",
+        "ntasks-per-core",
+        "ntasks-per-gpu",
+        "ntasks-per-node",
+        "ntasks-per-socket",
+        "oom-kill-step",
+        "open-mode",
+        "output",
+        "overcommit",
+        "oversubscribe",
+        "parsable",
+        "partition",
+        "power",
+        "prefer",
+        "priority",
+        "profile",
+        "propagate",
+        "qos",
+        "quiet",
+        "reboot",
+        "requeue",
+        "reservation",
+        "resv-ports",
+        "segment",
+        "signal",
+        "sockets-per-node",
+        "spread-job",
+        "switches",
+        "test-only",
+        "thread-spec",
+        "threads-per-core",
+        "time",
+        "time-min",
+        "tmp",
+        "tres-bind",
+        "tres-per-task",
+        "uid",
+        "usage",
+        "use-min-nodes",
+        "verbose",
+        "version",
+        "wait",
+        "wait-all-nodes",
+        "wckey",
+        "wrap",
+    ]
+)
+
+# Options the spec states elsewhere: written in `extra` they would contradict the allocation
+# check, the launch or the requeue logic. The value says where the spec says it.
+OWNED = {
+    "job-name": "name",
+    "nodes": "resources.nodes",
+    "ntasks": "resources.nodes and resources.tasks_per_node",
+    "ntasks-per-node": "resources.tasks_per_node (derived from launch.mode)",
+    "gpus": "resources.gpus_per_node",
+    "gpus-per-node": "resources.gpus_per_node",
+    "cpus-per-task": "resources.cpus_per_task",
+    "mem": "resources.mem",
+    "mem-per-gpu": "resources.mem_per_gpu",
+    "partition": "slurm.partition",
+    "account": "slurm.account",
+    "qos": "slurm.qos",
+    "time": "slurm.time",
+    "exclusive": "slurm.exclusive",
+    "constraint": "slurm.constraint",
+    "reservation": "slurm.reservation",
+    "mail-user": "slurm.mail.user",
+    "mail-type": "slurm.mail.type",
+    "array": "slurm.array",
+    "dependency": "slurm.dependency",
+    "output": "storage.logs",
+    "open-mode": "nothing (jobc always appends: a requeued job keeps its log)",
+    "signal": "resilience.signal and resilience.grace_s",
+    "requeue": "resilience.requeue",
+    "no-requeue": "resilience.requeue",
+}
+# Command-line-only options that make no sense inside a script.
+CLI_ONLY = frozenset({"help", "usage", "version", "wrap", "parsable", "test-only"})
+PYXIS = re.compile(
+    r"^(no-)?container-(image|mounts|workdir|mount-home|remap-root|env|name|save|writable|readonly)"
+)
+_OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+def _value_problem(value: str) -> str | None:
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        return "a line break or control character cannot be written into an #SBATCH line"
+    if any(c.isspace() for c in value) and ('"' in value or "\\" in value):
+        return "a value with spaces cannot also hold a double quote or backslash in an #SBATCH line"
+    return None
+
+
+def directive_text(value: str) -> str:
+    """An option value as sbatch reads it from an #SBATCH line (double quotes group words)."""
+    problem = _value_problem(value)
+    if problem:
+        raise CompileError(problem)
+    return f'"{value}"' if any(c.isspace() for c in value) else value
+
+
+def _extra_name_problem(name: str) -> str | None:
+    if PYXIS.match(name):
+        return (
+            f"slurm.extra: --{name} is a pyxis flag of srun, not an sbatch option; use the container section"
+        )
+    if not _OPTION_NAME.match(name) or name not in SBATCH_OPTIONS:
+        close = difflib.get_close_matches(name, sorted(SBATCH_OPTIONS), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"slurm.extra: {name!r} is not an sbatch option (write long names without '--'){hint}"
+    if name in OWNED:
+        return f"slurm.extra: --{name} is set by jobc from {OWNED[name]}; write it there"
+    if name in CLI_ONLY:
+        return f"slurm.extra: --{name} is a command-line option of sbatch, not one for a script"
+    return None
+
+
+def problems(ctx: Context) -> Iterator[Hit]:
+    """What the schema cannot say about values that become #SBATCH lines (reported as JC003)."""
+    slurm = ctx.spec.slurm
+    for name, value in slurm.extra.items():
+        problem = _extra_name_problem(name)
+        if problem:
+            yield Hit(("slurm", "extra", name), problem, at_value=False)
+        elif isinstance(value, str) and (text_problem := _value_problem(value)):
+            yield Hit(("slurm", "extra", name), f"slurm.extra.{name}: {text_problem}")
+    for key in ("partition", "account", "qos", "constraint", "reservation", "array", "dependency"):
+        value = getattr(slurm, key)
+        if isinstance(value, str) and (text_problem := _value_problem(value)):
+            yield Hit(("slurm", key), f"slurm.{key}: {text_problem}")
+    if isinstance(slurm.time, str) and (text_problem := _value_problem(slurm.time)):
+        yield Hit(("slurm", "time"), f"slurm.time: {text_problem}")
+    if slurm.mail.user is not None and (text_problem := _value_problem(slurm.mail.user)):
+        yield Hit(("slurm", "mail", "user"), f"slurm.mail.user: {text_problem}")
+    for i, kind in enumerate(slurm.mail.type):
+        if (text_problem := _value_problem(kind)) or "," in kind:
+            message = text_problem or "one event per item"
+            yield Hit(("slurm", "mail", "type", i), f"slurm.mail.type: {message}")
+    for key in ("mem", "mem_per_gpu"):
+        value = getattr(ctx.spec.resources, key)
+        if isinstance(value, str) and (text_problem := _value_problem(value)):
+            yield Hit(("resources", key), f"resources.{key}: {text_problem}")
+    container = ctx.spec.container
+    if container is not None:
+        for i, mount in enumerate(container.mounts):
+            if "," in mount:
+                yield Hit(
+                    ("container", "mounts", i),
+                    "container.mounts: a mount cannot contain ',' (pyxis separates mounts with commas)",
+                )
+
+
+def signal_name(signal: str) -> str:
+    return signal.removeprefix("SIG")
+
+
+def directives(ctx: Context, logs: str | None) -> list[str]:
+    """The #SBATCH lines, always in this order."""
+    spec = ctx.spec
+    slurm, res = spec.slurm, spec.resources
+    lines: list[tuple[str, str | None]] = [("job-name", spec.name)]
+    for key in ("partition", "account", "qos"):
+        value = getattr(slurm, key)
+        if value is not None:
+            lines.append((key, str(value)))
+    if slurm.time is not None:
+        lines.append(("time", str(slurm.time)))
+    lines.append(("nodes", str(ctx.nodes)))
+    lines.append(("ntasks-per-node", str(ctx.tasks_per_node)))
+    if ctx.gpus_per_node:
+        lines.append(("gpus-per-node", str(ctx.gpus_per_node)))
+    if res.cpus_per_task is not None:
+        lines.append(("cpus-per-task", str(res.cpus_per_task)))
+    if res.mem is not None:
+        lines.append(("mem", str(res.mem)))
+    if res.mem_per_gpu is not None:
+        lines.append(("mem-per-gpu", str(res.mem_per_gpu)))
+    if slurm.exclusive:
+        lines.append(("exclusive", None))
+    for key in ("constraint", "reservation"):
+        value = getattr(slurm, key)
+        if value is not None:
+            lines.append((key, str(value)))
+    if slurm.mail.user is not None:
+        lines.append(("mail-user", slurm.mail.user))
+    if slurm.mail.type:
+        lines.append(("mail-type", ",".join(slurm.mail.type)))
+    if slurm.array is not None:
+        lines.append(("array", slurm.array))
+    if slurm.dependency is not None:
+        lines.append(("dependency", slurm.dependency))
+    if logs is not None:
+        # %x job name, %j job id (%A_%a for an array element): one file per job, kept on requeue.
+        pattern = "%x-%A_%a.out" if slurm.array is not None else "%x-%j.out"
+        lines.append(("output", f"{logs.rstrip('/')}/{pattern}"))
+    lines.append(("open-mode", "append"))
+    res_ = spec.resilience
+    if res_.signal is not None:
+        lines.append(("signal", f"B:{signal_name(res_.signal)}@{res_.grace_s}"))
+    lines.append(("requeue" if res_.requeue else "no-requeue", None))
+    for name in sorted(slurm.extra):
+        value = slurm.extra[name]
+        if value is None or value is False:
+            continue
+        problem = _extra_name_problem(name)
+        if problem:
+            raise CompileError(problem)
+        lines.append((name, None if value is True else str(value)))
+    return [
+        f"#SBATCH --{name}" if value is None else f"#SBATCH --{name}={directive_text(value)}"
+        for name, value in lines
+    ]
