@@ -19,7 +19,11 @@ Good:
 
 ```yaml
 launch: {program: train.py}             # port derived from the job id
-# or, when a fixed port is really needed:
+```
+
+or, when a fixed port is really needed, whole nodes:
+
+```yaml
 slurm: {exclusive: true}
 launch: {program: train.py, master_port: 29500}
 ```

@@ -1,0 +1,36 @@
+"""Arithmetic and wording shared by the JC2 rules: world descriptions and suggested values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from jobc.rules.base import Context
+
+
+def world_text(ctx: Context) -> str:
+    """``16 (2 nodes × 8 GPUs)``."""
+    nodes = f"{ctx.nodes} node{'s' if ctx.nodes != 1 else ''}"
+    gpus = f"{ctx.gpus_per_node} GPU{'s' if ctx.gpus_per_node != 1 else ''}"
+    return f"{ctx.world} ({nodes} × {gpus})"
+
+
+def divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def nearest(candidates: Iterable[int], current: int, count: int = 2) -> list[int]:
+    """The ``count`` candidates closest to ``current`` (ties: the smaller), in ascending order."""
+    ranked = sorted(set(candidates) - {current}, key=lambda c: (abs(c - current), c))
+    return sorted(ranked[:count])
+
+
+def multiples_around(value: int, unit: int) -> list[int]:
+    """The multiples of ``unit`` just below and just above ``value`` (only positive ones)."""
+    below = value // unit * unit
+    return [m for m in (below, below + unit) if m > 0] if below else [unit, 2 * unit]
+
+
+def alternatives(values: list[int]) -> str:
+    """``4``, ``4 or 8``, ``2, 4 or 8``."""
+    text = [str(v) for v in values]
+    return text[0] if len(text) == 1 else f"{', '.join(text[:-1])} or {text[-1]}"
