@@ -1,0 +1,203 @@
+"""The `jobc-lint` pre-commit hook, installed and run by pre-commit itself.
+
+`pre-commit try-repo` clones a repository, builds the hook's environment from it (a virtualenv
+and `pip install .`) and runs the hook on a sample repository, exactly as a user's
+`.pre-commit-config.yaml` would. The repository it clones is a fresh commit of this working
+tree's package files, so the test checks the code as it is now rather than whatever HEAD holds.
+
+try-repo keeps its clones and environments in a temporary directory of its own, so every run
+installs the package again (PyPI must be reachable); the two runs below go in parallel.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[1]
+# What `pip install .` needs from this repository, and the hook manifest.
+PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "src")
+
+GOOD = """\
+version: 1
+name: good
+slurm:
+  time: "01:00:00"
+resources:
+  nodes: 1
+  gpus_per_node: 8
+launch:
+  program: train.py
+"""
+
+BAD = """\
+version: 1
+name: bad
+resources:
+  nodes: 1
+  gpus_per_node: 8
+  tasks_per_nod: 8
+launch:
+  program: train.py
+"""
+BAD_FINDING = "specs/bad.yaml:6:3: JC003 [error] unknown key 'tasks_per_nod'"
+
+# YAML that is not a job spec: the hook's default `files:` pattern must leave it alone.
+NOT_A_SPEC = "settings:\n  colour: blue\n"
+
+RUN_TIMEOUT_S = 900
+
+
+def _clean_env(home: Path) -> dict[str, str]:
+    # GIT_* variables leak in when the suite itself runs inside a git hook and would point git
+    # at the wrong repository; VIRTUAL_ENV would make pip install into this project's venv.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k != "VIRTUAL_ENV"}
+    env.update(
+        PRE_COMMIT_HOME=str(home),
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        PIP_NO_INPUT="1",
+        GIT_AUTHOR_NAME="jobc tests",
+        GIT_AUTHOR_EMAIL="tests@jobc.invalid",
+        GIT_COMMITTER_NAME="jobc tests",
+        GIT_COMMITTER_EMAIL="tests@jobc.invalid",
+        NO_COLOR="1",
+    )
+    return env
+
+
+def _git(cwd: Path, env: dict[str, str], *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def _package_repo(dest: Path, env: dict[str, str]) -> Path:
+    dest.mkdir()
+    for name in PACKAGE_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(src, dest / name)
+    _git(dest, env, "init", "-q")
+    _git(dest, env, "add", "-A")
+    _git(dest, env, "commit", "-q", "-m", "jobc working tree")
+    return dest
+
+
+def _sample_repo(dest: Path, env: dict[str, str]) -> Path:
+    files = {"specs/good.yaml": GOOD, "specs/bad.yaml": BAD, "config/settings.yaml": NOT_A_SPEC}
+    for rel, text in files.items():
+        path = dest / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    _git(dest, env, "init", "-q")
+    _git(dest, env, "add", "-A")
+    return dest
+
+
+@pytest.fixture(scope="module")
+def hook_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess[str]]:
+    base = tmp_path_factory.mktemp("precommit")
+    env = _clean_env(base / "pre-commit-home")
+    package = _package_repo(base / "jobc", env)
+    sample = _sample_repo(base / "sample", env)
+    try_repo = [sys.executable, "-m", "pre_commit", "try-repo", str(package), "jobc-lint", "--color", "never"]
+    commands = {
+        "all": [*try_repo, "--all-files"],
+        "good": [*try_repo, "--files", "specs/good.yaml"],
+    }
+    procs = {
+        key: subprocess.Popen(
+            cmd, cwd=sample, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        for key, cmd in commands.items()
+    }
+    results = {}
+    for key, proc in procs.items():
+        out, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
+        results[key] = subprocess.CompletedProcess(commands[key], proc.returncode, out, "")
+    return results
+
+
+@pytest.mark.slow
+def test_bad_spec_fails_the_hook_and_its_finding_is_shown(
+    hook_runs: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    run = hook_runs["all"]
+    assert run.returncode == 1, run.stdout
+    assert "jobc lint" in run.stdout and "Failed" in run.stdout, run.stdout
+    assert "- exit code: 1" in run.stdout, run.stdout
+    assert BAD_FINDING in run.stdout, run.stdout
+    assert "did you mean 'tasks_per_node'?" in run.stdout
+    # the good spec has nothing to report, and the YAML outside specs/ was never passed to jobc
+    assert "specs/good.yaml:" not in run.stdout
+    assert "settings.yaml" not in run.stdout
+
+
+@pytest.mark.slow
+def test_good_spec_alone_passes(hook_runs: dict[str, subprocess.CompletedProcess[str]]) -> None:
+    run = hook_runs["good"]
+    assert run.returncode == 0, run.stdout
+    assert "jobc lint" in run.stdout and "Passed" in run.stdout, run.stdout
+
+
+def _closure(name: str, seen: set[str]) -> set[str]:
+    """Distributions `pip install <name>` pulls in, without extras, as installed here."""
+    key = name.lower().replace("_", "-")
+    if key in seen:
+        return seen
+    seen.add(key)
+    for text in metadata.requires(name) or []:
+        req = Requirement(text)
+        if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+            continue
+        _closure(req.name, seen)
+    return seen
+
+
+def test_hook_install_does_not_pull_torch() -> None:
+    # The hook's environment is `pip install .`: the package's own dependencies, no extras and
+    # no dependency groups. torch belongs to the `runtime` extra only.
+    pulled = _closure("jobc", set())
+    assert "torch" not in pulled, sorted(pulled)
+    assert {"pydantic", "ruamel-yaml", "jsonschema"} <= pulled
+
+
+def test_hook_command_never_imports_torch() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        from jobc.cli import main
+        rc = main(["lint", "specs"])
+        heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy"))
+        print(rc, heavy)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip().splitlines()[-1].endswith(" []"), out
+
+
+def test_manifest_is_valid_and_matches_spec_directories() -> None:
+    import re
+
+    from pre_commit.clientlib import load_manifest
+
+    (hook,) = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
+    assert hook["id"] == "jobc-lint"
+    assert hook["entry"] == "jobc lint"
+    assert hook["language"] == "python"
+    assert hook["types"] == ["yaml"]
+    files = re.compile(hook["files"])
+    for path in ("specs/a.yaml", "specs/clusters/h100.yml", "ml/jobs/train.yaml", "train.jobc.yaml"):
+        assert files.search(path), path
+    for path in (".pre-commit-config.yaml", ".github/workflows/ci.yml", "config/settings.yaml"):
+        assert not files.search(path), path
