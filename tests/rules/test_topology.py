@@ -434,3 +434,19 @@ def test_jc109_near_miss_torchrun_one_task(tmp_path: Path) -> None:
         tmp_path,
     )
     assert "JC109" not in codes(result)
+
+
+def test_jc108_missing_time_points_at_the_spec_not_its_profile(tmp_path: Path) -> None:
+    result = lint_text(
+        """\
+        version: 1
+        name: t
+        extends: cluster.yaml
+        resources: {nodes: 2, gpus_per_node: 8}
+        launch: {program: train.py}
+        """,
+        tmp_path,
+        files={"cluster.yaml": "version: 1\nprofile: c\nslurm:\n  partition: batch\n"},
+    )
+    finding = only(result, "JC108")
+    assert (finding.file, finding.span.line, finding.span.col) == ("spec.yaml", 1, 1)

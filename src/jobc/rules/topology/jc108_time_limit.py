@@ -44,8 +44,10 @@ def check(ctx: Context) -> Iterator[Hit]:
     slurm = ctx.spec.slurm
     if slurm.time is None:
         if ctx.multinode:
+            # a missing key: the locator falls back to the spec's own `slurm:` (or its top), never
+            # to a profile's `slurm:` section, which is not where the limit belongs
             yield Hit(
-                ("slurm",) if ctx.given("slurm") else (),
+                ("slurm", "time"),
                 f"a {ctx.nodes}-node job needs a time limit: without slurm.time it gets the "
                 'partition\'s default and cannot be backfilled; add slurm.time, e.g. "24:00:00"',
                 at_value=False,
