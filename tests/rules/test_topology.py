@@ -240,15 +240,17 @@ def test_jc106_fires_in_args_env_and_setup(tmp_path: Path) -> None:
             - $SLURM_NODEID
           setup:
             - export MY_RANK="$SLURM_PROCID"
+            - export RANK=$((SLURM_NODEID * 8 + SLURM_LOCALID))
         env:
           LOCAL: "rank-$LOCAL_RANK"
         """,
         tmp_path,
     )
-    assert where(result, "JC106") == [(8, 7), (10, 7), (12, 10)]
-    args, setup, env = (f.message for f in result.findings if f.code == "JC106")
+    assert where(result, "JC106") == [(8, 7), (10, 7), (11, 7), (13, 10)]
+    args, setup, arithmetic, env = (f.message for f in result.findings if f.code == "JC106")
     assert "launch.args[1] holds $SLURM_NODEID" in args
     assert "setup line 1 expands $SLURM_PROCID" in setup
+    assert "setup line 2 expands $SLURM_NODEID, $SLURM_LOCALID" in arithmetic
     assert "env LOCAL holds $LOCAL_RANK" in env
 
 

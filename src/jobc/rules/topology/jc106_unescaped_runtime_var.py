@@ -5,8 +5,10 @@ These variables differ from rank to rank, so they only mean something once the s
 a task. `launch.setup` runs once, in the batch shell on the first node, where `SLURM_NODEID`,
 `SLURM_PROCID` and `SLURM_LOCALID` are 0 and `RANK`/`LOCAL_RANK` are unset: expanding them there
 gives every rank the same value. That is the classic hang of `srun torchrun --node_rank=$SLURM_NODEID`
-in an sbatch script, where all nodes claim node rank 0. `launch.args` and `env` values are passed
-literally, never shell-expanded, so the program would receive the text `$SLURM_NODEID` instead.
+in an sbatch script, where all nodes claim node rank 0. Arithmetic such as
+`$((SLURM_NODEID * 8 + SLURM_LOCALID))` counts too (and is not even the rank Slurm assigns:
+that is `SLURM_PROCID`). `launch.args` and `env` values are passed literally, never
+shell-expanded, so the program would receive the text `$SLURM_NODEID` instead.
 
 Read these values in the program (`jobc.runtime.init()` gives `rank`, `local_rank` and
 `node_rank`); with `launch.mode: torchrun` jobc passes `--node-rank` from inside the step itself.
@@ -56,6 +58,9 @@ _RUNTIME = (
 )
 # $NAME or ${NAME…}: the name must end there, so $RANKS or $SLURM_NODEIDX do not count
 _VAR = re.compile(rf"\$(?:\{{({_RUNTIME})(?=[}}:#%/^,@-]|\[)|({_RUNTIME})(?![A-Za-z0-9_]))")
+# $(( … )): arithmetic names variables without a `$`, as in $((SLURM_NODEID * 8 + SLURM_LOCALID))
+_ARITHMETIC = re.compile(r"\$\(\((.*?)\)\)")
+_NAME = re.compile(rf"(?<![A-Za-z0-9_])({_RUNTIME})(?![A-Za-z0-9_])")
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -83,7 +88,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         if isinstance(value, str)
     ]
     for path, text, what in literal:
-        names = [m.group(1) or m.group(2) for m in _VAR.finditer(text)]
+        names = [name for i, ch in enumerate(text) if ch == "$" for name in _expansion_at(text, i)]
         if names:
             yield Hit(
                 path,
@@ -109,11 +114,20 @@ def _expanded_by_shell(line: str) -> list[str]:
         elif ch == '"':
             double = not double
         elif ch == "$":
-            match = _VAR.match(line, i)
-            if match:
-                found.append(match.group(1) or match.group(2))
+            found += _expansion_at(line, i)
         i += 1
     return found
+
+
+def _expansion_at(text: str, i: int) -> list[str]:
+    """The runtime variables that the expansion starting with the `$` at ``text[i]`` reads."""
+    match = _VAR.match(text, i)
+    if match:
+        return [match.group(1) or match.group(2)]
+    arithmetic = _ARITHMETIC.match(text, i)
+    if arithmetic:
+        return [m.group(1) for m in _NAME.finditer(arithmetic.group(1))]
+    return []
 
 
 def _list(names: list[str]) -> str:
