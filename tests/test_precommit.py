@@ -12,6 +12,7 @@ installs the package again (PyPI must be reachable); the two runs below go in pa
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -132,7 +133,7 @@ def test_bad_spec_fails_the_hook_and_its_finding_is_shown(
 ) -> None:
     run = hook_runs["all"]
     assert run.returncode == 1, run.stdout
-    assert "jobc lint" in run.stdout and "Failed" in run.stdout, run.stdout
+    assert re.search(r"^jobc lint\.+Failed$", run.stdout, re.MULTILINE), run.stdout
     assert "- exit code: 1" in run.stdout, run.stdout
     assert BAD_FINDING in run.stdout, run.stdout
     assert "did you mean 'tasks_per_node'?" in run.stdout
@@ -145,7 +146,7 @@ def test_bad_spec_fails_the_hook_and_its_finding_is_shown(
 def test_good_spec_alone_passes(hook_runs: dict[str, subprocess.CompletedProcess[str]]) -> None:
     run = hook_runs["good"]
     assert run.returncode == 0, run.stdout
-    assert "jobc lint" in run.stdout and "Passed" in run.stdout, run.stdout
+    assert re.search(r"^jobc lint\.+Passed$", run.stdout, re.MULTILINE), run.stdout
 
 
 def _closure(name: str, seen: set[str]) -> set[str]:
@@ -187,8 +188,6 @@ def test_hook_command_never_imports_torch() -> None:
 
 
 def test_manifest_is_valid_and_matches_spec_directories() -> None:
-    import re
-
     from pre_commit.clientlib import load_manifest
 
     (hook,) = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
