@@ -417,6 +417,11 @@ def _requirements(run: _Run, ctx: Context) -> bool:
                     "a single '{' or '}' that is not an interpolation; write {{ or }} for a literal brace",
                 ),
             )
+    # Values that become #SBATCH lines: sbatch option names in slurm.extra, no line breaks.
+    from jobc.compile.sbatch import problems as sbatch_problems
+
+    for hit in sbatch_problems(ctx):
+        run.emit("JC003", hit)
     return ok
 
 

@@ -122,8 +122,6 @@ def exported_names(plan: Plan) -> list[str]:
     names |= {"MASTER_ADDR", "MASTER_PORT", "SLURM_RESTART_COUNT"}
     if plan.spec.launch.pythonpath:
         names.add("PYTHONPATH")
-    if plan.spec.fabric.interface == "auto":
-        names |= {"NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"}
     if plan.spec.container is not None:
         names |= set(plan.spec.container.env)
     names |= set(plan.spec.secrets)

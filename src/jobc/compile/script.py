@@ -76,7 +76,7 @@ def _mismatch_function(plan: Plan) -> Iterator[str]:
     yield "jobc_mismatch() {"
     yield (
         "  printf 'jobc: the allocation has %s=%s, but spec %s asks for %s (%s); "
-        "did an sbatch option override the script?\\n' \\"
+        "did an option override the script?\\n' \\"
     )
     yield f'    "$1" "$2" {sq(plan.name)} "$3" "$4" >&2'
     yield "  exit 1"

@@ -1,0 +1,96 @@
+"""`jobc compile SPEC [-o FILE] [--set KEY=VALUE]… [--attach JOBID]`"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from jobc.commands.common import CommandError, config, lint_one, overrides, print_findings
+from jobc.diagnostics import Severity
+
+_JOB_ID = re.compile(r"^[0-9]+$")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "compile",
+        help="compile a spec to an sbatch script",
+        description=(
+            "Print the sbatch script for a spec. Refuses (exit 1) when lint finds errors; "
+            "warnings are printed to stderr and do not block."
+        ),
+    )
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the script here (mode 0755)")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a spec value, e.g. --set resources.nodes=8",
+    )
+    p.add_argument(
+        "--attach",
+        metavar="JOBID",
+        help="a bash script that runs the launch inside the running allocation JOBID (salloc)",
+    )
+    p.add_argument("--config", metavar="FILE", help="a .jobc.toml or pyproject.toml to use")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from jobc.compile import CompileError, compile_attach, compile_batch
+
+    try:
+        if args.attach is not None and not _JOB_ID.match(args.attach):
+            raise CommandError(f"--attach {args.attach!r}: a job id is a number")
+        conf = config(args.config, None, None)
+        path = Path(args.spec)
+        if not path.is_file():
+            raise CommandError(f"{args.spec}: no such file")
+        result = lint_one(path, conf, overrides(args.overrides))
+    except CommandError as exc:
+        print(f"jobc compile: {exc}", file=sys.stderr)
+        return 2
+    sources = {src.file: src.lines for src in result.sources} if sys.stderr.isatty() else {}
+    if result.findings:
+        print_findings(result.findings, sources, "text", stream="stderr")
+    if any(f.severity >= Severity.ERROR for f in result.findings) or result.context is None:
+        print(f"jobc compile: {result.file}: not compiled: lint found errors", file=sys.stderr)
+        return 1
+    try:
+        if args.attach is not None:
+            text = compile_attach(result.context, args.attach)
+        else:
+            text = compile_batch(result.context)
+    except CompileError as exc:
+        print(f"jobc compile: {result.file}: {exc}", file=sys.stderr)
+        return 1
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        _write(Path(args.output), text)
+    except OSError as exc:
+        print(f"jobc compile: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _write(path: Path, text: str) -> None:
+    """Replace the file whole, so a reader never sees half a script."""
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
