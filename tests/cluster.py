@@ -55,6 +55,11 @@ CLIENTS = ("sbatch", "srun", "scontrol", "squeue", "sinfo", "scancel")
 #: for GRES backed by device files.
 NVIDIA_MAJOR = 195
 
+ROOT_PREFIX = "jobc-slurm-"
+#: The pid of the process that started a cluster, in its directory: a cluster whose owner is
+#: gone was left by a killed test run (daemons die with it, job steps do not).
+OWNER_FILE = "owner.pid"
+
 HOSTS_FILE = Path("/etc/hosts")
 HOSTS_TAG = "# jobc test cluster"
 
@@ -223,7 +228,10 @@ class SlurmCluster:
             raise ClusterUnavailable("cannot start a Slurm test cluster: " + "; ".join(reasons))
         if self._root is not None:
             raise RuntimeError("cluster already started")
-        self._root = Path(tempfile.mkdtemp(prefix="jobc-slurm-", dir=self._base_dir))
+        base = Path(self._base_dir or tempfile.gettempdir())
+        remove_abandoned_clusters(base)
+        self._root = Path(tempfile.mkdtemp(prefix=ROOT_PREFIX, dir=base))
+        (self._root / OWNER_FILE).write_text(f"{os.getpid()}\n", encoding="utf-8")
         try:
             self._start()
         except _START_ERRORS as error:
@@ -585,9 +593,13 @@ MaxTime=INFINITE State=UP
         return record["JobState"].split(" ")[0]
 
     def release(self, job_id: int) -> None:
-        """Let a requeued job start now: Slurm holds it PENDING (reason BeginTime) for the
-        credential lifetime (120 s by default) after a requeue."""
-        self.run("scontrol", "update", f"JobId={job_id}", "StartTime=now")
+        """Let a requeued job start: Slurm holds it PENDING (reason BeginTime) for the
+        credential lifetime (120 s by default) after a requeue.
+
+        Not `StartTime=now`: slurmd refuses a job whose launch credential is not newer, in
+        whole seconds, than the revocation made by the requeue ("Job credential revoked"), so a
+        restart within the same second fails the job. One second later is always safe."""
+        self.run("scontrol", "update", f"JobId={job_id}", "StartTime=now+1")
 
     def cancel(self, *job_ids: int) -> None:
         if job_ids:
@@ -604,6 +616,21 @@ MaxTime=INFINITE State=UP
             if path.stat().st_size:
                 sections.append(f"==> {path.name} <==\n{_tail(path, lines)}")
         return "\n".join(sections) or "(logs empty)"
+
+
+def remove_abandoned_clusters(base: Path) -> None:
+    """Kill the processes and delete the directories of clusters whose owner has died."""
+    for root in base.glob(f"{ROOT_PREFIX}*"):
+        try:
+            owner = int((root / OWNER_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # not ours, or still being created
+        if Path(f"/proc/{owner}").exists():
+            continue
+        for pid in cluster_processes(root):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def cluster_processes(root: Path) -> list[int]:
