@@ -326,3 +326,17 @@ def test_jc210_near_miss(tmp_path: Path) -> None:
         tmp_path,
     )
     assert "JC210" not in codes(result)
+
+
+def test_absurd_sizes_give_findings_without_suggestions_and_quickly(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "{nodes: 3, gpus_per_node: 1000000007}",
+            "{tp: 999999999999, pp: 7, ep: 123456789011, vpp: 99999999977}",
+            "model: {layers: 100000000000000, heads: 1000000000000000,\n"
+            "        moe: {experts: 99999999977, top_k: 1}}\n"
+            "workload: {seq_length: 99999999999, global_batch: 12345678901234}\n",
+        ),
+        tmp_path,
+    )
+    assert {"JC201", "JC202", "JC203", "JC204", "JC208"} <= set(codes(result))

@@ -26,7 +26,7 @@ from math import gcd
 
 from jobc.diagnostics import Severity
 from jobc.rules.base import Context, Hit, Meta
-from jobc.rules.parallelism._layout import alternatives, multiples_around, world_text
+from jobc.rules.parallelism._layout import alternatives, divisors, multiples_around, world_text
 
 META = Meta(
     code="JC201",
@@ -67,8 +67,9 @@ def _indivisible(ctx: Context, model_parallel: int, sizes: str) -> Hit:
     name, size = max((("tp", p.tp), ("pp", p.pp), ("cp", p.cp)), key=lambda f: f[1])
     rest = model_parallel // size
     if world % rest == 0:
-        smaller = [s for s in range(1, size) if world % (rest * s) == 0][-2:]
-        fixes.append(f"{name} {alternatives(smaller)}")
+        smaller = [s for s in divisors(world // rest) if s < size][-2:]
+        if smaller:
+            fixes.append(f"{name} {alternatives(smaller)}")
     return Hit(
         ("parallelism", name),
         f"world {world_text(ctx)} is not divisible by {sizes}; {', or '.join(fixes)}",

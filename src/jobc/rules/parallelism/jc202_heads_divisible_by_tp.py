@@ -32,7 +32,7 @@ from collections.abc import Iterator
 
 from jobc.diagnostics import Severity
 from jobc.rules.base import Context, Hit, Meta
-from jobc.rules.parallelism._layout import alternatives, divisors, nearest
+from jobc.rules.parallelism._layout import divisors, nearest, suggest
 
 META = Meta(
     code="JC202",
@@ -61,9 +61,9 @@ def check(ctx: Context) -> Iterator[Hit]:
     def fits(t: int) -> bool:
         return heads % t == 0 and _kv_fits(kv_heads, t, inference=inference)
 
-    # suggest sizes that keep a tensor-parallel group inside one node
-    within_node = divisors(ctx.gpus_per_node) if ctx.gpus_per_node else list(range(1, tp))
-    better = nearest([t for t in within_node if fits(t)], tp)
+    gpus = ctx.gpus_per_node
+    # suggest sizes that also keep a tensor-parallel group inside one node
+    better = nearest([t for t in divisors(heads) if fits(t) and (gpus == 0 or gpus % t == 0)], tp)
     problems: list[str] = []
     if heads % tp:
         problems.append(
@@ -83,8 +83,7 @@ def check(ctx: Context) -> Iterator[Hit]:
                 "for training"
             )
     if problems:
-        fix = f"; use tp {alternatives(better)}" if better else ""
-        yield Hit(("parallelism", "tp"), "; and ".join(problems) + fix)
+        yield Hit(("parallelism", "tp"), "; and ".join(problems) + suggest("tp", better))
 
 
 def _kv_fits(kv_heads: int, tp: int, *, inference: bool) -> bool:

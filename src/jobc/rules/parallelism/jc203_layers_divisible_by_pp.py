@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 from jobc.diagnostics import Severity
 from jobc.rules.base import Context, Hit, Meta
-from jobc.rules.parallelism._layout import alternatives, divisors, nearest
+from jobc.rules.parallelism._layout import divisors, nearest, suggest
 
 META = Meta(
     code="JC203",
@@ -52,8 +52,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             ("parallelism", "pp"),
             f"model.layers {layers} is not divisible by pp {p.pp}: the stages would hold "
-            f"{_split(layers, p.pp)} layers, and Megatron-LM requires equal stages; use pp "
-            f"{alternatives(better)}",
+            f"{_split(layers, p.pp)} layers, and Megatron-LM requires equal stages"
+            f"{suggest('pp', better)}",
         )
         return
     vpp = p.vpp or 1
@@ -64,7 +64,7 @@ def check(ctx: Context) -> Iterator[Hit]:
             ("parallelism", "vpp"),
             f"model.layers {layers} over pp {p.pp} × vpp {vpp} = {p.pp * vpp} virtual stages does "
             f"not divide: each pipeline rank holds {per_stage} layers, which do not split into "
-            f"{vpp} equal chunks; use vpp {alternatives(better)}",
+            f"{vpp} equal chunks{suggest('vpp', better)}",
         )
 
 

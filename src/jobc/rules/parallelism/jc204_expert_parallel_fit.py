@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from jobc.diagnostics import Severity
 from jobc.rules.base import Context, Hit, Meta
-from jobc.rules.parallelism._layout import alternatives, divisors, nearest, world_text
+from jobc.rules.parallelism._layout import divisors, nearest, suggest, world_text
 
 META = Meta(
     code="JC204",
@@ -58,7 +58,7 @@ def check(ctx: Context) -> Iterator[Hit]:
 
     room = world // (etp * p.pp) if world % (etp * p.pp) == 0 else 0
     better = nearest([e for e in divisors(room) if e > 1 and fits(e)], p.ep) if room else []
-    fix = f"; use ep {alternatives(better)}" if better else ""
+    fix = suggest("ep", better)
     if experts is not None and experts % p.ep:
         yield Hit(
             ("parallelism", "ep"),

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from jobc.diagnostics import Severity
 from jobc.rules.base import Context, Hit, Meta
-from jobc.rules.parallelism._layout import alternatives, divisors, nearest
+from jobc.rules.parallelism._layout import divisors, nearest, suggest
 
 META = Meta(
     code="JC208",
@@ -55,5 +55,5 @@ def check(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             ("parallelism", "tp"),
             f"tp {tp} does not divide the {gpus} GPUs of a node, so some tensor-parallel groups "
-            f"span two nodes and all-reduce over the network; use tp {alternatives(better)}",
+            f"span two nodes and all-reduce over the network{suggest('tp', better)}",
         )
