@@ -89,7 +89,8 @@ class _Run:
             over = self._override_for(hit.path)
             if over is not None:
                 message = f"{message} (from --set {over.text})"
-        self.findings.append(Finding(code, rule.meta.name, rule.meta.severity, message, file, span, hit.path))
+        severity = hit.severity if hit.severity is not None else rule.meta.severity
+        self.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path))
 
     def _override_for(self, path: DataPath) -> Override | None:
         for over in reversed(self.overrides):
@@ -348,7 +349,8 @@ def _validate(run: _Run, result: Result, merged: dict[str, Any], path: Path) -> 
     if result.is_profile:
         return
     spec = JobSpec.build(merged)
-    ctx = Context(spec=spec, data=merged, spec_dir=str(path.parent))
+    own = run.layers[0].data if isinstance(run.layers[0].data, dict) else {}
+    ctx = Context(spec=spec, data=merged, spec_dir=str(path.parent), own=own)
     result.spec, result.context = spec, ctx
     if not _requirements(run, ctx):
         return

@@ -31,6 +31,8 @@ class Hit:
     path: DataPath
     message: str
     at_value: bool = True  # point at the value (True) or at the key (False)
+    # a rule whose cases differ in weight (JC401: info on Blackwell) overrides its default here
+    severity: Severity | None = None
 
 
 @dataclass
@@ -41,6 +43,17 @@ class Context:
     data: dict[str, Any]  # the merged plain data, as written (defaults not filled in)
     spec_dir: str = "."
     facts: dict[str, Any] = field(default_factory=dict)  # memoised derived values
+    own: dict[str, Any] = field(default_factory=dict)  # the spec file alone: no profile, no --set
+
+    def written_in_spec(self, *path: str | int) -> bool:
+        """Whether the spec file itself (not a cluster profile or --set) writes this path."""
+        node: Any = self.own
+        for part in path:
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            else:
+                return False
+        return True
 
     def given(self, *path: str | int) -> bool:
         """Whether the user wrote this path (in the spec, a profile or --set)."""
