@@ -1,0 +1,130 @@
+#!/bin/bash
+# ddp-resnet50: the launch, attached to the running job 4242
+# compiled by jobc from the job spec; change the spec and recompile instead of editing this.
+# spec sha256: c543aeecbde6f4f0b5dcd49d9bcff8a3c8df59e980d84215a635a76256cec0a3
+# For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
+
+set -euo pipefail
+
+# The allocation must be running and have the spec's nodes.
+jobc_job_id='4242'
+jobc_nodes=''
+jobc_nodelist=''
+read -r jobc_nodes jobc_nodelist < <(squeue -h -t RUNNING -j "$jobc_job_id" -o '%D %N' || true) || true
+if [[ -z $jobc_nodelist ]]; then
+  printf 'jobc: job %s is not a running allocation\n' "$jobc_job_id" >&2
+  exit 1
+fi
+jobc_mismatch() {
+  printf 'jobc: the allocation has %s=%s, but spec %s asks for %s (%s); did an option override the script?\n' \
+    "$1" "$2" 'ddp-resnet50' "$3" "$4" >&2
+  exit 1
+}
+if [[ $jobc_nodes != 2 ]]; then
+  jobc_mismatch nodes "$jobc_nodes" 2 'resources.nodes'
+fi
+
+# The contract jobc.runtime reads; it checks the live world against these numbers.
+export JOBC_SPEC_NAME='ddp-resnet50'
+export JOBC_SPEC_SHA256='c543aeecbde6f4f0b5dcd49d9bcff8a3c8df59e980d84215a635a76256cec0a3'
+export JOBC_LAUNCH_MODE='torchrun'
+export JOBC_NODES='2'
+export JOBC_GPUS_PER_NODE='8'
+export JOBC_WORLD_SIZE='16'
+export JOBC_TP='1'
+export JOBC_PP='1'
+export JOBC_CP='1'
+export JOBC_EP='1'
+export JOBC_DP='16'
+export JOBC_SIGNAL='none'
+export JOBC_GRACE_S='110'
+export JOBC_REQUEUE_EXIT_CODE='75'
+export JOBC_MAX_RESTARTS='0'
+export JOBC_COLLECTIVE_TIMEOUT_S='1800'
+export JOBC_CHECKPOINT_DIR='/lustre/projects/my-account/checkpoints/ddp-resnet50'
+# Slurm sets this only in the batch environment and only after a requeue.
+export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
+
+# Fabric and CUDA.
+export NCCL_SOCKET_IFNAME='bond0'
+export GLOO_SOCKET_IFNAME='bond0'
+export NCCL_IB_DISABLE='0'
+export NCCL_NET_GDR_LEVEL='2'
+export NCCL_IB_GID_INDEX='3'
+export TORCH_NCCL_ASYNC_ERROR_HANDLING='1'
+export PET_SIGNALS_TO_HANDLE='SIGTERM,SIGINT,SIGHUP,SIGQUIT'
+export TORCH_ELASTIC_SHUTDOWN_TIMEOUT='110'
+
+# The program's environment: caches and the spec's env, literal values.
+export HF_HOME='/lustre/cache/huggingface'
+export UV_CACHE_DIR='/lustre/cache/uv'
+export HF_HUB_OFFLINE='1'
+export HF_DATASETS_OFFLINE='1'
+
+# Rendezvous at the first host of the allocation.
+jobc_first_host() {
+  local list=$1 entry='' char prefix rest ranges hosts
+  local -i i depth=0
+  if command -v scontrol >/dev/null 2>&1 && hosts=$(scontrol show hostnames "$list" 2>/dev/null) &&
+    [[ -n $hosts ]]; then
+    printf '%s\n' "${hosts%%$'\n'*}"
+    return
+  fi
+  for ((i = 0; i < ${#list}; i++)); do
+    char=${list:i:1}
+    if [[ $char == '[' ]]; then
+      depth+=1
+    elif [[ $char == ']' ]]; then
+      depth+=-1
+    elif [[ ($char == ',' || $char == ' ') && depth -eq 0 ]]; then
+      break
+    fi
+    entry+=$char
+  done
+  if [[ $entry == *\[*\]* ]]; then
+    prefix=${entry%\[*}
+    rest=${entry##*\[}
+    ranges=${rest%%\]*}
+    ranges=${ranges%%,*}
+    entry=$prefix${ranges%%-*}${rest#*\]}
+  fi
+  printf '%s\n' "$entry"
+}
+MASTER_ADDR=$(jobc_first_host "$jobc_nodelist")
+# 20000 + job id % 9000: below Linux's ephemeral ports (32768-60999), clear
+# of torchrun's 29400/29500, equal on every rank and different for neighbouring jobs;
+# jobc.runtime derives the same. An exported MASTER_PORT wins.
+MASTER_PORT=${MASTER_PORT:-$((20000 + jobc_job_id % 9000))}
+export MASTER_ADDR MASTER_PORT
+
+cd -- '/lustre/projects/my-account/ddp-tutorial'
+
+printf 'jobc: %s job %s on %s nodes (%s)\n' 'ddp-resnet50' "$jobc_job_id" "2" "$jobc_nodelist"
+printf 'jobc: %s\n' 'world 16 = tp 1 x pp 1 x cp 1 x dp 16 (ep 1), torchrun launch'
+printf 'jobc: master %s:%s, restart %s\n' "$MASTER_ADDR" "$MASTER_PORT" "$SLURM_RESTART_COUNT"
+
+# The launch, as words: spec values are quoted, never re-parsed by a shell.
+jobc_python=('/lustre/envs/ddp-tutorial/bin/python')
+jobc_program=('train_ddp.py' '--data' '/lustre/datasets/imagenet' '--epochs' '90' '--batch-size' '256')
+jobc_torchrun=(--nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$jobc_job_id" --max-restarts=0)
+read -r -d '' jobc_step <<'JOBC_STEP' || true
+# Runs once per task, inside the step (and the container): what only the node knows is
+# read here, never in the batch shell.
+set -euo pipefail
+jobc_npython=$1
+shift
+jobc_python=("${@:1:jobc_npython}")
+shift "$jobc_npython"
+# The signal reaches every process of the step; this shell only has to outlive the
+# program, so that the program's exit code (and the cleanup) survive.
+trap : TERM
+jobc_status=0
+"${jobc_python[@]}" -m torch.distributed.run --node-rank="$SLURM_NODEID" "$@" || jobc_status=$?
+exit "$jobc_status"
+JOBC_STEP
+
+jobc_status=0
+srun --jobid='4242' --overlap --nodes=2 --ntasks-per-node=1 --cpus-per-task=96 --kill-on-bad-exit=0 --wait=120 \
+  bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_torchrun[@]}" "${jobc_program[@]}" || jobc_status=$?
+printf 'jobc: the step ended with exit code %s\n' "$jobc_status"
+exit "$jobc_status"

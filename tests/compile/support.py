@@ -1,0 +1,83 @@
+"""Shared helpers for the compiler tests: compile a spec file or plain data, take scripts apart."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from jobc.compile import compile_attach, compile_batch
+from jobc.compile.launch import STEP_DELIMITER
+from jobc.compile.shell import QUOTED_WORD
+from jobc.lint import Result, lint_file, parse_override
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = ROOT / "specs"
+GOLDEN = ROOT / "golden"
+
+
+def example_specs() -> list[Path]:
+    """Every example job spec (cluster profiles live in specs/clusters/ and are not jobs)."""
+    return sorted(SPECS.glob("*.yaml"))
+
+
+def lint(path: Path, *overrides: str) -> Result:
+    return lint_file(path, overrides=[parse_override(o) for o in overrides], display=path.name)
+
+
+def compile_path(path: Path, *overrides: str, attach: str | None = None) -> str:
+    result = lint(path, *overrides)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    assert result.context is not None
+    return compile_attach(result.context, attach) if attach else compile_batch(result.context)
+
+
+def compile_data(data: dict[str, Any], *overrides: str, attach: str | None = None) -> str:
+    """Compile a spec given as plain data (written as JSON, which YAML reads the same)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "spec.yaml"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return compile_path(path, *overrides, attach=attach)
+
+
+def step_script(script: str) -> str:
+    """The per-task script inside the quoted heredoc."""
+    start = script.index(f"<<'{STEP_DELIMITER}'")
+    body = script[script.index("\n", start) + 1 :]
+    return "#!/bin/bash\n" + body[: body.index(f"\n{STEP_DELIMITER}\n") + 1]
+
+
+def skeleton(script: str) -> str:
+    """The command structure: comments dropped, #SBATCH values and quoted words replaced."""
+    lines = []
+    for line in script.splitlines():
+        if line.startswith("#SBATCH"):
+            lines.append(re.sub(r"=.*", "=V", line))
+        elif not line.lstrip().startswith("#"):
+            lines.append(line)
+    return QUOTED_WORD.sub("Q", "\n".join(lines))
+
+
+def shellcheck(text: str, *, name: str = "script.sh") -> subprocess.CompletedProcess[str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        path.write_text(text, encoding="utf-8")
+        return subprocess.run(
+            ["shellcheck", "-S", "warning", "-s", "bash", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+
+def has_shellcheck() -> bool:
+    return shutil.which("shellcheck") is not None
+
+
+def bash_syntax_ok(text: str) -> bool:
+    result = subprocess.run(["bash", "-n"], input=text, text=True, capture_output=True, check=False)
+    return result.returncode == 0
