@@ -77,6 +77,17 @@ def load(path: Path, known_codes: set[str]) -> Config:
     return cfg
 
 
+def severity_for(config: Config, code: str, default: Severity) -> Severity:
+    """The configured severity of a rule: the most specific matching selector wins (JC1 < JC101)."""
+    best: tuple[int, Severity] | None = None
+    for selector, level in config.severity.items():
+        if selector == "ALL" or code.startswith(selector):
+            length = 0 if selector == "ALL" else len(selector)
+            if best is None or length > best[0]:
+                best = (length, level)
+    return default if best is None else best[1]
+
+
 def check_selectors(values: list[str], known_codes: set[str], where: str) -> list[str]:
     out = []
     for raw in values:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobc import source as _source
-from jobc.config import Config, enabled
+from jobc.config import Config, enabled, severity_for
 from jobc.diagnostics import DataPath, Finding, Severity, Span
 from jobc.locate import locate
 from jobc.rules.base import Context, Hit
@@ -83,26 +85,28 @@ class _Run:
         from jobc.rules import RULES
 
         rule = RULES[code]
-        file, span = self.place(hit.path, hit.at_value, layer)
+        file, span, over = self.place(hit.path, hit.at_value, layer)
         message = hit.message
-        if file == COMMAND_LINE:
-            over = self._override_for(hit.path)
-            if over is not None:
-                message = f"{message} (from --set {over.text})"
+        if over is not None:
+            message = f"{message} (from --set {over.text})"
         severity = hit.severity if hit.severity is not None else rule.meta.severity
         self.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path))
 
-    def _override_for(self, path: DataPath) -> Override | None:
+    def _override_for(self, path: DataPath, *, created: bool = False) -> Override | None:
+        """The --set that wrote this path (or, with `created`, a --set below it that made it exist)."""
+        # keys compare as text: `--set env.0=x` parses 0 as a list index, the data has the key "0"
+        want = tuple(map(str, path))
         for over in reversed(self.overrides):
-            if path[: len(over.path)] == over.path:
+            have = tuple(map(str, over.path))
+            if want[: len(have)] == have or (created and want and have[: len(want)] == want):
                 return over
         return None
 
-    def place(self, path: DataPath, at_value: bool, layer: _source.Source | None = None) -> tuple[str, Span]:
-        if layer is None and self._override_for(path) is not None:
-            over = self._override_for(path)
-            assert over is not None
-            return COMMAND_LINE, Span(1, 1, 1, len(over.text) + 7)
+    def place(
+        self, path: DataPath, at_value: bool, layer: _source.Source | None = None
+    ) -> tuple[str, Span, Override | None]:
+        if layer is None and (over := self._override_for(path)) is not None:
+            return COMMAND_LINE, self._command_line_span(over), over
         candidates = [layer] if layer is not None else self.layers
         first: tuple[str, Span] | None = None
         for src in candidates:
@@ -110,10 +114,17 @@ class _Run:
                 continue
             found = locate(src.tree, src.lines, path, at_value=at_value)
             if found.exact:
-                return src.file, found.span
+                return src.file, found.span, None
             if first is None:
                 first = (src.file, found.span)
-        return first if first is not None else (candidates[0].file, Span.point(1, 1))
+        if layer is None and (over := self._override_for(path, created=True)) is not None:
+            return COMMAND_LINE, self._command_line_span(over), over
+        file, span = first if first is not None else (candidates[0].file, Span.point(1, 1))
+        return file, span, None
+
+    @staticmethod
+    def _command_line_span(over: Override) -> Span:
+        return Span(1, 1, 1, len(f"--set {over.text}") + 1)
 
     def source_problems(self, src: _source.Source) -> None:
         for problem in src.problems:
@@ -190,6 +201,10 @@ def _check(run: _Run, result: Result, path: Path) -> None:
     merged.pop("extends", None)
     if not result.is_profile:
         merged.pop("profile", None)
+    if run.overrides:
+        # the merge shares nested dicts and lists with the layers' own data; --set must not
+        # write through into what the files said
+        merged = copy.deepcopy(merged)
     for over in run.overrides:
         problem = _apply(merged, over)
         if problem:
@@ -259,8 +274,11 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
 
 def _display_path(current: _source.Source, current_path: Path, target: str) -> str:
     """Show a profile's path the way the user would type it, relative to the spec's directory."""
-    base = Path(current.file).parent
-    return str(Path(base, target)) if not Path(target).is_absolute() else target
+    if Path(target).is_absolute():
+        return target
+    # normalised, so `clusters/../shared/p.yaml` reads as the file it is, and findings in one
+    # profile reached through different specs carry the same name
+    return os.path.normpath(Path(current.file).parent / target)
 
 
 def _validate_profile(run: _Run, profile: _source.Source) -> bool:
@@ -315,26 +333,27 @@ def _merge2(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
 
 
 def _apply(data: dict[str, Any], over: Override) -> str | None:
+    """Set one override in the merged data; a message when its path cannot exist."""
     node: Any = data
-    for i, part in enumerate(over.path[:-1]):
+    for i, part in enumerate(over.path):
+        last = i == len(over.path) - 1
+        where = ".".join(str(p) for p in over.path[:i])
         if isinstance(node, dict):
-            name = str(part)
-            nxt = node.get(name)
-            if nxt is None:
-                nxt = node[name] = {}
-            node = nxt
-        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
-            node = node[part]
+            if last:
+                node[str(part)] = over.value
+            else:
+                if node.get(str(part)) is None:
+                    node[str(part)] = {}
+                node = node[str(part)]
+        elif isinstance(node, list):
+            if not isinstance(part, int) or part >= len(node):
+                return f"cannot set {'.'.join(map(str, over.path))}: {where} has no item {part}"
+            if last:
+                node[part] = over.value
+            else:
+                node = node[part]
         else:
-            where = ".".join(str(p) for p in over.path[: i + 1])
-            return f"--set {over.text}: {where} is not a section"
-    last = over.path[-1]
-    if isinstance(node, dict):
-        node[str(last)] = over.value
-    elif isinstance(node, list) and isinstance(last, int) and last < len(node):
-        node[last] = over.value
-    else:
-        return f"--set {over.text}: cannot set {'.'.join(map(str, over.path))}"
+            return f"cannot set {'.'.join(map(str, over.path))}: {where} is a value, not a section"
     return None
 
 
@@ -455,7 +474,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
         if key in seen:
             continue
         seen.add(key)
-        severity = config.severity.get(finding.code, finding.severity)
+        severity = severity_for(config, finding.code, finding.severity)
         if severity != finding.severity:
             finding = Finding(  # noqa: PLW2901 - the re-levelled copy replaces the original
                 finding.code,
@@ -478,7 +497,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
                         Finding(
                             "JC007",
                             meta.name,
-                            meta.severity,
+                            severity_for(config, "JC007", meta.severity),
                             "jobc: ignore[] names no rule; write the codes to ignore, "
                             "e.g. # jobc: ignore[JC201]",
                             name,
@@ -490,7 +509,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
                         Finding(
                             "JC007",
                             meta.name,
-                            config.severity.get("JC007", meta.severity),
+                            severity_for(config, "JC007", meta.severity),
                             f"unused suppression: nothing here is reported as {', '.join(unused)}",
                             name,
                             Span.point(sup.line, sup.col, sup.width),

@@ -6,10 +6,13 @@ are found by reading the scalar's text on its line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from jobc.diagnostics import DataPath, Span
+
+_NULL = re.compile(r"(~|null|Null|NULL)(?=$|[\s,\]}])")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,10 @@ def locate(tree: Any, lines: list[str], path: DataPath, *, at_value: bool = True
             vline, vcol = node.lc.value(part)
             child = node[part]
             if last and at_value and not isinstance(child, CommentedMap | CommentedSeq):
+                if child is None and not _spells_null(lines, vline, vcol):
+                    # `key:` with nothing after it: ruamel places the value at the next token,
+                    # which belongs to another key; the key itself is what the user sees.
+                    return Located(_key_span(lines, (kline, kcol), len(part)), True)
                 return Located(_scalar_span(lines, vline, vcol), True)
             key_pos, key_len = (kline, kcol), len(part)
             if (
@@ -71,6 +78,11 @@ def _key_span(lines: list[str], pos: tuple[int, int], length: int) -> Span:
     if col < len(text) and text[col] in "\"'":
         return _scalar_span(lines, line, col)
     return Span(line + 1, col + 1, line + 1, col + 1 + max(length, 1))
+
+
+def _spells_null(lines: list[str], line: int, col: int) -> bool:
+    text = lines[line] if line < len(lines) else ""
+    return _NULL.match(text, col) is not None
 
 
 def _is_flow(lines: list[str], line: int, col: int) -> bool:

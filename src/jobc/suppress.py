@@ -21,15 +21,16 @@ class Suppression:
 
 
 def parse(text: str) -> list[Suppression]:
-    """Suppressions in real comments only: a marker inside a quoted string is not one."""
+    """Suppressions in real comments only: a marker inside a string value is not one."""
     if "jobc:" not in text:
         return []
     lines = text.splitlines()
+    scalars = _scalar_spans(text)
     out: list[Suppression] = []
     for number, line in enumerate(lines, 1):
         if "jobc:" not in line:
             continue
-        hash_at = _comment_start(line)
+        hash_at = _comment_start(line) if scalars is None else _comment_outside(line, number - 1, scalars)
         if hash_at < 0:
             continue
         match = _MARK.search(line, hash_at)
@@ -42,6 +43,38 @@ def parse(text: str) -> list[Suppression]:
     return out
 
 
+Mark = tuple[int, int]  # 0-based (line, column)
+
+
+def _scalar_spans(text: str) -> list[tuple[Mark, Mark]] | None:
+    """Where every scalar starts and ends, from YAML's own scanner; None if it cannot scan.
+
+    Quotes, escapes, multi-line strings and block scalars (`setup: |`) are the scanner's
+    business: a `#` inside any of them is text, not a comment.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.tokens import ScalarToken
+
+    try:
+        return [
+            ((tok.start_mark.line, tok.start_mark.column), (tok.end_mark.line, tok.end_mark.column))
+            for tok in YAML(typ="rt", pure=True).scan(text)
+            if isinstance(tok, ScalarToken)
+        ]
+    except YAMLError:
+        return None
+
+
+def _comment_outside(line: str, line0: int, scalars: list[tuple[Mark, Mark]]) -> int:
+    """Index of the first '#' on this line that starts a comment (not inside a scalar), or -1."""
+    for i, ch in enumerate(line):
+        inside = any(start <= (line0, i) < end for start, end in scalars)
+        if ch == "#" and (i == 0 or line[i - 1] in " \t") and not inside:
+            return i
+    return -1
+
+
 def _next_content_line(lines: list[str], number: int) -> int:
     for i in range(number, len(lines)):
         stripped = lines[i].strip()
@@ -51,7 +84,10 @@ def _next_content_line(lines: list[str], number: int) -> int:
 
 
 def _comment_start(line: str) -> int:
-    """Index of the '#' that starts a YAML comment on this line, or -1 (quotes respected)."""
+    """Index of the '#' that starts a YAML comment on this line, or -1 (quotes respected).
+
+    The fallback for text the scanner rejects; it knows one line only.
+    """
     quote = ""
     i = 0
     while i < len(line):
