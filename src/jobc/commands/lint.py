@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     except CommandError as exc:
         print(f"jobc lint: {exc}", file=sys.stderr)
         return 2
+    # A profile shared by several specs is read once per spec; its findings are shown once.
+    unique = {(f.file, f.span, f.code, f.message): f for f in findings}
+    findings = sorted(unique.values(), key=Finding.sort_key)
     print_findings(findings, sources, args.format)
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
     return 1 if any(f.severity >= threshold for f in findings) else 0

@@ -5,12 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from typing import Any, TextIO
+from urllib.parse import quote
 
 from jobc import __version__
 from jobc.diagnostics import Finding, Severity
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 DOCS_URL = "https://jobc.dev/rules"
+
+
+def _uri(path: str) -> str:
+    # SARIF wants a URI reference: spaces, colons, non-ASCII and "<command line>" are percent-encoded
+    return quote(path.replace("\\", "/"), safe="/")
 
 
 def document(findings: Sequence[Finding]) -> dict[str, Any]:
@@ -38,7 +44,7 @@ def document(findings: Sequence[Finding]) -> dict[str, Any]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": f.file.replace("\\", "/")},
+                        "artifactLocation": {"uri": _uri(f.file)},
                         "region": {
                             "startLine": f.span.line,
                             "startColumn": f.span.col,
