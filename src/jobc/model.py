@@ -164,9 +164,19 @@ class MoE(Section):
 class Model(Section):
     """The model being trained or served. Optional; turns on the divisibility and memory rules."""
 
-    preset: str | None = Field(None, description="A bundled model preset, e.g. llama3-8b.")
+    preset: str | None = Field(
+        None,
+        description=(
+            "A bundled model preset, e.g. llama3-8b, mixtral-8x7b, deepseek-v3, minimax-m2 "
+            "(see docs/memory.md); explicit model fields override it."
+        ),
+    )
     hf_config: str | None = Field(
-        None, description="Path to a Hugging Face config.json, relative to the spec file."
+        None,
+        description=(
+            "Path to a Hugging Face config.json (or its directory), relative to the spec file; "
+            "explicit model fields override it."
+        ),
     )
     layers: PositiveInt | None = Field(None, description="Transformer layers.")
     hidden: PositiveInt | None = Field(None, description="Hidden size.")
@@ -176,6 +186,16 @@ class Model(Section):
     ffn_hidden: PositiveInt | None = Field(None, description="MLP hidden size of dense layers.")
     vocab: PositiveInt | None = Field(None, description="Vocabulary size.")
     tied_embeddings: bool | None = Field(None, description="Input and output embeddings shared.")
+    attention_bias: bool | None = Field(
+        None, description="Biases on the attention projections (query, key, value and output)."
+    )
+    mtp_layers: NonNegativeInt | None = Field(
+        None,
+        description=(
+            "Multi-token-prediction modules the job builds (Megatron --mtp-num-layers); default 0, "
+            "even when the checkpoint defines some."
+        ),
+    )
     moe: MoE | None = Field(None, description="Mixture-of-experts layout; null for a dense model.")
     dtype: Literal["bf16", "fp16", "fp32", "fp8"] = Field("bf16", description="Weight precision at run time.")
     checkpoint_dtype: Literal["bf16", "fp16", "fp32", "fp8"] | None = Field(

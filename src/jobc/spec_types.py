@@ -267,6 +267,8 @@ class Model:
     ffn_hidden: int | None = None
     vocab: int | None = None
     tied_embeddings: bool | None = None
+    attention_bias: bool | None = None
+    mtp_layers: int | None = None
     moe: MoE | None = None
     dtype: Literal["bf16", "fp16", "fp32", "fp8"] = "bf16"
     checkpoint_dtype: Literal["bf16", "fp16", "fp32", "fp8"] | None = None
@@ -295,6 +297,10 @@ class Model:
             kwargs["vocab"] = data["vocab"]
         if "tied_embeddings" in data:
             kwargs["tied_embeddings"] = data["tied_embeddings"]
+        if "attention_bias" in data:
+            kwargs["attention_bias"] = data["attention_bias"]
+        if "mtp_layers" in data:
+            kwargs["mtp_layers"] = data["mtp_layers"]
         if "moe" in data:
             kwargs["moe"] = None if data["moe"] is None else MoE.build(data["moe"])
         if "dtype" in data:
@@ -316,6 +322,8 @@ class Model:
             "ffn_hidden": _dump(self.ffn_hidden),
             "vocab": _dump(self.vocab),
             "tied_embeddings": _dump(self.tied_embeddings),
+            "attention_bias": _dump(self.attention_bias),
+            "mtp_layers": _dump(self.mtp_layers),
             "moe": _dump(self.moe),
             "dtype": _dump(self.dtype),
             "checkpoint_dtype": _dump(self.checkpoint_dtype),
