@@ -28,9 +28,23 @@ SPECS = ROOT / "specs"
 
 # Imported on the paths the benchmarks run; their bytecode is compiled up front so that no run
 # pays for compiling source (PYTHONDONTWRITEBYTECODE=1 would otherwise make every run pay).
-BYTECODE_PACKAGES = ("jobc", "ruamel.yaml", "yaml", "yamllint", "pathspec", "pydantic", "pydantic_core",
-                     "jsonschema", "jsonschema_specifications", "referencing", "rpds", "attrs",
-                     "typing_extensions", "annotated_types", "typing_inspection")
+BYTECODE_PACKAGES = (
+    "jobc",
+    "ruamel.yaml",
+    "yaml",
+    "yamllint",
+    "pathspec",
+    "pydantic",
+    "pydantic_core",
+    "jsonschema",
+    "jsonschema_specifications",
+    "referencing",
+    "rpds",
+    "attrs",
+    "typing_extensions",
+    "annotated_types",
+    "typing_inspection",
+)
 
 
 @dataclass
@@ -52,8 +66,11 @@ def arguments(description: str, rounds: int) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--rounds", type=int, default=rounds, help=f"repetitions (default {rounds})")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--no-compile", action="store_true",
-                        help="do not compile bytecode first (then runs may include compiling source)")
+    parser.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="do not compile bytecode first (then runs may include compiling source)",
+    )
     return parser
 
 
