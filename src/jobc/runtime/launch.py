@@ -20,7 +20,7 @@ never overwritten, and a value that contradicts the step is an error.
 
 The fallback ``MASTER_PORT`` (the compiled script normally exports one) is::
 
-    20000 + (SLURM_JOB_ID + 4507 * SLURM_STEP_ID) % 9000
+    20000 + (SLURM_JOB_ID + 5563 * SLURM_STEP_ID) % 9000
 
 i.e. 20000-28999: below Linux's ephemeral range (32768-60999), clear of
 torchrun's defaults 29400/29500, the same on every rank without communication,
@@ -57,9 +57,10 @@ LaunchMode = Literal["torchrun", "srun", "env", "single"]
 
 PORT_BASE = 20000
 PORT_SPAN = 9000
-# Roughly half the span and prime, so step s of job j only meets step 0 of a job
-# thousands of ids away, never a neighbour that is likely to run concurrently.
-STEP_STRIDE = 4507
+# The span times the golden ratio: the first steps of a job land far apart in the
+# span, so step s of job j only meets step 0 of a job over a thousand ids away,
+# not a neighbour that is likely to run at the same time.
+STEP_STRIDE = 5563
 
 
 def fallback_master_port(job_id: int, step_id: int = 0) -> int:
@@ -485,6 +486,6 @@ def check_against_contract(launch: Launch, contract: Contract) -> None:
 
 
 def _mismatch_message(problems: list[str], contract: Contract) -> str:
-    spec = f" of spec {contract.spec_name!r}" if contract.spec_name else ""
+    spec = f" {contract.spec_name!r}" if contract.spec_name else ""
     lines = "\n".join(f"  - {p}" for p in problems)
-    return f"the live world does not match the world{spec}:\n{lines}"
+    return f"the live world does not match the spec{spec}:\n{lines}"

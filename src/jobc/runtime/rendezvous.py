@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import time
 from collections.abc import Mapping
 from datetime import timedelta
@@ -45,9 +46,38 @@ def _where(launch: Launch) -> str:
     return f"MASTER_ADDR:MASTER_PORT = {launch.master}"
 
 
+def _await_listener(host: str, port: int, deadline: float) -> str | None:
+    """Wait until something accepts connections at host:port; the last error if nothing did.
+
+    TCPStore's own client retries past its timeout (up to about twice it) and logs a
+    C++ stack trace per attempt; probing first keeps the deadline ours and the log short.
+    """
+    last_error = "no connection attempt was made"
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return last_error
+        try:
+            with socket.create_connection((host, port), timeout=min(1.0, remaining)):
+                return None
+        except OSError as exc:
+            last_error = f"{type(exc).__name__}: {exc}"
+        time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+
+
 def _open_store(launch: Launch, env: Mapping[str, str], timeout_s: float) -> TCPStore:
     use_agent_store = launch.mode == "torchrun" and env.get("TORCHELASTIC_USE_AGENT_STORE") == "True"
     is_master = launch.rank == 0 and not use_agent_store
+    if not is_master:
+        failure = _await_listener(launch.master_addr, launch.master_port, time.monotonic() + timeout_s)
+        if failure is not None:
+            raise RendezvousError(
+                f"rank {launch.rank} could not reach the rendezvous store at {_where(launch)} "
+                f"within {timeout_s:g} s, so 0 of {launch.world_size} ranks could be counted: "
+                f"rank 0, which hosts the store, never opened it (it did not start, crashed "
+                f"before init(), or MASTER_ADDR is not the host it runs on; this rank runs on "
+                f"{launch.node_name}). Last error: {failure}"
+            )
     try:
         return TCPStore(
             launch.master_addr,
@@ -66,11 +96,8 @@ def _open_store(launch: Launch, env: Mapping[str, str], timeout_s: float) -> TCP
                 "export a different MASTER_PORT"
             ) from None
         raise RendezvousError(
-            f"rank {launch.rank} could not reach the rendezvous store at {_where(launch)} "
-            f"within {timeout_s:g} s, so 0 of {launch.world_size} ranks could be counted: "
-            f"rank 0, which hosts the store, never opened it (it did not start, crashed "
-            f"before init(), or MASTER_ADDR is not the host it runs on; this rank runs on "
-            f"{launch.node_name}). {_first_line(exc)}"
+            f"rank {launch.rank} reached {_where(launch)} but could not open the rendezvous "
+            f"store there: {_first_line(exc)}. Is another service listening on that port?"
         ) from None
 
 
@@ -154,10 +181,8 @@ def _lead(store: Store, launch: Launch, contract: Contract, deadline: float, tim
     members = [cast(Member, json.loads(raw)) for raw in store.multi_get(keys)]
     problems = verify_members(members, contract)
     if problems:
-        spec = f" of spec {contract.spec_name!r}" if contract.spec_name else ""
-        message = f"the live world does not match the world{spec}:\n" + "\n".join(
-            f"  - {p}" for p in problems
-        )
+        spec = f" {contract.spec_name!r}" if contract.spec_name else ""
+        message = f"the live world does not match the spec{spec}:\n" + "\n".join(f"  - {p}" for p in problems)
         _publish(store, {"ok": False, "kind": "mismatch", "message": message})
         _linger(store, arrived)
         raise WorldMismatchError(message)
