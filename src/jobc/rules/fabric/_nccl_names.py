@@ -1,0 +1,43 @@
+"""The NCCL and PyTorch-NCCL variable names jobc knows (package data `nccl_env.txt`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Names:
+    exact: frozenset[str]
+    prefixes: tuple[str, ...]  # network plugins that read their own NCCL_<PLUGIN>_* names
+    renamed: dict[str, str]  # old name -> the name PyTorch reads now
+
+    def known(self, name: str) -> bool:
+        return name in self.exact or name in self.renamed or name.startswith(self.prefixes)
+
+    def suggest(self, name: str, cutoff: float) -> str | None:
+        import difflib
+
+        close = difflib.get_close_matches(name, sorted(self.exact), n=1, cutoff=cutoff)
+        return close[0] if close else None
+
+
+@cache
+def names() -> Names:
+    text = resources.files("jobc.data").joinpath("nccl_env.txt").read_text("utf-8")
+    exact: set[str] = set()
+    prefixes: list[str] = []
+    renamed: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "->" in line:
+            old, new = (part.strip() for part in line.split("->", 1))
+            renamed[old] = new
+        elif line.endswith("*"):
+            prefixes.append(line[:-1])
+        else:
+            exact.add(line)
+    return Names(frozenset(exact), tuple(prefixes), renamed)
