@@ -1,0 +1,94 @@
+"""The JSON Schema editors use: committed, fresh, valid, described, and true to the examples."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from jobc.cli import main
+from jobc.source import read
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA_PATH = ROOT / "schema" / "jobc.schema.json"
+EXAMPLES = sorted((ROOT / "specs").rglob("*.yaml"))
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(?P<path>\S+)$")
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SCHEMA_PATH.read_text("utf-8"))
+    return data
+
+
+def test_committed_schema_is_what_jobc_schema_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    printed = capsys.readouterr().out
+    assert printed == SCHEMA_PATH.read_text("utf-8"), (
+        "schema/jobc.schema.json is stale: run `python -m jobc._generate` (or `jobc schema > "
+        "schema/jobc.schema.json`) and commit the result"
+    )
+
+
+def test_schema_is_valid_draft_2020_12(schema: dict[str, Any]) -> None:
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(schema)
+    assert schema["$id"].startswith("https://")
+
+
+def _properties(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (model, name, prop)
+        for model, definition in schema["$defs"].items()
+        for name, prop in definition.get("properties", {}).items()
+    ]
+
+
+def test_every_field_has_a_description(schema: dict[str, Any]) -> None:
+    """Editors show it on hover; a field that refers to a section may take the section's."""
+    missing = []
+    for model, name, prop in _properties(schema):
+        ref = prop.get("$ref", "")
+        target = schema["$defs"].get(ref.rsplit("/", 1)[-1], {}) if ref else {}
+        if not (prop.get("description") or target.get("description")):
+            missing.append(f"{model}.{name}")
+    assert missing == []
+
+
+def test_examples_exist() -> None:
+    names = {p.relative_to(ROOT / "specs").as_posix() for p in EXAMPLES}
+    assert len([n for n in names if not n.startswith("clusters/")]) >= 8
+    assert len([n for n in names if n.startswith("clusters/")]) >= 2
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.relative_to(ROOT / "specs").as_posix())
+def test_example_validates_against_the_schema(path: Path, schema: dict[str, Any]) -> None:
+    src = read(path)
+    assert src.problems == [] or all(p.code == "JC004" for p in src.problems), src.problems
+    errors = [e.message for e in Draft202012Validator(schema).iter_errors(src.data)]
+    assert errors == []
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.relative_to(ROOT / "specs").as_posix())
+def test_example_modeline_points_at_the_schema(path: Path) -> None:
+    first = path.read_text("utf-8").splitlines()[0]
+    match = MODELINE.match(first)
+    assert match, f"{path.name} must start with the yaml-language-server modeline"
+    assert (path.parent / match["path"]).resolve() == SCHEMA_PATH
+
+
+def test_profiles_and_specs_take_different_branches(schema: dict[str, Any]) -> None:
+    validator = Draft202012Validator(schema)
+    assert list(validator.iter_errors({"profile": "p", "cluster": {"gpus_per_node": 8}})) == []
+    # a spec needs its required sections; a profile needs none
+    missing = {e.message for e in validator.iter_errors({"version": 1, "name": "x"})}
+    assert missing == {"'resources' is a required property", "'launch' is a required property"}
+    # unknown keys are refused in both shapes
+    assert list(validator.iter_errors({"profile": "p", "clustre": {}}))
+    spec = {"version": 1, "name": "x", "resources": {"nodes": 1}, "launch": {"program": "t.py"}}
+    assert list(validator.iter_errors(spec)) == []
+    assert list(validator.iter_errors({**spec, "resources": {"node": 1}}))
