@@ -92,7 +92,7 @@ def nccl(plan: Plan) -> Exports:
         out.append(("PET_SIGNALS_TO_HANDLE", ",".join(signals)))
         # The agent waits this long for its workers' checkpoint before SIGKILL (default 30 s).
         out.append(("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", str(plan.grace_s)))
-    out += [(key, scalar(value)) for key, value in f.env.items()]
+    out += [(key, scalar(f.env[key])) for key in sorted(f.env)]
     return out
 
 

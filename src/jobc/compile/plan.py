@@ -137,7 +137,8 @@ def make_plan(ctx: Context, attach: str | None = None) -> Plan:
         for key, variable in CACHE_VARIABLES
         if getattr(storage.caches, key) is not None
     )
-    env = tuple((key, r(value, f"env.{key}")) for key, value in spec.env.items())
+    # Sorted: the order of keys in the YAML must not change the script.
+    env = tuple((key, r(spec.env[key], f"env.{key}")) for key in sorted(spec.env))
     container = spec.container
     mounts: tuple[str, ...] = ()
     container_workdir = None

@@ -1,0 +1,219 @@
+"""The compiled scripts on a real Slurm cluster: 2 nodes × 2 (fake) GPUs.
+
+Each launch test runs one job whose program records what every rank sees, preempts it with
+`scancel --signal=SIG --batch` (what `--signal=B:SIG@grace` does at the time limit), checks that
+every rank got the signal and that the job requeued itself, releases it and checks the restart.
+"""
+
+from __future__ import annotations
+
+import json
+import signal as signals
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobc.compile import compile_batch
+from tests.cluster import SlurmCluster
+from tests.compile.support import compile_data, example_specs, lint
+
+RECORDER = Path(__file__).with_name("record_rank.py")
+NODES, GPUS = 2, 2
+
+# Site-specific fields of the examples are dropped, and the shape made to fit this cluster.
+SITE_SLURM = ("partition", "account", "qos", "constraint", "reservation", "dependency", "time")
+SITE_RESOURCES = ("nodes", "gpus_per_node", "tasks_per_node", "cpus_per_task", "mem", "mem_per_gpu")
+
+
+def _site_overrides(path: Path, logs: Path) -> list[str]:
+    context = lint(path).context
+    assert context is not None
+    data = context.data
+    slurm = {k: v for k, v in data.get("slurm", {}).items() if k not in SITE_SLURM}
+    slurm |= {"partition": "debug", "time": "00:10:00"}
+    resources = {k: v for k, v in data.get("resources", {}).items() if k not in SITE_RESOURCES}
+    resources |= {"nodes": NODES, "gpus_per_node": GPUS, "cpus_per_task": 1, "mem": "0"}
+    return [
+        f"slurm={json.dumps(slurm)}",
+        f"resources={json.dumps(resources)}",
+        f"cluster={json.dumps({'gpus_per_node': GPUS, 'cpus_per_node': 8})}",
+        "parallelism={}",
+        f"storage.logs={logs}",
+    ]
+
+
+@pytest.fixture
+def jobs(slurm_cluster: SlurmCluster) -> Iterator[list[int]]:
+    """Job ids submitted by a test; whatever still runs at its end is cancelled."""
+    submitted: list[int] = []
+    yield submitted
+    slurm_cluster.cancel(*submitted)
+
+
+def _submit(cluster: SlurmCluster, jobs: list[int], script: str, cwd: Path, *options: str) -> int:
+    path = cwd / f"job{len(jobs)}.sh"
+    path.write_text(script, encoding="utf-8")
+    jobs.append(cluster.sbatch(path, *options, cwd=cwd))
+    return jobs[-1]
+
+
+def _without_container() -> list[Path]:
+    return [p for p in example_specs() if (spec := lint(p).spec) is not None and spec.container is None]
+
+
+NO_CONTAINER = _without_container()
+
+
+@pytest.mark.parametrize("path", NO_CONTAINER, ids=lambda p: p.stem)
+def test_example_passes_sbatch_test_only(slurm_cluster: SlurmCluster, path: Path, tmp_path: Path) -> None:
+    result = lint(path, *_site_overrides(path, tmp_path))
+    assert result.context is not None, "\n".join(map(str, result.errors))
+    # Only the directives are on trial here: the examples' parallelism and memory findings about
+    # this much smaller cluster do not matter to sbatch.
+    script = tmp_path / "job.sh"
+    script.write_text(compile_batch(result.context), encoding="utf-8")
+    run = slurm_cluster.run("sbatch", "--test-only", str(script), check=False, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "to start at" in run.stderr
+
+
+def _spec(tmp_path: Path, mode: str, signal: str, payload: str, rdzv: str = "c10d") -> dict[str, Any]:
+    return {
+        "version": 1,
+        "name": f"cluster-{mode}",
+        "slurm": {"partition": "debug", "time": "00:05:00"},
+        "resources": {"nodes": NODES, "gpus_per_node": GPUS},
+        "launch": {
+            "mode": mode,
+            "python": sys.executable,
+            "uv_sync": "none",
+            "workdir": str(tmp_path),
+            "program": str(RECORDER),
+            "torchrun": {"rdzv": rdzv},
+            "args": [str(tmp_path / "out"), "preempt", f"$(touch {payload})", f"`touch {payload}`"],
+        },
+        "env": {"PAYLOAD_DOLLAR": f"$(touch {payload})", "PAYLOAD_TICK": f"it's `touch {payload}` $HOME"},
+        "fabric": {"interface": "auto"},
+        "storage": {"shared": ["/tmp"], "logs": str(tmp_path / "logs")},
+        "resilience": {"signal": signal, "grace_s": 30, "requeue": True, "max_restarts": 2},
+        "monitoring": {"heartbeat_s": 1, "gpu_dmon_s": 1},
+    }
+
+
+def _records(out: Path, restart: int) -> dict[int, dict[str, Any]]:
+    found = {}
+    for path in out.glob(f"rank-{restart}-*.json"):
+        found[int(path.stem.rsplit("-", 1)[1])] = json.loads(path.read_text(encoding="utf-8"))
+    return found
+
+
+def _wait_for_files(out: Path, pattern: str, count: int, timeout: float, log: Path) -> None:
+    deadline = time.monotonic() + timeout
+    while len(list(out.glob(pattern))) < count:
+        if time.monotonic() > deadline:
+            logs = "\n".join(p.read_text(errors="replace") for p in log.glob("*.out"))
+            pytest.fail(f"{count} × {pattern} did not appear in {timeout:.0f}s; log:\n{logs}")
+        time.sleep(0.1)
+
+
+def _log(tmp_path: Path) -> str:
+    return "\n".join(p.read_text(errors="replace") for p in sorted((tmp_path / "logs").glob("*.out")))
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("srun", "SIGTERM", "c10d"),
+        ("srun", "SIGUSR2", "c10d"),
+        ("torchrun", "SIGTERM", "c10d"),
+        # Static rendezvous trusts --node-rank: two nodes that both said 0 would never meet.
+        ("torchrun", "SIGUSR2", "static"),
+    ],
+    ids=["srun-TERM", "srun-USR2", "torchrun-c10d-TERM", "torchrun-static-USR2"],
+)
+def test_launch_signal_requeue_restart(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, case: tuple[str, str, str]
+) -> None:
+    mode, signal, rdzv = case
+    payload = Path(f"/tmp/pwned-{uuid.uuid4().hex}")
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    world = NODES * GPUS
+    spec = _spec(tmp_path, mode, signal, str(payload), rdzv)
+    job = _submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+
+    # First run: every rank records itself, then waits for the signal.
+    _wait_for_files(out, "rank-0-*.json", world, 90, logs)
+    first = _records(out, 0)
+    assert sorted(first) == list(range(world))
+    masters = {(r["env"]["MASTER_ADDR"], r["env"]["MASTER_PORT"]) for r in first.values()}
+    assert len(masters) == 1, masters
+    for rank, record in first.items():
+        env = record["env"]
+        node, local = divmod(rank, GPUS)
+        assert env["CUDA_VISIBLE_DEVICES"] == "0,1"  # from the GRES, not from jobc
+        assert env["JOBC_WORLD_SIZE"] == str(world)
+        assert env["JOBC_LAUNCH_MODE"] == mode
+        assert env["SLURM_RESTART_COUNT"] == "0"
+        # Spec values arrive as written: no command substitution, no expansion.
+        assert record["argv"] == [f"$(touch {payload})", f"`touch {payload}`"]
+        assert env["PAYLOAD_DOLLAR"] == f"$(touch {payload})"
+        assert env["PAYLOAD_TICK"] == f"it's `touch {payload}` $HOME"
+        if mode == "srun":
+            assert env["SLURM_PROCID"] == str(rank)
+            assert (env["SLURM_NODEID"], env["SLURM_LOCALID"]) == (str(node), str(local))
+            assert env["SLURMD_NODENAME"] == slurm_cluster.node_names[node]
+            assert masters == {(slurm_cluster.node_names[0], str(20000 + job % 9000))}
+        else:
+            # torchrun's own variables; its agent is the one Slurm task on each node.
+            assert env["RANK"] == str(rank)
+            assert env["WORLD_SIZE"] == str(world)
+            assert env["SLURM_LOCALID"] == "0"
+            # Ranks are contiguous per node in rendezvous order, which c10d makes arrival order.
+            assert int(env["RANK"]) == int(env["GROUP_RANK"]) * GPUS + int(env["LOCAL_RANK"])
+            if rdzv == "static":
+                assert env["GROUP_RANK"] == env["SLURM_NODEID"]
+    if mode == "torchrun":
+        assert sorted((r["env"]["GROUP_RANK"], r["env"]["LOCAL_RANK"]) for r in first.values()) == [
+            (str(node), str(local)) for node in range(NODES) for local in range(GPUS)
+        ]
+    assert not payload.exists()
+
+    # Preemption: the signal reaches the batch shell only, as with --signal=B:…
+    slurm_cluster.run("scancel", f"--signal={signal.removeprefix('SIG')}", "--batch", str(job))
+    _wait_for_files(out, "rank-0-*.signal", world, 60, logs)
+    for path in out.glob("rank-0-*.signal"):
+        got = json.loads(path.read_text(encoding="utf-8"))
+        assert got[:1] == [int(getattr(signals, signal))], (path.name, got)
+    record = slurm_cluster.wait_for(
+        job, lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 60, "requeue of job"
+    )
+    assert record["Reason"] == "BeginTime"
+    assert "jobc: requeueing job" in _log(tmp_path)
+
+    # The restart runs and knows it is one.
+    slurm_cluster.release(job)
+    assert slurm_cluster.wait(job, 90) == "COMPLETED", _log(tmp_path)
+    second = _records(out, 1)
+    assert sorted(second) == list(range(world))
+    assert {r["env"]["SLURM_RESTART_COUNT"] for r in second.values()} == {"1"}
+    assert not payload.exists()
+
+
+def test_allocation_mismatch_stops_at_once(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "logs").mkdir()
+    script = compile_data(_spec(tmp_path, "srun", "SIGTERM", "/nonexistent"))
+    job = _submit(slurm_cluster, jobs, script, tmp_path, "--nodes=1")
+    assert slurm_cluster.wait(job, 60) == "FAILED"
+    log = _log(tmp_path)
+    assert "SLURM_JOB_NUM_NODES=1, but spec cluster-srun asks for 2 (resources.nodes)" in log
+    assert not list((tmp_path / "out").iterdir())
