@@ -87,7 +87,7 @@ def place(path: str, shared: list[str]) -> Place:
             return Place("shared")
     for local in NODE_LOCAL_DIRS:
         if under(path, local):
-            return Place("local", f"{local} is node-local: every node has its own")
+            return Place("local", f"{local} is node-local")
     if shared:
         return Place("outside", f"it is not under storage.shared ({', '.join(shared)})")
     return Place("unknown")

@@ -1,0 +1,270 @@
+"""JC5 rules: each fires at its line and column, and a near miss does not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobc.diagnostics import Severity
+from jobc.rules.environment.jc502_container_image_syntax import image_problem
+from tests.helpers import codes, lint_text, only, where
+
+
+def spec(extra: str, *, nodes: int = 2, launch: str = "{program: train.py}") -> str:
+    """A valid spec of five lines; ``extra`` starts on line 6."""
+    return (
+        "version: 1\n"
+        "name: t\n"
+        f"resources: {{nodes: {nodes}, gpus_per_node: 8}}\n"
+        f"launch: {launch}\n"
+        'slurm: {time: "01:00:00"}\n'
+        f"{extra}"
+    )
+
+
+# JC501 container-flag-in-sbatch
+
+
+def test_jc501_fires_on_pyxis_flags_in_slurm_extra(tmp_path: Path) -> None:
+    result = lint_text(
+        """\
+        version: 1
+        name: t
+        resources: {nodes: 2, gpus_per_node: 8}
+        launch: {program: train.py}
+        slurm:
+          time: "01:00:00"
+          extra:
+            no-container-mount-home: true
+        """,
+        tmp_path,
+    )
+    assert where(result, "JC501") == [(8, 5)]
+    finding = only(result, "JC501")
+    assert finding.severity == Severity.ERROR
+    assert "container.mount_home" in finding.message
+
+
+def test_jc501_near_miss_slurm_oci_container_option(tmp_path: Path) -> None:
+    result = lint_text(
+        "version: 1\nname: t\nresources: {nodes: 1, gpus_per_node: 8}\nlaunch: {program: train.py}\n"
+        "slurm: {extra: {container: /srv/bundle}}\n",
+        tmp_path,
+    )
+    assert "JC501" not in codes(result)
+
+
+# JC502 container-image-syntax
+
+
+def test_jc502_fires_on_a_docker_style_registry_path(tmp_path: Path) -> None:
+    result = lint_text(spec('container:\n  image: "nvcr.io/nvidia/pytorch:25.01-py3"\n'), tmp_path)
+    assert where(result, "JC502") == [(7, 10)]
+    assert "nvcr.io#nvidia/pytorch:25.01-py3" in only(result, "JC502").message
+
+
+def test_jc502_fires_on_a_relative_squashfs_path(tmp_path: Path) -> None:
+    result = lint_text(spec("container: {image: images/pytorch.sqsh}\n"), tmp_path)
+    assert where(result, "JC502") == [(6, 20)]
+    assert "./images/pytorch.sqsh" in only(result, "JC502").message
+
+
+def test_jc502_near_miss_enroot_uri(tmp_path: Path) -> None:
+    result = lint_text(spec('container: {image: "nvcr.io#nvidia/pytorch:25.01-py3"}\n'), tmp_path)
+    assert "JC502" not in codes(result)
+
+
+@pytest.mark.parametrize(
+    ("image", "bad"),
+    [
+        ("/lustre/images/pt.sqsh", False),
+        ("./pt.sqsh", False),
+        ("../images/pt.sqsh", False),
+        ("ubuntu:22.04", False),
+        ("nvidia/cuda:12.4.1-base-ubuntu22.04", False),
+        ("user@nvcr.io#nvidia/pytorch:25.01-py3", False),
+        ("docker://nvcr.io#nvidia/pytorch:25.01-py3", False),
+        ("nvcr.io#nvidia/pytorch@sha256:0123", False),
+        ("localhost:5000/me/img", True),
+        ("ghcr.io/me/img:1", True),
+        ("~/images/pt.sqsh", True),
+        ("pt.squashfs", True),
+        ("a#b#c", True),
+        ("nvcr.io#nvidia/py torch", True),
+        ("  ", True),
+    ],
+)
+def test_jc502_image_forms(image: str, bad: bool) -> None:
+    assert (image_problem(image) is not None) is bad
+
+
+# JC503 workdir-not-shared
+
+
+def test_jc503_fires_on_a_workdir_outside_shared_storage(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "storage: {shared: [/lustre]}\n",
+            launch="{program: train.py, workdir: /lustre2/me/proj}",
+        ),
+        tmp_path,
+    )
+    assert where(result, "JC503") == [(4, 38)]
+    assert "not under storage.shared (/lustre)" in only(result, "JC503").message
+
+
+def test_jc503_fires_on_a_node_local_workdir(tmp_path: Path) -> None:
+    result = lint_text(spec("", launch="{program: train.py, workdir: /tmp/proj}"), tmp_path)
+    assert where(result, "JC503") == [(4, 38)]
+    assert "/tmp is node-local" in only(result, "JC503").message
+
+
+def test_jc503_near_miss_single_node_outside_shared(tmp_path: Path) -> None:
+    result = lint_text(
+        spec("storage: {shared: [/lustre]}\n", nodes=1, launch="{program: train.py, workdir: /home/me/p}"),
+        tmp_path,
+    )
+    assert "JC503" not in codes(result)
+
+
+def test_jc503_fires_when_the_container_does_not_mount_the_workdir(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "storage: {shared: [/lustre]}\ncontainer: {image: ./pt.sqsh, mounts: ['/data:/data']}\n",
+            launch="{program: train.py, workdir: /lustre/me/proj}",
+        ),
+        tmp_path,
+    )
+    assert where(result, "JC503") == [(4, 38)]
+    assert "uv environment (.venv)" in only(result, "JC503").message
+
+
+def test_jc503_near_miss_mounted_workdir(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "storage: {shared: [/lustre]}\ncontainer: {image: ./pt.sqsh, mounts: ['/lustre:/lustre']}\n",
+            launch="{program: train.py, workdir: /lustre/me/proj}",
+        ),
+        tmp_path,
+    )
+    assert "JC503" not in codes(result)
+
+
+# JC504 uv-sync-stampede
+
+
+def test_jc504_fires_on_srun_uv_sync_in_setup(tmp_path: Path) -> None:
+    result = lint_text(
+        spec("", launch="\n  program: train.py\n  setup:\n    - module load cuda\n    - srun uv sync\n"),
+        tmp_path,
+    )
+    assert where(result, "JC504") == [(8, 7)]
+    assert "16" in only(result, "JC504").message
+
+
+def test_jc504_fires_on_a_syncing_python(tmp_path: Path) -> None:
+    result = lint_text(spec("", launch="{program: train.py, python: uv run python}"), tmp_path)
+    assert where(result, "JC504") == [(4, 37)]
+
+
+def test_jc504_near_miss_one_task_and_no_sync(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "",
+            launch=(
+                "{program: train.py, python: uv run --no-sync python, "
+                'setup: ["srun --ntasks=1 uv sync", "uv sync --frozen"]}'
+            ),
+        ),
+        tmp_path,
+    )
+    assert "JC504" not in codes(result)
+
+
+# JC505 pmix-with-container
+
+
+def test_jc505_fires_on_pmix_with_a_container(tmp_path: Path) -> None:
+    result = lint_text(spec("container: {image: ./pt.sqsh}\nenv: {SLURM_MPI_TYPE: pmix_v4}\n"), tmp_path)
+    assert where(result, "JC505") == [(7, 23)]
+    assert only(result, "JC505").severity == Severity.INFO
+
+
+def test_jc505_fires_on_mpi_flag_in_setup(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "container: {image: ./pt.sqsh}\n",
+            launch='{program: train.py, setup: ["srun --mpi=pmix -N1 hostname"]}',
+        ),
+        tmp_path,
+    )
+    assert where(result, "JC505") == [(4, 37)]
+
+
+def test_jc505_near_miss_without_container(tmp_path: Path) -> None:
+    result = lint_text(spec("env: {SLURM_MPI_TYPE: pmix}\n"), tmp_path)
+    assert "JC505" not in codes(result)
+
+
+# JC506 hub-offline
+
+
+def test_jc506_fires_on_hf_cache_when_air_gapped(tmp_path: Path) -> None:
+    result = lint_text(
+        spec("cluster: {air_gapped: true}\nstorage:\n  caches: {hf_home: /lustre/hf}\n"), tmp_path
+    )
+    assert where(result, "JC506") == [(8, 21)]
+    assert "HF_HUB_OFFLINE" in only(result, "JC506").message
+
+
+def test_jc506_near_miss_offline_set(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "cluster: {air_gapped: true}\nstorage:\n  caches: {hf_home: /lustre/hf}\n"
+            'env: {HF_HUB_OFFLINE: "1"}\n'
+        ),
+        tmp_path,
+    )
+    assert "JC506" not in codes(result)
+
+
+def test_jc506_near_miss_online_cluster(tmp_path: Path) -> None:
+    result = lint_text(spec("storage:\n  caches: {hf_home: /lustre/hf}\n"), tmp_path)
+    assert "JC506" not in codes(result)
+
+
+# JC507 env-shell-syntax
+
+
+def test_jc507_fires_on_substring_that_looks_like_a_default(tmp_path: Path) -> None:
+    result = lint_text(spec('env:\n  CUDA_LAUNCH_BLOCKING: "${CUDA_LAUNCH_BLOCKING:0}"\n'), tmp_path)
+    assert where(result, "JC507") == [(7, 25)]
+    message = only(result, "JC507").message
+    assert "substring" in message
+    assert "${CUDA_LAUNCH_BLOCKING:-0}" in message
+
+
+def test_jc507_fires_in_setup_where_the_shell_runs_it(tmp_path: Path) -> None:
+    result = lint_text(
+        spec("", launch='{program: train.py, setup: ["export X=${X:0}"]}'),
+        tmp_path,
+    )
+    assert where(result, "JC507") == [(4, 37)]
+    assert "${X:-0}" in only(result, "JC507").message
+
+
+def test_jc507_fires_on_home_and_tilde(tmp_path: Path) -> None:
+    result = lint_text(spec("env: {HF_HOME: $HOME/hf, DATA: ~/data}\n"), tmp_path)
+    assert where(result, "JC507") == [(6, 16), (6, 32)]
+
+
+def test_jc507_leaves_per_rank_variables_to_jc106(tmp_path: Path) -> None:
+    result = lint_text(spec('env: {MY_RANK: "$SLURM_PROCID"}\n'), tmp_path)
+    assert "JC507" not in codes(result)
+    assert "JC106" in codes(result)
+
+
+def test_jc507_near_miss_literal_dollar_sign(tmp_path: Path) -> None:
+    result = lint_text(spec("env: {PATTERN: '^v[0-9]+$', PRICE: 5$}\n"), tmp_path)
+    assert "JC507" not in codes(result)
