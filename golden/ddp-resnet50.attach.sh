@@ -58,8 +58,8 @@ export TORCH_ELASTIC_SHUTDOWN_TIMEOUT='110'
 # The program's environment: caches and the spec's env, literal values.
 export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
-export HF_HUB_OFFLINE='1'
 export HF_DATASETS_OFFLINE='1'
+export HF_HUB_OFFLINE='1'
 
 # Rendezvous at the first host of the allocation.
 jobc_first_host() {

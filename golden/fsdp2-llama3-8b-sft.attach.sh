@@ -1,7 +1,7 @@
 #!/bin/bash
 # fsdp2-llama3-8b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: ddfcf6d65c152185abe63435dd223691295cb0f5169415cc9839ab6e8d800663
+# spec sha256: 408e6bebe3d0f70918e008fd017f72bf952fbc24a3511d7c5c267f10b6528806
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='fsdp2-llama3-8b-sft'
-export JOBC_SPEC_SHA256='ddfcf6d65c152185abe63435dd223691295cb0f5169415cc9839ab6e8d800663'
+export JOBC_SPEC_SHA256='408e6bebe3d0f70918e008fd017f72bf952fbc24a3511d7c5c267f10b6528806'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

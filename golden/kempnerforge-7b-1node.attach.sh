@@ -56,8 +56,8 @@ export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
 export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'
-export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
 export TORCH_ELASTIC_SHUTDOWN_TIMEOUT='110'
+export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
 
 # Rendezvous at the first host of the allocation.
 jobc_first_host() {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-requeue: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: f6e6a109d710cb87fb46571c5b827511dc0bc987e449889cce9712aa22843774
+# spec sha256: 0449329b0917e0b1fb9955698c39418a67f98d771fc63f4829e49028f2b74e89
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-requeue'
-export JOBC_SPEC_SHA256='f6e6a109d710cb87fb46571c5b827511dc0bc987e449889cce9712aa22843774'
+export JOBC_SPEC_SHA256='0449329b0917e0b1fb9955698c39418a67f98d771fc63f4829e49028f2b74e89'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='4'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # megatron-llama3-8b: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 6d90d0bc4bd5e085421125b58852a02a5b48a57dff4ad645c8ac7eb014cb5271
+# spec sha256: 2a913f4123a26043366bd0d09e201bfd945c84e25aae032e2d4c103d30fa703e
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='megatron-llama3-8b'
-export JOBC_SPEC_SHA256='6d90d0bc4bd5e085421125b58852a02a5b48a57dff4ad645c8ac7eb014cb5271'
+export JOBC_SPEC_SHA256='2a913f4123a26043366bd0d09e201bfd945c84e25aae032e2d4c103d30fa703e'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='8'
@@ -60,8 +60,8 @@ export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
 export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'
-export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
 export TORCH_ELASTIC_SHUTDOWN_TIMEOUT='170'
+export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
 export PYTHONPATH='/lustre/projects/my-account/Megatron-LM'"${PYTHONPATH:+:$PYTHONPATH}"
 
 # Rendezvous at the first host of the allocation.

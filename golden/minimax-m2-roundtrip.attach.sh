@@ -1,7 +1,7 @@
 #!/bin/bash
 # minimax-m2-roundtrip: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: b77bd73f4f3e6efe810f46e872b1d25eb392646a6441bbd0fa5ba4c8404d9d2c
+# spec sha256: 45a57455082f48bc53c633459b0484d5f1022c1466613b67f6d3d19c9692b976
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='minimax-m2-roundtrip'
-export JOBC_SPEC_SHA256='b77bd73f4f3e6efe810f46e872b1d25eb392646a6441bbd0fa5ba4c8404d9d2c'
+export JOBC_SPEC_SHA256='45a57455082f48bc53c633459b0484d5f1022c1466613b67f6d3d19c9692b976'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # qwen3-30b-a3b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: fbfc319d5062939b162514f3a2c1b16cf55870350d7499e94a7bfd5f55751f22
+# spec sha256: daef9d360fd07884020d9eebd2809e47716a8db002eddf250ba119e75f25e8ac
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='qwen3-30b-a3b-sft'
-export JOBC_SPEC_SHA256='fbfc319d5062939b162514f3a2c1b16cf55870350d7499e94a7bfd5f55751f22'
+export JOBC_SPEC_SHA256='daef9d360fd07884020d9eebd2809e47716a8db002eddf250ba119e75f25e8ac'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
