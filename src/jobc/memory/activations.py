@@ -1,0 +1,194 @@
+"""Activation memory per pipeline stage, and the inference KV cache.
+
+Two flavours, because stored activations depend on the implementation:
+
+- ``megatron``: Korthikanti et al. 2022 (Reducing Activation Recomputation in Large Transformer
+  Models), Table 2, as Megatron-LM's `theoretical_memory_usage.py` generalises it to any MLP
+  width: per layer s·b·h·(18 + 4f/h)/t with sequence parallelism, s·b·h·(10 + (8 + 4f/h)/t)
+  without. Attention scores are never stored (flash attention), so recompute `none` and
+  `selective` come out alike.
+- ``hf``: Hugging Face / plain PyTorch Llama-style code (SDPA, bf16, RMSNorm upcast to fp32), as
+  measured with PyTorch's MemTracker: per layer s·b·(20h + 4·kv·d + 8f) bytes; the loss keeps
+  fp32 log-probabilities (4·s·b·V) and its backward briefly needs two more fp32 copies.
+
+MoE layers use f = top_k·expert_ffn·c + shared_ffn (Megatron-Bridge's substitution; c is the
+token imbalance, 1 for perfect balance). Context parallelism divides the sequence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil
+from typing import Literal
+
+from jobc.memory.placement import RankParams, Sizes
+from jobc.memory.shape import ModelShape
+
+Flavour = Literal["megatron", "hf"]
+Recompute = Literal["none", "selective", "full"]
+
+
+@dataclass(frozen=True, slots=True)
+class StageActivations:
+    """Activation bytes one rank of one stage holds at the start of the backward pass."""
+
+    layers: int  # stored by the stage's layers, all in-flight micro-batches
+    embedding: int  # stored by the input embedding (first stage)
+    output: int  # stored by the final norm, output layer and loss (last stage)
+    working: int  # one layer recomputed in full during the backward pass (full recompute)
+    loss_transient: int  # extra, only while the loss runs backward
+    one_layer: int  # what the largest single layer stores for one micro-batch
+    in_flight: Fraction  # micro-batches of activations the stage holds
+
+    @property
+    def at_loss(self) -> int:
+        """While the loss runs backward: everything stored, plus the loss's own buffers."""
+        return self.layers + self.embedding + self.output + self.loss_transient
+
+    @property
+    def in_backward(self) -> int:
+        """While a layer runs backward: the loss is done, a recomputed layer may be live."""
+        return self.layers + self.embedding + self.working
+
+
+def tokens(seq_length: int, micro_batch: int, sizes: Sizes) -> int:
+    """Tokens of one micro-batch on one rank (context parallelism splits the sequence)."""
+    return ceil(seq_length / sizes.cp) * micro_batch
+
+
+def mlp_width(shape: ModelShape, moe: bool, imbalance: Fraction) -> Fraction:
+    if not moe or shape.moe is None:
+        return Fraction(shape.ffn_hidden)
+    m = shape.moe
+    return m.top_k * m.ffn_hidden * imbalance + m.shared_experts * m.shared_ffn_hidden
+
+
+def layer_bytes(
+    shape: ModelShape, sizes: Sizes, tokens_: int, *, moe: bool, flavour: Flavour, imbalance: Fraction
+) -> Fraction:
+    """Activations one layer stores for one micro-batch, without recomputation."""
+    h, t, f = shape.hidden, sizes.tp, mlp_width(shape, moe, imbalance)
+    sp = sizes.sequence_parallel and t > 1
+    if flavour == "megatron":
+        if sp:
+            return tokens_ * (18 * h + 4 * f) / t
+        return tokens_ * (10 * h + (8 * h + 4 * f) / t)
+    kv = shape.kv_heads * shape.head_dim
+    if sp:
+        return tokens_ * (20 * h + 4 * kv + 8 * f) / t
+    return tokens_ * (12 * h + (8 * h + 4 * kv + 8 * f) / t)
+
+
+def layer_input_bytes(shape: ModelShape, sizes: Sizes, tokens_: int) -> Fraction:
+    """What full recomputation keeps per layer: its bf16 input."""
+    sp = sizes.sequence_parallel and sizes.tp > 1
+    return Fraction(2 * tokens_ * shape.hidden, sizes.tp if sp else 1)
+
+
+def in_flight(stage: int, sizes: Sizes, microbatches: int | None) -> Fraction:
+    """Micro-batches of activations a stage holds under the 1F1B schedule (interleaved when vpp
+    is set: Megatron's warm-up count of virtual micro-batches, each a 1/vpp slice of the stage)."""
+    p = sizes.pp
+    if p == 1:
+        return Fraction(1)
+    if sizes.vpp and sizes.vpp > 1:
+        v = sizes.vpp
+        chunks = 2 * (p - stage - 1) + (v - 1) * p + 1
+        if microbatches is not None:
+            chunks = min(chunks, microbatches * v)
+        return Fraction(chunks, v)
+    held = p - stage
+    if microbatches is not None:
+        held = min(held, microbatches)
+    return Fraction(held)
+
+
+def for_stage(
+    shape: ModelShape,
+    sizes: Sizes,
+    rank: RankParams,
+    *,
+    seq_length: int,
+    micro_batch: int,
+    microbatches: int | None,
+    recompute: Recompute,
+    flavour: Flavour,
+    imbalance: Fraction = Fraction(1),
+) -> StageActivations:
+    """Training activations of one rank on ``rank.stage``."""
+    n = tokens(seq_length, micro_batch, sizes)
+    t, h, v = sizes.tp, shape.hidden, shape.vocab
+    sp = sizes.sequence_parallel and t > 1
+    first, last = rank.stage == 0, rank.stage == sizes.pp - 1
+    held = in_flight(rank.stage, sizes, microbatches)
+    per_layer = [
+        layer_bytes(shape, sizes, n, moe=shape.is_moe(i), flavour=flavour, imbalance=imbalance)
+        for i in rank.layers
+    ]
+    mtp = layer_bytes(shape, sizes, n, moe=shape.moe is not None, flavour=flavour, imbalance=imbalance)
+    per_layer += [mtp] * rank.mtp_layers
+    largest = max(per_layer, default=Fraction(0))
+    if recompute == "full":
+        one = layer_input_bytes(shape, sizes, n) if per_layer else Fraction(0)
+        layers = one * len(per_layer) * held
+        working = largest
+    else:
+        one = largest
+        layers = sum(per_layer, Fraction(0)) * held
+        working = Fraction(0)
+    embedding = Fraction(0)
+    output = Fraction(0)
+    loss = Fraction(0)
+    if flavour == "megatron":
+        if first:
+            # token ids (int64) and the embedding dropout mask, per micro-batch in flight
+            embedding = (8 * n + n * h) * held / (t if sp else 1)
+        if last:
+            output = Fraction(4 * n * h, t if sp else 1) + Fraction(4 * n * v, t)
+    else:
+        if first:
+            embedding = 8 * n * held
+        if last:
+            # final RMSNorm (fp32 input and bf16 output) and the loss's fp32 log-probabilities
+            output = Fraction(6 * n * h, t if sp else 1) + Fraction(4 * n * v, t)
+            loss = Fraction(8 * n * v, t)
+    return StageActivations(
+        layers=ceil(layers),
+        embedding=ceil(embedding),
+        output=ceil(output),
+        working=ceil(working),
+        loss_transient=ceil(loss),
+        one_layer=ceil(one),
+        in_flight=held,
+    )
+
+
+def inference_workspace(
+    shape: ModelShape, sizes: Sizes, rank: RankParams, *, seq_length: int, micro_batch: int
+) -> int:
+    """Transient activations of a forward pass: one layer's working set for the prompt, plus
+    last-token logits in fp32 on the last stage."""
+    n = tokens(seq_length, micro_batch, sizes)
+    one = max(
+        (
+            layer_bytes(shape, sizes, n, moe=shape.is_moe(i), flavour="megatron", imbalance=Fraction(1))
+            for i in rank.layers
+        ),
+        default=Fraction(0),
+    )
+    logits = Fraction(4 * micro_batch * shape.vocab, sizes.tp) if rank.stage == sizes.pp - 1 else 0
+    return ceil(one + logits)
+
+
+def kv_cache_per_token(shape: ModelShape, sizes: Sizes, layers: int) -> int:
+    """KV-cache bytes per token on one rank for ``layers`` layers.
+
+    Grouped-query attention keeps keys and values of its kv heads, split over tp (a head is
+    replicated once tp exceeds the kv heads); MLA keeps one compressed latent plus the rotary key,
+    whole on every tp rank."""
+    width = shape.dtype_bytes
+    if shape.mla is not None:
+        return layers * (shape.mla.kv_lora_rank + shape.mla.qk_rope_head_dim) * width
+    heads_here = max(1, -(-shape.kv_heads // sizes.tp))
+    return layers * 2 * heads_here * shape.head_dim * width
