@@ -223,6 +223,7 @@ def test_check_program_reports_a_failed_start_as_json(forkserver: ForkServer, tm
 # --- preemption: the toy training program ---------------------------------------------------
 
 STEPS = 24
+REQUEUE = 99  # not the default, to show the contract is read
 
 
 def toy_envs(
@@ -233,6 +234,7 @@ def toy_envs(
         "JOBC_CHECKPOINT_DIR": str(checkpoints),
         "JOBC_SIGNAL": "SIGTERM",
         "JOBC_GRACE_S": "20",
+        "JOBC_REQUEUE_EXIT_CODE": str(REQUEUE),
         "SLURM_RESTART_COUNT": str(restart),
         # an hour left: a signal now is a preemption, not the time limit
         "SLURM_JOB_END_TIME": str(int(time.time()) + 3600),
@@ -271,7 +273,7 @@ def test_signal_to_one_rank_stops_every_rank_at_the_same_step_and_resume_is_exac
     wait_for(lambda: steps_done(interrupted, 2) >= 5, 30, "rank 2 to run five steps", group)
     # Like slurmstepd: the rank and its DataLoader workers get the signal; the other ranks do not.
     group.signal(2)
-    assert group.wait(60) == [DEFAULT_REQUEUE_EXIT_CODE] * WORLD, group.describe()
+    assert group.wait(60) == [REQUEUE] * WORLD, group.describe()
     stops = [next(e for e in seen(interrupted, r) if e["event"] == "stop") for r in range(WORLD)]
     stop_step = stops[0]["step"]
     assert all(
@@ -311,7 +313,7 @@ def test_dataloader_workers_need_the_hook_to_survive_the_signal(
     wait_for(lambda: steps_done(checkpoints, 0) >= 3, 30, "three steps", group)
     group.signal(0)
     codes = group.wait(60)
-    assert codes[0] not in (0, DEFAULT_REQUEUE_EXIT_CODE), group.describe()
+    assert codes[0] not in (0, REQUEUE, DEFAULT_REQUEUE_EXIT_CODE), group.describe()
     assert "DataLoader worker" in group.stderr(0), group.describe()
 
 

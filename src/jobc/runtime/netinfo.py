@@ -12,7 +12,7 @@ import socket
 import struct
 from collections.abc import Mapping
 
-__all__ = ["describe_interface", "interface_for_address", "route_source_address"]
+__all__ = ["address_is_local", "describe_interface", "interface_for_address", "route_source_address"]
 
 _SIOCGIFADDR = 0x8915
 
@@ -32,6 +32,22 @@ def route_source_address(host: str, port: int = 9) -> str | None:
             local: str = sock.getsockname()[0]
             return local
     return None
+
+
+def address_is_local(host: str) -> bool | None:
+    """Whether ``host`` names an address of this machine; None when it does not resolve."""
+    try:
+        infos = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM)
+    except OSError:
+        return None
+    for family, kind, proto, _, address in infos:
+        with socket.socket(family, kind, proto) as sock:
+            try:
+                sock.bind((address[0], 0))
+            except OSError:
+                continue
+            return True
+    return False
 
 
 def _interface_address(sock: socket.socket, name: str) -> str | None:

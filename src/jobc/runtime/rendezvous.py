@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import socket
 import time
 from collections.abc import Mapping
@@ -24,9 +25,12 @@ from torch._C._distributed_c10d import PrefixStore, Store, TCPStore
 from jobc.runtime.contract import Contract
 from jobc.runtime.errors import RendezvousError, WorldMismatchError
 from jobc.runtime.launch import Launch
+from jobc.runtime.netinfo import address_is_local
 from jobc.runtime.worldcheck import Member, verify_members
 
 __all__ = ["rendezvous"]
+
+log = logging.getLogger("jobc.runtime")
 
 _ARRIVED = "arrived"
 _ACKED = "acked"
@@ -68,6 +72,8 @@ def _await_listener(host: str, port: int, deadline: float) -> str | None:
 def _open_store(launch: Launch, env: Mapping[str, str], timeout_s: float) -> TCPStore:
     use_agent_store = launch.mode == "torchrun" and env.get("TORCHELASTIC_USE_AGENT_STORE") == "True"
     is_master = launch.rank == 0 and not use_agent_store
+    if is_master and (hint := _not_here(launch)):
+        log.warning("jobc.runtime: %s", hint)
     if not is_master:
         failure = _await_listener(launch.master_addr, launch.master_port, time.monotonic() + timeout_s)
         if failure is not None:
@@ -110,17 +116,29 @@ def _missing_ranks(store: Store, world_size: int) -> list[int]:
     return [r for r in range(world_size) if not store.check([_member_key(r)])]
 
 
+def _not_here(launch: Launch) -> str | None:
+    """A hint when rank 0 hosts the store but MASTER_ADDR names another machine."""
+    if address_is_local(launch.master_addr) is False:
+        return (
+            f"MASTER_ADDR={launch.master_addr} is not an address of the host rank 0 runs on "
+            f"({launch.node_name}), so the other ranks look for the store elsewhere"
+        )
+    return None
+
+
 def _timeout_message(launch: Launch, arrived: int, missing: list[int], timeout_s: float) -> str:
     shown = ", ".join(str(r) for r in missing[:_MAX_LISTED])
     if len(missing) > _MAX_LISTED:
         shown += f" and {len(missing) - _MAX_LISTED} more"
-    return (
+    message = (
         f"rendezvous at {_where(launch)} did not complete within {timeout_s:g} s: "
         f"{arrived} of {launch.world_size} ranks arrived; missing ranks: {shown or 'unknown'}. "
         "A missing rank usually crashed before init() (see its own log), was started with "
         f"a different MASTER_ADDR/MASTER_PORT, or cannot reach {launch.master} "
         "(firewall, wrong interface); raise JOBC_RENDEZVOUS_TIMEOUT_S only if ranks start slowly"
     )
+    hint = _not_here(launch)
+    return f"{message}. Note: {hint}" if hint else message
 
 
 def _publish(store: Store, verdict: dict[str, Any]) -> None:
@@ -150,7 +168,9 @@ def rendezvous(
     root = _open_store(launch, env, timeout_s)
     remaining = max(0.1, timeout_s - (time.monotonic() - started))
     root.set_timeout(timedelta(seconds=remaining + _MARGIN_S))
-    store = PrefixStore(f"jobc/attempt_{launch.elastic_restart_count}/", root)
+    # Keyed by job as well: a rank of another job that reaches this store by mistake
+    # (same port, wrong MASTER_ADDR) must not count as one of ours.
+    store = PrefixStore(f"jobc/{launch.job_id or 'nojob'}/attempt_{launch.elastic_restart_count}/", root)
     try:
         store.set(_member_key(launch.rank), json.dumps(member))
         store.add(_ARRIVED, 1)

@@ -43,7 +43,8 @@ def _listed(values: Sequence[object]) -> str:
 def _consistent(members: Sequence[Member], key: str, label: str) -> list[str]:
     by_value: dict[object, list[int]] = defaultdict(list)
     for member in members:
-        by_value[member[key]].append(member["rank"])  # type: ignore[literal-required]
+        fields: Mapping[str, object] = member
+        by_value[fields[key]].append(member["rank"])
     if len(by_value) <= 1:
         return []
     parts = [f"{value!r} on ranks {_listed(ranks)}" for value, ranks in by_value.items()]
@@ -53,7 +54,7 @@ def _consistent(members: Sequence[Member], key: str, label: str) -> list[str]:
 def verify_members(members: Sequence[Member], contract: Contract) -> list[str]:
     """Problems with the world the members form; empty when it is sound."""
     problems: list[str] = []
-    problems += _consistent(members, "job_id", "Slurm job id (two incarnations of the job met?)")
+    problems += _consistent(members, "job_id", "SLURM_JOB_ID")
     problems += _consistent(members, "restart_count", "SLURM_RESTART_COUNT")
     problems += _consistent(members, "elastic_restart_count", "TORCHELASTIC_RESTART_COUNT")
     problems += _consistent(members, "spec_sha256", "JOBC_SPEC_SHA256")
@@ -103,11 +104,3 @@ def _duplicate_devices(node: str, group: Sequence[Member]) -> list[str]:
         for gpu, ranks in sorted(by_gpu.items())
         if len(ranks) > 1
     ]
-
-
-def describe_members(members: Mapping[int, Member]) -> str:
-    """One line per node: which ranks it runs."""
-    by_node: dict[str, list[int]] = defaultdict(list)
-    for rank, member in sorted(members.items()):
-        by_node[member["node"]].append(rank)
-    return "; ".join(f"{node}: {_listed(ranks)}" for node, ranks in sorted(by_node.items()))
