@@ -21,9 +21,7 @@ container: {image: "nvcr.io/nvidia/pytorch:25.01-py3"}
 Good:
 
 ```yaml
-container: {image: "nvcr.io#nvidia/pytorch:25.01-py3"}
-# or a squashfs file:
-container: {image: /lustre/images/pytorch-25.01.sqsh}
+container: {image: "nvcr.io#nvidia/pytorch:25.01-py3"}   # or /lustre/images/pytorch-25.01.sqsh
 ```
 """
 

@@ -11,16 +11,13 @@ Info: the value may well be right for the cluster the spec runs on today.
 Bad:
 
 ```yaml
-extends: clusters/a100-roce.yaml
 fabric: {ib_gid_index: 3}
 ```
 
 Good:
 
 ```yaml
-# clusters/a100-roce.yaml
-profile: a100-roce
-fabric: {ib_gid_index: 3}
+extends: clusters/a100-roce.yaml    # the profile holds fabric: {ib_gid_index: 3}
 ```
 """
 
