@@ -17,7 +17,6 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
-from jobc.runtime.errors import RuntimeSetupError
 from jobc.runtime.netinfo import describe_interface
 from jobc.runtime.world import World, init
 
@@ -78,15 +77,23 @@ def _guess_rank() -> int:
     return 0
 
 
+def _fail(rank: int, stage: str, exc: BaseException) -> int:
+    message = f"{stage}: {type(exc).__name__}: {exc}"
+    print(f"jobc.runtime check: rank {rank}: {message}", file=sys.stderr, flush=True)
+    if rank == 0:
+        print(json.dumps({"ok": False, "error": message}, sort_keys=True), flush=True)
+    return 1
+
+
 def main() -> int:
     try:
         world = init()
-    except RuntimeSetupError as exc:
-        print(f"jobc.runtime check: {exc}", file=sys.stderr)
-        if _guess_rank() == 0:
-            print(json.dumps({"ok": False, "error": str(exc)}, sort_keys=True), flush=True)
-        return 1
-    summary = run_check(world)
+    except Exception as exc:
+        return _fail(_guess_rank(), "start", exc)
+    try:
+        summary = run_check(world)
+    except Exception as exc:
+        return _fail(world.rank, "all-reduce", exc)
     if world.is_main:
         print(json.dumps(summary, sort_keys=True), flush=True)
     world.close()

@@ -56,8 +56,9 @@ REASON_CODES: dict[StopReason, int] = {"signal": 1, "preemption": 2, "timeout": 
 EARLY_DELIVERY_S = 60.0
 # Margin for clock skew between the controller and the node and for delivery delay.
 _SLACK_S = 15.0
-# Without a wakeup fd the watchdog polls the flag this often.
+# Without a wakeup fd the watchdog polls the flag this often; with one, rarely.
 _POLL_S = 0.2
+_SAFETY_POLL_S = 1.0
 
 _Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
@@ -220,9 +221,10 @@ class SignalWatch:
         assert reader is not None
         while not self._closing:
             deadline = self.deadline()
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not self._wakeup:
-                timeout = _POLL_S if timeout is None else min(timeout, _POLL_S)
+            # Even with the wakeup fd, look at the flag now and then: a library may have
+            # replaced the process-wide wakeup fd since install().
+            poll = _POLL_S if not self._wakeup else _SAFETY_POLL_S
+            timeout = poll if deadline is None else min(poll, max(0.0, deadline - time.monotonic()))
             try:
                 ready, _, _ = select.select([reader], [], [], timeout)
             except (OSError, ValueError):
