@@ -61,6 +61,10 @@ def spec_files(paths: Sequence[str]) -> Iterator[Path]:
                 and p.is_file()
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
+            if not found:
+                # a directory given by name (perhaps spec.yaml/ itself) that holds no spec: linting
+                # nothing and passing would hide the mistake
+                raise CommandError(f"{raw}: a directory with no *.yaml or *.yml files in it")
             yield from found
         elif path.is_file():
             yield path
