@@ -1,7 +1,7 @@
 #!/bin/bash
 # fsdp2-llama3-8b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 408e6bebe3d0f70918e008fd017f72bf952fbc24a3511d7c5c267f10b6528806
+# spec sha256: 0bef5010697cd37ddc13e9f46b2100752a5e484a809519e015e5993545117387
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='fsdp2-llama3-8b-sft'
-export JOBC_SPEC_SHA256='408e6bebe3d0f70918e008fd017f72bf952fbc24a3511d7c5c267f10b6528806'
+export JOBC_SPEC_SHA256='0bef5010697cd37ddc13e9f46b2100752a5e484a809519e015e5993545117387'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -58,6 +58,7 @@ export TORCH_NCCL_ASYNC_ERROR_HANDLING='1'
 export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
+export NEMO_HOME='/lustre/cache/nemo'
 export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'
 export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-1node: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 681e8b99a44bbab2170f899699331765b73b4585536ffac2a45dda51cca10ebe
+# spec sha256: f795aa65d54be95eb037b22298e8a1d1f523d094bd2e97270d2c687a75b24cd0
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-1node'
-export JOBC_SPEC_SHA256='681e8b99a44bbab2170f899699331765b73b4585536ffac2a45dda51cca10ebe'
+export JOBC_SPEC_SHA256='f795aa65d54be95eb037b22298e8a1d1f523d094bd2e97270d2c687a75b24cd0'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='1'
 export JOBC_GPUS_PER_NODE='4'
@@ -55,6 +55,7 @@ export PET_SIGNALS_TO_HANDLE='SIGTERM,SIGINT,SIGHUP,SIGQUIT'
 export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
+export NEMO_HOME='/lustre/cache/nemo'
 export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'
 export TORCH_ELASTIC_SHUTDOWN_TIMEOUT='110'
 export TORCH_NCCL_AVOID_RECORD_STREAMS='1'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-requeue: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 0449329b0917e0b1fb9955698c39418a67f98d771fc63f4829e49028f2b74e89
+# spec sha256: 55f01bbc003815b8f83599a29da4e996fa2fc805509be8c366a20db899251d02
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-requeue'
-export JOBC_SPEC_SHA256='0449329b0917e0b1fb9955698c39418a67f98d771fc63f4829e49028f2b74e89'
+export JOBC_SPEC_SHA256='55f01bbc003815b8f83599a29da4e996fa2fc805509be8c366a20db899251d02'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='4'
@@ -54,6 +54,7 @@ export TORCH_NCCL_ASYNC_ERROR_HANDLING='1'
 export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
+export NEMO_HOME='/lustre/cache/nemo'
 export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'
 export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
 

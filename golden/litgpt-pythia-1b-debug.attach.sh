@@ -1,7 +1,7 @@
 #!/bin/bash
 # litgpt-pythia-1b-debug: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 572bb02e65aa7ce748ce9f7b4d2c843a227156d9a95e314943a71082845621a4
+# spec sha256: 839e2df14d1e3f63ab6a30e673288f8f3908f71e93122b72c1b24a601b4474a6
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -32,7 +32,7 @@ set -x
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='litgpt-pythia-1b-debug'
-export JOBC_SPEC_SHA256='572bb02e65aa7ce748ce9f7b4d2c843a227156d9a95e314943a71082845621a4'
+export JOBC_SPEC_SHA256='839e2df14d1e3f63ab6a30e673288f8f3908f71e93122b72c1b24a601b4474a6'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -61,6 +61,7 @@ export TORCH_NCCL_ASYNC_ERROR_HANDLING='1'
 export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
+export NEMO_HOME='/lustre/cache/nemo'
 export TORCH_DISTRIBUTED_DEBUG='DETAIL'
 export PYTHONFAULTHANDLER='1'
 export CUDA_LAUNCH_BLOCKING='1'
@@ -123,9 +124,9 @@ jobc_heartbeat_pid=$!
 
 # The launch, as words: spec values are quoted, never re-parsed by a shell.
 jobc_python=('/usr/bin/python')
-jobc_program=('-m' 'litgpt' 'pretrain' 'EleutherAI/pythia-1b' '--devices' '8' '--num_nodes' '2' '--out_dir' '/lustre/projects/my-account/checkpoints/{name}' '--train.max_tokens' '1000000000')
+jobc_program=('-m' 'litgpt' 'pretrain' 'EleutherAI/pythia-1b' '--devices' '8' '--num_nodes' '2' '--out_dir' '/lustre/projects/my-account/checkpoints/litgpt-pythia-1b-debug' '--train.max_tokens' '1000000000')
 # pyxis flags belong on srun: sbatch does not start the container.
-jobc_container=(--container-image='/lustre/containers/litgpt.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/litgpt-runs' --no-container-mount-home --container-env='CUDA_LAUNCH_BLOCKING,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_DEBUG,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,PYTHONFAULTHANDLER,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_DISTRIBUTED_DEBUG,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
+jobc_container=(--container-image='/lustre/containers/litgpt.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/litgpt-runs' --no-container-mount-home --container-env='CUDA_LAUNCH_BLOCKING,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_DEBUG,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PYTHONFAULTHANDLER,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_DISTRIBUTED_DEBUG,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
 read -r -d '' jobc_step <<'JOBC_STEP' || true
 # Runs once per task, inside the step (and the container): what only the node knows is
 # read here, never in the batch shell.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # megatron-llama3-8b: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 2a913f4123a26043366bd0d09e201bfd945c84e25aae032e2d4c103d30fa703e
+# spec sha256: 1ccd1c4768396886a75b60abb6d4bf140fdea2bbaa64bd89bf0302a85ad0eb67
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='megatron-llama3-8b'
-export JOBC_SPEC_SHA256='2a913f4123a26043366bd0d09e201bfd945c84e25aae032e2d4c103d30fa703e'
+export JOBC_SPEC_SHA256='1ccd1c4768396886a75b60abb6d4bf140fdea2bbaa64bd89bf0302a85ad0eb67'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='8'
@@ -59,6 +59,7 @@ export PET_SIGNALS_TO_HANDLE='SIGTERM,SIGINT,SIGHUP,SIGQUIT'
 export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
+export NEMO_HOME='/lustre/cache/nemo'
 export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'
 export TORCH_ELASTIC_SHUTDOWN_TIMEOUT='170'
 export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
@@ -106,10 +107,10 @@ printf 'jobc: master %s:%s, restart %s\n' "$MASTER_ADDR" "$MASTER_PORT" "$SLURM_
 
 # The launch, as words: spec values are quoted, never re-parsed by a shell.
 jobc_python=('/usr/bin/python')
-jobc_program=('pretrain_gpt.py' '--tensor-model-parallel-size' '2' '--pipeline-model-parallel-size' '1' '--context-parallel-size' '1' '--sequence-parallel' '--use-distributed-optimizer' '--num-layers' '32' '--hidden-size' '4096' '--num-attention-heads' '32' '--group-query-attention' '--num-query-groups' '8' '--ffn-hidden-size' '14336' '--seq-length' '8192' '--max-position-embeddings' '8192' '--micro-batch-size' '1' '--global-batch-size' '256' '--swiglu' '--normalization' 'RMSNorm' '--position-embedding-type' 'rope' '--rotary-base' '500000' '--untie-embeddings-and-output-weights' '--disable-bias-linear' '--recompute-activations' '--bf16' '--tokenizer-type' 'HuggingFaceTokenizer' '--tokenizer-model' 'meta-llama/Meta-Llama-3-8B' '--data-path' '/lustre/datasets/fineweb-edu/llama3_text_document' '--lr' '3e-4' '--min-lr' '3e-5' '--lr-decay-style' 'cosine' '--lr-warmup-iters' '2000' '--train-iters' '100000' '--save' '/lustre/projects/my-account/checkpoints/{name}' '--load' '/lustre/projects/my-account/checkpoints/{name}' '--save-interval' '1000' '--exit-signal-handler')
+jobc_program=('pretrain_gpt.py' '--tensor-model-parallel-size' '2' '--pipeline-model-parallel-size' '1' '--context-parallel-size' '1' '--sequence-parallel' '--use-distributed-optimizer' '--num-layers' '32' '--hidden-size' '4096' '--num-attention-heads' '32' '--group-query-attention' '--num-query-groups' '8' '--ffn-hidden-size' '14336' '--seq-length' '8192' '--max-position-embeddings' '8192' '--micro-batch-size' '1' '--global-batch-size' '256' '--swiglu' '--normalization' 'RMSNorm' '--position-embedding-type' 'rope' '--rotary-base' '500000' '--untie-embeddings-and-output-weights' '--disable-bias-linear' '--recompute-activations' '--bf16' '--tokenizer-type' 'HuggingFaceTokenizer' '--tokenizer-model' 'meta-llama/Meta-Llama-3-8B' '--data-path' '/lustre/datasets/fineweb-edu/llama3_text_document' '--lr' '3e-4' '--min-lr' '3e-5' '--lr-decay-style' 'cosine' '--lr-warmup-iters' '2000' '--train-iters' '100000' '--save' '/lustre/projects/my-account/checkpoints/megatron-llama3-8b' '--load' '/lustre/projects/my-account/checkpoints/megatron-llama3-8b' '--save-interval' '1000' '--exit-signal-handler')
 jobc_torchrun=(--nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$jobc_job_id" --max-restarts=0)
 # pyxis flags belong on srun: sbatch does not start the container.
-jobc_container=(--container-image='nvcr.io#nvidia/pytorch:25.01-py3' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-LM' --no-container-mount-home --container-env='CUDA_DEVICE_MAX_CONNECTIONS,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,PET_SIGNALS_TO_HANDLE,PYTHONPATH,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_ELASTIC_SHUTDOWN_TIMEOUT,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
+jobc_container=(--container-image='nvcr.io#nvidia/pytorch:25.01-py3' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-LM' --no-container-mount-home --container-env='CUDA_DEVICE_MAX_CONNECTIONS,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PET_SIGNALS_TO_HANDLE,PYTHONPATH,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_ELASTIC_SHUTDOWN_TIMEOUT,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
 read -r -d '' jobc_step <<'JOBC_STEP' || true
 # Runs once per task, inside the step (and the container): what only the node knows is
 # read here, never in the batch shell.

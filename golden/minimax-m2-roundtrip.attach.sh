@@ -1,7 +1,7 @@
 #!/bin/bash
 # minimax-m2-roundtrip: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 45a57455082f48bc53c633459b0484d5f1022c1466613b67f6d3d19c9692b976
+# spec sha256: 34029128b5cf9ddc016178e4c00616385025c8236a66fad7f7e8150617571f51
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='minimax-m2-roundtrip'
-export JOBC_SPEC_SHA256='45a57455082f48bc53c633459b0484d5f1022c1466613b67f6d3d19c9692b976'
+export JOBC_SPEC_SHA256='34029128b5cf9ddc016178e4c00616385025c8236a66fad7f7e8150617571f51'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -57,6 +57,7 @@ export TORCH_NCCL_ASYNC_ERROR_HANDLING='1'
 export HF_HOME='/lustre/cache/huggingface'
 export UV_CACHE_DIR='/lustre/cache/uv'
 export TRITON_CACHE_DIR='/lustre/cache/triton'
+export NEMO_HOME='/lustre/cache/nemo'
 export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'
 export TORCH_NCCL_AVOID_RECORD_STREAMS='1'
 
@@ -104,7 +105,7 @@ printf 'jobc: master %s:%s, restart %s\n' "$MASTER_ADDR" "$MASTER_PORT" "$SLURM_
 jobc_python=('uv' 'run' '--no-sync' 'python')
 jobc_program=('examples/conversion/hf_megatron_roundtrip_multi_gpu.py' '--hf-model-id' 'MiniMaxAI/MiniMax-M2' '--tp' '1' '--pp' '1' '--ep' '16' '--etp' '1' '--trust-remote-code')
 # pyxis flags belong on srun: sbatch does not start the container.
-jobc_container=(--container-image='/lustre/containers/nemo-25.09.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-Bridge' --no-container-mount-home --container-env='HF_HOME,HF_TOKEN,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NCCL_NVLS_ENABLE,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
+jobc_container=(--container-image='/lustre/containers/nemo-25.09.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-Bridge' --no-container-mount-home --container-env='HF_HOME,HF_TOKEN,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NCCL_NVLS_ENABLE,NEMO_HOME,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
 read -r -d '' jobc_step <<'JOBC_STEP' || true
 # Runs once per task, inside the step (and the container): what only the node knows is
 # read here, never in the batch shell.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # qwen3-30b-a3b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: daef9d360fd07884020d9eebd2809e47716a8db002eddf250ba119e75f25e8ac
+# spec sha256: 81d5fe874b2c395dc55cb5f37d8657dc63c620d89f712b09aa760d6d346a7ab4
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='qwen3-30b-a3b-sft'
-export JOBC_SPEC_SHA256='daef9d360fd07884020d9eebd2809e47716a8db002eddf250ba119e75f25e8ac'
+export JOBC_SPEC_SHA256='81d5fe874b2c395dc55cb5f37d8657dc63c620d89f712b09aa760d6d346a7ab4'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -38,7 +38,7 @@ export JOBC_WORLD_SIZE='16'
 export JOBC_TP='1'
 export JOBC_PP='1'
 export JOBC_CP='1'
-export JOBC_EP='8'
+export JOBC_EP='16'
 export JOBC_DP='16'
 export JOBC_SIGNAL='none'
 export JOBC_GRACE_S='110'
@@ -100,12 +100,12 @@ MASTER_PORT=${MASTER_PORT:-$((20000 + jobc_job_id % 9000))}
 export MASTER_ADDR MASTER_PORT
 
 printf 'jobc: %s job %s on %s nodes (%s)\n' 'qwen3-30b-a3b-sft' "$jobc_job_id" "2" "$jobc_nodelist"
-printf 'jobc: %s\n' 'world 16 = tp 1 x pp 1 x cp 1 x dp 16 (ep 8), srun launch'
+printf 'jobc: %s\n' 'world 16 = tp 1 x pp 1 x cp 1 x dp 16 (ep 16), srun launch'
 printf 'jobc: master %s:%s, restart %s\n' "$MASTER_ADDR" "$MASTER_PORT" "$SLURM_RESTART_COUNT"
 
 # The launch, as words: spec values are quoted, never re-parsed by a shell.
 jobc_python=('uv' 'run' '--no-sync' 'python')
-jobc_program=('scripts/training/run_recipe.py' '--recipe' 'qwen3_30b_a3b_sft_config' '--dataset' 'llm-finetune' 'checkpoint.pretrained_checkpoint=/lustre/projects/my-account/models/qwen3-30b-a3b/iter_0000000' 'checkpoint.save=/lustre/projects/my-account/checkpoints/{name}' 'model.tensor_model_parallel_size=1' 'model.pipeline_model_parallel_size=1' 'model.expert_model_parallel_size=8' 'model.expert_tensor_parallel_size=1' 'model.seq_length=4096' 'train.micro_batch_size=1' 'train.global_batch_size=128')
+jobc_program=('scripts/training/run_recipe.py' '--recipe' 'qwen3_30b_a3b_sft_config' '--dataset' 'llm-finetune' 'checkpoint.pretrained_checkpoint=/lustre/projects/my-account/models/qwen3-30b-a3b/iter_0000000' 'checkpoint.save=/lustre/projects/my-account/checkpoints/qwen3-30b-a3b-sft' 'model.tensor_model_parallel_size=1' 'model.pipeline_model_parallel_size=1' 'model.expert_model_parallel_size=16' 'model.expert_tensor_parallel_size=1' 'model.seq_length=4096' 'train.micro_batch_size=1' 'train.global_batch_size=128')
 # pyxis flags belong on srun: sbatch does not start the container.
 jobc_container=(--container-image='/lustre/containers/nemo-25.09.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-Bridge' --no-container-mount-home --container-env='HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NCCL_NVLS_ENABLE,NEMO_HOME,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR,WANDB_API_KEY')
 read -r -d '' jobc_step <<'JOBC_STEP' || true

@@ -454,6 +454,37 @@ def interpolation_values(ctx: Context) -> dict[str, Any]:
     values["parallelism"]["dp"] = ctx.dp
     values["parallelism"]["etp"] = ctx.etp
     values["world"] = ctx.world
+    return _resolve_templates(values)
+
+
+def _resolve_templates(values: dict[str, Any], passes: int = 4) -> dict[str, Any]:
+    """Render the interpolated strings themselves, so a reference to one gets its final text.
+
+    `checkpoints: /ckpt/{name}` referenced as `{storage.checkpoints}` must give `/ckpt/job`,
+    not `/ckpt/{name}`. Each pass renders every template from its original text (so `{{` is
+    unescaped exactly once) against the previous pass; chains resolve within a few passes.
+    A template that does not render stays as written: JC008 reports it.
+    """
+    from jobc.interpolate import InterpolationError, fields, render
+
+    templates = [(path, text) for path, text in fields(values) if "{" in text or "}" in text]
+    for _ in range(passes):
+        rendered = []
+        for path, text in templates:
+            try:
+                rendered.append((path, render(text, values)))
+            except InterpolationError:
+                rendered.append((path, text))
+        changed = False
+        for path, text in rendered:
+            node: Any = values
+            for part in path[:-1]:
+                node = node[part]
+            if node[path[-1]] != text:
+                node[path[-1]] = text
+                changed = True
+        if not changed:
+            break
     return values
 
 
