@@ -424,3 +424,22 @@ def test_schema_prints_the_json_schema(capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run(capsys, "schema")
     assert code == 0
     assert json.loads(out) == json_schema()
+
+
+def test_text_on_a_terminal_shows_the_line_and_a_caret_under_the_span() -> None:
+    from io import StringIO
+
+    from jobc.diagnostics import Finding, Severity, Span
+    from jobc.report import reporter
+
+    lines = ["resources:", "  tasks_per_node: 4"]
+    finding = Finding("JC101", "srun-tasks-per-gpu", Severity.ERROR, "bad", "spec.yaml", Span(2, 19, 2, 20))
+    warning = Finding("JC004", "ambiguous-scalar", Severity.WARNING, "hm", "spec.yaml", Span(1, 1, 1, 10))
+    out = StringIO()
+    reporter("text")([warning, finding], {"spec.yaml": lines}, out, True)
+    plain = re.sub(r"\033\[[0-9;]*m", "", out.getvalue()).splitlines()
+    assert plain[3] == "spec.yaml:2:19: JC101 [error] bad (srun-tasks-per-gpu)"
+    assert plain[4] == "   2 |   tasks_per_node: 4"
+    assert plain[5] == " " * len("   2 | ") + " " * 18 + "^"
+    assert plain[2] == " " * len("   1 | ") + "^" * 9
+    assert plain[-1] == "Found 1 error, 1 warning."
