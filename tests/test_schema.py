@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 
 from jobc.cli import main
 from jobc.source import read
+from tests.helpers import lint_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = ROOT / "schema" / "jobc.schema.json"
@@ -92,3 +93,49 @@ def test_profiles_and_specs_take_different_branches(schema: dict[str, Any]) -> N
     spec = {"version": 1, "name": "x", "resources": {"nodes": 1}, "launch": {"program": "t.py"}}
     assert list(validator.iter_errors(spec)) == []
     assert list(validator.iter_errors({**spec, "resources": {"node": 1}}))
+
+
+SPEC = """\
+version: 1
+name: t
+resources: {resources}
+launch: {{program: train.py}}
+"""
+RESOURCES = "{nodes: 1, gpus_per_node: 8}"
+
+
+@pytest.mark.parametrize(
+    ("resources", "extra", "at", "message"),
+    [
+        (RESOURCES, "parallelism: {tp: '2'}", (5, 19), "parallelism.tp is the string '2', expected a whole"),
+        (RESOURCES, "parallelism: {sharding: fsdp}", (5, 25), "did you mean 'fsdp2'?"),
+        (RESOURCES, "resilience: {signal: sigterm}", (5, 22), "did you mean 'SIGTERM'?"),
+        (RESOURCES, "container: {image: 3}", (5, 20), "container.image is the number 3, expected a string"),
+        (RESOURCES, "env: {A: [1]}", (5, 10), "env.A is a list, expected a string or a number"),
+        (RESOURCES, "secrets: [hf-token]", (5, 11), "secrets[0] is the string 'hf-token', which is not a"),
+        (RESOURCES, "model: {moe: {experts: 8}}", (5, 9), "model.moe needs 'top_k'"),
+        (
+            "{nodez: 2, gpus_per_node: 8}",
+            "",
+            (3, 13),
+            "unknown key 'nodez' in resources; did you mean 'nodes'?",
+        ),
+        ("{gpus_per_node: 8, gpu: h100}", "", (3, 36), "did you mean 'h100-80gb' or 'h100-94gb'?"),
+    ],
+)
+def test_schema_errors_name_the_fix(
+    tmp_path: Path, resources: str, extra: str, at: tuple[int, int], message: str
+) -> None:
+    text = SPEC.format(resources=resources) + (extra + "\n" if extra else "")
+    result = lint_text(text, tmp_path)
+    assert [(f.code, f.span.line, f.span.col) for f in result.findings] == [("JC003", *at)]
+    assert message in result.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("written", "code"), [("'1'", "JC003"), ("1.0", "JC003"), ("true", "JC003"), ("2", "JC005")]
+)
+def test_version_written_wrongly_or_unsupported(tmp_path: Path, written: str, code: str) -> None:
+    text = SPEC.format(resources=RESOURCES).replace("version: 1", f"version: {written}")
+    result = lint_text(text, tmp_path)
+    assert [(f.code, f.span.line, f.span.col) for f in result.findings] == [(code, 1, 10)]

@@ -186,12 +186,17 @@ def _check(run: _Run, result: Result, path: Path) -> None:
             layer=main,
         )
         return
-    if "version" in data and data["version"] != 1:
+    version = data.get("version")
+    if isinstance(version, int | float) and not isinstance(version, bool) and version != 1:
         run.emit(
             "JC005",
-            Hit(("version",), f"version {data['version']!r} is not supported; this jobc reads version 1"),
+            Hit(("version",), f"version {version!r} is not supported; this jobc reads version 1"),
             layer=main,
         )
+        return
+    if "version" in data and (type(version) is not int or version != 1):
+        # `version: "1"`, `version: 1.0`, `version: true`: the right version, written wrongly
+        run.emit("JC003", Hit(("version",), f"version is {version!r}; write `version: 1`"), layer=main)
         return
     result.is_profile = "profile" in data and "name" not in data
     chain = _load_chain(run, path)
@@ -413,8 +418,11 @@ def _requirements(run: _Run, ctx: Context) -> bool:
         if key is not None and key not in gpus():
             import difflib
 
-            close = difflib.get_close_matches(key, list(gpus()), n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            # `h100` means one of the h100-* entries more often than the closest spelling
+            close = [k for k in gpus() if k.startswith(key.lower())] or difflib.get_close_matches(
+                key, list(gpus()), n=1, cutoff=0.5
+            )
+            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
             run.emit(
                 "JC003",
                 Hit(where, f"{where[0]}.gpu {key!r} is not in the GPU catalogue ({', '.join(gpus())}){hint}"),

@@ -12,7 +12,13 @@ from functools import cache
 from typing import Any
 
 from jobc.diagnostics import DataPath
+from jobc.model import ENV_NAME_PATTERN, NAME_PATTERN
 from jobc.rules.base import Hit
+
+_PATTERN_WORDS = {
+    ENV_NAME_PATTERN: "is not a variable name (letters, digits and '_', not starting with a digit)",
+    NAME_PATTERN: "may hold only letters, digits, '.', '_' and '-'",
+}
 
 _TYPE_NAMES = {
     "integer": "a whole number",
@@ -42,6 +48,14 @@ def explain(data: Any, *, profile: bool) -> list[Hit]:
     for error in validator.iter_errors(data):
         hits.extend(_explain(error, root))
     return hits
+
+
+def _where(path: DataPath) -> str:
+    """`launch.args[1]`: the way messages name a place in the spec."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the spec"
 
 
 def _describe(value: Any) -> str:
@@ -97,7 +111,7 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
     path: DataPath = tuple(error.absolute_path)
     kind = error.validator
     value = error.instance
-    where = ".".join(str(p) for p in path) or "the spec"
+    where = _where(path)
     if kind == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extras = [k for k in value if k not in allowed]
@@ -121,14 +135,22 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
             shown = ", ".join("null" if c is None else str(c) for c in choices)
             hint = ""
             if isinstance(value, str):
-                close = difflib.get_close_matches(
-                    value, [str(c) for c in choices if c is not None], n=1, cutoff=0.5
-                )
+                names = [str(c) for c in choices if c is not None]
+                # case first: `sigterm` means SIGTERM, not the closest spelling
+                same = [c for c in names if c.lower() == value.lower()]
+                close = same or difflib.get_close_matches(value, names, n=1, cutoff=0.5)
                 if close:
                     hint = f"; did you mean {close[0]!r}?"
             yield Hit(path, f"{where} is {_describe(value)}, expected one of: {shown}{hint}")
             return
     if kind == "anyOf":
+        # a section that may be null ({...} or null): its value is a mapping, so what is wrong is
+        # inside it; report that, not the union
+        inner = [sub for sub in error.context or [] if len(sub.absolute_path) > len(path)]
+        if inner:
+            for sub in inner:
+                yield from _explain(sub, root)
+            return
         # a union such as "integer or null": report the type, or the one branch that fits the type
         for sub in error.context or []:
             if sub.validator not in ("type", "const", "enum") and sub.validator != "$ref":
@@ -137,6 +159,8 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
         options: list[str] = []
         for option in error.schema.get("anyOf", []):
             options.extend(_expected_types(_resolve(option, root)))
+        if "number" in options:  # a whole number is a number
+            options = [t for t in options if t != "integer"]
         names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(options) if t not in ("choice", "null")]
         yield Hit(path, f"{where} is {_describe(value)}, expected {' or '.join(names)}")
         return
@@ -166,7 +190,8 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
         )
         return
     if kind == "pattern":
-        yield Hit(path, f"{where} {_describe(value)} does not match {error.validator_value}")
+        rule = _PATTERN_WORDS.get(error.validator_value, f"must match {error.validator_value}")
+        yield Hit(path, f"{where} is {_describe(value)}, which {rule}")
         return
     if kind == "maxLength":
         yield Hit(path, f"{where} is longer than {error.validator_value} characters")
