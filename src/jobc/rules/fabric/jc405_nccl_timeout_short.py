@@ -60,7 +60,7 @@ def minimum(ctx: Context) -> tuple[int, str]:
     ck = ctx.spec.resilience.checkpoint
     if ck.size_gb is not None and ck.write_gbps is not None and not ck.async_:
         save = ck.size_gb / ck.write_gbps
-        by_save = math.ceil(save * SAVE_FACTOR)
+        by_save = math.ceil(save * SAVE_FACTOR) if math.isfinite(save * SAVE_FACTOR) else 0
         if by_save > need:
             need = by_save
             why = (

@@ -59,6 +59,8 @@ def check(ctx: Context) -> Iterator[Hit]:
     if res.signal is None or ck.size_gb is None or ck.write_gbps is None:
         return
     save = ck.size_gb / ck.write_gbps
+    if not math.isfinite(save):
+        return  # an infinite size or a vanishing bandwidth: no number to compare
     grace = res.grace_s
     suggest = math.ceil((save + STOP_MARGIN_S) / 30) * 30
     what = f"saving {ck.size_gb:g} GB at {ck.write_gbps:g} GB/s takes about {math.ceil(save)} s"

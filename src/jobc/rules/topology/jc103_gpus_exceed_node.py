@@ -44,7 +44,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     total = want * ctx.nodes
     same = (
         f", or gpus_per_node {capacity} on {total // capacity} nodes for the same {total} GPUs"
-        if total % capacity == 0
+        if capacity and total % capacity == 0
         else ""
     )
     yield Hit(
