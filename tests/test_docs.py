@@ -90,7 +90,8 @@ def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("code", list(RULES))
 def test_bad_example_is_yaml_that_lints_as_part_of_a_valid_spec(code: str, tmp_path: Path) -> None:
-    bad = examples(code)["Bad"]
+    bad = examples(code).get("Bad")
+    assert bad is not None, f"{code}: no Bad: ```yaml example in its docstring"
     src = parse_text(bad, "bad.yaml")
     broken = {p.code for p in src.problems if p.code in ("JC001", "JC002")}
     if code in ("JC001", "JC002"):
