@@ -443,3 +443,10 @@ def test_text_on_a_terminal_shows_the_line_and_a_caret_under_the_span() -> None:
     assert plain[5] == " " * len("   2 | ") + " " * 18 + "^"
     assert plain[2] == " " * len("   1 | ") + "^" * 9
     assert plain[-1] == "Found 1 error, 1 warning."
+
+
+def test_select_and_ignore_may_be_repeated(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(project, "spec.yaml", ERROR.replace('"01:00:00"', "01:00:00"))
+    assert run(capsys, "lint", "--ignore", "JC101", "--ignore", "JC004", "spec.yaml") == (0, "", "")
+    code, out, _ = run(capsys, "lint", "--select", "JC004", "--select", "JC101", "spec.yaml")
+    assert (code, len(out.splitlines())) == (1, 2)

@@ -25,8 +25,16 @@ def register(sub: Any) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
-    p.add_argument("--select", metavar="CODES", help="only these rules (codes or prefixes, comma-separated)")
-    p.add_argument("--ignore", metavar="CODES", help="skip these rules (codes or prefixes)")
+    # repeatable, like comma lists: `--ignore JC101 --ignore JC004` must not drop the first
+    p.add_argument(
+        "--select",
+        metavar="CODES",
+        action="append",
+        help="only these rules (codes or prefixes, comma-separated; repeatable)",
+    )
+    p.add_argument(
+        "--ignore", metavar="CODES", action="append", help="skip these rules (codes or prefixes; repeatable)"
+    )
     p.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     p.add_argument("--config", metavar="FILE", help="a .jobc.toml or pyproject.toml to use")
     p.add_argument(
@@ -41,7 +49,11 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        conf = config(args.config, args.select, args.ignore)
+        conf = config(
+            args.config,
+            None if args.select is None else ",".join(args.select),
+            None if args.ignore is None else ",".join(args.ignore),
+        )
         overs = overrides(args.overrides)
         files = list(spec_files(args.paths))
         findings: list[Finding] = []
