@@ -107,7 +107,12 @@ jobc_cleanup() {
 trap jobc_cleanup EXIT
 # A timestamp every 300 s: a hang shows as a log that stops growing.
 jobc_heartbeat() {
-  while sleep 300; do
+  local sleeper=''
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+  while :; do
+    sleep 300 &
+    sleeper=$!
+    wait "$sleeper"
     printf 'jobc: heartbeat %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   done
 }

@@ -115,7 +115,12 @@ jobc_cleanup() {
 trap jobc_cleanup EXIT
 # A timestamp every 60 s: a hang shows as a log that stops growing.
 jobc_heartbeat() {
-  while sleep 60; do
+  local sleeper=''
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+  while :; do
+    sleep 60 &
+    sleeper=$!
+    wait "$sleeper"
     printf 'jobc: heartbeat %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   done
 }

@@ -52,14 +52,43 @@ def step_script(script: str) -> str:
 
 
 def skeleton(script: str) -> str:
-    """The command structure: comments dropped, #SBATCH values and quoted words replaced."""
-    lines = []
-    for line in script.splitlines():
-        if line.startswith("#SBATCH"):
-            lines.append(re.sub(r"=.*", "=V", line))
-        elif not line.lstrip().startswith("#"):
-            lines.append(line)
-    return QUOTED_WORD.sub("Q", "\n".join(lines))
+    """The command structure: comments dropped, #SBATCH values and single-quoted words replaced
+    by placeholders. A small lexer, because a quoted value may span lines or hold a '#'."""
+    out: list[str] = []
+    i, n = 0, len(script)
+    at_line_start = True
+    while i < n:
+        char = script[i]
+        if at_line_start and char == "#":
+            end = script.find("\n", i)
+            end = n if end < 0 else end
+            line = script[i:end]
+            if line.startswith("#SBATCH"):
+                out.append(re.sub(r"=.*", "=V", line))
+            i = end
+            continue
+        if char == "'":
+            match = QUOTED_WORD.match(script, i)
+            assert match, f"unbalanced quote at {i}"
+            out.append("Q")
+            i = match.end()
+            at_line_start = False
+            continue
+        if char == '"':
+            end = i + 1
+            while script[end] != '"':
+                end += 2 if script[end] == "\\" else 1
+            out.append(script[i : end + 1])
+            i = end + 1
+            at_line_start = False
+            continue
+        out.append(char)
+        if char == "\n":
+            at_line_start = True
+        elif not char.isspace():
+            at_line_start = False
+        i += 1
+    return "".join(out)
 
 
 def shellcheck(text: str, *, name: str = "script.sh") -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,13 @@ def heartbeat(plan: Plan) -> Iterator[str]:
         return
     yield f"# A timestamp every {seconds} s: a hang shows as a log that stops growing."
     yield "jobc_heartbeat() {"
-    yield f"  while sleep {seconds}; do"
+    # The sleep is killed with the loop, so nothing of the heartbeat outlives the shell.
+    yield "  local sleeper=''"
+    yield "  trap 'kill \"$sleeper\" 2>/dev/null; exit 0' TERM"
+    yield "  while :; do"
+    yield f"    sleep {seconds} &"
+    yield "    sleeper=$!"
+    yield "    wait \"$sleeper\""
     yield "    printf 'jobc: heartbeat %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\""
     yield "  done"
     yield "}"
