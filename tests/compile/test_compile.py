@@ -300,7 +300,7 @@ def test_preemption_shape() -> None:
 def test_helpers_are_cleaned_up() -> None:
     script = compile_data(base(monitoring={"heartbeat_s": 30, "gpu_dmon_s": 5}))
     assert "trap jobc_cleanup EXIT" in script
-    assert "while sleep 30" in script
+    assert "sleep 30 &" in script
     step = step_script(script)
     assert "trap jobc_cleanup EXIT" in step
     assert "nvidia-smi dmon -d 5" in step
