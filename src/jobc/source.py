@@ -17,6 +17,7 @@ from jobc.diagnostics import DataPath, Span
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
 MAX_DEPTH = 64
+_YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S+)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,21 @@ def parse_bytes(raw: bytes, name: str) -> Source:
             )
         )
         return src
+    directive = _YAML_DIRECTIVE.search(text)
+    if directive is not None and directive.group(1) != "1.2":
+        # A `%YAML 1.1` directive switches the parser to 1.1: `time: 12:00:00` would silently
+        # become 43200 minutes and `yes` a boolean. jobc reads specs as YAML 1.2 only.
+        src = Source(name, text)
+        line = text.count("\n", 0, directive.start()) + 1
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(line, 1, len(directive.group(0))),
+                f"%YAML {directive.group(1)}: jobc reads specs as YAML 1.2; remove the directive "
+                "(under 1.1, 12:00:00 is a number and yes a boolean)",
+            )
+        )
+        return src
     return parse_text(text, name)
 
 
@@ -111,15 +127,20 @@ def parse_text(text: str, name: str) -> Source:
     try:
         docs = list(yaml.load_all(text))
     except DuplicateKeyError as exc:
-        first = exc.context_mark
         dup = exc.problem_mark
         key = _duplicate_key_name(exc)
+        # ruamel's context mark is where the mapping starts, not where the key first appears
+        first = _first_definition(text, exc.context_mark, key)
+        where = (
+            f"first defined at line {first[0] + 1}, column {first[1] + 1}"
+            if first is not None
+            else f"in the mapping that starts at line {exc.context_mark.line + 1}"
+        )
         src.problems.append(
             SourceProblem(
                 "JC002",
                 _mark_span(text, dup.line, dup.column),
-                f"duplicate key {key!r}: first defined at line {first.line + 1}, column "
-                f"{first.column + 1}; YAML keeps only one of them",
+                f"duplicate key {key!r}: {where}; YAML keeps only one of them",
             )
         )
         return src
@@ -155,6 +176,36 @@ def parse_text(text: str, name: str) -> Source:
         src.data = None
         src.problems.append(SourceProblem("JC001", Span.point(1, 1), str(exc), exc.path))
     return src
+
+
+def _first_definition(text: str, mapping: Any, key: str) -> tuple[int, int] | None:
+    """Where `key` first appears (0-based) in the mapping that starts at the `mapping` mark."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml import tokens as tk
+    from ruamel.yaml.error import YAMLError
+
+    opens = (
+        tk.BlockMappingStartToken,
+        tk.FlowMappingStartToken,
+        tk.BlockSequenceStartToken,
+        tk.FlowSequenceStartToken,
+    )
+    closes = (tk.BlockEndToken, tk.FlowMappingEndToken, tk.FlowSequenceEndToken)
+    here = (mapping.line, mapping.column)
+    stack: list[tuple[int, int]] = []
+    after_key = False
+    try:
+        for tok in YAML(typ="rt", pure=True).scan(text):
+            if isinstance(tok, opens):
+                stack.append((tok.start_mark.line, tok.start_mark.column))
+            elif isinstance(tok, closes) and stack:
+                stack.pop()
+            elif after_key and isinstance(tok, tk.ScalarToken) and tok.value == key and stack[-1:] == [here]:
+                return tok.start_mark.line, tok.start_mark.column
+            after_key = isinstance(tok, tk.KeyToken)
+    except YAMLError:
+        return None
+    return None
 
 
 def _duplicate_key_name(exc: Exception) -> str:
