@@ -21,7 +21,7 @@ def heartbeat(plan: Plan) -> Iterator[str]:
     yield "  while :; do"
     yield f"    sleep {seconds} &"
     yield "    sleeper=$!"
-    yield "    wait \"$sleeper\""
+    yield '    wait "$sleeper"'
     yield "    printf 'jobc: heartbeat %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\""
     yield "  done"
     yield "}"
