@@ -216,3 +216,25 @@ def test_allocation_mismatch_stops_at_once(
     log = _log(tmp_path)
     assert "SLURM_JOB_NUM_NODES=1, but spec cluster-srun asks for 2 (resources.nodes)" in log
     assert not list((tmp_path / "out").iterdir())
+
+
+def test_attach_runs_the_launch_inside_an_allocation(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (tmp_path / "logs").mkdir()
+    # What `salloc` with the spec's shape would hold.
+    shape = (f"--nodes={NODES}", f"--ntasks-per-node={GPUS}", f"--gpus-per-node={GPUS}")
+    holder = _submit(slurm_cluster, jobs, "#!/bin/bash\nsleep 300\n", tmp_path, *shape)
+    slurm_cluster.wait_for(holder, lambda r: r.get("JobState") == "RUNNING", 30, "allocation")
+    spec = _spec(tmp_path, "srun", "SIGTERM", "/nonexistent")
+    spec["launch"]["args"][1] = "exit"
+    script = tmp_path / "attach.sh"
+    script.write_text(compile_data(spec, attach=str(holder)), encoding="utf-8")
+    run = slurm_cluster.run("bash", str(script), check=False, timeout=60, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    records = _records(out, 0)
+    assert sorted(records) == list(range(NODES * GPUS))
+    assert {r["env"]["SLURM_JOB_ID"] for r in records.values()} == {str(holder)}
+    assert {r["env"]["MASTER_PORT"] for r in records.values()} == {str(20000 + holder % 9000)}
