@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jobc import yamlguard
 from jobc.diagnostics import DataPath, Span
 
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
@@ -75,6 +76,13 @@ def read(path: Path, display: str | None = None) -> Source:
 def parse_bytes(raw: bytes, name: str) -> Source:
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    encoding = yamlguard.foreign_encoding(raw)
+    if encoding is not None:
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem("JC001", Span.point(1, 1), f"the file is {encoding} text; save it as UTF-8")
+        )
+        return src
     nul = raw.find(b"\x00")
     if nul >= 0:
         line = raw.count(b"\n", 0, nul) + 1
@@ -122,6 +130,16 @@ def parse_text(text: str, name: str) -> Source:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     src = Source(name, text)
+    deep = yamlguard.too_deep(text, MAX_DEPTH)
+    if deep is not None:
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                _mark_span(text, *deep),
+                f"nesting deeper than {MAX_DEPTH} levels; a job spec is never this deep",
+            )
+        )
+        return src
     yaml = YAML(typ="rt", pure=True)
     yaml.preserve_quotes = True
     try:
@@ -149,14 +167,22 @@ def parse_text(text: str, name: str) -> Source:
         problem = (exc.problem or exc.context or "invalid YAML").strip()
         if exc.context and exc.problem:
             problem = f"{problem} ({exc.context.strip()})"
+        problem = yamlguard.tab_problem(problem) or problem
         line, col = (mark.line, mark.column) if mark is not None else (0, 0)
         src.problems.append(SourceProblem("JC001", _mark_span(text, line, col), problem))
         return src
     except RecursionError:
         src.problems.append(SourceProblem("JC001", Span.point(1, 1), "nesting is too deep to be a job spec"))
         return src
-    except YAMLError as exc:  # errors without a position
-        src.problems.append(SourceProblem("JC001", Span.point(1, 1), str(exc).splitlines()[0]))
+    except YAMLError as exc:  # errors without a mark; a reader error knows its character's index
+        span, message = Span.point(1, 1), str(exc).splitlines()[0]
+        position, character = getattr(exc, "position", None), getattr(exc, "character", None)
+        if isinstance(position, int) and isinstance(character, int | str) and 0 <= position <= len(text):
+            code = character if isinstance(character, int) else ord(character[:1] or "\0")
+            line = text.count("\n", 0, position)
+            span = _mark_span(text, line, position - (text.rfind("\n", 0, position) + 1))
+            message = f"character U+{code:04X} is not allowed in YAML; remove it"
+        src.problems.append(SourceProblem("JC001", span, message))
         return src
     if len(docs) > 1:
         second = _second_document_line(text)
@@ -169,6 +195,16 @@ def parse_text(text: str, name: str) -> Source:
         )
         return src
     tree = docs[0] if docs else None
+    if yamlguard.expands_beyond(tree, MAX_NODES):
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(1, 1),
+                f"the document expands to more than {MAX_NODES} nodes (aliases?); "
+                "a job spec is never this big",
+            )
+        )
+        return src
     src.tree = tree
     try:
         src.data = _plain(tree, (), [0], set(), src)
@@ -345,7 +381,14 @@ def _non_string_key(src: Source, parent: Any, key: Any, path: DataPath) -> None:
         SourceProblem(
             "JC003",
             span,
-            f"key {key!r} is not a string; spec keys are names (quote it if it must be {key!r})",
+            _non_string_message(key),
             path,
         )
     )
+
+
+def _non_string_message(key: Any) -> str:
+    shown = yamlguard.describe_key(key)
+    if shown.startswith("a "):
+        return f"{shown} cannot be a key; spec keys are names"
+    return f'key {shown} is not a string; spec keys are names (quote it if a name is meant: "{shown}")'
