@@ -29,7 +29,6 @@ launch:
 ```
 """
 
-import shlex
 from collections.abc import Iterator
 
 from jobc.diagnostics import Severity
@@ -46,6 +45,8 @@ META = Meta(
 
 
 def _words(line: str) -> list[str]:
+    import shlex
+
     try:
         return shlex.split(line, comments=True)
     except ValueError:  # unbalanced quotes: words are still good enough to spot commands

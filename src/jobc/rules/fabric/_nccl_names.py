@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 
 @dataclass(frozen=True)
@@ -25,6 +24,8 @@ class Names:
 
 @cache
 def names() -> Names:
+    from importlib import resources  # only when a spec sets NCCL variables: it costs an import
+
     text = resources.files("jobc.data").joinpath("nccl_env.txt").read_text("utf-8")
     exact: set[str] = set()
     prefixes: list[str] = []

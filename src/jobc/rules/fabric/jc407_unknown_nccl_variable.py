@@ -50,8 +50,11 @@ _SUGGEST_CUTOFF = 0.6
 
 
 def check(ctx: Context) -> Iterator[Hit]:
+    found = list(settings(ctx))
+    if not found:
+        return
     known = names()
-    for setting in settings(ctx):
+    for setting in found:
         name = setting.name
         if name in known.renamed:
             yield Hit(

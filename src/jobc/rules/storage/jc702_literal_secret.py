@@ -38,7 +38,6 @@ launch: {program: train.py}
 """
 
 import re
-import shlex
 from collections.abc import Iterator
 from typing import Any
 
@@ -186,6 +185,8 @@ def _setup(ctx: Context) -> Iterator[Hit]:
                 reason = f"assigns a literal secret to {name}"
                 break
         if reason is None:
+            import shlex
+
             try:
                 words = shlex.split(line, comments=True)
             except ValueError:
