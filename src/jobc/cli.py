@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from jobc import __version__
-from jobc.commands import compile_, lint, rules, schema
+from jobc.commands import compile_, lint, plan, rules, schema
 
-COMMANDS = [lint, compile_, rules, schema]
+COMMANDS = [lint, compile_, plan, rules, schema]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 

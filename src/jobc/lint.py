@@ -451,6 +451,13 @@ def _requirements(run: _Run, ctx: Context) -> bool:
 
     for hit in sbatch_problems(ctx):
         run.emit("JC003", hit)
+    # A model preset or config.json jobc cannot read; loaded only when the spec names one.
+    model = spec.model
+    if model is not None and (model.preset is not None or model.hf_config is not None):
+        from jobc.memory.context import model_problems
+
+        for hit in model_problems(ctx):
+            run.emit("JC003", hit)
     return ok
 
 

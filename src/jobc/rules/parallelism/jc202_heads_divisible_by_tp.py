@@ -9,7 +9,8 @@ For key/value heads the frameworks differ, and the rule follows them by `workloa
 - inference (vLLM, SGLang, TensorRT-LLM): with fewer key/value heads than ranks each head is
   replicated, which needs `tp % kv_heads == 0`; with at least as many, `kv_heads % tp == 0`.
 
-Uses the model's explicit `heads` and `kv_heads` (kv_heads defaults to heads).
+Uses the model's `heads` and `kv_heads` (kv_heads defaults to heads): explicit fields first, then
+the preset or `hf_config`.
 
 Bad:
 
@@ -44,11 +45,13 @@ META = Meta(
 
 
 def _heads(ctx: Context) -> tuple[int | None, int | None]:
-    """Query heads and key/value heads from the model's explicit fields."""
-    model = ctx.spec.model
-    if model is None or model.heads is None:
+    """Query heads and key/value heads: explicit fields, else the preset or config."""
+    if ctx.spec.model is None:
         return None, None
-    return model.heads, model.kv_heads if model.kv_heads is not None else model.heads
+    from jobc.memory.context import dims
+
+    known = dims(ctx)
+    return known.heads, known.kv_heads
 
 
 def check(ctx: Context) -> Iterator[Hit]:

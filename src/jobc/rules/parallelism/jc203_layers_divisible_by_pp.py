@@ -4,7 +4,8 @@ holds vpp chunks of equal size).
 
 Megatron-LM asserts this at start-up unless the first and last stages are given explicit,
 uneven layer counts; if the program does that, suppress the finding on that line
-(`# jobc: ignore[JC203]`). Uses the model's explicit `layers`.
+(`# jobc: ignore[JC203]`). Uses the model's `layers`: the explicit field, else the preset or
+`hf_config`.
 
 Bad:
 
@@ -37,9 +38,12 @@ META = Meta(
 
 
 def _layers(ctx: Context) -> int | None:
-    """Transformer layers from the model's explicit fields."""
-    model = ctx.spec.model
-    return model.layers if model is not None else None
+    """Transformer layers: the explicit field, else the preset or config."""
+    if ctx.spec.model is None:
+        return None
+    from jobc.memory.context import dims
+
+    return dims(ctx).layers
 
 
 def check(ctx: Context) -> Iterator[Hit]:

@@ -3,9 +3,8 @@
 `ep` splits the routed experts of MoE layers; a model without them has nothing to split.
 Megatron-LM refuses `--expert-model-parallel-size` above 1 without `--num-experts`, and a spec
 that says `ep: 8` for a dense model most likely describes a different model than the one it
-trains. The rule fires only when the model is described by explicit fields (layers, hidden,
-heads …) and has no `moe` section; a model named only by a preset or a Hugging Face config is not
-judged here.
+trains. The rule fires when the model is described by explicit fields (layers, hidden,
+heads …) without a `moe` section, or by a preset or Hugging Face config of a dense model.
 
 Bad:
 
@@ -39,11 +38,24 @@ _ARCHITECTURE = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab")
 
 
 def _dense(ctx: Context) -> bool:
-    """Whether the model's explicit fields describe a model without MoE layers."""
+    """Whether the model is known to have no MoE layers."""
     model = ctx.spec.model
-    if model is None or model.moe is not None or model.preset or model.hf_config:
+    if model is None or model.moe is not None:
         return False
+    if model.preset or model.hf_config:
+        from jobc.memory.context import shape
+
+        known = shape(ctx)
+        return known is not None and known.moe is None
     return any(getattr(model, name) is not None for name in _ARCHITECTURE)
+
+
+def _why(ctx: Context) -> str:
+    model = ctx.spec.model
+    if model is not None and (model.preset or model.hf_config):
+        origin = f"preset {model.preset}" if model.preset else f"hf_config {model.hf_config}"
+        return f"{origin} is a dense model"
+    return "model.moe is not set"
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -51,6 +63,6 @@ def check(ctx: Context) -> Iterator[Hit]:
     if ep > 1 and _dense(ctx):
         yield Hit(
             ("parallelism", "ep"),
-            f"ep {ep} but the model has no MoE layers (model.moe is not set), so there are no "
+            f"ep {ep} but the model has no MoE layers ({_why(ctx)}), so there are no "
             "experts to split and Megatron-LM refuses expert parallelism; set ep to 1 or add model.moe",
         )

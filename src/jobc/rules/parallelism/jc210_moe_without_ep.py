@@ -39,9 +39,12 @@ META = Meta(
 
 
 def _experts(ctx: Context) -> int | None:
-    """Routed experts per MoE layer from the model's explicit fields."""
-    model = ctx.spec.model
-    return model.moe.experts if model is not None and model.moe is not None else None
+    """Routed experts per MoE layer: model.moe, else the preset or config."""
+    if ctx.spec.model is None:
+        return None
+    from jobc.memory.context import dims
+
+    return dims(ctx).experts
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -67,4 +70,7 @@ def check(ctx: Context) -> Iterator[Hit]:
 def _where(ctx: Context) -> DataPath:
     if ctx.given("parallelism", "ep"):
         return ("parallelism", "ep")
+    for source in ("preset", "hf_config"):
+        if not ctx.given("model", "moe") and ctx.given("model", source):
+            return ("model", source)
     return ("model", "moe", "experts")

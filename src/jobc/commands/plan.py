@@ -1,0 +1,324 @@
+"""`jobc plan SPEC [--format text|json] [--set KEY=VALUE]…`: what the job will be.
+
+World and data-parallel sizes, where every rank sits (node, local rank, tp/cp/dp/pp and expert
+coordinates in Megatron-Core's rank order) and the per-GPU memory of the most loaded rank with
+the assumptions behind it. Lint findings go to stderr; exit 1 when lint finds errors (the plan
+is still printed when the spec could be read, since it shows why), 2 on usage problems.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobc.commands.common import CommandError, config, lint_one, overrides, print_findings
+from jobc.diagnostics import Severity
+
+if TYPE_CHECKING:
+    from jobc.rules.base import Context
+
+# Worlds up to this size list every rank; larger ones one line per node, and very many nodes
+# only the first and last of them.
+_RANK_ROWS = 32
+_NODE_ROWS = 16
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "plan",
+        help="show the job's rank layout and per-GPU memory",
+        description=(
+            "Show world and data-parallel sizes, the rank layout (node, local rank and tp/cp/dp/pp "
+            "and expert coordinates) and the per-GPU memory estimate with its assumptions."
+        ),
+    )
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a spec value, e.g. --set parallelism.ep=16",
+    )
+    p.add_argument("--config", metavar="FILE", help="a .jobc.toml or pyproject.toml to use")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        conf = config(args.config, None, None)
+        path = Path(args.spec)
+        if not path.is_file():
+            raise CommandError(f"{args.spec}: no such file")
+        result = lint_one(path, conf, overrides(args.overrides))
+    except CommandError as exc:
+        print(f"jobc plan: {exc}", file=sys.stderr)
+        return 2
+    sources = {src.file: src.lines for src in result.sources} if sys.stderr.isatty() else {}
+    if result.findings:
+        print_findings(result.findings, sources, "text", stream="stderr")
+    failed = any(f.severity >= Severity.ERROR for f in result.findings)
+    if result.context is None or result.is_profile:
+        print(f"jobc plan: {result.file}: no plan: the spec could not be read", file=sys.stderr)
+        return 1
+    data = plan(result.context, result.file)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        sys.stdout.write(render(data))
+    return 1 if failed else 0
+
+
+def plan(ctx: Context, file: str) -> dict[str, Any]:
+    """Everything the plan shows, as plain data (the JSON output)."""
+    from jobc import layout
+    from jobc.memory import context as mem
+    from jobc.memory.params import count
+
+    p = ctx.spec.parallelism
+    gpu = ctx.gpu
+    sizes = mem.sizes(ctx)
+    data: dict[str, Any] = {
+        "spec": file,
+        "world": ctx.world,
+        "nodes": ctx.nodes,
+        "gpus_per_node": ctx.gpus_per_node,
+        "gpu": {"key": gpu.key, "title": gpu.title, "memory_bytes": gpu.memory_bytes} if gpu else None,
+        "parallelism": {
+            "tp": p.tp,
+            "cp": p.cp,
+            "pp": p.pp,
+            "vpp": p.vpp,
+            "dp": sizes.dp if sizes else None,
+            "ep": p.ep,
+            "etp": ctx.etp,
+            "edp": sizes.edp if sizes else None,
+            "sequence_parallel": p.sequence_parallel,
+            "sharding": p.sharding,
+        },
+        "workload": _workload(ctx, sizes.dp if sizes else None),
+        "model": None,
+        "params": None,
+        "memory": None,
+        "stages": [],
+        "layout": {"order": layout.ORDER, "ranks": []},
+        "assumptions": [],
+        "notes": [],
+    }
+    notes: list[str] = data["notes"]
+    if sizes is None:
+        notes.append(
+            f"no rank layout: tp·cp·pp = {p.tp * p.cp * p.pp} or etp·ep·pp = {ctx.etp * p.ep * p.pp} "
+            f"does not divide the world of {ctx.world} GPUs"
+        )
+    else:
+        data["layout"]["ranks"] = [c.as_dict() for c in layout.ranks(sizes, ctx.gpus_per_node)]
+        if not layout.tp_within_nodes(sizes, ctx.gpus_per_node):
+            notes.append(
+                f"tp {p.tp} does not fit in a node of {ctx.gpus_per_node} GPUs: tp traffic crosses nodes"
+            )
+    found = mem.resolution(ctx)
+    shape = found.shape if found is not None else None
+    if ctx.spec.model is None:
+        notes.append("no model: memory not estimated (add a model section: preset, hf_config or fields)")
+    elif found is not None and found.problems:
+        notes += [problem.message for problem in found.problems]
+    elif shape is None and found is not None:
+        notes.append(
+            f"model incomplete: memory not estimated (missing model.{', model.'.join(found.missing)})"
+        )
+    if shape is not None:
+        counts = count(shape)
+        data["model"] = _model(shape)
+        data["params"] = counts.breakdown()
+    estimate = mem.estimate_for(ctx)
+    if estimate is not None:
+        memory: dict[str, Any] = {"stage": estimate.stage, "phase": estimate.phase, **estimate.as_dict()}
+        if gpu is not None:
+            memory["gpu_memory_bytes"] = gpu.memory_bytes
+            memory["fits"] = estimate.total <= gpu.memory_bytes
+        else:
+            notes.append("no GPU type (resources.gpu or cluster.gpu): the estimate is not compared")
+        data["memory"] = memory
+        data["stages"] = list(estimate.stage_totals)
+        data["assumptions"] = [*mem.spec_assumptions(ctx), *estimate.assumptions]
+    return data
+
+
+def _workload(ctx: Context, dp: int | None) -> dict[str, Any]:
+    w = ctx.spec.workload
+    out: dict[str, Any] = {
+        "kind": w.kind,
+        "seq_length": w.seq_length,
+        "micro_batch": w.micro_batch,
+        "global_batch": w.global_batch,
+        "recompute": w.recompute,
+        "microbatches": None,
+    }
+    if w.global_batch is not None and dp:
+        out["microbatches"] = w.global_batch // (w.micro_batch * dp)
+    return out
+
+
+def _model(shape: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "source": shape.source,
+        "family": shape.family,
+        "layers": shape.layers,
+        "hidden": shape.hidden,
+        "heads": shape.heads,
+        "kv_heads": shape.kv_heads,
+        "head_dim": shape.head_dim,
+        "ffn_hidden": shape.ffn_hidden,
+        "vocab": shape.vocab,
+        "tied_embeddings": shape.tied_embeddings,
+        "dtype": shape.dtype,
+        "checkpoint_dtype": shape.checkpoint_dtype,
+        "moe": None,
+    }
+    if shape.moe is not None:
+        m = shape.moe
+        out["moe"] = {
+            "experts": m.experts,
+            "top_k": m.top_k,
+            "expert_ffn_hidden": m.ffn_hidden,
+            "shared_experts": m.shared_experts,
+            "shared_ffn_hidden": m.shared_ffn_hidden,
+            "moe_layers": shape.moe_layer_count,
+        }
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def _gb(n: int) -> str:
+    return f"{n / 1e9:8.1f} GB {n / (1 << 30):8.1f} GiB"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def render(data: dict[str, Any]) -> str:
+    lines: list[str] = [f"plan for {data['spec']}", ""]
+    par, gpu = data["parallelism"], data["gpu"]
+    gpu_text = f", {gpu['key']} ({gpu['memory_bytes'] / 1e9:.1f} GB)" if gpu else ""
+    lines.append(
+        f"world      {data['world']} = {_count(data['nodes'], 'node')} × "
+        f"{_count(data['gpus_per_node'], 'GPU')}{gpu_text}"
+    )
+    lines.append(
+        f"dense      tp {par['tp']} × cp {par['cp']} × dp {par['dp'] or '?'} × pp {par['pp']}"
+        + (f" (vpp {par['vpp']})" if par["vpp"] else "")
+        + (", sequence parallel" if par["sequence_parallel"] else "")
+        + f", sharding {par['sharding']}"
+    )
+    if data["model"] and data["model"]["moe"]:
+        lines.append(
+            f"experts    etp {par['etp']} × ep {par['ep']} × edp {par['edp'] or '?'} × pp {par['pp']}"
+        )
+    w = data["workload"]
+    work = f"workload   {w['kind']}"
+    if w["seq_length"]:
+        work += f", seq_length {w['seq_length']}"
+    work += f", micro_batch {w['micro_batch']}"
+    if w["global_batch"]:
+        work += f", global_batch {w['global_batch']}"
+        if w["microbatches"]:
+            work += f" ({w['microbatches']} micro-batches per step)"
+    if w["kind"] in ("pretrain", "finetune"):
+        work += f", recompute {w['recompute']}"
+    lines.append(work)
+    model, params = data["model"], data["params"]
+    if model and params:
+        text = (
+            f"model      {model['source']}: {params['total']:,} parameters"
+            f" ({params['active']:,} active), {model['layers']} layers, hidden {model['hidden']}"
+        )
+        if model["moe"]:
+            m = model["moe"]
+            text += f", {m['experts']} experts (top {m['top_k']}) in {m['moe_layers']} layers"
+        lines.append(text)
+    lines += [f"note       {note}" for note in data["notes"]]
+    ranks = data["layout"]["ranks"]
+    if ranks:
+        lines += ["", *_layout_lines(data)]
+    memory = data["memory"]
+    if memory:
+        lines += ["", *_memory_lines(data)]
+    if data["assumptions"]:
+        lines += ["", "assumptions"]
+        lines += [f"  - {a}" for a in data["assumptions"]]
+    return "\n".join(lines) + "\n"
+
+
+def _layout_lines(data: dict[str, Any]) -> list[str]:
+    from jobc.layout import span
+
+    ranks = data["layout"]["ranks"]
+    moe = bool(data["model"] and data["model"]["moe"])
+    cols = ["tp", "cp", "dp", "pp"] + (["etp", "ep", "edp"] if moe else [])
+    out = [
+        f"rank layout (Megatron order {data['layout']['order']}: tp varies fastest, pp slowest; "
+        "ranks fill nodes in order)"
+    ]
+    if len(ranks) <= _RANK_ROWS:
+        header = ["rank", "node", "local", *cols]
+        rows = [[str(r[k]) for k in ("rank", "node", "local_rank", *cols)] for r in ranks]
+    else:
+        header = ["node", "ranks", "local", *cols]
+        by_node: dict[int, list[dict[str, int]]] = {}
+        for r in ranks:
+            by_node.setdefault(r["node"], []).append(r)
+        nodes = sorted(by_node)
+        shown = nodes if len(nodes) <= _NODE_ROWS else [*nodes[: _NODE_ROWS - 4], -1, *nodes[-3:]]
+        rows = []
+        for node in shown:
+            if node == -1:
+                rows.append(["…"] * len(header))
+                continue
+            members = by_node[node]
+            rows.append(
+                [
+                    str(node),
+                    span([m["rank"] for m in members]),
+                    span([m["local_rank"] for m in members]),
+                    *(span([m[c] for m in members]) for c in cols),
+                ]
+            )
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    out.append("  " + "  ".join(h.ljust(widths[i]) for i, h in enumerate(header)).rstrip())
+    out += ["  " + "  ".join(c.ljust(widths[i]) for i, c in enumerate(row)).rstrip() for row in rows]
+    return out
+
+
+def _memory_lines(data: dict[str, Any]) -> list[str]:
+    memory = data["memory"]
+    training = data["workload"]["kind"] in ("pretrain", "finetune")
+    where = f"pipeline stage {memory['stage']}, " if data["parallelism"]["pp"] > 1 else ""
+    out = [f"memory per GPU, most loaded rank ({where}peak at the {memory['phase']})"]
+    rows: list[tuple[str, int]] = [("weights", memory["weights_bytes"])]
+    if memory["expert_weights_bytes"]:
+        rows.append(("  of which experts", memory["expert_weights_bytes"]))
+    if training:
+        rows += [("gradients", memory["gradients_bytes"]), ("optimizer state", memory["optimizer_bytes"])]
+    rows.append(("activations", memory["activations_bytes"]))
+    if memory["kv_cache_bytes"]:
+        rows.append(("KV cache", memory["kv_cache_bytes"]))
+    rows += [("overhead", memory["overhead_bytes"]), ("total", memory["total_bytes"])]
+    out += [f"  {name:<20}{_gb(value)}" for name, value in rows]
+    if "gpu_memory_bytes" in memory:
+        capacity = memory["gpu_memory_bytes"]
+        share = memory["total_bytes"] / capacity
+        verdict = "fits" if share <= 0.9 else ("tight (above 90 %)" if share <= 1 else "does not fit")
+        out.append(f"  {'GPU memory':<20}{_gb(capacity)}   {share:.0%} used: {verdict}")
+    stages = data["stages"]
+    if len(stages) > 1:
+        out.append("  per stage: " + ", ".join(f"{i}: {t / 1e9:.1f} GB" for i, t in enumerate(stages)))
+    return out

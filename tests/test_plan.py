@@ -1,0 +1,185 @@
+"""`jobc plan`: world, rank layout, per-GPU memory and assumptions; exit codes like lint."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobc.cli import main
+
+MINIMAX = """\
+version: 1
+name: minimax
+slurm: {time: "04:00:00"}
+resources: {nodes: 8, gpus_per_node: 8, gpu: h100-80gb}
+launch: {program: train.py}
+model: {preset: minimax-m2}
+parallelism: {tp: 2, ep: 32, etp: 1, sharding: distributed-optimizer, sequence_parallel: true}
+workload: {kind: pretrain, seq_length: 4096, global_batch: 512}
+"""
+
+SERVING = """\
+version: 1
+name: serve
+resources: {nodes: 1, gpus_per_node: 8, gpu: h100-80gb}
+launch: {program: serve.py}
+model: {preset: llama3-70b}
+parallelism: {tp: 4, pp: 2}
+workload: {kind: inference, seq_length: 8192, micro_batch: 4}
+"""
+
+
+def _write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "spec.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
+    code = main(["plan", "--format", "json", *args])
+    out = capsys.readouterr()
+    return code, json.loads(out.out), out.err
+
+
+def test_json_plan_of_a_job_that_does_not_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, data, err = _json(capsys, _write(tmp_path, MINIMAX))
+    assert code == 1
+    assert "JC302 [error]" in err
+    assert data["params"]["total"] == 228_689_748_992
+    assert data["params"]["active"] == 11_030_537_216
+    assert (data["world"], data["parallelism"]["dp"], data["parallelism"]["edp"]) == (64, 32, 2)
+    memory = data["memory"]
+    for key in (
+        "weights_bytes",
+        "expert_weights_bytes",
+        "gradients_bytes",
+        "optimizer_bytes",
+        "activations_bytes",
+        "overhead_bytes",
+        "total_bytes",
+    ):
+        assert isinstance(memory[key], int)
+    parts = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
+    assert memory["total_bytes"] == sum(memory[f"{p}_bytes"] for p in parts)
+    assert round(memory["weights_bytes"] / 1e9, 1) == 18.1
+    model_states = memory["weights_bytes"] + memory["gradients_bytes"] + memory["optimizer_bytes"]
+    assert round(model_states / 1e9, 1) == 97.2
+    assert memory["fits"] is False
+    assert data["layout"]["order"] == "tp-cp-ep-dp-pp"
+    ranks = data["layout"]["ranks"]
+    assert len(ranks) == 64
+    assert ranks[13] == {
+        "rank": 13,
+        "node": 1,
+        "local_rank": 5,
+        "tp": 1,
+        "cp": 0,
+        "dp": 6,
+        "pp": 0,
+        "etp": 0,
+        "ep": 13,
+        "edp": 0,
+    }
+    assert any("6 + 12/d" in a for a in data["assumptions"])
+    assert all(isinstance(a, str) and a.endswith(".") for a in data["assumptions"])
+
+
+def test_text_plan_reads_at_a_glance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", _write(tmp_path, MINIMAX)]) == 1
+    out = capsys.readouterr().out
+    assert "world      64 = 8 nodes × 8 GPUs, h100-80gb (80.0 GB)" in out
+    assert "dense      tp 2 × cp 1 × dp 32 × pp 1, sequence parallel, sharding distributed-optimizer" in out
+    assert "experts    etp 1 × ep 32 × edp 2 × pp 1" in out
+    assert "rank layout (Megatron order tp-cp-ep-dp-pp" in out
+    # 64 ranks: one line per node
+    assert "  1     8-15   0-7    0-1  0   4-7    0   0    8-15   0" in out
+    assert "  weights                 18.1 GB     16.9 GiB" in out
+    assert "does not fit" in out
+    assert "assumptions\n  - " in out
+
+
+def test_plan_of_a_fitting_job_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, data, _ = _json(capsys, _write(tmp_path, SERVING))
+    assert code == 0
+    assert data["memory"]["fits"] is True
+    assert data["memory"]["kv_cache_bytes"] == 8192 * 4 * 40 * 2 * 2 * 128 * 2
+    assert len(data["stages"]) == 2
+    assert main(["plan", _write(tmp_path, SERVING)]) == 0
+    out = capsys.readouterr().out
+    # 8 ranks: every rank on its own line
+    assert "  rank  node  local  tp  cp  dp  pp" in out
+    assert "  5     0     5      1   0   0   1" in out
+    assert "KV cache" in out
+    assert "per stage: 0: " in out
+
+
+def test_set_overrides_the_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, MINIMAX)
+    code, data, err = _json(capsys, path, "--set", "parallelism.ep=64", "--set", "resources.nodes=16")
+    assert (data["world"], data["parallelism"]["ep"], data["parallelism"]["edp"]) == (128, 64, 2)
+    assert round(data["memory"]["expert_weights_bytes"] / 1e9, 1) == 7.0
+    # twice the GPUs for the experts: it fits, tightly (a warning, so exit 0 as lint would)
+    assert code == 0
+    assert "JC302 [warning]" in err
+    assert "(from --set parallelism.ep=64)" in err or "92%" in err
+
+
+def test_big_worlds_are_compressed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    big = MINIMAX.replace("nodes: 8,", "nodes: 128,").replace("ep: 32", "ep: 64")
+    main(["plan", _write(tmp_path, big)])
+    out = capsys.readouterr().out
+    table = out.split("rank layout")[1].split("\n\n")[0].splitlines()
+    assert len(table) < 20
+    assert any(line.strip().startswith("…") for line in table)
+    assert table[-1].split()[:2] == ["127", "1016-1023"]
+
+
+def test_plan_without_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = "version: 1\nname: t\nresources: {nodes: 1, gpus_per_node: 4}\nlaunch: {program: a.py}\n"
+    code, data, _ = _json(capsys, _write(tmp_path, text))
+    assert code == 0
+    assert data["memory"] is None
+    assert data["params"] is None
+    assert len(data["layout"]["ranks"]) == 4
+    assert "no model" in data["notes"][0]
+
+
+def test_plan_of_an_incomplete_model_says_what_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "version: 1\nname: t\nresources: {nodes: 1, gpus_per_node: 4}\nlaunch: {program: a.py}\n"
+        "model: {layers: 32, heads: 32}\n"
+    )
+    code, data, _ = _json(capsys, _write(tmp_path, text))
+    assert code == 0
+    assert data["notes"] == [
+        "model incomplete: memory not estimated (missing model.hidden, model.vocab, model.ffn_hidden)"
+    ]
+
+
+def test_plan_with_a_world_that_does_not_divide(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = SERVING.replace("{tp: 4, pp: 2}", "{tp: 3}")
+    code, data, err = _json(capsys, _write(tmp_path, text))
+    assert code == 1
+    assert "JC201" in err
+    assert data["layout"]["ranks"] == []
+    assert data["memory"] is None
+    assert "does not divide the world of 8 GPUs" in data["notes"][0]
+
+
+def test_plan_refuses_an_unreadable_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", _write(tmp_path, "version: 1\nname: t\nresources: {nodes: x}\n")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no plan" in captured.err
+
+
+def test_plan_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", str(tmp_path / "missing.yaml")]) == 2
+    assert main(["plan", _write(tmp_path, SERVING), "--set", "novalue"]) == 2
+    assert main(["plan", _write(tmp_path, SERVING), "--format", "xml"]) == 2
+    capsys.readouterr()
