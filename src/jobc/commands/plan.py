@@ -302,13 +302,14 @@ def _memory_lines(data: dict[str, Any]) -> list[str]:
     memory = data["memory"]
     training = data["workload"]["kind"] in ("pretrain", "finetune")
     where = f"pipeline stage {memory['stage']}, " if data["parallelism"]["pp"] > 1 else ""
-    out = [f"memory per GPU, most loaded rank ({where}peak at the {memory['phase']})"]
+    out = [f"memory per GPU, most loaded rank ({where}peak during the {memory['phase']})"]
     rows: list[tuple[str, int]] = [("weights", memory["weights_bytes"])]
     if memory["expert_weights_bytes"]:
         rows.append(("  of which experts", memory["expert_weights_bytes"]))
     if training:
         rows += [("gradients", memory["gradients_bytes"]), ("optimizer state", memory["optimizer_bytes"])]
-    rows.append(("activations", memory["activations_bytes"]))
+    if data["workload"]["kind"] != "convert":
+        rows.append(("activations", memory["activations_bytes"]))
     if memory["kv_cache_bytes"]:
         rows.append(("KV cache", memory["kv_cache_bytes"]))
     rows += [("overhead", memory["overhead_bytes"]), ("total", memory["total_bytes"])]

@@ -137,7 +137,7 @@ def _stage(shape: ModelShape, counts: ParamCounts, sizes: Sizes, job: Job, rank:
         weights = rank.total * wbytes
         expert = rank.expert * wbytes
         kv = activations = 0
-        phase = "steady"
+        phase = "conversion" if job.kind == "convert" else "forward pass"
         if job.kind == "convert":
             overhead = _overhead(sizes, 0) + largest_tensor(shape)[1] * wbytes
         else:
@@ -294,8 +294,14 @@ def _training_assumptions(shape: ModelShape, sizes: Sizes, job: Job, e: Estimate
         out.append(
             "FSDP keeps the embedding and output layer gathered through forward and backward and "
             "gathers at most two decoder layers at once (the one in use and the next), with one "
-            f"layer's unsharded gradients and their fp32 copy for the reduce-scatter; the peak falls on "
-            f"the {e.phase}."
+            "layer's unsharded gradients and their fp32 copy for the reduce-scatter"
+            + (
+                "; gradients exist from the backward pass to the optimizer step (zero_grad frees "
+                "them), and the optimizer step needs one fp32 temporary the size of the shard"
+                if job.sharding == "fsdp2"
+                else ""
+            )
+            + f"; the peak falls on the {e.phase}."
         )
     if job.seq_length is None:
         out.append("Activations not counted: workload.seq_length is not set.")

@@ -283,7 +283,7 @@ def _explicit(model: ModelSection) -> tuple[ModelShape | None, tuple[str, ...]]:
     experts = _experts_from_spec(model.moe, model.ffn_hidden, None) if model.moe is not None else None
     bias = bool(model.attention_bias)
     shape = ModelShape(
-        source="model fields",
+        source="explicit model fields",
         family="custom",
         layers=layers,
         hidden=hidden,
