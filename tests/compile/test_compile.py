@@ -127,6 +127,34 @@ def test_task_counts_per_mode() -> None:
     assert '--rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT"' in torchrun
 
 
+@pytest.mark.parametrize(
+    ("mode", "ntasks", "expected"),
+    [("srun", "3", 8), ("srun", "4", 8), ("torchrun", "4", 2)],
+)
+def test_allocation_check_refuses_a_different_task_count(
+    mode: str, ntasks: str, expected: int, tmp_path: Path
+) -> None:
+    # What `sbatch -n N` leaves in the batch shell: the per-node count still matches the spec,
+    # but srun would take SLURM_NTASKS as its --ntasks and start another world.
+    script = compile_data(base(launch={"mode": mode}))
+    env = {
+        "PATH": os.environ["PATH"],
+        "SLURM_JOB_ID": "77",
+        "SLURM_JOB_NUM_NODES": "2",
+        "SLURM_NTASKS_PER_NODE": "4" if mode == "srun" else "1",
+        "SLURM_NTASKS": ntasks,
+        "SLURM_GPUS_ON_NODE": "4",
+    }
+    run = subprocess.run(
+        ["bash", "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 1
+    assert run.stderr == (
+        f"jobc: the allocation has SLURM_NTASKS={ntasks}, but spec unit asks for {expected} "
+        f"(resources.nodes x tasks per node for launch.mode {mode}); did an option override the script?\n"
+    )
+
+
 def test_node_rank_is_read_inside_the_step() -> None:
     script = compile_data(base(launch={"mode": "torchrun"}))
     step = step_script(script)

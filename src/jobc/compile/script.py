@@ -99,6 +99,15 @@ def _allocation_check(plan: Plan) -> Iterator[str]:
             "tasks per node for launch.mode " + plan.mode,
             True,
         ),
+        # srun reads SLURM_NTASKS from the batch environment as its --ntasks, which wins over the
+        # step's --ntasks-per-node: an `sbatch -n 3` would otherwise run a smaller world.
+        (
+            "SLURM_NTASKS",
+            '"$SLURM_NTASKS"',
+            plan.nodes * plan.tasks_per_node,
+            "resources.nodes x tasks per node for launch.mode " + plan.mode,
+            True,
+        ),
     ]
     gpus = plan.ctx.gpus_per_node
     if gpus:
