@@ -58,7 +58,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         if not _PYXIS.match(name):
             continue
         field = _FIELD.get(name)
-        fix = f"set {field} instead" if field else "jobc writes them on srun from the container section"
+        fix = f"set {field} instead" if field else "it belongs on the srun line, which jobc writes"
         yield Hit(
             ("slurm", "extra", name),
             f"--{name} is a pyxis flag of srun, not an sbatch option: as an #SBATCH line it is "
