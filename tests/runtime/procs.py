@@ -117,6 +117,44 @@ def srun_env(
     return env
 
 
+def toy_envs(
+    checkpoints: Path,
+    *,
+    restart: int = 0,
+    nodes: int = 2,
+    per_node: int = 2,
+    requeue_exit_code: int | None = None,
+) -> list[dict[str, str]]:
+    """srun step environments for the toy trainer, checkpointing to ``checkpoints``."""
+    port = free_port()
+    jobc = {
+        "JOBC_CHECKPOINT_DIR": str(checkpoints),
+        "JOBC_SIGNAL": "SIGTERM",
+        "JOBC_GRACE_S": "20",
+        "SLURM_RESTART_COUNT": str(restart),
+        # an hour left: a signal now is a preemption, not the time limit
+        "SLURM_JOB_END_TIME": str(int(time.time()) + 3600),
+    }
+    if requeue_exit_code is not None:
+        jobc["JOBC_REQUEUE_EXIT_CODE"] = str(requeue_exit_code)
+    return [
+        srun_env(r, nodes=nodes, per_node=per_node, master_port=port, jobc=jobc)
+        for r in range(nodes * per_node)
+    ]
+
+
+def seen(checkpoints: Path, rank: int) -> list[dict[str, Any]]:
+    """What the toy trainer recorded on ``rank``, in order (see toy_train.py)."""
+    path = checkpoints / "seen" / f"rank{rank}.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def steps_done(checkpoints: Path, rank: int) -> int:
+    return sum(1 for event in seen(checkpoints, rank) if event["event"] == "step")
+
+
 @dataclass
 class Group:
     """The ranks of one launch."""

@@ -29,7 +29,10 @@ from tests.runtime.procs import (
     clean_env,
     free_port,
     port_is_free,
+    seen,
     srun_env,
+    steps_done,
+    toy_envs,
     wait_for,
 )
 
@@ -226,36 +229,6 @@ STEPS = 24
 REQUEUE = 99  # not the default, to show the contract is read
 
 
-def toy_envs(
-    checkpoints: Path, *, restart: int = 0, nodes: int = 2, per_node: int = 2
-) -> list[dict[str, str]]:
-    port = free_port()
-    jobc = {
-        "JOBC_CHECKPOINT_DIR": str(checkpoints),
-        "JOBC_SIGNAL": "SIGTERM",
-        "JOBC_GRACE_S": "20",
-        "JOBC_REQUEUE_EXIT_CODE": str(REQUEUE),
-        "SLURM_RESTART_COUNT": str(restart),
-        # an hour left: a signal now is a preemption, not the time limit
-        "SLURM_JOB_END_TIME": str(int(time.time()) + 3600),
-    }
-    return [
-        srun_env(r, nodes=nodes, per_node=per_node, master_port=port, jobc=jobc)
-        for r in range(nodes * per_node)
-    ]
-
-
-def seen(checkpoints: Path, rank: int) -> list[dict[str, Any]]:
-    path = checkpoints / "seen" / f"rank{rank}.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def steps_done(checkpoints: Path, rank: int) -> int:
-    return sum(1 for event in seen(checkpoints, rank) if event["event"] == "step")
-
-
 def run_toy(forkserver: ForkServer, envs: list[dict[str, str]], logs: Path, *extra: str) -> Group:
     args = ["--steps", str(STEPS), "--checkpoint-every", "8", "--workers", "2", *extra]
     return forkserver.launch(envs, logs, path=TOY_TRAIN, args=args)
@@ -265,25 +238,33 @@ def test_signal_to_one_rank_stops_every_rank_at_the_same_step_and_resume_is_exac
     forkserver: ForkServer, tmp_path: Path
 ) -> None:
     reference = tmp_path / "reference"
-    group = run_toy(forkserver, toy_envs(reference), tmp_path / "logs-reference")
+    group = run_toy(forkserver, toy_envs(reference, requeue_exit_code=REQUEUE), tmp_path / "logs-reference")
     assert group.wait(60) == [0] * WORLD, group.describe()
 
     interrupted = tmp_path / "interrupted"
-    group = run_toy(forkserver, toy_envs(interrupted), tmp_path / "logs-first", "--step-sleep", "0.05")
+    group = run_toy(
+        forkserver,
+        toy_envs(interrupted, requeue_exit_code=REQUEUE),
+        tmp_path / "logs-first",
+        "--step-sleep",
+        "0.05",
+    )
     wait_for(lambda: steps_done(interrupted, 2) >= 5, 30, "rank 2 to run five steps", group)
     # Like slurmstepd: the rank and its DataLoader workers get the signal; the other ranks do not.
     group.signal(2)
     assert group.wait(60) == [REQUEUE] * WORLD, group.describe()
     stops = [next(e for e in seen(interrupted, r) if e["event"] == "stop") for r in range(WORLD)]
     stop_step = stops[0]["step"]
-    assert all(
-        s == {"event": "stop", "step": stop_step, "reason": "preemption", "signal": "SIGTERM"} for s in stops
-    )
+    for stop in stops:
+        assert (stop["step"], stop["reason"], stop["signal"]) == (stop_step, "preemption", "SIGTERM")
+        assert list(stop["batch_pids_alive"].values()) == [True, True], stop  # both workers
     assert stop_step < STEPS - 1
     for r in range(WORLD):
         assert "killed by signal" not in group.stderr(r), group.describe()
 
-    group = run_toy(forkserver, toy_envs(interrupted, restart=1), tmp_path / "logs-second")
+    group = run_toy(
+        forkserver, toy_envs(interrupted, restart=1, requeue_exit_code=REQUEUE), tmp_path / "logs-second"
+    )
     assert group.wait(60) == [0] * WORLD, group.describe()
 
     for r in range(WORLD):
@@ -308,7 +289,7 @@ def test_dataloader_workers_need_the_hook_to_survive_the_signal(
     # Control for the test above: a single rank whose workers are left exposed to the
     # step-wide signal dies with a DataLoader error instead of checkpointing.
     checkpoints = tmp_path / "exposed"
-    envs = toy_envs(checkpoints, nodes=1, per_node=1)
+    envs = toy_envs(checkpoints, nodes=1, per_node=1, requeue_exit_code=REQUEUE)
     group = run_toy(forkserver, envs, tmp_path / "logs", "--step-sleep", "0.1", "--no-worker-init")
     wait_for(lambda: steps_done(checkpoints, 0) >= 3, 30, "three steps", group)
     group.signal(0)

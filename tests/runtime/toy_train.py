@@ -14,8 +14,12 @@ here, or a compiled sbatch script on a Slurm cluster)::
   ``step_<N>.pt``, written by rank 0 to a temporary name and renamed, so a file
   with that name is always complete; a run resumes after the highest one.
 * Every rank appends what it saw to ``<dir>/seen/rank<R>.jsonl``: a ``start``
-  record (rank, world, node, restart count, first step), one ``step`` record per
-  executed step, and ``stop`` (step, reason, signal) or ``done``.
+  record (rank, world, node, restart count, first step, and for each mesh
+  dimension the ranks of its group and the all-reduce of ``2**rank`` over it,
+  which names the members that took part), one ``step`` record per executed step
+  (with the pid of the process that built its batch: a DataLoader worker when
+  ``--workers`` > 0), and ``stop`` (step, reason, signal, and whether every
+  worker that built a batch was still alive) or ``done``.
 * ``world.should_stop()`` is polled after every step; on a stop the program
   checkpoints and calls ``world.exit_for_requeue()``.
 * Rank 0 writes ``<dir>/final.json`` with a digest of the final parameters and
@@ -38,14 +42,15 @@ import torch.distributed as dist
 from torch.utils.data import DataLoader, Dataset
 
 from jobc.runtime import World, init
+from jobc.runtime.parallel import MESH_DIMS
 
 FEATURES = 8
 BATCH = 16
 _CHECKPOINT = re.compile(r"step_(\d+)\.pt")
 
 
-class StepBatches(Dataset[tuple[int, torch.Tensor, torch.Tensor]]):
-    """Item ``i`` is this rank's batch for step ``start + i``."""
+class StepBatches(Dataset[tuple[int, torch.Tensor, torch.Tensor, int]]):
+    """Item ``i`` is this rank's batch for step ``start + i``, and the pid that built it."""
 
     def __init__(self, start: int, steps: int, rank: int) -> None:
         self.start, self.steps, self.rank = start, steps, rank
@@ -54,12 +59,12 @@ class StepBatches(Dataset[tuple[int, torch.Tensor, torch.Tensor]]):
     def __len__(self) -> int:
         return self.steps - self.start
 
-    def __getitem__(self, index: int) -> tuple[int, torch.Tensor, torch.Tensor]:
+    def __getitem__(self, index: int) -> tuple[int, torch.Tensor, torch.Tensor, int]:
         step = self.start + index
         generator = torch.Generator().manual_seed(1_000_003 * step + self.rank)
         x = torch.randn(BATCH, FEATURES, generator=generator)
         noise = 0.01 * torch.randn(BATCH, 1, generator=generator)
-        return step, x, x @ self.true_w + noise
+        return step, x, x @ self.true_w + noise, os.getpid()
 
 
 def latest_checkpoint(directory: Path) -> Path | None:
@@ -108,6 +113,35 @@ def state_digest(model: torch.nn.Module, optimizer: Momentum) -> str:
     return digest.hexdigest()
 
 
+def mesh_groups(world: World) -> dict[str, dict[str, Any]]:
+    """Per mesh dimension: the group's ranks and the all-reduce of ``2**rank`` over it, a bit
+    mask of exactly the ranks whose values were summed."""
+    groups: dict[str, dict[str, Any]] = {}
+    for dim in MESH_DIMS:
+        group = world.mesh.get_group(dim)
+        value = torch.tensor([2**world.rank], dtype=torch.int64)
+        dist.all_reduce(value, group=group)
+        groups[dim] = {"ranks": dist.get_process_group_ranks(group), "sum": int(value.item())}
+    return groups
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie has ended: its parent just has not reaped it yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        stat = ""
+    if stat:
+        return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 class Seen:
     """Per-rank record of what this rank saw, for the tests and for humans."""
 
@@ -152,6 +186,9 @@ def train(world: World, args: argparse.Namespace) -> None:
         launch_mode=world.launch_mode,
         master=f"{world.master_addr}:{world.master_port}",
         pid=os.getpid(),
+        coordinates=world.coordinates,
+        mesh=mesh_groups(world),
+        workers=args.workers,
     )
 
     loader = DataLoader(
@@ -160,7 +197,9 @@ def train(world: World, args: argparse.Namespace) -> None:
         num_workers=args.workers,
         worker_init_fn=None if args.no_worker_init else world.worker_init_fn,
     )
-    for step, x, y in loader:
+    batch_pids: set[int] = set()
+    for step, x, y, batch_pid in loader:
+        batch_pids.add(batch_pid)
         loss = torch.nn.functional.mse_loss(model(x), y)
         optimizer.zero_grad()
         loss.backward()
@@ -169,7 +208,7 @@ def train(world: World, args: argparse.Namespace) -> None:
             dist.all_reduce(parameter.grad)
             parameter.grad /= world.world_size
         optimizer.step()
-        seen.write("step", step=step, loss=loss.item())
+        seen.write("step", step=step, loss=loss.item(), batch_pid=batch_pid)
         if args.step_sleep:
             time.sleep(args.step_sleep)
         last = step == args.steps - 1
@@ -178,7 +217,13 @@ def train(world: World, args: argparse.Namespace) -> None:
             save_checkpoint(directory, step, model, optimizer)
             saved = True
         if not last and world.should_stop():
-            seen.write("stop", step=step, reason=world.stop_reason, signal=world.stop_signal)
+            seen.write(
+                "stop",
+                step=step,
+                reason=world.stop_reason,
+                signal=world.stop_signal,
+                batch_pids_alive={str(pid): alive(pid) for pid in sorted(batch_pids)},
+            )
             if world.is_main and not saved:
                 save_checkpoint(directory, step, model, optimizer)
             world.exit_for_requeue()
