@@ -32,6 +32,14 @@ def slurm_cluster() -> Iterator[SlurmCluster]:
         cluster.stop()
 
 
+@pytest.fixture
+def jobs(slurm_cluster: SlurmCluster) -> Iterator[list[int]]:
+    """Job ids submitted by a test; whatever still runs at its end is cancelled."""
+    submitted: list[int] = []
+    yield submitted
+    slurm_cluster.cancel(*submitted)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Every test that needs the cluster is marked, so `-m "not slurm"` leaves them all out.
     for item in items:

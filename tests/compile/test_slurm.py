@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import signal as signals
 import sys
-import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ import pytest
 from jobc.compile import compile_batch
 from tests.cluster import SlurmCluster
 from tests.compile.support import compile_data, example_specs, lint
+from tests.slurm_jobs import job_log, submit, wait_for_files
 
 RECORDER = Path(__file__).with_name("record_rank.py")
 NODES, GPUS = 2, 2
@@ -45,21 +44,6 @@ def _site_overrides(path: Path, logs: Path) -> list[str]:
         "parallelism={}",
         f"storage.logs={logs}",
     ]
-
-
-@pytest.fixture
-def jobs(slurm_cluster: SlurmCluster) -> Iterator[list[int]]:
-    """Job ids submitted by a test; whatever still runs at its end is cancelled."""
-    submitted: list[int] = []
-    yield submitted
-    slurm_cluster.cancel(*submitted)
-
-
-def _submit(cluster: SlurmCluster, jobs: list[int], script: str, cwd: Path, *options: str) -> int:
-    path = cwd / f"job{len(jobs)}.sh"
-    path.write_text(script, encoding="utf-8")
-    jobs.append(cluster.sbatch(path, *options, cwd=cwd))
-    return jobs[-1]
 
 
 def _without_container() -> list[Path]:
@@ -112,19 +96,6 @@ def _records(out: Path, restart: int) -> dict[int, dict[str, Any]]:
     return found
 
 
-def _wait_for_files(out: Path, pattern: str, count: int, timeout: float, log: Path) -> None:
-    deadline = time.monotonic() + timeout
-    while len(list(out.glob(pattern))) < count:
-        if time.monotonic() > deadline:
-            logs = "\n".join(p.read_text(errors="replace") for p in log.glob("*.out"))
-            pytest.fail(f"{count} × {pattern} did not appear in {timeout:.0f}s; log:\n{logs}")
-        time.sleep(0.1)
-
-
-def _log(tmp_path: Path) -> str:
-    return "\n".join(p.read_text(errors="replace") for p in sorted((tmp_path / "logs").glob("*.out")))
-
-
 @pytest.mark.parametrize(
     "case",
     [
@@ -146,10 +117,10 @@ def test_launch_signal_requeue_restart(
     logs.mkdir()
     world = NODES * GPUS
     spec = _spec(tmp_path, mode, signal, str(payload), rdzv)
-    job = _submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
 
     # First run: every rank records itself, then waits for the signal.
-    _wait_for_files(out, "rank-0-*.json", world, 90, logs)
+    wait_for_files(out, "rank-0-*.json", world, 90, logs)
     first = _records(out, 0)
     assert sorted(first) == list(range(world))
     masters = {(r["env"]["MASTER_ADDR"], r["env"]["MASTER_PORT"]) for r in first.values()}
@@ -187,18 +158,18 @@ def test_launch_signal_requeue_restart(
 
     # Preemption: the signal reaches the batch shell only, as with --signal=B:…
     slurm_cluster.run("scancel", f"--signal={signal.removeprefix('SIG')}", "--batch", str(job))
-    _wait_for_files(out, "rank-0-*.signal", world, 60, logs)
+    wait_for_files(out, "rank-0-*.signal", world, 60, logs)
     for path in out.glob("rank-0-*.signal"):
         got = json.loads(path.read_text(encoding="utf-8"))
         assert got[:1] == [int(getattr(signals, signal))], (path.name, got)
     slurm_cluster.wait_for(
         job, lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 60, "requeue of job"
     )
-    assert "jobc: requeueing job" in _log(tmp_path)
+    assert "jobc: requeueing job" in job_log(logs)
 
     # The restart runs and knows it is one.
     slurm_cluster.release(job)
-    assert slurm_cluster.wait(job, 90) == "COMPLETED", _log(tmp_path)
+    assert slurm_cluster.wait(job, 90) == "COMPLETED", job_log(logs)
     second = _records(out, 1)
     assert sorted(second) == list(range(world))
     assert {r["env"]["SLURM_RESTART_COUNT"] for r in second.values()} == {"1"}
@@ -211,9 +182,9 @@ def test_allocation_mismatch_stops_at_once(
     (tmp_path / "out").mkdir()
     (tmp_path / "logs").mkdir()
     script = compile_data(_spec(tmp_path, "srun", "SIGTERM", "/nonexistent"))
-    job = _submit(slurm_cluster, jobs, script, tmp_path, "--nodes=1")
+    job = submit(slurm_cluster, jobs, script, tmp_path, "--nodes=1")
     assert slurm_cluster.wait(job, 60) == "FAILED"
-    log = _log(tmp_path)
+    log = job_log(tmp_path / "logs")
     assert "SLURM_JOB_NUM_NODES=1, but spec cluster-srun asks for 2 (resources.nodes)" in log
     assert not list((tmp_path / "out").iterdir())
 
@@ -226,7 +197,7 @@ def test_attach_runs_the_launch_inside_an_allocation(
     (tmp_path / "logs").mkdir()
     # What `salloc` with the spec's shape would hold.
     shape = (f"--nodes={NODES}", f"--ntasks-per-node={GPUS}", f"--gpus-per-node={GPUS}")
-    holder = _submit(slurm_cluster, jobs, "#!/bin/bash\nsleep 300\n", tmp_path, *shape)
+    holder = submit(slurm_cluster, jobs, "#!/bin/bash\nsleep 300\n", tmp_path, *shape)
     slurm_cluster.wait_for(holder, lambda r: r.get("JobState") == "RUNNING", 30, "allocation")
     spec = _spec(tmp_path, "srun", "SIGTERM", "/nonexistent")
     spec["launch"]["args"][1] = "exit"
