@@ -1,58 +1,70 @@
 """Turning data paths into spans. The only place in jobc that computes line and column numbers.
 
-ruamel's round-trip tree knows where every key, value and sequence item starts (0-based); ends
-are found by reading the scalar's text on its line.
+The loader records where every key, value and sequence item starts (0-based) in a small position
+tree (`MapPos`/`SeqPos`); ends are found by reading the scalar's text on its line.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 from jobc.diagnostics import DataPath, Span
 
 _NULL = re.compile(r"(~|null|Null|NULL)(?=$|[\s,\]}])")
 
 
-@dataclass(frozen=True)
-class Located:
+class MapPos:
+    """A mapping: where it starts, and for each string key where the key and its value start."""
+
+    __slots__ = ("col", "entries", "line")
+
+    def __init__(self, line: int, col: int) -> None:
+        self.line, self.col = line, col
+        # key -> (key line, key col, value line, value col, value's own positions, value is null)
+        self.entries: dict[str, tuple[int, int, int, int, Pos | None, bool]] = {}
+
+
+class SeqPos:
+    """A sequence: where it starts, and where each item starts."""
+
+    __slots__ = ("col", "items", "line")
+
+    def __init__(self, line: int, col: int) -> None:
+        self.line, self.col = line, col
+        self.items: list[tuple[int, int, Pos | None]] = []  # (line, col, item's own positions)
+
+
+Pos = MapPos | SeqPos
+
+
+class Located(NamedTuple):
     span: Span
     exact: bool  # False: the path is not in this file, the span is its deepest existing ancestor
 
 
-def locate(tree: Any, lines: list[str], path: DataPath, *, at_value: bool = True) -> Located:
+def locate(tree: Pos | None, lines: list[str], path: DataPath, *, at_value: bool = True) -> Located:
     """The span of ``path`` in ``tree``: the value for scalars (when ``at_value``), else the key."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
     node = tree
     key_pos: tuple[int, int] | None = None
     key_len = 1
     for depth, part in enumerate(path):
         last = depth == len(path) - 1
-        if isinstance(node, CommentedMap) and isinstance(part, str) and part in node:
-            kline, kcol = node.lc.key(part)
-            vline, vcol = node.lc.value(part)
-            child = node[part]
-            if last and at_value and not isinstance(child, CommentedMap | CommentedSeq):
-                if child is None and not _spells_null(lines, vline, vcol):
-                    # `key:` with nothing after it: ruamel places the value at the next token,
+        if isinstance(node, MapPos) and isinstance(part, str) and part in node.entries:
+            kline, kcol, vline, vcol, child, null = node.entries[part]
+            if last and at_value and child is None:
+                if null and not _spells_null(lines, vline, vcol):
+                    # `key:` with nothing after it: the parser places the value at the next token,
                     # which belongs to another key; the key itself is what the user sees.
                     return Located(_key_span(lines, (kline, kcol), len(part)), True)
                 return Located(_scalar_span(lines, vline, vcol), True)
             key_pos, key_len = (kline, kcol), len(part)
-            if (
-                last
-                and at_value
-                and isinstance(child, CommentedMap | CommentedSeq)
-                and _is_flow(lines, vline, vcol)
-            ):
+            if last and at_value and child is not None and _is_flow(lines, vline, vcol):
                 return Located(_scalar_span(lines, vline, vcol), True)
             node = child
-        elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
-            iline, icol = node.lc.item(part)
-            child = node[part]
-            if not isinstance(child, CommentedMap | CommentedSeq) or last:
+        elif isinstance(node, SeqPos) and isinstance(part, int) and 0 <= part < len(node.items):
+            iline, icol, child = node.items[part]
+            if child is None or last:
                 return Located(_scalar_span(lines, iline, icol), last)
             key_pos, key_len = (iline, icol), 1
             node = child
@@ -63,12 +75,11 @@ def locate(tree: Any, lines: list[str], path: DataPath, *, at_value: bool = True
     return Located(_key_span(lines, key_pos, key_len), True)
 
 
-def _fallback(node: Any, key_pos: tuple[int, int] | None, key_len: int, lines: list[str]) -> Span:
+def _fallback(node: Pos | None, key_pos: tuple[int, int] | None, key_len: int, lines: list[str]) -> Span:
     if key_pos is not None:
         return _key_span(lines, key_pos, key_len)
-    lc = getattr(node, "lc", None)
-    if lc is not None and lc.line is not None:
-        return Span.point(lc.line + 1, lc.col + 1)
+    if node is not None:
+        return Span.point(node.line + 1, node.col + 1)
     return Span.point(1, 1)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from jobc import yamlguard
 from jobc.diagnostics import DataPath, Span
+from jobc.locate import MapPos, Pos, SeqPos
 
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
@@ -35,7 +36,7 @@ class Source:
 
     file: str
     text: str
-    tree: Any = None  # ruamel CommentedMap/Seq/scalar, or None when unparseable
+    tree: Pos | None = None  # where keys, values and items start; None when unparseable
     data: Any = None  # plain dict/list/str/int/float/bool/None
     problems: list[SourceProblem] = field(default_factory=list)
 
@@ -125,6 +126,20 @@ def parse_bytes(raw: bytes, name: str) -> Source:
 
 
 def parse_text(text: str, name: str) -> Source:
+    from jobc import fastyaml
+
+    fast = fastyaml.parse(text)
+    if fast is not None:
+        src = Source(name, text)
+        src.data, src.tree, ambiguous = fast
+        for path, message in ambiguous:
+            _ambiguous(src, path, message)
+        return src
+    return _parse_round_trip(text, name)
+
+
+def _parse_round_trip(text: str, name: str) -> Source:
+    """ruamel's reading: every document fastyaml leaves alone, and each problem in its words."""
     from ruamel.yaml import YAML
     from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -205,12 +220,14 @@ def parse_text(text: str, name: str) -> Source:
             )
         )
         return src
-    src.tree = tree
     try:
-        src.data = _plain(tree, (), [0], set(), src)
+        src.data, pos = _plain(tree, (), [0], set(), src)
     except _Limit as exc:
         src.data = None
         src.problems.append(SourceProblem("JC001", Span.point(1, 1), str(exc), exc.path))
+        return src
+    # a document that is a single scalar has no positions inside it: every path falls back to 1:1
+    src.tree = pos if pos is not None else MapPos(0, 0)
     return src
 
 
@@ -283,8 +300,10 @@ _AMBIGUOUS_WORDS = frozenset(
 _SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$")
 
 
-def _plain(node: Any, path: DataPath, count: list[int], active: set[int], src: Source) -> Any:
-    """Copy the round-trip tree into plain Python data, bounding size, depth and alias cycles."""
+def _plain(
+    node: Any, path: DataPath, count: list[int], active: set[int], src: Source
+) -> tuple[Any, Pos | None]:
+    """Copy the round-trip tree into plain data and positions, bounding size, depth and alias cycles."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
     from ruamel.yaml.scalarint import ScalarInt
     from ruamel.yaml.scalarstring import ScalarString
@@ -304,37 +323,41 @@ def _plain(node: Any, path: DataPath, count: list[int], active: set[int], src: S
         try:
             if isinstance(node, CommentedMap):
                 out: dict[str, Any] = {}
+                mpos = MapPos(node.lc.line or 0, node.lc.col or 0)
+                placed = node.lc.data or {}  # keys merged in with `<<:` have no position of their own
                 for key, value in node.items():
                     if not isinstance(key, str) or isinstance(key, bool):
                         _non_string_key(src, node, key, path)
                         continue
-                    out[str(key)] = _plain(value, (*path, str(key)), count, active, src)
-                return out
-            return [_plain(v, (*path, i), count, active, src) for i, v in enumerate(node)]
+                    name = str(key)
+                    out[name], child = _plain(value, (*path, name), count, active, src)
+                    if key in placed:
+                        kline, kcol = node.lc.key(key)
+                        vline, vcol = node.lc.value(key)
+                        mpos.entries[name] = (kline, kcol, vline, vcol, child, value is None)
+                return out, mpos
+            items: list[Any] = []
+            spos = SeqPos(node.lc.line or 0, node.lc.col or 0)
+            placed = node.lc.data or {}  # a tagged sequence keeps no item positions
+            for i, v in enumerate(node):
+                item, child = _plain(v, (*path, i), count, active, src)
+                items.append(item)
+                line, col = placed.get(i, (spos.line, spos.col))
+                spos.items.append((line, col, child))
+            return items, spos
         finally:
             active.discard(id(node))
     if isinstance(node, TaggedScalar):
-        return str(node.value)
+        return str(node.value), None
     if isinstance(node, ScalarString):
-        return str(node)
+        return str(node), None
     if isinstance(node, str):
-        if node in _AMBIGUOUS_WORDS:
-            _ambiguous(
-                src,
-                path,
-                f"unquoted {node!r} is a string in YAML 1.2 but a boolean in "
-                f"YAML 1.1 tools (PyYAML); write true/false, or quote it",
-            )
-        elif _SEXAGESIMAL.match(node):
-            _ambiguous(
-                src,
-                path,
-                f"unquoted {node!r} is read as the number "
-                f'{_sexagesimal(node)} by YAML 1.1 tools (PyYAML); quote it: "{node}"',
-            )
-        return node
+        problem = plain_string_problem(node)
+        if problem is not None:
+            _ambiguous(src, path, problem)
+        return node, None
     if isinstance(node, bool):
-        return bool(node)
+        return bool(node), None
     if isinstance(node, ScalarInt):
         width = getattr(node, "_width", None)
         text = str(int(node))
@@ -345,18 +368,33 @@ def _plain(node: Any, path: DataPath, count: list[int], active: set[int], src: S
                 f"leading zero: YAML 1.2 reads {int(node)}, YAML 1.1 tools read an "
                 "octal number; drop the zero, or quote it if it is a string",
             )
-        return int(node)
+        return int(node), None
     if isinstance(node, int):
-        return int(node)
+        return int(node), None
     if isinstance(node, float):
-        return float(node)
+        return float(node), None
     if isinstance(node, _dt.date | _dt.datetime):
         text = node.isoformat()
         _ambiguous(src, path, f'unquoted {text} is a date, not a string; quote it: "{text}"')
-        return text
+        return text, None
     if node is None:
-        return None
-    return str(node)
+        return None, None
+    return str(node), None
+
+
+def plain_string_problem(text: str) -> str | None:
+    """Why an unquoted string that YAML 1.2 reads as text is read otherwise by YAML 1.1 tools."""
+    if text in _AMBIGUOUS_WORDS:
+        return (
+            f"unquoted {text!r} is a string in YAML 1.2 but a boolean in "
+            f"YAML 1.1 tools (PyYAML); write true/false, or quote it"
+        )
+    if _SEXAGESIMAL.match(text):
+        return (
+            f"unquoted {text!r} is read as the number "
+            f'{_sexagesimal(text)} by YAML 1.1 tools (PyYAML); quote it: "{text}"'
+        )
+    return None
 
 
 def _sexagesimal(text: str) -> int | float:
