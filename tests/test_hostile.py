@@ -1,0 +1,503 @@
+"""Hostile input: whatever a path or its bytes hold, `jobc lint` answers with findings (exit 1) or
+one line on stderr (exit 2), quickly, and never with a traceback.
+
+The limits are the loader's (`jobc.source`): files over 1 MiB, nesting deeper than 64 levels
+(measured before the parser runs, so ten thousand `[` cost nothing), documents that expand to
+more than 100 000 nodes through aliases, binary (NUL bytes), UTF-16/32, invalid UTF-8 and control
+characters are all JC001. Merge keys (`<<: *base`) are read the way YAML 1.1 tools and ruamel read
+them (the merged keys are part of the mapping; explicit keys win); non-string keys are JC003.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jobc.cli import main
+from jobc.model import json_schema
+
+VALID: dict[str, Any] = {
+    "version": 1,
+    "name": "hostile",
+    "slurm": {"partition": "batch", "time": "01:00:00"},
+    "resources": {"nodes": 2, "gpus_per_node": 8, "gpu": "h100-80gb"},
+    "launch": {"program": "train.py", "workdir": "/lustre/me/p"},
+    "storage": {
+        "shared": ["/lustre"],
+        "checkpoints": "/lustre/ckpt",
+        "caches": {"uv_cache_dir": "/lustre/cache/uv"},
+    },
+}
+# A generous bound: each case takes well under a second; quadratic parsing took tens of seconds.
+SECONDS = 5.0
+
+
+def lint(*args: str) -> tuple[int, str, str, float]:
+    """Run `jobc lint ARGS…` in-process: exit code, stdout, stderr, seconds."""
+    out, err = io.StringIO(), io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["lint", *args])
+    return code, out.getvalue(), err.getvalue(), time.perf_counter() - start
+
+
+def check_answer(code: int, out: str, err: str, seconds: float, *, codes: tuple[int, ...] = (0, 1)) -> None:
+    assert "Traceback" not in out + err
+    assert "internal error" not in err, err
+    assert code in codes, (code, out, err)
+    assert seconds < SECONDS
+
+
+def lint_bytes(directory: Path, raw: bytes, *, expect: tuple[int, ...] = (0, 1)) -> tuple[str, str]:
+    path = directory / "spec.yaml"
+    path.write_bytes(raw)
+    code, out, err, seconds = lint(str(path))
+    check_answer(code, out, err, seconds, codes=expect)
+    return out, err
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("hostile")
+
+
+# -- fuzzing -------------------------------------------------------------------------------------
+
+YAMLISH = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list("abcxyz019:-[]{}&*!|>'\"#%@`,?.~<= \n\t\\$")),
+        st.characters(codec="utf-8"),
+    ),
+    max_size=400,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=YAMLISH)
+def test_random_text_never_crashes(scratch: Path, text: str) -> None:
+    lint_bytes(scratch, text.encode("utf-8", "surrogatepass"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(raw=st.binary(max_size=400))
+def test_random_bytes_never_crash(scratch: Path, raw: bytes) -> None:
+    lint_bytes(scratch, raw)
+
+
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=30),
+)
+KEYS = st.one_of(
+    st.sampled_from([*VALID, "cluster", "fabric", "env", "nodes", "tp", "<<"]), st.text(max_size=12)
+)
+STRUCTURES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=5)),
+    max_leaves=25,
+)
+
+
+def dump(data: Any) -> bytes:
+    """YAML text for ``data``: block style, every scalar double-quoted (so no JC004 of its own)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    yaml.default_style = '"'
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    return buffer.getvalue().encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=STRUCTURES)
+def test_random_structured_yaml_never_crashes(scratch: Path, data: Any) -> None:
+    lint_bytes(scratch, dump(data))
+
+
+def _resolve(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in node:
+        return _resolve(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+    for option in node.get("anyOf", []):
+        resolved = _resolve(option, defs)
+        if resolved.get("type") in ("object", "array"):
+            return resolved
+    return node
+
+
+def field_paths() -> list[tuple[str | int, ...]]:
+    """Every field of a job spec, from the JSON Schema: sections, values, list items, map values."""
+    schema = json_schema()
+    defs = schema["$defs"]
+    out: list[tuple[str | int, ...]] = []
+
+    def walk(node: dict[str, Any], path: tuple[str | int, ...], depth: int) -> None:
+        node = _resolve(node, defs)
+        if path:
+            out.append(path)
+        if depth > 4:
+            return
+        if node.get("type") == "array" and isinstance(node.get("items"), dict):
+            walk(node["items"], (*path, 0), depth + 1)
+        for name, child in node.get("properties", {}).items():
+            walk(child, (*path, name), depth + 1)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            walk(extra, (*path, "FUZZ_KEY"), depth + 1)
+
+    walk(defs["JobSpec"], (), 0)
+    return out
+
+
+FIELDS = field_paths()
+
+
+def with_value(base: dict[str, Any], path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
+    """A copy of ``base`` with ``value`` at ``path``, creating (or replacing) what lies on the way."""
+
+    def put(node: Any, rest: tuple[str | int, ...]) -> Any:
+        if not rest:
+            return value
+        head, tail = rest[0], rest[1:]
+        if isinstance(head, int):
+            items = list(node) if isinstance(node, list) else []
+            if head < len(items):
+                items[head] = put(items[head], tail)
+            else:
+                items.append(put(None, tail))
+            return items
+        mapping = dict(node) if isinstance(node, dict) else {}
+        mapping[head] = put(mapping.get(head), tail)
+        return mapping
+
+    result: dict[str, Any] = put(json.loads(json.dumps(base)), path)
+    return result
+
+
+def test_every_field_is_reached() -> None:
+    names = {".".join(map(str, p)) for p in FIELDS}
+    for expected in (
+        "resources.nodes",
+        "launch.args.0",
+        "env.FUZZ_KEY",
+        "model.moe.top_k",
+        "slurm.mail.type.0",
+    ):
+        assert expected in names
+
+
+WRONG = st.one_of(
+    SCALARS,
+    st.lists(SCALARS, max_size=3),
+    st.dictionaries(st.text(max_size=8), SCALARS, max_size=3),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(FIELDS), value=WRONG)
+def test_wrong_values_in_every_field_never_crash(
+    scratch: Path, path: tuple[str | int, ...], value: Any
+) -> None:
+    lint_bytes(scratch, dump(with_value(VALID, path, value)))
+
+
+def test_the_fuzzing_base_is_clean(scratch: Path) -> None:
+    out, _ = lint_bytes(scratch, dump(VALID), expect=(0,))
+    assert out == ""
+
+
+# -- shell metacharacters in every string field -----------------------------------------------
+
+METACHARACTERS = [
+    "$(touch /tmp/jobc-pwned)",
+    "`id`",
+    "a; rm -rf ~",
+    "x && y || z",
+    "'\"'\"'",
+    "${IFS}$'\\n'",
+    "a|b>c<d&",
+    "line\nbreak",
+    "#!/bin/sh",
+    "{{literal}} and } {",
+    "\\",
+    "* ? [a-z]",
+]
+
+
+def string_fields() -> Iterator[tuple[str | int, ...]]:
+    schema = json_schema()
+    defs = schema["$defs"]
+    for path in FIELDS:
+        node: dict[str, Any] = defs["JobSpec"]
+        for part in path:
+            node = _resolve(node, defs)
+            if isinstance(part, int):
+                node = node.get("items", {})
+            else:
+                node = node.get("properties", {}).get(part) or node.get("additionalProperties") or {}
+        kinds = {node.get("type")} | {o.get("type") for o in node.get("anyOf", [])}
+        if "string" in kinds:
+            yield path
+
+
+STRING_FIELDS = list(string_fields())
+
+
+def numeric_fields() -> Iterator[tuple[str | int, ...]]:
+    schema = json_schema()
+    defs = schema["$defs"]
+    for path in FIELDS:
+        node: dict[str, Any] = defs["JobSpec"]
+        for part in path:
+            node = _resolve(node, defs)
+            if isinstance(part, int):
+                node = node.get("items", {})
+            else:
+                node = node.get("properties", {}).get(part) or node.get("additionalProperties") or {}
+        kinds = {node.get("type")} | {o.get("type") for o in node.get("anyOf", [])}
+        if kinds & {"integer", "number"}:
+            yield path
+
+
+NUMERIC_FIELDS = list(numeric_fields())
+EXTREMES = [0, -1, 2**63, 10**30, 1e308, 1e-308, float("inf"), float("-inf"), float("nan"), 0.5]
+
+
+@pytest.mark.parametrize("path", NUMERIC_FIELDS, ids=lambda p: ".".join(map(str, p)))
+def test_extreme_numbers_in_every_numeric_field(scratch: Path, path: tuple[str | int, ...]) -> None:
+    for value in EXTREMES:
+        data = with_value(VALID, path, value)
+        # the resilience numbers interact: make the grace-window check do its arithmetic too
+        data.setdefault("resilience", {}).setdefault("signal", "SIGTERM")
+        lint_bytes(scratch, dump(data))
+
+
+def test_string_fields_cover_the_spec() -> None:
+    names = {".".join(map(str, p)) for p in STRING_FIELDS}
+    assert {"name", "launch.program", "launch.setup.0", "env.FUZZ_KEY", "container.image"} <= names
+
+
+@pytest.mark.parametrize("path", STRING_FIELDS, ids=lambda p: ".".join(map(str, p)))
+def test_shell_metacharacters_in_every_string_field_lint_without_crashing(
+    scratch: Path, path: tuple[str | int, ...]
+) -> None:
+    for payload in METACHARACTERS:
+        lint_bytes(scratch, dump(with_value(VALID, path, payload)))
+    assert not Path("/tmp/jobc-pwned").exists()
+
+
+# -- the cases by name ---------------------------------------------------------------------------
+
+
+def billion_laughs(levels: int = 10, width: int = 10) -> bytes:
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        refs = ", ".join([f"*l{i - 1}"] * width)
+        lines.append(f"l{i}: &l{i} [{refs}]")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_alias_bomb_is_rejected_fast(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, billion_laughs(), expect=(1,))
+    assert re.search(r":1:1: JC001 \[error\] the document expands to more than [\d,]+ nodes", out)
+
+
+def test_alias_bomb_of_mappings_and_merges_is_rejected_fast(tmp_path: Path) -> None:
+    lines = ["a0: &a0 {x: 1, y: 2, z: 3, w: 4, v: 5, u: 6, t: 7, s: 8}"]
+    for i in range(1, 9):
+        refs = ", ".join(f"k{j}: *a{i - 1}" for j in range(9))
+        lines.append(f"a{i}: &a{i} {{<<: *a{i - 1}, {refs}}}")
+    out, _ = lint_bytes(tmp_path, ("\n".join(lines) + "\n").encode(), expect=(1,))
+    assert "JC001" in out
+
+
+def test_an_alias_that_contains_itself_is_a_finding(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, b"version: 1\nname: t\na: &a {b: *a}\n", expect=(1,))
+    assert "JC00" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 10_000,
+        "{" * 10_000,
+        "{a: " * 5_000,
+        "- " * 10_000 + "x",
+        "? " * 10_000 + "x",
+        "".join(" " * i + "a:\n" for i in range(1_000)),
+        "x: " + "[" * 3_000 + "]" * 3_000,
+    ],
+    ids=["brackets", "braces", "flow-maps", "dashes", "complex-keys", "indentation", "balanced"],
+)
+def test_deep_nesting_is_rejected_fast(tmp_path: Path, text: str) -> None:
+    out, _ = lint_bytes(tmp_path, text.encode(), expect=(1,))
+    assert "JC001" in out
+    assert "nest" in out
+
+
+def test_nesting_within_the_limit_is_fine(tmp_path: Path) -> None:
+    body = json.dumps(VALID)[:-1] + ', "env": {"A": "' + "[" * 200 + '"}}'
+    lint_bytes(tmp_path, body.encode(), expect=(0,))
+
+
+def test_a_huge_file_is_one_finding(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, b"a: " + b"x" * (3 << 20) + b"\n", expect=(1,))
+    assert out.count("\n") == 1
+    assert "larger than 1024 KiB" in out
+
+
+def test_binary_is_one_finding(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, bytes(range(256)) * 4, expect=(1,))
+    assert "JC001" in out
+    assert "binary" in out
+
+
+def test_invalid_utf8_points_at_the_byte(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, b"version: 1\nname: caf\xe9\n", expect=(1,))
+    assert ":2:10: JC001" in out
+    assert "UTF-8" in out
+
+
+def test_nul_byte_points_at_the_byte(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, b"version: 1\nname: a\x00b\n", expect=(1,))
+    assert ":2:8: JC001" in out
+
+
+def test_utf16_is_named(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, json.dumps(VALID).encode("utf-16"), expect=(1,))
+    assert "UTF-16" in out
+
+
+def test_control_character_is_located(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, b'version: 1\nname: "a\x01b"\n', expect=(1,))
+    assert ":2:" in out
+    assert "JC001" in out
+
+
+def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
+    text = "version: 1\nname: t\nresources: {nodes: 1, gpus_per_node: 8}\nlaunch: {program: t.py}\nbogus: 1\n"
+    out, _ = lint_bytes(tmp_path, b"\xef\xbb\xbf" + text.encode(), expect=(1,))
+    assert ":5:1: JC003" in out  # positions are not shifted by the mark
+
+
+def test_tabs_as_indentation(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, b"version: 1\nresources:\n\tnodes: 1\n", expect=(1,))
+    assert ":3:1: JC001" in out
+    assert "tab" in out.lower()
+
+
+def test_merge_keys_are_read_as_yaml_1_1_tools_read_them(tmp_path: Path) -> None:
+    text = (
+        "version: 1\n"
+        "name: t\n"
+        "resources:\n"
+        "  <<: {nodes: 2, gpus_per_node: 8}\n"
+        "  nodes: 1\n"
+        "launch: {program: t.py}\n"
+        "slurm:\n"
+        "  <<: &limits {time: '99:00:00', partition: batch}\n"
+        "cluster: {partitions: {batch: {max_time: '48:00:00'}}}\n"
+    )
+    out, _ = lint_bytes(tmp_path, text.encode(), expect=(1,))
+    # nodes: 1 (the explicit key wins), so no multi-node rule; the merged time is over the limit,
+    # and the finding lands on the key of the mapping that merges it (merged keys have no
+    # position of their own)
+    assert re.search(r":7:1: JC108", out)
+    assert "JC701" not in out
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("1: x\n", 1),
+        ("version: 1\nnull: y\n", 2),
+        ("version: 1\n[a, b]: c\n", 2),
+        ("version: 1\n? {a: 1}\n: c\n", 2),
+        ("version: 1\ntrue: 1\n", 2),
+        ("version: 1\n3.5: 1\n", 2),
+    ],
+)
+def test_non_string_keys_are_named_plainly(tmp_path: Path, text: str, line: int) -> None:
+    out, _ = lint_bytes(tmp_path, text.encode(), expect=(1,))
+    found = [row for row in out.splitlines() if "is not a string" in row or "cannot be a key" in row]
+    assert len(found) == 1
+    assert f":{line}:" in found[0]
+    assert "ordereddict" not in out
+    assert "('a'" not in out
+    assert "None" not in found[0]
+
+
+def test_a_directory_named_like_a_spec(tmp_path: Path) -> None:
+    empty = tmp_path / "spec.yaml"
+    empty.mkdir()
+    code, out, err, seconds = lint(str(empty))
+    check_answer(code, out, err, seconds, codes=(2,))
+    assert err.count("\n") == 1
+    assert "spec.yaml" in err
+    (empty / "job.yml").write_text(dump(VALID).decode())
+    code, out, err, seconds = lint(str(empty))
+    check_answer(code, out, err, seconds, codes=(0,))
+
+
+def test_a_missing_file(tmp_path: Path) -> None:
+    code, out, err, seconds = lint(str(tmp_path / "nope.yaml"))
+    check_answer(code, out, err, seconds, codes=(2,))
+    assert "no such file" in err
+
+
+def test_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    code, out, err, seconds = lint(str(fifo))
+    check_answer(code, out, err, seconds, codes=(2,))
+    assert "not a regular file" in err
+
+
+def test_a_file_that_cannot_be_read(tmp_path: Path) -> None:
+    # /proc/self/mem is a regular file that nobody, root included, can read from offset 0
+    code, out, err, seconds = lint("/proc/self/mem")
+    check_answer(code, out, err, seconds, codes=(2,))
+    assert err.startswith("jobc lint: /proc/self/mem: cannot read")
+    assert err.count("\n") == 1
+
+
+def test_a_file_without_read_permission(tmp_path: Path) -> None:
+    path = tmp_path / "secret.yaml"
+    path.write_text(dump(VALID).decode())
+    path.chmod(0)
+    try:
+        code, out, err, seconds = lint(str(path))
+    finally:
+        path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    if os.geteuid() == 0:  # root reads it anyway: then it simply lints
+        check_answer(code, out, err, seconds, codes=(0,))
+    else:
+        check_answer(code, out, err, seconds, codes=(2,))
+        assert "cannot read" in err
+
+
+def test_an_empty_file_and_a_comment_only_file(tmp_path: Path) -> None:
+    for raw in (b"", b"# nothing\n", b"---\n", b"...\n", b"\n\n\n"):
+        out, _ = lint_bytes(tmp_path, raw, expect=(1,))
+        assert "JC00" in out
+
+
+def test_several_documents(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, dump(VALID) + b"---\n" + dump(VALID), expect=(1,))
+    assert "more than one YAML document" in out
