@@ -1,8 +1,12 @@
 """The file is not valid YAML, or not a YAML file at all.
 
-jobc reads specs as YAML 1.2 and reports the parser's own position. Binary files, invalid UTF-8,
-files over 1 MiB, several documents in one file, documents nested too deeply, and aliases that
-expand to a huge document are reported here too: a spec is one small mapping.
+jobc reads specs as YAML 1.2 and reports the parser's own position. Binary files, UTF-16 and
+invalid UTF-8, control characters, tabs used for indentation, files over 1 MiB, several documents
+in one file, documents nested more than 64 levels deep, and aliases that expand to more than
+100 000 nodes are reported here too: a spec is one small mapping. Anchors, aliases and merge keys
+(`<<: *base`) are read as ruamel and PyYAML read them: the merged keys join the mapping, and keys
+written next to `<<` win; a finding about a merged key points at the key of the mapping that
+merges it.
 
 Bad:
 
