@@ -202,3 +202,43 @@ def test_generated_documents(text: str) -> None:
 @given(st.text(alphabet="ab1 :-#'\"[]{},\n|>&*!?%.~\\", max_size=40))
 def test_arbitrary_text_never_disagrees(text: str) -> None:
     assert_same(text)
+
+
+MARKED = [
+    "a: 1  # jobc: ignore[JC201]\n",
+    "# jobc: ignore[JC201]\na: 1\n",
+    'a: "x # jobc: ignore[JC201]"\n',
+    "a: 'x # jobc: ignore[JC201]'  # jobc: ignore[JC202]\n",
+    "setup: |\n  echo # jobc: ignore[JC201]\n  two\nb: 2 # jobc: ignore[JC3]\n",
+    "a: x#jobc: ignore[JC201]\n",
+    "a: [x, y]  # jobc: ignore[JC201, JC202]\n",
+    "a: {k: 'v # jobc: ignore[JC1]'}  # jobc: ignore[JC2]\n",
+    "a: plain\n  continued # jobc: ignore[JC201]\n",
+]
+
+
+@pytest.mark.parametrize("text", MARKED)
+def test_suppressions_are_found_alike(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobc import suppress
+
+    fast = suppress.parse(text)
+    monkeypatch.setattr(fastyaml, "scalar_spans", lambda _text: None)
+    assert fast == suppress.parse(text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(), st.integers(0, 50), st.sampled_from([" # jobc: ignore[JC201]", "# jobc: ignore[JC2]"]))
+def test_suppressions_in_generated_documents(text: str, at: int, marker: str) -> None:
+    from jobc import suppress
+
+    lines = text.splitlines()
+    i = at % len(lines)
+    lines[i] += marker
+    marked = "\n".join(lines) + "\n"
+    fast = suppress.parse(marked)
+    original = fastyaml.scalar_spans
+    try:
+        fastyaml.scalar_spans = lambda _text: None  # type: ignore[assignment]
+        assert fast == suppress.parse(marked)
+    finally:
+        fastyaml.scalar_spans = original

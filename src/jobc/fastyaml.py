@@ -25,6 +25,7 @@ from jobc.locate import MapPos, Pos, SeqPos
 try:
     from yaml import _yaml as _libyaml
     from yaml import events as _events
+    from yaml import tokens as _tokens
     from yaml.error import YAMLError as _YAMLError
 except ImportError:  # PyYAML without its C extension, or none at all: ruamel does all the reading
     _libyaml = None
@@ -71,6 +72,34 @@ def _numeric_key(value: str) -> bool:
     return value[0] in _NUMERIC_START and _ruamel_number(value)
 
 
+def scalar_spans(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:
+    """Where every scalar token starts and ends (0-based line, column), or None: ask ruamel."""
+    if not _ordinary(text):
+        return None
+    parser = _libyaml.CParser(text)
+    scalar = _tokens.ScalarToken
+    out = []
+    try:
+        while (token := parser.get_token()) is not None:
+            if type(token) is scalar:
+                start, end = token.start_mark, token.end_mark
+                out.append(((start.line, start.column), (end.line, end.column)))
+    except _YAMLError:
+        return None
+    return out
+
+
+def _ordinary(text: str) -> bool:
+    """Whether libyaml may read this text at all: it is there, and nothing in it reads otherwise."""
+    return (
+        _libyaml is not None
+        and bool(text)
+        and not text.startswith("...")
+        and "\n..." not in text
+        and _UNUSUAL.search(text) is None
+    )
+
+
 class _Unsupported(Exception):
     pass
 
@@ -81,7 +110,7 @@ _BLOCK_HEADER = re.compile(r"[|>](?:[1-9][-+]?|[-+][1-9]?)?(?: +(?:#.*)?)?\Z")
 
 def parse(text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int, ...], str]]] | None:
     """(data, positions, ambiguous scalars as (path, message)) for an ordinary document, else None."""
-    if _libyaml is None or not text or text.startswith("...") or "\n..." in text or _UNUSUAL.search(text):
+    if not _ordinary(text):
         return None
     try:
         return _walk(_libyaml.CParser(text), text)
