@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers import codes, lint_text, only
+from tests.helpers import codes, lint_text, only, where
 
 SPEC = """\
 version: 1
@@ -227,3 +227,18 @@ def test_a_profile_may_extend_a_profile_when_linted_alone(tmp_path: Path) -> Non
     assert result.findings == []
     bad = lint_text("profile: pb\nextends: nope.yaml\n", tmp_path, name="clusters/pb.yaml", files=files)
     assert codes(bad) == ["JC006"]
+
+
+def test_a_file_with_both_name_and_profile_is_refused(tmp_path: Path) -> None:
+    result = lint_text(
+        """\
+        version: 1
+        name: job
+        profile: h100
+        resources: {nodes: 1, gpus_per_node: 8}
+        launch: {program: train.py}
+        """,
+        tmp_path,
+    )
+    assert where(result, "JC003") == [(3, 1)]
+    assert "not both" in result.findings[0].message

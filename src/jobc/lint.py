@@ -199,6 +199,18 @@ def _check(run: _Run, result: Result, path: Path) -> None:
         run.emit("JC003", Hit(("version",), f"version is {version!r}; write `version: 1`"), layer=main)
         return
     result.is_profile = "profile" in data and "name" not in data
+    if "profile" in data and "name" in data:
+        run.emit(
+            "JC003",
+            Hit(
+                ("profile",),
+                "a file is a job spec (name:) or a cluster profile (profile:), not both; "
+                "a spec uses a profile with extends:",
+                at_value=False,
+            ),
+            layer=main,
+        )
+        return
     chain = _load_chain(run, path)
     if chain is None:
         return
