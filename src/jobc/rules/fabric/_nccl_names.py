@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 
 @dataclass(frozen=True)
@@ -16,10 +16,17 @@ class Names:
         return name in self.exact or name in self.renamed or name.startswith(self.prefixes)
 
     def suggest(self, name: str, cutoff: float) -> str | None:
-        import difflib
+        return _closest(name, cutoff, self.exact)
 
-        close = difflib.get_close_matches(name, sorted(self.exact), n=1, cutoff=cutoff)
-        return close[0] if close else None
+
+# A repository's specs set the same few variables over and over, and each comparison against every
+# known name costs milliseconds: remember the answers for the process.
+@lru_cache(maxsize=4096)
+def _closest(name: str, cutoff: float, exact: frozenset[str]) -> str | None:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(exact), n=1, cutoff=cutoff)
+    return close[0] if close else None
 
 
 @cache
