@@ -6,6 +6,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jobc.layout import coords, ranks, span
 from jobc.memory import activations as act
@@ -277,3 +279,55 @@ def test_layout_megatron_order() -> None:
     assert span([0, 1, 2, 3]) == "0-3"
     assert span([0, 2]) == "0,2"
     assert span([5]) == "5"
+
+
+@st.composite
+def jobs(draw: st.DrawFn) -> tuple[str, Sizes, Job]:
+    name = draw(st.sampled_from(sorted(presets.catalogue())))
+    shape = presets.shape(name)
+    tp = draw(st.sampled_from([1, 2, 4, 8]))
+    pp = draw(st.sampled_from([1, 2, 4]))
+    cp = draw(st.sampled_from([1, 2]))
+    experts = shape.moe.experts if shape.moe is not None else 1
+    ep = draw(st.sampled_from([e for e in (1, 2, 4, 8, 16, 32) if experts % e == 0]))
+    etp = draw(st.sampled_from([1, tp]))
+    dp = draw(st.integers(1, 8))
+    world = tp * pp * cp * dp * ep * etp
+    sizes = Sizes.checked(
+        world,
+        tp=tp,
+        pp=pp,
+        cp=cp,
+        ep=ep,
+        etp=etp,
+        sequence_parallel=draw(st.booleans()),
+        vpp=draw(st.sampled_from([None, 2])),
+    )
+    assert sizes is not None
+    job = Job(
+        kind=draw(st.sampled_from(["training", "inference", "convert"])),
+        sharding=draw(st.sampled_from(["none", "distributed-optimizer", "fsdp2", "megatron-fsdp"])),
+        seq_length=draw(st.sampled_from([None, 1, 4096, 131072])),
+        micro_batch=draw(st.integers(1, 8)),
+        global_batch=draw(st.sampled_from([None, 1, 1024])),
+        recompute=draw(st.sampled_from(["none", "selective", "full"])),
+    )
+    return name, sizes, job
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=jobs())
+def test_any_layout_gives_a_consistent_estimate(case: tuple[str, Sizes, Job]) -> None:
+    name, sizes, job = case
+    shape = presets.shape(name)
+    e = estimate(shape, sizes, job)
+    parts = (e.weights, e.gradients, e.optimizer, e.activations, e.kv_cache, e.overhead)
+    assert all(p >= 0 for p in parts)
+    assert e.total == sum(parts)
+    assert 0 <= e.expert_weights <= e.weights
+    assert e.stage_totals[e.stage] == max(e.stage_totals)
+    if job.kind != "training":
+        assert e.gradients == e.optimizer == 0
+    more = Sizes(sizes.world * 2, sizes.tp, sizes.pp, sizes.cp, sizes.ep * 2, sizes.etp)
+    if shape.moe is not None and shape.moe.experts % (sizes.ep * 2) == 0:
+        assert expert_weights_per_gpu(shape, more)[0] <= expert_weights_per_gpu(shape, sizes)[0]

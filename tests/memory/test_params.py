@@ -10,7 +10,7 @@ import pytest
 
 from jobc.memory import hf, presets
 from jobc.memory.params import count
-from jobc.memory.shape import ModelShape, resolve, resolve_model
+from jobc.memory.shape import Experts, ModelShape, resolve, resolve_model
 
 # sum(p.numel()) of the Hugging Face model built from each config on the meta device
 EXACT = {
@@ -310,3 +310,35 @@ def test_dims_come_from_the_preset_unless_written() -> None:
     assert odd.dims.kv_heads == 6
     dims = resolve_model(Model(preset="qwen3-30b-a3b"), ".").dims
     assert (dims.heads, dims.kv_heads) == (32, 4)
+
+
+def test_moe_layer_counting_matches_the_per_layer_rule() -> None:
+    rules = [
+        Experts(8, 2, 32),
+        Experts(8, 2, 32, first_dense=3),
+        Experts(8, 2, 32, step=2, offset=1, dense_only=frozenset({3, 5, 8})),
+        Experts(8, 2, 32, first_dense=2, step=3),
+        Experts(8, 2, 32, pattern=(False, True, True, False, True)),
+    ]
+    for rule in rules:
+        for start in range(12):
+            for stop in range(start, 13):
+                assert rule.count(start, stop) == sum(rule.is_moe(i) for i in range(start, stop))
+
+
+def test_mtp_modules_are_counted_when_the_job_builds_them() -> None:
+    base = presets.shape("deepseek-v3")
+    with_mtp = resolve(Model(preset="deepseek-v3", mtp_layers=1), ".")
+    assert with_mtp is not None
+    plain, extra = count(base), count(with_mtp)
+    moe = plain.moe
+    assert moe is not None
+    h = 7168
+    assert extra.total - plain.total == moe.total + 2 * h * h + 3 * h
+    assert extra.active - plain.active == moe.total - moe.experts + 8 * plain.one_expert + 2 * h * h + 3 * h
+
+
+def test_huge_layer_counts_are_counted_without_walking_them() -> None:
+    shape = resolve(Model(preset="deepseek-v3", layers=10**12), ".")
+    assert shape is not None
+    assert shape.moe_layer_count == 10**12 - 3

@@ -291,3 +291,24 @@ def test_lint_loads_the_memory_model_only_for_a_model(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True", "False"]
+
+
+def test_absurd_models_lint_quickly(tmp_path: Path) -> None:
+    import time
+
+    start = time.perf_counter()
+    result = lint_text(
+        spec(
+            "{nodes: 1000000, gpus_per_node: 8, gpu: h100-80gb}",
+            "{preset: deepseek-v3, layers: 1000000000000}",
+            "{tp: 8, pp: 1000000, ep: 8}",
+            "{kind: pretrain, seq_length: 99999999999, global_batch: 12345678901234}",
+        ),
+        tmp_path,
+    )
+    assert time.perf_counter() - start < 5
+    assert "JC003" not in codes(result)
+    huge = lint_text(
+        spec(node(1), "{preset: minimax-m2, layers: 1000000000000}", "{ep: 8}", "{kind: convert}"), tmp_path
+    )
+    assert "JC301" in codes(huge)

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # only the first and last of them.
 _RANK_ROWS = 32
 _NODE_ROWS = 16
+# The JSON lists every rank of worlds up to this size (the text never lists more than a page).
+_JSON_RANKS = 65536
 
 
 def register(sub: Any) -> None:
@@ -116,7 +118,13 @@ def plan(ctx: Context, file: str) -> dict[str, Any]:
             f"does not divide the world of {ctx.world} GPUs"
         )
     else:
-        data["layout"]["ranks"] = [c.as_dict() for c in layout.ranks(sizes, ctx.gpus_per_node)]
+        if sizes.world <= _JSON_RANKS:
+            data["layout"]["ranks"] = [c.as_dict() for c in layout.ranks(sizes, ctx.gpus_per_node)]
+        else:
+            notes.append(
+                f"layout.ranks lists worlds of up to {_JSON_RANKS:,} ranks; every coordinate follows "
+                f"from the order {layout.ORDER}"
+            )
         if not layout.tp_within_nodes(sizes, ctx.gpus_per_node):
             notes.append(
                 f"tp {p.tp} does not fit in a node of {ctx.gpus_per_node} GPUs: tp traffic crosses nodes"
@@ -145,7 +153,8 @@ def plan(ctx: Context, file: str) -> dict[str, Any]:
             notes.append("no GPU type (resources.gpu or cluster.gpu): the estimate is not compared")
         data["memory"] = memory
         data["stages"] = list(estimate.stage_totals)
-        data["assumptions"] = [*mem.spec_assumptions(ctx), *estimate.assumptions]
+        first, *rest = estimate.assumptions
+        data["assumptions"] = [first, *mem.spec_assumptions(ctx), *rest]
     return data
 
 
@@ -246,8 +255,7 @@ def render(data: dict[str, Any]) -> str:
             text += f", {m['experts']} experts (top {m['top_k']}) in {m['moe_layers']} layers"
         lines.append(text)
     lines += [f"note       {note}" for note in data["notes"]]
-    ranks = data["layout"]["ranks"]
-    if ranks:
+    if data["parallelism"]["dp"] is not None:
         lines += ["", *_layout_lines(data)]
     memory = data["memory"]
     if memory:
@@ -259,37 +267,44 @@ def render(data: dict[str, Any]) -> str:
 
 
 def _layout_lines(data: dict[str, Any]) -> list[str]:
-    from jobc.layout import span
+    from jobc.layout import coords, span
+    from jobc.memory.placement import Sizes
 
-    ranks = data["layout"]["ranks"]
+    par, gpus = data["parallelism"], data["gpus_per_node"]
+    sizes = Sizes(data["world"], par["tp"], par["pp"], par["cp"], par["ep"], par["etp"], par["vpp"])
     moe = bool(data["model"] and data["model"]["moe"])
     cols = ["tp", "cp", "dp", "pp"] + (["etp", "ep", "edp"] if moe else [])
     out = [
         f"rank layout (Megatron order {data['layout']['order']}: tp varies fastest, pp slowest; "
         "ranks fill nodes in order)"
     ]
-    if len(ranks) <= _RANK_ROWS:
+    if sizes.world <= _RANK_ROWS:
         header = ["rank", "node", "local", *cols]
-        rows = [[str(r[k]) for k in ("rank", "node", "local_rank", *cols)] for r in ranks]
+        rows = [
+            [str(getattr(c, k)) for k in ("rank", "node", "local_rank", *cols)]
+            for c in (coords(r, sizes, gpus) for r in range(sizes.world))
+        ]
     else:
         header = ["node", "ranks", "local", *cols]
-        by_node: dict[int, list[dict[str, int]]] = {}
-        for r in ranks:
-            by_node.setdefault(r["node"], []).append(r)
-        nodes = sorted(by_node)
-        shown = nodes if len(nodes) <= _NODE_ROWS else [*nodes[: _NODE_ROWS - 4], -1, *nodes[-3:]]
+        nodes = sizes.world // gpus if gpus else 1
+        per_node = gpus or sizes.world
+        shown = (
+            list(range(nodes))
+            if nodes <= _NODE_ROWS
+            else [*range(_NODE_ROWS - 4), -1, *range(nodes - 3, nodes)]
+        )
         rows = []
         for node in shown:
             if node == -1:
                 rows.append(["…"] * len(header))
                 continue
-            members = by_node[node]
+            members = [coords(r, sizes, gpus) for r in range(node * per_node, (node + 1) * per_node)]
             rows.append(
                 [
                     str(node),
-                    span([m["rank"] for m in members]),
-                    span([m["local_rank"] for m in members]),
-                    *(span([m[c] for m in members]) for c in cols),
+                    span([m.rank for m in members]),
+                    span([m.local_rank for m in members]),
+                    *(span([getattr(m, c) for m in members]) for c in cols),
                 ]
             )
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]

@@ -122,20 +122,20 @@ def for_stage(
     sp = sizes.sequence_parallel and t > 1
     first, last = rank.stage == 0, rank.stage == sizes.pp - 1
     held = in_flight(rank.stage, sizes, microbatches)
-    per_layer = [
-        layer_bytes(shape, sizes, n, moe=shape.is_moe(i), flavour=flavour, imbalance=imbalance)
-        for i in rank.layers
-    ]
-    mtp = layer_bytes(shape, sizes, n, moe=shape.moe is not None, flavour=flavour, imbalance=imbalance)
-    per_layer += [mtp] * rank.mtp_layers
-    largest = max(per_layer, default=Fraction(0))
+    dense_bytes = layer_bytes(shape, sizes, n, moe=False, flavour=flavour, imbalance=imbalance)
+    moe_bytes = layer_bytes(shape, sizes, n, moe=True, flavour=flavour, imbalance=imbalance)
+    # MTP modules sit on the last stage and are MoE layers when the model's layers are
+    moe_count = rank.moe_layers + (rank.mtp_layers if shape.moe is not None else 0)
+    count = len(rank.layers) + rank.mtp_layers
+    dense_count = count - moe_count
+    largest = max((moe_bytes if moe_count else Fraction(0)), (dense_bytes if dense_count else Fraction(0)))
     if recompute == "full":
-        one = layer_input_bytes(shape, sizes, n) if per_layer else Fraction(0)
-        layers = one * len(per_layer) * held
+        one = layer_input_bytes(shape, sizes, n) if count else Fraction(0)
+        layers = one * count * held
         working = largest
     else:
         one = largest
-        layers = sum(per_layer, Fraction(0)) * held
+        layers = (dense_bytes * dense_count + moe_bytes * moe_count) * held
         working = Fraction(0)
     embedding = Fraction(0)
     output = Fraction(0)
@@ -170,13 +170,12 @@ def inference_workspace(
     """Transient activations of a forward pass: one layer's working set for the prompt, plus
     last-token logits in fp32 on the last stage."""
     n = tokens(seq_length, micro_batch, sizes)
-    one = max(
-        (
-            layer_bytes(shape, sizes, n, moe=shape.is_moe(i), flavour="megatron", imbalance=Fraction(1))
-            for i in rank.layers
-        ),
-        default=Fraction(0),
-    )
+    one = Fraction(0)
+    if rank.moe_layers:
+        one = layer_bytes(shape, sizes, n, moe=True, flavour="megatron", imbalance=Fraction(1))
+    if len(rank.layers) > rank.moe_layers:
+        dense = layer_bytes(shape, sizes, n, moe=False, flavour="megatron", imbalance=Fraction(1))
+        one = max(one, dense)
     logits = Fraction(4 * micro_batch * shape.vocab, sizes.tp) if rank.stage == sizes.pp - 1 else 0
     return ceil(one + logits)
 

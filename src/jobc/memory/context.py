@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from jobc.memory.estimate import Estimate, Job, Kind, estimate
+from jobc.memory.estimate import Estimate, Job, Kind, estimable, estimate
 from jobc.memory.placement import Sizes
 from jobc.memory.shape import Dims, ModelShape, Resolution, resolve_model
 
@@ -92,7 +92,7 @@ def estimate_for(ctx: Context) -> Estimate | None:
 
     def make() -> Estimate | None:
         model_shape, layout = shape(ctx), sizes(ctx)
-        if model_shape is None or layout is None:
+        if model_shape is None or layout is None or not estimable(model_shape, layout):
             return None
         return estimate(model_shape, layout, job(ctx))
 
@@ -107,9 +107,9 @@ def spec_assumptions(ctx: Context) -> list[str]:
     p = ctx.spec.parallelism
     if model_shape is not None and model_shape.moe is not None and p.etp is None:
         out.append(
-            f"parallelism.etp is not set, so etp = tp = {p.tp} (the Megatron-Core default; "
-            "Megatron-Bridge MoE recipes and conversion scripts use etp 1)."
+            f"Expert tensor parallelism is not set (parallelism.etp), so etp = tp = {p.tp}, the "
+            "Megatron-Core default; Megatron-Bridge MoE recipes and conversion scripts use etp 1."
         )
-    if kind(ctx) == "training" and ctx.spec.workload.kind == "finetune":
-        out.append("finetune is estimated as full-parameter training (no frozen weights, no adapters).")
+    if ctx.spec.workload.kind == "finetune":
+        out.append("Fine-tuning is estimated as full-parameter training (no frozen weights, no adapters).")
     return out

@@ -9,7 +9,7 @@ from typing import Literal
 
 from jobc.memory import activations as act
 from jobc.memory import states
-from jobc.memory.params import ParamCounts, count
+from jobc.memory.params import ParamCounts, count, one_expert
 from jobc.memory.placement import RankParams, Sizes, per_rank
 from jobc.memory.shape import ModelShape
 
@@ -336,3 +336,20 @@ def expert_weights_per_gpu(shape: ModelShape, sizes: Sizes) -> tuple[int, RankPa
     ranks = per_rank(shape, count(shape), sizes)
     best = max(ranks, key=lambda r: (r.expert, -r.stage))
     return best.expert * shape.dtype_bytes, best
+
+
+def expert_weights_at(shape: ModelShape, rank: RankParams, *, ep: int, etp: int) -> int:
+    """What ``rank``'s routed-expert weights would weigh with another ep and etp."""
+    if shape.moe is None:
+        return 0
+    per_expert = -(-one_expert(shape) // etp)
+    return rank.expert_layers * -(-shape.moe.experts // ep) * per_expert * shape.dtype_bytes
+
+
+# A pipeline deeper than this is no real job; the estimate walks its stages one by one.
+MAX_STAGES = 4096
+
+
+def estimable(shape: ModelShape, sizes: Sizes) -> bool:
+    """Whether every stage has a layer to hold and the stages are few enough to walk."""
+    return sizes.pp <= min(shape.layers, MAX_STAGES)

@@ -84,6 +84,7 @@ class RankParams:
     replicated: int  # what every tensor-parallel rank holds whole
     expert: int  # this rank's routed-expert parameters
     experts_per_layer: int  # routed experts this rank holds in each of its MoE layers
+    expert_layers: int  # layers with routed experts on this stage (MoE layers and MoE MTP modules)
     root: int  # of the above: embedding, output layer and final norm (FSDP keeps them gathered)
     largest_layer: int  # the biggest single decoder layer on this rank (FSDP gathers one at a time)
     largest_layer_expert: int  # of which routed experts
@@ -109,7 +110,7 @@ def per_rank(shape: ModelShape, counts: ParamCounts, sizes: Sizes) -> list[RankP
     ranges = stage_layers(shape.layers, sizes.pp)
     for stage, span in enumerate(ranges):
         first, last = stage == 0, stage == sizes.pp - 1
-        moe_count = sum(1 for i in span if shape.is_moe(i))
+        moe_count = shape.moe_layers_in(span.start, span.stop)
         dense_count = len(span) - moe_count
         sharded = dense_count * counts.dense.sharded
         replicated = dense_count * counts.dense.replicated
@@ -132,6 +133,7 @@ def per_rank(shape: ModelShape, counts: ParamCounts, sizes: Sizes) -> list[RankP
             root_sharded += counts.output if counts.output or sizes.pp == 1 else counts.embedding
             root_replicated += counts.final_norm
         mtp = counts.mtp_layers if last else 0
+        expert_layers = moe_count + (mtp if counts.mtp_is_moe and counts.moe is not None else 0)
         if mtp:
             layer = counts.mtp_layer
             sharded += mtp * (layer.sharded + counts.mtp_extra.sharded)
@@ -149,6 +151,7 @@ def per_rank(shape: ModelShape, counts: ParamCounts, sizes: Sizes) -> list[RankP
                 replicated=replicated,
                 expert=expert,
                 experts_per_layer=experts_here,
+                expert_layers=expert_layers,
                 root=ceil_div(root_sharded, sizes.tp) + root_replicated,
                 largest_layer=largest,
                 largest_layer_expert=largest_expert,

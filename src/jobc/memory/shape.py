@@ -52,6 +52,18 @@ class Experts:
             return False
         return (index + self.offset) % self.step == 0
 
+    def count(self, start: int, stop: int) -> int:
+        """MoE layers among indices [start, stop), counted without walking the layers."""
+        if self.pattern is not None:
+            return sum(self.pattern[start:stop])
+        lo = max(start, self.first_dense)
+        if stop <= lo:
+            return 0
+        # indices i in [lo, stop) with (i + offset) % step == 0
+        ruled = (stop - 1 + self.offset) // self.step - (lo - 1 + self.offset) // self.step
+        forced = sum(1 for i in self.dense_only if lo <= i < stop and (i + self.offset) % self.step == 0)
+        return ruled - forced
+
 
 @dataclass(frozen=True, slots=True)
 class ModelShape:
@@ -84,9 +96,12 @@ class ModelShape:
     def is_moe(self, index: int) -> bool:
         return self.moe is not None and self.moe.is_moe(index)
 
+    def moe_layers_in(self, start: int, stop: int) -> int:
+        return self.moe.count(start, stop) if self.moe is not None else 0
+
     @property
     def moe_layer_count(self) -> int:
-        return sum(1 for i in range(self.layers) if self.is_moe(i))
+        return self.moe_layers_in(0, self.layers)
 
     @property
     def dtype_bytes(self) -> int:

@@ -66,11 +66,12 @@ def check(ctx: Context) -> Iterator[Hit]:
     if ctx.spec.model is None:
         return
     from jobc.memory import context as mem
-    from jobc.memory.estimate import expert_weights_per_gpu
-    from jobc.memory.placement import Sizes
+    from jobc.memory.estimate import estimable, expert_weights_at, expert_weights_per_gpu
 
     shape, layout, gpu = mem.shape(ctx), mem.sizes(ctx), ctx.gpu
     if shape is None or shape.moe is None or layout is None or gpu is None:
+        return
+    if not estimable(shape, layout):
         return
     kind = mem.kind(ctx)
     share = BUDGET[kind]
@@ -82,8 +83,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     p = ctx.spec.parallelism
 
     def at(ep: int) -> int:
-        trial = Sizes(layout.world, layout.tp, layout.pp, layout.cp, ep, layout.etp, layout.vpp)
-        return expert_weights_per_gpu(shape, trial)[0]
+        return expert_weights_at(shape, rank, ep=ep, etp=layout.etp)
 
     fix = ""
     larger = [e for e in _divisors(experts) if e > p.ep]
