@@ -183,3 +183,17 @@ def test_plan_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["plan", _write(tmp_path, SERVING), "--set", "novalue"]) == 2
     assert main(["plan", _write(tmp_path, SERVING), "--format", "xml"]) == 2
     capsys.readouterr()
+
+
+def test_huge_worlds_leave_the_rank_list_out_of_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = MINIMAX.replace("nodes: 8,", "nodes: 16384,").replace("ep: 32", "ep: 256")
+    code, data, _ = _json(capsys, _write(tmp_path, huge))
+    assert data["world"] == 131072
+    assert data["layout"]["ranks"] == []
+    assert any("layout.ranks lists worlds of up to 65,536 ranks" in n for n in data["notes"])
+    assert data["memory"] is not None
+    assert main(["plan", _write(tmp_path, huge)]) == code
+    out = capsys.readouterr().out
+    assert "  16383  131064-131071" in out

@@ -269,7 +269,7 @@ def _assumptions(shape: ModelShape, counts: ParamCounts, sizes: Sizes, job: Job,
             f"{gb(elements * shape.dtype_bytes)}) is counted as overhead."
         )
     out.append(
-        "Overhead: 1 GiB for the CUDA context and library workspaces"
+        "Overhead: 1 GiB for the CUDA context and cuBLAS/cuDNN workspaces"
         + (", 1 GiB for NCCL buffers" if sizes.world > 1 else "")
         + (", 10% of activations and KV cache for allocator fragmentation" if job.kind != "convert" else "")
         + ". Not modelled: grouped-GEMM workspaces that grow with the experts per GPU, CUDA graphs, "

@@ -1,5 +1,5 @@
 """The estimated memory of the most loaded GPU against the GPU's memory: an error above it, a
-warning above 90 % (allocator fragmentation, NCCL and library workspaces vary by site).
+warning above 90 % (allocator fragmentation, NCCL buffers and cuBLAS workspaces vary by site).
 
 The estimate adds, for the pipeline stage whose ranks need the most: weights; for training,
 gradients and mixed-precision Adam state, sharded as `parallelism.sharding` says (the
