@@ -6,7 +6,6 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(path: Path, text: str) -> None:
     """Replace the file whole, so a reader never sees half a script."""
+    import tempfile  # only `-o` needs it; every other command would pay for importing it
+
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:
