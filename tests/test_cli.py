@@ -445,6 +445,20 @@ def test_text_on_a_terminal_shows_the_line_and_a_caret_under_the_span() -> None:
     assert plain[-1] == "Found 1 error, 1 warning."
 
 
+def test_text_on_a_terminal_masks_a_literal_secret_in_the_source_line() -> None:
+    from io import StringIO
+
+    from jobc.diagnostics import Finding, Severity, Span
+    from jobc.report import reporter
+
+    lines = ["env:", '  HF_TOKEN: "hf_abcdefghijklmnop"']
+    finding = Finding("JC702", "literal-secret", Severity.ERROR, "no", "spec.yaml", Span(2, 13, 2, 34))
+    out = StringIO()
+    reporter("text")([finding], {"spec.yaml": lines}, out, True)
+    assert "abcdefghijklmnop" not in out.getvalue()
+    assert '  HF_TOKEN: "hf_' + "*" * 16 + '"' in out.getvalue()
+
+
 def test_select_and_ignore_may_be_repeated(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(project, "spec.yaml", ERROR.replace('"01:00:00"', "01:00:00"))
     assert run(capsys, "lint", "--ignore", "JC101", "--ignore", "JC004", "spec.yaml") == (0, "", "")

@@ -64,3 +64,19 @@ def test_a_section_is_not_a_value(tmp_path: Path) -> None:
 def test_a_stray_brace_is_jc008(tmp_path: Path) -> None:
     result = lint_text(SPEC.replace('"{{x}}"', '"x}"'), tmp_path)
     assert "write {{ or }} for a literal brace" in only(result, "JC008").message
+
+
+def test_shell_syntax_is_not_an_interpolation(tmp_path: Path) -> None:
+    # ${HOME} is JC507's business (passed literally); it is no reference and no stray brace
+    result = lint_text(
+        """\
+        version: 1
+        name: t
+        resources: {nodes: 1, gpus_per_node: 8}
+        launch: {program: train.py, args: ["--out", "${HOME}/{name}"]}
+        """,
+        tmp_path,
+    )
+    assert "JC008" not in codes(result)
+    assert "JC507" in codes(result)
+    assert render("${HOME}/{name}", {"name": "t"}) == "${HOME}/t"

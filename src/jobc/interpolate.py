@@ -1,4 +1,8 @@
-"""`{dotted.path}` interpolation of spec values into strings; `{{` and `}}` are literal braces."""
+"""`{dotted.path}` interpolation of spec values into strings; `{{` and `}}` are literal braces.
+
+`${NAME}` is shell syntax, not interpolation: it passes through literally (rule JC507 warns that
+no shell expands it), so a reference never starts right after a `$`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-_TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+_TOKEN = re.compile(r"\{\{|\}\}|\$\{[^{}]*\}|\{([^{}]*)\}")
 _REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_0-9]+)*$")
 
 
@@ -48,6 +52,8 @@ def render(text: str, values: dict[str, Any]) -> str:
             return "{"
         if token == "}}":
             return "}"
+        if match.group(1) is None:  # ${NAME}: literal shell syntax
+            return token
         return lookup(values, match.group(1).strip())
 
     return _TOKEN.sub(sub, text)

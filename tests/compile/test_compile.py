@@ -424,8 +424,11 @@ def test_extra_options_are_checked(tmp_path: Path) -> None:
     spec = tmp_path / "spec.yaml"
     data = base(slurm={"extra": {"nodse": 1, "nodes": 2, "container-image": "x", "hint": "compute_bound"}})
     spec.write_text(json.dumps(data), encoding="utf-8")
-    messages = [f.message for f in lint(spec).findings if f.code == "JC003"]
+    findings = lint(spec).findings
+    messages = [f.message for f in findings if f.code == "JC003"]
     assert any("'nodse' is not an sbatch option" in m and "'nodes'" in m for m in messages)
     assert any("--nodes is set by jobc from resources.nodes" in m for m in messages)
-    assert any("--container-image is a pyxis flag" in m for m in messages)
+    # a pyxis flag is JC501's finding, reported once, not JC003's too
+    assert not any("container-image" in m for m in messages)
+    assert [f.code for f in findings if "container-image" in f.message] == ["JC501"]
     assert not any("hint" in m for m in messages)

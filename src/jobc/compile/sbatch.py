@@ -201,7 +201,8 @@ def problems(ctx: Context) -> Iterator[Hit]:
     """What the schema cannot say about values that become #SBATCH lines (reported as JC003)."""
     slurm = ctx.spec.slurm
     for name, value in slurm.extra.items():
-        problem = _extra_name_problem(name)
+        # pyxis flags are rule JC501's finding; reporting them here too would say it twice
+        problem = None if PYXIS.match(name) else _extra_name_problem(name)
         if problem:
             yield Hit(("slurm", "extra", name), problem, at_value=False)
         elif isinstance(value, str) and (text_problem := _value_problem(value)):

@@ -15,6 +15,13 @@ def line(f: Finding) -> str:
     return f"{f.file}:{f.span.line}:{f.span.col}: {f.code} [{f.severity}] {f.message}"
 
 
+def _redact(value: str) -> str:
+    """Keep quotes and the first three characters (a token's kind, such as hf_), hide the rest."""
+    quote = value[0] if value[:1] in ("'", '"') else ""
+    inner = value[len(quote) : len(value) - len(quote)] if quote else value
+    return quote + inner[:3] + "*" * max(len(inner) - 3, 0) + quote
+
+
 def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:
     for f in findings:
         if not tty:
@@ -30,6 +37,10 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
             text = lines[f.span.line - 1].replace("\t", " ")
             width = (f.span.end_col - f.span.col) if f.span.end_line == f.span.line else 1
             width = max(1, min(width, len(text) - f.span.col + 1))
+            if f.code == "JC702" and f.span.end_line == f.span.line:
+                # the source line would show the secret on screen (and in any recorded terminal)
+                start, end = f.span.col - 1, f.span.end_col - 1
+                text = text[:start] + _redact(text[start:end]) + text[end:]
             gutter = f"{f.span.line:>4} | "
             out.write(f"{_DIM}{gutter}{_RESET}{text}\n")
             out.write(" " * len(gutter) + " " * (f.span.col - 1) + colour + "^" * width + _RESET + "\n")
