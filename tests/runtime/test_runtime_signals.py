@@ -27,6 +27,7 @@ from jobc.runtime.signals import (
     classify_stop,
     deadline_reached,
     stop_signals_from_env,
+    torchrun_shutdown_s,
 )
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -271,3 +272,37 @@ def test_deadline_reached_near_the_end_of_the_job() -> None:
     assert not deadline_reached(1000.0, 1200.0, 120)
     assert not deadline_reached(1000.0, None, 120)
     assert not deadline_reached(1000.0, 1001.0, 0)
+
+
+@pytest.mark.parametrize(
+    ("env", "reads", "expected"),
+    [
+        ({}, True, 30.0),
+        ({"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "50"}, True, 50.0),
+        ({"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "10"}, True, 10.0),
+        # an older torch ignores the variable and keeps its 30 s
+        ({"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "50"}, False, 30.0),
+        ({"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "soon"}, True, 30.0),
+    ],
+)
+def test_torchrun_shutdown_window(env: dict[str, str], reads: bool, expected: float) -> None:
+    assert torchrun_shutdown_s(env, launcher_reads_it=reads) == expected
+
+
+@pytest.mark.parametrize(("shutdown", "warned"), [(None, True), ("50", False), ("40", False), ("39", True)])
+def test_torchrun_warning_only_when_the_agent_kills_before_the_grace_window(
+    shutdown: str | None, warned: bool, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    world = pytest.importorskip("jobc.runtime.world")
+    from jobc.runtime.contract import Contract
+    from jobc.runtime.launch import resolve_launch
+
+    env = {"TORCHELASTIC_RUN_ID": "7", "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1"}
+    env |= {"LOCAL_WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29500"}
+    monkeypatch.delenv("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", raising=False)
+    if shutdown is not None:
+        monkeypatch.setenv("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", shutdown)
+    # The torch here reads the variable (the compiled script relies on that).
+    assert world._launcher_reads_shutdown_timeout()
+    world._warn_if_torchrun_kills_early(resolve_launch(env), Contract(grace_s=40))
+    assert ("torchrun kills its workers" in caplog.text) is warned, caplog.text

@@ -58,6 +58,8 @@ EARLY_DELIVERY_S = 60.0
 _SLACK_S = 15.0
 # Without a wakeup fd the watchdog polls the flag this often; with one, rarely.
 _POLL_S = 0.2
+# torchrun's agent SIGKILLs its workers this long after forwarding a signal, unless told otherwise.
+TORCHRUN_SHUTDOWN_S = 30.0
 _SAFETY_POLL_S = 1.0
 
 _Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
@@ -80,6 +82,19 @@ def classify_stop(arrived_wall: float, end_time: float | None, grace_s: float) -
 def deadline_reached(now_wall: float, end_time: float | None, grace_s: float) -> bool:
     """True once the job is within ``grace_s`` of its end, signal or not."""
     return end_time is not None and grace_s > 0 and end_time - now_wall <= grace_s
+
+
+def torchrun_shutdown_s(env: Mapping[str, str], *, launcher_reads_it: bool) -> float:
+    """Seconds torchrun's agent gives its workers after forwarding a signal, before SIGKILL:
+    ``TORCH_ELASTIC_SHUTDOWN_TIMEOUT`` (the compiled script sets it to ``JOBC_GRACE_S``) when this
+    torch's launcher reads it, else torch's fixed 30 s."""
+    raw = env.get("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", "").strip()
+    if not launcher_reads_it or not raw:
+        return TORCHRUN_SHUTDOWN_S
+    try:
+        return float(int(raw))  # the launcher's own parse: int()
+    except ValueError:
+        return TORCHRUN_SHUTDOWN_S
 
 
 def stop_signals_from_env(env: Mapping[str, str]) -> tuple[signal.Signals, ...]:

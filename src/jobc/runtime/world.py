@@ -10,6 +10,7 @@ with a deadline and checks the world before the first collective.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import signal
@@ -37,6 +38,7 @@ from jobc.runtime.signals import (
     StopReason,
     classify_stop,
     deadline_reached,
+    torchrun_shutdown_s,
 )
 from jobc.runtime.signals import worker_init_fn as _worker_init_fn
 from jobc.runtime.worldcheck import Member
@@ -47,8 +49,30 @@ log = logging.getLogger("jobc.runtime")
 
 _LOCK = threading.Lock()
 _REASONS: dict[int, StopReason] = {code: name for name, code in REASON_CODES.items()}
-# torchrun's agent SIGKILLs its workers this long after forwarding a signal.
-_TORCHRUN_SHUTDOWN_S = 30.0
+
+
+def _launcher_reads_shutdown_timeout() -> bool:
+    """Whether this torch's torchrun takes TORCH_ELASTIC_SHUTDOWN_TIMEOUT (newer versions only)."""
+    try:
+        from torch.distributed.launcher.api import LaunchConfig
+    except ImportError:
+        return False
+    return any(f.name == "shutdown_timeout" for f in dataclasses.fields(LaunchConfig))
+
+
+def _warn_if_torchrun_kills_early(launch: Launch, contract: Contract) -> None:
+    if launch.mode != "torchrun":
+        return
+    # The launcher is only imported when there is a value for it to read.
+    reads = "TORCH_ELASTIC_SHUTDOWN_TIMEOUT" in os.environ and _launcher_reads_shutdown_timeout()
+    shutdown = torchrun_shutdown_s(os.environ, launcher_reads_it=reads)
+    if contract.grace_s > shutdown:
+        log.warning(
+            "torchrun kills its workers %g s after forwarding a signal, less than "
+            "JOBC_GRACE_S=%g; the checkpoint must fit in the shorter window",
+            shutdown,
+            contract.grace_s,
+        )
 
 
 def _job_end_time() -> float | None:
@@ -274,13 +298,7 @@ def init(
         parallel = resolve_parallelism(contract, launch.world_size)
         filled = export_launch(launch, os.environ)
         log.debug("rank %d: filled %s", launch.rank, filled)
-        if launch.mode == "torchrun" and contract.grace_s > _TORCHRUN_SHUTDOWN_S:
-            log.warning(
-                "torchrun kills its workers %g s after forwarding a signal, less than "
-                "JOBC_GRACE_S=%g; the checkpoint must fit in the shorter window",
-                _TORCHRUN_SHUTDOWN_S,
-                contract.grace_s,
-            )
+        _warn_if_torchrun_kills_early(launch, contract)
         chosen = _choose_device(launch, device)
         backend = backend or ("nccl" if chosen.type == "cuda" else "gloo")
 
