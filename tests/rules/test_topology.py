@@ -205,6 +205,8 @@ def test_jc105_near_miss_uv_run_torchrun_and_a_path(tmp_path: Path) -> None:
             - uv run --no-sync torchrun --version
             - /opt/venv/bin/torchrun --version
             - echo torchrun_done
+            - echo "starting torchrun now"
+            - logger -t job torchrun is next
         """,
         tmp_path,
     )

@@ -76,9 +76,19 @@ def check(ctx: Context) -> Iterator[Hit]:
             )
 
 
+_WRAPPERS = frozenset({"srun", "exec", "env", "nohup", "time", "command", "stdbuf", "numactl"})
+
+
 def _bare_torchrun(text: str) -> bool:
+    """torchrun in command position: first word of a command, or after a wrapper such as srun.
+
+    A mention in an argument (echo "starting torchrun") is not a call.
+    """
     for match in _TORCHRUN.finditer(text):
         command = _COMMAND_BREAK.split(text[: match.start()])[-1]
-        if not _UV_RUN.search(command):
+        if _UV_RUN.search(command):
+            continue
+        words = [w for w in command.split() if "=" not in w or w.startswith("-")]
+        if not words or (words[0] in _WRAPPERS and "'" not in command and '"' not in command):
             return True
     return False
