@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tomllib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,18 @@ class Config:
     source: str | None = None
 
 
+# Every way TOML can spell a [tool.jobc] table: its header (or a sub-table's), a [tool] table that
+# may hold a `jobc` key, or root-level `tool = {…}` / `tool.jobc… =`. A pyproject.toml with none of
+# these has no jobc settings, and need not be parsed: most projects' files are of that kind.
+_MAY_HOLD_TOOL_JOBC = re.compile(
+    r"""^[ \t]*(?:
+        \[\[?[ \t]*["']?tool["']?[ \t]*(?:\]|\.[ \t]*["']?jobc["']?[ \t]*[.\]])
+       |["']?tool["']?[ \t]*(?:=|\.[ \t]*["']?jobc)
+    )""",
+    re.M | re.X,
+)
+
+
 def find(start: Path) -> Path | None:
     """The nearest `.jobc.toml`, or `pyproject.toml` holding a [tool.jobc] table."""
     for directory in (start, *start.parents):
@@ -32,7 +44,8 @@ def find(start: Path) -> Path | None:
         pyproject = directory / "pyproject.toml"
         if pyproject.is_file():
             try:
-                if "jobc" in _read(pyproject).get("tool", {}):
+                text = _text(pyproject)
+                if _MAY_HOLD_TOOL_JOBC.search(text) and "jobc" in _parse(pyproject, text).get("tool", {}):
                     return pyproject
             except ConfigError:
                 continue
@@ -42,9 +55,22 @@ def find(start: Path) -> Path | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    return _parse(path, _text(path))
+
+
+def _text(path: Path) -> str:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def _parse(path: Path, text: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
 
 
