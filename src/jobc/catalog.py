@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 
 @dataclass(frozen=True)
@@ -23,7 +22,9 @@ class Gpu:
 
 @cache
 def gpus() -> dict[str, Gpu]:
-    raw = json.loads(resources.files("jobc.data").joinpath("gpus.json").read_text("utf-8"))
+    from jobc.data import read_text
+
+    raw = json.loads(read_text("gpus.json"))
     return {
         key: Gpu(key, v["title"], int(v["memory_bytes"]), v["generation"], int(v["gpus_per_node"]))
         for key, v in raw.items()

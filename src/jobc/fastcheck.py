@@ -18,9 +18,9 @@ _IGNORED = frozenset({"title", "description", "default", "examples", "$schema", 
 
 @cache
 def _schema() -> dict[str, Any]:
-    from importlib import resources
+    from jobc.data import read_text
 
-    text = resources.files("jobc.data").joinpath("jobc.schema.json").read_text("utf-8")
+    text = read_text("jobc.schema.json")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

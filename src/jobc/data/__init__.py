@@ -1,0 +1,17 @@
+"""Data shipped inside the package: the JSON Schema, the GPU and model catalogues, NCCL names."""
+
+from __future__ import annotations
+
+
+def read_text(name: str) -> str:
+    """A packaged data file's text.
+
+    Read through this package's own loader, as `pkgutil.get_data` does, so it works from a zip as
+    well as from a directory; `importlib.resources` would do the same at the price of importing
+    its machinery on every run.
+    """
+    import os
+
+    loader = __spec__.loader
+    data: bytes = loader.get_data(os.path.join(os.path.dirname(__file__), name))  # type: ignore[union-attr]
+    return data.decode("utf-8")

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Preset:
     key: str
     title: str
@@ -22,7 +21,9 @@ class Preset:
 
 @cache
 def catalogue() -> dict[str, Preset]:
-    raw = json.loads(resources.files("jobc.data").joinpath("models.json").read_text("utf-8"))
+    from jobc.data import read_text
+
+    raw = json.loads(read_text("models.json"))
     return {
         key: Preset(key, entry["title"], entry["hf_id"], entry["config"])
         for key, entry in raw.items()

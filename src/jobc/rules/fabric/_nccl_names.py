@@ -31,9 +31,9 @@ def _closest(name: str, cutoff: float, exact: frozenset[str]) -> str | None:
 
 @cache
 def names() -> Names:
-    from importlib import resources  # only when a spec sets NCCL variables: it costs an import
+    from jobc.data import read_text
 
-    text = resources.files("jobc.data").joinpath("nccl_env.txt").read_text("utf-8")
+    text = read_text("nccl_env.txt")
     exact: set[str] = set()
     prefixes: list[str] = []
     renamed: dict[str, str] = {}
