@@ -9,14 +9,13 @@ what torchrun's node rank gives): node = rank // gpus_per_node.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
 from jobc.memory.placement import Sizes
+from jobc.memory.record import as_dict, record
 
 ORDER = "tp-cp-ep-dp-pp"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RankCoords:
     rank: int
     node: int
@@ -30,7 +29,7 @@ class RankCoords:
     edp: int
 
     def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+        return as_dict(self)
 
 
 def coords(rank: int, sizes: Sizes, gpus_per_node: int) -> RankCoords:

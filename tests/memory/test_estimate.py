@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -16,6 +15,7 @@ from jobc.memory.estimate import Job, estimate, expert_weights_per_gpu
 from jobc.memory.megatron import weight_and_optimizer_bytes
 from jobc.memory.params import count
 from jobc.memory.placement import Sizes, per_rank, stage_layers
+from jobc.memory.record import replace
 from jobc.memory.shape import Experts, ModelShape
 
 MIB = 1 << 20
@@ -331,3 +331,19 @@ def test_any_layout_gives_a_consistent_estimate(case: tuple[str, Sizes, Job]) ->
     more = Sizes(sizes.world * 2, sizes.tp, sizes.pp, sizes.cp, sizes.ep * 2, sizes.etp)
     if shape.moe is not None and shape.moe.experts % (sizes.ep * 2) == 0:
         assert expert_weights_per_gpu(shape, more)[0] <= expert_weights_per_gpu(shape, sizes)[0]
+
+
+def test_records_behave_like_frozen_dataclasses() -> None:
+    a = Sizes(8, tp=2)
+    assert a == Sizes(8, 2) != Sizes(8, 4)
+    assert hash(a) == hash(Sizes(8, 2))
+    assert repr(a) == "Sizes(world=8, tp=2, pp=1, cp=1, ep=1, etp=1, vpp=None, sequence_parallel=False)"
+    with pytest.raises(AttributeError, match="cannot assign to field 'tp'"):
+        a.tp = 4  # type: ignore[misc]
+    assert replace(a, tp=4).tp == 4
+    with pytest.raises(TypeError, match="no field 'zz'"):
+        replace(a, zz=1)
+    with pytest.raises(TypeError, match="needs 'world'"):
+        Sizes()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="got 'world' twice"):
+        Sizes(8, world=8)  # type: ignore[misc]

@@ -1,6 +1,6 @@
 """Model shapes, exact parameter counts and the per-GPU memory estimate.
 
-Pure integer (and rational) arithmetic over small dataclasses: nothing here imports torch, and
+Pure integer (and rational) arithmetic over small frozen records: nothing here imports torch, and
 nothing is loaded until a spec has a model. The pieces, in the order they build on each other:
 
 - `shape`: what a model looks like (`ModelShape`) and `resolve()`, which turns the spec's

@@ -17,19 +17,19 @@ token imbalance, 1 for perfect balance). Context parallelism divides the sequenc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
 from typing import Literal
 
 from jobc.memory.placement import RankParams, Sizes
+from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 Flavour = Literal["megatron", "hf"]
 Recompute = Literal["none", "selective", "full"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StageActivations:
     """Activation bytes one rank of one stage holds at the start of the backward pass."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil
 from typing import Literal
@@ -11,6 +10,7 @@ from jobc.memory import activations as act
 from jobc.memory import states
 from jobc.memory.params import ParamCounts, count, one_expert
 from jobc.memory.placement import RankParams, Sizes, per_rank
+from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 Kind = Literal["training", "inference", "convert"]
@@ -21,7 +21,7 @@ NCCL_BYTES = GIB  # communicator buffers, once there is anyone to talk to
 FRAGMENTATION = Fraction(1, 10)  # caching-allocator slack on the parts that come and go
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Job:
     """What the job does with the model."""
 
@@ -41,7 +41,7 @@ class Job:
         return "hf" if self.sharding == "fsdp2" else "megatron"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Estimate:
     """Bytes on the most loaded GPU, by component; ``total`` is their sum."""
 
@@ -56,7 +56,7 @@ class Estimate:
     overhead: int
     phase: str  # when the peak happens
     stage_totals: tuple[int, ...]
-    assumptions: tuple[str, ...] = field(default=())
+    assumptions: tuple[str, ...] = ()
 
     @property
     def model_states(self) -> int:

@@ -9,12 +9,11 @@ routed experts, which expert parallelism splits instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LayerParams:
     """One decoder layer's parameters."""
 
@@ -128,7 +127,7 @@ def mtp_extra(shape: ModelShape) -> LayerParams:
     return LayerParams(0, 0, 2 * h * h, 0, 0, 3 * _norm(shape, h), 0)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ParamCounts:
     """Exact counts for a whole model."""
 

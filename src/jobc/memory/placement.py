@@ -10,9 +10,8 @@ pieces are whole on every rank; routed experts are split over ep (whole experts)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jobc.memory.params import ParamCounts
+from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 
@@ -20,7 +19,7 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Sizes:
     """The parallel layout: world = tp·cp·dp·pp and, for experts, world = etp·ep·edp·pp."""
 
@@ -73,7 +72,7 @@ def stage_layers(layers: int, pp: int) -> list[range]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RankParams:
     """Parameters one rank of one pipeline stage holds."""
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Preset:
     key: str
     title: str

@@ -7,14 +7,15 @@ spec writes overrides it. The lint rules, `jobc plan` and the parallelism rules 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
+
+from jobc.memory.record import record, replace
 
 DTYPE_BYTES: dict[str, int] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MLA:
     """Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values pass a low-rank latent."""
 
@@ -25,7 +26,7 @@ class MLA:
     v_head_dim: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Experts:
     """Mixture-of-experts layout and the small per-family extras that change the count."""
 
@@ -65,7 +66,7 @@ class Experts:
         return ruled - forced
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModelShape:
     """A decoder-only transformer, with the fields its exact parameter count depends on."""
 
@@ -161,7 +162,7 @@ class ModelSection(Protocol):
     def checkpoint_dtype(self) -> str | None: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Problem:
     """Why a preset or config cannot be used; reported at ``model.<field>``."""
 
@@ -169,7 +170,7 @@ class Problem:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dims:
     """The model's sizes as far as they are known, explicit fields first; None where unknown."""
 
@@ -182,14 +183,14 @@ class Dims:
     vocab: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Resolution:
     shape: ModelShape | None
     dims: Dims
     problems: tuple[Problem, ...] = ()
     missing: tuple[str, ...] = ()  # explicit fields still needed for a complete shape
     base: str | None = None  # "preset llama3-8b", "hf_config path/config.json" or None
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
 
 def resolve(model: ModelSection | None, spec_dir: str | Path) -> ModelShape | None:

@@ -15,17 +15,17 @@ data-parallel shards d:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from jobc.memory.record import record
 from jobc.memory.shape import DTYPE_BYTES
 
 Sharding = Literal["none", "distributed-optimizer", "fsdp2", "megatron-fsdp"]
 FSDP: tuple[Sharding, ...] = ("fsdp2", "megatron-fsdp")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PerParam:
     weights: Fraction
     gradients: Fraction
