@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +22,7 @@ from jobc.memory.shape import Experts, ModelShape
 MIB = 1 << 20
 
 
-def _sizes(world: int, **kw: int) -> Sizes:
+def _sizes(world: int, **kw: Any) -> Sizes:
     sizes = Sizes.checked(world, **kw)
     assert sizes is not None
     return sizes
