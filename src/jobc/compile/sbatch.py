@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -187,6 +186,8 @@ def _extra_name_problem(name: str) -> str | None:
             f"slurm.extra: --{name} is a pyxis flag of srun, not an sbatch option; use the container section"
         )
     if not _OPTION_NAME.match(name) or name not in SBATCH_OPTIONS:
+        import difflib  # only for a name that is wrong; lint checks slurm.extra on every run
+
         close = difflib.get_close_matches(name, sorted(SBATCH_OPTIONS), n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return f"slurm.extra: {name!r} is not an sbatch option (write long names without '--'){hint}"
