@@ -6,7 +6,6 @@ alias bombs, depth) is reported here as a finding at the parser's position; noth
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -304,6 +303,8 @@ def _plain(
     node: Any, path: DataPath, count: list[int], active: set[int], src: Source
 ) -> tuple[Any, Pos | None]:
     """Copy the round-trip tree into plain data and positions, bounding size, depth and alias cycles."""
+    import datetime as _dt  # ruamel's dates; the libyaml reading leaves every date to ruamel
+
     from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
     from ruamel.yaml.scalarint import ScalarInt
     from ruamel.yaml.scalarstring import ScalarString
