@@ -1,0 +1,92 @@
+"""`jobc.record` behaves as the dataclasses it replaces on the lint path."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from jobc.record import field, record
+
+
+@record(order=True)
+class Span:
+    line: int
+    col: int = 1
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class DSpan:
+    line: int
+    col: int = 1
+
+
+@record
+class Finding:
+    code: str
+    path: tuple[int, ...] = field(default=(), compare=False)
+
+
+@record(frozen=False)
+class Bag:
+    name: str
+    items: list[str] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+
+
+def test_construction_defaults_and_repr() -> None:
+    assert Span(3) == Span(3, 1) == Span(line=3) == Span(col=1, line=3)
+    assert repr(Span(3, 4)) == repr(DSpan(3, 4)).replace("DSpan", "Span")
+    assert Span.__match_args__ == ("line", "col")
+    assert Span.col == 1  # the default stays a class attribute, as with dataclasses
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [((), {}), ((1, 2, 3), {}), ((1,), {"line": 2}), ((1,), {"width": 2})],
+)
+def test_bad_calls_raise_type_error_like_dataclasses(args: tuple[int, ...], kwargs: dict[str, int]) -> None:
+    with pytest.raises(TypeError):
+        DSpan(*args, **kwargs)
+    with pytest.raises(TypeError):
+        Span(*args, **kwargs)
+
+
+def test_frozen_equality_hash_and_order() -> None:
+    a, b = Span(1, 2), Span(1, 3)
+    assert sorted([b, a]) == [a, b]
+    assert (a < b, a <= b, a > b, a >= b) == (DSpan(1, 2) < DSpan(1, 3), True, False, False)
+    assert hash(a) == hash(Span(1, 2))
+    assert len({a, Span(1, 2), b}) == 2
+    assert a != DSpan(1, 2)  # type: ignore[comparison-overlap]
+    with pytest.raises(AttributeError):
+        a.line = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del a.line
+
+
+def test_fields_left_out_of_comparison() -> None:
+    assert Finding("JC1", (1,)) == Finding("JC1", (2,))
+    assert hash(Finding("JC1", (1,))) == hash(Finding("JC1"))
+    assert repr(Finding("JC1", (1,))) == "Finding(code='JC1', path=(1,))"
+
+
+def test_mutable_records_get_fresh_factory_values_and_no_hash() -> None:
+    one, two = Bag("a"), Bag("a")
+    one.items.append("x")
+    assert two.items == []
+    assert one != two
+    one.name = "b"
+    assert one.name == "b"
+    with pytest.raises(TypeError):
+        hash(one)
+    assert not hasattr(Bag, "items")  # a factory field has no class attribute
+
+
+def test_a_field_without_default_after_one_with_a_default_is_refused() -> None:
+    with pytest.raises(TypeError, match="follows"):
+
+        @record
+        class Wrong:
+            a: int = 1
+            b: str  # type: ignore[misc]
