@@ -14,7 +14,8 @@ here, or a compiled sbatch script on a Slurm cluster)::
   ``step_<N>.pt``, written by rank 0 to a temporary name and renamed, so a file
   with that name is always complete; a run resumes after the highest one.
 * Every rank appends what it saw to ``<dir>/seen/rank<R>.jsonl``: a ``start``
-  record (rank, world, node, restart count, first step, and for each mesh
+  record (rank, world, node, restart count, first step, seconds left until the
+  job's end when Slurm says (``SLURM_JOB_END_TIME``), and for each mesh
   dimension the ranks of its group and the all-reduce of ``2**rank`` over it,
   which names the members that took part), one ``step`` record per executed step
   (with the pid of the process that built its batch: a DataLoader worker when
@@ -189,6 +190,7 @@ def train(world: World, args: argparse.Namespace) -> None:
         coordinates=world.coordinates,
         mesh=mesh_groups(world),
         workers=args.workers,
+        time_left=world.time_left(),
     )
 
     loader = DataLoader(
