@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 
+from jobc.record import record
 
-@dataclass(frozen=True)
+
+@record
 class Gpu:
     key: str
     title: str

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jobc.diagnostics import Severity
+from jobc.record import field, record
 
 
 class ConfigError(Exception):
     """A configuration that cannot be used; the message says where and why."""
 
 
-@dataclass
+@record(frozen=False)
 class Config:
     select: list[str] = field(default_factory=list)  # empty: every rule
     ignore: list[str] = field(default_factory=list)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
+
+from jobc.record import field, record
 
 DataPath = tuple[str | int, ...]
 
@@ -24,7 +25,7 @@ class Severity(IntEnum):
             raise ValueError(f"unknown severity {text!r}: use error, warning or info") from None
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Span:
     """1-based, inclusive start; end_col is the column after the last character."""
 
@@ -38,7 +39,7 @@ class Span:
         return cls(line, col, line, col + max(width, 1))
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One problem in one file. Rules create these with a data path; the engine adds the span."""
 
@@ -54,7 +55,7 @@ class Finding:
         return (self.file, self.span.line, self.span.col, self.code, self.message)
 
 
-@dataclass(frozen=True)
+@record
 class Raw:
     """What a rule reports: a code, a data path and a message. Positions come later."""
 

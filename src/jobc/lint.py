@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +11,7 @@ from jobc import source as _source
 from jobc.config import Config, enabled, severity_for
 from jobc.diagnostics import DataPath, Finding, Severity, Span
 from jobc.locate import locate
+from jobc.record import field, record
 from jobc.rules.base import Context, Hit
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 COMMAND_LINE = "<command line>"
 
 
-@dataclass(frozen=True)
+@record
 class Override:
     """A `--set KEY=VALUE` from the command line, applied as if written in the spec."""
 
@@ -56,7 +56,7 @@ def _parse_value(raw: str) -> Any:
     return raw
 
 
-@dataclass
+@record(frozen=False)
 class Result:
     """Everything lint learned about one file."""
 

@@ -7,13 +7,13 @@ alias bombs, depth) is reported here as a finding at the parser's position; noth
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jobc import yamlguard
 from jobc.diagnostics import DataPath, Span
 from jobc.locate import MapPos, Pos, SeqPos
+from jobc.record import field, record
 
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
@@ -21,7 +21,7 @@ MAX_DEPTH = 64
 _YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S+)", re.MULTILINE)
 
 
-@dataclass(frozen=True)
+@record
 class SourceProblem:
     code: str  # JC001 yaml-syntax, JC002 duplicate-key, JC003 schema, JC004 ambiguous-scalar
     span: Span | None  # None: located later from the data path
@@ -29,7 +29,7 @@ class SourceProblem:
     path: DataPath = ()
 
 
-@dataclass
+@record(frozen=False)
 class Source:
     """One loaded file: its text, its round-trip tree (for positions) and plain data (for rules)."""
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from jobc.diagnostics import Span
+from jobc.record import field, record
 
 _MARK = re.compile(r"jobc:\s*ignore\[([^\]]*)\]")
 
 
-@dataclass
+@record(frozen=False)
 class Suppression:
     line: int  # 1-based line of the comment
     col: int  # 1-based column of the "jobc:" marker

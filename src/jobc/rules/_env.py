@@ -4,13 +4,13 @@ as in the compiled script, and each value keeps the data path it was written at.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from jobc.diagnostics import DataPath
+from jobc.record import record
 from jobc.rules.base import Context
 
 
-@dataclass(frozen=True)
+@record
 class Setting:
     name: str
     value: str | int | float

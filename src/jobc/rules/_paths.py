@@ -9,7 +9,8 @@ variable other than the few below) is reported as unknown, and the rules stay si
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+
+from jobc.record import record
 
 # Directories that exist separately on every node. /raid is the local NVMe array of DGX nodes.
 NODE_LOCAL_DIRS = (
@@ -27,7 +28,7 @@ NODE_LOCAL_VARS = ("TMPDIR", "SLURM_TMPDIR", "LOCAL_SCRATCH")
 _HOME_FORMS = ("~", "$HOME", "${HOME}")
 
 
-@dataclass(frozen=True)
+@record
 class Place:
     kind: str  # "local" | "shared" | "outside" | "unknown"
     reason: str = ""  # for local and outside: why, in words that name the path's prefix

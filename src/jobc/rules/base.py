@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from jobc.diagnostics import DataPath, Severity
+from jobc.record import field, record
 
 if TYPE_CHECKING:
     from jobc.catalog import Gpu
     from jobc.spec_types import JobSpec
 
 
-@dataclass(frozen=True)
+@record
 class Meta:
     code: str  # JC101
     name: str  # srun-tasks-per-gpu
@@ -24,7 +23,7 @@ class Meta:
     remediation: str  # what to do, a sentence
 
 
-@dataclass(frozen=True)
+@record
 class Hit:
     """A rule's finding before it has a position: where in the data, and what is wrong."""
 
@@ -35,7 +34,7 @@ class Hit:
     severity: Severity | None = None
 
 
-@dataclass
+@record(frozen=False)
 class Context:
     """What a rule sees: the validated, merged spec and the facts derived from it."""
 
@@ -141,15 +140,22 @@ class Context:
 Check = Callable[[Context], Iterable[Hit]]
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     meta: Meta
-    doc: str  # explanation with a bad and a good example (markdown)
+    source_doc: str  # the rule module's docstring as written
     check: Check | None  # None: reported by the loader itself (the JC0 input rules)
 
     @property
     def code(self) -> str:
         return self.meta.code
+
+    @property
+    def doc(self) -> str:
+        """Explanation with a bad and a good example (markdown)."""
+        import inspect  # only `jobc rule(s)`, SARIF and the docs read it; lint need not import it
+
+        return inspect.cleandoc(self.source_doc)
 
 
 def _no_check(ctx: Context) -> Iterator[Hit]:
@@ -161,4 +167,4 @@ def from_module(module: ModuleType) -> Rule:
     if not isinstance(meta, Meta):
         raise TypeError(f"{module.__name__}.META is not a Meta")
     check = getattr(module, "check", None)
-    return Rule(meta, inspect.cleandoc(module.__doc__ or ""), check)
+    return Rule(meta, module.__doc__ or "", check)

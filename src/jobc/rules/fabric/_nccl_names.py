@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from jobc.record import record
 
-@dataclass(frozen=True)
+
+@record
 class Names:
     exact: frozenset[str]
     prefixes: tuple[str, ...]  # network plugins that read their own NCCL_<PLUGIN>_* names
