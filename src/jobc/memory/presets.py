@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import cache
 from typing import Any
@@ -49,6 +48,8 @@ def lookup(name: str) -> ModelShape | str:
     folded = name.strip().lower()
     guess = by_alias.get(folded) or by_alias.get(folded.replace("-", "").replace(".", ""))
     if guess is None:
+        import difflib  # only for a preset name that is wrong
+
         close = difflib.get_close_matches(folded, list(presets), n=1, cutoff=0.6)
         guess = close[0] if close else None
     hint = f"; did you mean {guess!r}?" if guess else f"; presets: {', '.join(presets)}"
