@@ -7,9 +7,9 @@ tree (`MapPos`/`SeqPos`); ends are found by reading the scalar's text on its lin
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from jobc.diagnostics import DataPath, Span
+from jobc.record import record
 
 _NULL = re.compile(r"(~|null|Null|NULL)(?=$|[\s,\]}])")
 
@@ -38,7 +38,8 @@ class SeqPos:
 Pos = MapPos | SeqPos
 
 
-class Located(NamedTuple):
+@record
+class Located:
     span: Span
     exact: bool  # False: the path is not in this file, the span is its deepest existing ancestor
 
