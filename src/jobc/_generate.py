@@ -105,6 +105,30 @@ def _builder(tp: Any, expr: str) -> str:
     return expr
 
 
+def _dumper(tp: Any, expr: str) -> str:
+    """Python source that turns the value ``expr`` of type ``tp`` into plain data, as `_dump` would."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Annotated:
+        return _dumper(args[0], expr)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return f"{expr}.dump()"
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1 and isinstance(rest[0], type) and issubclass(rest[0], BaseModel):
+            return f"(None if {expr} is None else {expr}.dump())"
+        return expr if all(_dumper(a, "v") == "v" for a in args) else f"_dump({expr})"
+    if origin is list:
+        inner = _dumper(args[0], "v")
+        return f"list({expr})" if inner == "v" else f"[{inner} for v in {expr}]"
+    if origin is dict:
+        inner = _dumper(args[1], "v")
+        return f"dict({expr})" if inner == "v" else f"{{k: {inner} for k, v in {expr}.items()}}"
+    if origin is typing.Literal or tp in (str, int, float, bool, type(None)):
+        return expr
+    return f"_dump({expr})"
+
+
 def _default(info: Any) -> str | None:
     """The parameter default; a factory default is None here and built in `__init__`."""
     if info.default_factory is not None:
@@ -209,9 +233,11 @@ def types_text() -> str:
         lines.append("        return {")
         for name, info in fields:
             key = info.alias or name
-            lines.append(f"            {key!r}: _dump(self.{name}),")
+            lines.append(f"            {key!r}: {_dumper(info.annotation, f'self.{name}')},")
         lines.append("        }")
         lines.append("")
+    if not any("_dump(" in line for line in lines):
+        return "\n".join(lines)
     lines += [
         "",
         "def _dump(value: Any) -> Any:",

@@ -75,9 +75,9 @@ class Partition(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "max_time": _dump(self.max_time),
-            "gpus_per_node": _dump(self.gpus_per_node),
-            "cpus_per_node": _dump(self.cpus_per_node),
+            "max_time": self.max_time,
+            "gpus_per_node": self.gpus_per_node,
+            "cpus_per_node": self.cpus_per_node,
         }
 
 
@@ -132,12 +132,12 @@ class Cluster(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "gpus_per_node": _dump(self.gpus_per_node),
-            "cpus_per_node": _dump(self.cpus_per_node),
-            "gpu": _dump(self.gpu),
-            "partitions": _dump(self.partitions),
-            "air_gapped": _dump(self.air_gapped),
-            "exclusive_nodes": _dump(self.exclusive_nodes),
+            "gpus_per_node": self.gpus_per_node,
+            "cpus_per_node": self.cpus_per_node,
+            "gpu": self.gpu,
+            "partitions": {k: v.dump() for k, v in self.partitions.items()},
+            "air_gapped": self.air_gapped,
+            "exclusive_nodes": self.exclusive_nodes,
         }
 
 
@@ -165,8 +165,8 @@ class Mail(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "user": _dump(self.user),
-            "type": _dump(self.type),
+            "user": self.user,
+            "type": list(self.type),
         }
 
 
@@ -270,17 +270,17 @@ class Slurm(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "partition": _dump(self.partition),
-            "account": _dump(self.account),
-            "qos": _dump(self.qos),
-            "time": _dump(self.time),
-            "exclusive": _dump(self.exclusive),
-            "constraint": _dump(self.constraint),
-            "reservation": _dump(self.reservation),
-            "mail": _dump(self.mail),
-            "array": _dump(self.array),
-            "dependency": _dump(self.dependency),
-            "extra": _dump(self.extra),
+            "partition": self.partition,
+            "account": self.account,
+            "qos": self.qos,
+            "time": self.time,
+            "exclusive": self.exclusive,
+            "constraint": self.constraint,
+            "reservation": self.reservation,
+            "mail": self.mail.dump(),
+            "array": self.array,
+            "dependency": self.dependency,
+            "extra": dict(self.extra),
         }
 
 
@@ -350,15 +350,15 @@ class Parallelism(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "tp": _dump(self.tp),
-            "pp": _dump(self.pp),
-            "cp": _dump(self.cp),
-            "ep": _dump(self.ep),
-            "etp": _dump(self.etp),
-            "vpp": _dump(self.vpp),
-            "dp": _dump(self.dp),
-            "sequence_parallel": _dump(self.sequence_parallel),
-            "sharding": _dump(self.sharding),
+            "tp": self.tp,
+            "pp": self.pp,
+            "cp": self.cp,
+            "ep": self.ep,
+            "etp": self.etp,
+            "vpp": self.vpp,
+            "dp": self.dp,
+            "sequence_parallel": self.sequence_parallel,
+            "sharding": self.sharding,
         }
 
 
@@ -425,12 +425,12 @@ class MoE(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "experts": _dump(self.experts),
-            "top_k": _dump(self.top_k),
-            "expert_ffn_hidden": _dump(self.expert_ffn_hidden),
-            "shared_experts": _dump(self.shared_experts),
-            "shared_ffn_hidden": _dump(self.shared_ffn_hidden),
-            "dense_layers": _dump(self.dense_layers),
+            "experts": self.experts,
+            "top_k": self.top_k,
+            "expert_ffn_hidden": self.expert_ffn_hidden,
+            "shared_experts": self.shared_experts,
+            "shared_ffn_hidden": self.shared_ffn_hidden,
+            "dense_layers": self.dense_layers,
         }
 
 
@@ -562,21 +562,21 @@ class Model(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "preset": _dump(self.preset),
-            "hf_config": _dump(self.hf_config),
-            "layers": _dump(self.layers),
-            "hidden": _dump(self.hidden),
-            "heads": _dump(self.heads),
-            "kv_heads": _dump(self.kv_heads),
-            "head_dim": _dump(self.head_dim),
-            "ffn_hidden": _dump(self.ffn_hidden),
-            "vocab": _dump(self.vocab),
-            "tied_embeddings": _dump(self.tied_embeddings),
-            "attention_bias": _dump(self.attention_bias),
-            "mtp_layers": _dump(self.mtp_layers),
-            "moe": _dump(self.moe),
-            "dtype": _dump(self.dtype),
-            "checkpoint_dtype": _dump(self.checkpoint_dtype),
+            "preset": self.preset,
+            "hf_config": self.hf_config,
+            "layers": self.layers,
+            "hidden": self.hidden,
+            "heads": self.heads,
+            "kv_heads": self.kv_heads,
+            "head_dim": self.head_dim,
+            "ffn_hidden": self.ffn_hidden,
+            "vocab": self.vocab,
+            "tied_embeddings": self.tied_embeddings,
+            "attention_bias": self.attention_bias,
+            "mtp_layers": self.mtp_layers,
+            "moe": (None if self.moe is None else self.moe.dump()),
+            "dtype": self.dtype,
+            "checkpoint_dtype": self.checkpoint_dtype,
         }
 
 
@@ -629,12 +629,12 @@ class Workload(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "kind": _dump(self.kind),
-            "seq_length": _dump(self.seq_length),
-            "micro_batch": _dump(self.micro_batch),
-            "global_batch": _dump(self.global_batch),
-            "recompute": _dump(self.recompute),
-            "overlap_moe_ep_comm": _dump(self.overlap_moe_ep_comm),
+            "kind": self.kind,
+            "seq_length": self.seq_length,
+            "micro_batch": self.micro_batch,
+            "global_batch": self.global_batch,
+            "recompute": self.recompute,
+            "overlap_moe_ep_comm": self.overlap_moe_ep_comm,
         }
 
 
@@ -706,14 +706,14 @@ class Fabric(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "interface": _dump(self.interface),
-            "ib": _dump(self.ib),
-            "gdr_level": _dump(self.gdr_level),
-            "ib_gid_index": _dump(self.ib_gid_index),
-            "nccl_timeout_s": _dump(self.nccl_timeout_s),
-            "nvls": _dump(self.nvls),
-            "debug": _dump(self.debug),
-            "env": _dump(self.env),
+            "interface": self.interface,
+            "ib": self.ib,
+            "gdr_level": self.gdr_level,
+            "ib_gid_index": self.ib_gid_index,
+            "nccl_timeout_s": self.nccl_timeout_s,
+            "nvls": self.nvls,
+            "debug": self.debug,
+            "env": dict(self.env),
         }
 
 
@@ -768,12 +768,12 @@ class Container(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "image": _dump(self.image),
-            "mounts": _dump(self.mounts),
-            "workdir": _dump(self.workdir),
-            "mount_home": _dump(self.mount_home),
-            "remap_root": _dump(self.remap_root),
-            "env": _dump(self.env),
+            "image": self.image,
+            "mounts": list(self.mounts),
+            "workdir": self.workdir,
+            "mount_home": self.mount_home,
+            "remap_root": self.remap_root,
+            "env": list(self.env),
         }
 
 
@@ -833,12 +833,12 @@ class Caches(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "hf_home": _dump(self.hf_home),
-            "uv_cache_dir": _dump(self.uv_cache_dir),
-            "torch_home": _dump(self.torch_home),
-            "triton_cache_dir": _dump(self.triton_cache_dir),
-            "nemo_home": _dump(self.nemo_home),
-            "pip_cache_dir": _dump(self.pip_cache_dir),
+            "hf_home": self.hf_home,
+            "uv_cache_dir": self.uv_cache_dir,
+            "torch_home": self.torch_home,
+            "triton_cache_dir": self.triton_cache_dir,
+            "nemo_home": self.nemo_home,
+            "pip_cache_dir": self.pip_cache_dir,
         }
 
 
@@ -881,10 +881,10 @@ class Storage(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "shared": _dump(self.shared),
-            "logs": _dump(self.logs),
-            "checkpoints": _dump(self.checkpoints),
-            "caches": _dump(self.caches),
+            "shared": list(self.shared),
+            "logs": self.logs,
+            "checkpoints": self.checkpoints,
+            "caches": self.caches.dump(),
         }
 
 
@@ -918,9 +918,9 @@ class CheckpointInfo(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "async": _dump(self.async_),
-            "size_gb": _dump(self.size_gb),
-            "write_gbps": _dump(self.write_gbps),
+            "async": self.async_,
+            "size_gb": self.size_gb,
+            "write_gbps": self.write_gbps,
         }
 
 
@@ -968,11 +968,11 @@ class Resilience(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "signal": _dump(self.signal),
-            "grace_s": _dump(self.grace_s),
-            "requeue": _dump(self.requeue),
-            "max_restarts": _dump(self.max_restarts),
-            "checkpoint": _dump(self.checkpoint),
+            "signal": self.signal,
+            "grace_s": self.grace_s,
+            "requeue": self.requeue,
+            "max_restarts": self.max_restarts,
+            "checkpoint": self.checkpoint.dump(),
         }
 
 
@@ -1000,8 +1000,8 @@ class Monitoring(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "gpu_dmon_s": _dump(self.gpu_dmon_s),
-            "heartbeat_s": _dump(self.heartbeat_s),
+            "gpu_dmon_s": self.gpu_dmon_s,
+            "heartbeat_s": self.heartbeat_s,
         }
 
 
@@ -1067,13 +1067,13 @@ class Resources(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "nodes": _dump(self.nodes),
-            "gpus_per_node": _dump(self.gpus_per_node),
-            "gpu": _dump(self.gpu),
-            "tasks_per_node": _dump(self.tasks_per_node),
-            "cpus_per_task": _dump(self.cpus_per_task),
-            "mem": _dump(self.mem),
-            "mem_per_gpu": _dump(self.mem_per_gpu),
+            "nodes": self.nodes,
+            "gpus_per_node": self.gpus_per_node,
+            "gpu": self.gpu,
+            "tasks_per_node": self.tasks_per_node,
+            "cpus_per_task": self.cpus_per_task,
+            "mem": self.mem,
+            "mem_per_gpu": self.mem_per_gpu,
         }
 
 
@@ -1101,8 +1101,8 @@ class Torchrun(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "rdzv": _dump(self.rdzv),
-            "max_restarts": _dump(self.max_restarts),
+            "rdzv": self.rdzv,
+            "max_restarts": self.max_restarts,
         }
 
 
@@ -1204,17 +1204,17 @@ class Launch(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "mode": _dump(self.mode),
-            "python": _dump(self.python),
-            "uv_sync": _dump(self.uv_sync),
-            "workdir": _dump(self.workdir),
-            "program": _dump(self.program),
-            "module": _dump(self.module),
-            "args": _dump(self.args),
-            "pythonpath": _dump(self.pythonpath),
-            "setup": _dump(self.setup),
-            "torchrun": _dump(self.torchrun),
-            "master_port": _dump(self.master_port),
+            "mode": self.mode,
+            "python": self.python,
+            "uv_sync": self.uv_sync,
+            "workdir": self.workdir,
+            "program": self.program,
+            "module": self.module,
+            "args": list(self.args),
+            "pythonpath": list(self.pythonpath),
+            "setup": list(self.setup),
+            "torchrun": self.torchrun.dump(),
+            "master_port": self.master_port,
         }
 
 
@@ -1367,24 +1367,24 @@ class JobSpec(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "extends": _dump(self.extends),
-            "cluster": _dump(self.cluster),
-            "slurm": _dump(self.slurm),
-            "parallelism": _dump(self.parallelism),
-            "model": _dump(self.model),
-            "workload": _dump(self.workload),
-            "fabric": _dump(self.fabric),
-            "container": _dump(self.container),
-            "env": _dump(self.env),
-            "secrets": _dump(self.secrets),
-            "storage": _dump(self.storage),
-            "resilience": _dump(self.resilience),
-            "monitoring": _dump(self.monitoring),
-            "debug": _dump(self.debug),
-            "version": _dump(self.version),
-            "name": _dump(self.name),
-            "resources": _dump(self.resources),
-            "launch": _dump(self.launch),
+            "extends": self.extends,
+            "cluster": self.cluster.dump(),
+            "slurm": self.slurm.dump(),
+            "parallelism": self.parallelism.dump(),
+            "model": (None if self.model is None else self.model.dump()),
+            "workload": self.workload.dump(),
+            "fabric": self.fabric.dump(),
+            "container": (None if self.container is None else self.container.dump()),
+            "env": dict(self.env),
+            "secrets": list(self.secrets),
+            "storage": self.storage.dump(),
+            "resilience": self.resilience.dump(),
+            "monitoring": self.monitoring.dump(),
+            "debug": self.debug,
+            "version": self.version,
+            "name": self.name,
+            "resources": self.resources.dump(),
+            "launch": self.launch.dump(),
         }
 
 
@@ -1537,32 +1537,22 @@ class Profile(_Frozen):
     def dump(self) -> dict[str, Any]:
         """Plain data, by alias, defaults included."""
         return {
-            "extends": _dump(self.extends),
-            "cluster": _dump(self.cluster),
-            "slurm": _dump(self.slurm),
-            "parallelism": _dump(self.parallelism),
-            "model": _dump(self.model),
-            "workload": _dump(self.workload),
-            "fabric": _dump(self.fabric),
-            "container": _dump(self.container),
-            "env": _dump(self.env),
-            "secrets": _dump(self.secrets),
-            "storage": _dump(self.storage),
-            "resilience": _dump(self.resilience),
-            "monitoring": _dump(self.monitoring),
-            "debug": _dump(self.debug),
-            "version": _dump(self.version),
-            "profile": _dump(self.profile),
-            "resources": _dump(self.resources),
-            "launch": _dump(self.launch),
+            "extends": self.extends,
+            "cluster": self.cluster.dump(),
+            "slurm": self.slurm.dump(),
+            "parallelism": self.parallelism.dump(),
+            "model": (None if self.model is None else self.model.dump()),
+            "workload": self.workload.dump(),
+            "fabric": self.fabric.dump(),
+            "container": (None if self.container is None else self.container.dump()),
+            "env": dict(self.env),
+            "secrets": list(self.secrets),
+            "storage": self.storage.dump(),
+            "resilience": self.resilience.dump(),
+            "monitoring": self.monitoring.dump(),
+            "debug": self.debug,
+            "version": self.version,
+            "profile": self.profile,
+            "resources": self.resources.dump(),
+            "launch": self.launch.dump(),
         }
-
-
-def _dump(value: Any) -> Any:
-    if hasattr(value, "dump"):
-        return value.dump()
-    if isinstance(value, tuple | list):
-        return [_dump(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _dump(v) for k, v in value.items()}
-    return value
