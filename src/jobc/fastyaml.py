@@ -119,7 +119,7 @@ def parse(text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int, ...], str]]]
 
 
 def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int, ...], str]]]:
-    from jobc.source import plain_string_problem
+    from jobc.source import AMBIGUOUS_WORDS, plain_string_problem
 
     get = parser.get_event
     scalar_event = _events.ScalarEvent
@@ -131,63 +131,80 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
     if type(doc) is not _events.DocumentStartEvent or doc.version is not None or doc.tags:
         raise _Unsupported
     problems: list[tuple[tuple[str | int, ...], str]] = []
-    # one frame per open collection: [data, positions, path, pending key, key line, key col];
-    # the bottom frame holds the document's root value and has no path of its own
-    top: list[Any] = [[], SeqPos(0, 0), None, None, 0, 0]
-    stack = [top]
     lines: list[str] | None = None
+    # The open collection lives in locals (its data, whether it is a mapping, its positions, its
+    # path, the key waiting for its value and where that key is); the enclosing ones wait on the
+    # stack. The bottom level holds the document's root value and has no path (None).
+    root: list[Any] = []
+    root_pos = SeqPos(0, 0)
+    data: Any = root
+    is_map = False
+    entries: Any = root_pos.items
+    path: tuple[str | int, ...] | None = None
+    key: Any = None
+    kline = kcol = 0
+    stack: list[tuple[Any, ...]] = []
     while True:
         event = get()
         kind = type(event)
         if kind is scalar_event:
             if event.anchor is not None or event.tag is not None:
                 raise _Unsupported
-            frame = stack[-1]
             value, style = event.value, event.style
             mark = event.start_mark
-            if frame[3] is None and type(frame[0]) is dict:
+            if is_map and key is None:
                 if style == "" and (
                     value in _NULLS
                     or value in _BOOLS
                     or (value[0] in _NUMERIC_START and _ruamel_number(value))
                 ):
                     raise _Unsupported  # a key that is not a plain string
-                if value in frame[0]:
+                if value in data:
                     raise _Unsupported  # ruamel reports the duplicate
-                frame[3], frame[4], frame[5] = value, mark.line, mark.column
+                key, kline, kcol = value, mark.line, mark.column
                 continue
             if style != "":
                 if style in "|>":
-                    if frame is top:
+                    if path is None:
                         raise _Unsupported  # at the root, the two disagree on where its text ends
                     if lines is None:
                         lines = text.splitlines()
                     if not _block_scalar_ok(lines, mark.line, mark.column):
                         raise _Unsupported
-                data: Any = value
+                item: Any = value
             elif value in _NULLS:
-                data = None
+                item = None
             elif value in _BOOLS:
-                data = _BOOLS[value]
-            elif value[0] in _NUMERIC_START and _INT.match(value):
-                data = int(value)
-            elif value[0] in _NUMERIC_START and _FLOAT.match(value):
-                data = float(value)
-            elif value[0] in _NUMERIC_START and _ruamel_number(value):
-                raise _Unsupported
+                item = _BOOLS[value]
+            elif value[0] in _NUMERIC_START:
+                if _INT.match(value):
+                    item = int(value)
+                elif _FLOAT.match(value):
+                    item = float(value)
+                elif _ruamel_number(value):
+                    raise _Unsupported
+                else:
+                    item = value
+                    # the only plain strings that YAML 1.1 reads as numbers: 12:30 and the like
+                    if ":" in value and (message := plain_string_problem(value)) is not None:
+                        problems.append((_child(path, key if is_map else len(data)), message))
             else:
-                data = value
-                message = plain_string_problem(value)
-                if message is not None:
-                    problems.append((_child_path(frame), message))
-            _attach(frame, data, None, mark.line, mark.column)
-            if frame is top:
+                item = value
+                if value in AMBIGUOUS_WORDS and (message := plain_string_problem(value)) is not None:
+                    problems.append((_child(path, key if is_map else len(data)), message))
+            if is_map:
+                data[key] = item
+                entries[key] = (kline, kcol, mark.line, mark.column, None, item is None)
+                key = None
+            else:
+                data.append(item)
+                entries.append((mark.line, mark.column, None))
+            if path is None:
                 break
         elif kind is map_start or kind is seq_start:
-            if event.anchor is not None or event.tag is not None or len(stack) > MAX_DEPTH:
+            if event.anchor is not None or event.tag is not None or len(stack) >= MAX_DEPTH:
                 raise _Unsupported
-            parent = stack[-1]
-            if parent[3] is None and type(parent[0]) is dict:
+            if is_map and key is None:
                 raise _Unsupported  # a collection as a key
             mark = event.start_mark
             pos: Pos
@@ -197,20 +214,31 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
             else:
                 container = []
                 pos = SeqPos(mark.line, mark.column)
-            path = _child_path(parent)
-            _attach(parent, container, pos, mark.line, mark.column)
-            stack.append([container, pos, path, None, 0, 0])
+            if is_map:
+                data[key] = container
+                entries[key] = (kline, kcol, mark.line, mark.column, pos, False)
+            else:
+                data.append(container)
+                entries.append((mark.line, mark.column, pos))
+            stack.append((data, is_map, entries, path, key, kline, kcol))
+            path = _child(path, key if is_map else len(data) - 1)
+            data, key = container, None
+            if kind is map_start:
+                is_map, entries = True, pos.entries  # type: ignore[union-attr]
+            else:
+                is_map, entries = False, pos.items  # type: ignore[union-attr]
         elif kind is map_end or kind is seq_end:
-            stack.pop()
-            if len(stack) == 1:
+            data, is_map, entries, path, key, kline, kcol = stack.pop()
+            key = None  # the collection just closed was this key's value
+            if path is None:
                 break
         else:  # an alias
             raise _Unsupported
     if type(get()) is not _events.DocumentEndEvent or type(get()) is not _events.StreamEndEvent:
         raise _Unsupported  # a second document
-    _, _, root_pos = top[1].items[0]
+    _, _, top = root_pos.items[0]
     # a document that is a single scalar has no positions inside it: every path falls back to 1:1
-    return top[0][0], root_pos if root_pos is not None else MapPos(0, 0), problems
+    return root[0], top if top is not None else MapPos(0, 0), problems
 
 
 def _block_scalar_ok(lines: list[str], line: int, col: int) -> bool:
@@ -225,21 +253,6 @@ def _block_scalar_ok(lines: list[str], line: int, col: int) -> bool:
     return True
 
 
-def _child_path(frame: list[Any]) -> tuple[str | int, ...]:
-    """The data path of the value about to be added to this frame."""
-    if frame[2] is None:
-        return ()
-    container = frame[0]
-    return (*frame[2], frame[3] if type(container) is dict else len(container))
-
-
-def _attach(frame: list[Any], data: Any, pos: Pos | None, line: int, col: int) -> None:
-    container = frame[0]
-    if type(container) is dict:
-        key = frame[3]
-        container[key] = data
-        frame[1].entries[key] = (frame[4], frame[5], line, col, pos, data is None)
-        frame[3] = None
-    else:
-        container.append(data)
-        frame[1].items.append((line, col, pos))
+def _child(path: tuple[str | int, ...] | None, last: str | int) -> tuple[str | int, ...]:
+    """The data path of a value in the collection at ``path`` (None: the document's root)."""
+    return () if path is None else (*path, last)

@@ -293,7 +293,7 @@ def _mark_span(text: str, line0: int, col0: int) -> Span:
     return Span.point(line0 + 1, col0 + 1)
 
 
-_AMBIGUOUS_WORDS = frozenset(
+AMBIGUOUS_WORDS = frozenset(
     ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
 )
 _SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$")
@@ -385,7 +385,7 @@ def _plain(
 
 def plain_string_problem(text: str) -> str | None:
     """Why an unquoted string that YAML 1.2 reads as text is read otherwise by YAML 1.1 tools."""
-    if text in _AMBIGUOUS_WORDS:
+    if text in AMBIGUOUS_WORDS:
         return (
             f"unquoted {text!r} is a string in YAML 1.2 but a boolean in "
             f"YAML 1.1 tools (PyYAML); write true/false, or quote it"
