@@ -262,7 +262,7 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
         seen.add(next_path)
         display = _display_path(current, current_path, target)
         try:
-            profile = _source.read(next_path, display)
+            profile = _read_profile(next_path, display)
         except OSError as exc:
             run.emit(
                 "JC006", Hit(("extends",), f"extends {target!r}: cannot read: {exc.strerror}"), layer=current
@@ -287,6 +287,24 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
             return None
         current, current_path = profile, next_path
     return True
+
+
+# The specs of a repository extend the same few profiles, and a process that lints many of them
+# (`jobc lint DIR`, the pre-commit hook) need not read each profile again for every spec. Keyed by
+# the file's identity and modification, so an edited profile is read again. Lint only reads a
+# layer's data (overrides are applied to a deep copy of the merged data), so sharing is safe.
+_PROFILES: dict[tuple[Path, str, int, int, int], _source.Source] = {}
+
+
+def _read_profile(path: Path, display: str) -> _source.Source:
+    st = path.stat()
+    key = (path, display, st.st_ino, st.st_mtime_ns, st.st_size)
+    src = _PROFILES.get(key)
+    if src is None:
+        if len(_PROFILES) >= 256:
+            _PROFILES.clear()
+        src = _PROFILES[key] = _source.read(path, display)
+    return src
 
 
 def _display_path(current: _source.Source, current_path: Path, target: str) -> str:
