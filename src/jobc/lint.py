@@ -294,6 +294,7 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
 # the file's identity and modification, so an edited profile is read again. Lint only reads a
 # layer's data (overrides are applied to a deep copy of the merged data), so sharing is safe.
 _PROFILES: dict[tuple[Path, str, int, int, int], _source.Source] = {}
+_VALID_PROFILES: set[int] = set()  # ids of cached profiles that passed the schema check
 
 
 def _read_profile(path: Path, display: str) -> _source.Source:
@@ -303,6 +304,7 @@ def _read_profile(path: Path, display: str) -> _source.Source:
     if src is None:
         if len(_PROFILES) >= 256:
             _PROFILES.clear()
+            _VALID_PROFILES.clear()
         src = _PROFILES[key] = _source.read(path, display)
     return src
 
@@ -319,7 +321,11 @@ def _display_path(current: _source.Source, current_path: Path, target: str) -> s
 def _validate_profile(run: _Run, profile: _source.Source) -> bool:
     from jobc import fastcheck
 
+    if id(profile) in _VALID_PROFILES:
+        return True
     if fastcheck.valid(profile.data, "Profile"):
+        if any(src is profile for src in _PROFILES.values()):
+            _VALID_PROFILES.add(id(profile))
         return True
     for hit in _explain(profile.data, profile=True):
         run.emit("JC003", hit, layer=profile)
