@@ -1,0 +1,145 @@
+"""Run every benchmark and print the README's "Benchmarks" section (or write it with --write).
+
+    uv run python benchmarks/run_all.py [--quick] [--write]
+
+--quick uses fewer rounds (for a look, not for the README). --write replaces the text between the
+`<!-- benchmarks:start -->` and `<!-- benchmarks:end -->` markers in README.md (or, the first time,
+the paragraph under "## Benchmarks").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from _bench import ROOT, machine, table
+
+HERE = Path(__file__).resolve().parent
+START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
+
+
+def run(script: str, rounds: int | None) -> dict[str, Any]:
+    argv = [sys.executable, str(HERE / script), "--json"]
+    if rounds is not None:
+        argv += ["--rounds", str(rounds)]
+    print(f"running {script} …", file=sys.stderr, flush=True)
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"{script} failed (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def section(quick: bool) -> str:
+    lint = run("lint_vs_yamllint.py", 5 if quick else 31)
+    many = run("throughput.py", 1 if quick else 5)
+    comp = run("compile_examples.py", 3 if quick else 11)
+    rt = run("runtime_import.py", 3 if quick else 7)
+    m = machine()
+    parts = [
+        f"Measured with `uv run python benchmarks/run_all.py` on {m['nproc']} cores ({m['cpu']}), "
+        f"Python {m['python']}, a machine shared with other work (1-minute load average "
+        f"{lint['machine']['load_1min']} at the start). Bytecode is compiled for both tools first; "
+        '"cold" is a fresh process each time (jobc keeps no cache between runs). Times are medians of '
+        f"interleaved runs ({lint['rounds']} per tool and file for lint); wall time is what a person "
+        "waits, CPU time (user + system of the process) is the steadier number on a busy machine.",
+        "",
+        "**Lint one spec, cold, against yamllint on the same file** (both with their default "
+        "configuration; ratio below 1 means jobc is faster):",
+        "",
+        table(
+            ["spec", "jobc lint", "yamllint", "python -c pass", "ratio (wall)", "ratio (CPU)"],
+            [
+                [
+                    f"`{r['spec']}` ({r['bytes']} B)",
+                    f"{r['jobc_wall_ms']:.0f} ms",
+                    f"{r['yamllint_wall_ms']:.0f} ms",
+                    f"{r['python_wall_ms']:.0f} ms",
+                    f"{r['ratio_wall']:.2f}",
+                    f"{r['ratio_cpu']:.2f}",
+                ]
+                for r in lint["results"]
+            ],
+        ),
+        "",
+        f"**Many specs in one process** ({many['specs']} variants of the examples, median of "
+        f"{many['rounds']} rounds):",
+        "",
+        table(
+            ["way in", "specs per second"],
+            [
+                ["Python API, `lint_file` in a loop (import not counted)", f"{many['api_specs_per_s']:.0f}"],
+                [
+                    f"`jobc lint DIR` (whole process, {many['cli_cpu_s']:.2f} s CPU)",
+                    f"{many['cli_specs_per_s']:.0f}",
+                ],
+            ],
+        ),
+        "",
+    ]
+    if comp.get("available"):
+        rows = [[f"`{r['spec']}`", f"{r['compile_wall_ms']:.0f} ms", f"{r['lint_wall_ms']:.0f} ms"]
+                for r in comp["results"]]  # fmt: skip
+        parts += [
+            f"**`jobc compile`, cold** (median of {comp['rounds']} runs; compiling lints first):",
+            "",
+            table(["spec", "jobc compile", "jobc lint"], rows),
+            "",
+        ]
+    else:
+        parts += ["`jobc compile` was not available when these numbers were taken.", ""]
+    if rt.get("available"):
+        over = rt["runtime_ms"] + rt["init_ms"]
+        parts += [
+            f"**`jobc.runtime` over `import torch`** (median of {rt['rounds']} fresh processes): "
+            f"`import torch` {rt['torch_ms']:.0f} ms; then `import jobc.runtime` "
+            f"{rt['runtime_ms']:.1f} ms and `from jobc.runtime import init` {rt['init_ms']:.1f} ms "
+            f"more, {over:.0f} ms in all ({100 * over / rt['torch_ms']:.1f} % of torch's own import). "
+            f"Without torch, `import jobc.runtime` takes {rt['runtime_alone_ms']:.0f} ms and imports no "
+            "torch.",
+            "",
+        ]
+    parts.append("How to run them and what each measures: [benchmarks/README.md](benchmarks/README.md).")
+    return "\n".join(parts)
+
+
+def write(text: str) -> None:
+    readme = ROOT / "README.md"
+    current = readme.read_text("utf-8")
+    block = f"{START}\n{text}\n{END}"
+    if START in current and END in current:
+        head, rest = current.split(START, 1)
+        _, tail = rest.split(END, 1)
+        updated = head + block + tail
+    else:
+        heading = "## Benchmarks\n"
+        if heading not in current:
+            raise SystemExit("README.md has no '## Benchmarks' section to write into")
+        head, rest = current.split(heading, 1)
+        # the paragraph that stood in for the numbers goes; any later section stays
+        _, sep, tail = rest.partition("\n## ")
+        updated = head + heading + "\n" + block + "\n" + (f"\n## {tail}" if sep else "")
+    readme.write_text(updated, "utf-8")
+    print("wrote README.md", file=sys.stderr)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds: a look, not README numbers")
+    parser.add_argument("--write", action="store_true", help="write the section into README.md")
+    args = parser.parse_args()
+    text = section(args.quick)
+    print(text)
+    if args.write:
+        if args.quick:
+            raise SystemExit("--write takes the full rounds; run without --quick")
+        write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
