@@ -107,7 +107,7 @@ def _compile(node: dict[str, Any], defs: dict[str, Check]) -> Check:
         return lambda v: True
     if len(checks) == 1:
         return checks[0]
-    return lambda v: all(c(v) for c in checks)
+    return _all(checks)
 
 
 def _ref(defs: dict[str, Check], name: str) -> Check:
@@ -115,8 +115,33 @@ def _ref(defs: dict[str, Check], name: str) -> Check:
     return lambda v: defs[name](v)  # noqa: PLW0108
 
 
+# plain loops: a generator handed to all()/any() costs more than the checks it runs
+def _all(checks: list[Check]) -> Check:
+    if len(checks) == 2:
+        first, second = checks
+        return lambda v: first(v) and second(v)
+
+    def check(value: Any) -> bool:
+        for one in checks:  # noqa: SIM110 - see above
+            if not one(value):
+                return False
+        return True
+
+    return check
+
+
 def _any(checks: list[Check]) -> Check:
-    return lambda v: any(c(v) for c in checks)
+    if len(checks) == 2:
+        first, second = checks
+        return lambda v: first(v) or second(v)
+
+    def check(value: Any) -> bool:
+        for one in checks:  # noqa: SIM110 - see above
+            if one(value):
+                return True
+        return False
+
+    return check
 
 
 def _const(want: Any) -> Check:
@@ -132,7 +157,14 @@ def _required(keys: tuple[str, ...]) -> Check:
 
 
 def _items(check: Check) -> Check:
-    return lambda v: not isinstance(v, list) or all(check(x) for x in v)
+    def items(value: Any) -> bool:
+        if isinstance(value, list):
+            for item in value:
+                if not check(item):
+                    return False
+        return True
+
+    return items
 
 
 def _object_check(node: dict[str, Any], defs: dict[str, Check]) -> Check:
