@@ -44,8 +44,7 @@ _NULLS = frozenset(["", "~", "null", "Null", "NULL"])
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"(?:0|-?[1-9][0-9]*)\Z")
 _FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+\Z")
-# the first characters of what YAML 1.2 (as ruamel reads it) may take for a number or a date
-_NUMERIC_START = frozenset("-+.0123456789<=")
+_DIGIT_OR_DOT = frozenset("0123456789.")
 # ruamel's YAML 1.2 implicit types for numbers and dates: anything they match that the simple
 # forms above do not (underscores, octal, hex, exponents, leading zeros, dates) is ruamel's to read.
 # Compiled on first use: most specs never need it.
@@ -68,8 +67,17 @@ def _ruamel_number(value: str) -> bool:
     return re.match(_RUAMEL_NUMBERS, value, re.X) is not None
 
 
-def _numeric_key(value: str) -> bool:
-    return value[0] in _NUMERIC_START and _ruamel_number(value)
+def _may_be_number(value: str) -> bool:
+    """Whether ruamel could read this plain scalar as a number, a date, `<<` or `=`.
+
+    ruamel tries its patterns for a scalar whose first character is a sign, a digit, a dot, `<` or
+    `=`, and every one that matches starts with a digit or a dot (an underscore, after a sign)
+    after at most one sign: `--flag` and `-x` need not meet the full patterns.
+    """
+    first = value[0]
+    if first in "+-":  # ruamel's integers take underscores anywhere after the sign
+        return len(value) > 1 and (value[1] in _DIGIT_OR_DOT or value[1] == "_")
+    return first in _DIGIT_OR_DOT or value in ("<<", "=")
 
 
 def scalar_spans(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:
@@ -154,9 +162,7 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
             mark = event.start_mark
             if is_map and key is None:
                 if style == "" and (
-                    value in _NULLS
-                    or value in _BOOLS
-                    or (value[0] in _NUMERIC_START and _ruamel_number(value))
+                    value in _NULLS or value in _BOOLS or (_may_be_number(value) and _ruamel_number(value))
                 ):
                     raise _Unsupported  # a key that is not a plain string
                 if value in data:
@@ -176,7 +182,7 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
                 item = None
             elif value in _BOOLS:
                 item = _BOOLS[value]
-            elif value[0] in _NUMERIC_START:
+            elif _may_be_number(value):
                 if _INT.match(value):
                     item = int(value)
                 elif _FLOAT.match(value):
