@@ -20,46 +20,14 @@ class Names:
         return _closest(name, cutoff, self.exact)
 
 
-# A repository's specs set the same few variables over and over: remember the answers for the
-# process.
+# A repository's specs set the same few variables over and over, and each comparison against every
+# known name costs milliseconds: remember the answers for the process.
 @lru_cache(maxsize=4096)
 def _closest(name: str, cutoff: float, exact: frozenset[str]) -> str | None:
-    """`difflib.get_close_matches(name, sorted(exact), n=1, cutoff=cutoff)`, answer for answer.
+    import difflib
 
-    difflib rules candidates out by their lengths, then by the characters they share, before the
-    costly ratio; it counts each candidate's characters anew for every name. Here they are counted
-    once, so a name that is no typo of any NCCL variable (the usual case) costs no SequenceMatcher.
-    """
-    from difflib import SequenceMatcher
-
-    matcher = SequenceMatcher()
-    matcher.set_seq2(name)
-    have = _counts(name)
-    best: tuple[float, str] | None = None
-    for candidate, counts in _candidates(exact):
-        total = len(candidate) + len(name)
-        if 2.0 * min(len(candidate), len(name)) / total < cutoff:
-            continue
-        shared = sum(min(n, have.get(char, 0)) for char, n in counts.items())
-        if 2.0 * shared / total < cutoff:
-            continue
-        matcher.set_seq1(candidate)
-        score = matcher.ratio()
-        if score >= cutoff and (best is None or (score, candidate) > best):
-            best = (score, candidate)
-    return best[1] if best is not None else None
-
-
-def _counts(text: str) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for char in text:
-        counts[char] = counts.get(char, 0) + 1
-    return counts
-
-
-@cache
-def _candidates(exact: frozenset[str]) -> list[tuple[str, dict[str, int]]]:
-    return [(candidate, _counts(candidate)) for candidate in sorted(exact)]
+    close = difflib.get_close_matches(name, sorted(exact), n=1, cutoff=cutoff)
+    return close[0] if close else None
 
 
 @cache
