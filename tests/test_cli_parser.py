@@ -49,3 +49,18 @@ def test_a_misspelt_command_is_named_with_the_choices(capsys: pytest.CaptureFixt
 def test_a_command_without_arguments_shows_its_own_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lint"]) == 2
     assert "jobc lint: the following arguments are required: PATH" in capsys.readouterr().err
+
+
+def test_the_garbage_collector_is_restored_after_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    assert gc.isenabled()
+    main(["lint", "no-such-file.yaml"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        main(["--version"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    capsys.readouterr()

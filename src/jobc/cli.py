@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,20 @@ def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A command imports most of jobc and builds a spec's data: many objects, none of them cyclic
+    # garbage (a lint of 300 specs leaves the same ~100 unreachable objects as a lint of one, all
+    # from argparse). The cyclic collector's passes over them were about a tenth of a cold lint,
+    # so it rests while a command runs and is restored afterwards.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(argv)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser(args_list).parse_args(args_list)
