@@ -6,11 +6,12 @@ import argparse
 import gc
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 
 from jobc import __version__
-from jobc.commands import compile_, lint, plan, rules, schema
 
-COMMANDS = [lint, compile_, plan, rules, schema]
+# the modules under jobc.commands, in the order `jobc --help` lists them
+COMMANDS = ["lint", "compile_", "plan", "rules", "schema"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -24,8 +25,15 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-# the module that registers each command name
-_BY_NAME = {"lint": lint, "compile": compile_, "plan": plan, "rule": rules, "rules": rules, "schema": schema}
+# the module that registers each command name; a run imports only the one it needs
+_BY_NAME = {
+    "lint": "lint",
+    "compile": "compile_",
+    "plan": "plan",
+    "rule": "rules",
+    "rules": "rules",
+    "schema": "schema",
+}
 
 
 def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -41,8 +49,8 @@ def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"jobc {__version__}")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     only = _BY_NAME.get(argv[0]) if argv else None
-    for command in COMMANDS if only is None else [only]:
-        command.register(sub)
+    for name in COMMANDS if only is None else [only]:
+        import_module(f"jobc.commands.{name}").register(sub)
     return top
 
 
