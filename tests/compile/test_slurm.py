@@ -209,3 +209,58 @@ def test_attach_runs_the_launch_inside_an_allocation(
     assert sorted(records) == list(range(NODES * GPUS))
     assert {r["env"]["SLURM_JOB_ID"] for r in records.values()} == {str(holder)}
     assert {r["env"]["MASTER_PORT"] for r in records.values()} == {str(20000 + holder % 9000)}
+
+
+SECRET_PROGRAM = """\
+import hashlib, os, sys
+value = os.environ.get("JOBC_TEST_TOKEN", "")
+rank = os.environ.get("SLURM_PROCID", "0")
+with open(os.path.join(sys.argv[1], f"rank-{rank}.sha256"), "w") as fh:
+    fh.write(hashlib.sha256(value.encode()).hexdigest())
+"""
+
+
+def test_secret_reaches_every_rank_but_never_the_script_or_the_log(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    import hashlib
+
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    program = tmp_path / "secret_program.py"
+    program.write_text(SECRET_PROGRAM, encoding="utf-8")
+    secret = f"hf_{uuid.uuid4().hex}"
+    spec = _spec(tmp_path, "srun", "SIGTERM", "/nonexistent")
+    # debug mode traces the batch shell (set -x), which is where a written secret would show
+    spec.update(debug=True, secrets=["JOBC_TEST_TOKEN"], resilience={})
+    spec["launch"] = {**spec["launch"], "program": str(program), "args": [str(out)]}
+    script = compile_data(spec)
+    assert secret not in script
+    path = tmp_path / "job.sh"
+    path.write_text(script, encoding="utf-8")
+    submitted = slurm_cluster.run(
+        "sbatch", "--parsable", str(path), cwd=tmp_path, env={"JOBC_TEST_TOKEN": secret}
+    )
+    jobs.append(int(submitted.stdout.strip().split(";", 1)[0]))
+    assert slurm_cluster.wait(jobs[-1], 90) == "COMPLETED", job_log(logs)
+    digests = {p.name: p.read_text() for p in out.glob("rank-*.sha256")}
+    assert len(digests) == NODES * GPUS
+    assert set(digests.values()) == {hashlib.sha256(secret.encode()).hexdigest()}
+    log = job_log(logs)
+    assert "+ " in log  # the trace is on, so the test would see a leak
+    assert secret not in log
+
+
+def test_missing_secret_stops_the_job_before_the_launch(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    spec = _spec(tmp_path, "srun", "SIGTERM", "/nonexistent")
+    spec.update(secrets=["JOBC_TEST_TOKEN_UNSET"], resilience={})
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    assert slurm_cluster.wait(job, 60) == "FAILED"
+    assert "JOBC_TEST_TOKEN_UNSET" in job_log(logs)
+    assert not list(out.iterdir())
