@@ -36,7 +36,7 @@ def run(script: str, rounds: int | None) -> dict[str, Any]:
 
 def section(quick: bool) -> str:
     lint = run("lint_vs_yamllint.py", 5 if quick else 31)
-    many = run("throughput.py", 1 if quick else 5)
+    many = run("throughput.py", 1 if quick else 7)
     comp = run("compile_examples.py", 3 if quick else 11)
     rt = run("runtime_import.py", 3 if quick else 7)
     m = machine()
@@ -70,20 +70,27 @@ def section(quick: bool) -> str:
         f"{many['rounds']} rounds):",
         "",
         table(
-            ["way in", "specs per second"],
+            ["way in", "specs per second (median)", "slowest–fastest round"],
             [
-                ["Python API, `lint_file` in a loop (import not counted)", f"{many['api_specs_per_s']:.0f}"],
+                [
+                    "Python API, `lint_file` in a loop (import not counted)",
+                    f"{many['api_specs_per_s']:.0f}",
+                    "–".join(f"{r:.0f}" for r in many["api_range"]),
+                ],
                 [
                     f"`jobc lint DIR` (whole process, {many['cli_cpu_s']:.2f} s CPU)",
                     f"{many['cli_specs_per_s']:.0f}",
+                    "–".join(f"{r:.0f}" for r in many["cli_range"]),
                 ],
             ],
         ),
         "",
     ]
     if comp.get("available"):
-        rows = [[f"`{r['spec']}`", f"{r['compile_wall_ms']:.0f} ms", f"{r['lint_wall_ms']:.0f} ms"]
-                for r in comp["results"]]  # fmt: skip
+        rows = [
+            [f"`{r['spec']}`", f"{r['compile_wall_ms']:.0f} ms", f"{r['lint_wall_ms']:.0f} ms"]
+            for r in comp["results"]
+        ]
         parts += [
             f"**`jobc compile`, cold** (median of {comp['rounds']} runs; compiling lints first):",
             "",

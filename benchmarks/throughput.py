@@ -55,6 +55,10 @@ def make_specs(root: Path, count: int) -> Path:
     return out
 
 
+def _span(rates: list[float]) -> str:
+    return f"{min(rates):.0f}–{max(rates):.0f}"
+
+
 def main() -> int:
     parser = arguments(__doc__.splitlines()[0], rounds=5)
     parser.add_argument("--specs", type=int, default=1000, help="how many specs (default 1000)")
@@ -95,18 +99,20 @@ def main() -> int:
         "specs": args.specs,
         "rounds": args.rounds,
         "api_specs_per_s": statistics.median(api_rates),
+        "api_range": [min(api_rates), max(api_rates)],
         "api_import_ms": 1000 * statistics.median(api_imports),
         "cli_specs_per_s": statistics.median(cli_rates),
+        "cli_range": [min(cli_rates), max(cli_rates)],
         "cli_cpu_s": statistics.median(cli_cpu),
         "findings_api": api_findings,
         "findings_cli": cli_findings,
     }
     text = table(
-        ["way in", "specs", "specs/s (median)", "note"],
+        ["way in", "specs", "specs/s (median)", "range", "note"],
         [
-            ["Python API, lint_file loop", args.specs, result["api_specs_per_s"],
+            ["Python API, lint_file loop", args.specs, result["api_specs_per_s"], _span(api_rates),
              f"import of jobc.lint {result['api_import_ms']:.0f} ms, not counted"],
-            [f"jobc lint DIR ({args.specs} files)", args.specs, result["cli_specs_per_s"],
+            [f"jobc lint DIR ({args.specs} files)", args.specs, result["cli_specs_per_s"], _span(cli_rates),
              f"whole process, {result['cli_cpu_s']:.2f} s CPU"],
         ],
     )  # fmt: skip
