@@ -501,3 +501,16 @@ def test_an_empty_file_and_a_comment_only_file(tmp_path: Path) -> None:
 def test_several_documents(tmp_path: Path) -> None:
     out, _ = lint_bytes(tmp_path, dump(VALID) + b"---\n" + dump(VALID), expect=(1,))
     assert "more than one YAML document" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "version: 1\nname: x\nlaunch: {program: t.py, args: [-_]}\n",  # IndexError inside ruamel
+        "?\n- : b\n",  # a collection as a key: TypeError inside ruamel
+    ],
+    ids=["plain-dash-in-flow", "collection-key"],
+)
+def test_reader_crashes_are_findings(scratch: Path, text: str) -> None:
+    out, _ = lint_bytes(scratch, text.encode(), expect=(1,))
+    assert "JC001" in out

@@ -198,6 +198,19 @@ def _parse_round_trip(text: str, name: str) -> Source:
             message = f"character U+{code:04X} is not allowed in YAML; remove it"
         src.problems.append(SourceProblem("JC001", span, message))
         return src
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError, NotImplementedError) as exc:
+        # ruamel's round-trip reader has corners it does not handle (a plain `-_` in a flow
+        # sequence, collection keys, overlapping comments) and fails with a bare Python error;
+        # that is still a file jobc cannot read, not a bug to show as a traceback
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(1, 1),
+                f"the YAML reader cannot read this file ({type(exc).__name__}); simplify the YAML "
+                "near unusual syntax (flow collections, complex keys, comments inside values)",
+            )
+        )
+        return src
     if len(docs) > 1:
         second = _second_document_line(text)
         src.problems.append(
