@@ -25,7 +25,7 @@ def slurm_cluster() -> Iterator[SlurmCluster]:
     except ClusterUnavailable as error:
         if os.environ.get("JOBC_REQUIRE_SLURM") == "1":
             pytest.fail(f"JOBC_REQUIRE_SLURM=1 but {error}", pytrace=False)
-        pytest.skip(str(error))
+        pytest.skip(reason=str(error))
     try:
         yield cluster
     finally:

@@ -198,7 +198,7 @@ def _parse_round_trip(text: str, name: str) -> Source:
             message = f"character U+{code:04X} is not allowed in YAML; remove it"
         src.problems.append(SourceProblem("JC001", span, message))
         return src
-    except (IndexError, KeyError, TypeError, ValueError, AttributeError, NotImplementedError) as exc:
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError, RuntimeError) as exc:
         # ruamel's round-trip reader has corners it does not handle (a plain `-_` in a flow
         # sequence, collection keys, overlapping comments) and fails with a bare Python error;
         # that is still a file jobc cannot read, not a bug to show as a traceback

@@ -16,7 +16,7 @@ def forkserver() -> Iterator[ForkServer]:
         server = ForkServer()
     except ForkServerUnavailable as error:
         if "No module named 'torch'" in str(error):
-            pytest.skip("torch is not importable (install jobc[runtime]); the runtime needs it")
+            pytest.skip(reason="torch is not importable (install jobc[runtime]); the runtime needs it")
         raise
     try:
         yield server

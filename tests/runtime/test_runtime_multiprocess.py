@@ -316,7 +316,7 @@ def test_python_m_check_in_a_fresh_interpreter(tmp_path: Path) -> None:
     except subprocess.TimeoutExpired:
         pytest.fail("python -m jobc.runtime check did not finish in 120 s")
     if "No module named 'torch'" in result.stderr:
-        pytest.skip("torch is not importable (install jobc[runtime]); the runtime needs it")
+        pytest.skip(reason="torch is not importable (install jobc[runtime]); the runtime needs it")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 1
