@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jobc.diagnostics import Finding
 
@@ -93,3 +93,25 @@ def print_findings(
 
     out = sys.stdout if stream == "stdout" else sys.stderr
     reporter(fmt)(findings, result_sources, out, out.isatty())
+
+
+def add_spec_arguments(parser: Any, example: str) -> None:
+    """SPEC, --set and --config: the arguments of every command that reads one spec."""
+    parser.add_argument("spec", metavar="SPEC")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        metavar="KEY=VALUE",
+        help=f"override a spec value, e.g. --set {example}",
+    )
+    parser.add_argument("--config", metavar="FILE", help="a .jobc.toml or pyproject.toml to use")
+
+
+def lint_spec(args: Any) -> Result:
+    """Lint the one spec a command was given, with its overrides and the project config."""
+    conf = config(args.config, None, None)
+    path = Path(args.spec)
+    if not path.is_file():
+        raise CommandError(f"{args.spec}: no such file")
+    return lint_one(path, conf, overrides(args.overrides))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from jobc.commands.common import CommandError, config, lint_one, overrides, print_findings
+from jobc.commands.common import CommandError, add_spec_arguments, lint_spec, print_findings
 from jobc.diagnostics import Severity
 
 _JOB_ID = re.compile(r"^[0-9]+$")
@@ -24,21 +24,13 @@ def register(sub: Any) -> None:
             "warnings are printed to stderr and do not block."
         ),
     )
-    p.add_argument("spec", metavar="SPEC")
+    add_spec_arguments(p, "resources.nodes=8")
     p.add_argument("-o", "--output", metavar="FILE", help="write the script here (mode 0755)")
-    p.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        metavar="KEY=VALUE",
-        help="override a spec value, e.g. --set resources.nodes=8",
-    )
     p.add_argument(
         "--attach",
         metavar="JOBID",
         help="a bash script that runs the launch inside the running allocation JOBID (salloc)",
     )
-    p.add_argument("--config", metavar="FILE", help="a .jobc.toml or pyproject.toml to use")
     p.set_defaults(run=run)
 
 
@@ -48,11 +40,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.attach is not None and not _JOB_ID.match(args.attach):
             raise CommandError(f"--attach {args.attach!r}: a job id is a number")
-        conf = config(args.config, None, None)
-        path = Path(args.spec)
-        if not path.is_file():
-            raise CommandError(f"{args.spec}: no such file")
-        result = lint_one(path, conf, overrides(args.overrides))
+        result = lint_spec(args)
     except CommandError as exc:
         print(f"jobc compile: {exc}", file=sys.stderr)
         return 2

@@ -11,10 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobc.commands.common import CommandError, config, lint_one, overrides, print_findings
+from jobc.commands.common import CommandError, add_spec_arguments, lint_spec, print_findings
 from jobc.diagnostics import Severity
 
 if TYPE_CHECKING:
@@ -37,26 +36,14 @@ def register(sub: Any) -> None:
             "and expert coordinates) and the per-GPU memory estimate with its assumptions."
         ),
     )
-    p.add_argument("spec", metavar="SPEC")
+    add_spec_arguments(p, "parallelism.ep=16")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        metavar="KEY=VALUE",
-        help="override a spec value, e.g. --set parallelism.ep=16",
-    )
-    p.add_argument("--config", metavar="FILE", help="a .jobc.toml or pyproject.toml to use")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        conf = config(args.config, None, None)
-        path = Path(args.spec)
-        if not path.is_file():
-            raise CommandError(f"{args.spec}: no such file")
-        result = lint_one(path, conf, overrides(args.overrides))
+        result = lint_spec(args)
     except CommandError as exc:
         print(f"jobc plan: {exc}", file=sys.stderr)
         return 2
