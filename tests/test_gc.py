@@ -40,4 +40,7 @@ def test_linting_more_specs_makes_no_more_cyclic_garbage(
     shutil.copy(many / f"0-{examples[0].name}", one)
     unreachable_after_lint(many, capsys)  # first use: caches fill, modules load
     baseline = unreachable_after_lint(one, capsys)
-    assert unreachable_after_lint(many, capsys) <= baseline + 10
+    # garbage that lint makes per spec shows in every round; garbage left by other tests in the
+    # same process (finalisers, thread teardown) shows once, so the best of three rounds counts
+    rounds = [unreachable_after_lint(many, capsys) for _ in range(3)]
+    assert min(rounds) <= baseline + 10, (baseline, rounds)
