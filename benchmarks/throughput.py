@@ -3,7 +3,7 @@
 The specs are copies of `specs/*.yaml`, each with its own job name, in a temporary directory with
 the cluster profiles beside them. Two ways in:
 
-- the Python API: one fresh process imports `jobc.lint` and calls `lint_file` on every spec; the
+- the Python API: one fresh process imports `jobc.lint.pipeline` and calls `lint_file` on every spec; the
   rate counts the loop only (the import is reported on its own);
 - the command line: `jobc lint DIR`, one fresh process; the rate counts the whole process, start-up
   and output included.
@@ -27,7 +27,7 @@ from _bench import SPECS, arguments, command, compile_bytecode, emit, machine, r
 API_CHILD = """
 import json, sys, time
 t0 = time.perf_counter()
-from jobc.lint import lint_file
+from jobc.lint.pipeline import lint_file
 t1 = time.perf_counter()
 from pathlib import Path
 paths = sorted(Path(sys.argv[1]).glob("*.yaml"))
@@ -111,7 +111,7 @@ def main() -> int:
         ["way in", "specs", "specs/s (median)", "range", "note"],
         [
             ["Python API, lint_file loop", args.specs, result["api_specs_per_s"], _span(api_rates),
-             f"import of jobc.lint {result['api_import_ms']:.0f} ms, not counted"],
+             f"import of jobc.lint.pipeline {result['api_import_ms']:.0f} ms, not counted"],
             [f"jobc lint DIR ({args.specs} files)", args.specs, result["cli_specs_per_s"], _span(cli_rates),
              f"whole process, {result['cli_cpu_s']:.2f} s CPU"],
         ],

@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from jobc.config import Config
-from jobc.diagnostics import Finding
-from jobc.lint import Result, lint_file, parse_override
+from jobc.lint.config import Config
+from jobc.core.diagnostics import Finding
+from jobc.lint.pipeline import Result, lint_file, parse_override
 
 # A small valid multi-node spec that rule tests extend or override.
 BASE = """\

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from jobc.cli import main
-from jobc.model import json_schema
-from jobc.rules import RULES
+from jobc.spec.model import json_schema
+from jobc.lint.rules import RULES
 
 CLEAN = """\
 version: 1
@@ -279,8 +279,8 @@ def test_github_format(project: Path, capsys: pytest.CaptureFixture[str]) -> Non
 def test_github_format_escapes_properties_and_newlines() -> None:
     from io import StringIO
 
-    from jobc.diagnostics import Finding, Severity, Span
-    from jobc.report import reporter
+    from jobc.core.diagnostics import Finding, Severity, Span
+    from jobc.lint.report import reporter
 
     finding = Finding("JC003", "schema", Severity.ERROR, "50% done\nnext", "a,b:c.yaml", Span(1, 2, 1, 3))
     out = StringIO()
@@ -429,8 +429,8 @@ def test_schema_prints_the_json_schema(capsys: pytest.CaptureFixture[str]) -> No
 def test_text_on_a_terminal_shows_the_line_and_a_caret_under_the_span() -> None:
     from io import StringIO
 
-    from jobc.diagnostics import Finding, Severity, Span
-    from jobc.report import reporter
+    from jobc.core.diagnostics import Finding, Severity, Span
+    from jobc.lint.report import reporter
 
     lines = ["resources:", "  tasks_per_node: 4"]
     finding = Finding("JC101", "srun-tasks-per-gpu", Severity.ERROR, "bad", "spec.yaml", Span(2, 19, 2, 20))
@@ -448,8 +448,8 @@ def test_text_on_a_terminal_shows_the_line_and_a_caret_under_the_span() -> None:
 def test_text_on_a_terminal_masks_a_literal_secret_in_the_source_line() -> None:
     from io import StringIO
 
-    from jobc.diagnostics import Finding, Severity, Span
-    from jobc.report import reporter
+    from jobc.core.diagnostics import Finding, Severity, Span
+    from jobc.lint.report import reporter
 
     lines = ["env:", '  HF_TOKEN: "hf_abcdefghijklmnop"']
     finding = Finding("JC702", "literal-secret", Severity.ERROR, "no", "spec.yaml", Span(2, 13, 2, 34))

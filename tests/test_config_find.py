@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jobc import config
+from jobc.lint import config
 
 # every TOML spelling of a [tool.jobc] table, each with a setting in it
 WITH_TOOL_JOBC = [

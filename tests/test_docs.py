@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from jobc.cli import main
-from jobc.lint import lint_file
-from jobc.rules import RULES
-from jobc.source import parse_text
+from jobc.lint.pipeline import lint_file
+from jobc.lint.rules import RULES
+from jobc.reader.source import parse_text
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_MD = ROOT / "docs" / "rules.md"

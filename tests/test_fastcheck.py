@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from jobc import _generate, fastcheck
-from jobc.model import JobSpec, Profile
-from jobc.spec_types import JobSpec as PlainJobSpec
+from jobc.spec import generate as _generate
+from jobc.spec import fastcheck
+from jobc.spec.model import JobSpec, Profile
+from jobc.spec.plain import JobSpec as PlainJobSpec
 
 scalars = st.one_of(
     st.none(),
@@ -85,4 +86,4 @@ def test_dataclasses_hold_what_the_models_hold(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("flag", ["--check"])
 def test_generated_files_are_fresh(flag: str) -> None:
-    assert _generate.main([flag]) == 0, "run: uv run python -m jobc._generate"
+    assert _generate.main([flag]) == 0, "run: uv run python -m jobc.spec.generate"

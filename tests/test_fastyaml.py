@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobc import fastyaml, source
-from jobc.locate import locate
+from jobc.reader import fastyaml
+from jobc.reader import source
+from jobc.reader.locate import locate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -219,7 +220,7 @@ MARKED = [
 
 @pytest.mark.parametrize("text", MARKED)
 def test_suppressions_are_found_alike(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from jobc import suppress
+    from jobc.lint import suppress
 
     fast = suppress.parse(text)
     monkeypatch.setattr(fastyaml, "scalar_spans", lambda _text: None)
@@ -229,7 +230,7 @@ def test_suppressions_are_found_alike(text: str, monkeypatch: pytest.MonkeyPatch
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.integers(0, 50), st.sampled_from([" # jobc: ignore[JC201]", "# jobc: ignore[JC2]"]))
 def test_suppressions_in_generated_documents(text: str, at: int, marker: str) -> None:
-    from jobc import suppress
+    from jobc.lint import suppress
 
     lines = text.splitlines()
     i = at % len(lines)

@@ -1,7 +1,7 @@
 """Hostile input: whatever a path or its bytes hold, `jobc lint` answers with findings (exit 1) or
 one line on stderr (exit 2), quickly, and never with a traceback.
 
-The limits are the loader's (`jobc.source`): files over 1 MiB, nesting deeper than 64 levels
+The limits are the loader's (`jobc.reader.source`): files over 1 MiB, nesting deeper than 64 levels
 (measured before the parser runs, so ten thousand `[` cost nothing), documents that expand to
 more than 100 000 nodes through aliases, binary (NUL bytes), UTF-16/32, invalid UTF-8 and control
 characters are all JC001. Merge keys (`<<: *base`) are read the way YAML 1.1 tools and ruamel read
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jobc.cli import main
-from jobc.model import json_schema
+from jobc.spec.model import json_schema
 
 VALID: dict[str, Any] = {
     "version": 1,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jobc import fastyaml
+from jobc.reader import fastyaml
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "specs").glob("*.yaml"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jobc.interpolate import render
-from jobc.lint import interpolation_values
+from jobc.spec.interpolate import render
+from jobc.lint.pipeline import interpolation_values
 from tests.helpers import codes, lint_text, only
 
 SPEC = """\

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from jobc.compile import compile_batch
-from jobc.lint import Result
+from jobc.lint.pipeline import Result
 from tests.compile.support import step_script
 from tests.helpers import codes, lint_text, where
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from jobc.lint import COMMAND_LINE
-from jobc.locate import Located, locate
-from jobc.source import parse_text
+from jobc.lint.pipeline import COMMAND_LINE
+from jobc.reader.locate import Located, locate
+from jobc.reader.source import parse_text
 from tests.helpers import lint_text, only
 
 DOC = """\

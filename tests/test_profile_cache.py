@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from jobc import lint
-from jobc.lint import lint_file
+from jobc.lint import pipeline as lint
+from jobc.lint.pipeline import lint_file
 
 PROFILE = "profile: site\nresources:\n  gpus_per_node: {gpus}\n"
 SPEC = """\

@@ -1,4 +1,4 @@
-"""`jobc.record` behaves as the dataclasses it replaces on the lint path."""
+"""`jobc.core.record` behaves as the dataclasses it replaces on the lint path."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from jobc.record import field, record
+from jobc.core.record import field, record
 
 
 @record(order=True)

@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from jobc.cli import main
-from jobc.source import read
+from jobc.reader.source import read
 from tests.helpers import lint_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ def test_committed_schema_is_what_jobc_schema_prints(capsys: pytest.CaptureFixtu
     assert main(["schema"]) == 0
     printed = capsys.readouterr().out
     assert printed == SCHEMA_PATH.read_text("utf-8"), (
-        "schema/jobc.schema.json is stale: run `python -m jobc._generate` (or `jobc schema > "
+        "schema/jobc.schema.json is stale: run `python -m jobc.spec.generate` (or `jobc schema > "
         "schema/jobc.schema.json`) and commit the result"
     )
 

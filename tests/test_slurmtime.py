@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jobc.slurmtime import TimeLimitError, describe, format_time, minutes, parse_time
+from jobc.spec.slurmtime import TimeLimitError, describe, format_time, minutes, parse_time
 
 field = st.integers(min_value=0, max_value=500)
 

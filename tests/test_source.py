@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from jobc.lint import lint_file
-from jobc.source import MAX_BYTES
+from jobc.lint.pipeline import lint_file
+from jobc.reader.source import MAX_BYTES
 
 SPEC = "version: 1\nname: t\nresources: {nodes: 1, gpus_per_node: 8}\nlaunch: {program: t.py}\n"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jobc.config import Config
-from jobc.suppress import parse
+from jobc.lint.config import Config
+from jobc.lint.suppress import parse
 from tests.helpers import codes, lint_text, only, where
 
 # tasks_per_node 4 with 8 GPUs in srun mode: JC101 at line 6.

@@ -13,7 +13,7 @@ from typing import Any
 from jobc.compile import compile_attach, compile_batch
 from jobc.compile.launch import STEP_DELIMITER
 from jobc.compile.shell import QUOTED_WORD
-from jobc.lint import Result, lint_file, parse_override
+from jobc.lint.pipeline import Result, lint_file, parse_override
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobc.layout import coords, ranks, span
+from jobc.memory.ranks import coords, ranks, span
 from jobc.memory import activations as act
 from jobc.memory import presets, states
 from jobc.memory.estimate import Job, estimate, expert_weights_per_gpu

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from jobc.diagnostics import Severity
-from jobc.rules.environment.jc502_container_image_syntax import image_problem
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.environment.jc502_container_image_syntax import image_problem
 from tests.helpers import codes, lint_text, only, where
 
 

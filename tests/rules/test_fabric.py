@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from jobc.diagnostics import Severity
-from jobc.rules.fabric.jc402_gloo_interface_mismatch import nccl_matches
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.fabric.jc402_gloo_interface_mismatch import nccl_matches
 from tests.helpers import codes, lint_text, only, where
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jobc.diagnostics import Severity
+from jobc.core.diagnostics import Severity
 from jobc.memory import presets
 from tests.helpers import codes, lint_text, only, where
 
@@ -283,7 +283,7 @@ def test_lint_loads_the_memory_model_only_for_a_model(tmp_path: Path) -> None:
     probe = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from jobc.lint import lint_file\n"
+        "from jobc.lint.pipeline import lint_file\n"
         f"lint_file(Path({str(plain)!r}))\n"
         "first = 'jobc.memory.shape' in sys.modules\n"
         f"lint_file(Path({str(with_model)!r}))\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jobc.diagnostics import Severity
+from jobc.core.diagnostics import Severity
 from tests.helpers import codes, lint_text, only, where
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from jobc.cli import main
-from jobc.diagnostics import Severity
-from jobc.rules._paths import place, under
-from jobc.rules.storage.jc702_literal_secret import secret_name, shape
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules._paths import place, under
+from jobc.lint.rules.storage.jc702_literal_secret import secret_name, shape
 from tests.helpers import codes, lint_text, only, where
 
 HF = "hf_" + "TESTtestTESTtestTESTtestTESTtest42"  # built, so no token-shaped literal sits in the source

@@ -7,11 +7,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobc.diagnostics import Finding
+from jobc.core.diagnostics import Finding
 
 if TYPE_CHECKING:
-    from jobc.config import Config
-    from jobc.lint import Override, Result
+    from jobc.lint.config import Config
+    from jobc.lint.pipeline import Override, Result
 
 
 class CommandError(Exception):
@@ -19,7 +19,7 @@ class CommandError(Exception):
 
 
 def overrides(values: Sequence[str] | None) -> list[Override]:
-    from jobc.lint import OverrideError, parse_override
+    from jobc.lint.pipeline import OverrideError, parse_override
 
     try:
         return [parse_override(v) for v in values or []]
@@ -28,8 +28,8 @@ def overrides(values: Sequence[str] | None) -> list[Override]:
 
 
 def config(path: str | None, select: str | None, ignore: str | None) -> Config:
-    from jobc import config as cfg
-    from jobc.rules import RULES
+    from jobc.lint import config as cfg
+    from jobc.lint.rules import RULES
 
     known = set(RULES)
     try:
@@ -75,7 +75,7 @@ def spec_files(paths: Sequence[str]) -> Iterator[Path]:
 
 
 def lint_one(path: Path, conf: Config, overs: list[Override]) -> Result:
-    from jobc.lint import lint_file
+    from jobc.lint.pipeline import lint_file
 
     try:
         return lint_file(path, config=conf, overrides=overs, display=str(path))
@@ -89,7 +89,7 @@ def print_findings(
     fmt: str = "text",
     stream: str = "stdout",
 ) -> None:
-    from jobc.report import reporter
+    from jobc.lint.report import reporter
 
     out = sys.stdout if stream == "stdout" else sys.stderr
     reporter(fmt)(findings, result_sources, out, out.isatty())

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from jobc.commands.common import CommandError, add_spec_arguments, lint_spec, print_findings
-from jobc.diagnostics import Severity
+from jobc.core.diagnostics import Severity
 
 _JOB_ID = re.compile(r"^[0-9]+$")
 

@@ -14,7 +14,7 @@ from jobc.commands.common import (
     print_findings,
     spec_files,
 )
-from jobc.diagnostics import Finding, Severity
+from jobc.core.diagnostics import Finding, Severity
 
 
 def register(sub: Any) -> None:

@@ -14,10 +14,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from jobc.commands.common import CommandError, add_spec_arguments, lint_spec, print_findings
-from jobc.diagnostics import Severity
+from jobc.core.diagnostics import Severity
 
 if TYPE_CHECKING:
-    from jobc.rules.base import Context
+    from jobc.lint.rules.base import Context
 
 # Worlds up to this size list every rank; larger ones one line per node, and very many nodes
 # only the first and last of them.
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 def plan(ctx: Context, file: str) -> dict[str, Any]:
     """Everything the plan shows, as plain data (the JSON output)."""
-    from jobc import layout
+    from jobc.memory import ranks as layout
     from jobc.memory import context as mem
     from jobc.memory.params import count
 
@@ -254,7 +254,7 @@ def render(data: dict[str, Any]) -> str:
 
 
 def _layout_lines(data: dict[str, Any]) -> list[str]:
-    from jobc.layout import coords, span
+    from jobc.memory.ranks import coords, span
     from jobc.memory.placement import Sizes
 
     par, gpus = data["parallelism"], data["gpus_per_node"]

@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
 
 
 def run_one(args: argparse.Namespace) -> int:
-    from jobc.rules import RULES
+    from jobc.lint.rules import RULES
 
     code = args.code.upper()
     rule = RULES.get(code) or next((r for r in RULES.values() if r.meta.name == args.code), None)
@@ -33,7 +33,7 @@ def run_one(args: argparse.Namespace) -> int:
 
 
 def markdown() -> str:
-    from jobc.rules import RULES
+    from jobc.lint.rules import RULES
 
     out = [
         "# jobc rules",
@@ -64,7 +64,7 @@ def markdown() -> str:
 
 
 def run_all(args: argparse.Namespace) -> int:
-    from jobc.rules import RULES
+    from jobc.lint.rules import RULES
 
     if args.format == "markdown":
         sys.stdout.write(markdown())

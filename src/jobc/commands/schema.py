@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
 
 
 def text() -> str:
-    from jobc.model import json_schema
+    from jobc.spec.model import json_schema
 
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 

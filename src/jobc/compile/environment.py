@@ -63,7 +63,7 @@ def _user_names(plan: Plan) -> set[str]:
 
 def nccl(plan: Plan) -> Exports:
     """NCCL and torch variables from the fabric section, then fabric.env (which wins)."""
-    from jobc.cudaenv import device_max_connections
+    from jobc.spec.cudaenv import device_max_connections
 
     spec, f = plan.spec, plan.spec.fabric
     out: Exports = []

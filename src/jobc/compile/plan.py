@@ -11,8 +11,8 @@ from jobc.compile.errors import CompileError
 from jobc.compile.shell import scalar
 
 if TYPE_CHECKING:
-    from jobc.rules.base import Context
-    from jobc.spec_types import JobSpec
+    from jobc.lint.rules.base import Context
+    from jobc.spec.plain import JobSpec
 
 # The exit code that means "checkpointed, please requeue": the runtime's default (EX_TEMPFAIL).
 REQUEUE_EXIT_CODE = 75
@@ -105,7 +105,7 @@ class Plan:
 
 
 def _render(text: str, values: dict[str, Any], where: str) -> str:
-    from jobc.interpolate import InterpolationError, render
+    from jobc.spec.interpolate import InterpolationError, render
 
     try:
         return render(text, values)
@@ -114,7 +114,7 @@ def _render(text: str, values: dict[str, Any], where: str) -> str:
 
 
 def make_plan(ctx: Context, attach: str | None = None) -> Plan:
-    from jobc.lint import interpolation_values
+    from jobc.lint.pipeline import interpolation_values
 
     spec = ctx.spec
     values = interpolation_values(ctx)

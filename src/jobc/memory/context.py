@@ -10,7 +10,7 @@ from jobc.memory.placement import Sizes
 from jobc.memory.shape import Dims, ModelShape, Resolution, resolve_model
 
 if TYPE_CHECKING:
-    from jobc.rules.base import Context, Hit
+    from jobc.lint.rules.base import Context, Hit
 
 _KINDS: dict[str, Kind] = {
     "pretrain": "training",
@@ -48,7 +48,7 @@ def dims(ctx: Context) -> Dims:
 
 def model_problems(ctx: Context) -> list[Hit]:
     """A preset or config.json that cannot be used, as findings at ``model.<field>``."""
-    from jobc.rules.base import Hit
+    from jobc.lint.rules.base import Hit
 
     found = resolution(ctx)
     if found is None:

@@ -1,0 +1,139 @@
+"""Project configuration: `[tool.jobc]` in the nearest pyproject.toml, or `.jobc.toml`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from jobc.core.diagnostics import Severity
+from jobc.core.record import field, record
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; the message says where and why."""
+
+
+@record(frozen=False)
+class Config:
+    select: list[str] = field(default_factory=list)  # empty: every rule
+    ignore: list[str] = field(default_factory=list)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    strict: bool = False
+    source: str | None = None
+
+
+# Every way TOML can spell a [tool.jobc] table: its header (or a sub-table's), a [tool] table that
+# may hold a `jobc` key, or root-level `tool = {…}` / `tool.jobc… =`. A pyproject.toml with none of
+# these has no jobc settings, and need not be parsed: most projects' files are of that kind.
+_MAY_HOLD_TOOL_JOBC = re.compile(
+    r"""^[ \t]*(?:
+        \[\[?[ \t]*["']?tool["']?[ \t]*(?:\]|\.[ \t]*["']?jobc["']?[ \t]*[.\]])
+       |["']?tool["']?[ \t]*(?:=|\.[ \t]*["']?jobc)
+    )""",
+    re.M | re.X,
+)
+
+
+def find(start: Path) -> Path | None:
+    """The nearest `.jobc.toml`, or `pyproject.toml` holding a [tool.jobc] table."""
+    for directory in (start, *start.parents):
+        dot = directory / ".jobc.toml"
+        if dot.is_file():
+            return dot
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                text = _text(pyproject)
+                if _MAY_HOLD_TOOL_JOBC.search(text) and "jobc" in _parse(pyproject, text).get("tool", {}):
+                    return pyproject
+            except ConfigError:
+                continue
+        if (directory / ".git").exists():
+            break
+    return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    return _parse(path, _text(path))
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def _parse(path: Path, text: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def load(path: Path, known_codes: set[str]) -> Config:
+    raw = _read(path)
+    table = raw.get("tool", {}).get("jobc", {}) if path.name == "pyproject.toml" else raw
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jobc] must be a table")
+    cfg = Config(source=str(path))
+    for key, value in table.items():
+        if key in ("select", "ignore"):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{path}: {key} must be a list of rule codes")
+            setattr(cfg, key, check_selectors(value, known_codes, f"{path}: {key}"))
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise ConfigError(f'{path}: severity must be a table like {{JC105 = "error"}}')
+            for code, level in value.items():
+                check_selectors([code], known_codes, f"{path}: severity")
+                try:
+                    cfg.severity[code.upper()] = Severity.parse(str(level))
+                except ValueError as exc:
+                    raise ConfigError(f"{path}: severity.{code}: {exc}") from None
+        elif key == "strict":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{path}: strict must be true or false")
+            cfg.strict = value
+        else:
+            raise ConfigError(f"{path}: unknown setting {key!r} (known: select, ignore, severity, strict)")
+    return cfg
+
+
+def severity_for(config: Config, code: str, default: Severity) -> Severity:
+    """The configured severity of a rule: the most specific matching selector wins (JC1 < JC101)."""
+    best: tuple[int, Severity] | None = None
+    for selector, level in config.severity.items():
+        if selector == "ALL" or code.startswith(selector):
+            length = 0 if selector == "ALL" else len(selector)
+            if best is None or length > best[0]:
+                best = (length, level)
+    return default if best is None else best[1]
+
+
+def check_selectors(values: list[str], known_codes: set[str], where: str) -> list[str]:
+    out = []
+    for raw in values:
+        for part in raw.split(","):
+            sel = part.strip().upper()
+            if not sel:
+                continue
+            if sel != "ALL" and not any(code.startswith(sel) for code in known_codes):
+                raise ConfigError(f"{where}: {part.strip()!r} matches no rule (see `jobc rules`)")
+            out.append(sel)
+    return out
+
+
+def enabled(code: str, select: list[str], ignore: list[str]) -> bool:
+    """Most specific selector wins, as in ruff: --select JC2 --ignore JC201 keeps JC202."""
+
+    def best(selectors: list[str]) -> int:
+        lengths = [0 if s == "ALL" else len(s) for s in selectors if s == "ALL" or code.startswith(s)]
+        return max(lengths, default=-1)
+
+    chosen = best(select) if select else 0
+    ignored = best(ignore)
+    return chosen >= 0 and chosen > ignored

@@ -1,0 +1,611 @@
+"""The lint pipeline: read, merge profiles, apply overrides, validate, run rules, place findings."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobc.reader import source as _source
+from jobc.lint.config import Config, enabled, severity_for
+from jobc.core.diagnostics import DataPath, Finding, Severity, Span
+from jobc.reader.locate import locate
+from jobc.core.record import field, record
+from jobc.lint.rules.base import Context, Hit
+
+if TYPE_CHECKING:
+    from jobc.spec.plain import JobSpec
+
+COMMAND_LINE = "<command line>"
+
+
+@record
+class Override:
+    """A `--set KEY=VALUE` from the command line, applied as if written in the spec."""
+
+    path: tuple[str | int, ...]
+    value: Any
+    text: str
+
+
+class OverrideError(ValueError):
+    pass
+
+
+def parse_override(text: str) -> Override:
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise OverrideError(f"--set {text!r}: expected KEY=VALUE, e.g. --set resources.nodes=8")
+    parts: list[str | int] = []
+    for part in key.split("."):
+        if not part:
+            raise OverrideError(f"--set {text!r}: empty part in {key!r}")
+        parts.append(int(part) if part.isdigit() else part)
+    return Override(tuple(parts), _parse_value(raw), text)
+
+
+def _parse_value(raw: str) -> Any:
+    """A YAML scalar or flow collection, read as the spec file would read it."""
+    if not raw.strip():
+        return raw
+    parsed = _source.parse_text(raw, COMMAND_LINE)
+    if parsed.ok and parsed.data is not None:
+        return parsed.data
+    return raw
+
+
+@record(frozen=False)
+class Result:
+    """Everything lint learned about one file."""
+
+    file: str
+    findings: list[Finding] = field(default_factory=list)
+    spec: JobSpec | None = None
+    context: Context | None = None
+    is_profile: bool = False
+    sources: list[_source.Source] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity >= Severity.ERROR]
+
+
+class _Run:
+    """One lint of one file: the layers (spec, then profiles) and where findings go."""
+
+    def __init__(self, main: _source.Source, overrides: list[Override]) -> None:
+        self.layers: list[_source.Source] = [main]
+        self.overrides = overrides
+        self.findings: list[Finding] = []
+        self.rules_ran = False
+
+    def emit(self, code: str, hit: Hit, *, layer: _source.Source | None = None) -> None:
+        from jobc.lint.rules import RULES
+
+        rule = RULES[code]
+        file, span, over = self.place(hit.path, hit.at_value, layer)
+        message = hit.message
+        if over is not None:
+            message = f"{message} (from --set {over.text})"
+        severity = hit.severity if hit.severity is not None else rule.meta.severity
+        self.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path))
+
+    def _override_for(self, path: DataPath, *, created: bool = False) -> Override | None:
+        """The --set that wrote this path (or, with `created`, a --set below it that made it exist)."""
+        # keys compare as text: `--set env.0=x` parses 0 as a list index, the data has the key "0"
+        want = tuple(map(str, path))
+        for over in reversed(self.overrides):
+            have = tuple(map(str, over.path))
+            if want[: len(have)] == have or (created and want and have[: len(want)] == want):
+                return over
+        return None
+
+    def place(
+        self, path: DataPath, at_value: bool, layer: _source.Source | None = None
+    ) -> tuple[str, Span, Override | None]:
+        if layer is None and (over := self._override_for(path)) is not None:
+            return COMMAND_LINE, self._command_line_span(over), over
+        candidates = [layer] if layer is not None else self.layers
+        first: tuple[str, Span] | None = None
+        for src in candidates:
+            if src.tree is None:
+                continue
+            found = locate(src.tree, src.lines, path, at_value=at_value)
+            if found.exact:
+                return src.file, found.span, None
+            if first is None:
+                first = (src.file, found.span)
+        if layer is None and (over := self._override_for(path, created=True)) is not None:
+            return COMMAND_LINE, self._command_line_span(over), over
+        file, span = first if first is not None else (candidates[0].file, Span.point(1, 1))
+        return file, span, None
+
+    @staticmethod
+    def _command_line_span(over: Override) -> Span:
+        return Span(1, 1, 1, len(f"--set {over.text}") + 1)
+
+    def source_problems(self, src: _source.Source) -> None:
+        for problem in src.problems:
+            if problem.span is None:
+                self.emit(problem.code, Hit(problem.path, problem.message), layer=src)
+            else:
+                from jobc.lint.rules import RULES
+
+                meta = RULES[problem.code].meta
+                self.findings.append(
+                    Finding(
+                        problem.code,
+                        meta.name,
+                        meta.severity,
+                        problem.message,
+                        src.file,
+                        problem.span,
+                        problem.path,
+                    )
+                )
+
+
+def lint_file(
+    path: Path,
+    *,
+    config: Config | None = None,
+    overrides: list[Override] | None = None,
+    display: str | None = None,
+) -> Result:
+    """Lint one spec or profile file. Never raises for anything in the file's content."""
+    config = config or Config()
+    main = _source.read(path, display)
+    return lint_source(main, path, config=config, overrides=overrides or [])
+
+
+def lint_source(main: _source.Source, path: Path, *, config: Config, overrides: list[Override]) -> Result:
+    run = _Run(main, overrides)
+    result = Result(main.file, sources=run.layers)
+    _check(run, result, path)
+    result.findings = _finish(run, config)
+    return result
+
+
+def _check(run: _Run, result: Result, path: Path) -> None:
+    main = run.layers[0]
+    run.source_problems(main)
+    if not main.ok or any(p.code == "JC001" for p in main.problems):
+        return
+    data = main.data
+    if not isinstance(data, dict):
+        what = "nothing" if data is None else ("a list" if isinstance(data, list) else "a single value")
+        run.emit(
+            "JC003",
+            Hit(
+                (),
+                f"a spec is a mapping of sections (version, name, resources, "
+                f"launch, …); this file holds {what}",
+            ),
+            layer=main,
+        )
+        return
+    version = data.get("version")
+    if isinstance(version, int | float) and not isinstance(version, bool) and version != 1:
+        run.emit(
+            "JC005",
+            Hit(("version",), f"version {version!r} is not supported; this jobc reads version 1"),
+            layer=main,
+        )
+        return
+    if "version" in data and (type(version) is not int or version != 1):
+        # `version: "1"`, `version: 1.0`, `version: true`: the right version, written wrongly
+        run.emit("JC003", Hit(("version",), f"version is {version!r}; write `version: 1`"), layer=main)
+        return
+    result.is_profile = "profile" in data and "name" not in data
+    if "profile" in data and "name" in data:
+        run.emit(
+            "JC003",
+            Hit(
+                ("profile",),
+                "a file is a job spec (name:) or a cluster profile (profile:), not both; "
+                "a spec uses a profile with extends:",
+                at_value=False,
+            ),
+            layer=main,
+        )
+        return
+    chain = _load_chain(run, path)
+    if chain is None:
+        return
+    merged = _merge([src.data for src in reversed(run.layers)])
+    merged.pop("extends", None)
+    if not result.is_profile:
+        merged.pop("profile", None)
+    if run.overrides:
+        # the merge shares nested dicts and lists with the layers' own data; --set must not
+        # write through into what the files said
+        merged = copy.deepcopy(merged)
+    for over in run.overrides:
+        problem = _apply(merged, over)
+        if problem:
+            run.emit("JC003", Hit(over.path, problem))
+            return
+    _validate(run, result, merged, path)
+
+
+def _load_chain(run: _Run, path: Path) -> bool | None:
+    seen = {path.resolve()}
+    current, current_path = run.layers[0], path
+    while isinstance(current.data, dict) and current.data.get("extends") is not None:
+        target = current.data["extends"]
+        if not isinstance(target, str) or not target.strip():
+            run.emit("JC003", Hit(("extends",), "extends is a path to a cluster profile file"), layer=current)
+            return None
+        next_path = (current_path.parent / target).resolve()
+        if next_path in seen:
+            run.emit(
+                "JC006",
+                Hit(
+                    ("extends",),
+                    f"extends {target!r} makes a cycle: {next_path.name} is already in the chain",
+                ),
+                layer=current,
+            )
+            return None
+        if not next_path.is_file():
+            run.emit(
+                "JC006",
+                Hit(
+                    ("extends",),
+                    f"extends {target!r}: no such file (paths are relative to {current_path.name})",
+                ),
+                layer=current,
+            )
+            return None
+        seen.add(next_path)
+        display = _display_path(current, current_path, target)
+        try:
+            profile = _read_profile(next_path, display)
+        except OSError as exc:
+            run.emit(
+                "JC006", Hit(("extends",), f"extends {target!r}: cannot read: {exc.strerror}"), layer=current
+            )
+            return None
+        run.layers.append(profile)
+        run.source_problems(profile)
+        if not profile.ok or any(p.code == "JC001" for p in profile.problems):
+            return None
+        pdata = profile.data
+        if not isinstance(pdata, dict) or "profile" not in pdata:
+            run.emit(
+                "JC006",
+                Hit(
+                    ("extends",),
+                    f"extends {target!r}: that file is not a cluster profile (it has no `profile:` key)",
+                ),
+                layer=current,
+            )
+            return None
+        if not _validate_profile(run, profile):
+            return None
+        current, current_path = profile, next_path
+    return True
+
+
+# The specs of a repository extend the same few profiles, and a process that lints many of them
+# (`jobc lint DIR`, the pre-commit hook) need not read each profile again for every spec. Keyed by
+# the file's identity and modification, so an edited profile is read again. Lint only reads a
+# layer's data (overrides are applied to a deep copy of the merged data), so sharing is safe.
+_PROFILES: dict[tuple[Path, str, int, int, int], _source.Source] = {}
+_VALID_PROFILES: set[int] = set()  # ids of cached profiles that passed the schema check
+
+
+def _read_profile(path: Path, display: str) -> _source.Source:
+    st = path.stat()
+    key = (path, display, st.st_ino, st.st_mtime_ns, st.st_size)
+    src = _PROFILES.get(key)
+    if src is None:
+        if len(_PROFILES) >= 256:
+            _PROFILES.clear()
+            _VALID_PROFILES.clear()
+        src = _PROFILES[key] = _source.read(path, display)
+    return src
+
+
+def _display_path(current: _source.Source, current_path: Path, target: str) -> str:
+    """Show a profile's path the way the user would type it, relative to the spec's directory."""
+    if Path(target).is_absolute():
+        return target
+    # normalised, so `clusters/../shared/p.yaml` reads as the file it is, and findings in one
+    # profile reached through different specs carry the same name
+    return os.path.normpath(Path(current.file).parent / target)
+
+
+def _validate_profile(run: _Run, profile: _source.Source) -> bool:
+    from jobc.spec import fastcheck
+
+    if id(profile) in _VALID_PROFILES:
+        return True
+    if fastcheck.valid(profile.data, "Profile"):
+        if any(src is profile for src in _PROFILES.values()):
+            _VALID_PROFILES.add(id(profile))
+        return True
+    for hit in _explain(profile.data, profile=True):
+        run.emit("JC003", hit, layer=profile)
+    return False
+
+
+def _explain(data: Any, *, profile: bool) -> list[Hit]:
+    """Why the data fails the schema. Loads jsonschema and pydantic: only for invalid specs."""
+    from jobc.spec.explain import explain
+
+    hits = explain(data, profile=profile)
+    if hits:
+        return hits
+    # the schema walker and the models disagree: let the models say it precisely
+    from pydantic import ValidationError
+
+    from jobc.spec.model import JobSpec, Profile
+
+    try:
+        (Profile if profile else JobSpec).model_validate(data)
+    except ValidationError as exc:
+        return [
+            Hit(tuple(e["loc"]), f"{'.'.join(map(str, e['loc']))}: {e['msg']}")
+            for e in exc.errors(include_url=False)
+        ]
+    return [Hit((), "the spec does not match the spec format")]
+
+
+def _merge(layers: list[Any]) -> dict[str, Any]:
+    """Deep-merge mappings; a later layer wins. Lists and scalars are replaced whole."""
+    out: dict[str, Any] = {}
+    for layer in layers:
+        if isinstance(layer, dict):
+            out = _merge2(out, layer)
+    return out
+
+
+def _merge2(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge2(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _apply(data: dict[str, Any], over: Override) -> str | None:
+    """Set one override in the merged data; a message when its path cannot exist."""
+    node: Any = data
+    for i, part in enumerate(over.path):
+        last = i == len(over.path) - 1
+        where = ".".join(str(p) for p in over.path[:i])
+        if isinstance(node, dict):
+            if last:
+                node[str(part)] = over.value
+            else:
+                if node.get(str(part)) is None:
+                    node[str(part)] = {}
+                node = node[str(part)]
+        elif isinstance(node, list):
+            if not isinstance(part, int) or part >= len(node):
+                return f"cannot set {'.'.join(map(str, over.path))}: {where} has no item {part}"
+            if last:
+                node[part] = over.value
+            else:
+                node = node[part]
+        else:
+            return f"cannot set {'.'.join(map(str, over.path))}: {where} is a value, not a section"
+    return None
+
+
+def _validate(run: _Run, result: Result, merged: dict[str, Any], path: Path) -> None:
+    from jobc.spec import fastcheck
+    from jobc.spec.plain import JobSpec
+
+    if not fastcheck.valid(merged, "Profile" if result.is_profile else "JobSpec"):
+        for hit in _explain(merged, profile=result.is_profile):
+            run.emit("JC003", hit)
+        return
+    if result.is_profile:
+        return
+    spec = JobSpec.build(merged)
+    own = run.layers[0].data if isinstance(run.layers[0].data, dict) else {}
+    ctx = Context(spec=spec, data=merged, spec_dir=str(path.parent), own=own)
+    result.spec, result.context = spec, ctx
+    if not _requirements(run, ctx):
+        return
+    from jobc.lint.rules import RULES
+
+    run.rules_ran = True
+    for rule in RULES.values():
+        if rule.check is None:
+            continue
+        for hit in rule.check(ctx):
+            run.emit(rule.code, hit)
+
+
+def _requirements(run: _Run, ctx: Context) -> bool:
+    """Checks the schema cannot express; without them the rules would reason about nonsense."""
+    ok = True
+    spec = ctx.spec
+    if spec.resources.gpus_per_node is None and spec.cluster.gpus_per_node is None:
+        run.emit(
+            "JC003",
+            Hit(
+                ("resources",),
+                "resources needs 'gpus_per_node' (or a cluster profile with cluster.gpus_per_node)",
+                at_value=False,
+            ),
+        )
+        ok = False
+    launch = spec.launch
+    if (launch.program is None) == (launch.module is None):
+        message = (
+            "launch needs 'program' (a script) or 'module' (python -m), not both"
+            if launch.program is not None
+            else "launch needs 'program' (a script) or 'module' (python -m)"
+        )
+        run.emit("JC003", Hit(("launch",), message, at_value=False))
+        ok = False
+    from jobc.spec.catalog import gpus
+
+    for where in (("resources", "gpu"), ("cluster", "gpu")):
+        key = getattr(spec, where[0]).gpu
+        if key is not None and key not in gpus():
+            import difflib
+
+            # `h100` means one of the h100-* entries more often than the closest spelling
+            close = [k for k in gpus() if k.startswith(key.lower())] or difflib.get_close_matches(
+                key, list(gpus()), n=1, cutoff=0.5
+            )
+            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+            run.emit(
+                "JC003",
+                Hit(where, f"{where[0]}.gpu {key!r} is not in the GPU catalogue ({', '.join(gpus())}){hint}"),
+            )
+            ok = False
+    from jobc.spec.interpolate import InterpolationError, fields, has_stray_brace, references
+    from jobc.spec.interpolate import lookup as _lookup
+
+    values = interpolation_values(ctx)
+    for data_path, text in fields(ctx.data):
+        for ref in references(text):
+            try:
+                _lookup(values, ref)
+            except InterpolationError as exc:
+                run.emit("JC008", Hit(data_path, str(exc)))
+        if has_stray_brace(text):
+            run.emit(
+                "JC008",
+                Hit(
+                    data_path,
+                    "a single '{' or '}' that is not an interpolation; write {{ or }} for a literal brace",
+                ),
+            )
+    # Values that become #SBATCH lines: sbatch option names in slurm.extra, no line breaks.
+    from jobc.compile.sbatch import problems as sbatch_problems
+
+    for hit in sbatch_problems(ctx):
+        run.emit("JC003", hit)
+    # A model preset or config.json jobc cannot read; loaded only when the spec names one.
+    model = spec.model
+    if model is not None and (model.preset is not None or model.hf_config is not None):
+        from jobc.memory.context import model_problems
+
+        for hit in model_problems(ctx):
+            run.emit("JC003", hit)
+    return ok
+
+
+def interpolation_values(ctx: Context) -> dict[str, Any]:
+    """Spec values with defaults and derived values filled in, for `{dotted.path}`."""
+    values = ctx.spec.dump()
+    values["resources"]["gpus_per_node"] = ctx.gpus_per_node
+    values["resources"]["tasks_per_node"] = ctx.tasks_per_node
+    values["parallelism"]["dp"] = ctx.dp
+    values["parallelism"]["etp"] = ctx.etp
+    values["world"] = ctx.world
+    return _resolve_templates(values)
+
+
+def _resolve_templates(values: dict[str, Any], passes: int = 4) -> dict[str, Any]:
+    """Render the interpolated strings themselves, so a reference to one gets its final text.
+
+    `checkpoints: /ckpt/{name}` referenced as `{storage.checkpoints}` must give `/ckpt/job`,
+    not `/ckpt/{name}`. Each pass renders every template from its original text (so `{{` is
+    unescaped exactly once) against the previous pass; chains resolve within a few passes.
+    A template that does not render stays as written: JC008 reports it.
+    """
+    from jobc.spec.interpolate import InterpolationError, fields, render
+
+    templates = [(path, text) for path, text in fields(values) if "{" in text or "}" in text]
+    for _ in range(passes):
+        rendered = []
+        for path, text in templates:
+            try:
+                rendered.append((path, render(text, values)))
+            except InterpolationError:
+                rendered.append((path, text))
+        changed = False
+        for path, text in rendered:
+            node: Any = values
+            for part in path[:-1]:
+                node = node[part]
+            if node[path[-1]] != text:
+                node[path[-1]] = text
+                changed = True
+        if not changed:
+            break
+    return values
+
+
+def _finish(run: _Run, config: Config) -> list[Finding]:
+    from jobc.lint import suppress
+    from jobc.lint.rules import RULES
+
+    by_file = {src.file: src for src in run.layers}
+    sups = {name: suppress.parse(src.text) for name, src in by_file.items()}
+    kept: list[Finding] = []
+    seen: set[tuple[Any, ...]] = set()
+    for finding in run.findings:
+        if not enabled(finding.code, config.select, config.ignore):
+            continue
+        if suppress.apply(sups.get(finding.file, []), finding.code, finding.span):
+            continue
+        key = (finding.file, finding.span, finding.code, finding.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        severity = severity_for(config, finding.code, finding.severity)
+        if severity != finding.severity:
+            finding = Finding(  # noqa: PLW2901 - the re-levelled copy replaces the original
+                finding.code,
+                finding.name,
+                severity,
+                finding.message,
+                finding.file,
+                finding.span,
+                finding.path,
+            )
+        kept.append(finding)
+    # an unused suppression is only known once every rule has had its say
+    if run.rules_ran and enabled("JC007", config.select, config.ignore):
+        meta = RULES["JC007"].meta
+        for name, file_sups in sups.items():
+            for sup in file_sups:
+                unused = [c for c in sup.codes if c not in sup.used and _counts(c, config)]
+                if not sup.codes:
+                    kept.append(
+                        Finding(
+                            "JC007",
+                            meta.name,
+                            severity_for(config, "JC007", meta.severity),
+                            "jobc: ignore[] names no rule; write the codes to ignore, "
+                            "e.g. # jobc: ignore[JC201]",
+                            name,
+                            Span.point(sup.line, sup.col, sup.width),
+                        )
+                    )
+                elif unused:
+                    kept.append(
+                        Finding(
+                            "JC007",
+                            meta.name,
+                            severity_for(config, "JC007", meta.severity),
+                            f"unused suppression: nothing here is reported as {', '.join(unused)}",
+                            name,
+                            Span.point(sup.line, sup.col, sup.width),
+                        )
+                    )
+    kept.sort(key=Finding.sort_key)
+    return kept
+
+
+def _counts(selector: str, config: Config) -> bool:
+    """Whether an unused selector is worth reporting: it names a rule that ran, or none at all."""
+    from jobc.lint.rules import RULES
+
+    matching = [code for code in RULES if code.startswith(selector)]
+    if not matching:
+        return True
+    return any(enabled(code, config.select, config.ignore) for code in matching)

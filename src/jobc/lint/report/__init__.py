@@ -1,0 +1,28 @@
+"""Output formats for findings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from jobc.core.diagnostics import Finding
+
+Reporter = Callable[[Sequence[Finding], dict[str, list[str]], TextIO, bool], None]
+
+
+def reporter(name: str) -> Reporter:
+    """The writer for a format; each takes findings, source lines by file, a stream and a tty flag."""
+    if name == "text":
+        from jobc.lint.report.text import write
+    elif name == "json":
+        from jobc.lint.report.json_ import write
+    elif name == "sarif":
+        from jobc.lint.report.sarif import write
+    elif name == "github":
+        from jobc.lint.report.github import write
+    else:
+        raise ValueError(name)
+    return write
+
+
+FORMATS = ("text", "json", "sarif", "github")

@@ -1,0 +1,81 @@
+"""SARIF 2.1.0, with every rule's metadata, for code-scanning upload."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from jobc import __version__
+from jobc.core.diagnostics import Finding, Severity
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+DOCS_URL = "https://jobc.dev/rules"
+
+
+def _uri(path: str) -> str:
+    # SARIF wants a URI reference: spaces, colons, non-ASCII and "<command line>" are percent-encoded
+    return quote(path.replace("\\", "/"), safe="/")
+
+
+def document(findings: Sequence[Finding]) -> dict[str, Any]:
+    from jobc.lint.rules import RULES
+
+    codes = list(RULES)
+    rules = [
+        {
+            "id": rule.code,
+            "name": rule.meta.name,
+            "shortDescription": {"text": rule.meta.summary},
+            "fullDescription": {"text": rule.meta.summary + ". " + rule.meta.remediation},
+            "help": {"text": rule.doc, "markdown": rule.doc},
+            "helpUri": f"{DOCS_URL}#{rule.code.lower()}",
+            "defaultConfiguration": {"level": _LEVEL[rule.meta.severity]},
+        }
+        for rule in RULES.values()
+    ]
+    results = [
+        {
+            "ruleId": f.code,
+            "ruleIndex": codes.index(f.code),
+            "level": _LEVEL[f.severity],
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(f.file)},
+                        "region": {
+                            "startLine": f.span.line,
+                            "startColumn": f.span.col,
+                            "endLine": f.span.end_line,
+                            "endColumn": f.span.end_col,
+                        },
+                    }
+                }
+            ],
+        }
+        for f in findings
+    ]
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "jobc",
+                        "version": __version__,
+                        "informationUri": "https://jobc.dev",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+
+
+def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:
+    json.dump(document(findings), out, indent=2)
+    out.write("\n")

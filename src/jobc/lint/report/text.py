@@ -1,0 +1,50 @@
+"""`path:line:col: CODE [severity] message`, with the source line and a caret on a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from jobc.core.diagnostics import Finding, Severity
+
+_COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+_RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
+
+
+def line(f: Finding) -> str:
+    return f"{f.file}:{f.span.line}:{f.span.col}: {f.code} [{f.severity}] {f.message}"
+
+
+def _redact(value: str) -> str:
+    """Keep quotes and the first three characters (a token's kind, such as hf_), hide the rest."""
+    quote = value[0] if value[:1] in ("'", '"') else ""
+    inner = value[len(quote) : len(value) - len(quote)] if quote else value
+    return quote + inner[:3] + "*" * max(len(inner) - 3, 0) + quote
+
+
+def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:
+    for f in findings:
+        if not tty:
+            out.write(line(f) + "\n")
+            continue
+        colour = _COLOURS[f.severity]
+        out.write(
+            f"{_BOLD}{f.file}:{f.span.line}:{f.span.col}:{_RESET} {colour}{f.code}{_RESET} "
+            f"[{colour}{f.severity}{_RESET}] {f.message} {_DIM}({f.name}){_RESET}\n"
+        )
+        lines = sources.get(f.file, [])
+        if 0 < f.span.line <= len(lines):
+            text = lines[f.span.line - 1].replace("\t", " ")
+            width = (f.span.end_col - f.span.col) if f.span.end_line == f.span.line else 1
+            width = max(1, min(width, len(text) - f.span.col + 1))
+            if f.code == "JC702" and f.span.end_line == f.span.line:
+                # the source line would show the secret on screen (and in any recorded terminal)
+                start, end = f.span.col - 1, f.span.end_col - 1
+                text = text[:start] + _redact(text[start:end]) + text[end:]
+            gutter = f"{f.span.line:>4} | "
+            out.write(f"{_DIM}{gutter}{_RESET}{text}\n")
+            out.write(" " * len(gutter) + " " * (f.span.col - 1) + colour + "^" * width + _RESET + "\n")
+    if tty and findings:
+        counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
+        parts = [f"{n} {s}{'s' if n != 1 else ''}" for s, n in sorted(counts.items(), reverse=True) if n]
+        out.write(f"Found {', '.join(parts)}.\n")

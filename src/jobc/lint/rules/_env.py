@@ -1,0 +1,46 @@
+"""The environment a rank sees, as far as the spec decides it: `env` wins over `fabric.env`,
+as in the compiled script, and each value keeps the data path it was written at."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import DataPath
+from jobc.core.record import record
+from jobc.lint.rules.base import Context
+
+
+@record
+class Setting:
+    name: str
+    value: str | int | float
+    path: DataPath
+
+    @property
+    def text(self) -> str:
+        return str(self.value)
+
+    @property
+    def where(self) -> str:
+        return ".".join(str(p) for p in self.path[:-1]) + f" {self.name}"
+
+
+def settings(ctx: Context) -> Iterator[Setting]:
+    """Every variable the spec writes, fabric.env first, then env."""
+    for name, value in ctx.spec.fabric.env.items():
+        yield Setting(name, value, ("fabric", "env", name))
+    for name, value in ctx.spec.env.items():
+        yield Setting(name, value, ("env", name))
+
+
+def lookup(ctx: Context, name: str) -> Setting | None:
+    """The setting of ``name`` that reaches the program (env wins over fabric.env), if any."""
+    if name in ctx.spec.env:
+        return Setting(name, ctx.spec.env[name], ("env", name))
+    if name in ctx.spec.fabric.env:
+        return Setting(name, ctx.spec.fabric.env[name], ("fabric", "env", name))
+    return None
+
+
+def truthy(value: str | int | float) -> bool:
+    return str(value).strip().lower() in ("1", "true", "yes", "on")

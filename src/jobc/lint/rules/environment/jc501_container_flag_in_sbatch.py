@@ -1,0 +1,67 @@
+"""A pyxis container flag (`container-image`, `container-mounts`, `no-container-mount-home`, …)
+given as an sbatch option in `slurm.extra`.
+
+Pyxis adds its `--container-*` flags to `srun`: they describe the container each task of a job
+step runs in. As `#SBATCH` lines they are rejected by an sbatch without pyxis, or, where pyxis
+also registers them for sbatch, they put the batch script itself into the container, where
+`srun`, `scontrol` and the Slurm environment the script needs are missing. jobc writes these
+flags on the `srun` line from the `container` section.
+
+Error: the job fails at submission or at its first step.
+
+Bad:
+
+```yaml
+slurm:
+  extra: {container-image: "nvcr.io#nvidia/pytorch:25.01-py3", no-container-mount-home: true}
+```
+
+Good:
+
+```yaml
+container:
+  image: "nvcr.io#nvidia/pytorch:25.01-py3"
+  mount_home: false
+```
+"""
+
+import re
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC501",
+    name="container-flag-in-sbatch",
+    severity=Severity.ERROR,
+    summary="A pyxis --container-* flag given as an sbatch option",
+    remediation="Move it to the container section; jobc puts pyxis flags on srun.",
+)
+
+# `--container` and `--container-id` are Slurm's own OCI options, valid for sbatch.
+_PYXIS = re.compile(r"^(no-)?container-(?!id$)[a-z-]+$")
+_FIELD = {
+    "container-image": "container.image",
+    "container-mounts": "container.mounts",
+    "container-workdir": "container.workdir",
+    "container-mount-home": "container.mount_home",
+    "no-container-mount-home": "container.mount_home",
+    "container-remap-root": "container.remap_root",
+    "no-container-remap-root": "container.remap_root",
+    "container-env": "container.env",
+}
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    for name in ctx.spec.slurm.extra:
+        if not _PYXIS.match(name):
+            continue
+        field = _FIELD.get(name)
+        fix = f"set {field} instead" if field else "it belongs on the srun line, which jobc writes"
+        yield Hit(
+            ("slurm", "extra", name),
+            f"--{name} is a pyxis flag of srun, not an sbatch option: as an #SBATCH line it is "
+            f"rejected, or runs the batch script itself in the container without srun; {fix}",
+            at_value=False,
+        )

@@ -1,0 +1,61 @@
+"""`NCCL_DEBUG=INFO` (or `TRACE`) outside a debugging run.
+
+At INFO every rank prints NCCL's version, topology, rings, trees and channel setup, and one
+line per communicator it creates: thousands of lines per node, more with every process group,
+interleaved from all ranks into one log. It slows start-up at scale, buries the messages that
+matter and can fill a log quota. It is the right setting while chasing a hang, which is what
+`debug: true` is for (it also turns on `TORCH_DISTRIBUTED_DEBUG=DETAIL` and fault handlers);
+`WARN` keeps the errors.
+
+Warning: nothing breaks, but it is almost always left over from a debugging session.
+
+Bad:
+
+```yaml
+fabric: {debug: INFO}
+```
+
+Good:
+
+```yaml
+fabric: {debug: WARN}
+# or, while debugging:
+debug: true
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import DataPath, Severity
+from jobc.lint.rules._env import lookup
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC404",
+    name="nccl-debug-info",
+    severity=Severity.WARNING,
+    summary="NCCL_DEBUG=INFO outside `debug: true`",
+    remediation="Use fabric.debug: WARN, or set debug: true for a debugging run.",
+)
+
+_VERBOSE = ("INFO", "TRACE")
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    if ctx.spec.debug:
+        return
+    found: tuple[DataPath, str, str] | None = None
+    setting = lookup(ctx, "NCCL_DEBUG")
+    if setting is not None:
+        found = (setting.path, setting.text.strip().upper(), setting.where)
+    elif ctx.spec.fabric.debug is not None:
+        found = (("fabric", "debug"), ctx.spec.fabric.debug, "fabric.debug")
+    if found is None or found[1] not in _VERBOSE:
+        return
+    path, level, where = found
+    yield Hit(
+        path,
+        f"{where} is {level}: every one of the {max(ctx.world, 1)} ranks logs NCCL's whole setup "
+        "(topology, rings, channels, each communicator), burying real errors; use WARN, or set "
+        "debug: true for a debugging run",
+    )

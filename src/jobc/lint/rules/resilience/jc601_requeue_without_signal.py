@@ -1,0 +1,47 @@
+"""`resilience.requeue: true` without a `resilience.signal`.
+
+Slurm does not requeue a job that reaches its time limit: the job has to checkpoint and requeue
+itself before the limit, which is what jobc's batch shell does when the program exits with the
+"checkpointed, please requeue" code after the warning signal. Without a signal the program
+never learns that the limit is near; it is killed mid-step, the work since its last periodic
+checkpoint is lost, and nothing requeues it. `--requeue` alone still covers node failures and
+preemption where the site requeues preempted jobs.
+
+Warning: requeue on node failure and preemption still works.
+
+Bad:
+
+```yaml
+resilience: {requeue: true}
+```
+
+Good:
+
+```yaml
+resilience: {requeue: true, signal: SIGTERM, grace_s: 180}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC601",
+    name="requeue-without-signal",
+    severity=Severity.WARNING,
+    summary="requeue is on but no signal warns the program before the time limit",
+    remediation="Set resilience.signal (SIGTERM or SIGUSR2) and a grace_s long enough to save a checkpoint.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    res = ctx.spec.resilience
+    if res.requeue and res.signal is None:
+        yield Hit(
+            ("resilience", "requeue"),
+            "resilience.requeue is true but resilience.signal is null: the program is never warned "
+            "before the time limit, so it cannot checkpoint and ask to be requeued, and Slurm does "
+            "not requeue a job that times out; set signal: SIGTERM (or SIGUSR2)",
+        )

@@ -1,0 +1,46 @@
+"""`SIGUSR1` as the warning signal.
+
+NCCL's proxy thread used SIGUSR1 to dump its state (NVIDIA/nccl#704), and in those releases the
+signal never reached the program's handler, so the job was killed without a checkpoint;
+submitit moved to SIGUSR2 for this reason. Current NCCL leaves SIGUSR1 alone unless
+`NCCL_PROXY_DUMP_SIGNAL` is set, but containers with older NCCL are common, and other
+libraries (Lightning's SLURMEnvironment among them) install their own SIGUSR1 handlers too.
+SIGUSR2 or SIGTERM avoid all of it.
+
+Warning: with a recent NCCL and no other handler, SIGUSR1 works.
+
+Bad:
+
+```yaml
+resilience: {signal: SIGUSR1, requeue: true}
+```
+
+Good:
+
+```yaml
+resilience: {signal: SIGUSR2, requeue: true}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC604",
+    name="sigusr1-with-nccl",
+    severity=Severity.WARNING,
+    summary="SIGUSR1 as the warning signal (some NCCL releases catch it)",
+    remediation="Use resilience.signal: SIGUSR2 or SIGTERM.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    if ctx.spec.resilience.signal == "SIGUSR1":
+        yield Hit(
+            ("resilience", "signal"),
+            "SIGUSR1 is caught by some NCCL releases (to dump their state) and by other libraries' "
+            "handlers, so the program may never see it and is killed without a checkpoint; use "
+            "SIGUSR2 or SIGTERM",
+        )

@@ -1,0 +1,225 @@
+"""A secret written into the spec: a token, key or password as a literal value.
+
+Everything in a spec ends up in the compiled script, which is committed, copied between
+machines, attached to tickets and echoed into job logs (`set -x` in debug mode prints every
+line). `export HF_TOKEN=hf_…` in a committed script is how tokens leak. jobc's `secrets:` list
+holds names only: they must be set in the shell that runs `sbatch`, are inherited by the job
+and never written down.
+
+jobc looks for:
+
+- an `env` or `fabric.env` variable whose name ends in `TOKEN`, `KEY`, `SECRET`, `PASSWORD`,
+  `PASSWD`, `PASSPHRASE`, `CREDENTIALS` or `PAT` with a literal value (paths, `$VAR`
+  references and true/false-like values are not secrets);
+- such a name as a command-line flag with a value in `launch.args` (`--hf-token=…`,
+  `--wandb-api-key …`) or in `launch.setup`, and `NAME=value` assignments in `launch.setup`;
+- anywhere in the spec, a value shaped like a known token: Hugging Face `hf_…`, GitHub `ghp_…`
+  / `github_pat_…`, GitLab `glpat-…`, AWS `AKIA…`, `sk-…` API keys, Slack `xox…-`, NVIDIA
+  `nvapi-…`, Google `AIza…`, and 40-hex-digit W&B API keys in env values and after
+  `wandb login`.
+
+Messages never repeat the value, at most its well-known prefix.
+
+Error: a leaked token has to be revoked, whatever else happens to the job.
+
+Bad:
+
+```yaml
+env: {HF_TOKEN: hf_EXAMPLEexampleEXAMPLEexample0000}
+launch: {program: train.py, args: ["--wandb-api-key", "0123456789abcdef0123456789abcdef01234567"]}
+```
+
+Good:
+
+```yaml
+secrets: [HF_TOKEN, WANDB_API_KEY]      # exported where sbatch runs, inherited by every rank
+launch: {program: train.py}
+```
+"""
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from jobc.core.diagnostics import DataPath, Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC702",
+    name="literal-secret",
+    severity=Severity.ERROR,
+    summary="A token, key or password written into the spec as a literal value",
+    remediation="List the variable's name under secrets: and export its value where sbatch runs.",
+)
+
+_SECRET_WORDS = frozenset(
+    ["TOKEN", "KEY", "APIKEY", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIALS", "PAT"]
+)
+_NOT_SECRET_VALUES = frozenset(["true", "false", "yes", "no", "on", "off", "none", "null", "0", "1", ""])
+_HASHLIKE_NAME = re.compile(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
+_B = r"(?<![A-Za-z0-9_])"
+_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a Hugging Face token", re.compile(_B + r"(hf_)[A-Za-z0-9]{30,}")),
+    ("a GitHub token", re.compile(_B + r"(gh[pousr]_)[A-Za-z0-9]{30,}")),
+    ("a GitHub token", re.compile(_B + r"(github_pat_)[A-Za-z0-9_]{30,}")),
+    ("a GitLab token", re.compile(_B + r"(glpat-)[A-Za-z0-9_-]{20,}")),
+    ("an AWS access key", re.compile(r"(?<![A-Z0-9])(AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")),
+    ("an API key", re.compile(_B + r"(sk-)(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{20,}")),
+    ("a Slack token", re.compile(_B + r"(xox[abprs]-)[A-Za-z0-9-]{10,}")),
+    ("an NVIDIA API key", re.compile(_B + r"(nvapi-)[A-Za-z0-9_-]{30,}")),
+    ("a Google API key", re.compile(_B + r"(AIza)[0-9A-Za-z_-]{35}")),
+)
+# the literal prefix each shape above starts with: one search rules most text out of all nine
+_ANY_PREFIX = re.compile(r"hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox[abprs]-|nvapi-|AIza")
+_HEX40 = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
+_ASSIGN = re.compile(
+    r"(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)="
+    r"(\"[^\"]*\"|'[^']*'|[^\s;&|)]*)"
+)
+# sections whose values the checks above already read, shapes included
+_CHECKED = (("fabric", "env"), ("launch", "args"), ("launch", "setup"))
+_LEAKS = "it would be written into the compiled script, which is committed, copied and printed in logs"
+
+
+def secret_name(name: str) -> bool:
+    """Whether a variable or flag name says its value is a secret (HF_TOKEN, --wandb-api-key)."""
+    parts = [p for p in re.split(r"[_\-.]+", name.strip("-").upper()) if p]
+    return bool(parts) and parts[-1] in _SECRET_WORDS
+
+
+def literal(value: Any) -> bool:
+    """Whether ``value`` is written out, rather than a path, a reference or a switch."""
+    if not isinstance(value, str):
+        return False
+    text = value.strip().strip("'\"")
+    if text.lower() in _NOT_SECRET_VALUES or "$" in text:
+        return False
+    return not text.startswith(("/", "./", "../", "~"))
+
+
+def shape(text: str) -> str | None:
+    """``what (prefix…)`` for the first known token shape in ``text``; never the token itself."""
+    if _ANY_PREFIX.search(text) is None:
+        return None
+    for what, pattern in _SHAPES:
+        match = pattern.search(text)
+        if match:
+            return f"{what} ({match.group(1)}…)"
+    return None
+
+
+def _walk(node: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _walk(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _walk(value, (*path, i))
+    elif isinstance(node, str):
+        yield path, node
+
+
+def _flag_values(words: list[str]) -> Iterator[tuple[int, str, str]]:
+    """(index of the value, flag, value) for `--flag=value` and `--flag value` pairs."""
+    for i, word in enumerate(words):
+        if not word.startswith("-"):
+            continue
+        flag, eq, value = word.partition("=")
+        if eq:
+            yield i, flag, value
+        elif i + 1 < len(words) and not words[i + 1].startswith("-"):
+            yield i + 1, flag, words[i + 1]
+
+
+def _env(ctx: Context) -> Iterator[Hit]:
+    spec = ctx.spec
+    for section, mapping in ((("fabric", "env"), spec.fabric.env), (("env",), spec.env)):
+        where = ".".join(section)
+        for name, value in mapping.items():
+            text = str(value)
+            found = shape(text)
+            if found is None and secret_name(name) and literal(value):
+                found = "a literal value"
+            if found is None and _HEX40.search(text) and not _HASHLIKE_NAME.search(name):
+                found = "a 40-hex-digit key (a W&B API key's shape)"
+            if found is None:
+                continue
+            listed = " (it is also listed in secrets:, whose value this would override)"
+            also = listed if name in spec.secrets else ""
+            yield Hit(
+                (*section, name),
+                f"{where} {name} holds {found}{also}: {_LEAKS}; list {name} under secrets: "
+                "and export it where sbatch runs",
+            )
+
+
+def _args(ctx: Context) -> Iterator[Hit]:
+    args = ctx.spec.launch.args
+    words = [a if isinstance(a, str) else "" for a in args]
+    flagged: set[int] = set()
+    for i, flag, value in _flag_values(words):
+        if secret_name(flag) and literal(value):
+            flagged.add(i)
+            yield Hit(
+                ("launch", "args", i),
+                f"launch.args[{i}] passes a literal secret{_prefix(value)} to {flag}: {_LEAKS}; list "
+                "the variable the program reads under secrets: instead",
+            )
+    for i, word in enumerate(words):
+        found = shape(word)
+        if found and i not in flagged:
+            yield Hit(
+                ("launch", "args", i),
+                f"launch.args[{i}] holds {found}: {_LEAKS}; pass it through a variable listed "
+                "under secrets: instead",
+            )
+
+
+def _prefix(value: str) -> str:
+    found = shape(value)
+    return f", {found}," if found else ""
+
+
+def _setup(ctx: Context) -> Iterator[Hit]:
+    for i, line in enumerate(ctx.spec.launch.setup):
+        reason: str | None = None
+        for match in _ASSIGN.finditer(line):
+            name, value = match.groups()
+            if secret_name(name) and literal(value):
+                reason = f"assigns a literal secret to {name}"
+                break
+        if reason is None:
+            import shlex
+
+            try:
+                words = shlex.split(line, comments=True)
+            except ValueError:
+                words = line.split()
+            for _, flag, value in _flag_values(words):
+                if secret_name(flag) and literal(value):
+                    reason = f"passes a literal secret to {flag}"
+                    break
+            if reason is None and "wandb" in words and "login" in words and _HEX40.search(line):
+                reason = "logs in to W&B with a literal 40-hex-digit API key"
+        found = shape(line)
+        if reason is None and found is not None:
+            reason = f"holds {found}"
+        if reason is not None:
+            yield Hit(
+                ("launch", "setup", i),
+                f"setup line {i + 1} {reason}: {_LEAKS}; list the variable under secrets: and use it by name",
+            )
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    reported: set[DataPath] = set()
+    for hit in (*_env(ctx), *_args(ctx), *_setup(ctx)):
+        reported.add(hit.path)
+        yield hit
+    for path, text in _walk(ctx.data, ()):
+        if path in reported or path[:1] == ("env",) or path[:2] in _CHECKED:
+            continue
+        found = shape(text)
+        if found is not None:
+            name = ".".join(str(p) for p in path)
+            yield Hit(path, f"{name} holds what looks like {found}: {_LEAKS}; remove it from the spec")

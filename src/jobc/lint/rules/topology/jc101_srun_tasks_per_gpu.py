@@ -1,0 +1,47 @@
+"""With `launch.mode: srun`, Slurm starts every rank itself, so each node needs exactly one task
+per GPU.
+
+Fewer tasks than GPUs leave GPUs idle and shrink the world the program computes; more tasks
+than GPUs make ranks share a GPU (or fail to find one). jobc derives `tasks_per_node` from the
+launch mode, so this only fires when `resources.tasks_per_node` is set by hand.
+
+Bad:
+
+```yaml
+resources: {nodes: 2, gpus_per_node: 8, tasks_per_node: 1}
+launch: {mode: srun, program: train.py}
+```
+
+Good:
+
+```yaml
+resources: {nodes: 2, gpus_per_node: 8}     # tasks_per_node derived: 8
+launch: {mode: srun, program: train.py}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC101",
+    name="srun-tasks-per-gpu",
+    severity=Severity.ERROR,
+    summary="`mode: srun` needs one task per GPU on each node",
+    remediation="Remove resources.tasks_per_node (it is derived), or set it to gpus_per_node.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    tasks = ctx.spec.resources.tasks_per_node
+    if ctx.spec.launch.mode != "srun" or tasks is None or ctx.gpus_per_node == 0:
+        return
+    if tasks != ctx.gpus_per_node:
+        yield Hit(
+            ("resources", "tasks_per_node"),
+            f"launch.mode srun starts one rank per task, but tasks_per_node is {tasks} and "
+            f"gpus_per_node is {ctx.gpus_per_node}; set tasks_per_node to {ctx.gpus_per_node} "
+            "or remove it",
+        )

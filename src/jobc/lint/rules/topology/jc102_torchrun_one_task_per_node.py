@@ -1,0 +1,49 @@
+"""With `launch.mode: torchrun`, Slurm starts one task per node and that task runs
+`torch.distributed.run`, which starts one worker per GPU itself.
+
+Several tasks per node start several launchers on the same node: each binds the same
+rendezvous port (the second fails with `EADDRINUSE`), and the ones that do start spawn a full set
+of workers each, so every GPU gets several ranks. jobc derives `tasks_per_node: 1` for this mode;
+the rule fires only when `resources.tasks_per_node` is set by hand.
+
+Bad:
+
+```yaml
+resources: {nodes: 2, gpus_per_node: 8, tasks_per_node: 8}
+launch: {mode: torchrun, program: train.py}
+```
+
+Good:
+
+```yaml
+resources: {nodes: 2, gpus_per_node: 8}     # tasks_per_node derived: 1
+launch: {mode: torchrun, program: train.py}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC102",
+    name="torchrun-one-task-per-node",
+    severity=Severity.ERROR,
+    summary="`mode: torchrun` needs exactly one task per node",
+    remediation="Remove resources.tasks_per_node (it is derived), or set it to 1.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    tasks = ctx.spec.resources.tasks_per_node
+    if ctx.spec.launch.mode != "torchrun" or tasks is None or tasks == 1:
+        return
+    workers = max(ctx.gpus_per_node, 1)
+    yield Hit(
+        ("resources", "tasks_per_node"),
+        f"launch.mode torchrun runs one torch.distributed.run per task and each starts {workers} "
+        f"workers, so tasks_per_node {tasks} starts {tasks} launchers per node that bind the same "
+        f"rendezvous port (EADDRINUSE) and {tasks * workers} ranks per node instead of {workers}; "
+        "set tasks_per_node to 1 or remove it",
+    )

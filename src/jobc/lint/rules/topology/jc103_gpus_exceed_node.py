@@ -1,0 +1,75 @@
+"""More GPUs per node requested than a node has.
+
+Slurm cannot place such a job: depending on the site's settings `sbatch` refuses it ("Requested
+node configuration is not available") or it waits in the queue forever. The node's size comes
+from the cluster profile (`cluster.gpus_per_node`, or the chosen partition's `gpus_per_node`)
+when it says so; otherwise from the GPU catalogue's usual server for `resources.gpu` (8 for
+H100/B200 HGX boards, 4 for GH200/GB200). A profile's statement wins over the catalogue, so a site
+with larger nodes says so once in its profile.
+
+Bad:
+
+```yaml
+cluster: {gpus_per_node: 8}
+resources: {nodes: 1, gpus_per_node: 16}
+```
+
+Good:
+
+```yaml
+cluster: {gpus_per_node: 8}
+resources: {nodes: 2, gpus_per_node: 8}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import DataPath, Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC103",
+    name="gpus-exceed-node",
+    severity=Severity.ERROR,
+    summary="More GPUs per node than the cluster's nodes have",
+    remediation="Lower resources.gpus_per_node to the node's GPU count and use more nodes.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    want = ctx.gpus_per_node
+    capacity, source = _capacity(ctx)
+    if capacity is None or want <= capacity:
+        return
+    total = want * ctx.nodes
+    same = (
+        f", or gpus_per_node {capacity} on {total // capacity} nodes for the same {total} GPUs"
+        if capacity and total % capacity == 0
+        else ""
+    )
+    yield Hit(
+        _where(ctx),
+        f"gpus_per_node {want} but {source} has {capacity} GPUs; use gpus_per_node {capacity} or fewer{same}",
+    )
+
+
+def _capacity(ctx: Context) -> tuple[int | None, str]:
+    """GPUs in one node, and where that number comes from (for the message)."""
+    part = ctx.partition_limits
+    if part is not None and part.gpus_per_node is not None:
+        return int(part.gpus_per_node), f"a node of partition {ctx.spec.slurm.partition!r}"
+    if ctx.spec.cluster.gpus_per_node is not None:
+        return ctx.spec.cluster.gpus_per_node, "a node of this cluster (cluster.gpus_per_node)"
+    gpu = ctx.gpu
+    if gpu is not None:
+        return gpu.gpus_per_node, (
+            f"a usual {gpu.key} server ({gpu.title}; state cluster.gpus_per_node if this site's nodes differ)"
+        )
+    return None, ""
+
+
+def _where(ctx: Context) -> DataPath:
+    if ctx.given("resources", "gpus_per_node"):
+        return ("resources", "gpus_per_node")
+    # the count came from cluster.gpus_per_node, so the partition chosen is what is too small
+    return ("slurm", "partition") if ctx.given("slurm", "partition") else ("cluster", "gpus_per_node")

@@ -1,0 +1,70 @@
+"""A fixed rendezvous port on nodes that other jobs may share.
+
+On a node that is not allocated whole, another job (or another copy of this one) can run next to
+yours and bind the same fixed port; whichever starts second fails with `EADDRINUSE`, or worse,
+joins the other job's rendezvous. jobc derives `MASTER_PORT` from the job id inside a range
+outside the ephemeral ports, so two jobs never pick the same one. A fixed port is harmless only
+when nodes are exclusive.
+
+Warning, not error: the job often runs, and fails only when it happens to share a node.
+
+Bad:
+
+```yaml
+launch: {program: train.py, master_port: 29500}
+env: {MASTER_PORT: "29500"}
+```
+
+Good:
+
+```yaml
+launch: {program: train.py}             # port derived from the job id
+```
+
+or, when a fixed port is really needed, whole nodes:
+
+```yaml
+slurm: {exclusive: true}
+launch: {program: train.py, master_port: 29500}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC104",
+    name="fixed-master-port",
+    severity=Severity.WARNING,
+    summary="A fixed MASTER_PORT on nodes that are not exclusive can collide with another job",
+    remediation="Remove the fixed port (jobc derives one from the job id), or set slurm.exclusive: true.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    if _exclusive(ctx):
+        return
+    why = "nodes are not exclusive (slurm.exclusive is not true), so another job on the same node"
+    port = ctx.spec.launch.master_port
+    if port is not None:
+        yield Hit(
+            ("launch", "master_port"),
+            f"master_port is fixed at {port} but {why} can bind it too (EADDRINUSE); remove "
+            "master_port (jobc derives one from the job id) or set slurm.exclusive: true",
+        )
+    if "MASTER_PORT" in ctx.spec.env:
+        value = ctx.spec.env["MASTER_PORT"]
+        yield Hit(
+            ("env", "MASTER_PORT"),
+            f"env MASTER_PORT fixes the port at {value} but {why} can bind it too (EADDRINUSE); "
+            "remove it (jobc derives one from the job id) or set slurm.exclusive: true",
+        )
+
+
+def _exclusive(ctx: Context) -> bool:
+    slurm = ctx.spec.slurm
+    # `exclusive: user` or `mcs` in extra still lets the same user's other jobs share the node
+    bare_flag = slurm.extra.get("exclusive") is True
+    return bool(slurm.exclusive or ctx.spec.cluster.exclusive_nodes or bare_flag)

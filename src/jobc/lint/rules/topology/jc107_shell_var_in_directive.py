@@ -1,0 +1,106 @@
+"""A shell variable, command substitution or `~` in a value that becomes an `#SBATCH` line.
+
+`#SBATCH` lines are comments to bash: sbatch reads them itself, before any shell runs, and does
+not expand `$USER`, `${SLURM_JOB_ID}`, `$(whoami)` or `~`. `--output=$HOME/logs/x.out` makes Slurm
+open a path that literally starts with `$HOME` (and, since Slurm does not create directories,
+the job runs with its log lost); `--account=$USER` charges an account named `$USER`, which sbatch
+refuses. Values checked: the job name, every `slurm.*` option (including `mail` and `extra`) and
+`storage.logs` (it becomes `--output`/`--error`).
+
+File-name options have Slurm's own placeholders: `%u` user, `%j` job id, `%x` job name, `%N`
+first node, `%A`/`%a` array job and task. For everything else, write the value itself.
+
+Bad:
+
+```yaml
+slurm: {account: "$USER", extra: {chdir: "~/runs"}}
+storage: {logs: "/scratch/$USER/logs"}
+```
+
+Good:
+
+```yaml
+slurm: {account: proj-123, extra: {chdir: /home/alice/runs}}
+storage: {logs: /scratch/alice/logs}     # or /scratch/%u/logs
+```
+"""
+
+import re
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import DataPath, Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC107",
+    name="shell-var-in-directive",
+    severity=Severity.ERROR,
+    summary="`$VAR`, `$(…)` or `~` in a value that becomes an #SBATCH line (never expanded there)",
+    remediation=(
+        "Write the value itself; in file names use Slurm's placeholders %u (user), %j (job id), "
+        "%x (job name), %N (node)."
+    ),
+)
+
+_SLURM_FIELDS = ("partition", "account", "qos", "time", "constraint", "reservation", "array", "dependency")
+# sbatch options whose values are file names and so take %-placeholders
+_FILE_OPTIONS = frozenset({"output", "error", "input"})
+_SHELL = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|([A-Za-z_][A-Za-z0-9_]*)|\(|\{)|`")
+_TILDE = re.compile(r"(?:^|[=:,])~(?=[A-Za-z0-9_./-]|$)")
+_PLACEHOLDER = {
+    "USER": "%u",
+    "LOGNAME": "%u",
+    "SLURM_JOB_ID": "%j",
+    "SLURM_JOBID": "%j",
+    "SLURM_JOB_NAME": "%x",
+    "SLURMD_NODENAME": "%N",
+    "HOSTNAME": "%N",
+    "SLURM_ARRAY_JOB_ID": "%A",
+    "SLURM_ARRAY_TASK_ID": "%a",
+}
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    for path, text, is_file in _directive_values(ctx):
+        problem = _problem(text, is_file)
+        if problem:
+            name = ".".join(str(p) for p in path)
+            yield Hit(path, f"{name} {text!r} becomes an #SBATCH line, {problem}")
+
+
+def _directive_values(ctx: Context) -> Iterator[tuple[DataPath, str, bool]]:
+    spec = ctx.spec
+    yield ("name",), spec.name, False
+    for field in _SLURM_FIELDS:
+        value = getattr(spec.slurm, field)
+        if isinstance(value, str):
+            yield ("slurm", field), value, False
+    mail = spec.slurm.mail
+    if mail.user is not None:
+        yield ("slurm", "mail", "user"), mail.user, False
+    for i, kind in enumerate(mail.type):
+        yield ("slurm", "mail", "type", i), kind, False
+    for key, value in spec.slurm.extra.items():
+        if isinstance(value, str):
+            yield ("slurm", "extra", key), value, key in _FILE_OPTIONS
+    if spec.storage.logs is not None:
+        yield ("storage", "logs"), spec.storage.logs, True
+
+
+def _problem(text: str, is_file: bool) -> str | None:
+    """What is wrong with ``text`` in an #SBATCH line, with the fix; None when nothing is."""
+    match = _SHELL.search(text)
+    if match:
+        var = match.group(1) or match.group(2)
+        shown = match.group(0) if var is None else f"${var}"
+        placeholder = _PLACEHOLDER.get(var or "")
+        if is_file and placeholder:
+            fix = f"use Slurm's {placeholder} instead"
+        elif is_file:
+            fix = "write the value itself, or use Slurm's %u, %j, %x or %N"
+        else:
+            fix = "write the value itself"
+        return f"where sbatch never expands {shown}; {fix}"
+    if _TILDE.search(text):
+        return "where sbatch never expands ~; write the absolute path"
+    return None

@@ -1,0 +1,94 @@
+"""The job's wall-time limit (`slurm.time`): missing on a multi-node job, unlimited, malformed, or
+longer than the partition allows.
+
+Without `--time` a job gets the partition's default limit, which is often its maximum: the
+backfill scheduler cannot fit the job into gaps, so a multi-node job waits far longer than it
+needs to, and the preemption signal cannot be planned. `UNLIMITED` (or `INFINITE`, `-1`, `0`)
+asks for the same thing explicitly. A limit above the partition's `max_time` is refused at
+submission or leaves the job pending forever (reason `PartitionTimeLimit`). Slurm's forms are
+`MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`, `D-HH:MM:SS`, or minutes as a YAML number.
+
+Bad:
+
+```yaml
+cluster: {partitions: {batch: {max_time: "48:00:00"}}}
+slurm: {partition: batch, time: "3-00:00:00"}
+resources: {nodes: 4, gpus_per_node: 8}
+```
+
+Good:
+
+```yaml
+cluster: {partitions: {batch: {max_time: "48:00:00"}}}
+slurm: {partition: batch, time: "1-12:00:00"}
+resources: {nodes: 4, gpus_per_node: 8}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.spec.slurmtime import FORMS, TimeLimitError, describe, parse_time
+
+META = Meta(
+    code="JC108",
+    name="time-limit",
+    severity=Severity.ERROR,
+    summary="Time limit missing on a multi-node job, unlimited, malformed, or over the partition's limit",
+    remediation='Set slurm.time to a quoted limit such as "24:00:00", within the partition\'s max_time.',
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    slurm = ctx.spec.slurm
+    if slurm.time is None:
+        if ctx.multinode:
+            # a missing key: the locator falls back to the spec's own `slurm:` (or its top), never
+            # to a profile's `slurm:` section, which is not where the limit belongs
+            yield Hit(
+                ("slurm", "time"),
+                f"a {ctx.nodes}-node job needs a time limit: without slurm.time it gets the "
+                'partition\'s default and cannot be backfilled; add slurm.time, e.g. "24:00:00"',
+                at_value=False,
+            )
+        return
+    where = ("slurm", "time")
+    try:
+        seconds = parse_time(slurm.time)
+    except TimeLimitError as exc:
+        yield Hit(where, f"slurm.time {exc}")
+        return
+    limit, limit_problem = _partition_limit(ctx)
+    if limit_problem:
+        yield limit_problem
+    part = ctx.partition_limits
+    if seconds is None:
+        cap = f"; partition {slurm.partition!r} allows at most {part.max_time!r}" if limit is not None else ""
+        yield Hit(
+            where,
+            f"slurm.time {slurm.time!r} asks for no time limit: the job cannot be backfilled and "
+            f"may pend forever on a partition with a maximum{cap}; give a real limit, "
+            'e.g. "24:00:00"',
+        )
+        return
+    if limit is not None and seconds > limit:
+        yield Hit(
+            where,
+            f"slurm.time {slurm.time!r} ({describe(seconds)}) is over the limit of partition "
+            f"{slurm.partition!r}, {part.max_time!r} ({describe(limit)}), so the job would be refused "
+            f"or pend forever (PartitionTimeLimit); use at most {part.max_time!r} and resume from a "
+            "checkpoint, or pick a partition with a longer limit",
+        )
+
+
+def _partition_limit(ctx: Context) -> tuple[int | None, Hit | None]:
+    """The chosen partition's max_time in seconds (None: unknown or unlimited), or why it is unreadable."""
+    part = ctx.partition_limits
+    if part is None or part.max_time is None:
+        return None, None
+    try:
+        return parse_time(part.max_time), None
+    except TimeLimitError:
+        path = ("cluster", "partitions", ctx.spec.slurm.partition or "", "max_time")
+        return None, Hit(path, f"max_time {part.max_time!r} is not a Slurm time limit; write one of {FORMS}")

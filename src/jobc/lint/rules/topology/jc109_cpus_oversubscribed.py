@@ -1,0 +1,66 @@
+"""More CPUs requested per node than a node has: `cpus_per_task × tasks_per_node` above the
+node's CPU count (`cluster.cpus_per_node`, or the chosen partition's).
+
+sbatch refuses the job ("Requested node configuration is not available"), or on some setups
+it pends forever. `tasks_per_node` counts what jobc will start: one task per GPU with
+`launch.mode: srun`, one per node with `torchrun`, unless set by hand. The rule only runs when
+the profile states the node's CPU count.
+
+Bad:
+
+```yaml
+cluster: {cpus_per_node: 112}
+resources: {nodes: 2, gpus_per_node: 8, cpus_per_task: 16}   # 8 tasks × 16 = 128 CPUs
+launch: {mode: srun, program: train.py}
+```
+
+Good:
+
+```yaml
+cluster: {cpus_per_node: 112}
+resources: {nodes: 2, gpus_per_node: 8, cpus_per_task: 14}   # 8 tasks × 14 = 112 CPUs
+launch: {mode: srun, program: train.py}
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.rules.base import Context, Hit, Meta
+
+META = Meta(
+    code="JC109",
+    name="cpus-oversubscribed",
+    severity=Severity.ERROR,
+    summary="cpus_per_task × tasks_per_node is more than a node's CPUs",
+    remediation="Lower resources.cpus_per_task to at most the node's CPUs divided by tasks per node.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    per_task = ctx.spec.resources.cpus_per_task
+    available = ctx.cpus_per_node
+    if per_task is None or available is None:
+        return
+    tasks = ctx.tasks_per_node
+    if per_task * tasks <= available:
+        return
+    if ctx.spec.resources.tasks_per_node is not None:
+        why = "tasks_per_node"
+    elif ctx.spec.launch.mode == "srun":
+        why = "one task per GPU with launch.mode srun"
+    else:
+        why = "one task per node with launch.mode torchrun"
+    part = ctx.spec.slurm.partition
+    node = (
+        f"a node of partition {part!r}"
+        if ctx.partition_limits is not None and ctx.partition_limits.cpus_per_node is not None
+        else "a node"
+    )
+    fit = available // tasks
+    fix = f"use cpus_per_task {fit} or fewer" if fit else f"use at most {available} tasks per node"
+    yield Hit(
+        ("resources", "cpus_per_task"),
+        f"cpus_per_task {per_task} × {tasks} tasks per node ({why}) = {per_task * tasks} CPUs, but "
+        f"{node} has {available}; {fix}",
+    )

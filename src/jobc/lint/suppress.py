@@ -1,0 +1,127 @@
+"""`# jobc: ignore[JC101,JC2]` comments: on the finding's line, or alone on the line above."""
+
+from __future__ import annotations
+
+import re
+
+from jobc.core.diagnostics import Span
+from jobc.core.record import field, record
+
+_MARK = re.compile(r"jobc:\s*ignore\[([^\]]*)\]")
+
+
+@record(frozen=False)
+class Suppression:
+    line: int  # 1-based line of the comment
+    col: int  # 1-based column of the "jobc:" marker
+    width: int
+    codes: tuple[str, ...]
+    targets: tuple[int, ...]  # lines it applies to
+    used: set[str] = field(default_factory=set)
+
+
+def parse(text: str) -> list[Suppression]:
+    """Suppressions in real comments only: a marker inside a string value is not one."""
+    if "jobc:" not in text:
+        return []
+    lines = text.splitlines()
+    scalars = _scalar_spans(text)
+    out: list[Suppression] = []
+    for number, line in enumerate(lines, 1):
+        if "jobc:" not in line:
+            continue
+        hash_at = _comment_start(line) if scalars is None else _comment_outside(line, number - 1, scalars)
+        if hash_at < 0:
+            continue
+        match = _MARK.search(line, hash_at)
+        if match is None:
+            continue
+        codes = tuple(c.strip().upper() for c in match.group(1).split(",") if c.strip())
+        alone = not line[:hash_at].strip()
+        targets = (number, _next_content_line(lines, number)) if alone else (number,)
+        out.append(Suppression(number, match.start() + 1, match.end() - match.start(), codes, targets))
+    return out
+
+
+Mark = tuple[int, int]  # 0-based (line, column)
+
+
+def _scalar_spans(text: str) -> list[tuple[Mark, Mark]] | None:
+    """Where every scalar starts and ends, from YAML's own scanner; None if it cannot scan.
+
+    Quotes, escapes, multi-line strings and block scalars (`setup: |`) are the scanner's
+    business: a `#` inside any of them is text, not a comment.
+    """
+    from jobc.reader import fastyaml
+
+    fast = fastyaml.scalar_spans(text)
+    if fast is not None:
+        return fast
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.tokens import ScalarToken
+
+    try:
+        return [
+            ((tok.start_mark.line, tok.start_mark.column), (tok.end_mark.line, tok.end_mark.column))
+            for tok in YAML(typ="rt", pure=True).scan(text)
+            if isinstance(tok, ScalarToken)
+        ]
+    except YAMLError:
+        return None
+
+
+def _comment_outside(line: str, line0: int, scalars: list[tuple[Mark, Mark]]) -> int:
+    """Index of the first '#' on this line that starts a comment (not inside a scalar), or -1."""
+    for i, ch in enumerate(line):
+        inside = any(start <= (line0, i) < end for start, end in scalars)
+        if ch == "#" and (i == 0 or line[i - 1] in " \t") and not inside:
+            return i
+    return -1
+
+
+def _next_content_line(lines: list[str], number: int) -> int:
+    for i in range(number, len(lines)):
+        stripped = lines[i].strip()
+        if stripped and not stripped.startswith("#"):
+            return i + 1
+    return number + 1
+
+
+def _comment_start(line: str) -> int:
+    """Index of the '#' that starts a YAML comment on this line, or -1 (quotes respected).
+
+    The fallback for text the scanner rejects; it knows one line only.
+    """
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if quote == '"' and ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'" and (i == 0 or line[i - 1] in " \t:[{,-?"):
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return i
+        i += 1
+    return -1
+
+
+def matches(code: str, selector: str) -> bool:
+    return code.startswith(selector)
+
+
+def apply(sups: list[Suppression], code: str, span: Span) -> bool:
+    """True when a suppression covers this finding (and records that it was used)."""
+    hit = False
+    for sup in sups:
+        if span.line in sup.targets:
+            for sel in sup.codes:
+                if matches(code, sel):
+                    sup.used.add(sel)
+                    hit = True
+    return hit

@@ -1,0 +1,446 @@
+"""Reading one YAML file into plain data plus the round-trip tree that knows every position.
+
+Everything that can go wrong with the bytes themselves (size, encoding, syntax, duplicate keys,
+alias bombs, depth) is reported here as a finding at the parser's position; nothing raises.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from jobc.reader import yamlguard
+from jobc.core.diagnostics import DataPath, Span
+from jobc.reader.locate import MapPos, Pos, SeqPos
+from jobc.core.record import field, record
+
+MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
+MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
+MAX_DEPTH = 64
+_YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S+)", re.MULTILINE)
+
+
+@record
+class SourceProblem:
+    code: str  # JC001 yaml-syntax, JC002 duplicate-key, JC003 schema, JC004 ambiguous-scalar
+    span: Span | None  # None: located later from the data path
+    message: str
+    path: DataPath = ()
+
+
+@record(frozen=False)
+class Source:
+    """One loaded file: its text, its round-trip tree (for positions) and plain data (for rules)."""
+
+    file: str
+    text: str
+    tree: Pos | None = None  # where keys, values and items start; None when unparseable
+    data: Any = None  # plain dict/list/str/int/float/bool/None
+    problems: list[SourceProblem] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.code in ("JC001", "JC002") for p in self.problems)
+
+
+class _Limit(Exception):
+    def __init__(self, message: str, path: DataPath) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def read(path: Path, display: str | None = None) -> Source:
+    """Read and parse a file. Raises OSError only for files that cannot be read at all."""
+    name = display if display is not None else str(path)
+    with path.open("rb") as fh:
+        raw = fh.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(1, 1),
+                f"file is larger than {MAX_BYTES // 1024} KiB; a job spec is never this big "
+                "(is this the right file?)",
+            )
+        )
+        return src
+    return parse_bytes(raw, name)
+
+
+def parse_bytes(raw: bytes, name: str) -> Source:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    encoding = yamlguard.foreign_encoding(raw)
+    if encoding is not None:
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem("JC001", Span.point(1, 1), f"the file is {encoding} text; save it as UTF-8")
+        )
+        return src
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        line = raw.count(b"\n", 0, nul) + 1
+        col = nul - (raw.rfind(b"\n", 0, nul) + 1) + 1
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem("JC001", Span.point(line, col), "NUL byte: this is a binary file, not YAML")
+        )
+        return src
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        src = Source(name, "")
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(line, col),
+                f"invalid UTF-8 (byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
+            )
+        )
+        return src
+    directive = _YAML_DIRECTIVE.search(text)
+    if directive is not None and directive.group(1) != "1.2":
+        # A `%YAML 1.1` directive switches the parser to 1.1: `time: 12:00:00` would silently
+        # become 43200 minutes and `yes` a boolean. jobc reads specs as YAML 1.2 only.
+        src = Source(name, text)
+        line = text.count("\n", 0, directive.start()) + 1
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(line, 1, len(directive.group(0))),
+                f"%YAML {directive.group(1)}: jobc reads specs as YAML 1.2; remove the directive "
+                "(under 1.1, 12:00:00 is a number and yes a boolean)",
+            )
+        )
+        return src
+    return parse_text(text, name)
+
+
+def parse_text(text: str, name: str) -> Source:
+    from jobc.reader import fastyaml
+
+    fast = fastyaml.parse(text)
+    if fast is not None:
+        src = Source(name, text)
+        src.data, src.tree, ambiguous = fast
+        for path, message in ambiguous:
+            _ambiguous(src, path, message)
+        return src
+    return _parse_round_trip(text, name)
+
+
+def _parse_round_trip(text: str, name: str) -> Source:
+    """ruamel's reading: every document fastyaml leaves alone, and each problem in its words."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    src = Source(name, text)
+    deep = yamlguard.too_deep(text, MAX_DEPTH)
+    if deep is not None:
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                _mark_span(text, *deep),
+                f"nesting deeper than {MAX_DEPTH} levels; a job spec is never this deep",
+            )
+        )
+        return src
+    yaml = YAML(typ="rt", pure=True)
+    yaml.preserve_quotes = True
+    try:
+        docs = list(yaml.load_all(text))
+    except DuplicateKeyError as exc:
+        dup = exc.problem_mark
+        key = _duplicate_key_name(exc)
+        # ruamel's context mark is where the mapping starts, not where the key first appears
+        first = _first_definition(text, exc.context_mark, key)
+        where = (
+            f"first defined at line {first[0] + 1}, column {first[1] + 1}"
+            if first is not None
+            else f"in the mapping that starts at line {exc.context_mark.line + 1}"
+        )
+        src.problems.append(
+            SourceProblem(
+                "JC002",
+                _mark_span(text, dup.line, dup.column),
+                f"duplicate key {key!r}: {where}; YAML keeps only one of them",
+            )
+        )
+        return src
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        if exc.context and exc.problem:
+            problem = f"{problem} ({exc.context.strip()})"
+        problem = yamlguard.tab_problem(problem) or problem
+        line, col = (mark.line, mark.column) if mark is not None else (0, 0)
+        src.problems.append(SourceProblem("JC001", _mark_span(text, line, col), problem))
+        return src
+    except RecursionError:
+        src.problems.append(SourceProblem("JC001", Span.point(1, 1), "nesting is too deep to be a job spec"))
+        return src
+    except YAMLError as exc:  # errors without a mark; a reader error knows its character's index
+        span, message = Span.point(1, 1), str(exc).splitlines()[0]
+        position, character = getattr(exc, "position", None), getattr(exc, "character", None)
+        if isinstance(position, int) and isinstance(character, int | str) and 0 <= position <= len(text):
+            code = character if isinstance(character, int) else ord(character[:1] or "\0")
+            line = text.count("\n", 0, position)
+            span = _mark_span(text, line, position - (text.rfind("\n", 0, position) + 1))
+            message = f"character U+{code:04X} is not allowed in YAML; remove it"
+        src.problems.append(SourceProblem("JC001", span, message))
+        return src
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError, RuntimeError) as exc:
+        # ruamel's round-trip reader has corners it does not handle (a plain `-_` in a flow
+        # sequence, collection keys, overlapping comments) and fails with a bare Python error;
+        # that is still a file jobc cannot read, not a bug to show as a traceback
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(1, 1),
+                f"the YAML reader cannot read this file ({type(exc).__name__}); simplify the YAML "
+                "near unusual syntax (flow collections, complex keys, comments inside values)",
+            )
+        )
+        return src
+    if len(docs) > 1:
+        second = _second_document_line(text)
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(second, 1, 3),
+                "more than one YAML document; a spec file holds exactly one",
+            )
+        )
+        return src
+    tree = docs[0] if docs else None
+    if yamlguard.expands_beyond(tree, MAX_NODES):
+        src.problems.append(
+            SourceProblem(
+                "JC001",
+                Span.point(1, 1),
+                f"the document expands to more than {MAX_NODES} nodes (aliases?); "
+                "a job spec is never this big",
+            )
+        )
+        return src
+    try:
+        src.data, pos = _plain(tree, (), [0], set(), src)
+    except _Limit as exc:
+        src.data = None
+        src.problems.append(SourceProblem("JC001", Span.point(1, 1), str(exc), exc.path))
+        return src
+    # a document that is a single scalar has no positions inside it: every path falls back to 1:1
+    src.tree = pos if pos is not None else MapPos(0, 0)
+    return src
+
+
+def _first_definition(text: str, mapping: Any, key: str) -> tuple[int, int] | None:
+    """Where `key` first appears (0-based) in the mapping that starts at the `mapping` mark."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml import tokens as tk
+    from ruamel.yaml.error import YAMLError
+
+    opens = (
+        tk.BlockMappingStartToken,
+        tk.FlowMappingStartToken,
+        tk.BlockSequenceStartToken,
+        tk.FlowSequenceStartToken,
+    )
+    closes = (tk.BlockEndToken, tk.FlowMappingEndToken, tk.FlowSequenceEndToken)
+    here = (mapping.line, mapping.column)
+    stack: list[tuple[int, int]] = []
+    after_key = False
+    try:
+        for tok in YAML(typ="rt", pure=True).scan(text):
+            if isinstance(tok, opens):
+                stack.append((tok.start_mark.line, tok.start_mark.column))
+            elif isinstance(tok, closes) and stack:
+                stack.pop()
+            elif after_key and isinstance(tok, tk.ScalarToken) and tok.value == key and stack[-1:] == [here]:
+                return tok.start_mark.line, tok.start_mark.column
+            after_key = isinstance(tok, tk.KeyToken)
+    except YAMLError:
+        return None
+    return None
+
+
+def _duplicate_key_name(exc: Exception) -> str:
+    match = re.search(r'duplicate key "(.*?)" with value', str(getattr(exc, "problem", "")))
+    return match.group(1) if match else "?"
+
+
+def _second_document_line(text: str) -> int:
+    seen = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("---"):
+            seen += 1
+            # a leading "---" opens the first document; the next one opens the second
+            if seen == 2 or (seen == 1 and number > 1 and _has_content_before(text, number)):
+                return number
+    return 1
+
+
+def _has_content_before(text: str, line: int) -> bool:
+    for previous in text.splitlines()[: line - 1]:
+        stripped = previous.strip()
+        if stripped and not stripped.startswith("#") and not stripped.startswith("%"):
+            return True
+    return False
+
+
+def _mark_span(text: str, line0: int, col0: int) -> Span:
+    lines = text.splitlines()
+    if line0 >= len(lines):
+        # the parser points past the end of the text: show the last line instead
+        line0 = max(len(lines) - 1, 0)
+        col0 = len(lines[line0]) if lines else 0
+    return Span.point(line0 + 1, col0 + 1)
+
+
+AMBIGUOUS_WORDS = frozenset(
+    ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
+)
+_SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$")
+
+
+def _plain(
+    node: Any, path: DataPath, count: list[int], active: set[int], src: Source
+) -> tuple[Any, Pos | None]:
+    """Copy the round-trip tree into plain data and positions, bounding size, depth and alias cycles."""
+    import datetime as _dt  # ruamel's dates; the libyaml reading leaves every date to ruamel
+
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+    from ruamel.yaml.scalarint import ScalarInt
+    from ruamel.yaml.scalarstring import ScalarString
+
+    count[0] += 1
+    if count[0] > MAX_NODES:
+        raise _Limit(
+            f"the document expands to more than {MAX_NODES} nodes (aliases?); a job spec is never this big",
+            path,
+        )
+    if len(path) > MAX_DEPTH:
+        raise _Limit(f"nesting deeper than {MAX_DEPTH} levels", path)
+    if isinstance(node, CommentedMap | CommentedSeq):
+        if id(node) in active:
+            raise _Limit("an alias refers to a node that contains it (a cycle)", path)
+        active.add(id(node))
+        try:
+            if isinstance(node, CommentedMap):
+                out: dict[str, Any] = {}
+                mpos = MapPos(node.lc.line or 0, node.lc.col or 0)
+                placed = node.lc.data or {}  # keys merged in with `<<:` have no position of their own
+                for key, value in node.items():
+                    if not isinstance(key, str) or isinstance(key, bool):
+                        _non_string_key(src, node, key, path)
+                        continue
+                    name = str(key)
+                    out[name], child = _plain(value, (*path, name), count, active, src)
+                    if key in placed:
+                        kline, kcol = node.lc.key(key)
+                        vline, vcol = node.lc.value(key)
+                        mpos.entries[name] = (kline, kcol, vline, vcol, child, value is None)
+                return out, mpos
+            items: list[Any] = []
+            spos = SeqPos(node.lc.line or 0, node.lc.col or 0)
+            placed = node.lc.data or {}  # a tagged sequence keeps no item positions
+            for i, v in enumerate(node):
+                item, child = _plain(v, (*path, i), count, active, src)
+                items.append(item)
+                line, col = placed.get(i, (spos.line, spos.col))
+                spos.items.append((line, col, child))
+            return items, spos
+        finally:
+            active.discard(id(node))
+    if isinstance(node, TaggedScalar):
+        return str(node.value), None
+    if isinstance(node, ScalarString):
+        return str(node), None
+    if isinstance(node, str):
+        problem = plain_string_problem(node)
+        if problem is not None:
+            _ambiguous(src, path, problem)
+        return node, None
+    if isinstance(node, bool):
+        return bool(node), None
+    if isinstance(node, ScalarInt):
+        width = getattr(node, "_width", None)
+        text = str(int(node))
+        if type(node) is ScalarInt and width is not None and width > len(text):
+            _ambiguous(
+                src,
+                path,
+                f"leading zero: YAML 1.2 reads {int(node)}, YAML 1.1 tools read an "
+                "octal number; drop the zero, or quote it if it is a string",
+            )
+        return int(node), None
+    if isinstance(node, int):
+        return int(node), None
+    if isinstance(node, float):
+        return float(node), None
+    if isinstance(node, _dt.date | _dt.datetime):
+        text = node.isoformat()
+        _ambiguous(src, path, f'unquoted {text} is a date, not a string; quote it: "{text}"')
+        return text, None
+    if node is None:
+        return None, None
+    return str(node), None
+
+
+def plain_string_problem(text: str) -> str | None:
+    """Why an unquoted string that YAML 1.2 reads as text is read otherwise by YAML 1.1 tools."""
+    if text in AMBIGUOUS_WORDS:
+        return (
+            f"unquoted {text!r} is a string in YAML 1.2 but a boolean in "
+            f"YAML 1.1 tools (PyYAML); write true/false, or quote it"
+        )
+    if _SEXAGESIMAL.match(text):
+        return (
+            f"unquoted {text!r} is read as the number "
+            f'{_sexagesimal(text)} by YAML 1.1 tools (PyYAML); quote it: "{text}"'
+        )
+    return None
+
+
+def _sexagesimal(text: str) -> int | float:
+    sign = -1 if text.startswith("-") else 1
+    value: float = 0
+    for part in text.lstrip("+-").replace("_", "").split(":"):
+        value = value * 60 + float(part)
+    return sign * (int(value) if value.is_integer() else value)
+
+
+def _ambiguous(src: Source, path: DataPath, message: str) -> None:
+    src.problems.append(SourceProblem("JC004", None, message, path))
+
+
+def _non_string_key(src: Source, parent: Any, key: Any, path: DataPath) -> None:
+    try:
+        line, col = parent.lc.key(key)
+        span = Span.point(line + 1, col + 1, len(str(key)))
+    except (KeyError, TypeError, AttributeError):
+        span = Span.point(1, 1)
+    src.problems.append(
+        SourceProblem(
+            "JC003",
+            span,
+            _non_string_message(key),
+            path,
+        )
+    )
+
+
+def _non_string_message(key: Any) -> str:
+    shown = yamlguard.describe_key(key)
+    if shown.startswith("a "):
+        return f"{shown} cannot be a key; spec keys are names"
+    return f'key {shown} is not a string; spec keys are names (quote it if a name is meant: "{shown}")'
