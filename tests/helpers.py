@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from jobc.lint.config import Config
 from jobc.core.diagnostics import Finding
+from jobc.lint.config import Config
 from jobc.lint.pipeline import Result, lint_file, parse_override
 
 # A small valid multi-node spec that rule tests extend or override.

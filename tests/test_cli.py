@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from jobc.cli import main
-from jobc.spec.model import json_schema
 from jobc.lint.rules import RULES
+from jobc.spec.model import json_schema
 
 CLEAN = """\
 version: 1

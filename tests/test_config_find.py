@@ -45,4 +45,3 @@ def test_a_pyproject_without_tool_jobc_is_passed_over(tmp_path: Path, text: str)
     (tmp_path / ".git").mkdir()
     (tmp_path / "pyproject.toml").write_text(text)
     assert config.find(tmp_path) is None
-

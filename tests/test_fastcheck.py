@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from jobc.spec import generate as _generate
 from jobc.spec import fastcheck
+from jobc.spec import generate as _generate
 from jobc.spec.model import JobSpec, Profile
 from jobc.spec.plain import JobSpec as PlainJobSpec
 

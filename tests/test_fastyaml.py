@@ -14,8 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobc.reader import fastyaml
-from jobc.reader import source
+from jobc.reader import fastyaml, source
 from jobc.reader.locate import locate
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jobc.spec.interpolate import render
-from jobc.lint.pipeline import interpolation_values
+from jobc.spec.interpolate import interpolation_values, render
 from tests.helpers import codes, lint_text, only
 
 SPEC = """\

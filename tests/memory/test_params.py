@@ -10,7 +10,8 @@ import pytest
 
 from jobc.memory import hf, presets
 from jobc.memory.params import count
-from jobc.memory.shape import Experts, ModelShape, resolve, resolve_model
+from jobc.memory.resolve import resolve, resolve_model
+from jobc.memory.shape import Experts, ModelShape
 
 # sum(p.numel()) of the Hugging Face model built from each config on the meta device
 EXACT = {

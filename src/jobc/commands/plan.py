@@ -17,7 +17,7 @@ from jobc.commands.common import CommandError, add_spec_arguments, lint_spec, pr
 from jobc.core.diagnostics import Severity
 
 if TYPE_CHECKING:
-    from jobc.lint.rules.base import Context
+    from jobc.spec.context import Context
 
 # Worlds up to this size list every rank; larger ones one line per node, and very many nodes
 # only the first and last of them.
@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
 def plan(ctx: Context, file: str) -> dict[str, Any]:
     """Everything the plan shows, as plain data (the JSON output)."""
-    from jobc.memory import ranks as layout
     from jobc.memory import context as mem
+    from jobc.memory import ranks as layout
     from jobc.memory.params import count
 
     p = ctx.spec.parallelism
@@ -254,8 +254,8 @@ def render(data: dict[str, Any]) -> str:
 
 
 def _layout_lines(data: dict[str, Any]) -> list[str]:
-    from jobc.memory.ranks import coords, span
     from jobc.memory.placement import Sizes
+    from jobc.memory.ranks import coords, span
 
     par, gpus = data["parallelism"], data["gpus_per_node"]
     sizes = Sizes(data["world"], par["tp"], par["pp"], par["cp"], par["ep"], par["etp"], par["vpp"])

@@ -1,5 +1,9 @@
 """`jobc compile`: a validated spec to one sbatch script (or an attach script), as pure text.
 
+Takes a checked spec (`jobc.spec.context.Context`) and gives a `Plan` (every value the script
+needs, rendered and quoted) and then the script string; it reads no files, runs nothing and
+knows no clock, so the same spec always gives the same bytes.
+
 The names below load their modules on first use: lint imports `jobc.compile.sbatch` to check
 `#SBATCH` values on every run, and should not pay for the whole compiler to do so.
 """

@@ -11,7 +11,7 @@ from jobc.compile.errors import CompileError
 from jobc.compile.shell import scalar
 
 if TYPE_CHECKING:
-    from jobc.lint.rules.base import Context
+    from jobc.spec.context import Context
     from jobc.spec.plain import JobSpec
 
 # The exit code that means "checkpointed, please requeue": the runtime's default (EX_TEMPFAIL).
@@ -114,7 +114,7 @@ def _render(text: str, values: dict[str, Any], where: str) -> str:
 
 
 def make_plan(ctx: Context, attach: str | None = None) -> Plan:
-    from jobc.lint.pipeline import interpolation_values
+    from jobc.spec.interpolate import interpolation_values
 
     spec = ctx.spec
     values = interpolation_values(ctx)

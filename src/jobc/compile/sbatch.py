@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from jobc.compile.errors import CompileError
-from jobc.lint.rules.base import Hit
+from jobc.core.diagnostics import Hit
 
 if TYPE_CHECKING:
-    from jobc.lint.rules.base import Context
+    from jobc.spec.context import Context
 
 # sbatch's long options: Slurm 22.05's manual page, plus the few added since (23.02-24.11).
 SBATCH_OPTIONS = frozenset(

@@ -14,7 +14,7 @@ from jobc.compile.sbatch import directives
 from jobc.compile.shell import sq
 
 if TYPE_CHECKING:
-    from jobc.lint.rules.base import Context
+    from jobc.spec.context import Context
 
 
 def compile_batch(ctx: Context) -> str:

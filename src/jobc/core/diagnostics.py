@@ -62,3 +62,14 @@ class Raw:
     code: str
     path: DataPath
     message: str
+
+
+@record
+class Hit:
+    """A rule's finding before it has a position: where in the data, and what is wrong."""
+
+    path: DataPath
+    message: str
+    at_value: bool = True  # point at the value (True) or at the key (False)
+    # a rule whose cases differ in weight (JC401: info on Blackwell) overrides its default here
+    severity: Severity | None = None

@@ -1,4 +1,8 @@
-"""Data shipped inside the package: the JSON Schema, the GPU and model catalogues, NCCL names."""
+"""Data shipped inside the package: the JSON Schema, the GPU and model catalogues, NCCL names.
+
+Takes a file name and gives its text, read through the package loader; the files are facts that
+the spec, memory and rule stages interpret, and this module interprets none of them.
+"""
 
 from __future__ import annotations
 

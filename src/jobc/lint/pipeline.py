@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobc.reader import source as _source
-from jobc.lint.config import Config, enabled, severity_for
-from jobc.core.diagnostics import DataPath, Finding, Severity, Span
-from jobc.reader.locate import locate
+from jobc.core.diagnostics import DataPath, Finding, Hit, Severity, Span
 from jobc.core.record import field, record
-from jobc.lint.rules.base import Context, Hit
+from jobc.lint.config import Config, enabled, severity_for
+from jobc.reader import source as _source
+from jobc.reader.locate import locate
+from jobc.spec.context import Context
 
 if TYPE_CHECKING:
     from jobc.spec.plain import JobSpec
@@ -464,7 +464,13 @@ def _requirements(run: _Run, ctx: Context) -> bool:
                 Hit(where, f"{where[0]}.gpu {key!r} is not in the GPU catalogue ({', '.join(gpus())}){hint}"),
             )
             ok = False
-    from jobc.spec.interpolate import InterpolationError, fields, has_stray_brace, references
+    from jobc.spec.interpolate import (
+        InterpolationError,
+        fields,
+        has_stray_brace,
+        interpolation_values,
+        references,
+    )
     from jobc.spec.interpolate import lookup as _lookup
 
     values = interpolation_values(ctx)
@@ -495,48 +501,6 @@ def _requirements(run: _Run, ctx: Context) -> bool:
         for hit in model_problems(ctx):
             run.emit("JC003", hit)
     return ok
-
-
-def interpolation_values(ctx: Context) -> dict[str, Any]:
-    """Spec values with defaults and derived values filled in, for `{dotted.path}`."""
-    values = ctx.spec.dump()
-    values["resources"]["gpus_per_node"] = ctx.gpus_per_node
-    values["resources"]["tasks_per_node"] = ctx.tasks_per_node
-    values["parallelism"]["dp"] = ctx.dp
-    values["parallelism"]["etp"] = ctx.etp
-    values["world"] = ctx.world
-    return _resolve_templates(values)
-
-
-def _resolve_templates(values: dict[str, Any], passes: int = 4) -> dict[str, Any]:
-    """Render the interpolated strings themselves, so a reference to one gets its final text.
-
-    `checkpoints: /ckpt/{name}` referenced as `{storage.checkpoints}` must give `/ckpt/job`,
-    not `/ckpt/{name}`. Each pass renders every template from its original text (so `{{` is
-    unescaped exactly once) against the previous pass; chains resolve within a few passes.
-    A template that does not render stays as written: JC008 reports it.
-    """
-    from jobc.spec.interpolate import InterpolationError, fields, render
-
-    templates = [(path, text) for path, text in fields(values) if "{" in text or "}" in text]
-    for _ in range(passes):
-        rendered = []
-        for path, text in templates:
-            try:
-                rendered.append((path, render(text, values)))
-            except InterpolationError:
-                rendered.append((path, text))
-        changed = False
-        for path, text in rendered:
-            node: Any = values
-            for part in path[:-1]:
-                node = node[part]
-            if node[path[-1]] != text:
-                node[path[-1]] = text
-                changed = True
-        if not changed:
-            break
-    return values
 
 
 def _finish(run: _Run, config: Config) -> list[Finding]:

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from jobc.memory.estimate import Estimate, Job, Kind, estimable, estimate
 from jobc.memory.placement import Sizes
-from jobc.memory.shape import Dims, ModelShape, Resolution, resolve_model
+from jobc.memory.resolve import Dims, Resolution, resolve_model
+from jobc.memory.shape import ModelShape
 
 if TYPE_CHECKING:
-    from jobc.lint.rules.base import Context, Hit
+    from jobc.core.diagnostics import Hit
+    from jobc.spec.context import Context
 
 _KINDS: dict[str, Kind] = {
     "pretrain": "training",
@@ -48,7 +50,7 @@ def dims(ctx: Context) -> Dims:
 
 def model_problems(ctx: Context) -> list[Hit]:
     """A preset or config.json that cannot be used, as findings at ``model.<field>``."""
-    from jobc.lint.rules.base import Hit
+    from jobc.core.diagnostics import Hit
 
     found = resolution(ctx)
     if found is None:

@@ -127,7 +127,7 @@ def parse(text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int, ...], str]]]
 
 
 def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int, ...], str]]]:
-    from jobc.reader.source import AMBIGUOUS_WORDS, plain_string_problem
+    from jobc.reader.scalars import AMBIGUOUS_WORDS, plain_string_problem
 
     get = parser.get_event
     scalar_event = _events.ScalarEvent

@@ -10,10 +10,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from jobc.reader import yamlguard
 from jobc.core.diagnostics import DataPath, Span
-from jobc.reader.locate import MapPos, Pos, SeqPos
 from jobc.core.record import field, record
+from jobc.reader import yamlguard
+from jobc.reader.locate import MapPos, Pos, SeqPos
+from jobc.reader.scalars import plain_string_problem
 
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
@@ -306,12 +307,6 @@ def _mark_span(text: str, line0: int, col0: int) -> Span:
     return Span.point(line0 + 1, col0 + 1)
 
 
-AMBIGUOUS_WORDS = frozenset(
-    ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
-)
-_SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$")
-
-
 def _plain(
     node: Any, path: DataPath, count: list[int], active: set[int], src: Source
 ) -> tuple[Any, Pos | None]:
@@ -394,29 +389,6 @@ def _plain(
     if node is None:
         return None, None
     return str(node), None
-
-
-def plain_string_problem(text: str) -> str | None:
-    """Why an unquoted string that YAML 1.2 reads as text is read otherwise by YAML 1.1 tools."""
-    if text in AMBIGUOUS_WORDS:
-        return (
-            f"unquoted {text!r} is a string in YAML 1.2 but a boolean in "
-            f"YAML 1.1 tools (PyYAML); write true/false, or quote it"
-        )
-    if _SEXAGESIMAL.match(text):
-        return (
-            f"unquoted {text!r} is read as the number "
-            f'{_sexagesimal(text)} by YAML 1.1 tools (PyYAML); quote it: "{text}"'
-        )
-    return None
-
-
-def _sexagesimal(text: str) -> int | float:
-    sign = -1 if text.startswith("-") else 1
-    value: float = 0
-    for part in text.lstrip("+-").replace("_", "").split(":"):
-        value = value * 60 + float(part)
-    return sign * (int(value) if value.is_integer() else value)
 
 
 def _ambiguous(src: Source, path: DataPath, message: str) -> None:

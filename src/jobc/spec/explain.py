@@ -11,9 +11,8 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from jobc.core.diagnostics import DataPath
+from jobc.core.diagnostics import DataPath, Hit
 from jobc.spec.model import ENV_NAME_PATTERN, NAME_PATTERN
-from jobc.lint.rules.base import Hit
 
 _PATTERN_WORDS = {
     ENV_NAME_PATTERN: "is not a variable name (letters, digits and '_', not starting with a digit)",

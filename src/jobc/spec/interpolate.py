@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jobc.spec.context import Context
 
 _TOKEN = re.compile(r"\{\{|\}\}|\$\{[^{}]*\}|\{([^{}]*)\}")
 _REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_0-9]+)*$")
@@ -93,3 +96,43 @@ def fields(data: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
     for i, mount in enumerate(container.get("mounts") or []):
         if isinstance(mount, str):
             yield ("container", "mounts", i), mount
+
+
+def interpolation_values(ctx: Context) -> dict[str, Any]:
+    """Spec values with defaults and derived values filled in, for `{dotted.path}`."""
+    values = ctx.spec.dump()
+    values["resources"]["gpus_per_node"] = ctx.gpus_per_node
+    values["resources"]["tasks_per_node"] = ctx.tasks_per_node
+    values["parallelism"]["dp"] = ctx.dp
+    values["parallelism"]["etp"] = ctx.etp
+    values["world"] = ctx.world
+    return _resolve_templates(values)
+
+
+def _resolve_templates(values: dict[str, Any], passes: int = 4) -> dict[str, Any]:
+    """Render the interpolated strings themselves, so a reference to one gets its final text.
+
+    `checkpoints: /ckpt/{name}` referenced as `{storage.checkpoints}` must give `/ckpt/job`,
+    not `/ckpt/{name}`. Each pass renders every template from its original text (so `{{` is
+    unescaped exactly once) against the previous pass; chains resolve within a few passes.
+    A template that does not render stays as written: JC008 reports it.
+    """
+    templates = [(path, text) for path, text in fields(values) if "{" in text or "}" in text]
+    for _ in range(passes):
+        rendered = []
+        for path, text in templates:
+            try:
+                rendered.append((path, render(text, values)))
+            except InterpolationError:
+                rendered.append((path, text))
+        changed = False
+        for path, text in rendered:
+            node: Any = values
+            for part in path[:-1]:
+                node = node[part]
+            if node[path[-1]] != text:
+                node[path[-1]] = text
+                changed = True
+        if not changed:
+            break
+    return values

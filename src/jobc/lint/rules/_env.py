@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath
 from jobc.core.record import record
-from jobc.lint.rules.base import Context
+from jobc.spec.context import Context
 
 
 @record

@@ -27,8 +27,9 @@ container: {image: "nvcr.io#nvidia/pytorch:25.01-py3"}   # or /lustre/images/pyt
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC502",

@@ -26,9 +26,10 @@ container: {image: "nvcr.io#nvidia/pytorch:25.01-py3"}
 import re
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
+from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules._env import lookup
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC505",

@@ -26,9 +26,10 @@ env: {HF_HUB_OFFLINE: "1"}
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Severity
+from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules._env import lookup, truthy
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC506",

@@ -28,9 +28,10 @@ env: {HF_HOME: /lustre/me/cache/hf, CUDA_LAUNCH_BLOCKING: "0"}
 import re
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.topology.jc106_unescaped_runtime_var import _VAR as RUNTIME_VAR
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC507",

@@ -33,10 +33,11 @@ parallelism: {tp: 4}            # jobc exports CUDA_DEVICE_MAX_CONNECTIONS=1
 
 from collections.abc import Iterator
 
-from jobc.spec.cudaenv import FSDP_SHARDING, device_max_connections
-from jobc.core.diagnostics import Severity
+from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules._env import lookup
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
+from jobc.spec.cudaenv import FSDP_SHARDING, device_max_connections
 
 META = Meta(
     code="JC401",

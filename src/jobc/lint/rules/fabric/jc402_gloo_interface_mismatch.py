@@ -36,9 +36,10 @@ resilience: {checkpoint: {async: true}}
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
+from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules._env import Setting, lookup
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC402",

@@ -23,8 +23,9 @@ extends: clusters/a100-roce.yaml    # the profile holds fabric: {ib_gid_index: 3
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC403",

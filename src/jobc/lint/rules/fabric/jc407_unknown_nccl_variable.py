@@ -30,10 +30,11 @@ fabric:
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
+from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules._env import settings
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.fabric._nccl_names import names
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC407",

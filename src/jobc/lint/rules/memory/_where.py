@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jobc.core.diagnostics import DataPath
-from jobc.lint.rules.base import Context
+from jobc.spec.context import Context
 
 
 def model_source(ctx: Context) -> DataPath:

@@ -36,9 +36,10 @@ from collections.abc import Iterator
 from fractions import Fraction
 from math import isqrt
 
-from jobc.core.diagnostics import DataPath, Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.memory._where import first_given, model_source
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC301",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from math import isqrt
 
-from jobc.lint.rules.base import Context
+from jobc.spec.context import Context
 
 # Suggestions need the divisors of sizes like the world or a layer count; beyond this no real
 # job reaches, and a spec with absurd numbers simply gets no suggestion (rather than a long wait).

@@ -24,9 +24,10 @@ parallelism: {tp: 2, pp: 4}
 from collections.abc import Iterator
 from math import gcd
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.parallelism._layout import alternatives, divisors, multiples_around, world_text
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC201",

@@ -25,9 +25,10 @@ model: {moe: {experts: 64, top_k: 2}}
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.parallelism._layout import divisors, nearest, suggest, world_text
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC204",

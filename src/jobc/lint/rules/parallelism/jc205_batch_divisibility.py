@@ -24,9 +24,10 @@ workload: {micro_batch: 2, global_batch: 96}   # 6 micro-steps per rank
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.parallelism._layout import alternatives, multiples_around
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC205",

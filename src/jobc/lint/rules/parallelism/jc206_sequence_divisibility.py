@@ -27,9 +27,10 @@ workload: {seq_length: 8192}
 from collections.abc import Iterator
 from math import lcm
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.parallelism._layout import alternatives, multiples_around
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC206",

@@ -20,8 +20,9 @@ parallelism: {tp: 4, sequence_parallel: true}
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC207",

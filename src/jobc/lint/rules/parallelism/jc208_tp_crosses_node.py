@@ -26,9 +26,10 @@ parallelism: {tp: 8, pp: 2}
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.parallelism._layout import divisors, nearest, suggest
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC208",

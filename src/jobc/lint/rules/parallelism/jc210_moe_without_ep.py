@@ -25,9 +25,10 @@ parallelism: {ep: 8}       # 8 experts per GPU
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.lint.rules.base import Meta
 from jobc.lint.rules.parallelism._layout import alternatives, divisors
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC210",

@@ -22,8 +22,9 @@ resilience: {signal: SIGTERM, grace_s: 180, requeue: true, max_restarts: 5}
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC602",

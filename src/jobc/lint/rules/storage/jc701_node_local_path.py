@@ -43,10 +43,11 @@ storage:
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Severity
+from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules._env import lookup
 from jobc.lint.rules._paths import place
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC701",

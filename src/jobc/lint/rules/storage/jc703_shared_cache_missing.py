@@ -38,9 +38,10 @@ storage:
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
+from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules._env import lookup, settings
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC703",

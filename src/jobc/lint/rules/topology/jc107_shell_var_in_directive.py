@@ -28,8 +28,9 @@ storage: {logs: /scratch/alice/logs}     # or /scratch/%u/logs
 import re
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 
 META = Meta(
     code="JC107",

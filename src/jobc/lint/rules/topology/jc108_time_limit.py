@@ -27,8 +27,9 @@ resources: {nodes: 4, gpus_per_node: 8}
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Context, Hit, Meta
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
 from jobc.spec.slurmtime import FORMS, TimeLimitError, describe, parse_time
 
 META = Meta(

@@ -1,0 +1,115 @@
+"""A checked spec and the facts that follow from it: what rules read and the compiler plans from."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from jobc.core.diagnostics import DataPath
+from jobc.core.record import field, record
+
+if TYPE_CHECKING:
+    from jobc.spec.catalog import Gpu
+    from jobc.spec.plain import JobSpec
+
+
+@record(frozen=False)
+class Context:
+    """What a rule sees: the validated, merged spec and the facts derived from it."""
+
+    spec: JobSpec
+    data: dict[str, Any]  # the merged plain data, as written (defaults not filled in)
+    spec_dir: str = "."
+    facts: dict[str, Any] = field(default_factory=dict)  # memoised derived values
+    own: dict[str, Any] = field(default_factory=dict)  # the spec file alone: no profile, no --set
+
+    def written_in_spec(self, *path: str | int) -> bool:
+        """Whether the spec file itself (not a cluster profile or --set) writes this path."""
+        node: Any = self.own
+        for part in path:
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            else:
+                return False
+        return True
+
+    def given(self, *path: str | int) -> bool:
+        """Whether the user wrote this path (in the spec, a profile or --set)."""
+        node: Any = self.data
+        for part in path:
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                node = node[part]
+            else:
+                return False
+        return True
+
+    @property
+    def gpus_per_node(self) -> int:
+        r, c = self.spec.resources, self.spec.cluster
+        if r.gpus_per_node is not None:
+            return r.gpus_per_node
+        return c.gpus_per_node if c.gpus_per_node is not None else 0
+
+    @property
+    def nodes(self) -> int:
+        return self.spec.resources.nodes
+
+    @property
+    def world(self) -> int:
+        return self.nodes * self.gpus_per_node
+
+    @property
+    def tasks_per_node(self) -> int:
+        r = self.spec.resources
+        if r.tasks_per_node is not None:
+            return r.tasks_per_node
+        return max(self.gpus_per_node, 1) if self.spec.launch.mode == "srun" else 1
+
+    @property
+    def gpu(self) -> Gpu | None:
+        from jobc.spec.catalog import gpus
+
+        key = self.spec.resources.gpu or self.spec.cluster.gpu
+        return gpus().get(key) if key else None
+
+    @property
+    def gpu_path(self) -> DataPath:
+        return ("resources", "gpu") if self.given("resources", "gpu") else ("cluster", "gpu")
+
+    @property
+    def partition_limits(self) -> Any:
+        """The cluster's record of the chosen partition, if the profile describes it."""
+        name = self.spec.slurm.partition
+        return self.spec.cluster.partitions.get(name) if name else None
+
+    @property
+    def cpus_per_node(self) -> int | None:
+        part = self.partition_limits
+        if part is not None and part.cpus_per_node is not None:
+            return int(part.cpus_per_node)
+        return self.spec.cluster.cpus_per_node
+
+    @property
+    def node_gpu_capacity(self) -> int | None:
+        part = self.partition_limits
+        if part is not None and part.gpus_per_node is not None:
+            return int(part.gpus_per_node)
+        return self.spec.cluster.gpus_per_node
+
+    @property
+    def dp(self) -> int | None:
+        p = self.spec.parallelism
+        denom = p.tp * p.pp * p.cp
+        if self.world == 0 or self.world % denom:
+            return None
+        return self.world // denom
+
+    @property
+    def etp(self) -> int:
+        p = self.spec.parallelism
+        return p.etp if p.etp is not None else p.tp
+
+    @property
+    def multinode(self) -> bool:
+        return self.nodes > 1
