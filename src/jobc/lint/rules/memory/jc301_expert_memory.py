@@ -33,13 +33,16 @@ workload: {kind: convert}
 from __future__ import annotations
 
 from collections.abc import Iterator
-from fractions import Fraction
 from math import isqrt
+from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.memory._where import first_given, model_source
 from jobc.spec.context import Context
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 META = Meta(
     code="JC301",
@@ -52,10 +55,13 @@ META = Meta(
     ),
 )
 
-BUDGET: dict[str, Fraction] = {
-    "convert": Fraction(3, 4),
-    "inference": Fraction(1, 2),
-    "training": Fraction(3, 8),
+#: The share of a GPU's memory that routed-expert weights may take, by workload (numerator,
+#: denominator). Fractions are made only when a spec has a MoE model: importing `fractions` (and
+#: with it `decimal`) costs a spec without one more than the rest of this rule.
+BUDGET: dict[str, tuple[int, int]] = {
+    "convert": (3, 4),
+    "inference": (1, 2),
+    "training": (3, 8),
 }
 
 
@@ -74,8 +80,10 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     if not estimable(shape, layout):
         return
+    from fractions import Fraction
+
     kind = mem.kind(ctx)
-    share = BUDGET[kind]
+    share = Fraction(*BUDGET[kind])
     budget = gpu.memory_bytes * share
     used, rank = expert_weights_per_gpu(shape, layout)
     if used <= budget:
