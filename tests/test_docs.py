@@ -17,8 +17,11 @@ from jobc.reader.source import parse_text
 ROOT = Path(__file__).resolve().parents[1]
 RULES_MD = ROOT / "docs" / "rules.md"
 
-# "Bad:" or "Good:" (a remark may follow the word), then a fenced YAML block.
-EXAMPLE = re.compile(r"^(?P<kind>Bad|Good)\b[^\n]*:[ \t]*\n+```yaml\n(?P<yaml>.*?)^```", re.S | re.M)
+# "Bad:" or "Good:" (a remark may follow the word), then a fenced YAML block (a bash block for the
+# rules about sbatch scripts, JC8).
+EXAMPLE = re.compile(
+    r"^(?P<kind>Bad|Good)\b[^\n]*:[ \t]*\n+```(?P<lang>yaml|bash)\n(?P<yaml>.*?)^```", re.S | re.M
+)
 
 # A small valid spec the examples are merged into, the way a user would paste them.
 BASE: dict[str, Any] = {
@@ -32,9 +35,26 @@ BASE: dict[str, Any] = {
 
 def examples(code: str) -> dict[str, str]:
     found: dict[str, str] = {}
+    want = "bash" if code.startswith("JC8") else "yaml"
     for match in EXAMPLE.finditer(RULES[code].doc):
-        found.setdefault(match["kind"], match["yaml"])
+        if match["lang"] == want:
+            found.setdefault(match["kind"], match["yaml"])
     return found
+
+
+SCRIPT_CODES = [code for code in RULES if code.startswith("JC8")]
+
+
+@pytest.mark.parametrize("code", SCRIPT_CODES)
+def test_script_rule_examples_bad_fires_and_good_does_not(code: str, tmp_path: Path) -> None:
+    from jobc.lint.scripts import lint_path
+
+    found = examples(code)
+    for kind, fires in (("Bad", True), ("Good", False)):
+        script = tmp_path / f"{kind.lower()}.sh"
+        script.write_text("#!/bin/bash\n" + found[kind], encoding="utf-8")
+        got = {f.code for f in lint_path(script).findings}
+        assert (code in got) == fires, (kind, sorted(got))
 
 
 def test_rules_md_is_what_jobc_rules_prints(capsys: pytest.CaptureFixture[str]) -> None:
@@ -90,6 +110,8 @@ def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("code", list(RULES))
 def test_bad_example_is_yaml_that_lints_as_part_of_a_valid_spec(code: str, tmp_path: Path) -> None:
+    if code.startswith("JC8"):
+        return  # a script's examples are bash; the test above lints them as scripts
     bad = examples(code).get("Bad")
     assert bad is not None, f"{code}: no Bad: ```yaml example in its docstring"
     src = parse_text(bad, "bad.yaml")

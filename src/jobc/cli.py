@@ -11,7 +11,7 @@ from importlib import import_module
 from jobc import __version__
 
 # the modules under jobc.commands, in the order `jobc --help` lists them
-COMMANDS = ["lint", "compile_", "plan", "rules", "schema"]
+COMMANDS = ["lint", "import_", "compile_", "plan", "rules", "schema"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -28,6 +28,7 @@ class _Parser(argparse.ArgumentParser):
 # the module that registers each command name; a run imports only the one it needs
 _BY_NAME = {
     "lint": "lint",
+    "import": "import_",
     "compile": "compile_",
     "plan": "plan",
     "rule": "rules",

@@ -54,17 +54,21 @@ def spec_files(paths: Sequence[str]) -> Iterator[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
+            from jobc.script.detect import walk_candidate
+
             found = sorted(
                 p
                 for p in path.rglob("*")
-                if p.suffix in (".yaml", ".yml")
-                and p.is_file()
+                if p.is_file()
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                and (p.suffix in (".yaml", ".yml") or walk_candidate(p))
             )
             if not found:
                 # a directory given by name (perhaps spec.yaml/ itself) that holds no spec: linting
                 # nothing and passing would hide the mistake
-                raise CommandError(f"{raw}: a directory with no *.yaml or *.yml files in it")
+                raise CommandError(
+                    f"{raw}: a directory with no *.yaml or *.yml files and no sbatch scripts in it"
+                )
             yield from found
         elif path.is_file():
             yield path
@@ -74,11 +78,11 @@ def spec_files(paths: Sequence[str]) -> Iterator[Path]:
             raise CommandError(f"{raw}: no such file or directory")
 
 
-def lint_one(path: Path, conf: Config, overs: list[Override]) -> Result:
-    from jobc.lint.pipeline import lint_file
+def lint_one(path: Path, conf: Config, overs: list[Override], profile: Path | None = None) -> Result:
+    from jobc.lint.scripts import lint_path
 
     try:
-        return lint_file(path, config=conf, overrides=overs, display=str(path))
+        return lint_path(path, config=conf, overrides=overs, display=str(path), profile=profile)
     except OSError as exc:
         raise CommandError(f"{path}: cannot read: {exc.strerror or exc}") from None
 

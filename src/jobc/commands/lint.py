@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from jobc.commands.common import (
@@ -20,8 +21,11 @@ from jobc.core.diagnostics import Finding, Severity
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "lint",
-        help="lint spec files and cluster profiles",
-        description="Lint spec files and cluster profiles (directories are walked for *.yaml and *.yml).",
+        help="lint spec files, cluster profiles and sbatch scripts",
+        description=(
+            "Lint spec files, cluster profiles and sbatch scripts (directories are walked for "
+            "*.yaml, *.yml, and *.sh, *.sbatch, *.slurm files with #SBATCH lines)."
+        ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
@@ -44,6 +48,11 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="override a spec value, e.g. --set resources.nodes=8",
     )
+    p.add_argument(
+        "--profile",
+        metavar="PROFILE.yaml",
+        help="a cluster profile for sbatch scripts (partition limits, GPUs, CPUs, shared storage)",
+    )
     p.set_defaults(run=run)
 
 
@@ -56,10 +65,13 @@ def run(args: argparse.Namespace) -> int:
         )
         overs = overrides(args.overrides)
         files = list(spec_files(args.paths))
+        profile = Path(args.profile) if args.profile else None
+        if profile is not None and not profile.is_file():
+            raise CommandError(f"--profile {args.profile}: no such file")
         findings: list[Finding] = []
         sources: dict[str, list[str]] = {}
         for path in files:
-            result = lint_one(path, conf, overs)
+            result = lint_one(path, conf, overs, profile)
             findings.extend(result.findings)
             if sys.stdout.isatty():
                 for src in result.sources:

@@ -21,6 +21,7 @@ class Config:
     severity: dict[str, Severity] = field(default_factory=dict)
     strict: bool = False
     source: str | None = None
+    profile: str | None = None  # a cluster profile for sbatch scripts (they have no `extends:`)
 
 
 # Every way TOML can spell a [tool.jobc] table: its header (or a sub-table's), a [tool] table that
@@ -98,8 +99,15 @@ def load(path: Path, known_codes: set[str]) -> Config:
             if not isinstance(value, bool):
                 raise ConfigError(f"{path}: strict must be true or false")
             cfg.strict = value
+        elif key == "profile":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{path}: profile must be the path of a cluster profile")
+            # relative to the file that says it, as `extends:` is relative to its spec
+            cfg.profile = str(path.parent / value) if not Path(value).is_absolute() else value
         else:
-            raise ConfigError(f"{path}: unknown setting {key!r} (known: select, ignore, severity, strict)")
+            raise ConfigError(
+                f"{path}: unknown setting {key!r} (known: select, ignore, severity, strict, profile)"
+            )
     return cfg
 
 

@@ -80,6 +80,7 @@ class _Run:
         self.overrides = overrides
         self.findings: list[Finding] = []
         self.rules_ran = False
+        self.shell_files: set[str] = set()  # batch scripts: comments follow bash's rules
 
     def emit(self, code: str, hit: Hit, *, layer: _source.Source | None = None) -> None:
         from jobc.lint.rules import RULES
@@ -154,7 +155,10 @@ def lint_file(
     overrides: list[Override] | None = None,
     display: str | None = None,
 ) -> Result:
-    """Lint one spec or profile file. Never raises for anything in the file's content."""
+    """Lint one spec or profile file. Never raises for anything in the file's content.
+
+    (`jobc.lint.scripts.lint_path` takes sbatch scripts too.)
+    """
     config = config or Config()
     main = _source.read(path, display)
     return lint_source(main, path, config=config, overrides=overrides or [])
@@ -508,7 +512,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
     from jobc.lint.rules import RULES
 
     by_file = {src.file: src for src in run.layers}
-    sups = {name: suppress.parse(src.text) for name, src in by_file.items()}
+    sups = {name: suppress.parse(src.text, shell=name in run.shell_files) for name, src in by_file.items()}
     kept: list[Finding] = []
     seen: set[tuple[Any, ...]] = set()
     for finding in run.findings:

@@ -20,17 +20,25 @@ class Suppression:
     used: set[str] = field(default_factory=set)
 
 
-def parse(text: str) -> list[Suppression]:
-    """Suppressions in real comments only: a marker inside a string value is not one."""
+def parse(text: str, *, shell: bool = False) -> list[Suppression]:
+    """Suppressions in real comments only: a marker inside a string value is not one.
+
+    ``shell``: the text is a batch script, whose comments follow bash's rules, not YAML's.
+    """
     if "jobc:" not in text:
         return []
     lines = text.splitlines()
-    scalars = _scalar_spans(text)
+    scalars = None if shell else _scalar_spans(text)
     out: list[Suppression] = []
     for number, line in enumerate(lines, 1):
         if "jobc:" not in line:
             continue
-        hash_at = _comment_start(line) if scalars is None else _comment_outside(line, number - 1, scalars)
+        if shell:
+            hash_at = _shell_comment_start(line)
+        elif scalars is None:
+            hash_at = _comment_start(line)
+        else:
+            hash_at = _comment_outside(line, number - 1, scalars)
         if hash_at < 0:
             continue
         match = _MARK.search(line, hash_at)
@@ -86,6 +94,30 @@ def _next_content_line(lines: list[str], number: int) -> int:
         if stripped and not stripped.startswith("#"):
             return i + 1
     return number + 1
+
+
+def _shell_comment_start(line: str) -> int:
+    """Index of the '#' that starts a bash comment on this line, or -1: a '#' that begins a word,
+    outside quotes (`${#x}`, `a#b` and `"#"` are not comments)."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if quote == '"' and ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch == "\\":
+            i += 2
+            continue
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t;&|()"):
+            return i
+        i += 1
+    return -1
 
 
 def _comment_start(line: str) -> int:

@@ -19,6 +19,7 @@ GROUPS = (
     "environment",  # JC5
     "resilience",  # JC6
     "storage",  # JC7
+    "script",  # JC8: sbatch scripts only
 )
 
 

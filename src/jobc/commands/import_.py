@@ -1,0 +1,222 @@
+"""`jobc import SCRIPT [-o SPEC]`: an sbatch script → a v1 spec that does what it does."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobc.commands.common import CommandError
+
+if TYPE_CHECKING:
+    from jobc.script.facts import ScriptFacts
+    from jobc.script.spec import Derived
+
+# the order a spec's sections are written in, as in the examples
+_ORDER = (
+    "version",
+    "name",
+    "slurm",
+    "resources",
+    "launch",
+    "env",
+    "fabric",
+    "container",
+    "storage",
+    "resilience",
+)
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "import",
+        help="turn an sbatch script into a spec",
+        description=(
+            "Write a v1 spec that does what an sbatch script does. Each value names the script "
+            "line it came from; lines that were not mapped are listed at the end, with why."
+        ),
+    )
+    p.add_argument("script", metavar="SCRIPT")
+    p.add_argument("-o", "--output", metavar="SPEC", help="write the spec here (default: stdout)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from jobc.script.parse import read
+
+    path = Path(args.script)
+    try:
+        if not path.is_file():
+            raise CommandError(f"{args.script}: no such file")
+        facts = read(path, args.script)
+    except CommandError as exc:
+        print(f"jobc import: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"jobc import: {args.script}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    for problem in facts.problems:
+        print(f"{facts.file}:{problem.span.line}:{problem.span.col}: {problem.message}", file=sys.stderr)
+    if not facts.readable:
+        print(f"jobc import: {args.script}: not imported: the script cannot be read", file=sys.stderr)
+        return 1
+    derived = imported(facts)
+    text = render(derived, facts)
+    print(summary(derived, facts, args.output), file=sys.stderr, end="")
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"jobc import: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def imported(facts: ScriptFacts) -> Derived:
+    """The import view, with every value the spec rules object to taken out (and said why)."""
+    from jobc.script.spec import derive
+
+    derived = derive(facts, for_lint=False)
+    for _ in range(3):
+        problems = _pitfalls(derived)
+        if not problems:
+            break
+        for path, code, message in problems:
+            span = derived.spans.get(path)
+            if _remove(derived.data, path):
+                line = derived.labels.get(path) or ".".join(map(str, path))
+                derived.skip(span or _first(facts), line, f"left out, {code}: {message.split(';')[0]}")
+    derived.unmapped.sort(key=lambda u: u.line)
+    return derived
+
+
+def _first(facts: ScriptFacts) -> Any:
+    from jobc.core.diagnostics import Span
+
+    return Span.point(1, 1)
+
+
+def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
+    from jobc.lint.rules import RULES
+    from jobc.spec import fastcheck
+    from jobc.spec.context import Context
+    from jobc.spec.plain import JobSpec
+
+    if not fastcheck.valid(derived.data, "JobSpec"):
+        return []
+    ctx = Context(spec=JobSpec.build(derived.data), data=derived.data, own=derived.data)
+    out = []
+    for code, rule in RULES.items():
+        if rule.check is None or code.startswith("JC8"):
+            continue
+        for hit in rule.check(ctx):
+            if hit.severity is None and rule.meta.severity.name == "INFO":
+                continue
+            if _exists(derived.data, hit.path) and hit.path[:1] not in (("name",), ("version",)):
+                out.append((hit.path, code, hit.message))
+    return out
+
+
+def _exists(data: Any, path: tuple[str | int, ...]) -> bool:
+    node = data
+    for part in path:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return False
+    return not isinstance(node, dict)
+
+
+def _remove(data: Any, path: tuple[str | int, ...]) -> bool:
+    node = data
+    for part in path[:-1]:
+        node = node[part]
+    last = path[-1]
+    if isinstance(node, dict) and last in node:
+        del node[last]
+        return True
+    if isinstance(node, list) and isinstance(last, int) and 0 <= last < len(node):
+        del node[last]
+        return True
+    return False
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _key(key: Any) -> str:
+    return (
+        key
+        if isinstance(key, str)
+        and _PLAIN_KEY.match(key)
+        and key not in ("true", "false", "null", "y", "n", "yes", "no", "on", "off")
+        else json.dumps(str(key))
+    )
+
+
+def render(derived: Derived, facts: ScriptFacts) -> str:
+    out = [
+        f"# Imported from {facts.file} by `jobc import`. Each value names the line it came from;",
+        "# the lines that were not mapped are listed at the end.",
+    ]
+    data = derived.data
+    keys = [k for k in _ORDER if k in data] + [k for k in data if k not in _ORDER]
+    for key in keys:
+        _emit(out, (key,), data[key], 0, derived)
+    if derived.unmapped:
+        out.append("")
+        out.append("# Not mapped from the script:")
+        for u in derived.unmapped:
+            out.append(f"#   line {u.line}: {_one_line(u.text)} — {u.why}")
+    return "\n".join(out) + "\n"
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 70 else text[:67] + "…"
+
+
+def _comment(derived: Derived, path: tuple[str | int, ...]) -> str:
+    span = derived.spans.get(path)
+    return f"  # line {span.line}" if span is not None else ""
+
+
+def _emit(out: list[str], path: tuple[str | int, ...], value: Any, depth: int, derived: Derived) -> None:
+    pad = "  " * depth
+    key = _key(path[-1])
+    if isinstance(value, dict):
+        if not value:
+            return
+        out.append(f"{pad}{key}:")
+        for k, v in value.items():
+            _emit(out, (*path, k), v, depth + 1, derived)
+    elif isinstance(value, list):
+        if not value:
+            return
+        out.append(f"{pad}{key}:")
+        for i, item in enumerate(value):
+            out.append(f"{pad}  - {_scalar(item)}{_comment(derived, (*path, i)) or _comment(derived, path)}")
+    else:
+        out.append(f"{pad}{key}: {_scalar(value)}{_comment(derived, path)}")
+
+
+def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:
+    where = output or "stdout"
+    lines = [f"jobc import: {facts.file} → {where}"]
+    if derived.unmapped:
+        lines.append(f"  {len(derived.unmapped)} line(s) not mapped:")
+        lines += [f"    line {u.line}: {_one_line(u.text)} — {u.why}" for u in derived.unmapped]
+    return "\n".join(lines) + "\n"

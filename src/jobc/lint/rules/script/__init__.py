@@ -1,0 +1,21 @@
+"""JC8 — sbatch scripts: what only a hand-written batch script can get wrong."""
+
+from jobc.lint.rules.script import (
+    jc800_script_unreadable,
+    jc801_directive_after_command,
+    jc802_trap_while_foreground,
+    jc803_exec_skips_cleanup,
+    jc804_launcher_size_mismatch,
+    jc805_launcher_without_srun,
+    jc806_localhost_rendezvous,
+)
+
+MODULES = [
+    jc800_script_unreadable,
+    jc801_directive_after_command,
+    jc802_trap_while_foreground,
+    jc803_exec_skips_cleanup,
+    jc804_launcher_size_mismatch,
+    jc805_launcher_without_srun,
+    jc806_localhost_rendezvous,
+]

@@ -1,0 +1,66 @@
+"""A trap in the batch shell for the warning signal, while the step runs in the foreground.
+
+`#SBATCH --signal=B:SIGUSR1@120` sends the signal to the batch shell only. bash runs a trap only
+between commands: while `srun …` runs in the foreground, the trap waits until the step has ended,
+which is after the time limit killed it. The checkpoint the trap was meant to trigger never
+happens. Start the step in the background and `wait` for it: `wait` returns when a trapped
+signal arrives, so the trap runs at once (and can forward the signal to the step).
+
+Bad:
+
+```bash
+#SBATCH --signal=B:USR1@120
+trap 'scancel --signal=USR1 "$SLURM_JOB_ID"' USR1
+srun python train.py
+```
+
+Good:
+
+```bash
+#SBATCH --signal=B:USR1@120
+trap 'kill -USR1 "$step"' USR1
+srun python train.py &
+step=$!
+wait "$step"
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import at, facts
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC802",
+    name="trap-while-foreground",
+    severity=Severity.ERROR,
+    summary="A batch-shell trap for a B: signal while the step runs in the foreground",
+    remediation="Start the step with `&` and `wait` for it, so the trap runs when the signal arrives.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    f = facts(ctx)
+    if f is None:
+        return
+    d = f.honoured().get("signal")
+    if d is None or d.value is None or not d.value.upper().startswith(("B:", "RB:", "BR:")):
+        return
+    name = d.value.split(":", 1)[1].split("@", 1)[0].upper()
+    numbers = {"10": "USR1", "12": "USR2", "15": "TERM", "2": "INT", "1": "HUP"}
+    name = "SIG" + numbers.get(name, name.removeprefix("SIG"))
+    traps = [t for t in f.traps if name in t.signals]
+    if not traps:
+        return
+    trap = traps[0]
+    for step in f.steps:
+        if step.line <= trap.span.line or step.background or step.exec_:
+            continue
+        yield Hit(
+            at(step.span),
+            f"{d.text} sends {name} to the batch shell, which traps it (line {trap.span.line}), but "
+            "this step runs in the foreground: bash runs the trap only after the step has ended, "
+            "when the time limit has already killed it; start the step with `&` and `wait` for it",
+        )

@@ -1,0 +1,61 @@
+"""`exec srun …` (or `exec torchrun`, `exec python`) in a script that set a trap or has commands after it.
+
+`exec` replaces the batch shell with the step. Traps die with the shell, so a signal handler set
+earlier never runs, and every line after the `exec` (cleanup, a requeue, a final copy of the
+logs) is never reached.
+
+Bad:
+
+```bash
+trap 'touch "$CKPT/stop"' USR1
+exec srun python train.py
+rm -rf "$TMPDIR/cache"
+```
+
+Good:
+
+```bash
+trap 'touch "$CKPT/stop"' USR1
+srun python train.py &
+wait $!
+rm -rf "$TMPDIR/cache"
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import at, facts
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC803",
+    name="exec-skips-cleanup",
+    severity=Severity.ERROR,
+    summary="`exec` replaces the batch shell although the script set a trap or has cleanup after it",
+    remediation="Drop `exec`: run the step in the background and `wait` for it.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    f = facts(ctx)
+    if f is None:
+        return
+    for step in f.steps:
+        if not step.exec_:
+            continue
+        traps = [t for t in f.traps if t.span.line < step.line]
+        after = [c.span.line for c in f.commands if c.span.line > step.span.end_line]
+        after += [s.line for s in f.steps if s.line > step.span.end_line]
+        if traps:
+            why = f"the trap on line {traps[0].span.line} dies with the shell and never runs"
+        elif after:
+            why = f"line {min(after)} and everything after it is never reached"
+        else:
+            continue
+        yield Hit(
+            at(step.span),
+            f"exec replaces the batch shell with this step, so {why}; drop exec, start the step "
+            "with `&` and `wait` for it",
+        )

@@ -1,0 +1,111 @@
+"""Launcher sizes written as numbers that differ from what the script allocates.
+
+`torchrun --nnodes=4` in a 2-node job waits for two nodes that never come (the rendezvous times
+out); `--nproc_per_node=4` on 8-GPU nodes leaves half the GPUs idle; `srun -N 1` inside a 2-node
+allocation runs the whole step on the first node. The numbers are written twice, in the
+`#SBATCH` lines and on the launch line, and edited in one place only. Derive them from Slurm
+(`$SLURM_NNODES`, `$SLURM_GPUS_ON_NODE`) or let jobc write both.
+
+Bad:
+
+```bash
+#SBATCH --nodes=2
+#SBATCH --gpus-per-node=8
+srun --ntasks-per-node=1 torchrun --nnodes=4 --nproc_per_node=8 train.py
+```
+
+Good:
+
+```bash
+#SBATCH --nodes=2
+#SBATCH --gpus-per-node=8
+srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 train.py
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import at, facts, nodes
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC804",
+    name="launcher-size-mismatch",
+    severity=Severity.ERROR,
+    summary="--nnodes, --nproc_per_node or srun -N/-n hard-coded differently from the allocation",
+    remediation="Use $SLURM_NNODES and the allocation's GPU count, or write the sizes once in a spec.",
+)
+
+_NODES = ("nnodes", "num_machines", "num_nodes")
+_PER_NODE = ("nproc_per_node", "num_gpus")
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    from jobc.script.spec import gpus_per_node
+
+    f = facts(ctx)
+    if f is None:
+        return
+    step = f.main_step
+    if step is None:
+        return
+    want_nodes = nodes(f)
+    gpus, _, _ = gpus_per_node(f)
+    launcher = step.launcher
+    if launcher is not None:
+        for key in _NODES:
+            word = launcher.options.get(key)
+            if word is not None and (n := _number(word.text)) is not None and n != want_nodes:
+                yield Hit(
+                    at(word.span),
+                    f"{word.raw} but the job allocates {want_nodes} node(s): the rendezvous waits for "
+                    f'{n} and times out (or starts on part of the job); use "$SLURM_NNODES"',
+                )
+        for key in _PER_NODE:
+            word = launcher.options.get(key)
+            if word is not None and gpus and (n := _number(word.text)) is not None and n != gpus:
+                yield Hit(
+                    at(word.span),
+                    f"{word.raw} but each node has {gpus} GPUs allocated: "
+                    + (f"{gpus - n} GPUs per node stay idle" if n < gpus else "ranks share GPUs or fail")
+                    + f"; use {gpus}",
+                )
+        word = launcher.options.get("num_processes")
+        if word is not None and gpus and (n := _number(word.text)) is not None and n != gpus * want_nodes:
+            yield Hit(
+                at(word.span),
+                f"{word.raw} but the job has {gpus * want_nodes} GPUs ({want_nodes} nodes × {gpus}); "
+                f"use {gpus * want_nodes}",
+            )
+    if step.srun is None:
+        return
+    word = step.srun.get("nodes")
+    if word is not None and (n := _number(word.text)) is not None and n != want_nodes:
+        yield Hit(
+            at(word.span),
+            f"srun {word.raw} but the job allocates {want_nodes} node(s): the step runs on {n}; drop "
+            "it (srun uses the whole allocation)",
+        )
+    word = step.srun.get("ntasks")
+    honoured = f.honoured()
+    expected = None
+    per = honoured.get("ntasks-per-node")
+    total = honoured.get("ntasks")
+    if total is not None and total.value and total.value.isdigit():
+        expected = int(total.value)
+    elif per is not None and per.value and per.value.isdigit():
+        expected = int(per.value) * want_nodes
+    elif launcher is None and gpus:
+        expected = gpus * want_nodes
+    if word is not None and expected is not None and (n := _number(word.text)) is not None and n != expected:
+        yield Hit(
+            at(word.span),
+            f"srun {word.raw} but the allocation holds {expected} tasks; drop it (srun starts the "
+            "allocation's tasks) or make the two agree",
+        )

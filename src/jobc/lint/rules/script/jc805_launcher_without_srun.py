@@ -1,0 +1,54 @@
+"""A multi-node job whose launcher is not started by srun.
+
+The batch script runs on the first node of the allocation only. `torchrun …` or `python train.py`
+written there, without `srun` in front, starts on that one node; the other nodes sit idle, and a
+launcher told `--nnodes=2` waits for a second node that never joins.
+
+Bad:
+
+```bash
+#SBATCH --nodes=2
+torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint="$head:29500" train.py
+```
+
+Good:
+
+```bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=1
+srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint="$head:29500" train.py
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import at, facts, nodes
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC805",
+    name="launcher-without-srun",
+    severity=Severity.ERROR,
+    summary="A multi-node job whose launcher is not started by srun (it runs on the first node only)",
+    remediation="Start the launcher with srun (one task per node for torchrun, one per GPU for python).",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    f = facts(ctx)
+    if f is None:
+        return
+    count = nodes(f)
+    if count < 2:
+        return
+    step = f.main_step
+    if step is None or step.srun is not None:
+        return
+    what = step.launcher.name if step.launcher is not None else "the program"
+    yield Hit(
+        at(step.span),
+        f"the job allocates {count} nodes but {what} is started by the batch shell, which runs on the "
+        f"first node only: the other {count - 1} node(s) stay idle; start it with srun",
+    )

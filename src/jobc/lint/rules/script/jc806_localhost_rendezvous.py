@@ -1,0 +1,75 @@
+"""MASTER_ADDR or the rendezvous endpoint is localhost in a multi-node job.
+
+`localhost` (or `127.0.0.1`, or torchrun's `--standalone`) means each node's own loopback: every
+node starts its own rendezvous and waits for the others there, so the nodes never meet and the
+job hangs until its time limit. The address must be a host every node can reach: the first node
+of the allocation.
+
+Bad:
+
+```bash
+#SBATCH --nodes=2
+export MASTER_ADDR=localhost
+srun torchrun --nnodes=2 --rdzv_endpoint=localhost:29500 train.py
+```
+
+Good:
+
+```bash
+#SBATCH --nodes=2
+export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)
+srun torchrun --nnodes=2 --rdzv_endpoint="$MASTER_ADDR:29500" train.py
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity, Span
+from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import at, facts, nodes
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC806",
+    name="localhost-rendezvous",
+    severity=Severity.ERROR,
+    summary="MASTER_ADDR or the rendezvous endpoint is localhost in a multi-node job",
+    remediation=(
+        'Use the first node of the allocation: scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1.'
+    ),
+)
+
+_LOCAL = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
+
+
+def _local(text: str) -> bool:
+    host = text.strip().strip("[]")
+    host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return host.lower() in _LOCAL or host.startswith("127.")
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    f = facts(ctx)
+    if f is None:
+        return
+    count = nodes(f)
+    if count < 2:
+        return
+    why = f"in a {count}-node job every node would rendezvous with itself, and the job hangs"
+    places: list[tuple[Span, str]] = [
+        (e.value_span, f"{e.name}={e.raw}")
+        for e in f.exports
+        if e.name in ("MASTER_ADDR", "MAIN_PROCESS_IP") and e.value is not None and _local(e.value)
+    ]
+    for step in f.steps:
+        launcher = step.launcher
+        if launcher is None:
+            continue
+        for key in ("rdzv_endpoint", "master_addr", "main_process_ip"):
+            word = launcher.options.get(key)
+            if word is not None and word.literal and _local(word.text):
+                places.append((word.span, word.raw))
+        if "standalone" in launcher.flags:
+            places.append((launcher.span, f"{launcher.name} --standalone"))
+    for span, what in places:
+        yield Hit(at(span), f"{what} is this node's loopback: {why}; use the first node of the allocation")

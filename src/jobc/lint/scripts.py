@@ -1,0 +1,217 @@
+"""Linting an sbatch script: its facts become a Context the spec rules read, plus the JC8 rules.
+
+The script is read into facts (`jobc.script`), the facts into spec-shaped data (the lint view of
+`jobc.script.spec`, merged over a cluster profile when one is given), and that data into the same
+`Context` a spec gives. Every rule whose pitfall a script can have runs on it and keeps its code;
+a finding's data path is mapped back to the script line and column the value came from.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jobc.core.diagnostics import DataPath, Finding, Hit, Severity, Span
+from jobc.lint.config import Config
+from jobc.lint.pipeline import (
+    Override,
+    Result,
+    _finish,
+    _merge,
+    _read_profile,
+    _Run,
+    _validate_profile,
+    lint_file,
+)
+from jobc.reader import source as _source
+from jobc.spec.context import Context
+
+if TYPE_CHECKING:
+    from jobc.script.facts import ScriptFacts
+    from jobc.script.spec import Derived
+
+# Spec rules whose pitfall a batch script can have in the same form.
+SPEC_RULES = (
+    "JC101",
+    "JC102",
+    "JC103",
+    "JC104",
+    "JC106",
+    "JC107",
+    "JC108",
+    "JC109",
+    "JC401",
+    "JC402",
+    "JC404",
+    "JC406",
+    "JC407",
+    "JC501",
+    "JC504",
+    "JC601",
+    "JC604",
+    "JC701",
+    "JC702",
+)
+_SETUP_LINE = re.compile(r"\bsetup line \d+\b")
+
+
+def lint_path(
+    path: Path,
+    *,
+    config: Config | None = None,
+    overrides: list[Override] | None = None,
+    display: str | None = None,
+    profile: Path | None = None,
+) -> Result:
+    """Lint a spec, a cluster profile or an sbatch script, whichever the file is."""
+    from jobc.script.detect import is_script
+
+    config = config or Config()
+    if is_script(path):
+        return lint_script(path, config=config, display=display, profile=profile)
+    return lint_file(path, config=config, overrides=overrides, display=display)
+
+
+def lint_script(
+    path: Path, *, config: Config, display: str | None = None, profile: Path | None = None
+) -> Result:
+    from jobc.script.parse import read
+
+    facts = read(path, display)
+    text = "\n".join(facts.lines)
+    main = _source.Source(facts.file, text)
+    run = _Run(main, [])
+    run.shell_files.add(facts.file)
+    result = Result(facts.file, sources=run.layers)
+    _check(run, result, facts, path, config=config, profile=profile)
+    result.findings = _finish(run, config)
+    return result
+
+
+def _check(
+    run: _Run, result: Result, facts: ScriptFacts, path: Path, *, config: Config, profile: Path | None
+) -> None:
+    from jobc.lint.rules import RULES
+    from jobc.script.spec import derive
+
+    for problem in facts.problems:
+        severity = Severity.ERROR if problem.severity == "error" else Severity.WARNING
+        meta = RULES["JC800"].meta
+        run.findings.append(Finding("JC800", meta.name, severity, problem.message, facts.file, problem.span))
+    if not facts.readable and not facts.directives:
+        return
+    chosen = profile if profile is not None else (Path(config.profile) if config.profile else None)
+    layer = _profile(run, chosen) if chosen is not None else None
+    if chosen is not None and layer is None:
+        return
+    derived = derive(facts, for_lint=True, has_profile=layer is not None)
+    ctx = _context(derived, layer, path)
+    if ctx is None:
+        return
+    ctx.facts["script"] = facts
+    result.context = ctx
+    run.rules_ran = True
+    for code, rule in RULES.items():
+        if rule.check is None:
+            continue
+        if not code.startswith("JC8") and (code not in SPEC_RULES or not facts.readable):
+            continue
+        for hit in rule.check(ctx):
+            _emit(run, code, hit, derived, facts)
+
+
+def _profile(run: _Run, path: Path) -> _source.Source | None:
+    meta_file = str(path)
+    if not path.is_file():
+        run.findings.append(_problem(meta_file, f"--profile {path}: no such file"))
+        return None
+    layer = _read_profile(path.resolve(), str(path))
+    run.layers.append(layer)
+    run.source_problems(layer)
+    if not layer.ok or not isinstance(layer.data, dict) or "profile" not in layer.data:
+        if layer.ok:
+            run.findings.append(
+                _problem(layer.file, f"{path} is not a cluster profile (it has no `profile:` key)")
+            )
+        return None
+    if not _validate_profile(run, layer):
+        return None
+    return layer
+
+
+def _problem(file: str, message: str) -> Finding:
+    from jobc.lint.rules import RULES
+
+    meta = RULES["JC006"].meta
+    return Finding("JC006", meta.name, meta.severity, message, file, Span.point(1, 1))
+
+
+def _context(derived: Derived, layer: _source.Source | None, path: Path) -> Context | None:
+    from jobc.spec import fastcheck
+    from jobc.spec.plain import JobSpec
+
+    layers = [layer.data] if layer is not None else []
+    merged = _merge([*layers, derived.data])
+    merged.pop("profile", None)
+    merged.pop("extends", None)
+    if not fastcheck.valid(merged, "JobSpec"):
+        # a value the script wrote that no spec could hold (a port out of range, a signal jobc
+        # does not send): the spec rules are skipped, the script rules still run
+        merged = _merge([*layers, _minimal(derived)])
+        merged.pop("profile", None)
+        if not fastcheck.valid(merged, "JobSpec"):
+            return None
+    spec = JobSpec.build(merged)
+    return Context(spec=spec, data=merged, spec_dir=str(path.parent), own=derived.data)
+
+
+def _minimal(derived: Derived) -> dict[str, object]:
+    data = derived.data
+    kept: dict[str, object] = {}
+    keep = {"version": 1, "name": data["name"], "resources": kept, "launch": {"program": "train.py"}}
+    resources = data.get("resources", {})
+    for key in ("nodes", "gpus_per_node"):
+        if isinstance(resources.get(key), int) and resources[key] >= (1 if key == "nodes" else 0):
+            kept[key] = resources[key]
+    return keep
+
+
+def _emit(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) -> None:
+    from jobc.lint.rules import RULES
+    from jobc.lint.rules.script._facts import span_of
+
+    rule = RULES[code]
+    severity = hit.severity if hit.severity is not None else rule.meta.severity
+    message = hit.message
+    span = span_of(hit.path)
+    file = facts.file
+    if span is None:
+        span, file = _place(run, code, hit, derived, facts)
+        if hit.path[:2] == ("launch", "setup"):
+            message = _SETUP_LINE.sub(f"line {span.line}", message)
+    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path))
+
+
+def _place(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) -> tuple[Span, str]:
+    path: DataPath = hit.path
+    if code == "JC106" and path in derived.expansions:
+        return derived.expansions[path], facts.file
+    for n in range(len(path), 0, -1):
+        span = derived.spans.get(path[:n])
+        if span is not None:
+            return span, facts.file
+    # a value from the cluster profile (its partitions' limits, its GPUs): point there
+    for layer in run.layers[1:]:
+        if layer.tree is not None:
+            from jobc.reader.locate import locate
+
+            found = locate(layer.tree, layer.lines, path, at_value=hit.at_value)
+            if found.exact:
+                return found.span, layer.file
+    # the script does not say it at all (no --time on a multi-node job): its directives' block
+    directives = [d for d in facts.directives if d.honoured]
+    if directives:
+        last = directives[-1].span.line
+        return Span(last, 1, last, len(facts.lines[last - 1]) + 1), facts.file
+    return Span.point(1, 1), facts.file

@@ -1,0 +1,41 @@
+"""Which files are batch scripts: a shell shebang, or `#SBATCH` lines. YAML stays a spec."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SPEC_SUFFIXES = (".yaml", ".yml")
+SCRIPT_SUFFIXES = (".sh", ".sbatch", ".slurm", ".bash")
+_SHELL_SHEBANG = re.compile(rb"^#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|k|z|tc|c|a|fi)?sh\b")
+_DIRECTIVE = re.compile(rb"^#SBATCH[ \t]", re.M)
+_HEAD = 1 << 16
+
+
+def is_script(path: Path) -> bool:
+    """Whether ``path`` holds an sbatch script (read only its head; never raises)."""
+    if path.suffix.lower() in SPEC_SUFFIXES:
+        return False
+    try:
+        with path.open("rb") as f:
+            head = f.read(_HEAD)
+    except OSError:
+        return False
+    return looks_like_script(head, path.suffix.lower())
+
+
+def looks_like_script(head: bytes, suffix: str = "") -> bool:
+    if _SHELL_SHEBANG.match(head):
+        return True
+    return bool(_DIRECTIVE.search(head))
+
+
+def walk_candidate(path: Path) -> bool:
+    """In a directory walk: scripts by their name, and only those that hold #SBATCH lines."""
+    if path.suffix.lower() not in SCRIPT_SUFFIXES:
+        return False
+    try:
+        with path.open("rb") as f:
+            return bool(_DIRECTIVE.search(f.read(_HEAD)))
+    except OSError:
+        return False

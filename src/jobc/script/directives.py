@@ -1,0 +1,157 @@
+"""`#SBATCH` lines by sbatch's own rules.
+
+sbatch reads `#SBATCH` lines from the top of the script and stops at the first line that is
+neither blank nor a comment: directives after the first command are ignored without a word.
+Within a line, options are split into words as a shell would (quotes group), a word starting with
+`#` begins a comment, and each option is written `--name=value`, `--name value`, `-Xvalue` or
+`-X value`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Span
+from jobc.script.facts import Directive
+
+PREFIX = "#SBATCH"
+
+# sbatch's short options and the long option each stands for
+SHORT = {
+    "A": "account",
+    "a": "array",
+    "B": "extra-node-info",
+    "b": "begin",
+    "C": "constraint",
+    "c": "cpus-per-task",
+    "D": "chdir",
+    "d": "dependency",
+    "e": "error",
+    "F": "nodefile",
+    "G": "gpus",
+    "H": "hold",
+    "i": "input",
+    "J": "job-name",
+    "k": "no-kill",
+    "L": "licenses",
+    "M": "clusters",
+    "m": "distribution",
+    "N": "nodes",
+    "n": "ntasks",
+    "O": "overcommit",
+    "o": "output",
+    "p": "partition",
+    "q": "qos",
+    "Q": "quiet",
+    "s": "oversubscribe",
+    "S": "core-spec",
+    "t": "time",
+    "V": "version",
+    "v": "verbose",
+    "W": "wait",
+    "w": "nodelist",
+    "x": "exclude",
+}
+# options that never take a value
+FLAGS = frozenset(
+    {
+        "exclusive",
+        "requeue",
+        "no-requeue",
+        "hold",
+        "no-kill",
+        "overcommit",
+        "quiet",
+        "oversubscribe",
+        "verbose",
+        "wait",
+        "parsable",
+        "test-only",
+        "contiguous",
+        "spread-job",
+        "use-min-nodes",
+        "ignore-pbs",
+        "container-mount-home",
+        "no-container-mount-home",
+        "container-remap-root",
+        "no-container-remap-root",
+        "container-writable",
+        "container-readonly",
+        "no-container-entrypoint",
+        "export-file",
+    }
+)
+# long options whose value is optional: a bare `--exclusive` is a flag, `--exclusive=user` a value
+OPTIONAL_VALUE = frozenset({"exclusive", "requeue", "kill-on-invalid-dep"})
+# the abbreviations sbatch accepts for a few common long options
+ALIASES = {"gpus-per-task": "gpus-per-task", "cpus": "cpus-per-task", "job_name": "job-name"}
+
+
+def is_directive(line: str) -> bool:
+    return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t")
+
+
+def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
+    """The options of one `#SBATCH` line (1-based ``number``)."""
+    words = list(_words(line, len(PREFIX)))
+    i = 0
+    while i < len(words):
+        text, start, end = words[i]
+        i += 1
+        if text.startswith("--") and len(text) > 2:
+            name, eq, value = text[2:].partition("=")
+            name = ALIASES.get(name, name)
+            if eq:
+                yield Directive(name, value, _span(number, start, end), honoured, text)
+                continue
+            if name in FLAGS or name in OPTIONAL_VALUE or i >= len(words) or words[i][0].startswith("-"):
+                yield Directive(name, None, _span(number, start, end), honoured, text)
+                continue
+            value, _, vend = words[i]
+            i += 1
+            yield Directive(name, value, _span(number, start, vend), honoured, f"{text} {value}")
+        elif text.startswith("-") and len(text) > 1:
+            letter = text[1]
+            name = SHORT.get(letter, letter)
+            if name in FLAGS:
+                yield Directive(name, None, _span(number, start, end), honoured, text)
+            elif len(text) > 2:
+                value = text[2:].removeprefix("=")
+                yield Directive(name, value, _span(number, start, end), honoured, text)
+            elif i < len(words):
+                value, _, vend = words[i]
+                i += 1
+                yield Directive(name, value, _span(number, start, vend), honoured, f"{text} {value}")
+            else:
+                yield Directive(name, None, _span(number, start, end), honoured, text)
+        # a stray word (not an option) is ignored by sbatch's parser too
+
+
+def _span(line: int, start: int, end: int) -> Span:
+    return Span(line, start + 1, line, end + 1)
+
+
+def _words(line: str, offset: int) -> Iterator[tuple[str, int, int]]:
+    """Shell-like words from ``offset``: (text without quotes, start, end) in 0-based columns."""
+    i, n = offset, len(line)
+    while i < n:
+        while i < n and line[i] in " \t\r":
+            i += 1
+        if i >= n or line[i] == "#":
+            return
+        start = i
+        out: list[str] = []
+        quote = ""
+        while i < n and (quote or line[i] not in " \t\r"):
+            ch = line[i]
+            if quote:
+                if ch == quote:
+                    quote = ""
+                else:
+                    out.append(ch)
+            elif ch in "'\"":
+                quote = ch
+            else:
+                out.append(ch)
+            i += 1
+        yield "".join(out), start, i

@@ -1,0 +1,157 @@
+"""What a batch script says, as records with positions: the one fact model lint and import read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobc.core.diagnostics import Span
+from jobc.core.record import field, record
+
+# Variables that differ from rank to rank (or node to node): expanded in the batch shell, they
+# take the first node's value (or none) for every rank.
+PER_RANK = frozenset(
+    {
+        "SLURM_PROCID",
+        "SLURM_NODEID",
+        "SLURM_LOCALID",
+        "SLURM_GTIDS",
+        "SLURM_TASK_PID",
+        "SLURMD_NODENAME",
+        "RANK",
+        "LOCAL_RANK",
+        "NODE_RANK",
+        "GROUP_RANK",
+        "ROLE_RANK",
+        "CUDA_VISIBLE_DEVICES",
+    }
+)
+
+
+@record
+class Directive:
+    """One option of an `#SBATCH` line, by its long name (`N` → `nodes`)."""
+
+    name: str
+    value: str | None  # None for a bare flag (--exclusive, --requeue)
+    span: Span  # the option as written
+    honoured: bool  # before the first command: sbatch reads it
+    text: str  # the option as written, for messages
+
+
+@record
+class Word:
+    """One shell word of a command: its text after quote removal (when literal) and where it is."""
+
+    text: str
+    span: Span
+    literal: bool  # no expansion, substitution or glob in it: `text` is exactly what runs
+    raw: str  # as written in the script
+    node: Any = field(default=None, compare=False)  # the syntax node, while the script is read
+
+
+@record
+class Expansion:
+    """A per-rank variable read by a `$NAME`, `${NAME…}` or `$((… NAME …))`."""
+
+    name: str
+    span: Span
+    shell: str  # "batch": expanded once in the batch shell; "step": inside a started task
+
+
+@record
+class Export:
+    name: str
+    value: str | None  # the literal value; None when computed ($(…), $VAR, …)
+    raw: str  # the value as written
+    span: Span  # the whole assignment
+    value_span: Span
+    exported: bool  # `export NAME=…` (or `export NAME` later), not a plain shell variable
+
+
+@record
+class Trap:
+    action: str
+    signals: tuple[str, ...]  # normalised: SIGTERM, SIGUSR1, EXIT, …
+    span: Span
+
+
+@record
+class Launcher:
+    """torchrun, python -m torch.distributed.run, accelerate launch or deepspeed, with its options."""
+
+    name: str  # torchrun | accelerate | deepspeed
+    options: dict[str, Word]  # by normalised name (nnodes, nproc_per_node, rdzv_endpoint, …)
+    flags: tuple[str, ...]  # options without a value (standalone, multi_gpu, …)
+    span: Span
+
+
+@record(frozen=False)
+class Step:
+    """A command that starts the training program: under srun, a launcher, or both."""
+
+    span: Span
+    text: str
+    srun: dict[str, Word] | None  # srun's options by long name; None: not started by srun
+    srun_flags: tuple[str, ...]
+    launcher: Launcher | None
+    python: str | None  # the interpreter as written: python, python3, /path/python, uv
+    uv_sync: bool  # `uv run` without --no-sync
+    program: Word | None
+    module: Word | None
+    args: list[Word]
+    container: dict[str, Word]  # pyxis options of srun, by name without the leading --
+    background: bool
+    exec_: bool
+    line: int  # the first line, for ordering against traps and other commands
+
+
+@record
+class Command:
+    """Any other command the batch shell runs (module loads, cd, echo, helper sruns, …)."""
+
+    name: str
+    text: str
+    span: Span
+    words: tuple[str, ...]
+
+
+@record
+class Problem:
+    """A part of the script that could not be read."""
+
+    message: str
+    span: Span
+    severity: str = "warning"
+
+
+@record(frozen=False)
+class ScriptFacts:
+    file: str
+    lines: list[str]
+    shell: str  # bash, sh, csh, python, … (from the shebang; bash when none)
+    readable: bool  # the body was parsed as a POSIX/bash shell script
+    directives: list[Directive] = field(default_factory=list)
+    first_command: Span | None = None
+    exports: list[Export] = field(default_factory=list)
+    traps: list[Trap] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    commands: list[Command] = field(default_factory=list)
+    expansions: list[Expansion] = field(default_factory=list)
+    functions: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def honoured(self) -> dict[str, Directive]:
+        """The directives sbatch reads, by name; a later one wins, as in sbatch."""
+        out: dict[str, Directive] = {}
+        for d in self.directives:
+            if d.honoured:
+                out[d.name] = d
+        return out
+
+    @property
+    def main_step(self) -> Step | None:
+        """The step that runs the training: the last one with a launcher or a program."""
+        for step in reversed(self.steps):
+            if step.launcher is not None or step.program is not None or step.module is not None:
+                return step
+        return self.steps[-1] if self.steps else None

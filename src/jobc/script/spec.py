@@ -1,0 +1,520 @@
+"""Script facts → spec data: the same shape a YAML spec gives, with where each value came from.
+
+Two views of one script. The *lint* view keeps what the script wrote even where it is a pitfall
+(a hand-set task count, a fixed MASTER_PORT, every batch-shell command as a setup line), so the
+spec rules find the same mistakes in it. The *import* view is the spec jobc would run instead:
+values jobc derives itself are left out, each with the reason, in `unmapped`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from jobc.core.diagnostics import DataPath, Span
+from jobc.core.record import field, record
+from jobc.script.facts import Directive, Export, ScriptFacts, Step, Word
+
+SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
+_NAME_OK = re.compile(r"^[A-Za-z0-9._-]+$")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NUMBER = re.compile(r"^\d+$")
+_GRES_GPU = re.compile(r"^gpu(?::([A-Za-z0-9_.-]+))?(?::(\d+))?$")
+# Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
+COMPUTED = frozenset(
+    {
+        "MASTER_ADDR",
+        "MASTER_PORT",
+        "WORLD_SIZE",
+        "RANK",
+        "LOCAL_RANK",
+        "NODE_RANK",
+        "LOCAL_WORLD_SIZE",
+        "NNODES",
+        "NPROC_PER_NODE",
+        "GPUS_PER_NODE",
+    }
+)
+CACHES = {
+    "HF_HOME": "hf_home",
+    "UV_CACHE_DIR": "uv_cache_dir",
+    "TORCH_HOME": "torch_home",
+    "TRITON_CACHE_DIR": "triton_cache_dir",
+    "NEMO_HOME": "nemo_home",
+    "PIP_CACHE_DIR": "pip_cache_dir",
+}
+_LOCAL_PREFIXES = ("/tmp", "/dev/shm", "/var/tmp", "/local", "/scratch_local", "/raid", "/localscratch")
+
+
+@record
+class Unmapped:
+    line: int
+    text: str
+    why: str
+
+
+@record(frozen=False)
+class Derived:
+    data: dict[str, Any]
+    spans: dict[DataPath, Span] = field(default_factory=dict)
+    # where a rule about a per-rank variable should point inside a setup line
+    expansions: dict[DataPath, Span] = field(default_factory=dict)
+    labels: dict[DataPath, str] = field(default_factory=dict)  # the script's words for a path
+    unmapped: list[Unmapped] = field(default_factory=list)
+    mode: str = "srun"
+
+    def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
+        node: Any = self.data
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = value
+        if span is not None:
+            self.spans[path] = span
+        if label is not None:
+            self.labels[path] = label
+
+    def skip(self, span: Span, text: str, why: str) -> None:
+        self.unmapped.append(Unmapped(span.line, text.strip().splitlines()[0] if text.strip() else text, why))
+
+
+def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> Derived:
+    name = _job_name(facts)
+    out = Derived({"version": 1, "name": name, "resources": {}, "launch": {}})
+    if (d := facts.honoured().get("job-name")) is not None:
+        out.spans[("name",)] = d.span
+        if for_lint and d.value is not None:
+            out.data["name"] = d.value if _NAME_OK.match(d.value) else name
+    step = facts.main_step
+    _allocation(facts, out, step, for_lint=for_lint, has_profile=has_profile)
+    _launch(facts, out, step, for_lint=for_lint)
+    _environment(facts, out, for_lint=for_lint)
+    if for_lint:
+        _setup_lines(facts, out)
+    else:
+        _storage(out)
+        _leftovers(facts, out, step)
+    return out
+
+
+def _job_name(facts: ScriptFacts) -> str:
+    d = facts.honoured().get("job-name")
+    if d is not None and d.value and _NAME_OK.match(d.value):
+        return d.value
+    stem = os.path.splitext(os.path.basename(facts.file))[0]
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-")
+    return cleaned or "job"
+
+
+def _int(text: str | None) -> int | None:
+    if text is None:
+        return None
+    first = text.split("-")[0].split(",")[0]  # --nodes=2-4: the least sbatch may give
+    return int(first) if _NUMBER.match(first) else None
+
+
+def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive | None]:
+    """GPUs per node the directives ask for, the GPU type named, and the directive that said it."""
+    honoured = facts.honoured()
+    nodes = _int(honoured["nodes"].value) if "nodes" in honoured else 1
+    for key in ("gpus-per-node", "gres", "gpus"):
+        d = honoured.get(key)
+        if d is None or d.value is None:
+            continue
+        if key == "gres":
+            for part in d.value.split(","):
+                m = _GRES_GPU.match(part.strip())
+                if m:
+                    return int(m.group(2) or 1), m.group(1), d
+            continue
+        kind, _, count = d.value.rpartition(":")
+        n = _int(count)
+        if n is None:
+            continue
+        if key == "gpus":
+            if not nodes or n % nodes:
+                continue
+            n //= nodes
+        return n, kind or None, d
+    return None, None, None
+
+
+def _catalogue_key(kind: str | None) -> str | None:
+    if not kind:
+        return None
+    from jobc.spec.catalog import gpus
+
+    keys = [k for k in gpus() if k.startswith(kind.lower())]
+    return keys[0] if len(keys) == 1 else (kind.lower() if kind.lower() in gpus() else None)
+
+
+def step_option(step: Step | None, *names: str) -> Word | None:
+    if step is None or step.srun is None:
+        return None
+    for name in names:
+        if name in step.srun:
+            return step.srun[name]
+    return None
+
+
+def _allocation(
+    facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool, has_profile: bool
+) -> None:
+    honoured = facts.honoured()
+    nodes_d = honoured.get("nodes")
+    nodes = _int(nodes_d.value) if nodes_d is not None else None
+    if nodes_d is not None and nodes is not None:
+        out.put(("resources", "nodes"), nodes, nodes_d.span, nodes_d.text)
+    nodes = nodes or 1
+    gpus, kind, gpu_d = gpus_per_node(facts)
+    if gpus is not None and gpu_d is not None:
+        out.put(("resources", "gpus_per_node"), gpus, gpu_d.span, gpu_d.text)
+        key = _catalogue_key(kind)
+        if key is not None:
+            out.put(("resources", "gpu"), key, gpu_d.span, gpu_d.text)
+    elif not has_profile:
+        out.data["resources"]["gpus_per_node"] = 0
+    mode = "torchrun" if step is not None and step.launcher is not None else "srun"
+    out.mode = mode
+    tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
+    if for_lint and step is not None and step.srun is not None:
+        if tasks is None:
+            # srun starts one task per node unless something asks for more
+            tasks, tasks_span, tasks_text = 1, step.span, "srun (one task per node by default)"
+        out.put(("resources", "tasks_per_node"), tasks, tasks_span, tasks_text)
+    elif not for_lint and tasks is not None and tasks_span is not None:
+        derived = max(gpus or 0, 1) if mode == "srun" else 1
+        if mode == "srun" and not gpus and tasks != derived:
+            out.put(("resources", "tasks_per_node"), tasks, tasks_span)
+        elif tasks != derived:
+            out.skip(
+                tasks_span,
+                tasks_text or "",
+                f"{tasks} tasks per node: jobc starts {derived} per node for launch.mode {mode}",
+            )
+    simple = {
+        "cpus-per-task": ("resources", "cpus_per_task"),
+        "mem": ("resources", "mem"),
+        "mem-per-gpu": ("resources", "mem_per_gpu"),
+        "time": ("slurm", "time"),
+        "partition": ("slurm", "partition"),
+        "account": ("slurm", "account"),
+        "qos": ("slurm", "qos"),
+        "constraint": ("slurm", "constraint"),
+        "reservation": ("slurm", "reservation"),
+        "array": ("slurm", "array"),
+        "dependency": ("slurm", "dependency"),
+        "mail-user": ("slurm", "mail", "user"),
+    }
+    for name, d in honoured.items():
+        if name in simple and d.value is not None:
+            path = simple[name]
+            value: Any = d.value
+            if name == "cpus-per-task":
+                value = _int(d.value)
+                if value is None:
+                    continue
+            out.put(path, value, d.span, d.text)
+        elif name == "mail-type" and d.value:
+            out.put(("slurm", "mail", "type"), [t for t in d.value.split(",") if t], d.span, d.text)
+        elif name == "exclusive":
+            if d.value in (None, ""):
+                out.put(("slurm", "exclusive"), True, d.span, d.text)
+            elif for_lint or d.value in ("user", "mcs"):
+                out.put(("slurm", "extra", "exclusive"), d.value, d.span, d.text)
+        elif name == "signal" and d.value:
+            _signal(out, d)
+        elif name == "requeue":
+            out.put(("resilience", "requeue"), True, d.span, d.text)
+        elif name in ("output", "error") and d.value:
+            if for_lint:
+                out.put(("slurm", "extra", name), d.value, d.span, d.text)
+            else:
+                logs = os.path.dirname(d.value)
+                if name == "output" and logs.startswith("/") and "%" not in logs and "$" not in logs:
+                    out.put(("storage", "logs"), logs, d.span)
+                    out.skip(d.span, f"#SBATCH {d.text}", "jobc names the log files in storage.logs itself")
+                else:
+                    out.skip(d.span, f"#SBATCH {d.text}", "jobc names the log files itself (storage.logs)")
+        elif name in ("nodes", "ntasks", "ntasks-per-node", "gres", "gpus", "gpus-per-node", "job-name"):
+            continue
+        elif name == "chdir" and d.value:
+            out.put(("launch", "workdir"), d.value, d.span, d.text)
+        else:
+            _extra(out, d, for_lint=for_lint)
+
+
+def _tasks_per_node(
+    facts: ScriptFacts, step: Step | None, nodes: int
+) -> tuple[int | None, Span | None, str | None]:
+    """Tasks per node the main step gets, and the option that set it."""
+    per = step_option(step, "ntasks-per-node")
+    if per is not None and _int(per.text) is not None:
+        return _int(per.text), per.span, per.raw
+    total = step_option(step, "ntasks")
+    step_nodes = step_option(step, "nodes")
+    if total is not None and _int(total.text) is not None:
+        n: int | None = _int(step_nodes.text) if step_nodes is not None else nodes
+        count = _int(total.text) or 0
+        return (count // n if n and count % n == 0 else count), total.span, total.raw
+    honoured = facts.honoured()
+    d = honoured.get("ntasks-per-node")
+    if d is not None and _int(d.value) is not None:
+        return _int(d.value), d.span, d.text
+    d = honoured.get("ntasks")
+    if d is not None and (total_count := _int(d.value)) is not None:
+        count = total_count
+        return (count // nodes if nodes and count % nodes == 0 else count), d.span, d.text
+    return None, None, None
+
+
+def _signal(out: Derived, d: Directive) -> None:
+    value = d.value or ""
+    spec = value.removeprefix("R:").removeprefix("B:").removeprefix("R:")
+    name, _, grace = spec.partition("@")
+    signal = name.upper()
+    if signal.isdigit():
+        signal = {"10": "SIGUSR1", "12": "SIGUSR2", "15": "SIGTERM", "2": "SIGINT"}.get(signal, signal)
+    elif not signal.startswith("SIG"):
+        signal = f"SIG{signal}"
+    if signal in SIGNALS:
+        out.put(("resilience", "signal"), signal, d.span, d.text)
+    if grace and _int(grace):
+        out.put(("resilience", "grace_s"), _int(grace), d.span, d.text)
+    elif signal in SIGNALS:
+        out.put(("resilience", "grace_s"), 60, d.span, d.text)  # sbatch's default
+
+
+def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
+    from jobc.compile.sbatch import CLI_ONLY, OWNED, PYXIS, SBATCH_OPTIONS
+
+    if PYXIS.match(d.name):
+        if for_lint:
+            out.put(("slurm", "extra", d.name), d.value if d.value is not None else True, d.span, d.text)
+        else:
+            _container_option(out, d.name, d.value, d.span)
+        return
+    if d.name in SBATCH_OPTIONS and d.name not in OWNED and d.name not in CLI_ONLY:
+        out.put(("slurm", "extra", d.name), d.value if d.value is not None else True, d.span, d.text)
+    elif not for_lint:
+        out.skip(d.span, f"#SBATCH {d.text}", "jobc writes this option itself or does not know it")
+
+
+def _container_option(out: Derived, name: str, value: str | None, span: Span) -> None:
+    name = name.removeprefix("no-") if name.startswith("no-container") else name
+    key = name.removeprefix("container-")
+    if key == "image" and value:
+        out.put(("container", "image"), value, span)
+    elif key == "mounts" and value:
+        out.put(("container", "mounts"), [m for m in value.split(",") if m], span)
+    elif key == "workdir" and value:
+        out.put(("container", "workdir"), value, span)
+    elif key in ("mount-home", "remap-root"):
+        out.put(("container", key.replace("-", "_")), True, span)
+    elif key == "env" and value:
+        out.put(("container", "env"), [v for v in value.split(",") if _ENV_NAME.match(v)], span)
+
+
+def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
+    launch = out.data["launch"]
+    launch["mode"] = out.mode
+    if step is None:
+        launch["program"] = "train.py"
+        return
+    python = step.python or "python"
+    out.put(("launch", "python"), python if python != "uv" else "uv", None)
+    out.put(("launch", "uv_sync"), "two-phase" if python == "uv" else "none", None)
+    target = step.module or step.program
+    if target is not None:
+        key = "module" if step.module is not None else "program"
+        out.put(("launch", key), target.text, target.span, target.raw)
+    else:
+        out.put(("launch", "program"), "train.py", None)
+    variables = {e.name: e.value for e in facts.exports if e.value is not None}
+    args: list[str] = []
+    for i, word in enumerate(step.args):
+        text = word.text if word.literal else _resolve(word.raw, variables)
+        if text is None:
+            if not for_lint:
+                out.skip(word.span, word.raw, "an argument computed in the batch shell; write its value")
+            continue
+        out.spans[("launch", "args", len(args))] = word.span
+        args.append(text)
+        del i
+    launch["args"] = args
+    if step.container:
+        for name, word in step.container.items():
+            value = word.text if name in step.srun_flags or word.text != "srun" else None
+            _container_option(out, name, None if name in step.srun_flags else value, word.span)
+    launcher = step.launcher
+    if launcher is not None:
+        port = None
+        for key in ("master_port", "main_process_port"):
+            if key in launcher.options:
+                port = launcher.options[key]
+        endpoint = launcher.options.get("rdzv_endpoint")
+        if endpoint is not None and ":" in endpoint.text:
+            port = Word(endpoint.text.rsplit(":", 1)[1], endpoint.span, endpoint.literal, endpoint.raw)
+        if port is not None and _int(port.text) is not None and 1024 <= (_int(port.text) or 0) <= 65535:
+            if for_lint:
+                out.put(("launch", "master_port"), _int(port.text), port.span, port.raw)
+            else:
+                out.skip(port.span, port.raw, "jobc derives the rendezvous port from the job id")
+        backend = launcher.options.get("rdzv_backend")
+        if backend is not None and backend.text == "static":
+            out.put(("launch", "torchrun", "rdzv"), "static", backend.span)
+        restarts = launcher.options.get("max_restarts")
+        if restarts is not None and _int(restarts.text) is not None:
+            out.put(("launch", "torchrun", "max_restarts"), _int(restarts.text), restarts.span)
+    for cmd in facts.commands:
+        if (
+            cmd.name == "cd"
+            and len(cmd.words) == 2
+            and cmd.span.line < step.line
+            and cmd.words[1].startswith("/")
+        ):
+            out.put(("launch", "workdir"), cmd.words[1], cmd.span, cmd.text)
+
+
+def _resolve(raw: str, variables: dict[str, str]) -> str | None:
+    """A word's value when it only reads variables the script set to literal values."""
+    if raw[:1] == "'":
+        return None
+    text = raw[1:-1] if raw[:1] == '"' and raw[-1:] == '"' else raw
+
+    def sub(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        value = variables.get(name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    try:
+        value = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", sub, text)
+    except KeyError:
+        return None
+    return None if any(ch in value for ch in "$`\\*?") else value
+
+
+def _environment(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
+    exported = {e.name for e in facts.exports if e.exported}
+    for e in facts.exports:
+        if e.name not in exported:
+            continue
+        if e.value is None:
+            if not for_lint:
+                out.skip(
+                    e.span, f"export {e.name}={e.raw}", "a value computed in the batch shell (not carried)"
+                )
+            continue
+        if for_lint:
+            out.put(("env", e.name), e.value, e.value_span, f"export {e.name}={e.raw}")
+            continue
+        _import_env(out, e)
+
+
+def _import_env(out: Derived, e: Export) -> None:
+    name, value = e.name, e.value or ""
+    where = f"export {name}={e.raw}"
+    if name in COMPUTED:
+        out.skip(e.span, where, "jobc computes this for every rank")
+    elif name == "NCCL_SOCKET_IFNAME" and re.match(r"^[A-Za-z0-9_.-]+$", value):
+        out.put(("fabric", "interface"), value, e.value_span)
+    elif name == "NCCL_IB_DISABLE" and value in ("0", "1"):
+        out.put(("fabric", "ib"), value == "0", e.value_span)
+    elif name == "NCCL_DEBUG" and value.upper() in ("VERSION", "WARN", "INFO", "TRACE"):
+        out.put(("fabric", "debug"), value.upper(), e.value_span)
+    elif name == "NCCL_NET_GDR_LEVEL" and value.isdigit():
+        out.put(("fabric", "gdr_level"), int(value), e.value_span)
+    elif name == "NCCL_IB_GID_INDEX" and value.isdigit():
+        out.put(("fabric", "ib_gid_index"), int(value), e.value_span)
+    elif name.startswith(("NCCL_", "TORCH_NCCL_")):
+        out.put(("fabric", "env", name), value, e.value_span)
+    elif name in CACHES and value.startswith("/"):
+        out.put(("storage", "caches", CACHES[name]), value, e.value_span)
+    else:
+        out.put(("env", name), value, e.value_span)
+
+
+def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
+    """Every command the batch shell runs, as a setup line: where the spec rules look for shell."""
+    items: list[tuple[Span, str]] = [(c.span, c.text) for c in facts.commands]
+    items += [(s.span, s.text) for s in facts.steps]
+    items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
+    items.sort(key=lambda item: (item[0].line, item[0].col))
+    batch = [x for x in facts.expansions if x.shell == "batch"]
+    lines = []
+    for i, (span, text) in enumerate(items):
+        lines.append(text)
+        out.spans[("launch", "setup", i)] = span
+        inside = [x.span for x in batch if _within(x.span, span)]
+        if inside:
+            out.expansions[("launch", "setup", i)] = inside[0]
+    out.data["launch"]["setup"] = lines
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return (inner.line, inner.col) >= (outer.line, outer.col) and (inner.end_line, inner.end_col) <= (
+        outer.end_line,
+        outer.end_col,
+    )
+
+
+def _storage(out: Derived) -> None:
+    """Shared prefixes: the file systems the script's own absolute paths live on."""
+    paths: list[str] = []
+    storage = out.data.get("storage", {})
+    if isinstance(storage.get("logs"), str):
+        paths.append(storage["logs"])
+    paths += [v for v in storage.get("caches", {}).values() if isinstance(v, str)]
+    workdir = out.data["launch"].get("workdir")
+    if isinstance(workdir, str):
+        paths.append(workdir)
+    prefixes: list[str] = []
+    for path in paths:
+        if not path.startswith("/") or path.startswith(_LOCAL_PREFIXES):
+            continue
+        parts = [p for p in path.split("/") if p][:1]
+        prefix = "/" + "/".join(parts)
+        if prefix != "/" and prefix not in prefixes:
+            prefixes.append(prefix)
+    if prefixes:
+        out.data.setdefault("storage", {})["shared"] = prefixes
+
+
+def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
+    for d in facts.directives:
+        if not d.honoured:
+            out.skip(d.span, f"#SBATCH {d.text}", "after the first command: sbatch ignores it")
+    for cmd in facts.commands:
+        if cmd.name == "cd" and out.spans.get(("launch", "workdir")) == cmd.span:
+            continue
+        out.skip(cmd.span, cmd.text, _why(cmd.name, cmd.words))
+    for s in facts.steps:
+        if s is not step:
+            out.skip(s.span, s.text, "another step; jobc runs one launch (uv sync runs once by itself)")
+    for t in facts.traps:
+        out.skip(
+            t.span,
+            f"trap {t.action!r} {' '.join(t.signals)}",
+            "jobc forwards the signal to every rank itself",
+        )
+    for x in facts.expansions:
+        if x.shell == "batch":
+            out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
+    for e in facts.exports:
+        if not e.exported and e.value is not None:
+            continue
+    out.unmapped.sort(key=lambda u: u.line)
+
+
+def _why(name: str, words: tuple[str, ...]) -> str:
+    if name == "module":
+        return "a module load: put it in launch.setup if the program needs it"
+    if name in ("conda", "source", ".", "mamba", "micromamba"):
+        return "environment activation: launch.python names the interpreter instead"
+    if name in ("wait", "exit"):
+        return "jobc waits for the step and passes its exit code on"
+    if name in ("echo", "printf", "date", "hostname", "nvidia-smi", "set", "ulimit", "mkdir"):
+        return "a helper command; not needed by the spec"
+    return "not a launch; put it in launch.setup if the job needs it"
