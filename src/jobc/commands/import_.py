@@ -169,8 +169,8 @@ def _key(key: Any) -> str:
 
 def render(derived: Derived, facts: ScriptFacts) -> str:
     out = [
-        f"# Imported from {facts.file} by `jobc import`. Each value names the line it came from;",
-        "# the lines that were not mapped are listed at the end.",
+        f"# Imported from {facts.file} by `jobc import`.",
+        "# Each value names the script line it came from; lines not mapped are listed at the end.",
     ]
     data = derived.data
     keys = [k for k in _ORDER if k in data] + [k for k in data if k not in _ORDER]

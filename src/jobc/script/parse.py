@@ -253,9 +253,12 @@ class _Reader:
             node = stack.pop()
             if node.type == "ERROR" or node.is_missing:
                 what = f"a missing {node.type!r}" if node.is_missing else "text bash cannot parse"
-                unterminated = self.text(node)[:1] in ("'", '"') if node.type == "ERROR" else False
-                if unterminated:
-                    what = "an unterminated quote"
+                parent = node.parent
+                if node.is_missing and node.type in ("'", '"', "`") and parent is not None:
+                    # the quote that is never closed, not the end of the file where bash gave up
+                    node, what = parent, f"a {node.type} that is never closed"
+                elif node.type == "ERROR" and self.text(node)[:1] in ("'", '"'):
+                    what = "a quote that is never closed"
                 self.facts.problems.append(
                     Problem(
                         f"{what} at line {node.start_point[0] + 1}: the script was read up to here "

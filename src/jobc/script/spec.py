@@ -20,7 +20,6 @@ SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = re.compile(r"^[A-Za-z0-9._-]+$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _NUMBER = re.compile(r"^\d+$")
-_GRES_GPU = re.compile(r"^gpu(?::([A-Za-z0-9_.-]+))?(?::(\d+))?$")
 # Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
 COMPUTED = frozenset(
     {
@@ -123,9 +122,15 @@ def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive
             continue
         if key == "gres":
             for part in d.value.split(","):
-                m = _GRES_GPU.match(part.strip())
-                if m:
-                    return int(m.group(2) or 1), m.group(1), d
+                bits = part.strip().split(":")
+                if bits[0] != "gpu" or len(bits) > 3:
+                    continue
+                if len(bits) == 1:
+                    return 1, None, d
+                if len(bits) == 2:
+                    return (int(bits[1]), None, d) if bits[1].isdigit() else (1, bits[1], d)
+                if bits[2].isdigit():
+                    return int(bits[2]), bits[1], d
             continue
         kind, _, count = d.value.rpartition(":")
         n = _int(count)
@@ -358,8 +363,6 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         if port is not None and _int(port.text) is not None and 1024 <= (_int(port.text) or 0) <= 65535:
             if for_lint:
                 out.put(("launch", "master_port"), _int(port.text), port.span, port.raw)
-            else:
-                out.skip(port.span, port.raw, "jobc derives the rendezvous port from the job id")
         backend = launcher.options.get("rdzv_backend")
         if backend is not None and backend.text == "static":
             out.put(("launch", "torchrun", "rdzv"), "static", backend.span)
@@ -493,6 +496,16 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     for s in facts.steps:
         if s is not step:
             out.skip(s.span, s.text, "another step; jobc runs one launch (uv sync runs once by itself)")
+    if step is not None and step.launcher is not None:
+        launcher = step.launcher
+        for key, word in launcher.options.items():
+            out.skip(
+                word.span,
+                f"{launcher.name} {word.raw}",
+                "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous",
+            )
+        for flag in launcher.flags:
+            out.skip(launcher.span, f"{launcher.name} --{flag}", "jobc starts torch.distributed.run itself")
     for t in facts.traps:
         out.skip(
             t.span,
@@ -502,9 +515,6 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     for x in facts.expansions:
         if x.shell == "batch":
             out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
-    for e in facts.exports:
-        if not e.exported and e.value is not None:
-            continue
     out.unmapped.sort(key=lambda u: u.line)
 
 
