@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "specs").glob("*.yaml"))
 
 # never on the lint path (torch belongs to jobc.runtime); pydantic and jsonschema only explain errors
-HEAVY = ("torch", "pydantic", "pydantic_core", "jsonschema")
+HEAVY = ("torch", "pydantic", "pydantic_core", "jsonschema", "tree_sitter", "tree_sitter_bash")
 
 
 def imported(*args: str, cwd: Path = ROOT) -> tuple[int, str, set[str]]:
@@ -62,3 +62,16 @@ def test_a_broken_spec_may_load_the_explainers(tmp_path: Path) -> None:
     assert "bogus_section" in out
     assert "torch" not in modules
     assert modules & {"jsonschema", "pydantic"}  # the error explainer ran: the clean test is not vacuous
+
+
+def test_a_script_loads_the_bash_parser_and_nothing_else_heavy(tmp_path: Path) -> None:
+    script = tmp_path / "job.sbatch"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n#SBATCH --ntasks-per-node=8\n"
+        "#SBATCH --time=01:00:00\nsrun python train.py\n",
+        encoding="utf-8",
+    )
+    code, out, modules = imported("lint", str(script), cwd=tmp_path)
+    assert code == 0, out
+    assert {"tree_sitter", "tree_sitter_bash"} <= modules
+    assert not modules & {"torch", "pydantic", "pydantic_core", "jsonschema"}, sorted(modules)

@@ -54,6 +54,19 @@ BAD_FINDING = "specs/bad.yaml:6:3: JC003 [error] unknown key 'tasks_per_nod'"
 # YAML that is not a job spec: the hook's default `files:` pattern must leave it alone.
 NOT_A_SPEC = "settings:\n  colour: blue\n"
 
+# An sbatch script whose GPU line comes after the first command, so sbatch ignores it.
+BAD_SCRIPT = """\
+#!/bin/bash
+#SBATCH --nodes=1
+#SBATCH --time=01:00:00
+module load cuda
+#SBATCH --gpus-per-node=8
+srun python train.py
+"""
+BAD_SCRIPT_FINDING = "slurm/train.sbatch:5:1: JC801 [error] #SBATCH --gpus-per-node=8 comes after"
+# a shell script outside the script directories: not linted
+TOOL_SCRIPT = "#!/bin/bash\n#SBATCH --nodes=1\nmodule load cuda\n#SBATCH --time=5\n"
+
 RUN_TIMEOUT_S = 900
 
 
@@ -93,7 +106,13 @@ def _package_repo(dest: Path, env: dict[str, str]) -> Path:
 
 
 def _sample_repo(dest: Path, env: dict[str, str]) -> Path:
-    files = {"specs/good.yaml": GOOD, "specs/bad.yaml": BAD, "config/settings.yaml": NOT_A_SPEC}
+    files = {
+        "specs/good.yaml": GOOD,
+        "specs/bad.yaml": BAD,
+        "config/settings.yaml": NOT_A_SPEC,
+        "slurm/train.sbatch": BAD_SCRIPT,
+        "tools/setup.sh": TOOL_SCRIPT,
+    }
     for rel, text in files.items():
         path = dest / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -140,6 +159,9 @@ def test_bad_spec_fails_the_hook_and_its_finding_is_shown(
     # the good spec has nothing to report, and the YAML outside specs/ was never passed to jobc
     assert "specs/good.yaml:" not in run.stdout
     assert "settings.yaml" not in run.stdout
+    # scripts are linted too, but only where the hook looks for them
+    assert BAD_SCRIPT_FINDING in run.stdout, run.stdout
+    assert "tools/setup.sh" not in run.stdout
 
 
 @pytest.mark.slow
@@ -194,9 +216,13 @@ def test_manifest_is_valid_and_matches_spec_directories() -> None:
     assert hook["id"] == "jobc-lint"
     assert hook["entry"] == "jobc lint"
     assert hook["language"] == "python"
-    assert hook["types"] == ["yaml"]
+    assert hook["types"] == ["text"]
     files = re.compile(hook["files"])
     for path in ("specs/a.yaml", "specs/clusters/h100.yml", "ml/jobs/train.yaml", "train.jobc.yaml"):
         assert files.search(path), path
+    for path in ("slurm/train.sh", "specs/run.sbatch", "jobs/x/job.slurm", "pretrain.sbatch", "a/b.slurm"):
+        assert files.search(path), path
     for path in (".pre-commit-config.yaml", ".github/workflows/ci.yml", "config/settings.yaml"):
+        assert not files.search(path), path
+    for path in ("tools/setup.sh", "scripts/build.sh", "slurm/notes.txt"):
         assert not files.search(path), path

@@ -104,6 +104,7 @@ def _first(facts: ScriptFacts) -> Any:
 
 def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
     from jobc.lint.rules import RULES
+    from jobc.lint.scripts import SPEC_RULES
     from jobc.spec import fastcheck
     from jobc.spec.context import Context
     from jobc.spec.plain import JobSpec
@@ -113,7 +114,8 @@ def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
     ctx = Context(spec=JobSpec.build(derived.data), data=derived.data, own=derived.data)
     out = []
     for code, rule in RULES.items():
-        if rule.check is None or code.startswith("JC8"):
+        # the pitfalls linting the script reports; the spec-only advice stays for the user to read
+        if rule.check is None or code not in SPEC_RULES:
             continue
         for hit in rule.check(ctx):
             if hit.severity is None and rule.meta.severity.name == "INFO":
@@ -198,7 +200,7 @@ def _emit(out: list[str], path: tuple[str | int, ...], value: Any, depth: int, d
     pad = "  " * depth
     key = _key(path[-1])
     if isinstance(value, dict):
-        if not value:
+        if not _has_values(value):
             return
         out.append(f"{pad}{key}:")
         for k, v in value.items():
@@ -211,6 +213,14 @@ def _emit(out: list[str], path: tuple[str | int, ...], value: Any, depth: int, d
             out.append(f"{pad}  - {_scalar(item)}{_comment(derived, (*path, i)) or _comment(derived, path)}")
     else:
         out.append(f"{pad}{key}: {_scalar(value)}{_comment(derived, path)}")
+
+
+def _has_values(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_values(v) for v in value.values())
+    if isinstance(value, list):
+        return bool(value)
+    return True
 
 
 def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:

@@ -1,0 +1,174 @@
+"""The script corpus: every finding at its line and column, and every script imported, compiled
+and compared with what the script itself asks for."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from jobc.commands.import_ import imported, render
+from jobc.compile import compile_batch
+from jobc.lint.pipeline import lint_file
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read, read_bytes
+from jobc.script.spec import gpus_per_node
+
+CORPUS = Path(__file__).with_name("corpus")
+
+# (code, line, column) of every finding, per script
+EXPECTED: dict[str, list[tuple[str, int, int]]] = {
+    "accelerate.sh": [],
+    "array_sweep.sh": [],
+    "bare_torchrun.sh": [("JC805", 7, 1)],
+    "container_directive.sh": [("JC501", 6, 9)],
+    "exec_cleanup.sh": [("JC803", 7, 1)],
+    "exec_trap.sh": [("JC803", 8, 1)],
+    "fixed_port.sh": [("JC104", 8, 20)],
+    "heredoc_continuations.sh": [],
+    "job.csh": [("JC800", 1, 1)],
+    "late_directive.sh": [("JC801", 6, 1)],
+    "literal_secret.sh": [("JC702", 7, 17)],
+    "local_cache.sh": [("JC701", 8, 16)],
+    "localhost.sh": [("JC806", 8, 20), ("JC806", 9, 65)],
+    "megatron_gpt.sh": [],
+    "nccl_env.sh": [("JC401", 8, 36), ("JC402", 10, 27), ("JC404", 11, 19), ("JC406", 12, 24), ("JC407", 13, 21)],
+    "no_time.sh": [("JC108", 5, 1)],
+    "node_rank_batch.sh": [("JC106", 9, 57)],
+    "output_home.sh": [("JC107", 6, 9), ("JC107", 7, 9)],
+    "pyxis.sh": [],
+    "requeue_no_signal.sh": [("JC601", 6, 9)],
+    "signal_right.sh": [],
+    "signal_wrong.sh": [("JC802", 11, 1)],
+    "sigusr1.sh": [("JC604", 6, 9)],
+    "size_mismatch.sh": [("JC804", 9, 15), ("JC804", 9, 26)],
+    "srun_native.sh": [],
+    "srun_one_task.sh": [("JC101", 3, 9)],
+    "suppressed.sh": [],
+    "torchrun_per_gpu.sh": [("JC102", 3, 9)],
+    "torchrun_srun.sh": [],
+    "train_with_directives.py": [("JC800", 1, 1)],
+    "unterminated.sh": [("JC404", 6, 19), ("JC800", 7, 6)],
+    "uv_stampede.sh": [("JC504", 8, 1)],
+}
+SCRIPTS = sorted(CORPUS.iterdir())
+READABLE = [p for p in SCRIPTS if read(p).readable and read(p).main_step is not None]
+
+
+def test_the_corpus_is_what_the_table_describes() -> None:
+    assert sorted(p.name for p in SCRIPTS) == sorted(EXPECTED)
+    assert len(SCRIPTS) >= 20
+    assert sum(1 for v in EXPECTED.values() if not v) >= 5  # clean scripts of several styles
+
+
+def test_every_script_rule_and_every_fed_spec_rule_has_a_script() -> None:
+    from jobc.lint.scripts import SPEC_RULES
+
+    found = {code for findings in EXPECTED.values() for code, _, _ in findings}
+    # JC103 and JC109 need a cluster profile: tested below with --profile
+    wanted = {c for c in SPEC_RULES if c not in ("JC103", "JC109")}
+    wanted |= {"JC800", "JC801", "JC802", "JC803", "JC804", "JC805", "JC806"}
+    assert wanted <= found, sorted(wanted - found)
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_findings_at_line_and_column(path: Path) -> None:
+    result = lint_path(path, display=path.name)
+    got = [(f.code, f.span.line, f.span.col) for f in result.findings]
+    assert got == EXPECTED[path.name], [(f.code, f.span.line, f.message) for f in result.findings]
+    assert all(f.file == path.name for f in result.findings)
+
+
+def _compiled_program(script: str) -> list[str]:
+    for line in script.splitlines():
+        if line.startswith("jobc_program=("):
+            return shlex.split(line.removeprefix("jobc_program=(").removesuffix(")"))
+    raise AssertionError("no jobc_program line in the compiled script")
+
+
+@pytest.mark.parametrize("path", READABLE, ids=lambda p: p.name)
+def test_import_round_trip(path: Path, tmp_path: Path) -> None:
+    facts = read(path)
+    derived = imported(facts)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(render(derived, facts), encoding="utf-8")
+    result = lint_file(spec)
+    script_codes = {f.code for f in lint_path(path).findings}
+    spec_codes = {f.code for f in result.findings}
+    if "JC108" in script_codes:
+        # the script asks for no time limit; jobc cannot invent one, and says so the same way
+        assert spec_codes == {"JC108"}
+        return
+    # the script's pitfalls are gone from the imported spec, and the import adds no error
+    assert not spec_codes & script_codes, [(f.code, f.message) for f in result.findings]
+    assert not result.errors, [(f.code, f.message) for f in result.errors]
+    assert result.context is not None
+    compiled = compile_batch(result.context)
+    got = read_bytes(compiled.encode(), "compiled.sh")
+    want, have = facts.honoured(), got.honoured()
+    left_out = {u.line for u in derived.unmapped}
+    for name in ("nodes", "partition", "account", "time"):
+        if name in want and want[name].span.line in left_out:
+            continue  # a pitfall (JC107: `--account=$USER`), listed as not mapped
+        mine = want[name].value if name in want else ("1" if name == "nodes" else None)
+        assert mine == (have[name].value if name in have else None), name
+    assert gpus_per_node(facts)[0] == gpus_per_node(got)[0]
+    step = facts.main_step
+    assert step is not None
+    target = step.module or step.program
+    assert target is not None
+    program = _compiled_program(compiled)
+    if step.module is not None:
+        assert program[:2] == ["-m", target.text]
+        rest = program[2:]
+    else:
+        assert program[0] == target.text
+        rest = program[1:]
+    # the same arguments; one computed in the batch shell is listed as not mapped instead
+    assert rest == [a.text for a in step.args if a.literal]
+    for arg in step.args:
+        if not arg.literal:
+            assert arg.span.line in left_out, arg.raw
+    # tasks: one per GPU (srun) or per node (torchrun); a CPU job keeps the script's own count
+    tasks = have["ntasks-per-node"].value
+    gpus = gpus_per_node(facts)[0]
+    if step.launcher is not None:
+        assert tasks == "1"
+    elif gpus:
+        assert tasks == str(gpus)
+    else:
+        assert tasks == (want["ntasks-per-node"].value if "ntasks-per-node" in want else "1")
+
+
+@pytest.mark.parametrize("path", READABLE, ids=lambda p: p.name)
+def test_import_names_the_source_line_of_each_value(path: Path) -> None:
+    facts = read(path)
+    text = render(imported(facts), facts)
+    nodes = facts.honoured().get("nodes")
+    if nodes is not None:
+        assert f"nodes: {int(nodes.value or 1)}  # line {nodes.span.line}" in text
+    step = facts.main_step
+    assert step is not None
+    target = step.module or step.program
+    assert target is not None
+    assert f"# line {target.span.line}" in text
+
+
+def test_import_lists_what_it_did_not_map(tmp_path: Path) -> None:
+    facts = read(CORPUS / "node_rank_batch.sh")
+    text = render(imported(facts), facts)
+    tail = text.split("# Not mapped from the script:\n", 1)[1]
+    assert "#   line 8: export MASTER_ADDR=$(scontrol" in tail
+    assert "#   line 9: $SLURM_NODEID — a per-rank variable; jobc computes it inside each rank" in tail
+    assert "torchrun --master_port=29500" in tail
+
+
+def test_import_leaves_out_what_the_spec_rules_object_to() -> None:
+    facts = read(CORPUS / "nccl_env.sh")
+    derived = imported(facts)
+    assert "CUDA_DEVICE_MAX_CONNECTIONS" not in derived.data.get("env", {})
+    assert "debug" not in derived.data.get("fabric", {})
+    reasons = " ".join(u.why for u in derived.unmapped)
+    for code in ("JC401", "JC402", "JC404", "JC406", "JC407"):
+        assert code in reasons
