@@ -117,6 +117,12 @@ _LAUNCHER_FLAGS = frozenset(
 _PYTHON = re.compile(r"^python(\d+(\.\d+)?)?$")
 _SIGNALS = {"1": "SIGHUP", "2": "SIGINT", "10": "SIGUSR1", "12": "SIGUSR2", "15": "SIGTERM", "0": "EXIT"}
 _LITERAL_TYPES = frozenset({"word", "number", "raw_string"})
+# names a command that may start a step or set a trap; any other command is only recorded
+_MAY_LAUNCH = re.compile(
+    rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
+    rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice)$"
+)
+_MAY_EXPAND = re.compile(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK)) + rb")")
 
 _PARSER: Any = None
 
@@ -205,10 +211,11 @@ class _Reader:
         self.raw = raw
         self.line_bytes = raw.split(b"\n")
         self.first_row: int | None = None
+        self.ascii = raw.isascii()
 
     # positions: tree-sitter counts bytes, findings count characters
     def col(self, row: int, byte: int) -> int:
-        if row >= len(self.line_bytes):
+        if self.ascii or row >= len(self.line_bytes):
             return byte + 1
         return len(self.line_bytes[row][:byte].decode("utf-8", "surrogateescape")) + 1
 
@@ -231,19 +238,15 @@ class _Reader:
         self._errors(root)
 
     def _comments(self, root: Any) -> None:
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            if node.type == "comment":
-                row = node.start_point[0]
-                if node.start_point[1] == 0:
-                    line = self.facts.lines[row] if row < len(self.facts.lines) else ""
-                    if _directives.is_directive(line):
-                        honoured = self.first_row is None or row < self.first_row
-                        self.facts.directives.extend(_directives.parse_line(line, row + 1, honoured))
+        """`#SBATCH` lines that bash reads as comments (not a heredoc's or a string's lines)."""
+        for row, line in enumerate(self.facts.lines):
+            if not line.startswith(_directives.PREFIX) or not _directives.is_directive(line):
                 continue
-            stack.extend(node.children)
-        self.facts.directives.sort(key=lambda d: (d.span.line, d.span.col))
+            node = root.descendant_for_point_range((row, 0), (row, 1))
+            if node is None or node.type != "comment" or node.start_point != (row, 0):
+                continue
+            honoured = self.first_row is None or row < self.first_row
+            self.facts.directives.extend(_directives.parse_line(line, row + 1, honoured))
 
     def _errors(self, root: Any) -> None:
         if not root.has_error:
@@ -334,7 +337,8 @@ class _Reader:
         self.batch_expansions(node)
 
     def batch_expansions(self, node: Any) -> None:
-        self.facts.expansions.extend(self.expansions(node, "batch"))
+        if _MAY_EXPAND.search(bytes(node.text)):
+            self.facts.expansions.extend(self.expansions(node, "batch"))
 
     def expansions(self, node: Any, shell: str, inner: _Reader | None = None) -> Iterator[Expansion]:
         """Per-rank variables that ``node`` expands (raw strings and escapes expand nothing)."""
@@ -359,8 +363,16 @@ class _Reader:
     # commands ---------------------------------------------------------------------------------
 
     def command(self, node: Any, background: bool) -> None:
-        words = [self.word(c) for c in _argument_nodes(node)]
         self.batch_expansions(node)
+        arguments = _argument_nodes(node)
+        if arguments and not _MAY_LAUNCH.search(bytes(arguments[0].text)):
+            # most lines of a long script (echo, cd, module, mkdir …) start no step: their
+            # words are not needed beyond the name
+            name = self.text(arguments[0])
+            words_text = tuple(self.text(c) for c in arguments[:2]) if name == "cd" else (name,)
+            self.facts.commands.append(Command(name, self.text(node), self.span(node), words_text))
+            return
+        words = [self.word(c) for c in arguments]
         if not words:
             for child in node.named_children:
                 if child.type == "variable_assignment":

@@ -43,6 +43,11 @@ CACHES = {
     "NEMO_HOME": "nemo_home",
     "PIP_CACHE_DIR": "pip_cache_dir",
 }
+# what the setup rules look for: srun (JC504), assignments and tokens (JC702)
+_SETUP_WORTHY = re.compile(
+    r"srun|=|hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox|nvapi-|AIza|--\S*(?:key|token|secret|password)",
+    re.I,
+)
 _LOCAL_PREFIXES = ("/tmp", "/dev/shm", "/var/tmp", "/local", "/scratch_local", "/raid", "/localscratch")
 
 
@@ -360,9 +365,9 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         endpoint = launcher.options.get("rdzv_endpoint")
         if endpoint is not None and ":" in endpoint.text:
             port = Word(endpoint.text.rsplit(":", 1)[1], endpoint.span, endpoint.literal, endpoint.raw)
-        if port is not None and _int(port.text) is not None and 1024 <= (_int(port.text) or 0) <= 65535:
-            if for_lint:
-                out.put(("launch", "master_port"), _int(port.text), port.span, port.raw)
+        number = _int(port.text) if port is not None else None
+        if for_lint and port is not None and number is not None and 1024 <= number <= 65535:
+            out.put(("launch", "master_port"), _int(port.text), port.span, port.raw)
         backend = launcher.options.get("rdzv_backend")
         if backend is not None and backend.text == "static":
             out.put(("launch", "torchrun", "rdzv"), "static", backend.span)
@@ -440,8 +445,16 @@ def _import_env(out: Derived, e: Export) -> None:
 
 
 def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
-    """Every command the batch shell runs, as a setup line: where the spec rules look for shell."""
-    items: list[tuple[Span, str]] = [(c.span, c.text) for c in facts.commands]
+    """The batch shell's commands, as setup lines: where the spec rules look for shell.
+
+    Only commands a setup rule can have something to say about: a step (srun), an assignment or
+    flag value (a literal secret), a token's prefix, or a per-rank variable; the echo and mkdir
+    lines of a long script are left out, so they cost nothing.
+    """
+    batch_lines = {x.span.line for x in facts.expansions if x.shell == "batch"}
+    items: list[tuple[Span, str]] = [
+        (c.span, c.text) for c in facts.commands if c.span.line in batch_lines or _SETUP_WORTHY.search(c.text)
+    ]
     items += [(s.span, s.text) for s in facts.steps]
     items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
     items.sort(key=lambda item: (item[0].line, item[0].col))
@@ -498,7 +511,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             out.skip(s.span, s.text, "another step; jobc runs one launch (uv sync runs once by itself)")
     if step is not None and step.launcher is not None:
         launcher = step.launcher
-        for key, word in launcher.options.items():
+        for word in launcher.options.values():
             out.skip(
                 word.span,
                 f"{launcher.name} {word.raw}",

@@ -1,0 +1,219 @@
+"""`jobc lint` and `jobc import` on scripts: profiles, configuration, suppressions, formats, bad input."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jobc.cli import main
+from jobc.lint.config import Config
+from jobc.lint.scripts import lint_path
+
+CORPUS = Path(__file__).with_name("corpus")
+
+PROFILE = """\
+profile: site
+cluster:
+  gpus_per_node: 8
+  cpus_per_node: 64
+  partitions:
+    batch: {max_time: "24:00:00"}
+storage:
+  shared: [/lustre]
+"""
+
+# asks more than the profile's nodes hold: 16 GPUs, 8 tasks × 16 CPUs, 48 hours on batch
+OVERSIZED = """\
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=16
+#SBATCH --gpus-per-node=16
+#SBATCH --cpus-per-task=16
+#SBATCH --partition=batch
+#SBATCH --time=48:00:00
+#SBATCH --exclusive
+export HF_HOME=/home/alice/hf
+srun python train.py
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def where(findings: list, code: str) -> list[tuple[int, int]]:  # type: ignore[type-arg]
+    return [(f.span.line, f.span.col) for f in findings if f.code == code]
+
+
+def test_profile_gives_a_script_the_cluster_facts(tmp_path: Path) -> None:
+    script = write(tmp_path, "job.sh", OVERSIZED)
+    profile = write(tmp_path, "site.yaml", PROFILE)
+    without = lint_path(script)
+    assert not {f.code for f in without.findings} & {"JC103", "JC108", "JC109", "JC701"}
+    result = lint_path(script, profile=profile)
+    assert where(result.findings, "JC103") == [(4, 9)]
+    assert where(result.findings, "JC108") == [(7, 9)]
+    assert where(result.findings, "JC109") == [(5, 9)]
+    assert where(result.findings, "JC701") == [(9, 16)]
+    assert all(f.file == str(script) for f in result.findings)
+
+
+def test_profile_from_tool_jobc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, "clusters/site.yaml", PROFILE)
+    write(tmp_path, "pyproject.toml", '[tool.jobc]\nprofile = "clusters/site.yaml"\n')
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "slurm/job.sbatch", OVERSIZED)
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "slurm"]) == 1
+    out = capsys.readouterr().out
+    assert "slurm/job.sbatch:4:9: JC103" in out
+    assert "slurm/job.sbatch:7:9: JC108" in out
+
+
+def test_profile_errors_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = write(tmp_path, "job.sh", OVERSIZED)
+    assert main(["lint", str(script), "--profile", str(tmp_path / "missing.yaml")]) == 2
+    assert "--profile" in capsys.readouterr().err
+    spec = write(tmp_path, "notprofile.yaml", "version: 1\nname: x\n")
+    result = lint_path(script, profile=spec)
+    assert [f.code for f in result.findings] == ["JC006"]
+
+
+def test_suppression_and_unused_suppression(tmp_path: Path) -> None:
+    script = write(
+        tmp_path,
+        "job.sh",
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=4
+        #SBATCH --gpus-per-node=4
+        #SBATCH --time=01:00:00
+        export MASTER_PORT=29500  # jobc: ignore[JC104] reserved for us
+        echo "# jobc: ignore[JC106] inside a string is not a comment"
+        srun python train.py  # jobc: ignore[JC805]
+        """,
+    )
+    result = lint_path(script)
+    assert [(f.code, f.span.line) for f in result.findings] == [("JC007", 8)]
+
+
+def test_select_ignore_and_severity_apply(tmp_path: Path) -> None:
+    script = CORPUS / "nccl_env.sh"
+    result = lint_path(script, config=Config(select=["JC40"], ignore=["JC404"]))
+    assert sorted({f.code for f in result.findings}) == ["JC401", "JC402", "JC406", "JC407"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_every_output_format(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(CORPUS / "late_directive.sh")
+    assert main(["lint", "--format", fmt, path]) == 1
+    out = capsys.readouterr().out
+    if fmt == "json":
+        (finding,) = json.loads(out)["findings"] if isinstance(json.loads(out), dict) else json.loads(out)
+        assert finding["code"] == "JC801"
+        assert finding["line"] == 6
+    elif fmt == "sarif":
+        result = json.loads(out)["runs"][0]["results"][0]
+        assert result["ruleId"] == "JC801"
+        assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 6
+    elif fmt == "github":
+        assert out.startswith(f"::error file={path},line=6,")
+    else:
+        assert f"{path}:6:1: JC801 [error]" in out
+
+
+def test_directories_hold_specs_and_scripts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, "jobs/train.sbatch", (CORPUS / "late_directive.sh").read_text())
+    write(tmp_path, "jobs/helper.sh", "#!/bin/bash\necho no directives here\n")
+    write(tmp_path, "jobs/notes.txt", "#SBATCH --nodes=2\n")
+    assert main(["lint", str(tmp_path / "jobs")]) == 1
+    out = capsys.readouterr().out
+    assert "train.sbatch:6:1: JC801" in out
+    assert "helper.sh" not in out
+    assert "notes.txt" not in out
+
+
+# Bad input: a finding that says where reading stopped (or a partial result), never a traceback.
+
+
+def test_binary_file(tmp_path: Path) -> None:
+    path = tmp_path / "job.sh"
+    path.write_bytes(b"#!/bin/bash\n#SBATCH -N 2\n\x00\x01\x02\xff\xfe")
+    result = lint_path(path)
+    assert [(f.code, f.span.line, str(f.severity)) for f in result.findings] == [("JC800", 3, "error")]
+
+
+def test_zsh_only_syntax_reads_the_directives(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "job.zsh",
+        "#!/bin/zsh\n#SBATCH --nodes=2\n#SBATCH --requeue\nfor f in **/*.py(.N); do print $f; done\n",
+    )
+    result = lint_path(path)
+    assert [(f.code, f.span.line) for f in result.findings] == [("JC800", 1), ("JC108", 3), ("JC601", 3)]
+
+
+def test_a_python_file_with_sbatch_lines(tmp_path: Path) -> None:
+    result = lint_path(CORPUS / "train_with_directives.py")
+    assert [f.code for f in result.findings] == ["JC800"]
+    assert "python" in result.findings[0].message
+
+
+def test_ten_thousand_lines(tmp_path: Path) -> None:
+    body = "".join(f'echo "step {i}" "$HOME/{i}"\n' for i in range(10_000))
+    path = write(
+        tmp_path,
+        "long.sh",
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=01:00:00\n" + body + "torchrun train.py\n",
+    )
+    result = lint_path(path)
+    assert [(f.code, f.span.line) for f in result.findings] == [("JC805", 10_004)]
+
+
+def test_broken_syntax_keeps_what_was_read(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "job.sh",
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=01:00:00\nif [ -d x ]; then\n  echo x\n"
+        "export MASTER_ADDR=localhost\nsrun torchrun --nnodes=2 train.py\n",
+    )
+    result = lint_path(path)
+    codes = [(f.code, f.span.line) for f in result.findings]
+    assert ("JC806", 6) in codes  # read despite the missing `fi`
+    assert any(code == "JC800" for code, _ in codes)
+
+
+# jobc import
+
+
+def test_import_writes_the_spec_and_a_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "spec.yaml"
+    assert main(["import", str(CORPUS / "torchrun_srun.sh"), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    text = out.read_text(encoding="utf-8")
+    assert 'mode: "torchrun"' in text
+    assert 'program: "train.py"  # line 18' in text
+    assert "# Not mapped from the script:" in text
+    assert "line 10: head_node=$(scontrol" not in text  # a plain shell variable, not an export
+    assert err.startswith(f"jobc import: {CORPUS / 'torchrun_srun.sh'} → {out}")
+    assert "line(s) not mapped" in err
+    assert main(["compile", str(out), "-o", str(tmp_path / "job.sh")]) == 0
+
+
+def test_import_to_stdout_and_of_unreadable_scripts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["import", str(CORPUS / "srun_native.sh")]) == 0
+    assert "version: 1" in capsys.readouterr().out
+    assert main(["import", str(CORPUS / "job.csh")]) == 1
+    assert "cannot be read" in capsys.readouterr().err
+    assert main(["import", str(tmp_path / "missing.sh")]) == 2
