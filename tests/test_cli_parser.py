@@ -8,7 +8,7 @@ import pytest
 
 from jobc.cli import main, parser
 
-ALL = {"lint", "compile", "plan", "rule", "rules", "schema"}
+ALL = {"lint", "import", "compile", "plan", "rule", "rules", "schema"}
 
 
 def commands(top: argparse.ArgumentParser) -> set[str]:
@@ -21,6 +21,7 @@ def commands(top: argparse.ArgumentParser) -> set[str]:
     [
         (["lint", "x.yaml"], {"lint"}),
         (["compile", "x.yaml"], {"compile"}),
+        (["import", "job.sh"], {"import"}),
         (["rule", "JC101"], {"rule", "rules"}),
         ([], ALL),
         (["--help"], ALL),
