@@ -1,7 +1,7 @@
 #!/bin/bash
 # ddp-resnet50: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: c543aeecbde6f4f0b5dcd49d9bcff8a3c8df59e980d84215a635a76256cec0a3
+# spec sha256: 0c055280c2bd06a76c1e6e1f0b08f56059413122124cb264ea6f66d0045c8250
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='ddp-resnet50'
-export JOBC_SPEC_SHA256='c543aeecbde6f4f0b5dcd49d9bcff8a3c8df59e980d84215a635a76256cec0a3'
+export JOBC_SPEC_SHA256='0c055280c2bd06a76c1e6e1f0b08f56059413122124cb264ea6f66d0045c8250'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

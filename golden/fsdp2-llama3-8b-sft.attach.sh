@@ -1,7 +1,7 @@
 #!/bin/bash
 # fsdp2-llama3-8b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 0bef5010697cd37ddc13e9f46b2100752a5e484a809519e015e5993545117387
+# spec sha256: a8e74bd457c591f09e6c01ca3cb677bff456a6ace69f7e8dc4db3300711e4ac4
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='fsdp2-llama3-8b-sft'
-export JOBC_SPEC_SHA256='0bef5010697cd37ddc13e9f46b2100752a5e484a809519e015e5993545117387'
+export JOBC_SPEC_SHA256='a8e74bd457c591f09e6c01ca3cb677bff456a6ace69f7e8dc4db3300711e4ac4'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-1node: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: f795aa65d54be95eb037b22298e8a1d1f523d094bd2e97270d2c687a75b24cd0
+# spec sha256: ef2d6067b495563d868287e5fcc663f5a25dae8909377aea7789e05efb7fc7d4
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-1node'
-export JOBC_SPEC_SHA256='f795aa65d54be95eb037b22298e8a1d1f523d094bd2e97270d2c687a75b24cd0'
+export JOBC_SPEC_SHA256='ef2d6067b495563d868287e5fcc663f5a25dae8909377aea7789e05efb7fc7d4'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='1'
 export JOBC_GPUS_PER_NODE='4'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-requeue: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 55f01bbc003815b8f83599a29da4e996fa2fc805509be8c366a20db899251d02
+# spec sha256: 0f44364c9fc6a3b518d2157d5a3fb25ad1874b68edde44ca5a85458385d0aa01
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-requeue'
-export JOBC_SPEC_SHA256='55f01bbc003815b8f83599a29da4e996fa2fc805509be8c366a20db899251d02'
+export JOBC_SPEC_SHA256='0f44364c9fc6a3b518d2157d5a3fb25ad1874b68edde44ca5a85458385d0aa01'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='4'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # litgpt-pythia-1b-debug: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 839e2df14d1e3f63ab6a30e673288f8f3908f71e93122b72c1b24a601b4474a6
+# spec sha256: d64147a71b48b96cfe8f686461cf901ad5fcd8248abaf2eabcdda4f64906a2cc
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -32,7 +32,7 @@ set -x
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='litgpt-pythia-1b-debug'
-export JOBC_SPEC_SHA256='839e2df14d1e3f63ab6a30e673288f8f3908f71e93122b72c1b24a601b4474a6'
+export JOBC_SPEC_SHA256='d64147a71b48b96cfe8f686461cf901ad5fcd8248abaf2eabcdda4f64906a2cc'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

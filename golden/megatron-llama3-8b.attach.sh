@@ -1,7 +1,7 @@
 #!/bin/bash
 # megatron-llama3-8b: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 1ccd1c4768396886a75b60abb6d4bf140fdea2bbaa64bd89bf0302a85ad0eb67
+# spec sha256: 0a569073054aac68cb4209aed87fcb78ff2d8267ebdbe22d8d1a9a5c3cae97f7
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='megatron-llama3-8b'
-export JOBC_SPEC_SHA256='1ccd1c4768396886a75b60abb6d4bf140fdea2bbaa64bd89bf0302a85ad0eb67'
+export JOBC_SPEC_SHA256='0a569073054aac68cb4209aed87fcb78ff2d8267ebdbe22d8d1a9a5c3cae97f7'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='8'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # minimax-m2-roundtrip: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: cc4427070cde337b5ba4277b5b521b7afbd1fa8d488822132d10a32c85ef7673
+# spec sha256: a30f9d9a76bc621e6bae75fa5573451ea61708d792e20c9e18a93ff906e0d3d6
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='minimax-m2-roundtrip'
-export JOBC_SPEC_SHA256='cc4427070cde337b5ba4277b5b521b7afbd1fa8d488822132d10a32c85ef7673'
+export JOBC_SPEC_SHA256='a30f9d9a76bc621e6bae75fa5573451ea61708d792e20c9e18a93ff906e0d3d6'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

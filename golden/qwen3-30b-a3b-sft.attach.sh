@@ -1,7 +1,7 @@
 #!/bin/bash
 # qwen3-30b-a3b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 81d5fe874b2c395dc55cb5f37d8657dc63c620d89f712b09aa760d6d346a7ab4
+# spec sha256: 4a8ef33341bfcbd0658ca84a91956814bffa39fce91839fc9542d2e3526e8c50
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='qwen3-30b-a3b-sft'
-export JOBC_SPEC_SHA256='81d5fe874b2c395dc55cb5f37d8657dc63c620d89f712b09aa760d6d346a7ab4'
+export JOBC_SPEC_SHA256='4a8ef33341bfcbd0658ca84a91956814bffa39fce91839fc9542d2e3526e8c50'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

@@ -1,15 +1,17 @@
 """Activation memory per pipeline stage, and the inference KV cache.
 
-Two flavours, because stored activations depend on the implementation:
+Two models, because what a layer stores depends on the code that runs it:
 
-- ``megatron``: Korthikanti et al. 2022 (Reducing Activation Recomputation in Large Transformer
-  Models), Table 2, as Megatron-LM's `theoretical_memory_usage.py` generalises it to any MLP
-  width: per layer s·b·h·(18 + 4f/h)/t with sequence parallelism, s·b·h·(10 + (8 + 4f/h)/t)
-  without. Attention scores are never stored (flash attention), so recompute `none` and
-  `selective` come out alike.
-- ``hf``: Hugging Face / plain PyTorch Llama-style code (SDPA, bf16, RMSNorm upcast to fp32), as
-  measured with PyTorch's MemTracker: per layer s·b·(20h + 4·kv·d + 8f) bytes; the loss keeps
-  fp32 log-probabilities (4·s·b·V) and its backward briefly needs two more fp32 copies.
+- ``megatron`` (Megatron-LM, Megatron-Bridge, NeMo): Korthikanti et al. 2022 (Reducing
+  Activation Recomputation in Large Transformer Models), Table 2, as Megatron-LM's
+  `theoretical_memory_usage.py` generalises it to any MLP width: per layer s·b·h·(18 + 4f/h)/t
+  with sequence parallelism, s·b·h·(10 + (8 + 4f/h)/t) without. Attention scores are never
+  stored (flash attention), so recompute `none` and `selective` come out alike.
+- ``pytorch`` (DDP, FSDP, transformers, plain loops): Llama-style code as transformers writes it
+  (SDPA, bf16, RMSNorm upcast to fp32), measured with PyTorch's MemTracker on real tensors: per
+  layer s·b·(20h + 4·kv·d + 8f + 4a) bytes, the last term SDPA's fp32 log-sum-exp per head; the
+  loss keeps fp32 log-probabilities (4·s·b·V) and its backward briefly needs two more fp32
+  copies.
 
 MoE layers use f = top_k·expert_ffn·c + shared_ffn (Megatron-Bridge's substitution; c is the
 token imbalance, 1 for perfect balance). Context parallelism divides the sequence.
@@ -25,7 +27,7 @@ from jobc.memory.placement import RankParams, Sizes
 from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
-Flavour = Literal["megatron", "hf"]
+Framework = Literal["megatron", "pytorch"]
 Recompute = Literal["none", "selective", "full"]
 
 
@@ -65,19 +67,23 @@ def mlp_width(shape: ModelShape, moe: bool, imbalance: Fraction) -> Fraction:
 
 
 def layer_bytes(
-    shape: ModelShape, sizes: Sizes, tokens_: int, *, moe: bool, flavour: Flavour, imbalance: Fraction
+    shape: ModelShape, sizes: Sizes, tokens_: int, *, moe: bool, framework: Framework, imbalance: Fraction
 ) -> Fraction:
     """Activations one layer stores for one micro-batch, without recomputation."""
     h, t, f = shape.hidden, sizes.tp, mlp_width(shape, moe, imbalance)
     sp = sizes.sequence_parallel and t > 1
-    if flavour == "megatron":
+    if framework == "megatron":
         if sp:
             return tokens_ * (18 * h + 4 * f) / t
         return tokens_ * (10 * h + (8 * h + 4 * f) / t)
     kv = shape.kv_heads * shape.head_dim
+    # the two RMSNorms' fp32 inputs and bf16 outputs (12h) are whole on every rank without
+    # sequence parallelism; attention (q, output, its reshaped copy, k, v, log-sum-exp) and the
+    # MLP are split with the heads and the MLP width
+    split = 8 * h + 4 * kv + 8 * f + 4 * shape.heads
     if sp:
-        return tokens_ * (20 * h + 4 * kv + 8 * f) / t
-    return tokens_ * (12 * h + (8 * h + 4 * kv + 8 * f) / t)
+        return tokens_ * (12 * h + split) / t
+    return tokens_ * (12 * h + split / t)
 
 
 def layer_input_bytes(shape: ModelShape, sizes: Sizes, tokens_: int) -> Fraction:
@@ -113,7 +119,7 @@ def for_stage(
     micro_batch: int,
     microbatches: int | None,
     recompute: Recompute,
-    flavour: Flavour,
+    framework: Framework,
     imbalance: Fraction = Fraction(1),
 ) -> StageActivations:
     """Training activations of one rank on ``rank.stage``."""
@@ -122,8 +128,8 @@ def for_stage(
     sp = sizes.sequence_parallel and t > 1
     first, last = rank.stage == 0, rank.stage == sizes.pp - 1
     held = in_flight(rank.stage, sizes, microbatches)
-    dense_bytes = layer_bytes(shape, sizes, n, moe=False, flavour=flavour, imbalance=imbalance)
-    moe_bytes = layer_bytes(shape, sizes, n, moe=True, flavour=flavour, imbalance=imbalance)
+    dense_bytes = layer_bytes(shape, sizes, n, moe=False, framework=framework, imbalance=imbalance)
+    moe_bytes = layer_bytes(shape, sizes, n, moe=True, framework=framework, imbalance=imbalance)
     # MTP modules sit on the last stage and are MoE layers when the model's layers are
     moe_count = rank.moe_layers + (rank.mtp_layers if shape.moe is not None else 0)
     count = len(rank.layers) + rank.mtp_layers
@@ -140,7 +146,7 @@ def for_stage(
     embedding = Fraction(0)
     output = Fraction(0)
     loss = Fraction(0)
-    if flavour == "megatron":
+    if framework == "megatron":
         if first:
             # token ids (int64) and the embedding dropout mask, per micro-batch in flight
             embedding = (8 * n + n * h) * held / (t if sp else 1)
@@ -172,9 +178,9 @@ def inference_workspace(
     n = tokens(seq_length, micro_batch, sizes)
     one = Fraction(0)
     if rank.moe_layers:
-        one = layer_bytes(shape, sizes, n, moe=True, flavour="megatron", imbalance=Fraction(1))
+        one = layer_bytes(shape, sizes, n, moe=True, framework="megatron", imbalance=Fraction(1))
     if len(rank.layers) > rank.moe_layers:
-        dense = layer_bytes(shape, sizes, n, moe=False, flavour="megatron", imbalance=Fraction(1))
+        dense = layer_bytes(shape, sizes, n, moe=False, framework="megatron", imbalance=Fraction(1))
         one = max(one, dense)
     logits = Fraction(4 * micro_batch * shape.vocab, sizes.tp) if rank.stage == sizes.pp - 1 else 0
     return ceil(one + logits)

@@ -86,6 +86,7 @@ def job(ctx: Context) -> Job:
         micro_batch=w.micro_batch,
         global_batch=w.global_batch,
         recompute=w.recompute,
+        framework=ctx.framework.name,
     )
 
 
@@ -112,6 +113,15 @@ def spec_assumptions(ctx: Context) -> list[str]:
             f"Expert tensor parallelism is not set (parallelism.etp), so etp = tp = {p.tp}, the "
             "Megatron-Core default; Megatron-Bridge MoE recipes and conversion scripts use etp 1."
         )
+    if kind(ctx) == "training":
+        code = ctx.framework
+        if code.inferred:
+            out.append(
+                f"Training code: {code.title}, inferred ({code.reason}); its activation model is "
+                "used below. Set workload.framework when the job runs the other kind."
+            )
+        else:
+            out.append(f"Training code: {code.title}, as workload.framework says.")
     if ctx.spec.workload.kind == "finetune":
         out.append("Fine-tuning is estimated as full-parameter training (no frozen weights, no adapters).")
     return out

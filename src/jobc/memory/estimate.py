@@ -31,14 +31,16 @@ class Job:
     micro_batch: int = 1
     global_batch: int | None = None
     recompute: act.Recompute = "selective"
-    flavour: act.Flavour | None = None  # None: hf under fsdp2, megatron otherwise
+    # the code whose activations are counted; None: pytorch under fsdp2, megatron otherwise (a
+    # linted spec always says, see jobc.spec.framework)
+    framework: act.Framework | None = None
     imbalance: Fraction = Fraction(1)
 
     @property
-    def activation_flavour(self) -> act.Flavour:
-        if self.flavour is not None:
-            return self.flavour
-        return "hf" if self.sharding == "fsdp2" else "megatron"
+    def activation_model(self) -> act.Framework:
+        if self.framework is not None:
+            return self.framework
+        return "pytorch" if self.sharding == "fsdp2" else "megatron"
 
 
 @record
@@ -166,7 +168,7 @@ def _stage(shape: ModelShape, counts: ParamCounts, sizes: Sizes, job: Job, rank:
             micro_batch=job.micro_batch,
             microbatches=microbatches(job, sizes),
             recompute=job.recompute,
-            flavour=job.activation_flavour,
+            framework=job.activation_model,
             imbalance=job.imbalance,
         )
     fsdp = job.sharding in states.FSDP
@@ -306,11 +308,10 @@ def _training_assumptions(shape: ModelShape, sizes: Sizes, job: Job, e: Estimate
     if job.seq_length is None:
         out.append("Activations not counted: workload.seq_length is not set.")
         return out
-    flavour = job.activation_flavour
     source = (
         "Megatron (Korthikanti et al. 2022, generalised to any MLP width)"
-        if flavour == "megatron"
-        else "Hugging Face-style PyTorch code (measured per-layer form)"
+        if job.activation_model == "megatron"
+        else "PyTorch/transformers-style code (SDPA, fp32 RMSNorm; measured per-layer form)"
     )
     tokens = act.tokens(job.seq_length, job.micro_batch, sizes)
     sp = "with" if sizes.sequence_parallel and sizes.tp > 1 else "without"

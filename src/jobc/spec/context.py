@@ -9,6 +9,7 @@ from jobc.core.record import field, record
 
 if TYPE_CHECKING:
     from jobc.spec.catalog import Gpu
+    from jobc.spec.framework import Framework
     from jobc.spec.plain import JobSpec
 
 
@@ -109,6 +110,16 @@ class Context:
     def etp(self) -> int:
         p = self.spec.parallelism
         return p.etp if p.etp is not None else p.tp
+
+    @property
+    def framework(self) -> Framework:
+        """The training code (Megatron or PyTorch-style), stated in the spec or inferred from it."""
+        found: Framework | None = self.facts.get("framework")
+        if found is None:
+            from jobc.spec.framework import framework
+
+            found = self.facts["framework"] = framework(self.spec)
+        return found
 
     @property
     def multinode(self) -> bool:

@@ -216,6 +216,15 @@ class Workload(Section):
     overlap_moe_ep_comm: bool = Field(
         False, description="Overlap MoE expert-parallel all-to-all with compute."
     )
+    framework: Literal["megatron", "pytorch"] | None = Field(
+        None,
+        description=(
+            "The training code: megatron (Megatron-LM, Megatron-Bridge, NeMo) or pytorch (DDP, "
+            "FSDP, transformers, plain loops). Decides the activation model of the memory "
+            "estimate and the Megatron-only checks. null: inferred from parallelism.sharding and "
+            "the names in launch.program, launch.module and launch.workdir."
+        ),
+    )
 
 
 class Torchrun(Section):

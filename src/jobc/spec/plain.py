@@ -581,8 +581,24 @@ class Model(_Frozen):
 
 
 class Workload(_Frozen):
-    __slots__ = ("global_batch", "kind", "micro_batch", "overlap_moe_ep_comm", "recompute", "seq_length")
-    __match_args__ = ("kind", "seq_length", "micro_batch", "global_batch", "recompute", "overlap_moe_ep_comm")
+    __slots__ = (
+        "framework",
+        "global_batch",
+        "kind",
+        "micro_batch",
+        "overlap_moe_ep_comm",
+        "recompute",
+        "seq_length",
+    )
+    __match_args__ = (
+        "kind",
+        "seq_length",
+        "micro_batch",
+        "global_batch",
+        "recompute",
+        "overlap_moe_ep_comm",
+        "framework",
+    )
 
     kind: Literal["pretrain", "finetune", "inference", "convert"]
     seq_length: int | None
@@ -590,6 +606,7 @@ class Workload(_Frozen):
     global_batch: int | None
     recompute: Literal["none", "selective", "full"]
     overlap_moe_ep_comm: bool
+    framework: Literal["megatron", "pytorch"] | None
 
     def __init__(
         self,
@@ -600,6 +617,7 @@ class Workload(_Frozen):
         global_batch: int | None = None,
         recompute: Literal["none", "selective", "full"] = "selective",
         overlap_moe_ep_comm: bool = False,
+        framework: Literal["megatron", "pytorch"] | None = None,
     ) -> None:
         _set(self, "kind", kind)
         _set(self, "seq_length", seq_length)
@@ -607,6 +625,7 @@ class Workload(_Frozen):
         _set(self, "global_batch", global_batch)
         _set(self, "recompute", recompute)
         _set(self, "overlap_moe_ep_comm", overlap_moe_ep_comm)
+        _set(self, "framework", framework)
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> Workload:
@@ -624,6 +643,8 @@ class Workload(_Frozen):
             kwargs["recompute"] = data["recompute"]
         if "overlap_moe_ep_comm" in data:
             kwargs["overlap_moe_ep_comm"] = data["overlap_moe_ep_comm"]
+        if "framework" in data:
+            kwargs["framework"] = data["framework"]
         return cls(**kwargs)
 
     def dump(self) -> dict[str, Any]:
@@ -635,6 +656,7 @@ class Workload(_Frozen):
             "global_batch": self.global_batch,
             "recompute": self.recompute,
             "overlap_moe_ep_comm": self.overlap_moe_ep_comm,
+            "framework": self.framework,
         }
 
 
