@@ -26,14 +26,57 @@ def spec(extra: str, *, nodes: int = 2, gpu: str = "h100-80gb") -> str:
 # JC401 cuda-device-max-connections
 
 
-def test_jc401_fires_when_tp_needs_one_queue(tmp_path: Path) -> None:
+def test_jc401_is_an_error_when_megatron_would_assert(tmp_path: Path) -> None:
+    # tp 4 with sharding none and a plain program name: a Megatron layout, which asserts
     result = lint_text(spec('parallelism: {tp: 4}\nenv: {CUDA_DEVICE_MAX_CONNECTIONS: "8"}\n'), tmp_path)
     assert where(result, "JC401") == [(7, 36)]
     finding = only(result, "JC401")
-    assert finding.severity == Severity.WARNING
+    assert finding.severity == Severity.ERROR
     assert "tp=4 on h100-80gb (hopper)" in finding.message
+    assert "Megatron (inferred: parallelism tp 4" in finding.message
+    assert "assertion error" in finding.message
     assert "sets 8" in finding.message
     assert "jobc exports 1" in finding.message
+
+
+def test_jc401_is_an_error_for_megatron_context_parallelism(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "parallelism: {cp: 2}\nworkload: {framework: megatron}\n"
+            'env: {CUDA_DEVICE_MAX_CONNECTIONS: "4"}\n'
+        ),
+        tmp_path,
+    )
+    finding = only(result, "JC401")
+    assert finding.severity == Severity.ERROR
+    assert "Megatron (workload.framework)" in finding.message
+
+
+def test_jc401_is_a_warning_for_pytorch_code(tmp_path: Path) -> None:
+    # PyTorch tensor parallelism loses the overlap but does not check the variable
+    result = lint_text(
+        spec(
+            "parallelism: {tp: 4}\nworkload: {framework: pytorch}\n"
+            'env: {CUDA_DEVICE_MAX_CONNECTIONS: "8"}\n'
+        ),
+        tmp_path,
+    )
+    finding = only(result, "JC401")
+    assert finding.severity == Severity.WARNING
+    assert "silently lost" in finding.message
+    assert "assert" not in finding.message
+
+
+def test_jc401_is_a_warning_for_megatron_on_an_unknown_gpu(tmp_path: Path) -> None:
+    text = (
+        "version: 1\nname: t\nresources: {nodes: 2, gpus_per_node: 8}\n"
+        'launch: {program: pretrain_gpt.py}\nslurm: {time: "01:00:00"}\n'
+        'parallelism: {tp: 2}\nenv: {CUDA_DEVICE_MAX_CONNECTIONS: "8"}\n'
+    )
+    finding = only(lint_text(text, tmp_path), "JC401")
+    assert finding.severity == Severity.WARNING
+    assert "before Blackwell" in finding.message
+    assert "resources.gpu" in finding.message
 
 
 def test_jc401_near_miss_override_agrees(tmp_path: Path) -> None:

@@ -6,14 +6,18 @@ calls), so this rule only fires when the spec overrides it:
 
 - before Blackwell, with `tp > 1` or `cp > 1` and no FSDP: Megatron overlaps tensor- and
   context-parallel communication with the GEMMs only when kernels run in the order they were
-  issued, which one queue (`1`) guarantees. Any other value silently loses the overlap.
+  issued, which one queue (`1`) guarantees, and it checks the variable when it starts: any
+  other value stops a Megatron job with an assertion error before the first step. An error
+  when the training code is Megatron (`workload.framework`, stated or inferred) and the GPU is
+  known to be older than Blackwell; a warning for other code (whose overlap is lost without
+  the assertion) and for an unknown GPU.
 - `sharding: fsdp2` or `megatron-fsdp`: FSDP prefetches parameters on their own streams; with one
   queue those all-gathers wait behind compute, so `1` serialises the overlap FSDP is built on.
 - `workload.overlap_moe_ep_comm`: the expert all-to-all overlap wants 32 queues.
 - Blackwell orders kernels without the variable; a `1` copied from a Hopper recipe only limits
   concurrent streams. Reported as info.
 
-Warning, not error: the job runs and computes the right thing, only slower.
+The other cases are warnings: the job runs and computes the right thing, only slower.
 
 Bad:
 
@@ -42,7 +46,7 @@ from jobc.spec.cudaenv import FSDP_SHARDING, device_max_connections
 META = Meta(
     code="JC401",
     name="cuda-device-max-connections",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
     summary="CUDA_DEVICE_MAX_CONNECTIONS overridden with a value the parallel layout contradicts",
     remediation="Remove CUDA_DEVICE_MAX_CONNECTIONS from env; jobc exports the value the layout needs.",
 )
@@ -61,6 +65,7 @@ def check(ctx: Context) -> Iterator[Hit]:
             setting.path,
             f"{setting.where} is not a number; CUDA reads a count of hardware queues (1 to 32) and "
             "ignores anything else; remove it, jobc exports the value the layout needs",
+            severity=Severity.WARNING,
         )
         return
     spec, gpu = ctx.spec, ctx.gpu
@@ -73,6 +78,7 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"workload.overlap_moe_ep_comm overlaps the expert all-to-all with compute on "
                 f"separate streams, which needs 32 hardware queues, but {setting.where} sets "
                 f"{value}; remove it (jobc exports 32)",
+                severity=Severity.WARNING,
             )
         return
     if p.sharding in FSDP_SHARDING:
@@ -82,6 +88,7 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"sharding {p.sharding} prefetches parameters on their own streams; with "
                 f"{setting.where} = 1 those all-gathers queue behind compute and the overlap is "
                 "lost; remove it (CUDA's default of 8 queues is right for FSDP)",
+                severity=Severity.WARNING,
             )
         return
     if gpu is not None and gpu.generation == "blackwell":
@@ -96,9 +103,34 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     if device_max_connections(spec, gpu) == 1 and value != 1:
         layout = f"tp={p.tp}" + (f", cp={p.cp}" if p.cp > 1 else "")
+        code = ctx.framework
+        if code.name == "megatron":
+            # Megatron checks the variable at start-up when tp or cp exceeds 1 before Blackwell
+            why = "workload.framework" if not code.inferred else f"inferred: {code.reason}"
+            if gpu is not None:
+                yield Hit(
+                    setting.path,
+                    f"with {layout} on {on} Megatron ({why}) needs kernels in issue order to overlap "
+                    f"communication with the GEMMs and asserts that CUDA_DEVICE_MAX_CONNECTIONS is "
+                    f"1; {setting.where} sets {value}, so the job stops with an assertion error "
+                    "before the first step; remove it (jobc exports 1)",
+                    severity=Severity.ERROR,
+                )
+            else:
+                yield Hit(
+                    setting.path,
+                    f"with {layout} Megatron ({why}) asserts that CUDA_DEVICE_MAX_CONNECTIONS is 1 "
+                    f"on GPUs before Blackwell; {setting.where} sets {value}, so on such a GPU the "
+                    "job stops with an assertion error; remove it (jobc exports 1), and name the "
+                    "GPU (resources.gpu) so jobc can tell",
+                    severity=Severity.WARNING,
+                )
+            return
         yield Hit(
             setting.path,
-            f"with {layout} on {on} Megatron overlaps communication with the GEMMs only when "
-            f"kernels run in issue order, which needs 1 hardware queue; {setting.where} sets "
-            f"{value}, so the overlap is silently lost; remove it (jobc exports 1)",
+            f"with {layout} on {on} tensor- and context-parallel communication overlaps the "
+            f"GEMMs only when kernels run in issue order, which needs 1 hardware queue; "
+            f"{setting.where} sets {value}, so the overlap is silently lost; remove it (jobc "
+            "exports 1)",
+            severity=Severity.WARNING,
         )
