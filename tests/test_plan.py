@@ -116,6 +116,51 @@ def test_plan_of_a_fitting_job_exits_0(tmp_path: Path, capsys: pytest.CaptureFix
     assert "per stage: 0: " in out
 
 
+NO_SEQUENCE = """\
+version: 1
+name: t
+resources: {nodes: 1, gpus_per_node: 8, gpu: h100-80gb}
+launch: {program: train.py}
+model: {preset: llama3-8b}
+parallelism: {sharding: fsdp2}
+"""
+
+
+def test_fits_only_when_everything_is_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, data, _ = _json(capsys, _write(tmp_path, NO_SEQUENCE))
+    assert code == 0
+    memory = data["memory"]
+    assert memory["complete"] is False
+    assert memory["not_estimated"] == ["activations"]
+    assert memory["needs"] == ["workload.seq_length"]
+    assert memory["fits"] is None  # 28 % of the GPU before any activation: not known
+    assert "activations not estimated: set workload.seq_length; the total is a lower bound" in data["notes"]
+    assert main(["plan", _write(tmp_path, NO_SEQUENCE)]) == 0
+    out = capsys.readouterr().out
+    assert "  activations         not estimated: set workload.seq_length" in out
+    assert "activations               0.0 GB" not in out
+    assert "not known to fit: activations not estimated (set workload.seq_length)" in out
+    assert ": fits" not in out
+    # with the sequence length everything is counted and the verdict is given
+    code, data, _ = _json(capsys, _write(tmp_path, NO_SEQUENCE + "workload: {seq_length: 2048}\n"))
+    assert (data["memory"]["complete"], data["memory"]["fits"], data["memory"]["not_estimated"]) == (
+        True,
+        True,
+        [],
+    )
+
+
+def test_a_lower_bound_above_the_gpu_does_not_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = NO_SEQUENCE.replace("{sharding: fsdp2}", "{}").replace("llama3-8b", "llama3-70b")
+    _, data, _ = _json(capsys, _write(tmp_path, text + "workload: {kind: inference}\n"))
+    assert data["memory"]["not_estimated"] == ["activations", "KV cache"]
+    assert data["memory"]["fits"] is False
+    assert main(["plan", _write(tmp_path, text + "workload: {kind: inference}\n")]) == 1
+    out = capsys.readouterr().out
+    assert "does not fit, even without activations and KV cache" in out
+    assert "  KV cache            not estimated: set workload.seq_length" in out
+
+
 def test_set_overrides_the_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, MINIMAX)
     code, data, err = _json(capsys, path, "--set", "parallelism.ep=64", "--set", "resources.nodes=16")

@@ -132,10 +132,24 @@ def plan(ctx: Context, file: str) -> dict[str, Any]:
         data["params"] = counts.breakdown()
     estimate = mem.estimate_for(ctx)
     if estimate is not None:
-        memory: dict[str, Any] = {"stage": estimate.stage, "phase": estimate.phase, **estimate.as_dict()}
+        memory: dict[str, Any] = {
+            "stage": estimate.stage,
+            "phase": estimate.phase,
+            **estimate.as_dict(),
+            "complete": estimate.complete,
+            "not_estimated": list(estimate.uncounted),
+            "needs": list(estimate.needs),
+        }
+        if not estimate.complete:
+            notes.append(
+                f"{' and '.join(estimate.uncounted)} not estimated: set "
+                f"{' and '.join(estimate.needs)}; the total is a lower bound"
+            )
         if gpu is not None:
             memory["gpu_memory_bytes"] = gpu.memory_bytes
-            memory["fits"] = estimate.total <= gpu.memory_bytes
+            # "fits" needs everything counted; a lower bound can only show that it does not
+            over = estimate.total > gpu.memory_bytes
+            memory["fits"] = False if over else (True if estimate.complete else None)
         else:
             notes.append("no GPU type (resources.gpu or cluster.gpu): the estimate is not compared")
         data["memory"] = memory
@@ -305,22 +319,35 @@ def _memory_lines(data: dict[str, Any]) -> list[str]:
     training = data["workload"]["kind"] in ("pretrain", "finetune")
     where = f"pipeline stage {memory['stage']}, " if data["parallelism"]["pp"] > 1 else ""
     out = [f"memory per GPU, most loaded rank ({where}peak during the {memory['phase']})"]
-    rows: list[tuple[str, int]] = [("weights", memory["weights_bytes"])]
+    rows: list[tuple[str, int | None]] = [("weights", memory["weights_bytes"])]
     if memory["expert_weights_bytes"]:
         rows.append(("  of which experts", memory["expert_weights_bytes"]))
     if training:
         rows += [("gradients", memory["gradients_bytes"]), ("optimizer state", memory["optimizer_bytes"])]
+    missing: list[str] = memory.get("not_estimated", [])
+    needs = " and ".join(memory.get("needs", []))
     if data["workload"]["kind"] != "convert":
-        rows.append(("activations", memory["activations_bytes"]))
-    if memory["kv_cache_bytes"]:
-        rows.append(("KV cache", memory["kv_cache_bytes"]))
-    rows += [("overhead", memory["overhead_bytes"]), ("total", memory["total_bytes"])]
-    out += [f"  {name:<20}{_gb(value)}" for name, value in rows]
+        rows.append(("activations", None if "activations" in missing else memory["activations_bytes"]))
+    if "KV cache" in missing or memory["kv_cache_bytes"]:
+        rows.append(("KV cache", None if "KV cache" in missing else memory["kv_cache_bytes"]))
+    rows += [("overhead", memory["overhead_bytes"])]
+    out += [
+        f"  {name:<20}{_gb(value)}" if value is not None else f"  {name:<20}not estimated: set {needs}"
+        for name, value in rows
+    ]
+    total = f"  {'total':<20}{_gb(memory['total_bytes'])}"
+    out.append(total + (f"   at least: {' and '.join(missing)} not counted" if missing else ""))
     if "gpu_memory_bytes" in memory:
         capacity = memory["gpu_memory_bytes"]
         share = memory["total_bytes"] / capacity
-        verdict = "fits" if share <= 0.9 else ("tight (above 90 %)" if share <= 1 else "does not fit")
-        out.append(f"  {'GPU memory':<20}{_gb(capacity)}   {share:.0%} used: {verdict}")
+        if share > 1:
+            verdict = "does not fit" + (f", even without {' and '.join(missing)}" if missing else "")
+        elif missing:
+            verdict = f"not known to fit: {' and '.join(missing)} not estimated (set {needs})"
+        else:
+            verdict = "fits" if share <= 0.9 else "tight (above 90 %)"
+        used = f"at least {share:.0%}" if missing else f"{share:.0%}"
+        out.append(f"  {'GPU memory':<20}{_gb(capacity)}   {used} used: {verdict}")
     stages = data["stages"]
     if len(stages) > 1:
         out.append("  per stage: " + ", ".join(f"{i}: {t / 1e9:.1f} GB" for i, t in enumerate(stages)))

@@ -59,6 +59,14 @@ class Estimate:
     phase: str  # when the peak happens
     stage_totals: tuple[int, ...]
     assumptions: tuple[str, ...] = ()
+    # parts the estimate could not count, and the spec field that would let it
+    uncounted: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every part of the job's memory is counted (a total to say "fits" by)."""
+        return not self.uncounted
 
     @property
     def model_states(self) -> int:
@@ -99,6 +107,9 @@ def estimate(shape: ModelShape, sizes: Sizes, job: Job) -> Estimate:
     best = max(results, key=lambda e: (e.total, -e.stage))
     totals = tuple(e.total for e in results)
     notes = tuple(_assumptions(shape, counts, sizes, job, best))
+    uncounted: tuple[str, ...] = ()
+    if job.seq_length is None and job.kind != "convert":
+        uncounted = ("activations",) if job.kind == "training" else ("activations", "KV cache")
     return Estimate(
         stage=best.stage,
         rank=best.rank,
@@ -112,6 +123,8 @@ def estimate(shape: ModelShape, sizes: Sizes, job: Job) -> Estimate:
         phase=best.phase,
         stage_totals=totals,
         assumptions=notes,
+        uncounted=uncounted,
+        needs=("workload.seq_length",) if uncounted else (),
     )
 
 
