@@ -42,10 +42,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("launch", "parallelism", "workload", "name", "reason"), CASES)
-def test_framework_from_the_spec(
-    tmp_path: Path, launch: str, parallelism: str, workload: str, name: str, reason: str
-) -> None:
+@pytest.mark.parametrize("case", CASES)
+def test_framework_from_the_spec(tmp_path: Path, case: tuple[str, str, str, str, str]) -> None:
+    launch, parallelism, workload, name, reason = case
     ctx = lint_text(_spec(launch, parallelism, workload), tmp_path).context
     assert ctx is not None
     found = ctx.framework

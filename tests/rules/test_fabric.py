@@ -42,8 +42,7 @@ def test_jc401_is_an_error_when_megatron_would_assert(tmp_path: Path) -> None:
 def test_jc401_is_an_error_for_megatron_context_parallelism(tmp_path: Path) -> None:
     result = lint_text(
         spec(
-            "parallelism: {cp: 2}\nworkload: {framework: megatron}\n"
-            'env: {CUDA_DEVICE_MAX_CONNECTIONS: "4"}\n'
+            'parallelism: {cp: 2}\nworkload: {framework: megatron}\nenv: {CUDA_DEVICE_MAX_CONNECTIONS: "4"}\n'
         ),
         tmp_path,
     )
@@ -56,8 +55,7 @@ def test_jc401_is_a_warning_for_pytorch_code(tmp_path: Path) -> None:
     # PyTorch tensor parallelism loses the overlap but does not check the variable
     result = lint_text(
         spec(
-            "parallelism: {tp: 4}\nworkload: {framework: pytorch}\n"
-            'env: {CUDA_DEVICE_MAX_CONNECTIONS: "8"}\n'
+            'parallelism: {tp: 4}\nworkload: {framework: pytorch}\nenv: {CUDA_DEVICE_MAX_CONNECTIONS: "8"}\n'
         ),
         tmp_path,
     )

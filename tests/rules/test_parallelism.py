@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -326,6 +327,76 @@ def test_jc210_near_miss(tmp_path: Path) -> None:
         tmp_path,
     )
     assert "JC210" not in codes(result)
+
+
+# JC211 expert-tp-assumed
+
+
+def test_jc211_warns_when_etp_decides_whether_it_fits(tmp_path: Path) -> None:
+    # the out-of-memory layout of Megatron-Bridge's guide: MiniMax-M2 at TP2 · EP4 on 8 GPUs
+    result = lint_text(
+        spec(
+            "{nodes: 1, gpus_per_node: 8, gpu: h100-80gb}",
+            "{tp: 2, ep: 4}",
+            "model: {preset: minimax-m2}\nworkload: {kind: convert}\n",
+        ),
+        tmp_path,
+    )
+    assert where(result, "JC211") == [(4, 14)]
+    finding = only(result, "JC211")
+    assert str(finding.severity) == "warning"
+    message = finding.message
+    assert "assumes etp = tp = 2" in message
+    assert "56.2 GB of expert weights" in message
+    assert "within h100-80gb's 80.0 GB" in message
+    assert "With etp 1" in message
+    assert "112.3 GB of expert weights" in message
+    assert "above the 60.0 GB expert budget of JC301" in message
+    # with etp = tp assumed, the pre-check and the estimate pass: JC211 is the only word of it
+    assert "JC301" not in codes(result)
+    assert "JC302" not in codes(result)
+
+
+def test_jc211_is_information_when_both_choices_agree(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "{nodes: 8, gpus_per_node: 8, gpu: h100-80gb}",
+            "{tp: 2, ep: 32}",
+            "model: {preset: minimax-m2}\nworkload: {kind: inference, seq_length: 4096}\n",
+        ),
+        tmp_path,
+    )
+    finding = only(result, "JC211")
+    assert str(finding.severity) == "info"
+    assert "7.0 GB of expert weights" in finding.message
+    assert "14.0 GB of expert weights" in finding.message
+
+
+def test_jc211_without_a_gpu_still_gives_both_estimates(tmp_path: Path) -> None:
+    result = lint_text(
+        spec("{nodes: 1, gpus_per_node: 8}", "{tp: 2, ep: 4}", "model: {preset: minimax-m2}\n"),
+        tmp_path,
+    )
+    finding = only(result, "JC211")
+    assert "56.2 GB of expert weights" in finding.message
+    assert "112.3 GB of expert weights" in finding.message
+    assert "within" not in finding.message
+
+
+@pytest.mark.parametrize(
+    ("parallelism", "model"),
+    [
+        ("{tp: 2, ep: 4, etp: 2}", "{preset: minimax-m2}"),  # stated
+        ("{tp: 2, ep: 4, etp: 1}", "{preset: minimax-m2}"),
+        ("{tp: 1, ep: 8}", "{preset: minimax-m2}"),  # no tensor parallelism to split experts
+        ("{tp: 2}", "{preset: llama3-8b}"),  # no experts
+    ],
+)
+def test_jc211_near_miss(tmp_path: Path, parallelism: str, model: str) -> None:
+    result = lint_text(
+        spec("{nodes: 1, gpus_per_node: 8, gpu: h100-80gb}", parallelism, f"model: {model}\n"), tmp_path
+    )
+    assert "JC211" not in codes(result)
 
 
 def test_absurd_sizes_give_findings_without_suggestions_and_quickly(tmp_path: Path) -> None:

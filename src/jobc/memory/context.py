@@ -111,7 +111,8 @@ def spec_assumptions(ctx: Context) -> list[str]:
     if model_shape is not None and model_shape.moe is not None and p.etp is None:
         out.append(
             f"Expert tensor parallelism is not set (parallelism.etp), so etp = tp = {p.tp}, the "
-            "Megatron-Core default; Megatron-Bridge MoE recipes and conversion scripts use etp 1."
+            "Megatron-Core default; Megatron-Bridge MoE recipes and conversion scripts use etp 1 "
+            "(JC211 gives the estimate for both)."
         )
     if kind(ctx) == "training":
         code = ctx.framework

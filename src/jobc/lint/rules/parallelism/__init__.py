@@ -11,6 +11,7 @@ from jobc.lint.rules.parallelism import (
     jc208_tp_crosses_node,
     jc209_ep_without_moe,
     jc210_moe_without_ep,
+    jc211_expert_tp_assumed,
 )
 
 MODULES = [
@@ -24,4 +25,5 @@ MODULES = [
     jc208_tp_crosses_node,
     jc209_ep_without_moe,
     jc210_moe_without_ep,
+    jc211_expert_tp_assumed,
 ]
