@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from jobc.memory import hf, presets
+from jobc.memory.estimate import Job, estimate
 from jobc.memory.params import count
+from jobc.memory.placement import Sizes
 from jobc.memory.resolve import resolve, resolve_model
 from jobc.memory.shape import Experts, ModelShape
 
@@ -129,6 +131,38 @@ def test_hf_config_directory_and_text_config(tmp_path: Path) -> None:
     shape = hf.shape_from_file(tmp_path, "ckpt")
     assert count(shape).total == EXACT["minimax-m2"]
     assert shape.checkpoint_dtype == "fp8"
+    # the plan says what is left out
+    (note,) = shape.notes
+    assert "multimodal model (minimax_m3_vl)" in note
+    assert "only its text model (text_config, minimax_m2) is counted" in note
+    assert presets.shape("minimax-m2").notes == ()
+    said = estimate(shape, Sizes(8, ep=8), Job(kind="inference")).assumptions
+    assert note in said
+
+
+def test_minimax_m2_fields_the_implementation_ignores(tmp_path: Path) -> None:
+    # transformers' MiniMax-M2 has no projection biases, always full-width QK-norm and no shared
+    # expert, whatever the config says: the count is the published model's and says so
+    config = dict(presets.catalogue()["minimax-m2"].config)
+    config.update(
+        attention_bias=True, use_qk_norm=False, qk_norm_type="per_head", shared_intermediate_size=1536
+    )
+    shape = hf.shape_from_config(config, "test")
+    assert count(shape).total == EXACT["minimax-m2"]
+    assert (shape.qkv_bias, shape.out_bias, shape.qk_norm) == (False, False, "full")
+    assert shape.moe is not None
+    assert shape.moe.shared_experts == 0
+    (note,) = shape.notes
+    for ignored in (
+        "attention_bias true",
+        "use_qk_norm false",
+        "qk_norm_type 'per_head'",
+        "shared_intermediate_size 1536",
+    ):
+        assert ignored in note
+    assert "counted as transformers builds it" in note
+    # the settings the implementation does follow leave no note
+    assert hf.shape_from_config(presets.catalogue()["minimax-m2"].config, "test").notes == ()
 
 
 def test_family_details(tmp_path: Path) -> None:

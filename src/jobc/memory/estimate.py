@@ -237,6 +237,7 @@ def _assumptions(shape: ModelShape, counts: ParamCounts, sizes: Sizes, job: Job,
         f"Model from {shape.source}: {counts.total:,} parameters, {counts.active:,} active per token "
         "(embedding and output layer included)."
     )
+    out += shape.notes
     if shape.checkpoint_mtp_layers and not shape.mtp_layers:
         out.append(
             f"The checkpoint defines {shape.checkpoint_mtp_layers} multi-token-prediction module(s); "

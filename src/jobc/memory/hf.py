@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from jobc.memory.record import replace
 from jobc.memory.shape import MLA, Experts, ModelShape
 
 
@@ -63,7 +64,14 @@ def shape_from_config(config: Config, source: str) -> ModelShape:
         inner = dict(config["text_config"])
         inner.setdefault("quantization_config", config.get("quantization_config"))
         inner.setdefault("torch_dtype", config.get("torch_dtype") or config.get("dtype"))
-        return shape_from_config(inner, source)
+        text = shape_from_config(inner, source)
+        outer = f"a multimodal model ({family})" if isinstance(family, str) else "a multimodal model"
+        note = (
+            f"The config describes {outer}; only its text model (text_config, {text.family}) is "
+            "counted: vision or audio encoders and their projectors are not, in parameters, "
+            "memory or activations."
+        )
+        return replace(text, notes=(note, *text.notes))
     if not isinstance(family, str):
         raise ConfigError("the config has no model_type")
     reader = _FAMILIES.get(family)
@@ -270,28 +278,41 @@ def _gpt_oss(k: _Keys, source: str) -> ModelShape:
 
 
 def _minimax_m2(k: _Keys, source: str) -> ModelShape:
+    # transformers' MiniMax-M2 builds every layer the same way whatever four of its config keys
+    # say: projections without biases, full-width q and k RMSNorms, routed experts only. The
+    # count follows the published implementation and says which settings it ignored.
+    ignored: list[str] = []
+    if k.flag("attention_bias", False):
+        ignored.append("attention_bias true (its projections have no biases)")
+    if not k.flag("use_qk_norm", True):
+        ignored.append("use_qk_norm false (it always applies q and k norms)")
+    norm_type = k.config.get("qk_norm_type")
+    if norm_type is not None and norm_type != "per_layer":
+        ignored.append(f"qk_norm_type {norm_type!r} (its q and k norms are always full-width, per_layer)")
     shared_width = k.integer("shared_intermediate_size", 0)
+    if shared_width:
+        ignored.append(f"shared_intermediate_size {shared_width} (it builds no shared expert)")
     experts = Experts(
         experts=k.positive("num_local_experts"),
         top_k=k.positive("num_experts_per_tok"),
         ffn_hidden=k.positive("intermediate_size"),
-        shared_experts=1 if shared_width else 0,
-        shared_ffn_hidden=shared_width,
         routing_bias=k.flag("use_routing_bias", True),
     )
-    qk_norm: Literal["none", "head", "full"] = "none"
-    if k.flag("use_qk_norm", True):
-        qk_norm = "head" if k.config.get("qk_norm_type") == "per_head" else "full"
     mtp = k.integer("num_mtp_modules", 0) * k.integer("mtp_transformer_layers", 1)
-    bias = k.flag("attention_bias", False)
+    notes: tuple[str, ...] = ()
+    if ignored:
+        notes = (
+            "MiniMax-M2 counted as transformers builds it, which ignores the config's "
+            + "; ".join(ignored)
+            + ". If the job runs other code that builds them, describe the model with explicit fields.",
+        )
     return ModelShape(
         **_common(k, source, "minimax_m2", head_dim=128),
         ffn_hidden=0,
-        qkv_bias=bias,
-        out_bias=bias,
-        qk_norm=qk_norm,
+        qk_norm="full",
         moe=experts,
         checkpoint_mtp_layers=mtp,
+        notes=notes,
     )
 
 

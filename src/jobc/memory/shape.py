@@ -91,6 +91,7 @@ class ModelShape:
     checkpoint_mtp_layers: int = 0  # MTP modules the checkpoint defines (not built by Hugging Face)
     dtype: str = "bf16"  # weights at run time
     checkpoint_dtype: str | None = None  # on disk: bf16, fp8, mxfp4, …
+    notes: tuple[str, ...] = ()  # what reading the config left out or ignored, as sentences
 
     def is_moe(self, index: int) -> bool:
         return self.moe is not None and self.moe.is_moe(index)
