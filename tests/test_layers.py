@@ -99,7 +99,8 @@ def test_every_stage_says_what_it_takes_and_gives() -> None:
     for package in {_package(m) for m in modules()} - {"jobc", "jobc.cli", "jobc.__main__"}:
         init = modules()[package]
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
-        assert doc and len(doc.split()) >= 20, f"{init}: a docstring saying what the stage takes and gives"
+        assert doc, f"{init}: a docstring saying what the stage takes and gives"
+        assert len(doc.split()) >= 20, f"{init}: a docstring saying what the stage takes and gives"
 
 
 def test_top_level_holds_only_the_entry_points() -> None:
@@ -119,7 +120,8 @@ def test_imports_flow_down_the_layers() -> None:
                 wrong.append(f"{path}:{line}: {name} imports {target} ({'jobc.runtime stands alone'})")
                 continue
             mine, theirs = _layer(here), _layer(there)
-            assert mine is not None and theirs is not None
+            assert mine is not None
+            assert theirs is not None
             if theirs >= mine:
                 what = "its own layer" if theirs == mine else "a higher layer"
                 wrong.append(f"{path}:{line}: {name} imports {target}, from {what}")
@@ -127,7 +129,10 @@ def test_imports_flow_down_the_layers() -> None:
 
 
 def _cycle() -> list[str] | None:
-    graph = {name: sorted({t for t, _ in _imports(name, path)} & modules().keys()) for name, path in modules().items()}
+    graph = {
+        name: sorted({t for t, _ in _imports(name, path)} & modules().keys())
+        for name, path in modules().items()
+    }
     state: dict[str, int] = {}  # 1 on the current path, 2 done
     stack: list[str] = []
 
