@@ -9,8 +9,7 @@ of tp in the biggest item on the GPU, so the finding gives the estimate for both
 per GPU and the whole estimate, against the GPU when it is known. A warning when the two choices
 disagree on whether the job fits (the JC301 budget or the GPU's memory), information otherwise.
 
-Bad (MiniMax-M2 on 8 GPUs: with etp = tp = 2 it plans as fitting, with etp 1 the experts alone
-are 112 GB per GPU):
+Bad (MiniMax-M2 on 8 GPUs: 56 GB of experts per GPU with etp = tp = 2, 112 GB with etp 1):
 
 ```yaml
 resources: {nodes: 1, gpus_per_node: 8, gpu: h100-80gb}
