@@ -371,6 +371,9 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         backend = launcher.options.get("rdzv_backend")
         if backend is not None and backend.text == "static":
             out.put(("launch", "torchrun", "rdzv"), "static", backend.span)
+        elif backend is None and launcher.name == "torchrun" and "standalone" not in launcher.flags:
+            # torchrun without --rdzv_backend rendezvous statically, by --node_rank
+            out.put(("launch", "torchrun", "rdzv"), "static", launcher.span)
         restarts = launcher.options.get("max_restarts")
         if restarts is not None and _int(restarts.text) is not None:
             out.put(("launch", "torchrun", "max_restarts"), _int(restarts.text), restarts.span)
