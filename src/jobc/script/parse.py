@@ -117,6 +117,7 @@ _LAUNCHER_FLAGS = frozenset(
 _PYTHON = re.compile(r"^python(\d+(\.\d+)?)?$")
 _SIGNALS = {"1": "SIGHUP", "2": "SIGINT", "10": "SIGUSR1", "12": "SIGUSR2", "15": "SIGTERM", "0": "EXIT"}
 _LITERAL_TYPES = frozenset({"word", "number", "raw_string"})
+_SPECIAL_WORD = re.compile(r"[\\*?\[]")
 # names a command that may start a step or set a trap; any other command is only recorded
 _MAY_LAUNCH = re.compile(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
@@ -460,6 +461,9 @@ class _Reader:
 
     def word(self, node: Any) -> Word:
         raw = self.text(node)
+        if node.type == "word" and not _SPECIAL_WORD.search(raw):
+            # the common case (options, file names, numbers): the text is the word
+            return Word(raw, self.span(node), True, raw, node)
         literal = _is_literal(node)
         return Word(_unquote(node, raw) if literal else raw, self.span(node), literal, raw, node)
 

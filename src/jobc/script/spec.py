@@ -48,6 +48,7 @@ _SETUP_WORTHY = re.compile(
     r"srun|=|hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox|nvapi-|AIza|--\S*(?:key|token|secret|password)",
     re.I,
 )
+_STEP_WORTHY = re.compile(r"\buv\b|hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox|nvapi-|AIza")
 _LOCAL_PREFIXES = ("/tmp", "/dev/shm", "/var/tmp", "/local", "/scratch_local", "/raid", "/localscratch")
 
 
@@ -458,7 +459,13 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
     items: list[tuple[Span, str]] = [
         (c.span, c.text) for c in facts.commands if c.span.line in batch_lines or _SETUP_WORTHY.search(c.text)
     ]
-    items += [(s.span, s.text) for s in facts.steps]
+    # a step's program and arguments are launch.program and launch.args already; its line is
+    # needed only for what the setup rules find in it (uv under srun, a per-rank variable)
+    items += [
+        (s.span, s.text)
+        for s in facts.steps
+        if any(s.span.line <= line <= s.span.end_line for line in batch_lines) or _STEP_WORTHY.search(s.text)
+    ]
     items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
     items.sort(key=lambda item: (item[0].line, item[0].col))
     batch = [x for x in facts.expansions if x.shell == "batch"]
