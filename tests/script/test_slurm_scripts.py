@@ -66,7 +66,7 @@ def _identities(out: Path) -> dict[int, dict[str, Any]]:
 
 
 def _run(
-    cluster: SlurmCluster, jobs: list[int], script: str, cwd: Path, out: Path, logs: Path
+    cluster: SlurmCluster, jobs: list[int], script: str, cwd: Path, *, out: Path, logs: Path
 ) -> dict[int, Any]:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
@@ -96,7 +96,7 @@ def test_script_and_its_import_give_every_rank_the_same_identity(
     # the hand-written script is clean: nothing for jobc to report
     assert lint_path(script).findings == []
 
-    by_script = _run(slurm_cluster, jobs, text, tmp_path, out, logs)
+    by_script = _run(slurm_cluster, jobs, text, tmp_path, out=out, logs=logs)
     world = NODES * GPUS
     assert sorted(by_script) == list(range(world))
 
@@ -107,7 +107,7 @@ def test_script_and_its_import_give_every_rank_the_same_identity(
     assert not result.errors, result.errors
     assert result.context is not None
     assert result.context.spec.launch.mode == ("srun" if kind == "srun-native" else "torchrun")
-    by_spec = _run(slurm_cluster, jobs, compile_batch(result.context), tmp_path, out, logs)
+    by_spec = _run(slurm_cluster, jobs, compile_batch(result.context), tmp_path, out=out, logs=logs)
 
     assert by_spec == by_script
     for rank, record in by_script.items():
