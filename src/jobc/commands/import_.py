@@ -92,6 +92,9 @@ def imported(facts: ScriptFacts) -> Derived:
             if _remove(derived.data, path):
                 line = derived.labels.get(path) or ".".join(map(str, path))
                 derived.skip(span or _first(facts), line, f"left out, {code}: {message.split(';')[0]}")
+    resilience = derived.data.get("resilience", {})
+    if "signal" not in resilience:
+        resilience.pop("grace_s", None)  # a grace window without its signal means nothing
     derived.unmapped.sort(key=lambda u: u.line)
     return derived
 

@@ -225,21 +225,23 @@ def _allocation(
                 value = _int(d.value)
                 if value is None:
                     continue
-            out.put(path, value, d.span, d.text)
+            out.put(path, value, d.span, f"#SBATCH {d.text}")
         elif name == "mail-type" and d.value:
-            out.put(("slurm", "mail", "type"), [t for t in d.value.split(",") if t], d.span, d.text)
+            out.put(
+                ("slurm", "mail", "type"), [t for t in d.value.split(",") if t], d.span, f"#SBATCH {d.text}"
+            )
         elif name == "exclusive":
             if d.value in (None, ""):
-                out.put(("slurm", "exclusive"), True, d.span, d.text)
+                out.put(("slurm", "exclusive"), True, d.span, f"#SBATCH {d.text}")
             elif for_lint or d.value in ("user", "mcs"):
-                out.put(("slurm", "extra", "exclusive"), d.value, d.span, d.text)
+                out.put(("slurm", "extra", "exclusive"), d.value, d.span, f"#SBATCH {d.text}")
         elif name == "signal" and d.value:
             _signal(out, d)
         elif name == "requeue":
-            out.put(("resilience", "requeue"), True, d.span, d.text)
+            out.put(("resilience", "requeue"), True, d.span, f"#SBATCH {d.text}")
         elif name in ("output", "error") and d.value:
             if for_lint:
-                out.put(("slurm", "extra", name), d.value, d.span, d.text)
+                out.put(("slurm", "extra", name), d.value, d.span, f"#SBATCH {d.text}")
             else:
                 logs = os.path.dirname(d.value)
                 if name == "output" and logs.startswith("/") and "%" not in logs and "$" not in logs:
@@ -250,7 +252,7 @@ def _allocation(
         elif name in ("nodes", "ntasks", "ntasks-per-node", "gres", "gpus", "gpus-per-node", "job-name"):
             continue
         elif name == "chdir" and d.value:
-            out.put(("launch", "workdir"), d.value, d.span, d.text)
+            out.put(("launch", "workdir"), d.value, d.span, f"#SBATCH {d.text}")
         else:
             _extra(out, d, for_lint=for_lint)
 
@@ -271,11 +273,11 @@ def _tasks_per_node(
     honoured = facts.honoured()
     d = honoured.get("ntasks-per-node")
     if d is not None and _int(d.value) is not None:
-        return _int(d.value), d.span, d.text
+        return _int(d.value), d.span, f"#SBATCH {d.text}"
     d = honoured.get("ntasks")
     if d is not None and (total_count := _int(d.value)) is not None:
         count = total_count
-        return (count // nodes if nodes and count % nodes == 0 else count), d.span, d.text
+        return (count // nodes if nodes and count % nodes == 0 else count), d.span, f"#SBATCH {d.text}"
     return None, None, None
 
 
@@ -289,11 +291,11 @@ def _signal(out: Derived, d: Directive) -> None:
     elif not signal.startswith("SIG"):
         signal = f"SIG{signal}"
     if signal in SIGNALS:
-        out.put(("resilience", "signal"), signal, d.span, d.text)
+        out.put(("resilience", "signal"), signal, d.span, f"#SBATCH {d.text}")
     if grace and _int(grace):
-        out.put(("resilience", "grace_s"), _int(grace), d.span, d.text)
+        out.put(("resilience", "grace_s"), _int(grace), d.span, f"#SBATCH {d.text}")
     elif signal in SIGNALS:
-        out.put(("resilience", "grace_s"), 60, d.span, d.text)  # sbatch's default
+        out.put(("resilience", "grace_s"), 60, d.span, f"#SBATCH {d.text}")  # sbatch's default
 
 
 def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
@@ -301,12 +303,19 @@ def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
 
     if PYXIS.match(d.name):
         if for_lint:
-            out.put(("slurm", "extra", d.name), d.value if d.value is not None else True, d.span, d.text)
+            out.put(
+                ("slurm", "extra", d.name),
+                d.value if d.value is not None else True,
+                d.span,
+                f"#SBATCH {d.text}",
+            )
         else:
             _container_option(out, d.name, d.value, d.span)
         return
     if d.name in SBATCH_OPTIONS and d.name not in OWNED and d.name not in CLI_ONLY:
-        out.put(("slurm", "extra", d.name), d.value if d.value is not None else True, d.span, d.text)
+        out.put(
+            ("slurm", "extra", d.name), d.value if d.value is not None else True, d.span, f"#SBATCH {d.text}"
+        )
     elif not for_lint:
         out.skip(d.span, f"#SBATCH {d.text}", "jobc writes this option itself or does not know it")
 
@@ -431,21 +440,21 @@ def _import_env(out: Derived, e: Export) -> None:
     if name in COMPUTED:
         out.skip(e.span, where, "jobc computes this for every rank")
     elif name == "NCCL_SOCKET_IFNAME" and re.match(r"^[A-Za-z0-9_.-]+$", value):
-        out.put(("fabric", "interface"), value, e.value_span)
+        out.put(("fabric", "interface"), value, e.value_span, where)
     elif name == "NCCL_IB_DISABLE" and value in ("0", "1"):
-        out.put(("fabric", "ib"), value == "0", e.value_span)
+        out.put(("fabric", "ib"), value == "0", e.value_span, where)
     elif name == "NCCL_DEBUG" and value.upper() in ("VERSION", "WARN", "INFO", "TRACE"):
-        out.put(("fabric", "debug"), value.upper(), e.value_span)
+        out.put(("fabric", "debug"), value.upper(), e.value_span, where)
     elif name == "NCCL_NET_GDR_LEVEL" and value.isdigit():
-        out.put(("fabric", "gdr_level"), int(value), e.value_span)
+        out.put(("fabric", "gdr_level"), int(value), e.value_span, where)
     elif name == "NCCL_IB_GID_INDEX" and value.isdigit():
-        out.put(("fabric", "ib_gid_index"), int(value), e.value_span)
+        out.put(("fabric", "ib_gid_index"), int(value), e.value_span, where)
     elif name.startswith(("NCCL_", "TORCH_NCCL_")):
-        out.put(("fabric", "env", name), value, e.value_span)
+        out.put(("fabric", "env", name), value, e.value_span, where)
     elif name in CACHES and value.startswith("/"):
-        out.put(("storage", "caches", CACHES[name]), value, e.value_span)
+        out.put(("storage", "caches", CACHES[name]), value, e.value_span, where)
     else:
-        out.put(("env", name), value, e.value_span)
+        out.put(("env", name), value, e.value_span, where)
 
 
 def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
