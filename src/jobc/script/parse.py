@@ -411,7 +411,10 @@ class _Reader:
         if i < len(words) and os.path.basename(words[i].text) == "srun":
             srun, srun_flags, i = _srun_options(words, i + 1)
             container = {k: v for k, v in srun.items() if k.startswith("container-")}
-            container |= {f: words[0] for f in srun_flags if f.startswith(("container-", "no-container-"))}
+            for w in words[:i]:
+                flag = w.text.removeprefix("--")
+                if flag in srun_flags and flag.startswith(("container-", "no-container-")):
+                    container[flag] = w
             i, _ = _skip_wrappers(words, i)
         rest = words[i:]
         step = Step(

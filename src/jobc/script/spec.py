@@ -321,8 +321,8 @@ def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
 
 
 def _container_option(out: Derived, name: str, value: str | None, span: Span) -> None:
-    name = name.removeprefix("no-") if name.startswith("no-container") else name
-    key = name.removeprefix("container-")
+    negative = name.startswith("no-")
+    key = name.removeprefix("no-").removeprefix("container-")
     if key == "image" and value:
         out.put(("container", "image"), value, span)
     elif key == "mounts" and value:
@@ -330,7 +330,7 @@ def _container_option(out: Derived, name: str, value: str | None, span: Span) ->
     elif key == "workdir" and value:
         out.put(("container", "workdir"), value, span)
     elif key in ("mount-home", "remap-root"):
-        out.put(("container", key.replace("-", "_")), True, span)
+        out.put(("container", key.replace("-", "_")), not negative, span)
     elif key == "env" and value:
         out.put(("container", "env"), [v for v in value.split(",") if _ENV_NAME.match(v)], span)
 
@@ -364,8 +364,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
     launch["args"] = args
     if step.container:
         for name, word in step.container.items():
-            value = word.text if name in step.srun_flags or word.text != "srun" else None
-            _container_option(out, name, None if name in step.srun_flags else value, word.span)
+            _container_option(out, name, None if name in step.srun_flags else word.text, word.span)
     launcher = step.launcher
     if launcher is not None:
         port = None
