@@ -111,7 +111,7 @@ def test_accelerate_and_deepspeed_launchers_inside_bash_c() -> None:
     assert first.launcher is not None
     assert first.launcher.name == "accelerate"
     assert first.launcher.options["num_machines"].text == "2"
-    assert first.launcher.options["num_machines"].span == Span(2, 48, 2, 49)
+    assert first.launcher.options["num_machines"].span == Span(2, 33, 2, 49)  # option and value
     assert first.program is not None
     assert first.program.text == "finetune.py"
     assert second.launcher is not None

@@ -217,3 +217,42 @@ def test_import_to_stdout_and_of_unreadable_scripts(
     assert main(["import", str(CORPUS / "job.csh")]) == 1
     assert "cannot be read" in capsys.readouterr().err
     assert main(["import", str(tmp_path / "missing.sh")]) == 2
+
+
+def test_srun_sizes_and_standalone_rendezvous(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "job.sh",
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=4
+        #SBATCH --gpus-per-node=4
+        #SBATCH --time=01:00:00
+        #SBATCH --exclusive
+        srun -N 1 -n 6 python train.py
+        srun --ntasks-per-node=1 torchrun --standalone --nproc_per_node=4 eval.py
+        """,
+    )
+    result = lint_path(path)
+    got = [(f.code, f.span.line, f.span.col) for f in result.findings]
+    # the sizes are checked on the step that trains (the last one with a launcher)
+    assert ("JC806", 8, 26) in got  # the launcher started with --standalone
+    path.write_text(path.read_text().replace("srun --ntasks-per-node=1 torchrun", "echo"), encoding="utf-8")
+    got = [(f.code, f.span.line, f.span.col) for f in lint_path(path).findings]
+    # six tasks on two nodes of four GPUs: also more ranks than GPUs on the one node used
+    assert got == [("JC804", 7, 6), ("JC101", 7, 11), ("JC804", 7, 11)]
+
+
+def test_import_of_pyxis_flags() -> None:
+    from jobc.commands.import_ import imported
+    from jobc.script.parse import read
+
+    derived = imported(read(CORPUS / "pyxis.sh"))
+    assert derived.data["container"] == {
+        "image": "/lustre/images/pytorch-24.05.sqsh",
+        "mounts": ["/lustre:/lustre"],
+        "workdir": "/lustre/code",
+        "mount_home": False,
+    }
+    assert derived.spans[("container", "mount_home")].line == 11

@@ -584,7 +584,7 @@ def _srun_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str
             elif name in _SRUN_FLAGS or i + 1 >= len(words):
                 flags.append(name)
             else:
-                options[name] = words[i + 1]
+                options[name] = _joined(w, words[i + 1])
                 i += 1
         elif text.startswith("-") and len(text) > 1:
             letter = text[1]
@@ -593,7 +593,7 @@ def _srun_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str
             elif len(text) > 2:
                 options[_SRUN_SHORT.get(letter, letter)] = Word(text[2:], w.span, w.literal, w.raw)
             elif i + 1 < len(words):
-                options[_SRUN_SHORT.get(letter, letter)] = words[i + 1]
+                options[_SRUN_SHORT.get(letter, letter)] = _joined(w, words[i + 1])
                 i += 1
         else:
             return options, tuple(flags), i
@@ -621,10 +621,16 @@ def _launcher_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple
         elif key in _LAUNCHER_FLAGS or i + 1 >= len(words) or words[i + 1].text.startswith("--"):
             flags.append(key)
         else:
-            options[key] = words[i + 1]
+            options[key] = _joined(w, words[i + 1])
             i += 1
         i += 1
     return options, tuple(flags), i
+
+
+def _joined(option: Word, value: Word) -> Word:
+    """`--name value` as one word: the value's text, the span and the spelling of both."""
+    span = Span(option.span.line, option.span.col, value.span.end_line, value.span.end_col)
+    return Word(value.text, span, value.literal, f"{option.raw} {value.raw}")
 
 
 def _program(step: Step, words: list[Word]) -> None:
