@@ -25,6 +25,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "container_directive.sh": [("JC501", 6, 9)],
     "exec_cleanup.sh": [("JC803", 7, 1)],
     "exec_trap.sh": [("JC803", 8, 1)],
+    "exported_function.sh": [],
     "fixed_port.sh": [("JC104", 8, 20)],
     "heredoc_continuations.sh": [],
     "job.csh": [("JC800", 1, 1)],

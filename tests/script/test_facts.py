@@ -97,8 +97,13 @@ def test_where_per_rank_variables_expand() -> None:
     batch = [(x.name, x.span.line, x.span.col) for x in f.expansions if x.shell == "batch"]
     step = [(x.name, x.span.line, x.span.col) for x in f.expansions if x.shell == "step"]
     assert batch == [("SLURM_NODEID", 2, 12), ("SLURM_NODEID", 8, 3), ("SLURM_LOCALID", 8, 3)]
-    assert step == [("SLURM_PROCID", 3, 34)]
+    assert step == [("SLURM_PROCID", 3, 34), ("SLURM_PROCID", 5, 28)]
     assert "run" in f.functions
+    # the step that runs the exported function runs its program
+    last = f.steps[-1]
+    assert last.program is not None
+    assert (last.program.text, last.program.span.line) == ("c.py", 5)
+    assert [a.raw for a in last.args] == ["--rank", "$SLURM_PROCID"]
 
 
 def test_accelerate_and_deepspeed_launchers_inside_bash_c() -> None:

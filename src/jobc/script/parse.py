@@ -213,6 +213,7 @@ class _Reader:
         self.line_bytes = raw.split(b"\n")
         self.first_row: int | None = None
         self.ascii = raw.isascii()
+        self.bodies: dict[str, Any] = {}  # function name → its definition
 
     # positions: tree-sitter counts bytes, findings count characters
     def col(self, row: int, byte: int) -> int:
@@ -287,6 +288,10 @@ class _Reader:
             name = node.child_by_field_name("name")
             if name is not None:
                 self.facts.functions.append(self.text(name))
+                self.bodies[self.text(name)] = node
+                # the body runs where the function is called: inside a step (export -f, then
+                # srun bash -c NAME), so its per-rank variables are not the batch shell's
+                self.facts.expansions.extend(self.expansions(node, "step"))
         elif kind == "comment":
             return
         elif kind == "redirected_statement":
@@ -444,6 +449,10 @@ class _Reader:
     def inner_script(self, step: Step, word: Word) -> None:
         """`bash -c '…'`: the string is parsed as a script the step runs, positions kept."""
         node = word.node
+        if word.literal and word.text in self.bodies:
+            # `srun bash -c train_fn` after `export -f train_fn`: the step runs the function
+            self.commands_of(step, self.bodies[word.text], self)
+            return
         if node is None or node.type not in ("raw_string", "string"):
             return
         start = node.start_byte + 1
@@ -453,10 +462,14 @@ class _Reader:
         if node.type == "raw_string":
             # single quotes: nothing in the string is expanded before the step starts it
             self.facts.expansions.extend(self.expansions(tree.root_node, "step", inner))
-        for cmd in _descendants(tree.root_node):
+        self.commands_of(step, tree.root_node, inner)
+
+    def commands_of(self, step: Step, root: Any, reader: _Reader) -> None:
+        """The first command under ``root`` that runs a launcher or a program fills the step."""
+        for cmd in _descendants(root):
             if cmd.type != "command":
                 continue
-            words = [inner.word(c) for c in _argument_nodes(cmd)]
+            words = [reader.word(c) for c in _argument_nodes(cmd)]
             i, _ = _skip_wrappers(words, 0)
             _program(step, words[i:])
             if step.launcher is not None or step.program is not None or step.module is not None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.record import field, record
-from jobc.script.facts import Directive, Export, ScriptFacts, Step, Word
+from jobc.script.facts import PER_RANK, Directive, Export, ScriptFacts, Step, Word
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -356,7 +356,14 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         text = word.text if word.literal else _resolve(word.raw, variables)
         if text is None:
             if not for_lint:
-                out.skip(word.span, word.raw, "an argument computed in the batch shell; write its value")
+                per_rank = [name for name in PER_RANK if name in word.raw]
+                why = (
+                    f"a per-rank value ({', '.join(sorted(per_rank))}); arguments are passed "
+                    "literally, read it in the program (jobc.runtime.init())"
+                    if per_rank
+                    else "an argument computed in the batch shell; write its value"
+                )
+                out.skip(word.span, word.raw, why)
             continue
         out.spans[("launch", "args", len(args))] = word.span
         args.append(text)
