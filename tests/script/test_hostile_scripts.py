@@ -1,0 +1,58 @@
+"""Any bytes given as a script give findings (or none), never an exception: shell fragments, cut
+and spliced corpus scripts, arbitrary bytes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jobc.commands.import_ import imported, render
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read_bytes
+
+CORPUS = sorted(Path(__file__).with_name("corpus").glob("*.sh"))
+FRAGMENTS = [
+    "#!/bin/bash\n", "#SBATCH ", "--nodes=", "-N ", "2", "--gres=gpu:", "--signal=B:USR1@", "\n",
+    "srun ", "torchrun ", "python ", "-m ", "bash -c '", "'", '"', "$SLURM_NODEID", "${RANK:-0}",
+    "$((SLURM_NODEID*8))", "exec ", "trap '' TERM\n", "&", "wait\n", "export A=", "\\\n", "<<EOF\n",
+    "EOF\n", "if [ x ]; then\n", "fi\n", "f() {", "}", "--nnodes=", "--rdzv_endpoint=localhost:1",
+    "accelerate launch ", "deepspeed ", "uv run ", "=", "#", " ", "ü", "\t", "(", ")", "`", ";",
+]  # fmt: skip
+
+
+def _check(data: bytes, tmp: Path) -> None:
+    path = tmp / "job.sh"
+    path.write_bytes(data)
+    result = lint_path(path)
+    for finding in result.findings:
+        assert finding.span.line >= 1
+        assert finding.span.col >= 1
+    facts = read_bytes(data, "job.sh")
+    if facts.readable:
+        render(imported(facts), facts)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(FRAGMENTS), max_size=60))
+def test_shell_fragments(parts: list[str], tmp_path: Path) -> None:
+    _check("".join(parts).encode(), tmp_path)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    script=st.sampled_from(CORPUS),
+    cut=st.integers(min_value=0, max_value=2000),
+    other=st.sampled_from(CORPUS),
+    at=st.integers(min_value=0, max_value=2000),
+)
+def test_spliced_corpus_scripts(script: Path, cut: int, other: Path, at: int, tmp_path: Path) -> None:
+    a, b = script.read_bytes(), other.read_bytes()
+    _check(a[:cut] + b[at:], tmp_path)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=400))
+def test_arbitrary_bytes(data: bytes, tmp_path: Path) -> None:
+    _check(b"#!/bin/bash\n#SBATCH -N 2\n" + data, tmp_path)
