@@ -256,3 +256,9 @@ def test_import_of_pyxis_flags() -> None:
         "mount_home": False,
     }
     assert derived.spans[("container", "mount_home")].line == 11
+
+
+def test_set_says_it_does_not_apply_to_scripts(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(CORPUS / "srun_native.sh")
+    assert main(["lint", path, "--set", "resources.nodes=4"]) == 0
+    assert f"--set applies to specs, not to sbatch scripts: {path}" in capsys.readouterr().err

@@ -70,6 +70,16 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"--profile {args.profile}: no such file")
         findings: list[Finding] = []
         sources: dict[str, list[str]] = {}
+        if overs:
+            from jobc.script.detect import is_script
+
+            scripts = [str(p) for p in files if is_script(p)]
+            if scripts:
+                # a script's values are its own lines; there is no spec field to override
+                print(
+                    f"jobc lint: --set applies to specs, not to sbatch scripts: {', '.join(scripts)}",
+                    file=sys.stderr,
+                )
         for path in files:
             result = lint_one(path, conf, overs, profile)
             findings.extend(result.findings)
