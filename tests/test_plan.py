@@ -161,6 +161,33 @@ def test_a_lower_bound_above_the_gpu_does_not_fit(tmp_path: Path, capsys: pytest
     assert "  KV cache            not estimated: set workload.seq_length" in out
 
 
+def test_plan_shows_the_assumed_expert_tensor_parallelism(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # MiniMax-M2 at TP2 · EP4: with etp = tp it plans as fitting; JC211 says what etp 1 gives
+    text = MINIMAX.replace("nodes: 8", "nodes: 1").replace(
+        "{tp: 2, ep: 32, etp: 1, sharding: distributed-optimizer, sequence_parallel: true}", "{tp: 2, ep: 4}"
+    )
+    text = text.replace("{kind: pretrain, seq_length: 4096, global_batch: 512}", "{kind: convert}")
+    code, data, err = _json(capsys, _write(tmp_path, text))
+    assert code == 0
+    assert data["parallelism"]["etp"] == 2
+    assert data["memory"]["fits"] is True
+    assert "JC211 [warning]" in err
+    assert "112.3 GB of expert weights" in err
+    assert any("parallelism.etp" in a and "JC211" in a for a in data["assumptions"])
+
+
+def test_plan_names_the_training_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, data, _ = _json(capsys, _write(tmp_path, MINIMAX))
+    assert (data["workload"]["framework"], data["workload"]["framework_inferred"]) == ("megatron", True)
+    assert main(["plan", _write(tmp_path, MINIMAX)]) == 1
+    assert ", recompute selective, megatron code (inferred)" in capsys.readouterr().out
+    stated = MINIMAX.replace("global_batch: 512}", "global_batch: 512, framework: pytorch}")
+    _, data, _ = _json(capsys, _write(tmp_path, stated))
+    assert (data["workload"]["framework"], data["workload"]["framework_inferred"]) == ("pytorch", False)
+
+
 def test_set_overrides_the_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, MINIMAX)
     code, data, err = _json(capsys, path, "--set", "parallelism.ep=64", "--set", "resources.nodes=16")

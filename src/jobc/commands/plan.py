@@ -168,6 +168,8 @@ def _workload(ctx: Context, dp: int | None) -> dict[str, Any]:
         "global_batch": w.global_batch,
         "recompute": w.recompute,
         "microbatches": None,
+        "framework": ctx.framework.name,
+        "framework_inferred": ctx.framework.inferred,
     }
     if w.global_batch is not None and dp:
         out["microbatches"] = w.global_batch // (w.micro_batch * dp)
@@ -244,6 +246,7 @@ def render(data: dict[str, Any]) -> str:
             work += f" ({w['microbatches']} micro-batches per step)"
     if w["kind"] in ("pretrain", "finetune"):
         work += f", recompute {w['recompute']}"
+        work += f", {w['framework']} code" + (" (inferred)" if w["framework_inferred"] else "")
     lines.append(work)
     model, params = data["model"], data["params"]
     if model and params:
