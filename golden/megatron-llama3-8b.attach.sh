@@ -138,16 +138,147 @@ if [[ -n $jobc_iface ]]; then
 elif [[ ${SLURM_LOCALID:-0} == 0 ]]; then
   printf 'jobc: %s: no InfiniBand interface is up; NCCL and Gloo choose the interface\n' "$(hostname)" >&2
 fi
-# The signal reaches every process of the step; this shell only has to outlive the
-# program, so that the program's exit code (and the cleanup) survive.
-trap : TERM
-jobc_status=0
-"${jobc_python[@]}" -m torch.distributed.run --node-rank="$SLURM_NODEID" "$@" || jobc_status=$?
+# torchrun's agent, wrapped (jobc.compile.agent): it gives the workers the spec's signal
+# on SIGURG and keeps their requeue exit code.
+read -r -d '' jobc_agent <<'JOBC_AGENT' || true
+import os
+import signal
+import sys
+
+
+def jobc_children():
+    me = str(os.getpid())
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/" + name + "/stat") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses; the fields follow the last ')'.
+        fields = text[text.rfind(")") + 2 :].split()
+        if len(fields) > 1 and fields[1] == me:
+            found.append(int(name))
+    return found
+
+
+jobc_relayed = []
+
+
+def jobc_relay(signum, frame):
+    if jobc_relayed:
+        return
+    jobc_relayed.append(signum)
+    name = os.environ.get("JOBC_SIGNAL", "SIGTERM")
+    sig = getattr(signal, name, signal.SIGTERM) if name.startswith("SIG") else signal.SIGTERM
+    for pid in jobc_children():
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
+
+
+signal.signal(signal.SIGURG, jobc_relay)
+
+from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  # noqa: E402
+from torch.distributed.run import main  # noqa: E402
+
+jobc_requeue = int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
+try:
+    main(sys.argv[1:])
+except ChildFailedError as error:
+    codes = [failure.exitcode for failure in error.failures.values()]
+    if jobc_requeue in codes and all(code == jobc_requeue or code < 0 for code in codes):
+        sys.stderr.write(
+            "jobc: torchrun's workers exited with the requeue code %d; so does the agent\n" % jobc_requeue
+        )
+        sys.exit(jobc_requeue)
+    raise
+JOBC_AGENT
+set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"
+# The spec's signal and SIGTERM reach this shell too: it only has to outlive the program,
+# so that the program's exit code (and the cleanup) survive.
+jobc_child=''
+jobc_trapped=''
+trap 'jobc_trapped=1' TERM
+# A background command would ignore SIGINT and SIGQUIT; the program gets the defaults back.
+( trap - INT QUIT; exec "${jobc_python[@]}" "$@" ) &
+jobc_child=$!
+# wait returns early when a trap ran; a second wait collects the status once the program
+# has ended (127: the first wait had collected it already).
+jobc_status=''
+jobc_early=''
+while [[ -z $jobc_status ]]; do
+  jobc_trapped=''
+  jobc_rc=0
+  wait "$jobc_child" || jobc_rc=$?
+  if ((jobc_rc == 127)) && [[ -n $jobc_early ]]; then
+    jobc_status=$jobc_early
+  elif [[ -n $jobc_trapped ]] && ((jobc_rc > 128)); then
+    jobc_early=$jobc_rc
+  else
+    jobc_status=$jobc_rc
+  fi
+done
 exit "$jobc_status"
 JOBC_STEP
 
+# srun reports at once each task that ends with anything but exit code 0
+# ("srun: error: NODE: task 3: Exited with exit code 1"). Such a task ends the step, so that
+# its partners do not wait for it until the time limit; a task that exits with the requeue
+# code gives the others 180 s to finish their checkpoint first. A task that exits 0 never
+# ends the step: a rank may well finish long after the others.
+jobc_step_end=''
+jobc_end_step() {
+  jobc_step_end=$1
+  if [[ -n ${jobc_srun_pid:-} ]]; then kill -s TERM "$jobc_srun_pid" 2>/dev/null || true; fi
+}
+trap 'jobc_end_step failed' ALRM
+trap 'jobc_end_step requeue' VTALRM
+jobc_step_timer() {
+  local sleeper=''
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+  sleep 180 &
+  sleeper=$!
+  wait "$sleeper"
+  printf 'jobc: tasks still run 180 s after one asked for a requeue; ending the step\n' >&2
+  kill -s VTALRM "$$" 2>/dev/null || true
+}
+jobc_watch_step() {
+  local line timer=''
+  trap '' INT
+  while IFS= read -r line || [[ -n $line ]]; do
+    printf '%s\n' "$line" >&2
+    case $line in
+      'srun: error: '*': task'*': Exited with exit code 75')
+        if [[ -z $timer ]]; then
+          jobc_step_timer &
+          timer=$!
+        fi
+        ;;
+      'srun: error: '*': task'*': '*)
+        printf 'jobc: a task failed; ending the step\n' >&2
+        kill -s ALRM "$$" 2>/dev/null || true
+        ;;
+    esac
+  done
+  if [[ -n $timer ]]; then kill "$timer" 2>/dev/null || true; fi
+}
+
 jobc_status=0
-srun --jobid='4242' --overlap --nodes=4 --ntasks-per-node=1 --cpus-per-task=112 --kill-on-bad-exit=0 --wait=180 "${jobc_container[@]}" \
-  bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_torchrun[@]}" "${jobc_program[@]}" || jobc_status=$?
+srun --jobid='4242' --overlap --nodes=4 --ntasks-per-node=1 --cpus-per-task=112 --kill-on-bad-exit=0 --wait=0 "${jobc_container[@]}" \
+  bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_torchrun[@]}" "${jobc_program[@]}" 2> >(jobc_watch_step) &
+jobc_srun_pid=$!
+# wait returns early when a trap ran; wait again until srun itself has ended.
+while :; do
+  jobc_status=0
+  wait "$jobc_srun_pid" || jobc_status=$?
+  kill -0 "$jobc_srun_pid" 2>/dev/null || break
+done
+if [[ $jobc_step_end == requeue ]]; then
+  jobc_status=75
+fi
 printf 'jobc: the step ended with exit code %s\n' "$jobc_status"
 exit "$jobc_status"

@@ -114,6 +114,15 @@ jobc_npython=$1
 shift
 jobc_python=("${@:1:jobc_npython}")
 shift "$jobc_npython"
+# The variables torchrun gives its workers, for programs that read them (env:// rendezvous).
+export RANK=$SLURM_PROCID
+export LOCAL_RANK=$SLURM_LOCALID
+export WORLD_SIZE=$SLURM_STEP_NUM_TASKS
+export LOCAL_WORLD_SIZE=8
+export GROUP_RANK=$SLURM_NODEID
+export GROUP_WORLD_SIZE=$SLURM_STEP_NUM_NODES
+export ROLE_RANK=$SLURM_PROCID
+export ROLE_WORLD_SIZE=$SLURM_STEP_NUM_TASKS
 # fabric.interface auto: the first InfiniBand interface that is up on this node, for NCCL
 # and Gloo alike; without one, NCCL and Gloo choose for themselves.
 jobc_iface=''
@@ -133,19 +142,99 @@ if [[ -n $jobc_iface ]]; then
 elif [[ ${SLURM_LOCALID:-0} == 0 ]]; then
   printf 'jobc: %s: no InfiniBand interface is up; NCCL and Gloo choose the interface\n' "$(hostname)" >&2
 fi
-# The signal reaches every process of the step; this shell only has to outlive the
-# program, so that the program's exit code (and the cleanup) survive.
-trap : TERM
-jobc_status=0
-"${jobc_python[@]}" "$@" || jobc_status=$?
+# The spec's signal and SIGTERM reach this shell too: it only has to outlive the program,
+# so that the program's exit code (and the cleanup) survive.
+jobc_child=''
+jobc_trapped=''
+jobc_relayed=''
+jobc_relay() {
+  jobc_trapped=1
+  if [[ -z $jobc_relayed && -n $jobc_child && ${JOBC_SIGNAL:-none} != none ]]; then
+    jobc_relayed=1
+    kill -s "${JOBC_SIGNAL#SIG}" "$jobc_child" 2>/dev/null || true
+  fi
+}
+trap jobc_relay URG
+trap 'jobc_trapped=1' TERM
+# A background command would ignore SIGINT and SIGQUIT; the program gets the defaults back.
+( trap - INT QUIT; exec "${jobc_python[@]}" "$@" ) &
+jobc_child=$!
+# wait returns early when a trap ran; a second wait collects the status once the program
+# has ended (127: the first wait had collected it already).
+jobc_status=''
+jobc_early=''
+while [[ -z $jobc_status ]]; do
+  jobc_trapped=''
+  jobc_rc=0
+  wait "$jobc_child" || jobc_rc=$?
+  if ((jobc_rc == 127)) && [[ -n $jobc_early ]]; then
+    jobc_status=$jobc_early
+  elif [[ -n $jobc_trapped ]] && ((jobc_rc > 128)); then
+    jobc_early=$jobc_rc
+  else
+    jobc_status=$jobc_rc
+  fi
+done
 exit "$jobc_status"
 JOBC_STEP
 
 # uv, phase one: a single task syncs the environment, so the ranks do not race on the cache.
 srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 "${jobc_container[@]}" uv sync
 
+# srun reports at once each task that ends with anything but exit code 0
+# ("srun: error: NODE: task 3: Exited with exit code 1"). Such a task ends the step, so that
+# its partners do not wait for it until the time limit; a task that exits with the requeue
+# code gives the others 120 s to finish their checkpoint first. A task that exits 0 never
+# ends the step: a rank may well finish long after the others.
+jobc_step_end=''
+jobc_end_step() {
+  jobc_step_end=$1
+  if [[ -n ${jobc_srun_pid:-} ]]; then kill -s TERM "$jobc_srun_pid" 2>/dev/null || true; fi
+}
+trap 'jobc_end_step failed' ALRM
+trap 'jobc_end_step requeue' VTALRM
+jobc_step_timer() {
+  local sleeper=''
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+  sleep 120 &
+  sleeper=$!
+  wait "$sleeper"
+  printf 'jobc: tasks still run 120 s after one asked for a requeue; ending the step\n' >&2
+  kill -s VTALRM "$$" 2>/dev/null || true
+}
+jobc_watch_step() {
+  local line timer=''
+  trap '' INT
+  while IFS= read -r line || [[ -n $line ]]; do
+    printf '%s\n' "$line" >&2
+    case $line in
+      'srun: error: '*': task'*': Exited with exit code 75')
+        if [[ -z $timer ]]; then
+          jobc_step_timer &
+          timer=$!
+        fi
+        ;;
+      'srun: error: '*': task'*': '*)
+        printf 'jobc: a task failed; ending the step\n' >&2
+        kill -s ALRM "$$" 2>/dev/null || true
+        ;;
+    esac
+  done
+  if [[ -n $timer ]]; then kill "$timer" 2>/dev/null || true; fi
+}
+
 jobc_status=0
-srun --jobid='4242' --overlap --nodes=2 --ntasks-per-node=8 --cpus-per-task=14 --kill-on-bad-exit=0 --wait=120 "${jobc_container[@]}" \
-  bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_program[@]}" || jobc_status=$?
+srun --jobid='4242' --overlap --nodes=2 --ntasks-per-node=8 --cpus-per-task=14 --kill-on-bad-exit=0 --wait=0 "${jobc_container[@]}" \
+  bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_program[@]}" 2> >(jobc_watch_step) &
+jobc_srun_pid=$!
+# wait returns early when a trap ran; wait again until srun itself has ended.
+while :; do
+  jobc_status=0
+  wait "$jobc_srun_pid" || jobc_status=$?
+  kill -0 "$jobc_srun_pid" 2>/dev/null || break
+done
+if [[ $jobc_step_end == requeue ]]; then
+  jobc_status=75
+fi
 printf 'jobc: the step ended with exit code %s\n' "$jobc_status"
 exit "$jobc_status"

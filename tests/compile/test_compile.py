@@ -311,18 +311,47 @@ def test_contract_variables() -> None:
 
 def test_preemption_shape() -> None:
     script = compile_data(base(resilience={"signal": "SIGUSR2", "requeue": True, "max_restarts": 4}))
-    assert "trap 'jobc_forward TERM' TERM" in script
+    # Slurm's own SIGTERM reaches every task itself; only the spec's signal is passed on, as the
+    # SIGURG that the step's shell (or torchrun's agent) turns into one copy of it.
+    assert "trap 'jobc_noted TERM' TERM" in script
     assert "trap 'jobc_forward USR2' USR2" in script
-    assert 'scancel --signal="$1" "$jobc_job_id"' in script
-    assert '" &\n' in script or '"${jobc_program[@]}" &\n' in script
+    assert 'scancel --signal=URG "$jobc_job_id"' in script
+    assert '2> >(jobc_watch_step) &\n' in script
     assert 'wait "$jobc_srun_pid"' in script
     assert "((SLURM_RESTART_COUNT < 4))" in script
     assert 'scontrol requeue "$jobc_job_id"' in script
-    assert "trap : TERM USR2" in step_script(script)
-    assert "exec " not in script
+    step = step_script(script)
+    assert "trap 'jobc_trapped=1' TERM USR2" in step
+    assert "trap jobc_relay URG" in step
+    assert '( trap - INT QUIT; exec "${jobc_python[@]}" "$@" ) &' in step
     no_requeue = compile_data(base())
     assert "#SBATCH --no-requeue" in no_requeue
     assert "scontrol requeue" not in no_requeue
+    assert "jobc_forward" not in no_requeue
+
+
+def test_srun_never_ends_the_step_itself() -> None:
+    script = compile_data(base(resilience={"grace_s": 90}))
+    assert "--kill-on-bad-exit=0 --wait=0 " in script
+    assert "'srun: error: '*': task'*': Exited with exit code 75')" in script
+    assert "sleep 90 &" in script
+    assert "trap 'jobc_end_step failed' ALRM" in script
+
+
+def test_srun_tasks_get_torchrun_rank_variables() -> None:
+    step = step_script(compile_data(base()))
+    for line in (
+        "export RANK=$SLURM_PROCID",
+        "export LOCAL_RANK=$SLURM_LOCALID",
+        "export WORLD_SIZE=$SLURM_STEP_NUM_TASKS",
+        "export LOCAL_WORLD_SIZE=4",
+        "export GROUP_RANK=$SLURM_NODEID",
+    ):
+        assert line in step
+    torchrun = step_script(compile_data(base(launch={"mode": "torchrun", "program": "train.py"})))
+    assert "export RANK=" not in torchrun
+    assert 'set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"' in torchrun
+    assert "from torch.distributed.run import main" in torchrun
 
 
 def test_helpers_are_cleaned_up() -> None:

@@ -110,7 +110,7 @@ def test_command_structure_never_changes(v: dict[str, Any], container: bool) -> 
 STUB_SRUN = """#!/bin/bash
 # srun: skip the options, run the command as task 0 of node 0.
 while [[ $1 == --* ]]; do shift; done
-SLURM_NODEID=0 SLURM_LOCALID=0 SLURM_PROCID=0 exec "$@"
+SLURM_NODEID=0 SLURM_LOCALID=0 SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=1 SLURM_STEP_NUM_NODES=1 exec "$@"
 """
 STUB_PYTHON = """#!/bin/bash
 printf '%s\\0' "$@" > "$JOBC_TEST_OUT/argv"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from jobc.compile import environment, fabric, helpers
+from jobc.compile.agent import AGENT
 from jobc.compile.plan import Plan
 from jobc.compile.sbatch import signal_name
 from jobc.compile.shell import array, sq
@@ -18,14 +19,101 @@ from jobc.compile.shell import array, sq
 STEP_DELIMITER = "JOBC_STEP"
 
 
+# The batch shell's scancel sends this to every process of the step. Everything but the step's
+# shell and the torchrun agent ignores it by default (SIGURG's default action), so it wakes the
+# one process that then gives the program the spec's signal: exactly one copy per process, where
+# a scancel of the spec's signal itself reaches each worker directly and again through whatever
+# forwards signals above it (torchrun's agent, `uv run`).
+RELAY_SIGNAL = "URG"
+AGENT_DELIMITER = "JOBC_AGENT"
+# What torchrun gives its workers, set per task in srun mode so that a program that does not
+# import jobc.runtime can still call init_process_group() with env://.
+SRUN_RANK_VARIABLES = (
+    ("RANK", "$SLURM_PROCID"),
+    ("LOCAL_RANK", "$SLURM_LOCALID"),
+    ("WORLD_SIZE", "$SLURM_STEP_NUM_TASKS"),
+    ("LOCAL_WORLD_SIZE", None),  # the tasks per node, from the plan
+    ("GROUP_RANK", "$SLURM_NODEID"),
+    ("GROUP_WORLD_SIZE", "$SLURM_STEP_NUM_NODES"),
+    ("ROLE_RANK", "$SLURM_PROCID"),
+    ("ROLE_WORLD_SIZE", "$SLURM_STEP_NUM_TASKS"),
+)
+
+
 def step_signals(plan: Plan) -> list[str]:
-    """Signals the batch shell forwards and the step's shell must survive: the spec's and TERM
-    (Slurm's time limit and a preemption without send_user_signal)."""
+    """Signals the step's shell must survive (the program gets them, from Slurm or the relay):
+    TERM (Slurm's time limit and a preemption without send_user_signal) and the spec's."""
     signals = ["TERM"]
     sig = plan.spec.resilience.signal
     if sig is not None and signal_name(sig) not in signals:
         signals.append(signal_name(sig))
     return signals
+
+
+def _rank_variables(plan: Plan) -> list[str]:
+    if plan.mode != "srun":
+        return []
+    lines = ["# The variables torchrun gives its workers, for programs that read them (env:// rendezvous)."]
+    for name, value in SRUN_RANK_VARIABLES:
+        # srun is given --nodes and --ntasks-per-node, so every node runs the same number of tasks.
+        lines.append(f"export {name}={value or plan.tasks_per_node}")
+    return lines
+
+
+def _run_program(plan: Plan) -> list[str]:
+    """Start the program in the background and wait for it, re-waiting after each trap."""
+    lines: list[str] = []
+    if plan.mode == "torchrun":
+        lines += [
+            "# torchrun's agent, wrapped (jobc.compile.agent): it gives the workers the spec's signal",
+            "# on SIGURG and keeps their requeue exit code.",
+            f"read -r -d '' jobc_agent <<'{AGENT_DELIMITER}' || true",
+            *AGENT.rstrip("\n").split("\n"),
+            AGENT_DELIMITER,
+            'set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"',
+        ]
+    lines += [
+        "# The spec's signal and SIGTERM reach this shell too: it only has to outlive the program,",
+        "# so that the program's exit code (and the cleanup) survive.",
+        "jobc_child=''",
+        "jobc_trapped=''",
+    ]
+    if plan.mode == "srun":
+        lines += [
+            "jobc_relayed=''",
+            "jobc_relay() {",
+            "  jobc_trapped=1",
+            '  if [[ -z $jobc_relayed && -n $jobc_child && ${JOBC_SIGNAL:-none} != none ]]; then',
+            "    jobc_relayed=1",
+            '    kill -s "${JOBC_SIGNAL#SIG}" "$jobc_child" 2>/dev/null || true',
+            "  fi",
+            "}",
+            f"trap jobc_relay {RELAY_SIGNAL}",
+        ]
+    lines += [
+        f"trap 'jobc_trapped=1' {' '.join(step_signals(plan))}",
+        "# A background command would ignore SIGINT and SIGQUIT; the program gets the defaults back.",
+        '( trap - INT QUIT; exec "${jobc_python[@]}" "$@" ) &',
+        "jobc_child=$!",
+        "# wait returns early when a trap ran; a second wait collects the status once the program",
+        "# has ended (127: the first wait had collected it already).",
+        "jobc_status=''",
+        "jobc_early=''",
+        'while [[ -z $jobc_status ]]; do',
+        "  jobc_trapped=''",
+        "  jobc_rc=0",
+        '  wait "$jobc_child" || jobc_rc=$?',
+        "  if ((jobc_rc == 127)) && [[ -n $jobc_early ]]; then",
+        "    jobc_status=$jobc_early",
+        "  elif [[ -n $jobc_trapped ]] && ((jobc_rc > 128)); then",
+        "    jobc_early=$jobc_rc",
+        "  else",
+        "    jobc_status=$jobc_rc",
+        "  fi",
+        "done",
+        'exit "$jobc_status"',
+    ]
+    return lines
 
 
 def step_script(plan: Plan) -> str:
@@ -38,6 +126,7 @@ def step_script(plan: Plan) -> str:
         "shift",
         'jobc_python=("${@:1:jobc_npython}")',
         'shift "$jobc_npython"',
+        *_rank_variables(plan),
     ]
     if environment.auto_interface(plan):
         lines += fabric.DETECT_IB.rstrip("\n").split("\n")
@@ -51,19 +140,7 @@ def step_script(plan: Plan) -> str:
             "trap jobc_cleanup EXIT",
             *dmon,
         ]
-    lines += [
-        "# The signal reaches every process of the step; this shell only has to outlive the",
-        "# program, so that the program's exit code (and the cleanup) survive.",
-        f"trap : {' '.join(step_signals(plan))}",
-        "jobc_status=0",
-    ]
-    if plan.mode == "torchrun":
-        lines.append(
-            '"${jobc_python[@]}" -m torch.distributed.run --node-rank="$SLURM_NODEID" "$@" || jobc_status=$?'
-        )
-    else:
-        lines.append('"${jobc_python[@]}" "$@" || jobc_status=$?')
-    lines.append('exit "$jobc_status"')
+    lines += _run_program(plan)
     return "\n".join(lines) + "\n"
 
 
@@ -135,12 +212,13 @@ def srun_line(plan: Plan) -> str:
     if cpus is not None:
         # srun does not take --cpus-per-task from the job (Slurm 22.05 to 23.02).
         parts.append(f"--cpus-per-task={cpus}")
-    # Ranks that save a checkpoint exit one by one: never kill the others at the first exit,
-    # but do not wait for a dead rank's partners for ever either.
-    parts += ["--kill-on-bad-exit=0", f"--wait={plan.step_wait_s}"]
+    # A rank may run on long after the others exited 0 (the last checkpoint, an export): srun must
+    # never end the step because a task ended, whatever the site's KillOnBadExit and WaitTime.
+    # jobc_watch_step (jobc.compile.preemption) ends it when a task fails.
+    parts += ["--kill-on-bad-exit=0", "--wait=0"]
     words = " ".join(parts) + _container_words(plan)
     launch = '"${jobc_python[@]}"'
     if plan.mode == "torchrun":
         launch += ' "${jobc_torchrun[@]}"'
     launch += ' "${jobc_program[@]}"'
-    return f'{words} \\\n  bash -c "$jobc_step" jobc-step "${{#jobc_python[@]}}" {launch}'
+    return f'{words} \\\n  bash -c "$jobc_step" jobc-step "${{#jobc_python[@]}}" {launch} 2> >(jobc_watch_step)'

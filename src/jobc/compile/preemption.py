@@ -1,11 +1,19 @@
 """Signals, waiting and requeue in the batch shell.
 
 Slurm sends the spec's signal to this shell only (`--signal=B:…`), and bash runs a trap only
-between commands, so srun runs in the background and the shell waits for it, re-waiting after
-each trap. The trap forwards the signal with `scancel --signal=SIG <job>`: without --batch or
---full that reaches every process of every job step (each rank, torchrun's agent and its
-workers), but not this shell and not srun, which would answer SIGTERM by killing its tasks at
-once. After the step, the shell requeues the job itself, since Slurm requeues nothing on a time
+between commands, so srun runs in the background and the shell waits, re-waiting after each
+trap. The trap passes the signal on with `scancel --signal=URG <job>`: without --batch or --full
+that reaches every process of every job step, but not this shell and not srun (which would
+answer SIGTERM by killing its tasks at once). Every process but the step's shell and the torchrun
+agent ignores SIGURG; those two give the spec's signal to the program, or to torchrun's workers,
+so that each gets exactly one copy (see jobc.compile.launch). A SIGTERM that is not the spec's
+signal is Slurm's own (the time limit, a preemption without send_user_signal): Slurm sends it to
+every process of the job, so it is only noted here.
+
+srun ends the step neither when a task exits nor when one fails; `jobc_watch_step` reads srun's
+reports of failed tasks from its stderr and ends the step itself (see `watch`).
+
+After the step, the shell requeues the job itself, since Slurm requeues nothing on a time
 limit, when the program asked for it with the requeue exit code or when the signal arrived and
 the step failed, as long as SLURM_RESTART_COUNT is below resilience.max_restarts.
 """
@@ -14,45 +22,111 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from jobc.compile.launch import srun_line, step_signals
+from jobc.compile.launch import RELAY_SIGNAL, srun_line, step_signals
 from jobc.compile.plan import REQUEUE_EXIT_CODE, Plan
+from jobc.compile.sbatch import signal_name
 
 
 def traps(plan: Plan) -> Iterator[str]:
-    yield "# Preemption and time limit: forward the signal to every rank, remember that it came."
+    sig = plan.spec.resilience.signal
+    spec_signal = None if sig is None else signal_name(sig)
+    yield "# Preemption and time limit: pass the spec's signal on to every program, remember that it came."
     yield "jobc_signal=''"
-    yield "jobc_forward() {"
-    yield "  jobc_signal=$1"
-    yield "  printf 'jobc: SIG%s received, forwarding it to every task of the job steps\\n' \"$1\""
-    yield (
-        '  scancel --signal="$1" "$jobc_job_id" || '
-        "printf 'jobc: scancel could not forward SIG%s\\n' \"$1\" >&2"
-    )
+    if spec_signal is not None:
+        yield "jobc_forward() {"
+        yield "  jobc_signal=$1"
+        yield "  printf 'jobc: SIG%s received, forwarding it to the program of every task\\n' \"$1\""
+        yield (
+            f'  scancel --signal={RELAY_SIGNAL} "$jobc_job_id" || '
+            "printf 'jobc: scancel could not forward SIG%s\\n' \"$1\" >&2"
+        )
+        yield "}"
+    if spec_signal != "TERM":
+        yield "jobc_noted() {"
+        yield "  jobc_signal=$1"
+        yield "  printf 'jobc: SIG%s received; Slurm sends it to every task itself\\n' \"$1\""
+        yield "}"
+    for name in step_signals(plan):
+        handler = "jobc_forward" if name == spec_signal else "jobc_noted"
+        yield f"trap '{handler} {name}' {name}"
+
+
+def watch(plan: Plan) -> Iterator[str]:
+    """The function that reads srun's stderr and ends the step when a task fails."""
+    wait = plan.step_wait_s
+    yield "# srun reports at once each task that ends with anything but exit code 0"
+    yield '# ("srun: error: NODE: task 3: Exited with exit code 1"). Such a task ends the step, so that'
+    yield "# its partners do not wait for it until the time limit; a task that exits with the requeue"
+    yield f"# code gives the others {wait} s to finish their checkpoint first. A task that exits 0 never"
+    yield "# ends the step: a rank may well finish long after the others."
+    yield "jobc_step_end=''"
+    yield "jobc_end_step() {"
+    yield "  jobc_step_end=$1"
+    yield '  if [[ -n ${jobc_srun_pid:-} ]]; then kill -s TERM "$jobc_srun_pid" 2>/dev/null || true; fi'
     yield "}"
-    for sig in step_signals(plan):
-        yield f"trap 'jobc_forward {sig}' {sig}"
+    yield "trap 'jobc_end_step failed' ALRM"
+    yield "trap 'jobc_end_step requeue' VTALRM"
+    yield "jobc_step_timer() {"
+    yield "  local sleeper=''"
+    yield "  trap 'kill \"$sleeper\" 2>/dev/null; exit 0' TERM"
+    yield f"  sleep {wait} &"
+    yield "  sleeper=$!"
+    yield '  wait "$sleeper"'
+    yield f"  printf 'jobc: tasks still run {wait} s after one asked for a requeue; ending the step\\n' >&2"
+    yield '  kill -s VTALRM "$$" 2>/dev/null || true'
+    yield "}"
+    yield "jobc_watch_step() {"
+    yield "  local line timer=''"
+    yield "  trap '' INT"
+    yield "  while IFS= read -r line || [[ -n $line ]]; do"
+    yield "    printf '%s\\n' \"$line\" >&2"
+    yield "    case $line in"
+    yield f"      'srun: error: '*': task'*': Exited with exit code {REQUEUE_EXIT_CODE}')"
+    yield "        if [[ -z $timer ]]; then"
+    yield "          jobc_step_timer &"
+    yield "          timer=$!"
+    yield "        fi"
+    yield "        ;;"
+    yield "      'srun: error: '*': task'*': '*)"
+    yield "        printf 'jobc: a task failed; ending the step\\n' >&2"
+    yield '        kill -s ALRM "$$" 2>/dev/null || true'
+    yield "        ;;"
+    yield "    esac"
+    yield "  done"
+    yield '  if [[ -n $timer ]]; then kill "$timer" 2>/dev/null || true; fi'
+    yield "}"
+
+
+def _launch_and_wait(plan: Plan) -> Iterator[str]:
+    for line in (srun_line(plan) + " &").split("\n"):
+        yield line
+    yield "jobc_srun_pid=$!"
+    yield "# wait returns early when a trap ran; wait again until srun itself has ended."
+    yield "while :; do"
+    yield "  jobc_status=0"
+    yield '  wait "$jobc_srun_pid" || jobc_status=$?'
+    yield '  kill -0 "$jobc_srun_pid" 2>/dev/null || break'
+    yield "done"
+    yield "if [[ $jobc_step_end == requeue ]]; then"
+    yield f"  jobc_status={REQUEUE_EXIT_CODE}"
+    yield "fi"
 
 
 def run(plan: Plan) -> Iterator[str]:
     """The launch and what follows it."""
+    yield from watch(plan)
+    yield ""
     if plan.attach is not None:
         yield "jobc_status=0"
-        yield srun_line(plan) + " || jobc_status=$?"
+        yield from _launch_and_wait(plan)
         yield "printf 'jobc: the step ended with exit code %s\\n' \"$jobc_status\""
         yield 'exit "$jobc_status"'
         return
     res = plan.spec.resilience
     yield "jobc_status=0"
     yield "if [[ -z $jobc_signal ]]; then"
-    for line in (srun_line(plan) + " &").split("\n"):
+    for line in _launch_and_wait(plan):
         yield "  " + line
-    yield "  jobc_srun_pid=$!"
-    yield "  # wait returns early when a trap ran; wait again until srun itself has ended."
-    yield "  while :; do"
-    yield "    jobc_status=0"
-    yield '    wait "$jobc_srun_pid" || jobc_status=$?'
-    yield '    kill -0 "$jobc_srun_pid" 2>/dev/null || break'
-    yield "  done"
     yield "else"
     yield "  printf 'jobc: SIG%s arrived before the launch; not starting the program\\n' \"$jobc_signal\""
     yield "  jobc_status=1"

@@ -1,0 +1,77 @@
+"""The torchrun agent as the step script starts it: `python -c AGENT torchrun-options… program…`.
+
+It is torch.distributed.run's own `main`, with two things around it, written for every Python
+and torch the runtime supports (no newer syntax, no torch internals beyond `main` and
+`ChildFailedError`):
+
+* SIGURG, which the batch shell's `scancel` sends to every process of the step and which every
+  other process ignores, makes the agent send the spec's signal (`JOBC_SIGNAL`) to its own
+  children, the workers, once. The agent never sees the spec's signal itself, so it neither dies
+  of a SIGUSR1/SIGUSR2 it does not handle (older torch handles only TERM, INT, HUP and QUIT), nor
+  forwards a second copy, nor SIGKILLs the workers after its shutdown timeout (30 s, fixed in all
+  but the newest torch): the workers keep the whole grace window on any torch.
+* torchrun turns any worker failure into exit code 1. When a worker exited with the requeue code
+  (`JOBC_REQUEUE_EXIT_CODE`) and every other failed worker either did the same or was ended by a
+  signal (the agent stops the rest of its workers after the first exit), the agent exits with the
+  requeue code instead, so that the batch shell requeues the job.
+"""
+
+from __future__ import annotations
+
+AGENT = """\
+import os
+import signal
+import sys
+
+
+def jobc_children():
+    me = str(os.getpid())
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/" + name + "/stat") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses; the fields follow the last ')'.
+        fields = text[text.rfind(")") + 2 :].split()
+        if len(fields) > 1 and fields[1] == me:
+            found.append(int(name))
+    return found
+
+
+jobc_relayed = []
+
+
+def jobc_relay(signum, frame):
+    if jobc_relayed:
+        return
+    jobc_relayed.append(signum)
+    name = os.environ.get("JOBC_SIGNAL", "SIGTERM")
+    sig = getattr(signal, name, signal.SIGTERM) if name.startswith("SIG") else signal.SIGTERM
+    for pid in jobc_children():
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
+
+
+signal.signal(signal.SIGURG, jobc_relay)
+
+from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  # noqa: E402
+from torch.distributed.run import main  # noqa: E402
+
+jobc_requeue = int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
+try:
+    main(sys.argv[1:])
+except ChildFailedError as error:
+    codes = [failure.exitcode for failure in error.failures.values()]
+    if jobc_requeue in codes and all(code == jobc_requeue or code < 0 for code in codes):
+        sys.stderr.write(
+            "jobc: torchrun's workers exited with the requeue code %d; so does the agent\\n" % jobc_requeue
+        )
+        sys.exit(jobc_requeue)
+    raise
+"""
