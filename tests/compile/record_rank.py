@@ -2,9 +2,11 @@
 
     record_rank.py OUT_DIR MODE [EXTRA…]
 
-MODE `exit`: record and exit 0. MODE `preempt`: record, then on the first run (restart count 0)
-wait for SIGTERM, record that it arrived and exit with JOBC_REQUEUE_EXIT_CODE, as a program
-using jobc.runtime does after its checkpoint; on a restart, record and exit 0.
+MODE `exit`: record and exit 0. MODE `requeue`: record, then ask for a requeue (exit with
+JOBC_REQUEUE_EXIT_CODE) on the first run and exit 0 on a restart. MODE `preempt`: record, then
+on the first run (restart count 0) wait for SIGTERM, record that it arrived and exit with
+JOBC_REQUEUE_EXIT_CODE, as a program using jobc.runtime does after its checkpoint; on a restart,
+record and exit 0.
 No torch: this runs with any Python.
 """
 
@@ -42,6 +44,8 @@ def main() -> int:
     signal.signal(signal.SIGUSR2, on_signal)
     name = f"rank-{restart}-{rank}"
     (out / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
+    if mode == "requeue" and restart == "0":
+        return int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
     if mode == "exit" or restart != "0":
         return 0
     deadline = time.monotonic() + 120

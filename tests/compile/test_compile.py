@@ -316,7 +316,7 @@ def test_preemption_shape() -> None:
     assert "trap 'jobc_noted TERM' TERM" in script
     assert "trap 'jobc_forward USR2' USR2" in script
     assert 'scancel --signal=URG "$jobc_job_id"' in script
-    assert '2> >(jobc_watch_step) &\n' in script
+    assert "2> >(jobc_watch_step) &\n" in script
     assert 'wait "$jobc_srun_pid"' in script
     assert "((SLURM_RESTART_COUNT < 4))" in script
     assert 'scontrol requeue "$jobc_job_id"' in script

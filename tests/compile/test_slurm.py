@@ -264,3 +264,141 @@ def test_missing_secret_stops_the_job_before_the_launch(
     assert slurm_cluster.wait(job, 60) == "FAILED"
     assert "JOBC_TEST_TOKEN_UNSET" in job_log(logs)
     assert not list(out.iterdir())
+
+
+COUNTER = Path(__file__).with_name("count_signals.py")
+OUTLIVE = Path(__file__).with_name("outlive.py")
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _plain_spec(
+    tmp_path: Path, mode: str, program: Path, args: list[str], **resilience: Any
+) -> dict[str, Any]:
+    return {
+        "version": 1,
+        "name": f"plain-{mode}",
+        "slurm": {"partition": "debug", "time": "00:10:00"},
+        "resources": {"nodes": NODES, "gpus_per_node": GPUS},
+        "launch": {
+            "mode": mode,
+            "python": sys.executable,
+            "uv_sync": "none",
+            "workdir": str(tmp_path),
+            "program": str(program),
+            "args": args,
+        },
+        "fabric": {"interface": None},
+        "storage": {"shared": ["/tmp"], "logs": str(tmp_path / "logs")},
+        "resilience": {"grace_s": 30, **resilience},
+    }
+
+
+def test_a_rank_that_outlives_the_others_is_not_killed(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    from jobc.compile.plan import MIN_STEP_WAIT_S
+
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    # Rank 0 writes the last checkpoint for longer than srun used to wait after the first exit.
+    long_s = MIN_STEP_WAIT_S + 10
+    spec = _plain_spec(tmp_path, "srun", OUTLIVE, [str(out), "0", str(long_s)])
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    assert slurm_cluster.wait(job, long_s + 60) == "COMPLETED", job_log(logs)
+    assert sorted(p.name for p in out.iterdir()) == [f"done-{rank}" for rank in range(NODES * GPUS)]
+    assert "jobc: the step ended with exit code 0" in job_log(logs)
+
+
+def test_a_failed_rank_ends_the_step(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    # Rank 2 fails at once; rank 0 would run for far longer than the test waits for the job.
+    spec = _plain_spec(tmp_path, "srun", OUTLIVE, [str(out), "0", "600", "2"])
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    assert slurm_cluster.wait(job, 90) == "FAILED", job_log(logs)
+    log = job_log(logs)
+    assert "task 2: Exited with exit code 3" in log, log
+    assert "jobc: a task failed; ending the step" in log, log
+    # The ranks that end at once did; rank 0 was ended with the step, not left running.
+    assert sorted(p.name for p in out.iterdir()) == ["done-1", "done-3"]
+    assert not [pid for pid in slurm_cluster.processes() if str(OUTLIVE).encode() in _cmdline(pid)]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        ("srun", "SIGTERM", False),
+        ("srun", "SIGUSR2", True),
+        ("torchrun", "SIGUSR2", False),
+        ("torchrun", "SIGTERM", True),
+    ],
+    ids=["srun-TERM", "srun-uv-USR2", "torchrun-USR2", "torchrun-uv-TERM"],
+)
+def test_every_process_gets_the_signal_once_and_keeps_the_grace(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, case: tuple[str, str, bool]
+) -> None:
+    mode, signal, uv = case
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    world = NODES * GPUS
+    # Each rank stays 8 s after the signal, its checkpoint; a second copy would land in that time.
+    spec = _plain_spec(tmp_path, mode, COUNTER, [str(out), "8"], signal=signal, grace_s=60, requeue=True)
+    if uv:
+        # `uv run` forwards the signals it gets to Python; VIRTUAL_ENV picks this interpreter.
+        spec["launch"]["python"] = "uv"
+        spec["env"] = {"VIRTUAL_ENV": str(Path(sys.executable).parent.parent)}
+    if mode == "torchrun":
+        # What an older torch does: its agent handles only these signals (a SIGUSR2 kills it) and
+        # SIGKILLs the workers a fixed time after it forwarded a signal (30 s; 3 s here).
+        spec["env"] = {
+            **spec.get("env", {}),
+            "PET_SIGNALS_TO_HANDLE": "SIGTERM,SIGINT,SIGHUP,SIGQUIT",
+            "TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "3",
+        }
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    wait_for_files(out, "ready-*", world, 90, logs)
+    slurm_cluster.run("scancel", f"--signal={signal.removeprefix('SIG')}", "--batch", str(job))
+    slurm_cluster.wait_for(
+        job, lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 90, "requeue of job"
+    )
+    log = job_log(logs)
+    records = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in out.glob("rank-*.json")}
+    assert len(records) == world, log
+    number = int(getattr(signals, signal))
+    for name, record in records.items():
+        assert record["signals"] == [number], (name, record, log)
+    assert len({record["pid"] for record in records.values()}) == world
+    # Every rank got its whole hold time and exited with the requeue code, in both modes.
+    assert "jobc: the step ended with exit code 75" in log, log
+    assert "the program exited with the requeue code 75" in log, log
+    slurm_cluster.cancel(job)
+
+
+@pytest.mark.parametrize("mode", ["srun", "torchrun"])
+def test_a_requeue_the_program_asks_for_without_a_signal(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, mode: str
+) -> None:
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    # record_rank.py in `preempt` mode waits for a signal; in `requeue` mode it asks at once.
+    spec = _plain_spec(tmp_path, mode, RECORDER, [str(out), "requeue"], requeue=True, max_restarts=2)
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    slurm_cluster.wait_for(
+        job, lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 90, "requeue of job"
+    )
+    log = job_log(logs)
+    assert "jobc: the step ended with exit code 75" in log, log
+    assert "jobc: requeueing job" in log, log
+    slurm_cluster.release(job)
+    assert slurm_cluster.wait(job, 90) == "COMPLETED", job_log(logs)
+    assert len(_records(out, 1)) == NODES * GPUS

@@ -83,7 +83,7 @@ def _run_program(plan: Plan) -> list[str]:
             "jobc_relayed=''",
             "jobc_relay() {",
             "  jobc_trapped=1",
-            '  if [[ -z $jobc_relayed && -n $jobc_child && ${JOBC_SIGNAL:-none} != none ]]; then',
+            "  if [[ -z $jobc_relayed && -n $jobc_child && ${JOBC_SIGNAL:-none} != none ]]; then",
             "    jobc_relayed=1",
             '    kill -s "${JOBC_SIGNAL#SIG}" "$jobc_child" 2>/dev/null || true',
             "  fi",
@@ -99,7 +99,7 @@ def _run_program(plan: Plan) -> list[str]:
         "# has ended (127: the first wait had collected it already).",
         "jobc_status=''",
         "jobc_early=''",
-        'while [[ -z $jobc_status ]]; do',
+        "while [[ -z $jobc_status ]]; do",
         "  jobc_trapped=''",
         "  jobc_rc=0",
         '  wait "$jobc_child" || jobc_rc=$?',
@@ -221,4 +221,6 @@ def srun_line(plan: Plan) -> str:
     if plan.mode == "torchrun":
         launch += ' "${jobc_torchrun[@]}"'
     launch += ' "${jobc_program[@]}"'
-    return f'{words} \\\n  bash -c "$jobc_step" jobc-step "${{#jobc_python[@]}}" {launch} 2> >(jobc_watch_step)'
+    return (
+        f'{words} \\\n  bash -c "$jobc_step" jobc-step "${{#jobc_python[@]}}" {launch} 2> >(jobc_watch_step)'
+    )

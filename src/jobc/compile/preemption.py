@@ -98,8 +98,7 @@ def watch(plan: Plan) -> Iterator[str]:
 
 
 def _launch_and_wait(plan: Plan) -> Iterator[str]:
-    for line in (srun_line(plan) + " &").split("\n"):
-        yield line
+    yield from (srun_line(plan) + " &").split("\n")
     yield "jobc_srun_pid=$!"
     yield "# wait returns early when a trap ran; wait again until srun itself has ended."
     yield "while :; do"
