@@ -1,7 +1,7 @@
 #!/bin/bash
 # ddp-resnet50: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 0c055280c2bd06a76c1e6e1f0b08f56059413122124cb264ea6f66d0045c8250
+# spec sha256: 6b65368b1817348be0a24bed0f2a78656b0c4a96d5f3945e41e6343bf554d1da
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='ddp-resnet50'
-export JOBC_SPEC_SHA256='0c055280c2bd06a76c1e6e1f0b08f56059413122124cb264ea6f66d0045c8250'
+export JOBC_SPEC_SHA256='6b65368b1817348be0a24bed0f2a78656b0c4a96d5f3945e41e6343bf554d1da'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -158,6 +158,8 @@ def jobc_relay(signum, frame):
 
 
 signal.signal(signal.SIGURG, jobc_relay)
+# Tells jobc.runtime in the workers that this agent never SIGKILLs them after the spec's signal.
+os.environ["JOBC_SIGNAL_RELAY"] = "agent"
 
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  # noqa: E402
 from torch.distributed.run import main  # noqa: E402

@@ -1,7 +1,7 @@
 #!/bin/bash
 # fsdp2-llama3-8b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: a8e74bd457c591f09e6c01ca3cb677bff456a6ace69f7e8dc4db3300711e4ac4
+# spec sha256: 3b3d0cbb6f8de2fc73388d4f972f1bde9da91ac8050c73c0dc1c1a30aa725770
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='fsdp2-llama3-8b-sft'
-export JOBC_SPEC_SHA256='a8e74bd457c591f09e6c01ca3cb677bff456a6ace69f7e8dc4db3300711e4ac4'
+export JOBC_SPEC_SHA256='3b3d0cbb6f8de2fc73388d4f972f1bde9da91ac8050c73c0dc1c1a30aa725770'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -179,7 +179,8 @@ done
 exit "$jobc_status"
 JOBC_STEP
 
-# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache.
+# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;
+# launch.uv names what it installs (a bare uv sync removes every extra it is not given).
 srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 uv sync
 
 # srun reports at once each task that ends with anything but exit code 0

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-1node: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: ef2d6067b495563d868287e5fcc663f5a25dae8909377aea7789e05efb7fc7d4
+# spec sha256: d82edc8f603fa2a7daf623247630b84c1facdcdef4bc82d08de5a34e59991d51
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-1node'
-export JOBC_SPEC_SHA256='ef2d6067b495563d868287e5fcc663f5a25dae8909377aea7789e05efb7fc7d4'
+export JOBC_SPEC_SHA256='d82edc8f603fa2a7daf623247630b84c1facdcdef4bc82d08de5a34e59991d51'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='1'
 export JOBC_GPUS_PER_NODE='4'
@@ -176,6 +176,8 @@ def jobc_relay(signum, frame):
 
 
 signal.signal(signal.SIGURG, jobc_relay)
+# Tells jobc.runtime in the workers that this agent never SIGKILLs them after the spec's signal.
+os.environ["JOBC_SIGNAL_RELAY"] = "agent"
 
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  # noqa: E402
 from torch.distributed.run import main  # noqa: E402
@@ -220,7 +222,8 @@ done
 exit "$jobc_status"
 JOBC_STEP
 
-# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache.
+# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;
+# launch.uv names what it installs (a bare uv sync removes every extra it is not given).
 srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 uv sync
 
 # srun reports at once each task that ends with anything but exit code 0

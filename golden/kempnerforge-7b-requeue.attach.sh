@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-requeue: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 0f44364c9fc6a3b518d2157d5a3fb25ad1874b68edde44ca5a85458385d0aa01
+# spec sha256: b5febf384e6f756b2a25f93b1d3d0aa0bd1207709b0f59ded1de59d4978d729e
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-requeue'
-export JOBC_SPEC_SHA256='0f44364c9fc6a3b518d2157d5a3fb25ad1874b68edde44ca5a85458385d0aa01'
+export JOBC_SPEC_SHA256='b5febf384e6f756b2a25f93b1d3d0aa0bd1207709b0f59ded1de59d4978d729e'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='4'
@@ -194,7 +194,8 @@ done
 exit "$jobc_status"
 JOBC_STEP
 
-# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache.
+# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;
+# launch.uv names what it installs (a bare uv sync removes every extra it is not given).
 srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 uv sync
 
 # srun reports at once each task that ends with anything but exit code 0

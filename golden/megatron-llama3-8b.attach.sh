@@ -1,7 +1,7 @@
 #!/bin/bash
 # megatron-llama3-8b: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 0a569073054aac68cb4209aed87fcb78ff2d8267ebdbe22d8d1a9a5c3cae97f7
+# spec sha256: 7a5019e9fa1415043f213703423faa3d7e1984c4a163975ff47c5de604970160
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='megatron-llama3-8b'
-export JOBC_SPEC_SHA256='0a569073054aac68cb4209aed87fcb78ff2d8267ebdbe22d8d1a9a5c3cae97f7'
+export JOBC_SPEC_SHA256='7a5019e9fa1415043f213703423faa3d7e1984c4a163975ff47c5de604970160'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='8'
@@ -181,6 +181,8 @@ def jobc_relay(signum, frame):
 
 
 signal.signal(signal.SIGURG, jobc_relay)
+# Tells jobc.runtime in the workers that this agent never SIGKILLs them after the spec's signal.
+os.environ["JOBC_SIGNAL_RELAY"] = "agent"
 
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  # noqa: E402
 from torch.distributed.run import main  # noqa: E402

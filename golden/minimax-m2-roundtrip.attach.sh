@@ -1,7 +1,7 @@
 #!/bin/bash
 # minimax-m2-roundtrip: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: a30f9d9a76bc621e6bae75fa5573451ea61708d792e20c9e18a93ff906e0d3d6
+# spec sha256: f7731e127665f0df24495e8d0005d5ce5925a7652b4c8821538de7a5bb729310
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='minimax-m2-roundtrip'
-export JOBC_SPEC_SHA256='a30f9d9a76bc621e6bae75fa5573451ea61708d792e20c9e18a93ff906e0d3d6'
+export JOBC_SPEC_SHA256='f7731e127665f0df24495e8d0005d5ce5925a7652b4c8821538de7a5bb729310'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -178,7 +178,8 @@ done
 exit "$jobc_status"
 JOBC_STEP
 
-# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache.
+# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;
+# launch.uv names what it installs (a bare uv sync removes every extra it is not given).
 srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 "${jobc_container[@]}" uv sync
 
 # srun reports at once each task that ends with anything but exit code 0

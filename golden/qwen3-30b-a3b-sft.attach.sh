@@ -1,7 +1,7 @@
 #!/bin/bash
 # qwen3-30b-a3b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 4a8ef33341bfcbd0658ca84a91956814bffa39fce91839fc9542d2e3526e8c50
+# spec sha256: 140890ff2a4976f926936310211f3bcc9747012e13069b47537591eab4e35248
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='qwen3-30b-a3b-sft'
-export JOBC_SPEC_SHA256='4a8ef33341bfcbd0658ca84a91956814bffa39fce91839fc9542d2e3526e8c50'
+export JOBC_SPEC_SHA256='140890ff2a4976f926936310211f3bcc9747012e13069b47537591eab4e35248'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'
@@ -180,7 +180,8 @@ done
 exit "$jobc_status"
 JOBC_STEP
 
-# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache.
+# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;
+# launch.uv names what it installs (a bare uv sync removes every extra it is not given).
 srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 "${jobc_container[@]}" uv sync
 
 # srun reports at once each task that ends with anything but exit code 0

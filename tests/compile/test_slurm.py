@@ -165,7 +165,10 @@ def test_launch_signal_requeue_restart(
     slurm_cluster.wait_for(
         job, lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 60, "requeue of job"
     )
-    assert "jobc: requeueing job" in job_log(logs)
+    log = job_log(logs)
+    assert "jobc: requeueing job" in log
+    # Each rank exited with the requeue code, and so did the step, in both modes.
+    assert "jobc: the step ended with exit code 75" in log, log
 
     # The restart runs and knows it is one.
     slurm_cluster.release(job)
@@ -402,3 +405,48 @@ def test_a_requeue_the_program_asks_for_without_a_signal(
     slurm_cluster.release(job)
     assert slurm_cluster.wait(job, 90) == "COMPLETED", job_log(logs)
     assert len(_records(out, 1)) == NODES * GPUS
+
+
+UV_PROGRAM = """\
+import os, sys
+import iniconfig  # from the extra: every rank needs it
+rank = os.environ["RANK"]
+with open(os.path.join(sys.argv[1], "rank-" + rank), "w") as fh:
+    fh.write(iniconfig.__file__)
+"""
+
+
+def test_uv_phase_one_installs_the_extras_the_spec_names(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    import shutil
+    import subprocess
+
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.fail("uv is not on PATH; the uv tests need it")
+    project, out, logs = tmp_path / "project", tmp_path / "out", tmp_path / "logs"
+    for directory in (project, out, logs):
+        directory.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "trainer"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n'
+        'dependencies = []\n[project.optional-dependencies]\ntraining = ["iniconfig"]\n'
+        "[tool.uv]\npackage = false\n",
+        encoding="utf-8",
+    )
+    (project / "train.py").write_text(UV_PROGRAM, encoding="utf-8")
+    subprocess.run([uv, "lock"], cwd=project, check=True, capture_output=True)
+    spec = _plain_spec(tmp_path, "srun", project / "train.py", [str(out)])
+    spec["launch"] |= {
+        "python": "uv",
+        "uv_sync": "two-phase",
+        "workdir": str(project),
+        "uv": {"extras": ["training"], "lock": "frozen"},
+    }
+    script = compile_data(spec)
+    assert "uv sync '--extra' 'training' '--frozen'" in script
+    job = submit(slurm_cluster, jobs, script, tmp_path)
+    assert slurm_cluster.wait(job, 120) == "COMPLETED", job_log(logs)
+    written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    assert sorted(written) == [f"rank-{rank}" for rank in range(NODES * GPUS)]
+    assert all(path.startswith(str(project / ".venv")) for path in written.values()), written

@@ -268,3 +268,54 @@ def test_jc507_leaves_per_rank_variables_to_jc106(tmp_path: Path) -> None:
 def test_jc507_near_miss_literal_dollar_sign(tmp_path: Path) -> None:
     result = lint_text(spec("env: {PATTERN: '^v[0-9]+$', PRICE: 5$}\n"), tmp_path)
     assert "JC507" not in codes(result)
+
+
+# JC508 uv-extras-not-synced
+
+PYPROJECT_WITH_EXTRAS = """\
+[project]
+name = "trainer"
+version = "0.1"
+[project.optional-dependencies]
+training = ["transformer-engine"]
+dev = ["pytest"]
+"""
+
+
+def _uv_spec(uv: str = "") -> str:
+    return f"""\
+        version: 1
+        name: t
+        resources: {{nodes: 2, gpus_per_node: 8}}
+        slurm: {{time: "01:00:00"}}
+        storage: {{shared: ["/"]}}
+        launch:
+          python: uv
+          uv_sync: two-phase
+          workdir: proj
+          program: train.py
+        {uv}"""
+
+
+def test_jc508_fires_when_the_project_has_extras_and_the_spec_names_none(tmp_path: Path) -> None:
+    result = lint_text(_uv_spec(), tmp_path, files={"proj/pyproject.toml": PYPROJECT_WITH_EXTRAS})
+    assert where(result, "JC508") == [(9, 12)]
+    finding = only(result, "JC508")
+    assert finding.severity == Severity.WARNING
+    assert "dev, training" in finding.message
+    assert "launch.uv.extras: [dev]" in finding.message
+
+
+def test_jc508_near_miss_extras_named(tmp_path: Path) -> None:
+    result = lint_text(
+        _uv_spec("  uv: {extras: [training], lock: frozen}\n"),
+        tmp_path,
+        files={"proj/pyproject.toml": PYPROJECT_WITH_EXTRAS},
+    )
+    assert "JC508" not in codes(result)
+
+
+def test_jc508_near_miss_project_without_extras(tmp_path: Path) -> None:
+    pyproject = '[project]\nname = "trainer"\nversion = "0.1"\ndependencies = ["torch"]\n'
+    result = lint_text(_uv_spec(), tmp_path, files={"proj/pyproject.toml": pyproject})
+    assert "JC508" not in codes(result)

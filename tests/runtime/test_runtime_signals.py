@@ -306,3 +306,19 @@ def test_torchrun_warning_only_when_the_agent_kills_before_the_grace_window(
     assert world._launcher_reads_shutdown_timeout()
     world._warn_if_torchrun_kills_early(resolve_launch(env), Contract(grace_s=40))
     assert ("torchrun kills its workers" in caplog.text) is warned, caplog.text
+
+
+def test_no_torchrun_warning_under_the_compiled_agent(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    world = pytest.importorskip("jobc.runtime.world")
+    from jobc.runtime.contract import Contract
+    from jobc.runtime.launch import resolve_launch
+
+    env = {"TORCHELASTIC_RUN_ID": "7", "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1"}
+    env |= {"LOCAL_WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29500"}
+    monkeypatch.delenv("TORCH_ELASTIC_SHUTDOWN_TIMEOUT", raising=False)
+    # The agent jobc compiles relays the signal instead of shutting down, whatever torch it is.
+    monkeypatch.setenv("JOBC_SIGNAL_RELAY", "agent")
+    world._warn_if_torchrun_kills_early(resolve_launch(env), Contract(grace_s=40))
+    assert "torchrun kills its workers" not in caplog.text

@@ -176,12 +176,10 @@ def test_preempted_training_requeues_resumes_and_matches_an_uninterrupted_run(
     log = job_log(logs)
     assert "jobc: SIGTERM received, forwarding it" in log
     assert "jobc: requeueing job" in log, log
-    if mode == "srun":
-        # Under torchrun the agent's own exit code stands in for the workers' 75.
-        assert f"jobc: the step ended with exit code {REQUEUE}" in log, log
-    else:
-        # The script gives the agent's workers the grace window (TORCH_ELASTIC_SHUTDOWN_TIMEOUT).
-        assert "torchrun kills its workers" not in log, log
+    # Under torchrun the compiled agent keeps the workers' requeue code (torchrun's own is 1).
+    assert f"jobc: the step ended with exit code {REQUEUE}" in log, log
+    # The agent never shuts the workers down on the signal, so nothing warns about its timeout.
+    assert "torchrun kills its workers" not in log, log
     # The workers ignored the signal: the DataLoader never saw one die.
     assert "DataLoader worker" not in log, log
     stops = [events(checkpoints, rank, "stop") for rank in range(WORLD)]
@@ -281,3 +279,25 @@ def test_check_program_as_the_job_prints_one_json_line(
     assert all(r["allreduce_sum"] == WORLD * (WORLD + 1) / 2 for r in ranks)
     assert all(r["device"] == "cpu" and r["cuda_visible_devices"] == "0,1" for r in ranks)
     assert sorted(r["node"] for r in ranks) == sorted(slurm_cluster.node_names * GPUS)
+
+
+PLAIN_TORCH = Path(__file__).with_name("plain_torch.py")
+
+
+def test_a_plain_torch_program_finds_its_rank_in_srun_mode(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    # No jobc.runtime: the step itself must give each task what torchrun gives its workers.
+    logs, _ = prepare(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    script = compile_data(job_spec(tmp_path, "srun", program=str(PLAIN_TORCH), args=[str(out)]))
+    job = submit(slurm_cluster, jobs, script, tmp_path)
+    assert slurm_cluster.wait(job, 120) == "COMPLETED", job_log(logs)
+    records = [json.loads((out / f"rank-{rank}.json").read_text()) for rank in range(WORLD)]
+    for rank, record in enumerate(records):
+        node, local = divmod(rank, GPUS)
+        assert (record["rank"], record["world"], record["SLURM_PROCID"]) == (rank, WORLD, str(rank))
+        assert record["sum"] == WORLD * (WORLD + 1) / 2
+        assert (record["LOCAL_RANK"], record["LOCAL_WORLD_SIZE"]) == (str(local), str(GPUS))
+        assert (record["GROUP_RANK"], record["GROUP_WORLD_SIZE"]) == (str(node), str(NODES))

@@ -59,6 +59,8 @@ def jobc_relay(signum, frame):
 
 
 signal.signal(signal.SIGURG, jobc_relay)
+# Tells jobc.runtime in the workers that this agent never SIGKILLs them after the spec's signal.
+os.environ["JOBC_SIGNAL_RELAY"] = "agent"
 
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  # noqa: E402
 from torch.distributed.run import main  # noqa: E402

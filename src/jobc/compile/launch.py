@@ -14,7 +14,7 @@ from jobc.compile import environment, fabric, helpers
 from jobc.compile.agent import AGENT
 from jobc.compile.plan import Plan
 from jobc.compile.sbatch import signal_name
-from jobc.compile.shell import array, sq
+from jobc.compile.shell import array, sq, words
 
 STEP_DELIMITER = "JOBC_STEP"
 
@@ -195,11 +195,31 @@ def _container_words(plan: Plan) -> str:
     return ' "${jobc_container[@]}"' if plan.spec.container is not None else ""
 
 
+def uv_sync_options(plan: Plan) -> list[str]:
+    """What launch.uv names, as `uv sync` options; the ranks' `uv run --no-sync` keeps it."""
+    uv = plan.spec.launch.uv
+    options: list[str] = []
+    for extra in uv.extras:
+        options += ["--extra", extra]
+    if uv.all_extras:
+        options.append("--all-extras")
+    for group in uv.groups:
+        options += ["--group", group]
+    if uv.lock is not None:
+        options.append(f"--{uv.lock}")
+    return options
+
+
 def uv_sync(plan: Plan) -> Iterator[str]:
     if not (plan.uv and plan.spec.launch.uv_sync == "two-phase"):
         return
-    yield "# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache."
-    yield (f"{_srun_head(plan)} --nodes=1 --ntasks=1 --ntasks-per-node=1{_container_words(plan)} uv sync")
+    yield "# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;"
+    yield "# launch.uv names what it installs (a bare uv sync removes every extra it is not given)."
+    options = uv_sync_options(plan)
+    yield (
+        f"{_srun_head(plan)} --nodes=1 --ntasks=1 --ntasks-per-node=1{_container_words(plan)} uv sync"
+        + (" " + words(options) if options else "")
+    )
 
 
 def srun_line(plan: Plan) -> str:

@@ -61,7 +61,9 @@ def _launcher_reads_shutdown_timeout() -> bool:
 
 
 def _warn_if_torchrun_kills_early(launch: Launch, contract: Contract) -> None:
-    if launch.mode != "torchrun":
+    if launch.mode != "torchrun" or os.environ.get("JOBC_SIGNAL_RELAY") == "agent":
+        # The compiled script's agent (jobc.compile.agent) passes the spec's signal on without
+        # shutting down, so it never kills the workers early.
         return
     # The launcher is only imported when there is a value for it to read.
     reads = "TORCH_ELASTIC_SHUTDOWN_TIMEOUT" in os.environ and _launcher_reads_shutdown_timeout()

@@ -234,6 +234,26 @@ class Torchrun(Section):
     max_restarts: NonNegativeInt = Field(0, description="Worker-group restarts inside one allocation.")
 
 
+class UvSync(Section):
+    """What phase one of `uv_sync: two-phase` installs; the ranks then run without syncing."""
+
+    extras: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(
+        default_factory=list,
+        description="Extras to install (uv sync --extra NAME); a bare uv sync removes any not named.",
+    )
+    all_extras: bool = Field(False, description="Install every extra (uv sync --all-extras).")
+    groups: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(
+        default_factory=list, description="Dependency groups to install (uv sync --group NAME)."
+    )
+    lock: Literal["frozen", "locked"] | None = Field(
+        None,
+        description=(
+            "frozen: install uv.lock as it is (--frozen); locked: stop if uv.lock is out of date "
+            "(--locked); null: uv's default, which may rewrite uv.lock."
+        ),
+    )
+
+
 class Launch(Section):
     mode: Literal["srun", "torchrun"] = Field(
         "srun",
@@ -252,6 +272,9 @@ class Launch(Section):
             "two-phase: one `uv sync` on one node before the launch, then every rank runs with "
             "--no-sync. none: no sync."
         ),
+    )
+    uv: UvSync = Field(
+        default_factory=UvSync, description="What the one `uv sync` installs (extras, groups, lock file)."
     )
     workdir: str | None = Field(None, description="Directory the program runs in (on shared storage).")
     program: str | None = Field(None, description="Python script to run, relative to workdir.")

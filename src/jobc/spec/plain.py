@@ -1099,6 +1099,54 @@ class Resources(_Frozen):
         }
 
 
+class UvSync(_Frozen):
+    """What phase one of `uv_sync: two-phase` installs; the ranks then run without syncing."""
+
+    __slots__ = ("all_extras", "extras", "groups", "lock")
+    __match_args__ = ("extras", "all_extras", "groups", "lock")
+
+    extras: list[str]
+    all_extras: bool
+    groups: list[str]
+    lock: Literal["frozen", "locked"] | None
+
+    def __init__(
+        self,
+        *,
+        extras: list[str] | None = None,
+        all_extras: bool = False,
+        groups: list[str] | None = None,
+        lock: Literal["frozen", "locked"] | None = None,
+    ) -> None:
+        _set(self, "extras", [] if extras is None else extras)
+        _set(self, "all_extras", all_extras)
+        _set(self, "groups", [] if groups is None else groups)
+        _set(self, "lock", lock)
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> UvSync:
+        """From plain data that has passed the schema check."""
+        kwargs: dict[str, Any] = {}
+        if "extras" in data:
+            kwargs["extras"] = list(data["extras"])
+        if "all_extras" in data:
+            kwargs["all_extras"] = data["all_extras"]
+        if "groups" in data:
+            kwargs["groups"] = list(data["groups"])
+        if "lock" in data:
+            kwargs["lock"] = data["lock"]
+        return cls(**kwargs)
+
+    def dump(self) -> dict[str, Any]:
+        """Plain data, by alias, defaults included."""
+        return {
+            "extras": list(self.extras),
+            "all_extras": self.all_extras,
+            "groups": list(self.groups),
+            "lock": self.lock,
+        }
+
+
 class Torchrun(_Frozen):
     __slots__ = ("max_restarts", "rdzv")
     __match_args__ = ("rdzv", "max_restarts")
@@ -1139,6 +1187,7 @@ class Launch(_Frozen):
         "pythonpath",
         "setup",
         "torchrun",
+        "uv",
         "uv_sync",
         "workdir",
     )
@@ -1146,6 +1195,7 @@ class Launch(_Frozen):
         "mode",
         "python",
         "uv_sync",
+        "uv",
         "workdir",
         "program",
         "module",
@@ -1159,6 +1209,7 @@ class Launch(_Frozen):
     mode: Literal["srun", "torchrun"]
     python: str
     uv_sync: Literal["two-phase", "none"]
+    uv: UvSync
     workdir: str | None
     program: str | None
     module: str | None
@@ -1174,6 +1225,7 @@ class Launch(_Frozen):
         mode: Literal["srun", "torchrun"] = "srun",
         python: str = "uv",
         uv_sync: Literal["two-phase", "none"] = "two-phase",
+        uv: UvSync | None = None,
         workdir: str | None = None,
         program: str | None = None,
         module: str | None = None,
@@ -1186,6 +1238,7 @@ class Launch(_Frozen):
         _set(self, "mode", mode)
         _set(self, "python", python)
         _set(self, "uv_sync", uv_sync)
+        _set(self, "uv", UvSync() if uv is None else uv)
         _set(self, "workdir", workdir)
         _set(self, "program", program)
         _set(self, "module", module)
@@ -1205,6 +1258,8 @@ class Launch(_Frozen):
             kwargs["python"] = data["python"]
         if "uv_sync" in data:
             kwargs["uv_sync"] = data["uv_sync"]
+        if "uv" in data:
+            kwargs["uv"] = UvSync.build(data["uv"])
         if "workdir" in data:
             kwargs["workdir"] = data["workdir"]
         if "program" in data:
@@ -1229,6 +1284,7 @@ class Launch(_Frozen):
             "mode": self.mode,
             "python": self.python,
             "uv_sync": self.uv_sync,
+            "uv": self.uv.dump(),
             "workdir": self.workdir,
             "program": self.program,
             "module": self.module,

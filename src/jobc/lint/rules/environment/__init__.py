@@ -8,6 +8,7 @@ from jobc.lint.rules.environment import (
     jc505_pmix_with_container,
     jc506_hub_offline,
     jc507_env_shell_syntax,
+    jc508_uv_extras_not_synced,
 )
 
 MODULES = [
@@ -18,4 +19,5 @@ MODULES = [
     jc505_pmix_with_container,
     jc506_hub_offline,
     jc507_env_shell_syntax,
+    jc508_uv_extras_not_synced,
 ]

@@ -1,0 +1,81 @@
+"""The project in `launch.workdir` declares extras, and the one `uv sync` installs none of them.
+
+With `python: uv` and `uv_sync: two-phase`, one task runs `uv sync` before the launch and every
+rank then runs `uv run --no-sync`. A `uv sync` installs exactly what it is told: the base
+dependencies, the default groups, and only the extras it is given, and it removes what else is
+installed. A project whose training code lives in an extra (Megatron-LM's `--extra training`)
+then starts every rank without it, and each one fails on its first import, after the queue wait.
+This rule reads `pyproject.toml` in the working directory (relative to the spec file when the
+path is relative); when its `[project.optional-dependencies]` names extras and `launch.uv` names
+none (`extras` or `all_extras`), it says which there are.
+
+Warning: a project may keep optional things in extras that the job does not need.
+
+Bad:
+
+```yaml
+launch:
+  python: uv
+  uv_sync: two-phase
+  workdir: /lustre/me/Megatron-LM     # pyproject.toml: [project.optional-dependencies] training = […]
+  program: pretrain_gpt.py
+```
+
+Good:
+
+```yaml
+launch:
+  python: uv
+  uv_sync: two-phase
+  uv: {extras: [training], lock: frozen}   # phase one: uv sync --extra training --frozen
+  workdir: /lustre/me/Megatron-LM
+  program: pretrain_gpt.py
+```
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC508",
+    name="uv-extras-not-synced",
+    severity=Severity.WARNING,
+    summary="The workdir's pyproject.toml declares extras and the uv sync before the launch installs none",
+    remediation="Name the extras the job needs in launch.uv.extras (or set launch.uv.all_extras).",
+)
+
+
+def declared_extras(pyproject: Path) -> list[str]:
+    """The extras `pyproject.toml` declares; none when it is missing or unreadable."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    project = data.get("project")
+    extras = project.get("optional-dependencies") if isinstance(project, dict) else None
+    return sorted(str(name) for name in extras) if isinstance(extras, dict) else []
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    launch = ctx.spec.launch
+    if launch.python != "uv" or launch.uv_sync != "two-phase" or launch.workdir is None:
+        return
+    if launch.uv.extras or launch.uv.all_extras or "{" in launch.workdir:
+        return
+    workdir = Path(ctx.spec_dir) / launch.workdir
+    extras = declared_extras(workdir / "pyproject.toml")
+    if not extras:
+        return
+    named = ", ".join(extras)
+    yield Hit(
+        ("launch", "workdir"),
+        f"{workdir / 'pyproject.toml'} declares the extras {named}, but launch.uv names none, so "
+        "the uv sync before the launch installs none of them (and removes any installed) and "
+        f"every rank runs without them; name the ones the job needs, e.g. launch.uv.extras: [{extras[0]}]",
+    )
