@@ -184,9 +184,10 @@ srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 "${jobc_c
 
 # srun reports at once each task that ends with anything but exit code 0
 # ("srun: error: NODE: task 3: Exited with exit code 1"). Such a task ends the step, so that
-# its partners do not wait for it until the time limit; a task that exits with the requeue
-# code gives the others 120 s to finish their checkpoint first. A task that exits 0 never
-# ends the step: a rank may well finish long after the others.
+# its partners do not wait for it until the time limit, 10 s later (partners that fail
+# for the same reason say so first); a task that exits with the requeue code gives the
+# others 120 s to finish their checkpoint. A task that exits 0 never ends the step: a
+# rank may well finish long after the others.
 jobc_step_end=''
 jobc_end_step() {
   jobc_step_end=$1
@@ -194,34 +195,41 @@ jobc_end_step() {
 }
 trap 'jobc_end_step failed' ALRM
 trap 'jobc_end_step requeue' VTALRM
+# jobc_step_timer SECONDS SIGNAL WHY: after SECONDS, say WHY and send SIGNAL to the batch shell.
 jobc_step_timer() {
   local sleeper=''
   trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
-  sleep 120 &
+  sleep "$1" &
   sleeper=$!
   wait "$sleeper"
-  printf 'jobc: tasks still run 120 s after one asked for a requeue; ending the step\n' >&2
-  kill -s VTALRM "$$" 2>/dev/null || true
+  printf 'jobc: %s; ending the step\n' "$3" >&2
+  kill -s "$2" "$$" 2>/dev/null || true
 }
 jobc_watch_step() {
-  local line timer=''
+  local line failed='' requeued=''
   trap '' INT
   while IFS= read -r line || [[ -n $line ]]; do
     printf '%s\n' "$line" >&2
     case $line in
       'srun: error: '*': task'*': Exited with exit code 75')
-        if [[ -z $timer ]]; then
-          jobc_step_timer &
-          timer=$!
+        if [[ -z $requeued ]]; then
+          jobc_step_timer 120 VTALRM 'tasks still run 120 s after one asked for a requeue' &
+          requeued=$!
         fi
         ;;
       'srun: error: '*': task'*': '*)
-        printf 'jobc: a task failed; ending the step\n' >&2
-        kill -s ALRM "$$" 2>/dev/null || true
+        if [[ -z $failed ]]; then
+          printf 'jobc: a task failed; the step ends in 10 s\n' >&2
+          jobc_step_timer 10 ALRM 'a task failed 10 s ago' &
+          failed=$!
+        fi
         ;;
     esac
   done
-  if [[ -n $timer ]]; then kill "$timer" 2>/dev/null || true; fi
+  local timer
+  for timer in $failed $requeued; do
+    kill "$timer" 2>/dev/null || true
+  done
 }
 
 jobc_status=0

@@ -26,6 +26,10 @@ from jobc.compile.launch import RELAY_SIGNAL, srun_line, step_signals
 from jobc.compile.plan import REQUEUE_EXIT_CODE, Plan
 from jobc.compile.sbatch import signal_name
 
+# How long the partners of a failed task may still run: long enough for those that fail for the
+# same reason (a wrong world, a missing module) to say so, short against any queue wait.
+FAILED_TASK_WAIT_S = 10
+
 
 def traps(plan: Plan) -> Iterator[str]:
     sig = plan.spec.resilience.signal
@@ -54,11 +58,13 @@ def traps(plan: Plan) -> Iterator[str]:
 def watch(plan: Plan) -> Iterator[str]:
     """The function that reads srun's stderr and ends the step when a task fails."""
     wait = plan.step_wait_s
+    failed = FAILED_TASK_WAIT_S
     yield "# srun reports at once each task that ends with anything but exit code 0"
     yield '# ("srun: error: NODE: task 3: Exited with exit code 1"). Such a task ends the step, so that'
-    yield "# its partners do not wait for it until the time limit; a task that exits with the requeue"
-    yield f"# code gives the others {wait} s to finish their checkpoint first. A task that exits 0 never"
-    yield "# ends the step: a rank may well finish long after the others."
+    yield f"# its partners do not wait for it until the time limit, {failed} s later (partners that fail"
+    yield "# for the same reason say so first); a task that exits with the requeue code gives the"
+    yield f"# others {wait} s to finish their checkpoint. A task that exits 0 never ends the step: a"
+    yield "# rank may well finish long after the others."
     yield "jobc_step_end=''"
     yield "jobc_end_step() {"
     yield "  jobc_step_end=$1"
@@ -66,34 +72,43 @@ def watch(plan: Plan) -> Iterator[str]:
     yield "}"
     yield "trap 'jobc_end_step failed' ALRM"
     yield "trap 'jobc_end_step requeue' VTALRM"
+    yield "# jobc_step_timer SECONDS SIGNAL WHY: after SECONDS, say WHY and send SIGNAL to the batch shell."
     yield "jobc_step_timer() {"
     yield "  local sleeper=''"
     yield "  trap 'kill \"$sleeper\" 2>/dev/null; exit 0' TERM"
-    yield f"  sleep {wait} &"
+    yield '  sleep "$1" &'
     yield "  sleeper=$!"
     yield '  wait "$sleeper"'
-    yield f"  printf 'jobc: tasks still run {wait} s after one asked for a requeue; ending the step\\n' >&2"
-    yield '  kill -s VTALRM "$$" 2>/dev/null || true'
+    yield "  printf 'jobc: %s; ending the step\\n' \"$3\" >&2"
+    yield '  kill -s "$2" "$$" 2>/dev/null || true'
     yield "}"
     yield "jobc_watch_step() {"
-    yield "  local line timer=''"
+    yield "  local line failed='' requeued=''"
     yield "  trap '' INT"
     yield "  while IFS= read -r line || [[ -n $line ]]; do"
     yield "    printf '%s\\n' \"$line\" >&2"
     yield "    case $line in"
     yield f"      'srun: error: '*': task'*': Exited with exit code {REQUEUE_EXIT_CODE}')"
-    yield "        if [[ -z $timer ]]; then"
-    yield "          jobc_step_timer &"
-    yield "          timer=$!"
+    yield "        if [[ -z $requeued ]]; then"
+    yield (
+        f"          jobc_step_timer {wait} VTALRM 'tasks still run {wait} s after one asked for a requeue' &"
+    )
+    yield "          requeued=$!"
     yield "        fi"
     yield "        ;;"
     yield "      'srun: error: '*': task'*': '*)"
-    yield "        printf 'jobc: a task failed; ending the step\\n' >&2"
-    yield '        kill -s ALRM "$$" 2>/dev/null || true'
+    yield "        if [[ -z $failed ]]; then"
+    yield f"          printf 'jobc: a task failed; the step ends in {failed} s\\n' >&2"
+    yield f"          jobc_step_timer {failed} ALRM 'a task failed {failed} s ago' &"
+    yield "          failed=$!"
+    yield "        fi"
     yield "        ;;"
     yield "    esac"
     yield "  done"
-    yield '  if [[ -n $timer ]]; then kill "$timer" 2>/dev/null || true; fi'
+    yield "  local timer"
+    yield "  for timer in $failed $requeued; do"
+    yield '    kill "$timer" 2>/dev/null || true'
+    yield "  done"
     yield "}"
 
 
