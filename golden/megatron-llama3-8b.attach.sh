@@ -229,7 +229,7 @@ JOBC_STEP
 
 # srun reports at once each task that ends with anything but exit code 0
 # ("srun: error: NODE: task 3: Exited with exit code 1"). Such a task ends the step, so that
-# its partners do not wait for it until the time limit, 10 s later (partners that fail
+# its partners do not wait for it until the time limit, 30 s later (partners that fail
 # for the same reason say so first); a task that exits with the requeue code gives the
 # others 180 s to finish their checkpoint. A task that exits 0 never ends the step: a
 # rank may well finish long after the others.
@@ -264,8 +264,8 @@ jobc_watch_step() {
         ;;
       'srun: error: '*': task'*': '*)
         if [[ -z $failed ]]; then
-          printf 'jobc: a task failed; the step ends in 10 s\n' >&2
-          jobc_step_timer 10 ALRM 'a task failed 10 s ago' &
+          printf 'jobc: a task failed; the step ends in 30 s\n' >&2
+          jobc_step_timer 30 ALRM 'a task failed 30 s ago' &
           failed=$!
         fi
         ;;

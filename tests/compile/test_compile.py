@@ -335,7 +335,7 @@ def test_srun_never_ends_the_step_itself() -> None:
     assert "--kill-on-bad-exit=0 --wait=0 " in script
     assert "'srun: error: '*': task'*': Exited with exit code 75')" in script
     assert "jobc_step_timer 90 VTALRM" in script
-    assert "jobc_step_timer 10 ALRM" in script
+    assert "jobc_step_timer 30 ALRM" in script
     assert "trap 'jobc_end_step failed' ALRM" in script
 
 

@@ -329,8 +329,8 @@ def test_a_failed_rank_ends_the_step(slurm_cluster: SlurmCluster, jobs: list[int
     assert slurm_cluster.wait(job, 90) == "FAILED", job_log(logs)
     log = job_log(logs)
     assert "task 2: Exited with exit code 3" in log, log
-    assert "jobc: a task failed; the step ends in 10 s" in log, log
-    assert "jobc: a task failed 10 s ago; ending the step" in log, log
+    assert "jobc: a task failed; the step ends in 30 s" in log, log
+    assert "jobc: a task failed 30 s ago; ending the step" in log, log
     # The ranks that end at once did; rank 0 was ended with the step, not left running.
     assert sorted(p.name for p in out.iterdir()) == ["done-1", "done-3"]
     assert not [pid for pid in slurm_cluster.processes() if str(OUTLIVE).encode() in _cmdline(pid)]

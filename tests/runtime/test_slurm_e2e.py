@@ -18,7 +18,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -96,11 +95,6 @@ def poll(
         if state in FINAL_STATES or time.monotonic() > deadline:
             pytest.fail(f"{what}: not reached (job {job} {state or 'unknown'}); log:\n{job_log(logs)}")
         time.sleep(0.1)
-
-
-def seconds_run(record: dict[str, str]) -> float:
-    start, end = (datetime.fromisoformat(record[key]) for key in ("StartTime", "EndTime"))
-    return (end - start).total_seconds()
 
 
 def events(checkpoints: Path, rank: int, kind: str) -> list[dict[str, Any]]:
@@ -243,9 +237,9 @@ def test_a_world_other_than_the_contract_fails_fast_naming_both_sizes(
     script = compile_data(toy_job(tmp_path, mode), "env.JOBC_WORLD_SIZE=8")
     job = submit(slurm_cluster, jobs, script, tmp_path)
     assert slurm_cluster.wait(job, 60) == "FAILED", job_log(logs)
-    record = slurm_cluster.job(job)
     log = job_log(logs)
-    assert seconds_run(record) < 30, (record, log)
+    # Every rank stopped on its own, before any collective: none had to be ended with the step.
+    assert "ending the step" not in log, log
     expected = f"world size: the spec expects JOBC_WORLD_SIZE=8 ranks but the launcher started 4 ({actual})"
     # Every rank says so, and none got as far as the trainer's first record.
     assert log.count(expected) == WORLD, log

@@ -28,7 +28,7 @@ from jobc.compile.sbatch import signal_name
 
 # How long the partners of a failed task may still run: long enough for those that fail for the
 # same reason (a wrong world, a missing module) to say so, short against any queue wait.
-FAILED_TASK_WAIT_S = 10
+FAILED_TASK_WAIT_S = 30
 
 
 def traps(plan: Plan) -> Iterator[str]:
