@@ -109,10 +109,15 @@ def test_global_rank_computed_from_node_and_local_ids(tmp_path: Path) -> None:
         tmp_path,
     )
     assert where(result, "JC106") == [(7, 13)]
-    # jobc exports no rank at all: jobc.runtime takes it from the launcher (SLURM_PROCID or
-    # torchrun's RANK) inside each task.
+    # The batch shell exports no rank: each srun task sets RANK and LOCAL_RANK from its own
+    # SLURM_PROCID and SLURM_LOCALID, inside the step.
     text = script("launch: {program: train.py}\n", tmp_path)
-    assert not re.search(r"export (RANK|LOCAL_RANK|NODE_RANK)=", text)
+    step = step_script(text)
+    batch = text.replace(step.removeprefix("#!/bin/bash\n"), "")
+    assert not re.search(r"export (RANK|LOCAL_RANK|NODE_RANK)=", batch)
+    assert "export RANK=$SLURM_PROCID\n" in step
+    assert "export LOCAL_RANK=$SLURM_LOCALID\n" in step
+    assert "NODE_RANK" not in step
 
 
 def test_literal_hf_token_in_a_committed_script(tmp_path: Path) -> None:
