@@ -3,9 +3,10 @@
 A small Llama-shaped model written the way transformers writes Llama (RMSNorm with the fp32
 upcast, q/k/v views transposed to heads, rotate-half RoPE, SDPA with grouped-query attention,
 SwiGLU, the loss on fp32 logits) trains for one full step on the CPU with real tensors, and
-PyTorch's MemTracker records the peak of every tensor. Real tensors, because FakeTensorMode keeps
-views alive that a real run frees (the pre-RoPE queries and keys, the attention output before
-its reshape) and so overstates activations.
+PyTorch's MemTracker records the peak of every tensor. Real tensors, because FakeTensorMode can
+keep views alive that a real run frees (the pre-RoPE queries and keys, the attention output
+before its reshape), and under FSDP2 its foreach optimizer step reports far more memory than a
+real one: what is measured here is what a real step allocates.
 
 The jobs:
 
