@@ -468,16 +468,12 @@ def _requirements(run: _Run, ctx: Context) -> bool:
                 Hit(where, f"{where[0]}.gpu {key!r} is not in the GPU catalogue ({', '.join(gpus())}){hint}"),
             )
             ok = False
-    from jobc.spec.interpolate import (
-        InterpolationError,
-        fields,
-        has_stray_brace,
-        interpolation_values,
-        references,
-    )
+    from jobc.spec.interpolate import InterpolationError, fields, has_stray_brace, references, resolve
     from jobc.spec.interpolate import lookup as _lookup
 
-    values = interpolation_values(ctx)
+    values, unrendered = resolve(ctx)
+    for data_path, message in unrendered:
+        run.emit("JC008", Hit(data_path, message))
     for data_path, text in fields(ctx.data):
         for ref in references(text):
             try:

@@ -21,45 +21,85 @@ class InterpolationError(ValueError):
     pass
 
 
+class TooLong(InterpolationError):
+    pass
+
+
 def references(text: str) -> Iterator[str]:
     for match in _TOKEN.finditer(text):
         if match.group(1) is not None:
             yield match.group(1).strip()
 
 
-def lookup(values: dict[str, Any], ref: str) -> str:
-    """The text a reference stands for, or InterpolationError saying why there is none."""
+# The rendered text of one value, and of all of them together. A path or an argument is a line
+# of text; references that multiply into megabytes are a mistake or an attack (thirty copies of
+# a value that is itself thirty copies of the first reach gigabytes in a few steps).
+MAX_VALUE = 16 * 1024
+MAX_TOTAL = 1 << 20
+
+
+def _index(part: str) -> int | None:
+    # ASCII digits only: str.isdigit() also accepts "٣" and "²", which int() reads (or rejects)
+    return int(part) if part.isascii() and part.isdigit() else None
+
+
+def target(values: dict[str, Any], ref: str) -> tuple[str | int, ...]:
+    """The data path a reference names, or InterpolationError saying why it names none."""
     if not _REF.match(ref):
         raise InterpolationError(f"{{{ref}}} is not a dotted path such as {{parallelism.tp}}")
     node: Any = values
+    path: list[str | int] = []
     for part in ref.split("."):
+        index = _index(part)
         if isinstance(node, dict) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
+            path.append(part)
+        elif isinstance(node, list) and index is not None and index < len(node):
+            node = node[index]
+            path.append(index)
         else:
             raise InterpolationError(f"{{{ref}}} names no spec value")
     if node is None:
         raise InterpolationError(f"{{{ref}}} is not set in this spec")
     if isinstance(node, dict | list):
         raise InterpolationError(f"{{{ref}}} is a section, not a value")
+    return tuple(path)
+
+
+def lookup(values: dict[str, Any], ref: str) -> str:
+    """The text a reference stands for, or InterpolationError saying why there is none."""
+    node: Any = values
+    for part in target(values, ref):
+        node = node[part]
     if isinstance(node, bool):
         return "true" if node else "false"
     return str(node)
 
 
-def render(text: str, values: dict[str, Any]) -> str:
+def render(text: str, values: dict[str, Any], limit: int = MAX_VALUE) -> str:
+    """``text`` with its references replaced; InterpolationError past ``limit`` characters."""
+    size = 0
+
     def sub(match: re.Match[str]) -> str:
+        nonlocal size
         token = match.group(0)
         if token == "{{":
-            return "{"
-        if token == "}}":
-            return "}"
-        if match.group(1) is None:  # ${NAME}: literal shell syntax
-            return token
-        return lookup(values, match.group(1).strip())
+            out = "{"
+        elif token == "}}":
+            out = "}"
+        elif match.group(1) is None:  # ${NAME}: literal shell syntax
+            out = token
+        else:
+            out = lookup(values, match.group(1).strip())
+        size += len(out)
+        if size > limit:
+            raise TooLong(f"interpolation makes this value longer than {limit:,} characters")
+        return out
 
-    return _TOKEN.sub(sub, text)
+    rendered = _TOKEN.sub(sub, text)
+    if len(rendered) > limit:
+        raise TooLong(f"interpolation makes this value longer than {limit:,} characters")
+    return rendered
 
 
 def has_stray_brace(text: str) -> bool:
@@ -100,39 +140,123 @@ def fields(data: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
 
 def interpolation_values(ctx: Context) -> dict[str, Any]:
     """Spec values with defaults and derived values filled in, for `{dotted.path}`."""
+    return _resolve(_values(ctx))[0]
+
+
+def resolve(ctx: Context) -> tuple[dict[str, Any], list[tuple[tuple[str | int, ...], str]]]:
+    """The interpolation values, and the templates whose references go round in a circle or
+    expand beyond the size bounds (with why)."""
+    return _resolve(_values(ctx))
+
+
+def _values(ctx: Context) -> dict[str, Any]:
     values = ctx.spec.dump()
     values["resources"]["gpus_per_node"] = ctx.gpus_per_node
     values["resources"]["tasks_per_node"] = ctx.tasks_per_node
     values["parallelism"]["dp"] = ctx.dp
     values["parallelism"]["etp"] = ctx.etp
     values["world"] = ctx.world
-    return _resolve_templates(values)
+    return values
 
 
-def _resolve_templates(values: dict[str, Any], passes: int = 4) -> dict[str, Any]:
+def _resolve(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[tuple[str | int, ...], str]]]:
     """Render the interpolated strings themselves, so a reference to one gets its final text.
 
     `checkpoints: /ckpt/{name}` referenced as `{storage.checkpoints}` must give `/ckpt/job`,
-    not `/ckpt/{name}`. Each pass renders every template from its original text (so `{{` is
-    unescaped exactly once) against the previous pass; chains resolve within a few passes.
-    A template that does not render stays as written: JC008 reports it.
+    not `/ckpt/{name}`. Each template is rendered once from its original text (so `{{` is
+    unescaped exactly once), after the templates it refers to: a topological order, in time
+    linear in the number of references. Templates on a cycle never become ready, and are
+    reported with the cycle; a template that does not render stays as written (JC008 reports it).
     """
-    templates = [(path, text) for path, text in fields(values) if "{" in text or "}" in text]
-    for _ in range(passes):
-        rendered = []
-        for path, text in templates:
+    templates = {path: text for path, text in fields(values) if "{" in text or "}" in text}
+    needs: dict[tuple[str | int, ...], set[tuple[str | int, ...]]] = {}
+    deps_of: dict[tuple[str | int, ...], frozenset[tuple[str | int, ...]]] = {}
+    users: dict[tuple[str | int, ...], list[tuple[str | int, ...]]] = {}
+    for path, text in templates.items():
+        deps = set()
+        for ref in references(text):
             try:
-                rendered.append((path, render(text, values)))
+                dep = target(values, ref)
             except InterpolationError:
-                rendered.append((path, text))
-        changed = False
-        for path, text in rendered:
-            node: Any = values
-            for part in path[:-1]:
-                node = node[part]
-            if node[path[-1]] != text:
-                node[path[-1]] = text
-                changed = True
-        if not changed:
-            break
-    return values
+                continue  # reported by lint at the value; it renders as written
+            if dep in templates:
+                deps.add(dep)
+        needs[path] = deps
+        deps_of[path] = frozenset(deps)
+        for dep in deps:
+            users.setdefault(dep, []).append(path)
+    ready = [path for path, deps in needs.items() if not deps]
+    problems: list[tuple[tuple[str | int, ...], str]] = []
+    total = 0
+    failed: set[tuple[str | int, ...]] = set()
+    while ready:
+        path = ready.pop()
+        text = templates[path]
+        budget = MAX_TOTAL - total
+        if any(dep in failed for dep in deps_of[path]):
+            failed.add(path)  # the value it refers to is reported; this one stays as written
+            rendered = text
+        else:
+            try:
+                rendered = render(text, values, min(MAX_VALUE, max(budget, 0)))
+            except TooLong as exc:
+                message = str(exc)
+                if budget < MAX_VALUE:
+                    message = (
+                        f"interpolation makes the spec's values longer than {MAX_TOTAL:,} characters in all"
+                    )
+                problems.append((path, message))
+                failed.add(path)
+                rendered = text
+            except InterpolationError:
+                rendered = text
+        total += len(rendered)
+        _put(values, path, rendered)
+        for user in users.get(path, ()):
+            needs[user].discard(path)
+            if not needs[user]:
+                ready.append(user)
+    stuck = {path for path, deps in needs.items() if deps}
+    for path in sorted(stuck, key=_dotted):
+        cycle = _cycle(path, needs, stuck)
+        if cycle is not None:
+            shown = " -> ".join("{" + _dotted(p) + "}" for p in cycle)
+            problems.append((path, f"interpolation refers back to itself: {shown}"))
+        else:
+            problems.append((path, "interpolation refers to a value whose references go round in a circle"))
+    return values, problems
+
+
+def _cycle(
+    start: tuple[str | int, ...],
+    needs: dict[tuple[str | int, ...], set[tuple[str | int, ...]]],
+    stuck: set[tuple[str | int, ...]],
+) -> list[tuple[str | int, ...]] | None:
+    """The cycle through ``start``, if it lies on one (every stuck template leads into a cycle)."""
+    seen: dict[tuple[str | int, ...], tuple[str | int, ...] | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for dep in sorted(needs[node] & stuck, key=_dotted):
+                if dep == start:
+                    chain = [node]
+                    while (back := seen[chain[-1]]) is not None:
+                        chain.append(back)
+                    return [*reversed(chain), start]
+                if dep not in seen:
+                    seen[dep] = node
+                    nxt.append(dep)
+        frontier = nxt
+    return None
+
+
+def _dotted(path: tuple[str | int, ...]) -> str:
+    return ".".join(map(str, path))
+
+
+def _put(values: dict[str, Any], path: tuple[str | int, ...], text: str) -> None:
+    node: Any = values
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = text
