@@ -514,3 +514,178 @@ def test_several_documents(tmp_path: Path) -> None:
 def test_reader_crashes_are_findings(scratch: Path, text: str) -> None:
     out, _ = lint_bytes(scratch, text.encode(), expect=(1,))
     assert "JC001" in out
+
+
+# -- internal errors the fuzzer found: each is a finding at its position or one usage line -------
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["9" * 5_000, "-" + "9" * 5_000, "0x" + "f" * 5_000, "0o" + "7" * 2_000, "9" * 400, str(2**63)],
+    ids=["5000-digits", "negative", "hex", "octal", "400-digits", "int64-plus-one"],
+)
+def test_numbers_no_spec_value_can_hold(tmp_path: Path, number: str) -> None:
+    # as a value, as a key and through --set: never an internal error
+    text = dump(VALID).decode() + f"workload: {{seq_length: {number}}}\n"
+    out, _ = lint_bytes(tmp_path, text.encode(), expect=(1,))
+    assert re.search(r"spec\.yaml:\d+:\d+: JC001 \[error\] a number of [\d,]+ digits", out), out
+    out, _ = lint_bytes(
+        tmp_path, (dump(VALID).decode() + f"env:\n  ? {number}\n  : x\n").encode(), expect=(1,)
+    )
+    assert re.search(r"spec\.yaml:20:\d+: JC00[13]", out), out
+    path = tmp_path / "spec.yaml"
+    path.write_bytes(dump(VALID))
+    code, out, err, seconds = lint(str(path), "--set", f"resources.nodes={number}")
+    check_answer(code, out, err, seconds, codes=(1,))
+
+
+NUMBER_FIELDS_TEXT = [".".join(map(str, p)) for p in NUMERIC_FIELDS]
+
+
+@pytest.mark.parametrize("path", NUMERIC_FIELDS, ids=NUMBER_FIELDS_TEXT)
+def test_a_5000_digit_number_in_every_numeric_field(scratch: Path, path: tuple[str | int, ...]) -> None:
+    data = with_value(VALID, path, "BIGNUMBER")
+    raw = dump(data).replace(b'"BIGNUMBER"', b"9" * 5_000)
+    out, _ = lint_bytes(scratch, raw, expect=(1,))
+    assert "a number of 5,000 digits" in out
+
+
+def test_the_largest_int64_is_read_and_checked(tmp_path: Path) -> None:
+    data = with_value(VALID, ("workload", "seq_length"), 2**63 - 1)
+    data = with_value(data, ("parallelism", "tp"), 2**63 - 1)
+    data = with_value(data, ("parallelism", "pp"), 2**63 - 1)
+    lint_bytes(tmp_path, dump(data), expect=(1,))
+
+
+def test_a_lone_surrogate_escape_is_a_finding(tmp_path: Path) -> None:
+    for where in ('env: {A: "\\ud800"}\n', 'env: {"\\udfff": a}\n', 'name2: "x\\ud800"\n'):
+        raw = (dump(VALID).decode() + where).encode()
+        out, _ = lint_bytes(tmp_path, raw, expect=(1,))
+        assert "half of a UTF-16 surrogate pair" in out
+        for fmt in ("github", "json", "sarif"):
+            code, out2, err, seconds = lint(str(tmp_path / "spec.yaml"), "--format", fmt)
+            check_answer(code, out2, err, seconds, codes=(1,))
+    code, out, err, seconds = (*_compile(tmp_path / "spec.yaml"), 0.0)
+    check_answer(code, out, err, seconds, codes=(1,))
+
+
+def _compile(path: Path, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["compile", str(path), *args])
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_an_omap_with_a_duplicate_key(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, b"version: 1\nslurm: !!omap [{a: 1}, {a: 2}]\n", expect=(1,))
+    assert "JC001" in out
+
+
+def _link_loop(directory: Path) -> None:
+    for a, b in (("loop1", "loop2"), ("loop2", "loop1")):
+        if not (directory / a).is_symlink():
+            (directory / a).symlink_to(b)
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("loop1", "a symlink loop"),
+        ("a\\0b", "cannot hold a NUL character"),
+        ("a\\ud800b", "half of a UTF-16 surrogate pair"),
+        ("x" * 300, "longer than 255 bytes"),
+        ("d/" + "y" * 300 + "/p.yaml", "longer than 255 bytes"),
+    ],
+    ids=["symlink-loop", "nul", "surrogate", "long-name", "long-directory"],
+)
+def test_paths_to_other_files_that_cannot_exist(tmp_path: Path, target: str, message: str) -> None:
+    _link_loop(tmp_path)
+    for field in ("extends", "model"):
+        value = f'"{target}"' if field == "extends" else f'{{hf_config: "{target}"}}'
+        out, err = lint_bytes(tmp_path, (dump(VALID).decode() + f"{field}: {value}\n").encode(), expect=(1,))
+        assert message in out
+        assert err == ""
+        assert re.search(r"spec\.yaml:19:\d+: JC00[136] \[error\]", out), out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),
+        ('{"model_type": "llama", "hidden_size": ' + "9" * 5_000 + "}", "a number of 5000 digits"),
+        ('{"model_type": "llama", "hidden_size": ' + "9" * 30 + "}", "a number of 30 digits"),
+    ],
+    ids=["deep", "5000-digits", "30-digits"],
+)
+def test_hf_configs_jobc_cannot_use(tmp_path: Path, content: str, message: str) -> None:
+    (tmp_path / "config.json").write_text(content)
+    text = dump(VALID).decode() + "model: {hf_config: config.json}\n"
+    out, _ = lint_bytes(tmp_path, text.encode(), expect=(1,))
+    assert re.search(r"spec\.yaml:\d+:\d+: JC003 \[error\] model\.hf_config 'config\.json'", out)
+    assert message in out
+
+
+def test_attach_with_a_trailing_newline_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_bytes(dump(VALID))
+    code, out, err = _compile(path, "--attach", "5\n")
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert "a job id is a number" in err
+
+
+def test_set_with_invalid_utf8_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_bytes(dump(VALID))
+    bad = os.fsdecode(b"name=\xff")
+    code, out, err, seconds = lint(str(path), "--set", bad)
+    check_answer(code, out, err, seconds, codes=(2,))
+    assert err.count("\n") == 1
+    assert "not valid UTF-8" in err
+
+
+def test_sarif_for_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / os.fsdecode(b"caf\xe9.yaml")
+    path.write_bytes(dump(VALID) + b"bogus: 1\n")
+    for fmt in ("sarif", "json", "text", "github"):
+        code, out, err, seconds = lint(str(path), "--format", fmt)
+        check_answer(code, out, err, seconds, codes=(1,))
+        out.encode("utf-8")  # printable on any UTF-8 stream
+        if fmt == "sarif":
+            assert "caf%E9.yaml" in out
+
+
+def test_a_reused_anchor_prints_nothing_on_stderr(tmp_path: Path) -> None:
+    _, err = lint_bytes(tmp_path, b"a: &x 1\nb: &x 2\nversion: 1\n", expect=(1,))
+    assert err == ""
+
+
+def test_set_takes_only_ascii_digits_as_an_index(tmp_path: Path) -> None:
+    from jobc.lint.pipeline import parse_override
+
+    assert parse_override("launch.args.3=1").path == ("launch", "args", 3)
+    assert parse_override("launch.args.\u0663=1").path == ("launch", "args", "\u0663")
+    assert parse_override("env.\u00b2=1").path == ("env", "\u00b2")
+
+
+# -- spec text in messages cannot drive a terminal or forge an annotation -----------------------
+
+
+def test_control_characters_in_messages_are_escaped_in_every_format() -> None:
+    from jobc.core.diagnostics import Finding, Severity, Span
+    from jobc.lint.report import FORMATS, reporter
+
+    forged = "x\n::error file=README.md::pwned\x1b[31m\u202e\r"
+    finding = Finding("JC003", "schema", Severity.ERROR, f"bad {forged}", f"a{forged}.yaml", Span.point(1, 1))
+    for fmt in FORMATS:
+        for tty in (False, True):
+            out = io.StringIO()
+            reporter(fmt)([finding], {finding.file: [f"name: {forged}"]}, out, tty)
+            text = out.getvalue()
+            assert "\x1b[31m\u202e" not in text
+            assert "\r" not in text
+            lines = text.splitlines()
+            assert not any(row.startswith("::error file=README.md") for row in lines), fmt
+            if fmt == "github":
+                assert sum(row.startswith("::") for row in lines) == 1

@@ -416,6 +416,57 @@ def test_cli_writes_executable_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert capsys.readouterr().out == ""
 
 
+def test_output_through_a_symlink_writes_the_file_it_names(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(json.dumps(base()), encoding="utf-8")
+    real = tmp_path / "scripts" / "job.sh"
+    real.parent.mkdir()
+    real.write_text("old\n")
+    link = tmp_path / "job.sh"
+    link.symlink_to(real)
+    assert main(["compile", str(spec), "-o", str(link)]) == 0
+    assert link.is_symlink()
+    assert real.read_text(encoding="utf-8") == compile_path(spec)
+
+
+def test_output_to_a_fifo_is_written_through(tmp_path: Path) -> None:
+    import threading
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(json.dumps(base()), encoding="utf-8")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    assert main(["compile", str(spec), "-o", str(fifo)]) == 0
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert got == [compile_path(spec)]
+
+
+def test_output_to_a_character_device_leaves_the_device(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(json.dumps(base()), encoding="utf-8")
+    before = os.lstat("/dev/null")
+    assert main(["compile", str(spec), "-o", "/dev/null"]) == 0
+    after = os.lstat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode)
+    assert (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+
+
+def test_output_to_a_directory_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(json.dumps(base()), encoding="utf-8")
+    assert main(["compile", str(spec), "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "is a directory" in err
+    assert tmp_path.is_dir()
+
+
 def test_cli_refuses_on_errors_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "spec.yaml"
     spec.write_text(json.dumps(base(resources={"nodes": "two"})), encoding="utf-8")

@@ -12,7 +12,7 @@ from typing import Any
 from jobc.commands.common import CommandError, add_spec_arguments, lint_spec, print_findings
 from jobc.core.diagnostics import Severity
 
-_JOB_ID = re.compile(r"^[0-9]+$")
+_JOB_ID = re.compile(r"[0-9]+")
 
 
 def register(sub: Any) -> None:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from jobc.compile import CompileError, compile_attach, compile_batch
 
     try:
-        if args.attach is not None and not _JOB_ID.match(args.attach):
+        if args.attach is not None and not _JOB_ID.fullmatch(args.attach):
             raise CommandError(f"--attach {args.attach!r}: a job id is a number")
         result = lint_spec(args)
     except CommandError as exc:
@@ -70,9 +70,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(path: Path, text: str) -> None:
-    """Replace the file whole, so a reader never sees half a script."""
+    """Replace a regular file whole, so a reader never sees half a script.
+
+    A symlink is followed, so the file it points to gets the script and the link stays; a device
+    or a FIFO (`-o /dev/stdout`, `-o /dev/null`, a pipe) is written through, never replaced by a
+    regular file (as root, replacing /dev/null would break the machine).
+    """
+    import stat
     import tempfile  # only `-o` needs it; every other command would pay for importing it
 
+    path = Path(os.path.realpath(path))
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        with path.open("w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        return
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:

@@ -24,7 +24,7 @@ def compile_batch(ctx: Context) -> str:
 
 def compile_attach(ctx: Context, job_id: str) -> str:
     """A bash script that runs the same launch inside the running allocation `job_id`."""
-    if not job_id.isdigit():
+    if not (job_id.isascii() and job_id.isdigit()):
         raise ValueError(f"a job id is a number, not {job_id!r}")
     return _join(_attach(make_plan(ctx, attach=job_id)))
 

@@ -34,6 +34,9 @@ class OverrideError(ValueError):
 
 
 def parse_override(text: str) -> Override:
+    if any("\udc80" <= c <= "\udcff" for c in text):
+        # the command line's undecodable bytes, as Python keeps them
+        raise OverrideError(f"--set {text!r}: not valid UTF-8")
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
@@ -42,7 +45,8 @@ def parse_override(text: str) -> Override:
     for part in key.split("."):
         if not part:
             raise OverrideError(f"--set {text!r}: empty part in {key!r}")
-        parts.append(int(part) if part.isdigit() else part)
+        # ASCII digits only: "٣".isdigit() is true, and int() reads it as 3
+        parts.append(int(part) if part.isascii() and part.isdigit() else part)
     return Override(tuple(parts), _parse_value(raw), text)
 
 
@@ -242,7 +246,20 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
         if not isinstance(target, str) or not target.strip():
             run.emit("JC003", Hit(("extends",), "extends is a path to a cluster profile file"), layer=current)
             return None
-        next_path = (current_path.parent / target).resolve()
+        problem = _source.path_problem(target)
+        if problem is None:
+            try:
+                next_path = (current_path.parent / target).resolve()
+                is_file = next_path.is_file()
+                if is_file:
+                    next_path.stat()
+            except RuntimeError:  # Path.resolve() on a symlink loop
+                problem = "a symlink loop"
+            except OSError as exc:
+                problem = exc.strerror or str(exc)
+        if problem is not None:
+            run.emit("JC006", Hit(("extends",), f"extends {target!r}: {problem}"), layer=current)
+            return None
         if next_path in seen:
             run.emit(
                 "JC006",
@@ -253,7 +270,7 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
                 layer=current,
             )
             return None
-        if not next_path.is_file():
+        if not is_file:
             run.emit(
                 "JC006",
                 Hit(

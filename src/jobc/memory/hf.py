@@ -30,30 +30,54 @@ _FP8_METHODS = {"fp8", "fbgemm_fp8", "finegrained_fp8"}
 
 def shape_from_file(spec_dir: Path, relative: str) -> ModelShape:
     """The shape in ``relative`` (a config.json, or a directory holding one) next to the spec."""
+    from jobc.reader.source import path_problem
+
+    problem = path_problem(relative)
+    if problem is not None:
+        raise ConfigError(f"model.hf_config {relative!r}: {problem}")
     path = spec_dir / relative
-    if path.is_dir():
-        path = path / "config.json"
-    if not path.is_file():
+    try:
+        if path.is_dir():
+            path = path / "config.json"
+        if not path.is_file():
+            path.stat()  # a symlink loop or a name too long says so; a missing file is below
+            raise FileNotFoundError
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
         raise ConfigError(
             f"model.hf_config {relative!r}: no such file (paths are relative to the spec file's directory)"
-        )
+        ) from None
+    except OSError as exc:
+        import errno
+
+        why = "a symlink loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+        raise ConfigError(f"model.hf_config {relative!r}: cannot read: {why}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"model.hf_config {relative!r}: cannot read: not UTF-8 text") from None
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"model.hf_config {relative!r}: cannot read: {exc}") from None
-    try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise ConfigError(
             f"model.hf_config {relative!r} is not valid JSON: {exc.msg} at line {exc.lineno}, "
             f"column {exc.colno}"
         ) from None
+    except ConfigError as exc:
+        raise ConfigError(f"model.hf_config {relative!r}: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"model.hf_config {relative!r}: the JSON nests too deeply to be a config") from None
     if not isinstance(data, dict):
         raise ConfigError(f"model.hf_config {relative!r}: a config.json holds a JSON object")
     try:
         return shape_from_config(data, path.name if path.name != "config.json" else relative)
     except ConfigError as exc:
         raise ConfigError(f"model.hf_config {relative!r}: {exc}") from None
+
+
+def _json_int(text: str) -> int:
+    # json's own conversion fails past 4,300 digits, and a model dimension past 64 bits is no model
+    if len(text.lstrip("-")) > 19 or abs(value := int(text)) >= 2**63:
+        raise ConfigError(f"a number of {len(text.lstrip('-'))} digits; no config value is this large")
+    return value
 
 
 def shape_from_config(config: Config, source: str) -> ModelShape:

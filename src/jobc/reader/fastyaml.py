@@ -41,6 +41,9 @@ MAX_DEPTH = 32  # deeper documents go to ruamel, which reports the nesting limit
 _UNUSUAL = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 _NULLS = frozenset(["", "~", "null", "Null", "NULL"])
+# A `"\ud800"` escape makes half a surrogate pair, which is no character: ruamel's reading reports it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MAX_INT_DIGITS = 18  # past int64 is ruamel's reading, which reports numbers no spec value can hold
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"(?:0|-?[1-9][0-9]*)\Z")
 _FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+\Z")
@@ -160,6 +163,8 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
                 raise _Unsupported
             value, style = event.value, event.style
             mark = event.start_mark
+            if style == '"' and _SURROGATE.search(value):
+                raise _Unsupported
             if is_map and key is None:
                 if style == "" and (
                     value in _NULLS or value in _BOOLS or (_may_be_number(value) and _ruamel_number(value))
@@ -184,6 +189,8 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
                 item = _BOOLS[value]
             elif _may_be_number(value):
                 if _INT.match(value):
+                    if len(value) > _MAX_INT_DIGITS:
+                        raise _Unsupported
                     item = int(value)
                 elif _FLOAT.match(value):
                     item = float(value)

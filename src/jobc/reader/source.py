@@ -7,6 +7,7 @@ alias bombs, depth) is reported here as a finding at the parser's position; noth
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,11 @@ from jobc.reader.scalars import plain_string_problem
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
 MAX_DEPTH = 64
+# Spec numbers are counts, sizes and seconds; past 64 bits a number is a mistake, and one past
+# Python's 4,300-digit conversion limit (or float range) would fail in arithmetic or printing.
+MAX_INT = 2**63
+_MAX_INT_TEXT = 64  # characters of an integer's YAML text worth converting (0b + 62 digits)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S+)", re.MULTILINE)
 
 
@@ -72,6 +78,17 @@ def read(path: Path, display: str | None = None) -> Source:
         )
         return src
     return parse_bytes(raw, name)
+
+
+def path_problem(text: str) -> str | None:
+    """Why a path written in a spec can name no file at all, before the file system is asked."""
+    if "\0" in text:
+        return "a path cannot hold a NUL character"
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        return "a path cannot hold half of a UTF-16 surrogate pair"
+    if any(len(part.encode()) > 255 for part in text.split("/")):
+        return "a file name in the path is longer than 255 bytes"
+    return None
 
 
 def parse_bytes(raw: bytes, name: str) -> Source:
@@ -156,9 +173,14 @@ def _parse_round_trip(text: str, name: str) -> Source:
         )
         return src
     yaml = YAML(typ="rt", pure=True)
+    yaml.Constructor = _constructor()
     yaml.preserve_quotes = True
     try:
-        docs = list(yaml.load_all(text))
+        with warnings.catch_warnings():
+            # a reused anchor is legal YAML (the later one wins); ruamel's warning would reach
+            # stderr in the middle of jobc's own output
+            warnings.simplefilter("ignore")
+            docs = list(yaml.load_all(text))
     except DuplicateKeyError as exc:
         dup = exc.problem_mark
         key = _duplicate_key_name(exc)
@@ -199,9 +221,10 @@ def _parse_round_trip(text: str, name: str) -> Source:
             message = f"character U+{code:04X} is not allowed in YAML; remove it"
         src.problems.append(SourceProblem("JC001", span, message))
         return src
-    except (IndexError, KeyError, TypeError, ValueError, AttributeError, RuntimeError) as exc:
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError, RuntimeError, AssertionError) as exc:
         # ruamel's round-trip reader has corners it does not handle (a plain `-_` in a flow
-        # sequence, collection keys, overlapping comments) and fails with a bare Python error;
+        # sequence, collection keys, overlapping comments, a duplicate key in an `!!omap`) and
+        # fails with a bare Python error;
         # that is still a file jobc cannot read, not a bug to show as a traceback
         src.problems.append(
             SourceProblem(
@@ -242,6 +265,53 @@ def _parse_round_trip(text: str, name: str) -> Source:
     # a document that is a single scalar has no positions inside it: every path falls back to 1:1
     src.tree = pos if pos is not None else MapPos(0, 0)
     return src
+
+
+class _Oversized(str):
+    """The text of an integer too long to convert: reported at its path, never converted."""
+
+    __slots__ = ()
+
+
+def _constructor() -> Any:
+    from ruamel.yaml.constructor import RoundTripConstructor
+
+    class Constructor(RoundTripConstructor):
+        def construct_yaml_int(self, node: Any) -> Any:
+            if len(node.value) > _MAX_INT_TEXT:
+                return _Oversized(node.value)
+            return super().construct_yaml_int(node)
+
+    Constructor.add_constructor("tag:yaml.org,2002:int", Constructor.construct_yaml_int)
+    return Constructor
+
+
+def _number_problem(src: Source, path: DataPath, digits: int, span: Span | None = None) -> None:
+    src.problems.append(
+        SourceProblem(
+            "JC001",
+            span,
+            f"a number of {digits:,} digits; no spec value is this large (numbers fit in 64 bits)",
+            path,
+        )
+    )
+
+
+def _surrogate_problem(src: Source, path: DataPath, text: str) -> str:
+    """Report a lone surrogate (from a `\\ud800` escape) and give the text without it."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return text
+    src.problems.append(
+        SourceProblem(
+            "JC001",
+            None,
+            f"\\u{ord(found.group(0)):04x} is half of a UTF-16 surrogate pair, not a character; "
+            "write the character itself",
+            path,
+        )
+    )
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _first_definition(text: str, mapping: Any, key: str) -> tuple[int, int] | None:
@@ -335,10 +405,16 @@ def _plain(
                 mpos = MapPos(node.lc.line or 0, node.lc.col or 0)
                 placed = node.lc.data or {}  # keys merged in with `<<:` have no position of their own
                 for key, value in node.items():
+                    if isinstance(key, _Oversized):
+                        line, col = node.lc.key(key)
+                        _number_problem(
+                            src, path, sum(c.isalnum() for c in key), Span.point(line + 1, col + 1)
+                        )
+                        continue
                     if not isinstance(key, str) or isinstance(key, bool):
                         _non_string_key(src, node, key, path)
                         continue
-                    name = str(key)
+                    name = _surrogate_problem(src, (*path, str(key)), str(key))
                     out[name], child = _plain(value, (*path, name), count, active, src)
                     if key in placed:
                         kline, kcol = node.lc.key(key)
@@ -356,17 +432,24 @@ def _plain(
             return items, spos
         finally:
             active.discard(id(node))
+    if isinstance(node, _Oversized):
+        _number_problem(src, path, sum(c.isalnum() for c in node))
+        return None, None
     if isinstance(node, TaggedScalar):
-        return str(node.value), None
+        return _surrogate_problem(src, path, str(node.value)), None
     if isinstance(node, ScalarString):
-        return str(node), None
+        return _surrogate_problem(src, path, str(node)), None
     if isinstance(node, str):
+        node = _surrogate_problem(src, path, node)
         problem = plain_string_problem(node)
         if problem is not None:
             _ambiguous(src, path, problem)
         return node, None
     if isinstance(node, bool):
         return bool(node), None
+    if isinstance(node, int) and abs(node) >= MAX_INT:
+        _number_problem(src, path, len(str(abs(node))))
+        return None, None
     if isinstance(node, ScalarInt):
         width = getattr(node, "_width", None)
         text = str(int(node))

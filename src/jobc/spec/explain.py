@@ -168,7 +168,12 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
         types: list[str] = raw if isinstance(raw, list) else [raw]
         names = [_TYPE_NAMES.get(t, t) for t in types]
         hint = ""
-        if isinstance(value, str) and "integer" in types and value.strip().isdigit():
+        if (
+            isinstance(value, str)
+            and "integer" in types
+            and value.strip().isascii()
+            and value.strip().isdigit()
+        ):
             hint = f" (write {value.strip()} without quotes)"
         yield Hit(path, f"{where} is {_describe(value)}, expected {' or '.join(names)}{hint}")
         return

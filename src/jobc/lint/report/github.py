@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from jobc.core.diagnostics import Finding, Severity
+from jobc.lint.report.safe import visible
 from jobc.lint.report.text import line
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # escaped first: a raw line break in a spec value would otherwise start a workflow command
+    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _prop(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from typing import Any, TextIO
 from urllib.parse import quote
@@ -16,7 +17,8 @@ DOCS_URL = "https://jobc.dev/rules"
 
 def _uri(path: str) -> str:
     # SARIF wants a URI reference: spaces, colons, non-ASCII and "<command line>" are percent-encoded
-    return quote(path.replace("\\", "/"), safe="/")
+    # the name's own bytes: a file name that is not UTF-8 holds surrogates that cannot be encoded
+    return quote(os.fsencode(path.replace("\\", "/")), safe="/")
 
 
 def document(findings: Sequence[Finding]) -> dict[str, Any]:

@@ -6,13 +6,14 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from jobc.core.diagnostics import Finding, Severity
+from jobc.lint.report.safe import visible
 
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
 
 
 def line(f: Finding) -> str:
-    return f"{f.file}:{f.span.line}:{f.span.col}: {f.code} [{f.severity}] {f.message}"
+    return f"{visible(f.file)}:{f.span.line}:{f.span.col}: {f.code} [{f.severity}] {visible(f.message)}"
 
 
 def _redact(value: str) -> str:
@@ -29,8 +30,8 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
             continue
         colour = _COLOURS[f.severity]
         out.write(
-            f"{_BOLD}{f.file}:{f.span.line}:{f.span.col}:{_RESET} {colour}{f.code}{_RESET} "
-            f"[{colour}{f.severity}{_RESET}] {f.message} {_DIM}({f.name}){_RESET}\n"
+            f"{_BOLD}{visible(f.file)}:{f.span.line}:{f.span.col}:{_RESET} {colour}{f.code}{_RESET} "
+            f"[{colour}{f.severity}{_RESET}] {visible(f.message)} {_DIM}({f.name}){_RESET}\n"
         )
         lines = sources.get(f.file, [])
         if 0 < f.span.line <= len(lines):
@@ -42,7 +43,7 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
                 start, end = f.span.col - 1, f.span.end_col - 1
                 text = text[:start] + _redact(text[start:end]) + text[end:]
             gutter = f"{f.span.line:>4} | "
-            out.write(f"{_DIM}{gutter}{_RESET}{text}\n")
+            out.write(f"{_DIM}{gutter}{_RESET}{visible(text)}\n")
             out.write(" " * len(gutter) + " " * (f.span.col - 1) + colour + "^" * width + _RESET + "\n")
     if tty and findings:
         counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
