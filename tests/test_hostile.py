@@ -689,3 +689,31 @@ def test_control_characters_in_messages_are_escaped_in_every_format() -> None:
             assert not any(row.startswith("::error file=README.md") for row in lines), fmt
             if fmt == "github":
                 assert sum(row.startswith("::") for row in lines) == 1
+
+
+# -- names that end in a line break ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        'env: {"FOO\\n": bar}\n',
+        'fabric: {env: {"FOO\\n": bar}}\n',
+        'container: {image: "nvcr.io#nvidia/pytorch:24.01-py3", env: ["FOO\\n"]}\n',
+        'secrets: ["FOO\\n"]\n',
+    ],
+    ids=["env", "fabric.env", "container.env", "secrets"],
+)
+def test_a_name_ending_in_a_newline_is_refused_at_lint(tmp_path: Path, where: str) -> None:
+    out, _ = lint_bytes(tmp_path, (dump(VALID).decode() + where).encode(), expect=(1,))
+    assert re.search(r"spec\.yaml:19:\d+: JC003 \[error\]", out), out
+
+
+def test_an_sbatch_option_ending_in_a_newline_is_refused_at_lint(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, dump(with_value(VALID, ("slurm", "extra", "begin\n"), "now")), expect=(1,))
+    assert "is not an sbatch option" in out
+
+
+def test_a_job_name_ending_in_a_newline_is_refused_at_lint(tmp_path: Path) -> None:
+    out, _ = lint_bytes(tmp_path, dump(VALID).replace(b'"name": "hostile"', b'"name": "r\\n"'), expect=(1,))
+    assert "JC003" in out

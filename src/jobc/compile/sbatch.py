@@ -161,7 +161,7 @@ CLI_ONLY = frozenset({"help", "usage", "version", "wrap", "parsable", "test-only
 PYXIS = re.compile(
     r"^(no-)?container-(image|mounts|workdir|mount-home|remap-root|env|name|save|writable|readonly)"
 )
-_OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+_OPTION_NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 
 
 def _value_problem(value: str) -> str | None:

@@ -526,12 +526,13 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
 
     by_file = {src.file: src for src in run.layers}
     sups = {name: suppress.parse(src.text, shell=name in run.shell_files) for name, src in by_file.items()}
+    covering = {name: suppress.by_line(file_sups) for name, file_sups in sups.items()}
     kept: list[Finding] = []
     seen: set[tuple[Any, ...]] = set()
     for finding in run.findings:
         if not enabled(finding.code, config.select, config.ignore):
             continue
-        if suppress.apply(sups.get(finding.file, []), finding.code, finding.span):
+        if suppress.apply(covering.get(finding.file, {}), finding.code, finding.span):
             continue
         key = (finding.file, finding.span, finding.code, finding.message)
         if key in seen:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from jobc.core.diagnostics import Span
@@ -29,6 +30,7 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
         return []
     lines = text.splitlines()
     scalars = None if shell else _scalar_spans(text)
+    ends = [end for _, end in scalars] if scalars is not None else []
     out: list[Suppression] = []
     for number, line in enumerate(lines, 1):
         if "jobc:" not in line:
@@ -38,7 +40,7 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
         elif scalars is None:
             hash_at = _comment_start(line)
         else:
-            hash_at = _comment_outside(line, number - 1, scalars)
+            hash_at = _comment_outside(line, number - 1, scalars, ends)
         if hash_at < 0:
             continue
         match = _MARK.search(line, hash_at)
@@ -79,12 +81,21 @@ def _scalar_spans(text: str) -> list[tuple[Mark, Mark]] | None:
         return None
 
 
-def _comment_outside(line: str, line0: int, scalars: list[tuple[Mark, Mark]]) -> int:
-    """Index of the first '#' on this line that starts a comment (not inside a scalar), or -1."""
-    for i, ch in enumerate(line):
-        inside = any(start <= (line0, i) < end for start, end in scalars)
-        if ch == "#" and (i == 0 or line[i - 1] in " \t") and not inside:
+def _comment_outside(line: str, line0: int, scalars: list[tuple[Mark, Mark]], ends: list[Mark]) -> int:
+    """Index of the first '#' on this line that starts a comment (not inside a scalar), or -1.
+
+    Scalars come in the scanner's order and do not overlap, so their ends are sorted too: the
+    ones on this line are found by bisection and walked once beside the characters.
+    """
+    k = bisect.bisect_right(ends, (line0, 0))
+    i = line.find("#")
+    while i >= 0:
+        while k < len(scalars) and scalars[k][1] <= (line0, i):
+            k += 1
+        inside = k < len(scalars) and scalars[k][0] <= (line0, i)
+        if (i == 0 or line[i - 1] in " \t") and not inside:
             return i
+        i = line.find("#", i + 1)
     return -1
 
 
@@ -147,10 +158,19 @@ def matches(code: str, selector: str) -> bool:
     return code.startswith(selector)
 
 
-def apply(sups: list[Suppression], code: str, span: Span) -> bool:
+def by_line(sups: list[Suppression]) -> dict[int, list[Suppression]]:
+    """The suppressions that cover each line: a finding looks up its own line only."""
+    out: dict[int, list[Suppression]] = {}
+    for sup in sups:
+        for line in dict.fromkeys(sup.targets):
+            out.setdefault(line, []).append(sup)
+    return out
+
+
+def apply(sups: list[Suppression] | dict[int, list[Suppression]], code: str, span: Span) -> bool:
     """True when a suppression covers this finding (and records that it was used)."""
     hit = False
-    for sup in sups:
+    for sup in sups.get(span.line, ()) if isinstance(sups, dict) else sups:
         if span.line in sup.targets:
             for sel in sup.codes:
                 if matches(code, sel):

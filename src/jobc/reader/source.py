@@ -6,6 +6,8 @@ alias bombs, depth) is reported here as a finding at the parser's position; noth
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import warnings
 from pathlib import Path
@@ -46,8 +48,9 @@ class Source:
     data: Any = None  # plain dict/list/str/int/float/bool/None
     problems: list[SourceProblem] = field(default_factory=list)
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
+        # split once: every finding is placed through these lines, and a file can hold thousands
         return self.text.splitlines()
 
     @property
@@ -180,7 +183,8 @@ def _parse_round_trip(text: str, name: str) -> Source:
             # a reused anchor is legal YAML (the later one wins); ruamel's warning would reach
             # stderr in the middle of jobc's own output
             warnings.simplefilter("ignore")
-            docs = list(yaml.load_all(text))
+            # two are enough to refuse the file: reading a hundred thousand `---` would take minutes
+            docs = list(itertools.islice(yaml.load_all(text), 2))
     except DuplicateKeyError as exc:
         dup = exc.problem_mark
         key = _duplicate_key_name(exc)

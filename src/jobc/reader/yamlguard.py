@@ -44,12 +44,16 @@ def too_deep(text: str, limit: int) -> tuple[int, int] | None:
     starts = (events.MappingStartEvent, events.SequenceStartEvent)
     ends = (events.MappingEndEvent, events.SequenceEndEvent)
     parser = libyaml.CParser(text)
-    depth = 0
+    depth = documents = 0
     try:
         while True:
             event = parser.get_event()
             if event is None or isinstance(event, events.StreamEndEvent):
                 return None
+            if isinstance(event, events.DocumentStartEvent):
+                documents += 1
+                if documents > 1:  # the reader refuses a second document; the rest is never read
+                    return None
             if isinstance(event, starts):
                 depth += 1
                 if depth > limit:

@@ -37,12 +37,23 @@ def schema() -> dict[str, Any]:
     return json_schema()
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    from jobc.spec.fastcheck import regex
+
+    if validator.is_type(instance, "string") and regex(pattern).search(instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 def explain(data: Any, *, profile: bool) -> list[Hit]:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
     root = schema()
     target = {"$ref": "#/$defs/Profile" if profile else "#/$defs/JobSpec", "$defs": root["$defs"]}
-    validator = Draft202012Validator(target)
+    # the schema's own `pattern`, with `$` read as JSON Schema reads it (see fastcheck.regex)
+    checker = validators.extend(Draft202012Validator, {"pattern": _pattern})
+    validator = checker(target)
     hits: list[Hit] = []
     for error in validator.iter_errors(data):
         hits.extend(_explain(error, root))

@@ -27,8 +27,11 @@ def _schema() -> dict[str, Any]:
 
 
 @cache
-def _regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+def regex(pattern: str) -> re.Pattern[str]:
+    """A schema pattern as JSON Schema means it: `$` is the end of the text. Python's `$` also
+    matches before a final newline, which let `env: {"FOO\\n": x}` pass the check and break
+    the script."""
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
 Check = Callable[[Any], bool]
@@ -219,7 +222,7 @@ def _bound(key: str, value: float, limit: float) -> bool:
 
 def _string_ok(key: str, value: str, want: Any) -> bool:
     if key == "pattern":
-        return _regex(want).search(value) is not None
+        return regex(want).search(value) is not None
     if key == "maxLength":
         return bool(len(value) <= want)
     return bool(len(value) >= want)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from jobc.spec.context import Context
 
 _TOKEN = re.compile(r"\{\{|\}\}|\$\{[^{}]*\}|\{([^{}]*)\}")
-_REF = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_0-9]+)*$")
+_REF = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_0-9]+)*\Z")
 
 
 class InterpolationError(ValueError):

@@ -17,8 +17,9 @@ _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 
 
 def _data(text: str) -> str:
-    # escaped first: a raw line break in a spec value would otherwise start a workflow command
-    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # GitHub's own escapes for line breaks (a raw one would start a new workflow command), then
+    # backslash escapes for what remains unprintable
+    return visible(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _prop(text: str) -> str:

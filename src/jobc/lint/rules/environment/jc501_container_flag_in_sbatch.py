@@ -41,7 +41,7 @@ META = Meta(
 )
 
 # `--container` and `--container-id` are Slurm's own OCI options, valid for sbatch.
-_PYXIS = re.compile(r"^(no-)?container-(?!id$)[a-z-]+$")
+_PYXIS = re.compile(r"(no-)?container-(?!id\Z)[a-z-]+\Z")
 _FIELD = {
     "container-image": "container.image",
     "container-mounts": "container.mounts",
