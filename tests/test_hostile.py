@@ -717,3 +717,71 @@ def test_an_sbatch_option_ending_in_a_newline_is_refused_at_lint(tmp_path: Path)
 def test_a_job_name_ending_in_a_newline_is_refused_at_lint(tmp_path: Path) -> None:
     out, _ = lint_bytes(tmp_path, dump(VALID).replace(b'"name": "hostile"', b'"name": "r\\n"'), expect=(1,))
     assert "JC003" in out
+
+
+# -- lint clean means compile succeeds, and the script parses -------------------------------------
+
+
+def _lint_and_compile(directory: Path, raw: bytes) -> tuple[int, str, str, str]:
+    path = directory / "spec.yaml"
+    path.write_bytes(raw)
+    code, out, err, _ = lint(str(path))
+    compiled, script, cerr = _compile(path)
+    return code, out, str(compiled), script if compiled == 0 else cerr
+
+
+@pytest.mark.parametrize(
+    "logs",
+    [f"/lustre/{v}" for v in ("a\nb", "a\tb", "a b'c", 'a b"c', "a\\b c", "#x", "{name}\r", "\x7f")],
+)
+def test_what_compile_would_refuse_in_the_logs_lint_reports_first(tmp_path: Path, logs: str) -> None:
+    code, out, compiled, script = _lint_and_compile(
+        tmp_path, dump(with_value(VALID, ("storage", "logs"), logs))
+    )
+    if code == 0:
+        assert compiled == "0", script
+        assert _bash_syntax_ok(script)
+    else:
+        assert re.search(r"spec\.yaml:\d+:\d+: JC003 \[error\] storage\.logs", out), out
+
+
+def test_an_error_cannot_be_suppressed_into_a_clean_lint(tmp_path: Path) -> None:
+    raw = dump(VALID) + b"bogus: 1  # jobc: ignore[JC003]\n"
+    code, out, compiled, _ = _lint_and_compile(tmp_path, raw)
+    assert code == 1
+    assert "unknown key 'bogus'" in out
+    assert compiled == "1"
+    config = tmp_path / ".jobc.toml"
+    config.write_text('ignore = ["JC003"]\n[severity]\nJC003 = "warning"\n')
+    path = tmp_path / "spec.yaml"
+    path.write_bytes(dump(VALID) + b"bogus: 1\n")
+    code, out, err, _ = lint(str(path), "--config", str(config))
+    check_answer(code, out, err, 0.0, codes=(1,))
+    assert "JC003 [error]" in out
+
+
+def _bash_syntax_ok(script: str) -> bool:
+    import subprocess
+
+    return subprocess.run(["bash", "-n"], input=script, text=True, capture_output=True).returncode == 0
+
+
+STRING_FIELDS_FOR_COMPILE = [p for p in STRING_FIELDS if p[0] not in ("extends", "model")]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    path=st.sampled_from(STRING_FIELDS_FOR_COMPILE),
+    value=st.one_of(
+        st.sampled_from(METACHARACTERS),
+        st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=20),
+    ),
+)
+def test_lint_clean_means_compile_succeeds_and_the_script_parses(
+    scratch: Path, path: tuple[str | int, ...], value: str
+) -> None:
+    code, out, compiled, script = _lint_and_compile(scratch, dump(with_value(VALID, path, value)))
+    assert "internal error" not in script
+    if code == 0:
+        assert compiled == "0", (out, script)
+        assert _bash_syntax_ok(script)

@@ -451,3 +451,66 @@ def test_uv_phase_one_installs_the_extras_the_spec_names(
     written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
     assert sorted(written) == [f"rank-{rank}" for rank in range(NODES * GPUS)]
     assert all(path.startswith(str(project / ".venv")) for path in written.values()), written
+
+
+# -- #SBATCH values as sbatch reads them back -----------------------------------------------------
+
+AWKWARD = ["it's", 'say "hi"', "a#b", "back\\slash", "two words", "'both' \"kinds\" # \\", 'x\\"y z']
+# where each value goes in the spec, and the name `sbatch -vv` lists it under
+ROUND_TRIP: list[tuple[tuple[str, ...], str]] = [
+    (("slurm", "partition"), "partition"),
+    (("slurm", "account"), "account"),
+    (("slurm", "qos"), "qos"),
+    (("slurm", "constraint"), "constraint"),
+    (("slurm", "reservation"), "reservation"),
+    (("slurm", "dependency"), "dependency"),
+    (("slurm", "mail", "user"), "mail-user"),
+    (("slurm", "extra", "comment"), "comment"),
+    (("storage", "logs"), "output"),
+]
+
+
+def _defined_options(stderr: str) -> dict[str, str]:
+    """The option table `sbatch -vv` prints once it has read the script's #SBATCH lines."""
+    out: dict[str, str] = {}
+    inside = False
+    for row in stderr.splitlines():
+        text = row.removeprefix("sbatch: ")
+        if text.startswith("defined options"):
+            inside = True
+        elif text.startswith("end of defined options"):
+            break
+        elif inside and " : " in text:
+            name, _, value = text.partition(" : ")
+            out[name.strip()] = value
+    return out
+
+
+@pytest.mark.slurm
+@pytest.mark.parametrize("value", AWKWARD)
+def test_sbatch_reads_back_every_value_jobc_writes(
+    slurm_cluster: SlurmCluster, tmp_path: Path, value: str
+) -> None:
+    data: dict[str, Any] = {
+        "version": 1,
+        "name": "quoting",
+        "slurm": {"time": "00:05:00", "mail": {"type": ["END"]}},
+        "resources": {"nodes": 1, "gpus_per_node": GPUS},
+        "launch": {"program": "train.py", "python": sys.executable, "uv_sync": "none"},
+        "storage": {"shared": ["/tmp"]},
+    }
+    for path, _ in ROUND_TRIP:
+        node = data
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = value if path != ("storage", "logs") else str(tmp_path / value)
+    script = tmp_path / "job.sh"
+    script.write_text(compile_data(data), encoding="utf-8")
+    run = slurm_cluster.run("sbatch", "-vv", "--test-only", str(script), check=False, cwd=tmp_path)
+    # the partition and the account do not exist, so sbatch stops at the controller; what
+    # matters is what it read from the script before that
+    assert "Unmatched" not in run.stderr, run.stderr
+    options = _defined_options(run.stderr)
+    for _, name in ROUND_TRIP:
+        want = value if name != "output" else f"{tmp_path / value}/%x-%j.out"
+        assert options.get(name) == want, (name, run.stderr)

@@ -165,19 +165,25 @@ _OPTION_NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 
 
 def _value_problem(value: str) -> str | None:
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
         return "a line break or control character cannot be written into an #SBATCH line"
-    if any(c.isspace() for c in value) and ('"' in value or "\\" in value):
-        return "a value with spaces cannot also hold a double quote or backslash in an #SBATCH line"
     return None
 
 
+# How sbatch reads an #SBATCH line's argument: a backslash takes the next character literally
+# (inside quotes too), ' and " group words and are removed, an unquoted # starts a comment, an
+# unmatched quote stops sbatch, and whitespace ends the argument even after a backslash.
+_SBATCH_SPECIAL = frozenset("'\"#\\")
+
+
 def directive_text(value: str) -> str:
-    """An option value as sbatch reads it from an #SBATCH line (double quotes group words)."""
+    """An option value written so that sbatch reads back exactly ``value``."""
     problem = _value_problem(value)
     if problem:
         raise CompileError(problem)
-    return f'"{value}"' if any(c.isspace() for c in value) else value
+    if not any(c in _SBATCH_SPECIAL or c.isspace() for c in value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _extra_name_problem(name: str) -> str | None:
@@ -224,10 +230,25 @@ def problems(ctx: Context) -> Iterator[Hit]:
         value = getattr(ctx.spec.resources, key)
         if isinstance(value, str) and (text_problem := _value_problem(value)):
             yield Hit(("resources", key), f"resources.{key}: {text_problem}")
+    # interpolated values are checked as the compiler renders them; a reference that does not
+    # render is JC008's finding
+    from jobc.spec.interpolate import InterpolationError, interpolation_values, render
+
+    values = interpolation_values(ctx)
+
+    def rendered(text: str) -> str | None:
+        try:
+            return render(text, values)
+        except InterpolationError:
+            return None
+
+    logs = ctx.spec.storage.logs
+    if logs is not None and (text := rendered(logs)) is not None and (text_problem := _value_problem(text)):
+        yield Hit(("storage", "logs"), f"storage.logs: {text_problem}")
     container = ctx.spec.container
     if container is not None:
         for i, mount in enumerate(container.mounts):
-            if "," in mount:
+            if "," in (rendered(mount) or ""):
                 yield Hit(
                     ("container", "mounts", i),
                     "container.mounts: a mount cannot contain ',' (pyxis separates mounts with commas)",

@@ -84,6 +84,11 @@ class _Run:
         self.overrides = overrides
         self.findings: list[Finding] = []
         self.rules_ran = False
+        # Of a spec's findings, the first `gate` come from the checks that decide whether there is
+        # a spec to compile at all (reading, schema, extends, interpolation, #SBATCH values). Their
+        # errors stop `jobc compile` whatever the comments or the configuration say, so lint
+        # reports them whatever those say too. None for a batch script: nothing is compiled.
+        self.gate: int | None = None
         self.shell_files: set[str] = set()  # batch scripts: comments follow bash's rules
 
     def emit(self, code: str, hit: Hit, *, layer: _source.Source | None = None) -> None:
@@ -172,6 +177,8 @@ def lint_source(main: _source.Source, path: Path, *, config: Config, overrides: 
     run = _Run(main, overrides)
     result = Result(main.file, sources=run.layers)
     _check(run, result, path)
+    if run.gate is None:
+        run.gate = len(run.findings)
     result.findings = _finish(run, config)
     return result
 
@@ -437,6 +444,7 @@ def _validate(run: _Run, result: Result, merged: dict[str, Any], path: Path) -> 
         return
     from jobc.lint.rules import RULES
 
+    run.gate = len(run.findings)
     run.rules_ran = True
     for rule in RULES.values():
         if rule.check is None:
@@ -529,16 +537,17 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
     covering = {name: suppress.by_line(file_sups) for name, file_sups in sups.items()}
     kept: list[Finding] = []
     seen: set[tuple[Any, ...]] = set()
-    for finding in run.findings:
-        if not enabled(finding.code, config.select, config.ignore):
+    for index, finding in enumerate(run.findings):
+        blocking = run.gate is not None and index < run.gate and finding.severity >= Severity.ERROR
+        if not blocking and not enabled(finding.code, config.select, config.ignore):
             continue
-        if suppress.apply(covering.get(finding.file, {}), finding.code, finding.span):
+        if not blocking and suppress.apply(covering.get(finding.file, {}), finding.code, finding.span):
             continue
         key = (finding.file, finding.span, finding.code, finding.message)
         if key in seen:
             continue
         seen.add(key)
-        severity = severity_for(config, finding.code, finding.severity)
+        severity = finding.severity if blocking else severity_for(config, finding.code, finding.severity)
         if severity != finding.severity:
             finding = Finding(  # noqa: PLW2901 - the re-levelled copy replaces the original
                 finding.code,
