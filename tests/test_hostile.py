@@ -763,7 +763,10 @@ def test_an_error_cannot_be_suppressed_into_a_clean_lint(tmp_path: Path) -> None
 def _bash_syntax_ok(script: str) -> bool:
     import subprocess
 
-    return subprocess.run(["bash", "-n"], input=script, text=True, capture_output=True, check=False).returncode == 0
+    return (
+        subprocess.run(["bash", "-n"], input=script, text=True, capture_output=True, check=False).returncode
+        == 0
+    )
 
 
 STRING_FIELDS_FOR_COMPILE = [p for p in STRING_FIELDS if p[0] not in ("extends", "model")]
