@@ -23,7 +23,18 @@ def _redact(value: str) -> str:
     return quote + inner[:3] + "*" * max(len(inner) - 3, 0) + quote
 
 
+def _secret_spans(findings: Sequence[Finding]) -> dict[tuple[str, int], list[tuple[int, int]]]:
+    """Where JC702 found a secret, by file and line: every source line shown hides them, whichever
+    finding it is shown for (JC407 on NCCL_IB_TOKEN shows the same line)."""
+    out: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for f in findings:
+        if f.code == "JC702" and f.span.end_line == f.span.line:
+            out.setdefault((f.file, f.span.line), []).append((f.span.col - 1, f.span.end_col - 1))
+    return out
+
+
 def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:
+    secrets = _secret_spans(findings) if tty else {}
     for f in findings:
         if not tty:
             out.write(line(f) + "\n")
@@ -38,9 +49,8 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
             text = lines[f.span.line - 1].replace("\t", " ")
             width = (f.span.end_col - f.span.col) if f.span.end_line == f.span.line else 1
             width = max(1, min(width, len(text) - f.span.col + 1))
-            if f.code == "JC702" and f.span.end_line == f.span.line:
+            for start, end in secrets.get((f.file, f.span.line), ()):
                 # the source line would show the secret on screen (and in any recorded terminal)
-                start, end = f.span.col - 1, f.span.end_col - 1
                 text = text[:start] + _redact(text[start:end]) + text[end:]
             gutter = f"{f.span.line:>4} | "
             out.write(f"{_DIM}{gutter}{_RESET}{visible(text)}\n")

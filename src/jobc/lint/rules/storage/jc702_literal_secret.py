@@ -9,14 +9,18 @@ and never written down.
 jobc looks for:
 
 - an `env` or `fabric.env` variable whose name ends in `TOKEN`, `KEY`, `SECRET`, `PASSWORD`,
-  `PASSWD`, `PASSPHRASE`, `CREDENTIALS` or `PAT` with a literal value (paths, `$VAR`
-  references and true/false-like values are not secrets);
+  `PASSWD`, `PASS`, `PASSPHRASE`, `CREDENTIALS` or `PAT`, or holds `SECRET`, `PASSWORD` or
+  `CREDENTIALS` anywhere (`SECRET_KEY_BASE`), with a literal value, numbers included (paths,
+  `$VAR` references, true/false-like values and `<special>` tokens are not secrets; nor is a
+  `PAD_TOKEN`, `TEXT_KEY`, `METRIC_KEY` or `CACHE_KEY`, nor a `PASSWORD_FILE`);
 - such a name as a command-line flag with a value in `launch.args` (`--hf-token=…`,
-  `--wandb-api-key …`) or in `launch.setup`, and `NAME=value` assignments in `launch.setup`;
+  `--wandb-api-key …`) or in `launch.setup`, `NAME=value` assignments in `launch.setup`, and
+  `-p` after `docker login`, `sshpass` or `mysql`;
 - anywhere in the spec, a value shaped like a known token: Hugging Face `hf_…`, GitHub `ghp_…`
   / `github_pat_…`, GitLab `glpat-…`, AWS `AKIA…`, `sk-…` API keys, Slack `xox…-`, NVIDIA
-  `nvapi-…`, Google `AIza…`, and 40-hex-digit W&B API keys in env values and after
-  `wandb login`.
+  `nvapi-…`, Google `AIza…`, JSON Web Tokens, `Bearer …` headers, a password in a URL
+  (`postgres://user:pw@host`, `user:pw@registry#image`), and 40-hex-digit W&B API keys in env
+  values and after `wandb login`.
 
 Messages never repeat the value, at most its well-known prefix.
 
@@ -54,8 +58,24 @@ META = Meta(
 )
 
 _SECRET_WORDS = frozenset(
-    ["TOKEN", "KEY", "APIKEY", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIALS", "PAT"]
+    ["TOKEN", "KEY", "APIKEY", "SECRET", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIALS", "PAT"]
 )
+# Words that make a name secret wherever they stand (SECRET_KEY_BASE), unless the name ends in
+# one of _POINTERS: then it names where the secret is, not the secret (PASSWORD_FILE).
+_STRONG_WORDS = frozenset(["SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIALS", "APIKEY"])
+_POINTERS = frozenset(
+    ["PATH", "FILE", "DIR", "NAME", "ID", "ARN", "REF", "VAR", "ENV", "TYPE", "LEN", "LENGTH"]
+)
+# What a TOKEN or KEY is when these come before it: a tokenizer's special token, a column or
+# metric name, a cache key (--pad-token, --text-key, --metric-key, CACHE_KEY).
+_ORDINARY_QUALIFIERS = frozenset(
+    [
+        "PAD", "EOS", "BOS", "UNK", "SEP", "CLS", "MASK", "SPECIAL", "START", "END", "STOP",
+        "TEXT", "LABEL", "INPUT", "OUTPUT", "IMAGE", "PROMPT", "RESPONSE", "COLUMN", "FIELD",
+        "DATA", "DATASET", "METRIC", "MONITOR", "LOSS", "SORT", "CACHE", "HASH", "PARTITION",
+        "SHARD", "GROUP", "SEED", "RANDOM", "PRIMARY", "JSON", "DICT", "BATCH", "MESSAGES",
+    ]
+)  # fmt: skip
 _NOT_SECRET_VALUES = frozenset(["true", "false", "yes", "no", "on", "off", "none", "null", "0", "1", ""])
 _HASHLIKE_NAME = re.compile(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
 _B = r"(?<![A-Za-z0-9_])"
@@ -69,14 +89,26 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a Slack token", re.compile(_B + r"(xox[abprs]-)[A-Za-z0-9-]{10,}")),
     ("an NVIDIA API key", re.compile(_B + r"(nvapi-)[A-Za-z0-9_-]{30,}")),
     ("a Google API key", re.compile(_B + r"(AIza)[0-9A-Za-z_-]{35}")),
+    ("a JSON Web Token", re.compile(_B + r"(eyJ)[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("a bearer token", re.compile(r"(?<![A-Za-z])(Bearer\s+)(?!\$)[A-Za-z0-9._~+/-]{16,}")),
+    # scheme://user:password@host, and pyxis's user:password@registry#image
+    (
+        "a URL with a password",
+        re.compile(r"(?:^|(?<=://)|(?<=[\s'\"=(]))([^\s:/@'\"=]+:)(?![$*])[^\s/@'\"]+@[\w.-]"),
+    ),
 )
 # the literal prefix each shape above starts with: one search rules most text out of all nine
-_ANY_PREFIX = re.compile(r"hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox[abprs]-|nvapi-|AIza")
+_ANY_PREFIX = re.compile(
+    r"hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox[abprs]-|nvapi-|AIza|eyJ|Bearer|@"
+)
 _HEX40 = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
 _ASSIGN = re.compile(
     r"(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)="
     r"(\"[^\"]*\"|'[^']*'|[^\s;&|)]*)"
 )
+# commands whose -p is a password (`docker login -u me -p pw`, `sshpass -p pw ssh host`); for
+# others it is a port, a parent directory or a pipeline size
+_TAKES_PASSWORD_P = frozenset(["login", "sshpass", "mysql", "mysqldump", "mysqladmin"])
 # sections whose values the checks above already read, shapes included
 _CHECKED = (("fabric", "env"), ("launch", "args"), ("launch", "setup"))
 _LEAKS = "it would be written into the compiled script, which is committed, copied and printed in logs"
@@ -85,16 +117,24 @@ _LEAKS = "it would be written into the compiled script, which is committed, copi
 def secret_name(name: str) -> bool:
     """Whether a variable or flag name says its value is a secret (HF_TOKEN, --wandb-api-key)."""
     parts = [p for p in re.split(r"[_\-.]+", name.strip("-").upper()) if p]
-    return bool(parts) and parts[-1] in _SECRET_WORDS
+    if not parts:
+        return False
+    last = parts[-1]
+    if last in _SECRET_WORDS:
+        ordinary = last in ("TOKEN", "KEY") and len(parts) > 1 and parts[-2] in _ORDINARY_QUALIFIERS
+        return not ordinary or any(p in _STRONG_WORDS for p in parts[:-1])
+    return last not in _POINTERS and any(p in _STRONG_WORDS for p in parts)
 
 
 def literal(value: Any) -> bool:
     """Whether ``value`` is written out, rather than a path, a reference or a switch."""
-    if not isinstance(value, str):
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
         return False
-    text = value.strip().strip("'\"")
+    text = str(value).strip().strip("'\"")  # a number is a literal too: DB_PASSWORD: 123456
     if text.lower() in _NOT_SECRET_VALUES or "$" in text:
         return False
+    if text.startswith("<") and text.endswith(">"):
+        return False  # a tokenizer's special token or a placeholder: <|endoftext|>, </s>, <your-key>
     return not text.startswith(("/", "./", "../", "~"))
 
 
@@ -200,6 +240,11 @@ def _setup(ctx: Context) -> Iterator[Hit]:
                 if secret_name(flag) and literal(value):
                     reason = f"passes a literal secret to {flag}"
                     break
+            if reason is None and _TAKES_PASSWORD_P & set(words):
+                for _, flag, value in _flag_values(words):
+                    if flag == "-p" and literal(value):
+                        reason = "passes a literal password to -p"
+                        break
             if reason is None and "wandb" in words and "login" in words and _HEX40.search(line):
                 reason = "logs in to W&B with a literal 40-hex-digit API key"
         found = shape(line)
