@@ -278,7 +278,8 @@ class _Oversized(str):
 
 
 def _constructor() -> Any:
-    from ruamel.yaml.constructor import RoundTripConstructor
+    from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
     class Constructor(RoundTripConstructor):
         def construct_yaml_int(self, node: Any) -> Any:
@@ -286,7 +287,23 @@ def _constructor() -> Any:
                 return _Oversized(node.value)
             return super().construct_yaml_int(node)
 
+        def construct_yaml_omap(self, node: Any) -> Any:
+            # ruamel asserts that an ordered map's keys differ; say where one repeats instead
+            seen: set[str] = set()
+            for item in node.value if isinstance(node, SequenceNode) else ():
+                if isinstance(item, MappingNode) and len(item.value) == 1:
+                    key = item.value[0][0]
+                    if isinstance(key, ScalarNode):
+                        if key.value in seen:
+                            raise ConstructorError(
+                                problem=f"duplicate key {key.value!r} in an !!omap",
+                                problem_mark=key.start_mark,
+                            )
+                        seen.add(key.value)
+            return super().construct_yaml_omap(node)
+
     Constructor.add_constructor("tag:yaml.org,2002:int", Constructor.construct_yaml_int)
+    Constructor.add_constructor("tag:yaml.org,2002:omap", Constructor.construct_yaml_omap)
     return Constructor
 
 
