@@ -60,6 +60,9 @@ def explain(data: Any, *, profile: bool) -> list[Hit]:
     return hits
 
 
+_HINTS = 50  # unknown keys of one mapping that get a "did you mean"
+
+
 def _where(path: DataPath) -> str:
     """`launch.args[1]`: the way messages name a place in the spec."""
     out = ""
@@ -125,8 +128,10 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
     if kind == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extras = [k for k in value if k not in allowed]
-        for key in extras:
-            close_keys = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        for n, key in enumerate(extras):
+            # a spelling hint is worth its cost for a few typos; past that the mapping is not a
+            # spec section at all, and the hints would cost more than the rest of lint together
+            close_keys = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6) if n < _HINTS else []
             suggestion = (
                 f"; did you mean {close_keys[0]!r}?" if close_keys else f"; known keys: {', '.join(allowed)}"
             )
