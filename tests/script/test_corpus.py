@@ -24,7 +24,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "bare_torchrun.sh": [("JC805", 7, 1)],
     "container_directive.sh": [("JC501", 6, 9)],
     "exec_cleanup.sh": [("JC803", 7, 1)],
-    "exec_trap.sh": [("JC803", 8, 1)],
+    "exec_trap.sh": [("JC807", 7, 1), ("JC803", 8, 1)],
     "exported_function.sh": [],
     "fixed_port.sh": [("JC104", 8, 20)],
     "heredoc_continuations.sh": [],
@@ -47,6 +47,8 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "pyxis.sh": [],
     "requeue_no_signal.sh": [("JC601", 6, 9)],
     "signal_right.sh": [],
+    "signal_to_steps.sh": [("JC807", 11, 1)],
+    "signal_untrapped.sh": [("JC808", 6, 9)],
     "signal_wrong.sh": [("JC802", 11, 1)],
     "sigusr1.sh": [("JC604", 6, 9)],
     "size_mismatch.sh": [("JC804", 9, 15), ("JC804", 9, 26)],
@@ -75,7 +77,7 @@ def test_every_script_rule_and_every_fed_spec_rule_has_a_script() -> None:
     found = {code for findings in EXPECTED.values() for code, _, _ in findings}
     # JC103 and JC109 need a cluster profile: tested below with --profile
     wanted = {c for c in SPEC_RULES if c not in ("JC103", "JC109")}
-    wanted |= {"JC800", "JC801", "JC802", "JC803", "JC804", "JC805", "JC806"}
+    wanted |= {"JC800", "JC801", "JC802", "JC803", "JC804", "JC805", "JC806", "JC807", "JC808"}
     assert wanted <= found, sorted(wanted - found)
 
 
@@ -113,6 +115,11 @@ def test_import_round_trip(path: Path, tmp_path: Path) -> None:
     assert result.context is not None
     compiled = compile_batch(result.context)
     got = read_bytes(compiled.encode(), "compiled.sh")
+    # the compiled script's batch shell traps the signal Slurm sends it, and traps nothing in vain
+    compiled_path = tmp_path / "compiled.sh"
+    compiled_path.write_text(compiled, encoding="utf-8")
+    signal_codes = {f.code for f in lint_path(compiled_path).findings} & {"JC807", "JC808"}
+    assert not signal_codes, signal_codes
     want, have = facts.honoured(), got.honoured()
     left_out = {u.line for u in derived.unmapped}
     for name in ("nodes", "partition", "account", "time"):

@@ -73,6 +73,7 @@ class Trap:
     action: str
     signals: tuple[str, ...]  # normalised: SIGTERM, SIGUSR1, EXIT, …
     span: Span
+    function: str | None = None  # set inside this shell function: it traps once the function runs
 
 
 @record

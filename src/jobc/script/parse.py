@@ -27,6 +27,7 @@ from jobc.script.facts import (
     Trap,
     Word,
 )
+from jobc.script.signals import normalise
 
 # Shells whose syntax tree-sitter-bash reads; any other interpreter's body is not read.
 BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
@@ -115,7 +116,6 @@ _LAUNCHER_FLAGS = frozenset(
     }
 )
 _PYTHON = re.compile(r"^python(\d+(\.\d+)?)?$")
-_SIGNALS = {"1": "SIGHUP", "2": "SIGINT", "10": "SIGUSR1", "12": "SIGUSR2", "15": "SIGTERM", "0": "EXIT"}
 _LITERAL_TYPES = frozenset({"word", "number", "raw_string"})
 _SPECIAL_WORD = re.compile(r"[\\*?\[]")
 # names a command that may start a step or set a trap; any other command is only recorded
@@ -292,6 +292,8 @@ class _Reader:
                 # the body runs where the function is called: inside a step (export -f, then
                 # srun bash -c NAME), so its per-rank variables are not the batch shell's
                 self.facts.expansions.extend(self.expansions(node, "step"))
+                if b"trap" in bytes(node.text):
+                    self.function_traps(node, self.text(name))
         elif kind == "comment":
             return
         elif kind == "redirected_statement":
@@ -398,14 +400,23 @@ class _Reader:
             return
         self.facts.commands.append(Command(name, text, self.span(node), tuple(w.text for w in words)))
 
-    def trap(self, words: list[Word], span: Span) -> None:
+    def trap(self, words: list[Word], span: Span, function: str | None = None) -> None:
         if len(words) < 3 or words[1].text in ("-l", "-p"):
             return
         action = words[1].text
         if action == "-":
             return  # resets: nothing is trapped any more
-        signals = tuple(_signal(w.text) for w in words[2:])
-        self.facts.traps.append(Trap(action, signals, span))
+        signals = tuple(normalise(w.text) for w in words[2:])
+        self.facts.traps.append(Trap(action, signals, span, function))
+
+    def function_traps(self, node: Any, function: str) -> None:
+        """Traps a function sets: they trap in whichever shell calls the function."""
+        for cmd in _descendants(node):
+            if cmd.type != "command":
+                continue
+            arguments = _argument_nodes(cmd)
+            if arguments and self.text(arguments[0]) == "trap":
+                self.trap([self.word(c) for c in arguments], self.span(cmd), function)
 
     def step(self, words: list[Word], text: str, span: Span, background: bool) -> Step | None:
         i, exec_ = 0, False
@@ -550,15 +561,6 @@ def _unquote(node: Any, raw: str) -> str:
             _unquote(c, bytes(c.text).decode("utf-8", "surrogateescape")) for c in node.named_children
         )
     return re.sub(r"\\(.)", r"\1", raw)
-
-
-def _signal(text: str) -> str:
-    up = text.upper()
-    if up in _SIGNALS:
-        return _SIGNALS[up]
-    if up == "EXIT":
-        return "EXIT"
-    return up if up.startswith("SIG") else f"SIG{up}"
 
 
 def _skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.record import field, record
+from jobc.script import signals
 from jobc.script.facts import PER_RANK, Directive, Export, ScriptFacts, Step, Word
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
@@ -544,12 +545,15 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             )
         for flag in launcher.flags:
             out.skip(launcher.span, f"{launcher.name} --{flag}", "jobc starts torch.distributed.run itself")
-    for t in facts.traps:
-        out.skip(
-            t.span,
-            f"trap {t.action!r} {' '.join(t.signals)}",
-            "jobc forwards the signal to every rank itself",
-        )
+    missed = {m.trap.span: m for m in signals.missed(facts)}
+    for t in signals.batch_traps(facts):
+        m = missed.get(t.span)
+        why = "jobc forwards the signal to every rank itself"
+        if m is not None:
+            # the trap never ran: its action is no behaviour of the script to carry over
+            to = "to the job steps only" if m.sent is not None else "at all"
+            why = f"left out, JC807: Slurm never sends {m.signal} to the batch shell ({to}), so it never ran"
+        out.skip(t.span, f"trap {t.action!r} {' '.join(t.signals)}", why)
     for x in facts.expansions:
         if x.shell == "batch":
             out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")

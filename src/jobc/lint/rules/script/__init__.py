@@ -8,6 +8,8 @@ from jobc.lint.rules.script import (
     jc804_launcher_size_mismatch,
     jc805_launcher_without_srun,
     jc806_localhost_rendezvous,
+    jc807_trap_without_batch_signal,
+    jc808_batch_signal_untrapped,
 )
 
 MODULES = [
@@ -18,4 +20,6 @@ MODULES = [
     jc804_launcher_size_mismatch,
     jc805_launcher_without_srun,
     jc806_localhost_rendezvous,
+    jc807_trap_without_batch_signal,
+    jc808_batch_signal_untrapped,
 ]

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import at, facts
+from jobc.script import signals
 from jobc.spec.context import Context
 
 META = Meta(
@@ -45,13 +46,12 @@ def check(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None:
         return
-    d = f.honoured().get("signal")
-    if d is None or d.value is None or not d.value.upper().startswith(("B:", "RB:", "BR:")):
+    sent = signals.sent_by(f)
+    if sent is None or not sent.batch:
         return
-    name = d.value.split(":", 1)[1].split("@", 1)[0].upper()
-    numbers = {"10": "USR1", "12": "USR2", "15": "TERM", "2": "INT", "1": "HUP"}
-    name = "SIG" + numbers.get(name, name.removeprefix("SIG"))
-    traps = [t for t in f.traps if name in t.signals]
+    d, name = sent.directive, sent.signal
+    # `trap "" SIG` ignores the signal: there is no action for the foreground step to delay
+    traps = [t for t in f.traps if name in t.signals and t.function is None and t.action]
     if not traps:
         return
     trap = traps[0]

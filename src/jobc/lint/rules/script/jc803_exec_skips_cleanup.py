@@ -45,7 +45,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     for step in f.steps:
         if not step.exec_:
             continue
-        traps = [t for t in f.traps if t.span.line < step.line]
+        traps = [t for t in f.traps if t.span.line < step.line and t.function is None]
         after = [c.span.line for c in f.commands if c.span.line > step.span.end_line]
         after += [s.line for s in f.steps if s.line > step.span.end_line]
         if traps:

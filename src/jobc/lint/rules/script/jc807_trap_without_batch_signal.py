@@ -1,0 +1,69 @@
+"""A batch-shell trap for a signal that Slurm never sends to the batch shell.
+
+`#SBATCH --signal=USR1@90` without `B:` sends the signal to the processes of the job steps, and
+never to the batch shell: a `trap … USR1` in the batch script does not run when the warning
+comes, so the checkpoint or the requeue it was written for never happens. A trap for SIGUSR1 or
+SIGUSR2 with no `--signal` asking for that signal at all waits for a signal nobody sends (unless
+someone runs `scancel --batch --signal=USR1` by hand). Add `B:` and have the trap forward the
+signal to the step, or drop the trap and let the program handle the signal the steps get.
+
+Bad:
+
+```bash
+#SBATCH --signal=USR1@90
+trap 'scontrol requeue "$SLURM_JOB_ID"' USR1
+srun python train.py
+```
+
+Good:
+
+```bash
+#SBATCH --signal=B:USR1@90
+trap 'kill -USR1 "$step"' USR1
+srun python train.py &
+step=$!
+wait "$step"
+```
+"""
+
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import at, facts
+from jobc.script import signals
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC807",
+    name="trap-without-batch-signal",
+    severity=Severity.ERROR,
+    summary="A batch-shell trap for a signal that --signal sends to the steps only, or that nothing sends",
+    remediation="Write `--signal=B:SIG@SECONDS` and forward the signal to the step from the trap.",
+)
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    f = facts(ctx)
+    if f is None:
+        return
+    sent = signals.sent_by(f)
+    for m in signals.missed(f):
+        if m.sent is not None:
+            yield Hit(
+                at(m.trap.span),
+                f"{m.sent.directive.text} sends {m.signal} to the job steps only, never to the batch "
+                "shell, so this trap does not run when the warning comes; write "
+                f"`{m.sent.fixed}` and forward the signal to the step from the trap (start the "
+                "step with `&` and `wait` for it), or drop the trap and handle the signal in the "
+                "program",
+            )
+            continue
+        asked = f"{sent.directive.text} asks for {sent.signal}" if sent else "no --signal asks for one"
+        yield Hit(
+            at(m.trap.span),
+            f"nothing has Slurm send {m.signal} to the batch shell ({asked}), so this trap runs "
+            "only when someone sends the signal by hand; add "
+            f"`#SBATCH --signal=B:{m.signal.removeprefix('SIG')}@SECONDS`",
+            severity=Severity.WARNING,
+        )
