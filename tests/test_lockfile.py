@@ -57,7 +57,7 @@ def lock_locations(lock: dict[str, Any]) -> list[tuple[str, str]]:
     for package in lock["package"]:
         name = package["name"]
         source = package["source"]
-        if source == {"editable": "."} or source == {"virtual": "."}:
+        if source in ({"editable": "."}, {"virtual": "."}):
             continue  # the project itself
         for key in ("path", "directory", "editable", "virtual"):
             if key in source:
@@ -78,8 +78,7 @@ def test_the_lock_names_no_machine_local_source() -> None:
     assert locations, "the lock lists no sources at all"
     offending = [(name, where) for name, where in locations if local(where) or where.startswith("path=")]
     assert not offending, (
-        "uv.lock pins packages to files only this machine has; `uv sync` fails elsewhere: "
-        f"{offending[:5]}"
+        f"uv.lock pins packages to files only this machine has; `uv sync` fails elsewhere: {offending[:5]}"
     )
 
 
@@ -98,7 +97,9 @@ def test_pyproject_names_no_machine_local_source() -> None:
 
 
 @pytest.mark.parametrize(("sys_platform", "machine", "system"), PLATFORMS)
-def test_the_dev_group_has_torch_on_every_supported_python(sys_platform: str, machine: str, system: str) -> None:
+def test_the_dev_group_has_torch_on_every_supported_python(
+    sys_platform: str, machine: str, system: str
+) -> None:
     lock = load("uv.lock")
     (jobc,) = [p for p in lock["package"] if p["name"] == "jobc"]
     torch_entries = [d for d in jobc["dev-dependencies"]["dev"] if d["name"] == "torch"]
