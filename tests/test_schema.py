@@ -11,6 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from jobc.cli import main
+from jobc.lint.pipeline import lint_file
 from jobc.reader.source import read
 from tests.helpers import lint_text
 
@@ -93,6 +94,35 @@ def test_profiles_and_specs_take_different_branches(schema: dict[str, Any]) -> N
     spec = {"version": 1, "name": "x", "resources": {"nodes": 1}, "launch": {"program": "t.py"}}
     assert list(validator.iter_errors(spec)) == []
     assert list(validator.iter_errors({**spec, "resources": {"node": 1}}))
+
+
+PROFILE_WITH_DEFAULTS = """\
+profile: site
+version: 1
+cluster: {gpus_per_node: 8}
+slurm: {time: "01:00:00"}
+resources: {nodes: 2}
+launch: {mode: torchrun, program: train.py}
+"""
+
+
+def test_a_spec_may_leave_what_its_profile_holds(tmp_path: Path, schema: dict[str, Any]) -> None:
+    """jobc checks the merged spec, so the schema editors see must accept the file alone."""
+    (tmp_path / "site.yaml").write_text(PROFILE_WITH_DEFAULTS, encoding="utf-8")
+    spec = tmp_path / "job.yaml"
+    spec.write_text("name: inherits\nextends: site.yaml\n", encoding="utf-8")
+    assert lint_file(spec).findings == []
+    validator = Draft202012Validator(schema)
+    for path in (spec, tmp_path / "site.yaml"):
+        assert [e.message for e in validator.iter_errors(read(path).data)] == [], path.name
+    # what the file itself says is still checked, and without a profile nothing is inherited
+    assert list(validator.iter_errors({"name": "x", "extends": "site.yaml", "resources": {"node": 1}}))
+    alone = {e.message for e in validator.iter_errors({"name": "x", "extends": None})}
+    assert alone == {f"{key!r} is a required property" for key in ("version", "resources", "launch")}
+    # and jobc agrees that a spec with no profile must say them
+    spec.write_text("name: inherits\n", encoding="utf-8")
+    needs = sorted(f.message for f in lint_file(spec).findings if f.code == "JC003")
+    assert needs == [f"the spec needs {key!r}" for key in ("launch", "resources", "version")]
 
 
 SPEC = """\

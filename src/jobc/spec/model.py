@@ -10,6 +10,7 @@ Models are strict: YAML already produced typed values, so ``"4"`` is not silentl
 
 from __future__ import annotations
 
+import copy
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -472,6 +473,10 @@ def _names_not_patterns(node: Any) -> Any:
     return out
 
 
+# Required keys of a spec that a cluster profile may supply instead (Profile has all three).
+_INHERITABLE = ("version", "resources", "launch")
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a spec file: a job spec or a cluster profile."""
     spec = _names_not_patterns(JobSpec.model_json_schema(by_alias=True))
@@ -480,6 +485,13 @@ def json_schema() -> dict[str, Any]:
     defs.update(profile.pop("$defs", {}))
     defs["JobSpec"] = spec
     defs["Profile"] = profile
+    # jobc checks the spec merged with the profiles it extends, so a file that extends one may
+    # leave to it what the profile can hold; an editor sees the file alone. JobSpec stays the
+    # merged spec (lint validates with it); this is the same shape minus those requirements.
+    extending = copy.deepcopy(spec)
+    extending["title"] = "jobc job spec that extends a cluster profile"
+    extending["required"] = [key for key in spec["required"] if key not in _INHERITABLE]
+    defs["ExtendingJobSpec"] = extending
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://jobc.dev/schema/v1/jobc.schema.json",
@@ -492,6 +504,10 @@ def json_schema() -> dict[str, Any]:
         "type": "object",
         "if": {"required": ["profile"]},
         "then": {"$ref": "#/$defs/Profile"},
-        "else": {"$ref": "#/$defs/JobSpec"},
+        "else": {
+            "if": {"required": ["extends"], "properties": {"extends": {"type": "string"}}},
+            "then": {"$ref": "#/$defs/ExtendingJobSpec"},
+            "else": {"$ref": "#/$defs/JobSpec"},
+        },
         "$defs": defs,
     }
