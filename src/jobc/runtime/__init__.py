@@ -36,6 +36,7 @@ from jobc.runtime.errors import (
     LaunchError,
     RendezvousError,
     RuntimeSetupError,
+    TorchMissingError,
     WorldMismatchError,
 )
 from jobc.runtime.hostlist import expand_hostlist, expand_tasks_per_node
@@ -52,6 +53,7 @@ __all__ = [
     "LaunchError",
     "RendezvousError",
     "RuntimeSetupError",
+    "TorchMissingError",
     "World",
     "WorldMismatchError",
     "current",

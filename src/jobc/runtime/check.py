@@ -14,8 +14,14 @@ import socket
 import sys
 from typing import Any
 
-import torch
-import torch.distributed as dist
+from jobc.runtime.errors import require_torch
+
+try:
+    import torch
+    import torch.distributed as dist
+except ModuleNotFoundError as missing:
+    require_torch(missing)
+    raise
 
 from jobc.runtime.netinfo import describe_interface
 from jobc.runtime.world import World, init

@@ -7,6 +7,8 @@ collective, which is what keeps a misconfigured job from hanging.
 
 from __future__ import annotations
 
+import sys
+
 
 class RuntimeSetupError(RuntimeError):
     """Base class: the job cannot start as configured."""
@@ -34,3 +36,24 @@ class DeviceError(RuntimeSetupError):
 
 class HostlistError(ValueError):
     """A Slurm hostlist or task-count list does not follow the grammar."""
+
+
+class TorchMissingError(ModuleNotFoundError):
+    """torch is not installed, and ``init`` (and everything that talks to other ranks) needs it.
+
+    A ModuleNotFoundError still, named "torch", so code that already handles a missing torch
+    keeps working; the message says how to install it.
+    """
+
+
+def require_torch(error: ModuleNotFoundError) -> None:
+    """Raise TorchMissingError when ``error`` is torch itself missing; return otherwise."""
+    if (error.name or "").partition(".")[0] != "torch":
+        return
+    raise TorchMissingError(
+        "No module named 'torch': jobc.runtime's init() needs torch, which is not installed "
+        f"for {sys.executable}. Install jobc with its runtime extra, jobc[runtime], from where "
+        "you installed jobc (e.g. pip install 'jobc[runtime] @ git+<repository URL>'), or "
+        "install torch itself (pip install torch).",
+        name="torch",
+    ) from error

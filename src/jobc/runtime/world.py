@@ -22,13 +22,18 @@ from datetime import timedelta
 from pathlib import Path
 from typing import NoReturn
 
-import torch
-import torch.distributed as dist
-from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
+from jobc.runtime.errors import RuntimeSetupError, require_torch
+
+try:
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
+except ModuleNotFoundError as missing:
+    require_torch(missing)
+    raise
 
 from jobc.runtime.contract import Contract
 from jobc.runtime.device import DeviceChoice, select_device
-from jobc.runtime.errors import RuntimeSetupError
 from jobc.runtime.launch import Launch, check_against_contract, export_launch, resolve_launch
 from jobc.runtime.parallel import MESH_DIMS, Parallelism, resolve_parallelism
 from jobc.runtime.rendezvous import rendezvous
