@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,8 @@ def test_a_missing_torch_names_the_runtime_extra(statement: str) -> None:
     assert raised["name"] == "torch"  # still what code catching a missing torch looks for
     assert "jobc[runtime]" in raised["message"]
     assert "pip install torch" in raised["message"]
+    repository = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["urls"]["Repository"]
+    assert f"jobc[runtime] @ git+{repository}" in raised["message"]
 
 
 def test_other_missing_modules_are_not_blamed_on_torch() -> None:

@@ -52,8 +52,23 @@ def require_torch(error: ModuleNotFoundError) -> None:
         return
     raise TorchMissingError(
         "No module named 'torch': jobc.runtime's init() needs torch, which is not installed "
-        f"for {sys.executable}. Install jobc with its runtime extra, jobc[runtime], from where "
-        "you installed jobc (e.g. pip install 'jobc[runtime] @ git+<repository URL>'), or "
-        "install torch itself (pip install torch).",
+        f"for {sys.executable}. Install jobc with its runtime extra, jobc[runtime] "
+        f"(pip install 'jobc[runtime] @ git+{_repository()}'), or install torch itself "
+        "(pip install torch).",
         name="torch",
     ) from error
+
+
+def _repository() -> str:
+    """The repository jobc is installed from, as its package metadata names it."""
+    from importlib import metadata
+
+    try:
+        urls = metadata.metadata("jobc").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        urls = []
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip() == "Repository":
+            return url.strip()
+    return "<the jobc repository URL>"
