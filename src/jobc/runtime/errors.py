@@ -67,7 +67,7 @@ def _repository() -> str:
         urls = metadata.metadata("jobc").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
         urls = []
-    for entry in urls:
+    for entry in map(str, urls):
         label, _, url = entry.partition(",")
         if label.strip() == "Repository":
             return url.strip()
