@@ -234,6 +234,8 @@ JOBC_STEP
 # others 180 s to finish their checkpoint. A task that exits 0 never ends the step: a
 # rank may well finish long after the others.
 jobc_step_end=''
+# Only a trap calls this function, which shellcheck cannot see.
+# shellcheck disable=SC2317
 jobc_end_step() {
   jobc_step_end=$1
   if [[ -n ${jobc_srun_pid:-} ]]; then kill -s TERM "$jobc_srun_pid" 2>/dev/null || true; fi

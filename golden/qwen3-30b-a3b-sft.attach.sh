@@ -149,6 +149,8 @@ fi
 jobc_child=''
 jobc_trapped=''
 jobc_relayed=''
+# Only a trap calls this function, which shellcheck cannot see.
+# shellcheck disable=SC2317
 jobc_relay() {
   jobc_trapped=1
   if [[ -z $jobc_relayed && -n $jobc_child && ${JOBC_SIGNAL:-none} != none ]]; then
@@ -191,6 +193,8 @@ srun --jobid='4242' --overlap --nodes=1 --ntasks=1 --ntasks-per-node=1 "${jobc_c
 # others 120 s to finish their checkpoint. A task that exits 0 never ends the step: a
 # rank may well finish long after the others.
 jobc_step_end=''
+# Only a trap calls this function, which shellcheck cannot see.
+# shellcheck disable=SC2317
 jobc_end_step() {
   jobc_step_end=$1
   if [[ -n ${jobc_srun_pid:-} ]]; then kill -s TERM "$jobc_srun_pid" 2>/dev/null || true; fi

@@ -14,7 +14,7 @@ from jobc.compile import environment, fabric, helpers
 from jobc.compile.agent import AGENT
 from jobc.compile.plan import Plan
 from jobc.compile.sbatch import signal_name
-from jobc.compile.shell import array, sq, words
+from jobc.compile.shell import array, sq, trap_handler_note, words
 
 STEP_DELIMITER = "JOBC_STEP"
 
@@ -81,6 +81,7 @@ def _run_program(plan: Plan) -> list[str]:
     if plan.mode == "srun":
         lines += [
             "jobc_relayed=''",
+            *trap_handler_note(),
             "jobc_relay() {",
             "  jobc_trapped=1",
             "  if [[ -z $jobc_relayed && -n $jobc_child && ${JOBC_SIGNAL:-none} != none ]]; then",
@@ -134,6 +135,7 @@ def step_script(plan: Plan) -> str:
     if dmon:
         lines += [
             "jobc_dmon_pid=''",
+            *trap_handler_note(),
             "jobc_cleanup() {",
             '  if [[ -n $jobc_dmon_pid ]]; then kill "$jobc_dmon_pid" 2>/dev/null || true; fi',
             "}",

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from jobc.compile.launch import RELAY_SIGNAL, srun_line, step_signals
 from jobc.compile.plan import REQUEUE_EXIT_CODE, Plan
 from jobc.compile.sbatch import signal_name
+from jobc.compile.shell import trap_handler_note
 
 # How long the partners of a failed task may still run: long enough for those that fail for the
 # same reason (a wrong world, a missing module) to say so, short against any queue wait.
@@ -37,6 +38,7 @@ def traps(plan: Plan) -> Iterator[str]:
     yield "# Preemption and time limit: pass the spec's signal on to every program, remember that it came."
     yield "jobc_signal=''"
     if spec_signal is not None:
+        yield from trap_handler_note()
         yield "jobc_forward() {"
         yield "  jobc_signal=$1"
         yield "  printf 'jobc: SIG%s received, forwarding it to the program of every task\\n' \"$1\""
@@ -46,6 +48,7 @@ def traps(plan: Plan) -> Iterator[str]:
         )
         yield "}"
     if spec_signal != "TERM":
+        yield from trap_handler_note()
         yield "jobc_noted() {"
         yield "  jobc_signal=$1"
         yield "  printf 'jobc: SIG%s received; Slurm sends it to every task itself\\n' \"$1\""
@@ -66,6 +69,7 @@ def watch(plan: Plan) -> Iterator[str]:
     yield f"# others {wait} s to finish their checkpoint. A task that exits 0 never ends the step: a"
     yield "# rank may well finish long after the others."
     yield "jobc_step_end=''"
+    yield from trap_handler_note()
     yield "jobc_end_step() {"
     yield "  jobc_step_end=$1"
     yield '  if [[ -n ${jobc_srun_pid:-} ]]; then kill -s TERM "$jobc_srun_pid" 2>/dev/null || true; fi'

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from jobc.compile import environment, helpers, launch, preemption, rendezvous
 from jobc.compile.plan import Plan, make_plan
 from jobc.compile.sbatch import directives
-from jobc.compile.shell import sq
+from jobc.compile.shell import sq, trap_handler_note
 
 if TYPE_CHECKING:
     from jobc.spec.context import Context
@@ -176,6 +176,7 @@ def _body(plan: Plan) -> Iterator[str]:
     if heartbeat:
         yield ""
         yield "jobc_heartbeat_pid=''"
+        yield from trap_handler_note()
         yield "jobc_cleanup() {"
         yield '  if [[ -n $jobc_heartbeat_pid ]]; then kill "$jobc_heartbeat_pid" 2>/dev/null || true; fi'
         yield "}"

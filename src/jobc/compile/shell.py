@@ -8,7 +8,7 @@ which each quoted word is replaced by a placeholder).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 # The shape of a word written by `sq`: quoted runs joined by escaped quotes.
 QUOTED_WORD = re.compile(r"'[^']*'(?:\\''[^']*')*")
@@ -36,3 +36,13 @@ def scalar(value: str | int | float | bool) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def trap_handler_note() -> Iterator[str]:
+    """The lines before a function that only a trap calls.
+
+    shellcheck does not follow calls made by `trap`, so it reports such a function's body as
+    unreachable (SC2317, at its default severity) and a plain `shellcheck job.sh` fails.
+    """
+    yield "# Only a trap calls this function, which shellcheck cannot see."
+    yield "# shellcheck disable=SC2317"
