@@ -319,3 +319,121 @@ def test_jc508_near_miss_project_without_extras(tmp_path: Path) -> None:
     pyproject = '[project]\nname = "trainer"\nversion = "0.1"\ndependencies = ["torch"]\n'
     result = lint_text(_uv_spec(), tmp_path, files={"proj/pyproject.toml": pyproject})
     assert "JC508" not in codes(result)
+
+
+# JC509 setup-shell-syntax
+
+
+def _setup_spec(items: str) -> str:
+    return (
+        "version: 1\n"
+        "name: t\n"
+        "resources: {nodes: 1, gpus_per_node: 8}\n"
+        'slurm: {time: "01:00:00"}\n'
+        "launch:\n"
+        "  program: train.py\n"
+        "  setup:\n"
+        f"{items}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("items", "at", "said"),
+    [
+        ('    - module load cuda\n    - echo "ready\n', (9, 7), "matching `\"'"),
+        ("    - module load cuda\n    - 'export X=$(hostname'\n    - echo done\n", (9, 7), "`)'"),
+        ("    - if [[ -d /scratch ]]; then\n    - '  export TMPDIR=/scratch'\n", (8, 7), "end of file"),
+        ("    - echo ok\n    - cat > env.txt <<EOF\n    - A=1\n", (9, 7), "EOF ends it"),
+        ("    - echo ok\n    - fi\n", (9, 7), "unexpected token `fi'"),
+        ('    - "echo \'it"\n', (8, 7), "matching `''"),
+        ("    - 'module load cuda &&'\n", (8, 7), "end of file"),
+    ],
+    ids=[
+        "quote",
+        "command-substitution",
+        "if-without-fi",
+        "heredoc",
+        "stray-fi",
+        "single-quote",
+        "and-at-end",
+    ],
+)
+def test_jc509_fires_at_the_item_bash_cannot_parse(
+    tmp_path: Path, items: str, at: tuple[int, int], said: str
+) -> None:
+    result = lint_text(_setup_spec(items), tmp_path)
+    assert where(result, "JC509") == [at]
+    finding = only(result, "JC509")
+    assert finding.severity == Severity.ERROR
+    assert said in finding.message
+
+
+def test_jc509_points_at_the_line_of_a_multi_line_item(tmp_path: Path) -> None:
+    result = lint_text(_setup_spec('    - echo ok\n    - |\n      echo a\n      echo "b\n'), tmp_path)
+    assert where(result, "JC509") == [(9, 7)]
+    assert "setup line 2 (line 2 of the item)" in only(result, "JC509").message
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        "    - cat > env.txt <<EOF\n    - A=1\n    - EOF\n",
+        "    - |\n      cat <<-'END'\n      \tliteral $(not run) 'quote\n      \tEND\n",
+        "    - 'case $(hostname) in gpu*) export X=1;; login|head) :;; *) exit 1;; esac'\n",
+        "    - if [[ -d /scratch ]]; then\n    - '  export TMPDIR=/scratch'\n"
+        "    - else\n    - '  :'\n    - fi\n",
+        "    - \"printf $'it\\\\'s\\\\n'\"\n",
+        '    - "# it\'s a comment with a \\" quote"\n    - echo ok  # don\'t\n',
+        "    - 'for f in a b; do'\n    - '  echo \"$f\"'\n    - done\n",
+        "    - 'x=$(echo \"$(date)\" | tr a b)'\n",
+    ],
+    ids=[
+        "heredoc",
+        "quoted-heredoc",
+        "case",
+        "if-across-items",
+        "ansi-c-string",
+        "comments",
+        "for",
+        "nested",
+    ],
+)
+def test_jc509_near_miss_valid_shell(tmp_path: Path, items: str) -> None:
+    result = lint_text(_setup_spec(items), tmp_path)
+    assert "JC509" not in codes(result), result.findings
+
+
+def test_jc509_says_nothing_without_setup_or_without_bash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert "JC509" not in codes(lint_text(spec(""), tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bash here
+    assert "JC509" not in codes(lint_text(_setup_spec('    - echo "open\n'), tmp_path))
+
+
+def test_jc509_reports_a_nul_byte(tmp_path: Path) -> None:
+    result = lint_text(_setup_spec('    - "echo a\\0b"\n'), tmp_path)
+    assert where(result, "JC509") == [(8, 7)]
+    assert "NUL" in only(result, "JC509").message
+
+
+def test_jc509_never_runs_the_setup(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    payloads = [
+        f"'touch {marker}'",
+        f"'x=$(touch {marker})'",
+        f"'echo `touch {marker}`'",
+        f"'cat <(touch {marker})'",
+        f"'echo \"$(touch {marker})'",  # and one that does not parse
+    ]
+    for payload in payloads:
+        lint_text(_setup_spec(f"    - {payload}\n"), tmp_path)
+    assert not marker.exists()
+
+
+def test_jc509_reads_a_huge_setup(tmp_path: Path) -> None:
+    # near the reader's 1 MiB bound, one item a line
+    body = "".join(f'    - export V{i}="{"x" * 100}"\n' for i in range(5000))
+    assert "JC509" not in codes(lint_text(_setup_spec(body + "    - echo ok\n"), tmp_path))
+    result = lint_text(_setup_spec(body + "    - if true; then\n"), tmp_path)
+    assert where(result, "JC509") == [(8 + 5000, 7)]

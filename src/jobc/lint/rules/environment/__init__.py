@@ -9,6 +9,7 @@ from jobc.lint.rules.environment import (
     jc506_hub_offline,
     jc507_env_shell_syntax,
     jc508_uv_extras_not_synced,
+    jc509_setup_shell_syntax,
 )
 
 MODULES = [
@@ -20,4 +21,5 @@ MODULES = [
     jc506_hub_offline,
     jc507_env_shell_syntax,
     jc508_uv_extras_not_synced,
+    jc509_setup_shell_syntax,
 ]
