@@ -321,6 +321,11 @@ def test_jc508_near_miss_project_without_extras(tmp_path: Path) -> None:
     assert "JC508" not in codes(result)
 
 
+def test_jc508_reads_no_project_at_a_workdir_with_a_nul_byte(tmp_path: Path) -> None:
+    result = lint_text(_uv_spec().replace("workdir: proj", 'workdir: "pr\\0oj"'), tmp_path)
+    assert "JC508" not in codes(result)
+
+
 # JC509 setup-shell-syntax
 
 

@@ -55,7 +55,7 @@ def declared_extras(pyproject: Path) -> list[str]:
 
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError):  # ValueError: undecodable, not TOML, or a NUL in the path
         return []
     project = data.get("project")
     extras = project.get("optional-dependencies") if isinstance(project, dict) else None
