@@ -81,12 +81,14 @@ jobc_first_host() {
     fi
     entry+=$char
   done
-  if [[ $entry == *\[*\]* ]]; then
-    prefix=${entry%\[*}
-    rest=${entry##*\[}
-    ranges=${rest%%\]*}
+  # Brackets quoted rather than escaped in the patterns: the same to bash, and readable by
+  # tree-sitter-bash (which `jobc lint` uses on scripts), which misreads `\]` inside `${…}`.
+  if [[ $entry == *'['*']'* ]]; then
+    prefix=${entry%'['*}
+    rest=${entry##*'['}
+    ranges=${rest%%']'*}
     ranges=${ranges%%,*}
-    entry=$prefix${ranges%%-*}${rest#*\]}
+    entry=$prefix${ranges%%-*}${rest#*']'}
   fi
   printf '%s\n' "$entry"
 }

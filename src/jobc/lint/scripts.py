@@ -53,6 +53,9 @@ SPEC_RULES = (
     "JC701",
     "JC702",
 )
+# Spec rules that reason from the launch mode: silent when the script hides what its step runs
+# (`srun bash -c "$step"`, `srun ./run.sh`), where guessing a mode would only guess a finding.
+MODE_RULES = frozenset({"JC101", "JC102"})
 _SETUP_LINE = re.compile(r"\bsetup line \d+\b")
 
 
@@ -96,7 +99,7 @@ def _check(
     from jobc.script.spec import derive
 
     for problem in facts.problems:
-        severity = Severity.ERROR if problem.severity == "error" else Severity.WARNING
+        severity = {"error": Severity.ERROR, "info": Severity.INFO}.get(problem.severity, Severity.WARNING)
         meta = RULES["JC800"].meta
         run.findings.append(Finding("JC800", meta.name, severity, problem.message, facts.file, problem.span))
     if not facts.readable and not facts.directives:
@@ -116,6 +119,8 @@ def _check(
         if rule.check is None:
             continue
         if not code.startswith("JC8") and code not in SPEC_RULES:
+            continue
+        if code in MODE_RULES and not derived.mode_known:
             continue
         for hit in rule.check(ctx):
             _emit(run, code, hit, derived, facts)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from jobc.core.diagnostics import Span
+from jobc.script import bashcheck
 from jobc.script import directives as _directives
 from jobc.script.facts import (
     PER_RANK,
@@ -264,12 +266,24 @@ class _Reader:
                     node, what = parent, f"a {node.type} that is never closed"
                 elif node.type == "ERROR" and self.text(node)[:1] in ("'", '"'):
                     what = "a quote that is never closed"
-                self.facts.problems.append(
-                    Problem(
-                        f"{what} at line {node.start_point[0] + 1}: the script was read up to here "
-                        "and around it; findings after this point may be incomplete",
-                        Span.point(node.start_point[0] + 1, self.col(*node.start_point)),
+                line = node.start_point[0] + 1
+                severity = "warning"
+                message = (
+                    f"{what} at line {line}: the script was read up to here "
+                    "and around it; findings after this point may be incomplete"
+                )
+                if bashcheck.accepts("\n".join(self.facts.lines) + "\n"):
+                    # bash reads it: the grammar is wrong, not the script
+                    severity = "info"
+                    message = (
+                        f"line {line} holds a construct jobc's bash grammar cannot read (bash itself "
+                        "accepts the script): it was read around it, and findings after this point "
+                        "may be incomplete"
                     )
+                elif what == "text bash cannot parse" and shutil.which("bash") is None:
+                    message = message.replace("text bash cannot parse", "text jobc cannot parse", 1)
+                self.facts.problems.append(
+                    Problem(message, Span.point(line, self.col(*node.start_point)), severity)
                 )
                 return  # the first place is the one to fix; later ones often follow from it
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))

@@ -69,6 +69,9 @@ class Derived:
     labels: dict[DataPath, str] = field(default_factory=dict)  # the script's words for a path
     unmapped: list[Unmapped] = field(default_factory=list)
     mode: str = "srun"
+    # whether the script shows what its main step runs (a launcher, a python program or module);
+    # a step that runs `bash -c "$VAR"` or a wrapper script hides it, and with it the launch mode
+    mode_known: bool = True
 
     def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
         node: Any = self.data
@@ -188,6 +191,9 @@ def _allocation(
         out.data["resources"]["gpus_per_node"] = 0
     mode = "torchrun" if step is not None and step.launcher is not None else "srun"
     out.mode = mode
+    out.mode_known = step is not None and (
+        step.launcher is not None or step.program is not None or step.module is not None
+    )
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
     if for_lint and step is not None and step.srun is not None:
         if tasks is None:

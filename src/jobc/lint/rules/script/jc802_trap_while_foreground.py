@@ -58,6 +58,10 @@ def check(ctx: Context) -> Iterator[Hit]:
     for step in f.steps:
         if step.line <= trap.span.line or step.background or step.exec_:
             continue
+        if step.launcher is None and step.program is None and step.module is None:
+            # a helper step (`srun uv sync`, `srun mkdir …`) ends by itself and the trap runs
+            # after it; the step that must not hold the trap back is the one running the program
+            continue
         yield Hit(
             at(step.span),
             f"{d.text} sends {name} to the batch shell, which traps it (line {trap.span.line}), but "

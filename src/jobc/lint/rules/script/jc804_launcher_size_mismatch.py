@@ -55,6 +55,10 @@ def check(ctx: Context) -> Iterator[Hit]:
     step = f.main_step
     if step is None:
         return
+    if not f.honoured() or (step.srun is not None and "jobid" in step.srun):
+        # no #SBATCH line sizes the job (salloc, or sizes given to sbatch on its command line),
+        # or the step joins another job's allocation: there is no allocation here to compare with
+        return
     want_nodes = nodes(f)
     gpus, _, _ = gpus_per_node(f)
     launcher = step.launcher
