@@ -28,6 +28,13 @@ VARIABLES = (
 )  # fmt: skip
 
 
+def _publish(path: Path, text: str) -> None:
+    """Write a record whole: the test polls for the file and reads it as soon as it exists."""
+    hidden = path.with_name(f".{path.name}.partial")
+    hidden.write_text(text, encoding="utf-8")
+    os.replace(hidden, path)
+
+
 def main() -> int:
     out, mode, extra = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
     env = {key: value for key, value in os.environ.items() if key in VARIABLES or key.startswith("JOBC_")}
@@ -43,7 +50,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGUSR2, on_signal)
     name = f"rank-{restart}-{rank}"
-    (out / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
+    _publish(out / f"{name}.json", json.dumps(record))
     if mode == "requeue" and restart == "0":
         return int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
     if mode == "exit" or restart != "0":
@@ -51,7 +58,7 @@ def main() -> int:
     deadline = time.monotonic() + 120
     while not signals and time.monotonic() < deadline:
         time.sleep(0.1)
-    (out / f"{name}.signal").write_text(json.dumps(signals), encoding="utf-8")
+    _publish(out / f"{name}.signal", json.dumps(signals))
     return int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75")) if signals else 3
 
 

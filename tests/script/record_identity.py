@@ -15,6 +15,13 @@ import sys
 from pathlib import Path
 
 
+def _publish(path: Path, text: str) -> None:
+    """Write a record whole: the test polls for the file and reads it as soon as it exists."""
+    hidden = path.with_name(f".{path.name}.partial")
+    hidden.write_text(text, encoding="utf-8")
+    os.replace(hidden, path)
+
+
 def main() -> int:
     out = Path(sys.argv[1])
     env = os.environ
@@ -28,7 +35,7 @@ def main() -> int:
         "host": env.get("SLURMD_NODENAME", socket.gethostname()),
         "argv": sys.argv[2:],
     }
-    (out / f"rank-{rank}.json").write_text(json.dumps(identity), encoding="utf-8")
+    _publish(out / f"rank-{rank}.json", json.dumps(identity))
     return 0
 
 
