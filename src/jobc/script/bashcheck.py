@@ -1,33 +1,46 @@
-"""Whether bash itself reads a text: the referee when jobc's bash grammar stumbles.
+"""Asking bash itself whether it reads a text: `bash -n` parses and runs nothing.
 
-tree-sitter-bash misreads a few valid constructs (escaped brackets inside `${…}` patterns among
-them). Before telling a user their script cannot be read, ask bash: `bash -n` parses without
-executing anything, the text goes in on standard input (never through a shell), with no rc files
-and an empty environment, and a timeout bounds it.
+Two places need bash's own verdict: the script reader, before it calls a script unreadable where
+tree-sitter-bash stumbles on a construct bash accepts (an escaped `]` inside a `${…}` pattern),
+and JC509, which checks `launch.setup`. The text goes in on standard input (never through a
+shell), with no rc files, no BASH_ENV or ENV, untranslated messages, and a timeout.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 
-_TIMEOUT_S = 10
+TIMEOUT_S = 10.0  # bash parses megabytes in milliseconds
 
 
-def accepts(text: str) -> bool | None:
-    """True when bash parses the text, False when it does not, None when no bash can tell."""
-    bash = shutil.which("bash")
-    if bash is None or "\0" in text:
+def bash() -> str | None:
+    """The bash on PATH, or None."""
+    return shutil.which("bash", path=os.environ.get("PATH", os.defpath))
+
+
+def parse(text: str, shell: str | None = None) -> subprocess.CompletedProcess[bytes] | None:
+    """bash's `-n` run over the text (exit code and complaints), or None when bash cannot be asked."""
+    shell = shell or bash()
+    if shell is None:
         return None
     try:
-        done = subprocess.run(
-            [bash, "--norc", "--noprofile", "-n"],
-            input=text.encode("utf-8", "surrogateescape"),
+        return subprocess.run(
+            [shell, "--norc", "--noprofile", "-n"],
+            input=text.encode("utf-8", "replace"),
             capture_output=True,
-            timeout=_TIMEOUT_S,
-            env={},
+            env={"LC_ALL": "C"},  # -n runs nothing, so no PATH is needed
+            timeout=TIMEOUT_S,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.returncode == 0
+
+
+def accepts(text: str) -> bool | None:
+    """True when bash parses the text, False when it does not, None when no bash can tell."""
+    if "\0" in text:
+        return None  # bash drops NUL bytes while reading: its verdict would be on another text
+    done = parse(text)
+    return None if done is None else done.returncode == 0

@@ -45,14 +45,12 @@ launch:
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator, Sequence
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
+from jobc.script import bashcheck
 from jobc.spec.context import Context
 
 META = Meta(
@@ -66,7 +64,6 @@ META = Meta(
 # the line the compiler writes before anything of the script's body; parsing starts there too
 _PRELUDE = "set -euo pipefail\n"
 _PRELUDE_LINES = _PRELUDE.count("\n")
-_TIMEOUT = 10.0  # seconds; bash parses megabytes in milliseconds
 _PROBES = 16  # at most this many extra parses to find where an unclosed construct opens
 # bash names its input "bash" when it reads stdin: "bash: line 3: syntax error near …"
 _MESSAGE = re.compile(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
@@ -84,17 +81,8 @@ class _Verdict:
 
 def _parse(bash: str, text: str) -> _Verdict | None:
     """bash's verdict on ``text`` as a script, or None when bash could not be asked."""
-    try:
-        done = subprocess.run(
-            [bash, "--norc", "--noprofile", "-n"],
-            input=(_PRELUDE + text).encode("utf-8", "replace"),
-            capture_output=True,
-            # no BASH_ENV, no ENV, no locale-translated messages; -n runs nothing, so no PATH
-            env={"LC_ALL": "C"},
-            timeout=_TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    done = bashcheck.parse(_PRELUDE + text, bash)
+    if done is None:
         return None
     err = done.stderr.decode("utf-8", "replace")
     if done.returncode < 0:
@@ -164,7 +152,7 @@ def check(ctx: Context) -> Iterator[Hit]:
                 "the command it runs is not the one written",
             )
             return
-    bash = shutil.which("bash", path=os.environ.get("PATH", os.defpath))
+    bash = bashcheck.bash()
     if bash is None:
         return
     text = "\n".join(items) + "\n"
