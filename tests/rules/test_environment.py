@@ -442,3 +442,10 @@ def test_jc509_reads_a_huge_setup(tmp_path: Path) -> None:
     assert "JC509" not in codes(lint_text(_setup_spec(body + "    - echo ok\n"), tmp_path))
     result = lint_text(_setup_spec(body + "    - if true; then\n"), tmp_path)
     assert where(result, "JC509") == [(8 + 5000, 7)]
+
+
+def test_jc509_finds_the_opener_before_a_few_items_and_the_end_after_many(tmp_path: Path) -> None:
+    few = "    - if true; then\n" + "    - echo a\n" * 5
+    assert where(lint_text(_setup_spec(few), tmp_path), "JC509") == [(8, 7)]
+    many = "    - if true; then\n" + "    - echo a\n" * 40  # beyond the 16 extra parses
+    assert where(lint_text(_setup_spec(many), tmp_path), "JC509") == [(8 + 40, 7)]
