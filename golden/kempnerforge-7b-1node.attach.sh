@@ -107,7 +107,7 @@ printf 'jobc: master %s:%s, restart %s\n' "$MASTER_ADDR" "$MASTER_PORT" "$SLURM_
 # The launch, as words: spec values are quoted, never re-parsed by a shell.
 jobc_python=('uv' 'run' '--no-sync' 'python')
 jobc_program=('scripts/train.py' 'configs/train/7b.toml')
-jobc_torchrun=(--nnodes=1 --nproc-per-node=4 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$jobc_job_id" --max-restarts=0)
+jobc_torchrun=(--nnodes=1 --nproc-per-node=4 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$jobc_job_id" --max-restarts=0 --tee=3)
 read -r -d '' jobc_step <<'JOBC_STEP' || true
 # Runs once per task, inside the step (and the container): what only the node knows is
 # read here, never in the batch shell.
@@ -197,6 +197,9 @@ except ChildFailedError as error:
     raise
 JOBC_AGENT
 set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"
+# torchrun's --tee=3 prefixes each worker's lines with this; srun --label adds the node's
+# task number in front, so every line of the log says which rank wrote it.
+export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE='[rank${rank}]:'
 # The spec's signal and SIGTERM reach this shell too: it only has to outlive the program,
 # so that the program's exit code (and the cleanup) survive.
 jobc_child=''
@@ -281,7 +284,7 @@ jobc_watch_step() {
 }
 
 jobc_status=0
-srun --jobid='4242' --overlap --nodes=1 --ntasks-per-node=1 --cpus-per-task=16 --kill-on-bad-exit=0 --wait=0 \
+srun --jobid='4242' --overlap --nodes=1 --ntasks-per-node=1 --cpus-per-task=16 --kill-on-bad-exit=0 --wait=0 --label \
   bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_torchrun[@]}" "${jobc_program[@]}" 2> >(jobc_watch_step) &
 jobc_srun_pid=$!
 # wait returns early when a trap ran; wait again until srun itself has ended.

@@ -134,6 +134,8 @@ jobc_heartbeat_pid=$!
 # The launch, as words: spec values are quoted, never re-parsed by a shell.
 jobc_python=('/usr/bin/python')
 jobc_program=('-m' 'litgpt' 'pretrain' 'EleutherAI/pythia-1b' '--devices' '8' '--num_nodes' '2' '--out_dir' '/lustre/projects/my-account/checkpoints/litgpt-pythia-1b-debug' '--train.max_tokens' '1000000000')
+# The GPU monitor's files go beside the job log.
+export jobc_monitor_dir='/lustre/logs/litgpt-pythia-1b-debug'
 # pyxis flags belong on srun: sbatch does not start the container.
 jobc_container=(--container-image='/lustre/containers/litgpt.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/litgpt-runs' --no-container-mount-home --container-env='CUDA_LAUNCH_BLOCKING,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_DEBUG,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PYTHONFAULTHANDLER,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_DISTRIBUTED_DEBUG,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
 read -r -d '' jobc_step <<'JOBC_STEP' || true
@@ -179,10 +181,13 @@ jobc_cleanup() {
   if [[ -n $jobc_dmon_pid ]]; then kill "$jobc_dmon_pid" 2>/dev/null || true; fi
 }
 trap jobc_cleanup EXIT
-# GPU utilisation every 15 s, once per node.
+# GPU utilisation every 15 s, once per node, into a file named by the host: in the job
+# log it would interleave with the ranks' lines and not say which node it measured.
 if [[ ${SLURM_LOCALID:-0} == 0 ]]; then
   if command -v nvidia-smi >/dev/null 2>&1; then
-    nvidia-smi dmon -d 15 -o DT &
+    jobc_dmon_file="${jobc_monitor_dir:-$SLURM_SUBMIT_DIR}/${SLURM_JOB_NAME}-${SLURM_JOB_ID}-gpu-$(hostname -s).log"
+    printf 'jobc: %s: GPU monitor in %s\n' "$(hostname -s)" "$jobc_dmon_file"
+    nvidia-smi dmon -d 15 -o DT >>"$jobc_dmon_file" 2>&1 &
     jobc_dmon_pid=$!
   else
     printf 'jobc: %s: nvidia-smi not found; no GPU monitor\n' "$(hostname)" >&2
@@ -279,7 +284,7 @@ jobc_watch_step() {
 }
 
 jobc_status=0
-srun --jobid='4242' --overlap --nodes=2 --ntasks-per-node=8 --cpus-per-task=14 --kill-on-bad-exit=0 --wait=0 "${jobc_container[@]}" \
+srun --jobid='4242' --overlap --nodes=2 --ntasks-per-node=8 --cpus-per-task=14 --kill-on-bad-exit=0 --wait=0 --label "${jobc_container[@]}" \
   bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_program[@]}" 2> >(jobc_watch_step) &
 jobc_srun_pid=$!
 # wait returns early when a trap ran; wait again until srun itself has ended.

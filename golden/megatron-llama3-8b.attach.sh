@@ -110,7 +110,7 @@ printf 'jobc: master %s:%s, restart %s\n' "$MASTER_ADDR" "$MASTER_PORT" "$SLURM_
 # The launch, as words: spec values are quoted, never re-parsed by a shell.
 jobc_python=('/usr/bin/python')
 jobc_program=('pretrain_gpt.py' '--tensor-model-parallel-size' '2' '--pipeline-model-parallel-size' '1' '--context-parallel-size' '1' '--sequence-parallel' '--use-distributed-optimizer' '--num-layers' '32' '--hidden-size' '4096' '--num-attention-heads' '32' '--group-query-attention' '--num-query-groups' '8' '--ffn-hidden-size' '14336' '--seq-length' '8192' '--max-position-embeddings' '8192' '--micro-batch-size' '1' '--global-batch-size' '256' '--swiglu' '--normalization' 'RMSNorm' '--position-embedding-type' 'rope' '--rotary-base' '500000' '--untie-embeddings-and-output-weights' '--disable-bias-linear' '--recompute-activations' '--bf16' '--tokenizer-type' 'HuggingFaceTokenizer' '--tokenizer-model' 'meta-llama/Meta-Llama-3-8B' '--data-path' '/lustre/datasets/fineweb-edu/llama3_text_document' '--lr' '3e-4' '--min-lr' '3e-5' '--lr-decay-style' 'cosine' '--lr-warmup-iters' '2000' '--train-iters' '100000' '--save' '/lustre/projects/my-account/checkpoints/megatron-llama3-8b' '--load' '/lustre/projects/my-account/checkpoints/megatron-llama3-8b' '--save-interval' '1000' '--exit-signal-handler')
-jobc_torchrun=(--nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$jobc_job_id" --max-restarts=0)
+jobc_torchrun=(--nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$jobc_job_id" --max-restarts=0 --tee=3)
 # pyxis flags belong on srun: sbatch does not start the container.
 jobc_container=(--container-image='nvcr.io#nvidia/pytorch:25.01-py3' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-LM' --no-container-mount-home --container-env='CUDA_DEVICE_MAX_CONNECTIONS,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PET_SIGNALS_TO_HANDLE,PYTHONPATH,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_ELASTIC_SHUTDOWN_TIMEOUT,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
 read -r -d '' jobc_step <<'JOBC_STEP' || true
@@ -202,6 +202,9 @@ except ChildFailedError as error:
     raise
 JOBC_AGENT
 set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"
+# torchrun's --tee=3 prefixes each worker's lines with this; srun --label adds the node's
+# task number in front, so every line of the log says which rank wrote it.
+export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE='[rank${rank}]:'
 # The spec's signal and SIGTERM reach this shell too: it only has to outlive the program,
 # so that the program's exit code (and the cleanup) survive.
 jobc_child=''
@@ -282,7 +285,7 @@ jobc_watch_step() {
 }
 
 jobc_status=0
-srun --jobid='4242' --overlap --nodes=4 --ntasks-per-node=1 --cpus-per-task=112 --kill-on-bad-exit=0 --wait=0 "${jobc_container[@]}" \
+srun --jobid='4242' --overlap --nodes=4 --ntasks-per-node=1 --cpus-per-task=112 --kill-on-bad-exit=0 --wait=0 --label "${jobc_container[@]}" \
   bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_torchrun[@]}" "${jobc_program[@]}" 2> >(jobc_watch_step) &
 jobc_srun_pid=$!
 # wait returns early when a trap ran; wait again until srun itself has ended.

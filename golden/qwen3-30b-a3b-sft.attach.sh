@@ -241,7 +241,7 @@ jobc_watch_step() {
 }
 
 jobc_status=0
-srun --jobid='4242' --overlap --nodes=2 --ntasks-per-node=8 --cpus-per-task=14 --kill-on-bad-exit=0 --wait=0 "${jobc_container[@]}" \
+srun --jobid='4242' --overlap --nodes=2 --ntasks-per-node=8 --cpus-per-task=14 --kill-on-bad-exit=0 --wait=0 --label "${jobc_container[@]}" \
   bash -c "$jobc_step" jobc-step "${#jobc_python[@]}" "${jobc_python[@]}" "${jobc_program[@]}" 2> >(jobc_watch_step) &
 jobc_srun_pid=$!
 # wait returns early when a trap ran; wait again until srun itself has ended.

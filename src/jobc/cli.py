@@ -11,7 +11,19 @@ from importlib import import_module
 from jobc import __version__
 
 # the modules under jobc.commands, in the order `jobc --help` lists them
-COMMANDS = ["lint", "import_", "compile_", "plan", "rules", "schema"]
+COMMANDS = [
+    "lint",
+    "import_",
+    "compile_",
+    "plan",
+    "submit",
+    "status",
+    "logs",
+    "cancel",
+    "triage",
+    "rules",
+    "schema",
+]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -34,6 +46,11 @@ _BY_NAME = {
     "rule": "rules",
     "rules": "rules",
     "schema": "schema",
+    "submit": "submit",
+    "status": "status",
+    "logs": "logs",
+    "cancel": "cancel",
+    "triage": "triage",
 }
 
 

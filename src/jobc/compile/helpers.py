@@ -34,10 +34,16 @@ def dmon(plan: Plan) -> Iterator[str]:
     seconds = plan.spec.monitoring.gpu_dmon_s
     if not seconds:
         return
-    yield f"# GPU utilisation every {seconds} s, once per node."
+    yield f"# GPU utilisation every {seconds} s, once per node, into a file named by the host: in the job"
+    yield "# log it would interleave with the ranks' lines and not say which node it measured."
     yield "if [[ ${SLURM_LOCALID:-0} == 0 ]]; then"
     yield "  if command -v nvidia-smi >/dev/null 2>&1; then"
-    yield f"    nvidia-smi dmon -d {seconds} -o DT &"
+    yield (
+        '    jobc_dmon_file="${jobc_monitor_dir:-$SLURM_SUBMIT_DIR}/'
+        '${SLURM_JOB_NAME}-${SLURM_JOB_ID}-gpu-$(hostname -s).log"'
+    )
+    yield '    printf \'jobc: %s: GPU monitor in %s\\n\' "$(hostname -s)" "$jobc_dmon_file"'
+    yield f'    nvidia-smi dmon -d {seconds} -o DT >>"$jobc_dmon_file" 2>&1 &'
     yield "    jobc_dmon_pid=$!"
     yield "  else"
     yield "    printf 'jobc: %s: nvidia-smi not found; no GPU monitor\\n' \"$(hostname)\" >&2"

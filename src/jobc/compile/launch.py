@@ -71,6 +71,9 @@ def _run_program(plan: Plan) -> list[str]:
             *AGENT.rstrip("\n").split("\n"),
             AGENT_DELIMITER,
             'set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"',
+            "# torchrun's --tee=3 prefixes each worker's lines with this; srun --label adds the node's",
+            "# task number in front, so every line of the log says which rank wrote it.",
+            "export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE='[rank${rank}]:'",
         ]
     lines += [
         "# The spec's signal and SIGTERM reach this shell too: it only has to outlive the program,",
@@ -182,8 +185,11 @@ def setup(plan: Plan) -> Iterator[str]:
         yield (
             f"jobc_torchrun=(--nnodes={plan.nodes} --nproc-per-node={plan.ranks_per_node} "
             f'--rdzv-backend={t.rdzv} --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" '
-            f'--rdzv-id="$jobc_job_id" --max-restarts={t.max_restarts})'
+            f'--rdzv-id="$jobc_job_id" --max-restarts={t.max_restarts} --tee=3)'
         )
+    if plan.spec.monitoring.gpu_dmon_s and plan.logs is not None:
+        yield "# The GPU monitor's files go beside the job log."
+        yield f"export jobc_monitor_dir={sq(plan.logs.rstrip('/') or '/')}"
     flags = container_flags(plan)
     if flags:
         yield "# pyxis flags belong on srun: sbatch does not start the container."
@@ -238,6 +244,8 @@ def srun_line(plan: Plan) -> str:
     # never end the step because a task ended, whatever the site's KillOnBadExit and WaitTime.
     # jobc_watch_step (jobc.compile.preemption) ends it when a task fails.
     parts += ["--kill-on-bad-exit=0", "--wait=0"]
+    # Every line of the log starts with the task that wrote it (the rank, or torchrun's node).
+    parts.append("--label")
     words = " ".join(parts) + _container_words(plan)
     launch = '"${jobc_python[@]}"'
     if plan.mode == "torchrun":

@@ -142,6 +142,7 @@ def run(plan: Plan) -> Iterator[str]:
         return
     res = plan.spec.resilience
     yield "jobc_status=0"
+    yield "printf 'jobc: step start %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\""
     yield "if [[ -z $jobc_signal ]]; then"
     for line in _launch_and_wait(plan):
         yield "  " + line
@@ -150,6 +151,7 @@ def run(plan: Plan) -> Iterator[str]:
     yield "  jobc_status=1"
     yield "fi"
     yield "printf 'jobc: the step ended with exit code %s\\n' \"$jobc_status\""
+    yield "printf 'jobc: step end %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\""
     yield ""
     yield "jobc_requeue=''"
     yield f"if ((jobc_status == {REQUEUE_EXIT_CODE})); then"

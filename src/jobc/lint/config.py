@@ -22,6 +22,7 @@ class Config:
     strict: bool = False
     source: str | None = None
     profile: str | None = None  # a cluster profile for sbatch scripts (they have no `extends:`)
+    ledger: str | None = None  # where `jobc submit` records jobs; None: .jobc/ beside the spec
 
 
 # Every way TOML can spell a [tool.jobc] table: its header (or a sub-table's), a [tool] table that
@@ -104,9 +105,14 @@ def load(path: Path, known_codes: set[str]) -> Config:
                 raise ConfigError(f"{path}: profile must be the path of a cluster profile")
             # relative to the file that says it, as `extends:` is relative to its spec
             cfg.profile = str(path.parent / value) if not Path(value).is_absolute() else value
+        elif key == "ledger":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{path}: ledger must be a directory path")
+            cfg.ledger = value
         else:
             raise ConfigError(
-                f"{path}: unknown setting {key!r} (known: select, ignore, severity, strict, profile)"
+                f"{path}: unknown setting {key!r} "
+                "(known: select, ignore, severity, strict, profile, ledger)"
             )
     return cfg
 

@@ -1,0 +1,93 @@
+"""`jobc logs JOBID [-f] [--rank N]`"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from jobc.commands.common import CommandError
+from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "logs",
+        help="print a job's output, or one rank's lines of it",
+        description=(
+            "Print the job's output file; -f follows it while the job runs; --rank keeps one rank's lines."
+        ),
+    )
+    p.add_argument("job_id", metavar="JOBID")
+    p.add_argument("-f", "--follow", action="store_true", help="keep printing new lines until the job ends")
+    p.add_argument("--rank", type=int, metavar="N", help="only the lines rank N wrote")
+    add_ledger_argument(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from jobc.jobs import ledger
+    from jobc.jobs.logs import ACTIVE, LogError, follow, keep, lines, log_path
+    from jobc.jobs.slurm import NotSlurm, SlurmError, require
+
+    out = sys.stdout.buffer
+    try:
+        check_job_id("logs", args.job_id)
+        require("scontrol")
+        directory = ledger_dir(args)
+        path = log_path(args.job_id, directory)
+        torchrun, per_node = _layout(args.job_id, directory)
+
+        def write(raw: bytes) -> None:
+            out.write(raw)
+            out.flush()
+
+        if args.follow:
+
+            def active() -> bool:
+                from jobc.jobs.status import status
+
+                try:
+                    return any(s.state in ACTIVE for s in status(args.job_id))
+                except SlurmError:
+                    return False
+
+            follow(path, write, active, rank=args.rank, torchrun=torchrun, per_node=per_node)
+            return 0
+        try:
+            stream = path.open("rb")
+        except OSError as exc:
+            raise LogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        with stream:
+            for raw in lines(stream):
+                if keep(raw, args.rank, torchrun, per_node):
+                    out.write(raw)
+        out.flush()
+    except CommandError as exc:
+        print(f"jobc logs: {exc}", file=sys.stderr)
+        return 2
+    except (NotSlurm, SlurmError, LogError, ledger.LedgerError) as exc:
+        print(f"jobc logs: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _layout(job_id: str, directory: Path) -> tuple[bool, int | None]:
+    """Whether the job launched with torchrun, and its ranks per node, from the recorded script."""
+    from jobc.jobs import ledger
+
+    entry = ledger.find(directory, job_id)
+    if entry is None:
+        return False, None
+    return script_layout(entry.script)
+
+
+def script_layout(script: str) -> tuple[bool, int | None]:
+    import re
+
+    m = re.search(r"--nproc-per-node=(\d+)", script)
+    if m:
+        return True, int(m.group(1))
+    m = re.search(r"^#SBATCH --ntasks-per-node=(\d+)", script, re.M)
+    return False, int(m.group(1)) if m else None

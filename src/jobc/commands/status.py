@@ -1,0 +1,81 @@
+"""`jobc status [JOBID…] [--format text|json]`: state, pending reason, restarts, elapsed, nodes,
+exit code of the given jobs, or of every job in the ledger."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from jobc.commands.common import CommandError
+from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "status",
+        help="show the state of submitted jobs",
+        description=(
+            "State, pending reason, restarts, elapsed time, nodes and exit code of the jobs, from "
+            "scontrol/squeue and sacct (when the cluster keeps accounting). Without JOBID: every "
+            "job in the ledger."
+        ),
+    )
+    p.add_argument("job_ids", nargs="*", metavar="JOBID")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_ledger_argument(p)
+    p.set_defaults(run=run)
+
+
+_COLUMNS = ("job_id", "name", "state", "reason", "restarts", "elapsed", "nodes", "node_list", "exit_code")
+
+
+def run(args: argparse.Namespace) -> int:
+    from jobc.jobs import ledger
+    from jobc.jobs.slurm import NotSlurm, SlurmError, require
+    from jobc.jobs.status import status
+
+    try:
+        for job_id in args.job_ids:
+            check_job_id("status", job_id)
+        require("scontrol")
+        ids = list(args.job_ids)
+        problems = 0
+        if not ids:
+            directory = ledger_dir(args)
+            for item in ledger.entries(directory):
+                if isinstance(item, ledger.LedgerError):
+                    print(f"jobc status: {item}", file=sys.stderr)
+                    problems += 1
+                else:
+                    ids.append(item.job_id)
+            if not ids and not problems:
+                print(f"jobc status: no jobs in the ledger {directory}", file=sys.stderr)
+                return 0
+    except CommandError as exc:
+        print(f"jobc status: {exc}", file=sys.stderr)
+        return 2
+    except NotSlurm as exc:
+        print(f"jobc status: {exc}", file=sys.stderr)
+        return 2
+    rows: list[dict[str, Any]] = []
+    for job_id in ids:
+        try:
+            rows.extend(s.as_json() for s in status(job_id))
+        except SlurmError as exc:
+            print(f"jobc status: {exc}", file=sys.stderr)
+            problems += 1
+    if args.format == "json":
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+    elif rows:
+        table = [[_cell(r.get(c)) for c in _COLUMNS] for r in rows]
+        header = ["JOBID", "NAME", "STATE", "REASON", "RESTARTS", "ELAPSED", "NODES", "NODELIST", "EXIT"]
+        widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
+        for row in [header, *table]:
+            print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    return 2 if problems else 0
+
+
+def _cell(value: Any) -> str:
+    return "-" if value is None else str(value)

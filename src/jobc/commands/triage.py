@@ -1,0 +1,136 @@
+"""`jobc triage JOBID|LOG… [--spec SPEC] [--format text|json]`: why the job ended, first cause first."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from jobc.commands.common import CommandError
+from jobc.commands.jobs_ import add_ledger_argument, ledger_dir
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "triage",
+        help="say why a job failed: the first cause first, with its evidence lines",
+        description=(
+            "Read a job's log (and Slurm's record of it, when given a job id) and report the first "
+            "cause first: the first failing rank and its node, its exception or signal, with the "
+            "file:line of the evidence; collective timeouts and lost peers are shown as symptoms."
+        ),
+    )
+    p.add_argument("targets", nargs="+", metavar="JOBID|LOG")
+    p.add_argument(
+        "--spec", metavar="SPEC", help="the job's spec, for rank coordinates (default: the ledger's)"
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_ledger_argument(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from jobc.jobs import ledger
+    from jobc.jobs.logs import LogError, log_path
+    from jobc.jobs.slurm import NotSlurm, SlurmError, valid_job_id
+    from jobc.jobs.status import sacct_state, status
+    from jobc.jobs.triage import render, triage_files
+
+    reports = []
+    try:
+        for target in args.targets:
+            if Path(target).is_file():
+                coords, per_node = _coords(Path(args.spec) if args.spec else None)
+                reports.append(triage_files([Path(target)], coords=coords, per_node=per_node))
+                continue
+            if not valid_job_id(target):
+                raise CommandError(f"{target}: neither a log file nor a job id")
+            directory = ledger_dir(args)
+            entry = ledger.find(directory, target)
+            path = log_path(target, directory)
+            state = exit_code = final = None
+            try:
+                found = status(target)
+                mine = [s for s in found if s.job_id == target] or found
+                state, exit_code = mine[0].state, mine[0].exit_code
+                final = sacct_state(target)
+            except NotSlurm:
+                raise
+            except SlurmError as exc:
+                print(f"jobc triage: {exc}; reading the log only", file=sys.stderr)
+            spec = Path(args.spec) if args.spec else _unchanged_spec(entry)
+            coords, per_node = _coords(spec)
+            if not path.is_file():
+                raise LogError(f"job {target}: its log {path} does not exist (yet)")
+            reports.append(
+                triage_files(
+                    [path],
+                    job_id=target,
+                    state=state,
+                    exit_code=exit_code,
+                    sacct_state=final,
+                    coords=coords,
+                    per_node=per_node,
+                )
+            )
+    except CommandError as exc:
+        print(f"jobc triage: {exc}", file=sys.stderr)
+        return 2
+    except (NotSlurm, SlurmError, LogError, ledger.LedgerError) as exc:
+        print(f"jobc triage: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(
+            f"jobc triage: {getattr(exc, 'filename', '')}: cannot read: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return 2
+    if args.format == "json":
+        data = [r.as_json() for r in reports]
+        sys.stdout.write(json.dumps(data[0] if len(data) == 1 else data, indent=2) + "\n")
+    else:
+        sys.stdout.write("\n".join(render(r) for r in reports))
+    return 0
+
+
+def _unchanged_spec(entry: Any) -> Path | None:
+    """The ledger's spec, when the file is still the one that was submitted."""
+    if entry is None:
+        return None
+    path = Path(entry.spec)
+    try:
+        if hashlib.sha256(path.read_bytes()).hexdigest() == entry.spec_sha256:
+            return path
+    except OSError:
+        return None
+    print(f"jobc triage: {path} changed since the job was submitted; no rank coordinates", file=sys.stderr)
+    return None
+
+
+def _coords(spec: Path | None) -> tuple[dict[int, dict[str, int]] | None, int | None]:
+    """Every rank's tp/pp/dp/ep coordinates from the spec, and its ranks per node."""
+    if spec is None:
+        return None, None
+    from jobc.lint.pipeline import lint_file
+    from jobc.memory import context as mem
+    from jobc.memory.ranks import coords
+
+    try:
+        result = lint_file(spec, display=str(spec))
+    except OSError as exc:
+        raise CommandError(f"--spec {spec}: cannot read: {exc.strerror or exc}") from None
+    ctx = result.context
+    if ctx is None:
+        return None, None
+    sizes = mem.sizes(ctx)
+    if sizes is None or sizes.world > 1 << 16:
+        return None, ctx.gpus_per_node or None
+    gpus = ctx.gpus_per_node
+    table = {}
+    for rank in range(sizes.world):
+        c = coords(rank, sizes, gpus).as_dict()
+        table[rank] = {k: c[k] for k in ("tp", "pp", "cp", "dp", "ep")}
+    return table, gpus or None

@@ -1,0 +1,156 @@
+"""The ledger: one small JSON file per submitted job, in a directory beside the spec.
+
+Each entry is written to a temporary file in the same directory and renamed into place, so a
+reader sees a whole entry or none, a crash mid-write leaves at most a hidden temporary file
+(ignored by readers), and two submits at the same moment write two different files. An entry
+holds the hash of its own script, so that an entry edited by hand is recognised as such.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_DIR = ".jobc"
+SUFFIX = ".json"
+FORMAT = 1
+
+
+class LedgerError(Exception):
+    """An entry that is missing or cannot be trusted; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    job_id: str
+    spec: str
+    spec_sha256: str
+    script: str
+    submitted: str
+    name: str
+    cluster: str | None = None
+    partition: str | None = None
+    git_commit: str | None = None
+    git_dirty: bool = False
+    log: str | None = None
+    submit_dir: str = "."
+    after: list[str] = field(default_factory=list)
+    array: str | None = None
+    sweep: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def script_sha256(self) -> str:
+        return sha256_text(self.script)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, **asdict(self), "script_sha256": self.script_sha256}
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def ledger_dir(spec: Path, configured: str | None, config_source: str | None) -> Path:
+    """`[tool.jobc] ledger` (relative to the file that sets it), else `.jobc/` beside the spec."""
+    if configured:
+        path = Path(configured).expanduser()
+        if not path.is_absolute() and config_source is not None:
+            path = Path(config_source).parent / path
+        return path
+    return spec.resolve().parent / DEFAULT_DIR
+
+
+def entry_path(directory: Path, job_id: str) -> Path:
+    return directory / f"{job_id}{SUFFIX}"
+
+
+def write(directory: Path, entry: Entry) -> Path:
+    """Write one entry atomically and durably; returns its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    target = entry_path(directory, entry.job_id)
+    fd, tmp = tempfile.mkstemp(prefix=f".{entry.job_id}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(entry.as_json(), out, indent=2, sort_keys=True)
+            out.write("\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+_REQUIRED_STR = ("job_id", "spec", "spec_sha256", "script", "submitted", "name", "script_sha256")
+
+
+def read(path: Path) -> Entry:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise LedgerError(f"{path}: no such ledger entry") from None
+    except OSError as exc:
+        raise LedgerError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise LedgerError(f"{path}: not a ledger entry (not JSON: {exc})") from None
+    if not isinstance(data, dict):
+        raise LedgerError(f"{path}: not a ledger entry (not a JSON object)")
+    for key in _REQUIRED_STR:
+        if not isinstance(data.get(key), str):
+            raise LedgerError(f"{path}: not a ledger entry ({key!r} missing or not a string)")
+    known = set(Entry.__dataclass_fields__)
+    values = {key: value for key, value in data.items() if key in known}
+    try:
+        entry = Entry(**values)
+    except TypeError as exc:
+        raise LedgerError(f"{path}: not a ledger entry ({exc})") from None
+    if not isinstance(entry.after, list) or not isinstance(entry.sweep, list):
+        raise LedgerError(f"{path}: not a ledger entry ('after' and 'sweep' must be lists)")
+    if entry.script_sha256 != data["script_sha256"]:
+        raise LedgerError(
+            f"{path}: the entry was edited after submission (its script no longer matches "
+            "script_sha256); the record of what ran cannot be trusted"
+        )
+    if path.stem != entry.job_id:
+        raise LedgerError(f"{path}: the entry was edited after submission (it names job {entry.job_id})")
+    return entry
+
+
+def paths(directory: Path) -> list[Path]:
+    """Entry files, oldest job first (job ids grow); temporaries of a crashed write are skipped."""
+    if not directory.is_dir():
+        return []
+    found = [p for p in directory.iterdir() if p.suffix == SUFFIX and not p.name.startswith(".")]
+    return sorted(found, key=lambda p: _job_key(p.stem))
+
+
+def _job_key(job_id: str) -> tuple[int, int, str]:
+    head, _, task = job_id.partition("_")
+    return (int(head) if head.isdigit() else -1, int(task) if task.isdigit() else -1, job_id)
+
+
+def entries(directory: Path) -> Iterator[Entry | LedgerError]:
+    for path in paths(directory):
+        try:
+            yield read(path)
+        except LedgerError as exc:
+            yield exc
+
+
+def find(directory: Path, job_id: str) -> Entry | None:
+    """The entry of a job, or of the array a task `123_4` belongs to; None when not recorded."""
+    base = job_id.split("_", 1)[0]
+    for candidate in (job_id, base):
+        path = entry_path(directory, candidate)
+        if path.exists():
+            return read(path)
+    return None

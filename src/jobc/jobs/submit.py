@@ -1,0 +1,121 @@
+"""Submit a compiled script with sbatch and record it in the ledger.
+
+Takes a linted spec's context (the command refuses specs with errors before this) and gives the
+ledger entry of the submitted job. The log directory is created first: Slurm opens `--output`
+before the script runs and does not create directories, so a missing one loses the whole log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jobc.jobs import ledger, slurm
+
+if TYPE_CHECKING:
+    from jobc.spec.context import Context
+
+
+class SubmitError(Exception):
+    """The job could not be submitted; one line."""
+
+
+def log_pattern(ctx: Context, logs: str | None, submit_dir: Path) -> str:
+    """The job's --output file with the job name filled in; %j, %A and %a are Slurm's to fill."""
+    array = ctx.spec.slurm.array is not None or bool(getattr(ctx.spec, "sweep", None))
+    if logs is None:
+        return str(submit_dir / ("slurm-%A_%a.out" if array else "slurm-%j.out"))
+    pattern = "%x-%A_%a.out" if array else "%x-%j.out"
+    directory = Path(logs)
+    if not directory.is_absolute():
+        directory = submit_dir / directory
+    return str(directory / pattern.replace("%x", ctx.spec.name))
+
+
+def expand_log(pattern: str, job_id: str) -> str:
+    """The log of one job or array task; `123` of an array is its task 0's log's siblings."""
+    head, _, task = job_id.partition("_")
+    return pattern.replace("%j", job_id).replace("%A", head).replace("%a", task or "0")
+
+
+def git_commit(spec: Path) -> tuple[str | None, bool]:
+    """The commit of the spec's repository and whether the spec differs from it."""
+    git = shutil.which("git")
+    if git is None:
+        return None, False
+    where = str(spec.resolve().parent)
+    try:
+        head = subprocess.run(
+            [git, "-C", where, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=False
+        )
+        if head.returncode != 0:
+            return None, False
+        dirty = subprocess.run(
+            [git, "-C", where, "status", "--porcelain", "--", spec.resolve().name],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None, False
+    return head.stdout.strip() or None, bool(dirty.stdout.strip())
+
+
+def submit(
+    ctx: Context,
+    spec_path: Path,
+    script: str,
+    logs: str | None,
+    ledger_dir: Path,
+    *,
+    after: Sequence[str] = (),
+    sweep: Sequence[dict[str, object]] = (),
+) -> ledger.Entry:
+    """Create the log directory, sbatch the script, write the ledger entry."""
+    submit_dir = Path.cwd()
+    pattern = log_pattern(ctx, logs, submit_dir)
+    try:
+        Path(pattern).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SubmitError(
+            f"cannot create the log directory {Path(pattern).parent}: {exc.strerror or exc}"
+        ) from None
+    options = []
+    if after:
+        dependency = "afterok:" + ":".join(after)
+        if ctx.spec.slurm.dependency:
+            dependency += "," + ctx.spec.slurm.dependency
+        options.append(f"--dependency={dependency}")
+    job_id, cluster = slurm.sbatch(script, options, cwd=str(submit_dir))
+    commit, dirty = git_commit(spec_path)
+    entry = ledger.Entry(
+        job_id=job_id,
+        spec=str(spec_path.resolve()),
+        spec_sha256=hashlib.sha256(spec_path.read_bytes()).hexdigest(),
+        script=script,
+        submitted=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        name=ctx.spec.name,
+        cluster=cluster,
+        partition=ctx.spec.slurm.partition,
+        git_commit=commit,
+        git_dirty=dirty,
+        log=pattern,
+        submit_dir=str(submit_dir),
+        after=list(after),
+        array=ctx.spec.slurm.array,
+        sweep=[dict(item) for item in sweep],
+    )
+    try:
+        ledger.write(ledger_dir, entry)
+    except OSError as exc:
+        raise SubmitError(
+            f"job {job_id} was submitted, but its ledger entry could not be written to {ledger_dir}: "
+            f"{exc.strerror or exc}"
+        ) from None
+    return entry
