@@ -30,8 +30,11 @@ def parse(raw: str) -> Line:
     if m:
         task = int(m.group(1))
         text = text[m.end() :]
-    t = _TORCHRUN.match(text)
-    if t:
+    # torchrun's prefix, then torch's own `[rankN]: ` on the lines of an uncaught exception
+    for _ in range(3):
+        t = _TORCHRUN.match(text)
+        if t is None:
+            break
         if t.group(1) == "rank":
             rank = int(t.group(2))
         else:

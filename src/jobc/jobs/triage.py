@@ -94,6 +94,7 @@ class _Exception:
     type: str
     message: str
     frame: Evidence | None
+    frame_text: str | None
     code: str | None
 
 
@@ -120,7 +121,7 @@ _SYMPTOM = re.compile(
 )
 _RDZV = re.compile(
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|"
-    r"client socket has timed out while trying to connect to|"
+    r"client socket has timed out.* while trying to connect to|failed to connect/validate to host|"
     r"Timed out after \d+ seconds waiting for clients|"
     r"failed to (?:connect|bind) .*(?:store|rendezvous)|rendezvous.*(?:timed out|timeout|failed)",
     re.I,
@@ -168,7 +169,7 @@ class Scanner:
         self.restart = 0
         self.lines = 0
         self.job_id: str | None = None
-        self.open_tb: dict[int | None, tuple[Evidence, deque[Evidence]]] = {}
+        self.open_tb: dict[int | None, tuple[Evidence, deque[tuple[Evidence, str]]]] = {}
         self.exceptions: list[_Exception] = []
         self.excepted_ranks: set[int | None] = set()
         self.task_exits: list[tuple[Evidence, str, list[int], str, int | None]] = []
@@ -184,6 +185,8 @@ class Scanner:
         self.torchrun_root: dict[str, str] = {}
         self.torchrun_root_at: Evidence | None = None
         self._in_root = False
+        self.rank_task: dict[int, int] = {}
+        self.task_node: dict[int, str] = {}
 
     # -- feeding ---------------------------------------------------------------------------
 
@@ -193,6 +196,8 @@ class Scanner:
         text = line.text
         rank = labels.rank_of(line, self.torchrun, self.per_node)
         ev = Evidence(path, number, _clip(raw.rstrip("\r\n")))
+        if rank is not None and line.task is not None and rank not in self.rank_task:
+            self.rank_task[rank] = line.task
         if text.startswith("jobc: "):
             self._jobc_line(ev, text)
             return
@@ -200,6 +205,8 @@ class Scanner:
             m = _SRUN_TASK.match(text)
             if m:
                 code = int(m.group(4)) if m.group(4) else None
+                for task in _tasks(m.group(2)):
+                    self.task_node.setdefault(task, m.group(1))
                 self.task_exits.append((ev, m.group(1), _tasks(m.group(2)), m.group(3), code))
             return
         m = _STEPD.search(text)
@@ -248,26 +255,26 @@ class Scanner:
             return
         start, tail = opened
         if text.startswith((" ", "\t")) or not text.strip():
-            tail.append(Evidence(ev.file, ev.line, text))
+            tail.append((ev, text))
             return
         if text.startswith(("The above exception", "During handling")):
             return
         m = _EXC_LINE.match(text.strip())
         if m is None:
-            tail.append(Evidence(ev.file, ev.line, text))
+            tail.append((ev, text))
             return
         del self.open_tb[rank]
-        frame = source = None
+        frame = frame_text = source = None
         items = list(tail)
         for i in range(len(items) - 1, -1, -1):
-            f = _FRAME.match(items[i].text)
+            f = _FRAME.match(items[i][1])
             if f:
-                frame = items[i]
-                if i + 1 < len(items) and not _FRAME.match(items[i + 1].text):
-                    source = items[i + 1].text.strip()
+                frame, frame_text = items[i]
+                if i + 1 < len(items) and not _FRAME.match(items[i + 1][1]):
+                    source = items[i + 1][1].strip()
                 break
         self.exceptions.append(
-            _Exception(rank, start, ev, m.group(1), (m.group(2) or "").strip(), frame, source)
+            _Exception(rank, start, ev, m.group(1), (m.group(2) or "").strip(), frame, frame_text, source)
         )
         self.excepted_ranks.add(rank)
 
@@ -312,63 +319,43 @@ class Scanner:
             )
 
         # Python exceptions: the cause unless they are a collective's timeout or a lost peer.
+        rendezvous: list[_Exception] = []
+        symptom_ranks: set[int] = set()
         for exc in self.exceptions:
             whole = f"{exc.type}: {exc.message}"
             node = rank_nodes.get(exc.rank) if exc.rank is not None else None
             evidence = [exc.start, *([exc.frame] if exc.frame else []), exc.end]
-            after_signal = (
-                first_signal is not None
-                and exc.start.line > first_signal
-                and exc.start.file == self.signals[0].file
-            )
+            after_signal = first_signal is not None and exc.start.line > first_signal
+            if exc.type.endswith("ChildFailedError"):
+                continue  # torchrun's agent reporting a worker's failure; its table is read below
             if _CUDA_OOM.search(whole):
                 where = _coords_text(self.coords.get(exc.rank)) if exc.rank is not None else ""
-                found.append(
-                    Finding(
-                        "cuda_oom",
-                        f"CUDA out of memory on rank {_r(exc.rank)}{_on(node)}{where}: {exc.message[:200]}",
-                        True,
-                        exc.rank,
-                        node,
-                        exc.start.line,
-                        evidence,
-                    )
-                )
+                summary = f"CUDA out of memory on rank {_r(exc.rank)}{_on(node)}{where}: {exc.message[:200]}"
+                found.append(Finding("cuda_oom", summary, True, exc.rank, node, exc.start.line, evidence))
             elif _RDZV.search(whole):
-                found.append(self._rendezvous(exc.start.line, [exc.end], exc.rank))
+                rendezvous.append(exc)
             elif _SYMPTOM.search(whole) or exc.type in ("KeyboardInterrupt", "SystemExit") or after_signal:
-                found.append(
-                    Finding(
-                        "collective_symptom" if _SYMPTOM.search(whole) else "signalled",
-                        f"rank {_r(exc.rank)}{_on(node)} died of {exc.type}: {exc.message[:160]} "
-                        "(a symptom: a peer or a signal stopped it)",
-                        False,
-                        exc.rank,
-                        node,
-                        exc.start.line,
-                        [exc.end],
-                    )
-                )
+                if exc.rank is not None:
+                    symptom_ranks.add(exc.rank)
+                if len(self.symptoms) < EVIDENCE_PER_KIND and exc.end not in self.symptoms:
+                    self.symptoms.append(exc.end)
             else:
                 frame = ""
-                if exc.frame is not None:
-                    f = _FRAME.match(exc.frame.text)
-                    if f:
-                        frame = f" in {f.group(3)} at {f.group(1)}:{f.group(2)}"
+                f = _FRAME.match(exc.frame_text or "")
+                if f:
+                    frame = f" in {f.group(3)} at {f.group(1)}:{f.group(2)}"
                 shown = f" ({exc.code})" if exc.code else ""
+                summary = f"rank {_r(exc.rank)}{_on(node)} raised {whole[:300]}{frame}{shown}"
                 found.append(
-                    Finding(
-                        "python_exception",
-                        f"rank {_r(exc.rank)}{_on(node)} raised {whole[:300]}{frame}{shown}",
-                        True,
-                        exc.rank,
-                        node,
-                        exc.start.line,
-                        evidence,
-                    )
+                    Finding("python_exception", summary, True, exc.rank, node, exc.start.line, evidence)
                 )
+        self.symptom_ranks |= symptom_ranks
+        if rendezvous:
+            evs = [exc.end for exc in rendezvous]
+            found.append(self._rendezvous(rendezvous[0].start.line, evs + self.rdzv, None))
 
         # Ranks that died by a signal or exit code without a traceback of their own.
+        who = "the torchrun of task" if self.torchrun else "rank"
         for ev, node, tasks, what, status in self.task_exits:
             ranks = tasks if not self.torchrun else []
             if ranks and all(r in self.excepted_ranks for r in ranks):
@@ -377,13 +364,13 @@ class Scanner:
                 oom = final == "OUT_OF_MEMORY" or bool(self.oom_kill)
                 if oom:
                     summary = (
-                        f"task {_tasks_text(tasks)} on {node} was killed: out of memory "
+                        f"{who} {_tasks_text(tasks)} on {node} was killed: out of memory "
                         "(host RAM, the kernel's OOM killer)"
                     )
                     evs = [ev, *self.oom_kill[:2]]
                 else:
                     summary = (
-                        f"task {_tasks_text(tasks)} on {node} was killed by SIGKILL (not out of memory by "
+                        f"{who} {_tasks_text(tasks)} on {node} was killed by SIGKILL (not out of memory by "
                         "Slurm's account: scancel, a node agent, or a kill after the grace period)"
                     )
                     evs = [ev]
@@ -397,7 +384,7 @@ class Scanner:
                 found.append(
                     Finding(
                         "sigterm",
-                        f"task {_tasks_text(tasks)} on {node} stopped by SIGTERM (a symptom: the step "
+                        f"{who} {_tasks_text(tasks)} on {node} stopped by SIGTERM (a symptom: the step "
                         "was torn down after another failure, or the job was signalled)",
                         False,
                         tasks[0] if ranks else None,
@@ -411,7 +398,7 @@ class Scanner:
                 found.append(
                     Finding(
                         "exit_code",
-                        f"task {_tasks_text(tasks)} on {node} exited with {status}: {exit_class(status)}",
+                        f"{who} {_tasks_text(tasks)} on {node} exited with {status}: {exit_class(status)}",
                         cause and status != WATCHDOG_EXIT_CODE,
                         tasks[0] if ranks else None,
                         node,
@@ -423,7 +410,7 @@ class Scanner:
                 found.append(
                     Finding(
                         "exit_code",
-                        f"task {_tasks_text(tasks)} on {node} exited with 1 ({exit_class(1)}, "
+                        f"{who} {_tasks_text(tasks)} on {node} exited with 1 ({exit_class(1)}, "
                         "but its traceback is not in the log)",
                         True,
                         ranks[0],
@@ -583,7 +570,7 @@ class Scanner:
 
     def _rendezvous(self, order: float, evidence: list[Evidence], rank: int | None) -> Finding:
         endpoint = self.master
-        for ev in evidence:
+        for ev in sorted(evidence, key=lambda e: "trying to connect to" not in e.text):
             m = _ENDPOINT.search(labels.parse(ev.text).text)
             if m:
                 endpoint = f"{m.group(1)}:{m.group(2)}" if m.group(1) else f"{m.group(3)}:{m.group(4)}"
@@ -602,15 +589,15 @@ class Scanner:
         )
 
     def _rank_nodes(self) -> dict[int | None, str]:
+        """Each rank's node: srun names the node of a task that failed, and the labels say
+        which task (the rank itself, or torchrun's node) wrote a rank's lines."""
         nodes: dict[int | None, str] = {}
+        for rank, task in self.rank_task.items():
+            if task in self.task_node:
+                nodes[rank] = self.task_node[task]
         if not self.torchrun:
-            for _, node, tasks, _, _ in self.task_exits:
-                for t in tasks:
-                    nodes.setdefault(t, node)
-        elif "rank" in self.torchrun_root:
-            m = re.match(r"(\d+)", self.torchrun_root["rank"])
-            if m and "host" in self.torchrun_root:
-                nodes[int(m.group(1))] = self.torchrun_root["host"]
+            for task, node in self.task_node.items():
+                nodes.setdefault(task, node)
         return nodes
 
 
