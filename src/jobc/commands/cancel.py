@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from jobc.jobs import ledger
-    from jobc.jobs.slurm import SlurmError, require, scancel
+    from jobc.jobs.slurm import SlurmError, require, scancel, scontrol_job
 
     try:
         check_job_id("cancel", args.job_id)
@@ -42,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
                     f"job {args.job_id}: no signal to send: "
                     + ("it is not in the ledger" if entry is None else "its spec sets no resilience.signal")
                 )
+        # scancel says nothing, and exits 0, for a job id it does not know
+        if scontrol_job(args.job_id) is None:
+            raise SlurmError(f"job {args.job_id}: Slurm does not know it (finished long ago, or a wrong id)")
         scancel(args.job_id, signal=signal, batch=signal is not None)
     except CommandError as exc:
         print(f"jobc cancel: {exc}", file=sys.stderr)

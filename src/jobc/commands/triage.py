@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from jobc.jobs import ledger
     from jobc.jobs.logs import LogError, log_path
-    from jobc.jobs.slurm import NotSlurm, SlurmError, valid_job_id
+    from jobc.jobs.slurm import NotSlurm, SlurmError, require, valid_job_id
     from jobc.jobs.status import sacct_state, status
     from jobc.jobs.triage import render, triage_files
 
@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if not valid_job_id(target):
                 raise CommandError(f"{target}: neither a log file nor a job id")
+            require("scontrol")  # a log file needs no Slurm; a job id does
             directory = ledger_dir(args)
             entry = ledger.find(directory, target)
             path = log_path(target, directory)

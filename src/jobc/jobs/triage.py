@@ -555,6 +555,16 @@ class Scanner:
                         evidence=[ev],
                     )
                 )
+        # A lost store after a rank already failed is that failure's echo, not a rendezvous problem.
+        for f in found:
+            if f.kind == "rendezvous" and any(
+                g.cause and g.kind != "rendezvous" and g.order < f.order for g in found
+            ):
+                f.cause = False
+                f.summary = (
+                    "then the ranks lost the rendezvous store (a symptom of the failure above): "
+                    + (f.summary.split(": ", 1)[-1])
+                )
         found.sort(key=lambda f: (not f.cause, f.order))
         return Diagnosis(
             job_id=job_id or self.job_id,

@@ -1,0 +1,275 @@
+"""`jobc submit`, `status`, `logs`, `cancel` and `triage` on the Slurm test cluster.
+
+Each job runs tests/jobs/scenario.py, which fails in one chosen way; triage has to name it. The
+cluster has no accounting (no slurmdbd), so status and triage read `scontrol show job`, as they
+must wherever sacct is not configured.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobc.jobs import ledger
+from tests.cluster import SlurmCluster, free_ports
+
+SCENARIO = Path(__file__).with_name("scenario.py")
+NODES, GPUS = 2, 2
+
+
+def spec(tmp_path: Path, name: str, mode: str, *args: str, **sections: Any) -> Path:
+    data: dict[str, Any] = {
+        "version": 1,
+        "name": name,
+        "slurm": {"partition": "debug", "time": "00:05:00"},
+        "resources": {"nodes": NODES, "gpus_per_node": GPUS},
+        "launch": {
+            "mode": mode,
+            "python": sys.executable,
+            "uv_sync": "none",
+            "workdir": str(tmp_path),
+            "program": str(SCENARIO),
+            "args": list(args),
+            # Job ids restart at 1 in every test cluster, and clusters of other test runs on this
+            # machine would otherwise derive the same port from them.
+            "master_port": free_ports(1)[0],
+        },
+        "storage": {"shared": ["/tmp"], "logs": str(tmp_path / "logs")},
+    }
+    for key, value in sections.items():
+        data[key] = {**data.get(key, {}), **value}
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def jobc(cluster: SlurmCluster, cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jobc", *argv],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=cluster.daemon_env(),
+        timeout=300,
+        check=False,
+    )
+
+
+def submit(cluster: SlurmCluster, jobs: list[int], cwd: Path, *argv: str) -> str:
+    run = jobc(cluster, cwd, "submit", *argv)
+    assert run.returncode == 0, run.stderr
+    ids = run.stdout.split()
+    jobs.extend(int(i) for i in ids)
+    assert f"jobc triage {ids[-1]}" in run.stderr
+    return ids[-1]
+
+
+def triage(cluster: SlurmCluster, cwd: Path, job: str) -> dict[str, Any]:
+    run = jobc(cluster, cwd, "triage", job, "--format", "json")
+    assert run.returncode == 0, run.stderr
+    data: dict[str, Any] = json.loads(run.stdout)
+    return data
+
+
+def test_submit_two_at_once_status_logs_and_a_clean_triage(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    path = spec(tmp_path, "ok", "srun", "ok")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "add", path.name], check=True)
+    subprocess.run(
+        ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "spec"],
+        check=True,
+    )
+    commit = subprocess.run(
+        ["git", "-C", str(tmp_path), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert not (tmp_path / "logs").exists()  # submit creates it
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda _: jobc(slurm_cluster, tmp_path, "submit", path.name), range(2)))
+    assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
+    ids = sorted((r.stdout.strip() for r in runs), key=int)
+    jobs.extend(map(int, ids))
+    assert len(set(ids)) == 2
+
+    compiled = jobc(slurm_cluster, tmp_path, "compile", path.name).stdout
+    entries = list(ledger.entries(tmp_path / ".jobc"))
+    assert [e.job_id for e in entries if isinstance(e, ledger.Entry)] == ids
+    for entry in entries:
+        assert isinstance(entry, ledger.Entry)
+        assert entry.script == compiled
+        assert entry.spec == str(path)
+        assert entry.partition == "debug"
+        assert entry.git_commit == commit
+        assert not entry.git_dirty
+        assert entry.log == str(tmp_path / "logs" / "ok-%j.out")
+
+    # -f returns once the job has ended, with everything it wrote
+    follow = jobc(slurm_cluster, tmp_path, "logs", ids[0], "-f")
+    assert follow.returncode == 0, follow.stderr
+    for rank in range(NODES * GPUS):
+        assert f"{rank}: scenario ok: rank {rank} of 4 starts" in follow.stdout
+    assert "jobc: step end " in follow.stdout
+    assert "jobc: step start " in follow.stdout
+    for job in ids:
+        assert slurm_cluster.wait(int(job), 60) == "COMPLETED"
+
+    status = jobc(slurm_cluster, tmp_path, "status", "--format", "json")
+    assert status.returncode == 0, status.stderr
+    rows = json.loads(status.stdout)
+    assert [r["job_id"] for r in rows] == ids
+    assert {r["state"] for r in rows} == {"COMPLETED"}
+    assert {r["exit_code"] for r in rows} == {"0:0"}
+    assert {r["restarts"] for r in rows} == {0}
+    assert {r["nodes"] for r in rows} == {"2"}
+    text = jobc(slurm_cluster, tmp_path, "status", ids[0])
+    assert text.stdout.splitlines()[0].split()[:3] == ["JOBID", "NAME", "STATE"]
+
+    one = jobc(slurm_cluster, tmp_path, "logs", ids[1], "--rank", "2")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.splitlines()
+    assert all(line.startswith("2: ") for line in one.stdout.splitlines())
+
+    clean = triage(slurm_cluster, tmp_path, ids[0])
+    assert clean["state"] == "COMPLETED"
+    assert not [f for f in clean["findings"] if f["cause"]]
+
+
+@pytest.mark.parametrize("mode", ["srun", "torchrun"])
+def test_triage_names_the_rank_that_raised(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, mode: str
+) -> None:
+    job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, f"raise-{mode}", mode, "raise")))
+    assert slurm_cluster.wait(int(job), 180) == "FAILED"
+    report = triage(slurm_cluster, tmp_path, job)
+    first = report["findings"][0]
+    assert first["cause"], report
+    assert first["kind"] == "python_exception", report
+    assert first["rank"] == 3
+    assert first["node"] == slurm_cluster.node_names[1]
+    assert "ValueError: bad sample in batch 2 on rank 3" in first["summary"]
+    assert "load_batch" in first["summary"]
+    assert [f["kind"] for f in report["findings"] if f["cause"]] == ["python_exception"], report
+    assert any(f["kind"] == "collective_symptom" and not f["cause"] for f in report["findings"])
+    one = jobc(slurm_cluster, tmp_path, "logs", job, "--rank", "3")
+    assert "ValueError: bad sample" in one.stdout
+    assert "rank 0 of 4" not in one.stdout
+
+
+def test_triage_sigkill_of_one_rank(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
+    job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, "kill", "srun", "kill")))
+    assert slurm_cluster.wait(int(job), 60) == "FAILED"
+    first = triage(slurm_cluster, tmp_path, job)["findings"][0]
+    assert first["kind"] == "killed"
+    assert first["cause"]
+    assert first["rank"] == 1
+    assert first["node"] == slurm_cluster.node_names[0]
+
+
+def test_triage_rendezvous_on_a_wrong_port(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, "rdzv", "srun", "wrongport")))
+    assert slurm_cluster.wait(int(job), 180) == "FAILED"
+    report = triage(slurm_cluster, tmp_path, job)
+    first = report["findings"][0]
+    master_host, master_port = report["master"].split(":")
+    assert first["kind"] == "rendezvous"
+    assert first["cause"]
+    assert f"{master_host}:{int(master_port) + 1}" in first["summary"]
+
+
+def test_time_limit(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
+    path = spec(
+        tmp_path,
+        "late",
+        "srun",
+        "sleep",
+        slurm={"time": "00:01:00"},
+        resources={"nodes": 1, "gpus_per_node": 1},
+    )
+    job = submit(slurm_cluster, jobs, tmp_path, str(path))
+    assert slurm_cluster.wait(int(job), 240) == "TIMEOUT"
+    first = triage(slurm_cluster, tmp_path, job)["findings"][0]
+    assert first["kind"] == "timeout"
+    assert "time limit" in first["summary"]
+    assert "no signal reached it" in first["summary"]
+
+
+def test_checkpoint_cancel_requeues_and_status_and_triage_show_the_chain(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    path = spec(
+        tmp_path,
+        "preempt",
+        "srun",
+        "preempt",
+        str(out),
+        resilience={"signal": "SIGUSR1", "grace_s": 30, "requeue": True, "max_restarts": 2},
+    )
+    job = submit(slurm_cluster, jobs, tmp_path, str(path))
+    deadline = time.monotonic() + 90
+    while len(list(out.glob("ready-*"))) < NODES * GPUS:
+        assert time.monotonic() < deadline, "the ranks did not start"
+        time.sleep(0.2)
+    cancel = jobc(slurm_cluster, tmp_path, "cancel", job, "--checkpoint")
+    assert cancel.returncode == 0, cancel.stderr
+    assert "SIGUSR1" in cancel.stderr
+    slurm_cluster.wait_for(
+        int(job), lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 60, "requeue"
+    )
+    slurm_cluster.release(int(job))
+    assert slurm_cluster.wait(int(job), 90) == "COMPLETED"
+    rows = json.loads(jobc(slurm_cluster, tmp_path, "status", job, "--format", "json").stdout)
+    assert rows[0]["restarts"] == 1
+    assert rows[0]["state"] == "COMPLETED"
+    report = triage(slurm_cluster, tmp_path, job)
+    kinds = [f["kind"] for f in report["findings"]]
+    assert kinds[0] == "signalled"
+    assert "SIGUSR1" in report["findings"][0]["summary"]
+    assert "checkpointed" in report["findings"][0]["summary"]
+    assert "requeue_chain" in kinds
+    assert report["restarts"] == 1
+
+
+def test_unknown_job_and_broken_ledger_entry(slurm_cluster: SlurmCluster, tmp_path: Path) -> None:
+    for argv in (["status", "999999"], ["logs", "999999"], ["triage", "999999"], ["cancel", "999999"]):
+        run = jobc(slurm_cluster, tmp_path, *argv)
+        assert run.returncode == 2, (argv, run.stdout, run.stderr)
+        assert len(run.stderr.strip().splitlines()) == 1, run.stderr
+        assert "Traceback" not in run.stderr
+    (tmp_path / ".jobc").mkdir()
+    (tmp_path / ".jobc" / "12.json").write_text('{"job_id": "12"}', encoding="utf-8")
+    run = jobc(slurm_cluster, tmp_path, "status")
+    assert run.returncode == 2
+    assert "not a ledger entry" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_outside_slurm_the_commands_exit_2_with_one_line(tmp_path: Path) -> None:
+    path = spec(tmp_path, "ok", "srun", "ok")
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent)}
+    for argv in (["submit", str(path)], ["status", "12"], ["logs", "12"], ["cancel", "12"], ["triage", "12"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "jobc", *argv],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            check=False,
+        )
+        assert run.returncode == 2, (argv, run.stderr)
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1, (argv, run.stderr)
+        assert "not a Slurm installation" in lines[0]

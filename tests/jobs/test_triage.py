@@ -1,0 +1,218 @@
+"""Triage on logs: real ones from the test cluster (tests/jobs/logs/) and small written ones."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from jobc.jobs.labels import parse, rank_of
+from jobc.jobs.triage import Scanner, exit_class, render, triage_files
+
+LOGS = Path(__file__).with_name("logs")
+
+
+def _triage(text: str, tmp_path: Path, **kwargs: object) -> tuple[Path, object]:
+    path = tmp_path / "job.out"
+    path.write_text(text, encoding="utf-8")
+    return path, triage_files([path], **kwargs)  # type: ignore[arg-type]
+
+
+def test_labels_srun_torchrun_and_torch_prefixes() -> None:
+    line = parse(" 3: [rank3]: ValueError: x")
+    assert (line.task, line.rank, line.text) == (3, 3, "ValueError: x")
+    line = parse("1: [rank2]:[rank2]: Traceback (most recent call last):")
+    assert (line.task, line.rank, line.text) == (1, 2, "Traceback (most recent call last):")
+    line = parse("1: [default1]:hello")
+    assert rank_of(line, torchrun=True, per_node=4) == 5
+    assert rank_of(parse("0: torchrun agent line"), torchrun=True, per_node=4) is None
+    assert rank_of(parse("7: plain"), torchrun=False, per_node=4) == 7
+    assert parse("no label").task is None
+
+
+@pytest.mark.parametrize("name", ["srun-raise", "torchrun-raise"])
+def test_exception_on_one_rank_comes_first_and_lost_peers_are_symptoms(name: str) -> None:
+    d = triage_files([LOGS / f"{name}.out"])
+    first = d.findings[0]
+    assert first.cause
+    assert first.kind == "python_exception"
+    assert first.rank == 3
+    assert first.node == "jobc-node1"
+    assert "ValueError: bad sample in batch 2 on rank 3" in first.summary
+    assert "in load_batch at /home/me/train/scenario.py:45" in first.summary
+    assert [f.kind for f in d.causes] == ["python_exception"]
+    symptoms = [f for f in d.findings if f.kind == "collective_symptom"]
+    assert len(symptoms) == 1
+    assert not symptoms[0].cause
+    assert "0,1,2" in symptoms[0].summary
+    # evidence points at the traceback's lines
+    lines = (LOGS / f"{name}.out").read_text(encoding="utf-8").splitlines()
+    for ev in first.evidence:
+        assert lines[ev.line - 1].rstrip() == ev.text
+    assert d.mode == ("torchrun" if name.startswith("torchrun") else "srun")
+
+
+def test_rendezvous_names_the_endpoint_the_ranks_tried() -> None:
+    d = triage_files([LOGS / "srun-wrongport.out"])
+    first = d.findings[0]
+    assert first.kind == "rendezvous"
+    assert first.cause
+    assert "jobc-node0:20004" in first.summary
+    assert "master is jobc-node0:20003" in first.summary
+    assert len(d.causes) == 1
+
+
+def test_sigkill_without_oom_and_with_oom(tmp_path: Path) -> None:
+    d = triage_files([LOGS / "srun-kill.out"])
+    assert d.findings[0].kind == "killed"
+    assert d.findings[0].node == "jobc-node0"
+    assert d.findings[0].rank == 1
+    assert "not out of memory" in d.findings[0].summary
+    d = triage_files([LOGS / "srun-kill.out"], sacct_state="OUT_OF_MEMORY")
+    assert "out of memory" in d.findings[0].summary
+    assert "not out of memory" not in d.findings[0].summary
+
+
+def test_cuda_oom_names_the_ranks_coordinates(tmp_path: Path) -> None:
+    text = (
+        "jobc: world 4 = tp 2 x pp 1 x cp 1 x dp 2 (ep 1), srun launch\n"
+        "2: [rank2]: Traceback (most recent call last):\n"
+        '2: [rank2]:   File "/t/train.py", line 9, in step\n'
+        "2: [rank2]:     loss.backward()\n"
+        "2: [rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+        "srun: error: n1: task 2: Exited with exit code 1\n"
+    )
+    coords = {2: {"tp": 0, "pp": 0, "cp": 0, "dp": 1, "ep": 0}}
+    _, d = _triage(text, tmp_path, coords=coords)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert first.kind == "cuda_oom"
+    assert first.rank == 2
+    assert first.node == "n1"
+    assert "(tp 0, pp 0, cp 0, dp 1, ep 0)" in first.summary
+
+
+def test_time_limit_with_and_without_checkpoint(tmp_path: Path) -> None:
+    base = (
+        "jobc: master n0:20001, restart 0\n"
+        "jobc: SIGTERM received, forwarding it to every task of the job steps\n"
+        "0: rank 0 saving\n"
+    )
+    end = "slurmstepd: error: *** JOB 7 ON n0 CANCELLED AT 2026-01-01T00:00:00 DUE TO TIME LIMIT ***\n"
+    _, d = _triage(base + end, tmp_path, state="TIMEOUT")
+    assert d.findings[0].kind == "timeout"
+    assert "no checkpoint" in d.findings[0].summary
+    ok = base + "jobc: the step ended with exit code 75\njobc: requeueing job 7: x (restart 1 of at most 3)\n"
+    _, d = _triage(ok, tmp_path, state="TIMEOUT")
+    assert d.findings[0].kind == "timeout"
+    assert "checkpointed" in d.findings[0].summary
+    _, d = _triage("0: training\n" + end, tmp_path)
+    assert "no signal reached it" in d.findings[0].summary  # type: ignore[attr-defined]
+
+
+def test_preemption_and_requeue_chain(tmp_path: Path) -> None:
+    text = (
+        "jobc: master n0:20001, restart 0\n"
+        "jobc: SIGTERM received, forwarding it to every task of the job steps\n"
+        "jobc: the step ended with exit code 75\n"
+        "jobc: requeueing job 9: the program exited with the requeue code 75 (restart 1 of at most 3)\n"
+        "jobc: master n0:20001, restart 1\n"
+        "jobc: the step ended with exit code 0\n"
+    )
+    _, d = _triage(text, tmp_path, state="COMPLETED")
+    kinds = [f.kind for f in d.findings]  # type: ignore[attr-defined]
+    assert kinds[0] == "signalled"
+    assert "requeue_chain" in kinds
+    assert d.restarts == 1  # type: ignore[attr-defined]
+
+
+def test_node_fail_comes_first(tmp_path: Path) -> None:
+    text = "0: [rank0]: RuntimeError: Connection reset by peer\n"
+    _, d = _triage(text, tmp_path, state="NODE_FAIL")
+    assert d.findings[0].kind == "node_fail"  # type: ignore[attr-defined]
+
+
+def test_sigterm_cascade_is_a_symptom(tmp_path: Path) -> None:
+    text = (
+        "1: [rank1]: Traceback (most recent call last):\n"
+        '1: [rank1]:   File "/t/a.py", line 3, in main\n'
+        "1: [rank1]: KeyError: 'lr'\n"
+        "srun: error: n0: task 1: Exited with exit code 1\n"
+        "srun: error: n1: tasks 2-3: Terminated\n"
+        "srun: error: n0: task 0: Exited with exit code 143\n"
+    )
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert first.kind == "python_exception"
+    assert first.rank == 1
+    assert first.node == "n0"
+    assert [f.kind for f in d.causes] == ["python_exception"]  # type: ignore[attr-defined]
+    assert {f.kind for f in d.findings if not f.cause} == {"sigterm"}  # type: ignore[attr-defined]
+
+
+def test_exit_classes() -> None:
+    assert "Python exception" in exit_class(1)
+    assert "requeue" in exit_class(75)
+    assert "watchdog" in exit_class(124)
+    assert "SIGKILL" in exit_class(137)
+    assert "SIGTERM" in exit_class(143)
+
+
+def test_binary_garbage_and_overlong_lines(tmp_path: Path) -> None:
+    garbage = os.urandom(200_000) + b"\0" * 100_000 + b"x" * 5_000_000 + b"\n"
+    tail = (
+        b"3: Traceback (most recent call last):\n"
+        b'3:   File "/t/a.py", line 3, in main\n'
+        b"3: ZeroDivisionError: division by zero\n"
+    )
+    path = tmp_path / "bin.out"
+    path.write_bytes(garbage + tail)
+    d = triage_files([path])
+    assert d.findings[0].kind == "python_exception"
+    assert d.findings[0].rank == 3
+
+
+@pytest.mark.slow
+def test_two_gigabyte_log_in_bounded_memory(tmp_path: Path) -> None:
+    path = tmp_path / "huge.out"
+    line = b"0: step 12345 loss 1.2345 lr 0.0001 tokens/s 123456\n"
+    block = line * ((1 << 24) // len(line))
+    with path.open("wb") as out:
+        while out.tell() < 2 * 1024**3:
+            out.write(block)
+        out.write(
+            b"2: Traceback (most recent call last):\n2: RuntimeError: CUDA error: an illegal memory access\n"
+        )
+    tracemalloc.start()
+    d = triage_files([path])
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert d.findings[0].rank == 2
+    assert peak < 16 * 1024**2
+
+
+def test_json_and_text_from_the_command_line(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "jobc", "triage", str(LOGS / "srun-raise.out"), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["findings"][0]["rank"] == 3
+    assert data["findings"][0]["cause"]
+    assert data["findings"][0]["evidence"][0]["line"] == 17
+    text = render(triage_files([LOGS / "srun-raise.out"]))
+    assert text.splitlines()[1].startswith("first cause: rank 3 on jobc-node1 raised ValueError")
+
+
+def test_scanner_is_fed_line_by_line() -> None:
+    s = Scanner()
+    s.feed("x", 1, "0: Traceback (most recent call last):\n")
+    s.feed("x", 2, "0: OSError: disk full\n")
+    assert s.diagnosis(None, None, None, ["x"]).findings[0].summary.startswith("rank 0 raised OSError")
