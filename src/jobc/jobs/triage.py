@@ -556,14 +556,14 @@ class Scanner:
                     )
                 )
         # A lost store after a rank already failed is that failure's echo, not a rendezvous problem.
-        for f in found:
-            if f.kind == "rendezvous" and any(
-                g.cause and g.kind != "rendezvous" and g.order < f.order for g in found
+        for echo in found:
+            if echo.kind == "rendezvous" and any(
+                g.cause and g.kind != "rendezvous" and g.order < echo.order for g in found
             ):
-                f.cause = False
-                f.summary = (
+                echo.cause = False
+                echo.summary = (
                     "then the ranks lost the rendezvous store (a symptom of the failure above): "
-                    + (f.summary.split(": ", 1)[-1])
+                    + echo.summary.split(": ", 1)[-1]
                 )
         found.sort(key=lambda f: (not f.cause, f.order))
         return Diagnosis(

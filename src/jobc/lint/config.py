@@ -111,8 +111,7 @@ def load(path: Path, known_codes: set[str]) -> Config:
             cfg.ledger = value
         else:
             raise ConfigError(
-                f"{path}: unknown setting {key!r} "
-                "(known: select, ignore, severity, strict, profile, ledger)"
+                f"{path}: unknown setting {key!r} (known: select, ignore, severity, strict, profile, ledger)"
             )
     return cfg
 
