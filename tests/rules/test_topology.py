@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import codes, lint_text, only, where
 
 
@@ -454,3 +456,76 @@ def test_jc108_missing_time_points_at_the_spec_not_its_profile(tmp_path: Path) -
     )
     finding = only(result, "JC108")
     assert (finding.file, finding.span.line, finding.span.col) == ("spec.yaml", 1, 1)
+
+
+def test_jc110_fires_on_array_and_dependency_grammar(tmp_path: Path) -> None:
+    result = lint_text(
+        """\
+        version: 1
+        name: t
+        slurm:
+          array: "0-15%"
+          dependency: "afterok 123"
+        resources: {nodes: 1, gpus_per_node: 8}
+        launch: {program: train.py}
+        """,
+        tmp_path,
+    )
+    assert where(result, "JC110") == [(4, 10), (5, 15)]
+
+
+@pytest.mark.parametrize(
+    ("array", "problem"),
+    [
+        ("0-15%", "after '%'"),
+        ("0-15%0", "'%0'"),
+        ("5-1", "runs backwards"),
+        ("0-20:0", "step"),
+        ("1;3", "not an index"),
+        ("", "no indexes"),
+    ],
+)
+def test_jc110_array_problems(array: str, problem: str) -> None:
+    from jobc.lint.rules.topology.jc110_array_dependency_grammar import array_problem
+
+    found = array_problem(array)
+    assert found is not None
+    assert problem in found
+
+
+@pytest.mark.parametrize(
+    ("dependency", "problem"),
+    [
+        ("afterok:1,afterany:2?afterok:3", "mixes"),
+        ("afterok", "names no job id"),
+        ("afterok:x1", "not a job id"),
+        ("after_ok:1", "not a dependency"),
+        ("afterok:1+5", "not a job id"),
+    ],
+)
+def test_jc110_dependency_problems(dependency: str, problem: str) -> None:
+    from jobc.lint.rules.topology.jc110_array_dependency_grammar import dependency_problem
+
+    found = dependency_problem(dependency)
+    assert found is not None
+    assert problem in found
+
+
+def test_jc110_near_miss_every_form_sbatch_reads(tmp_path: Path) -> None:
+    from jobc.lint.rules.topology.jc110_array_dependency_grammar import array_problem, dependency_problem
+
+    for array in ("0-15%4", "1,3,5", "0-20:4", "7", "0-3,10-20:5%2"):
+        assert array_problem(array) is None, array
+    for dep in ("afterok:123", "afterok:123:124,singleton", "afterany:1_2?afternotok:3", "after:5+10"):
+        assert dependency_problem(dep) is None, dep
+    result = lint_text(
+        """\
+        version: 1
+        name: t
+        slurm: {array: "0-15%4", dependency: "afterok:123:124"}
+        resources: {nodes: 1, gpus_per_node: 8}
+        launch: {program: train.py}
+        """,
+        tmp_path,
+    )
+    assert "JC110" not in codes(result)

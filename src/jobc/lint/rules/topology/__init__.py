@@ -10,6 +10,7 @@ from jobc.lint.rules.topology import (
     jc107_shell_var_in_directive,
     jc108_time_limit,
     jc109_cpus_oversubscribed,
+    jc110_array_dependency_grammar,
 )
 
 MODULES = [
@@ -22,4 +23,5 @@ MODULES = [
     jc107_shell_var_in_directive,
     jc108_time_limit,
     jc109_cpus_oversubscribed,
+    jc110_array_dependency_grammar,
 ]

@@ -1,0 +1,107 @@
+"""`slurm.array` or `slurm.dependency` that sbatch would refuse, or read otherwise than meant.
+
+sbatch parses these two values itself, and a value it cannot read stops the submission only
+after the queue has been asked ("Invalid job array specification", "Job dependency problem").
+An array is a comma-separated list of indexes `N`, ranges `N-M` and stepped ranges `N-M:S`,
+optionally followed by `%P`, the number of tasks that may run at once. A dependency is a list
+of `type:jobid[:jobid…]` items (`after`, `afterany`, `afterok`, `afternotok`, `aftercorr`,
+`afterburstbuffer`; `after` takes `+minutes` per job id) or `singleton`, joined all by `,`
+(every one must hold) or all by `?` (any one may), never both.
+
+Bad:
+
+```yaml
+slurm:
+  array: "0-15%"            # nothing after %
+  dependency: "afterok 123"  # type and job id are joined by ':'
+```
+
+Good:
+
+```yaml
+slurm:
+  array: "0-15%4"           # 16 tasks, 4 at a time; also "1,3,5" or "0-20:4"
+  dependency: "afterok:123:124,singleton"
+```
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules.base import Meta
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC110",
+    name="array-dependency-grammar",
+    severity=Severity.ERROR,
+    summary="slurm.array or slurm.dependency is not in sbatch's grammar",
+    remediation=(
+        'Write the array as indexes, ranges and steps with an optional throttle ("0-15%4", "1,3,5", '
+        '"0-20:4") and the dependency as type:jobid items ("afterok:123:124", "singleton").'
+    ),
+)
+
+_INDEX = re.compile(r"^(\d+)(?:-(\d+)(?::(\d+))?)?$")
+_JOB = r"\d+(?:_\d+)?"
+_TYPES = ("after", "afterany", "afterok", "afternotok", "aftercorr", "afterburstbuffer")
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    slurm = ctx.spec.slurm
+    if isinstance(slurm.array, str):
+        problem = array_problem(slurm.array)
+        if problem:
+            yield Hit(("slurm", "array"), f"slurm.array {slurm.array!r}: {problem}")
+    if isinstance(slurm.dependency, str):
+        problem = dependency_problem(slurm.dependency)
+        if problem:
+            yield Hit(("slurm", "dependency"), f"slurm.dependency {slurm.dependency!r}: {problem}")
+
+
+def array_problem(text: str) -> str | None:
+    """What sbatch would object to in an --array value; None when it reads it."""
+    indexes, percent, throttle = text.strip().partition("%")
+    if percent and not throttle.isdigit():
+        return "after '%' comes the number of tasks that may run at once, e.g. '0-15%4'"
+    if percent and int(throttle) == 0:
+        return "'%0' lets no task run; the throttle is at least 1"
+    if not indexes:
+        return "no indexes; write e.g. '0-15', '1,3,5' or '0-20:4'"
+    for part in indexes.split(","):
+        m = _INDEX.match(part.strip())
+        if m is None:
+            return f"{part.strip()!r} is not an index, a range N-M or a stepped range N-M:S"
+        low, high, step = m.group(1), m.group(2), m.group(3)
+        if high is not None and int(high) < int(low):
+            return f"the range {part.strip()!r} runs backwards; write {high}-{low}"
+        if step is not None and int(step) == 0:
+            return f"the step of {part.strip()!r} is 0; a step is at least 1"
+    return None
+
+
+def dependency_problem(text: str) -> str | None:
+    """What sbatch would object to in a --dependency value; None when it reads it."""
+    text = text.strip()
+    if not text:
+        return "empty; leave it out instead"
+    if "," in text and "?" in text:
+        return "mixes ',' (all must hold) and '?' (any may); sbatch takes one or the other"
+    for raw in re.split(r"[,?]", text):
+        item = raw.strip()
+        if item == "singleton":
+            continue
+        kind, colon, ids = item.partition(":")
+        if kind not in _TYPES:
+            known = ", ".join((*_TYPES, "singleton"))
+            return f"{item!r} is not a dependency ({known}, as type:jobid)"
+        if not colon or not ids:
+            return f"{item!r} names no job id; write {kind}:JOBID"
+        for job in ids.split(":"):
+            pattern = rf"^{_JOB}(?:\+\d+)?$" if kind == "after" else rf"^{_JOB}$"
+            if not re.match(pattern, job):
+                return f"{job!r} in {item!r} is not a job id (digits, 123_4 for an array task)"
+    return None
