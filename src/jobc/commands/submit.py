@@ -34,10 +34,12 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jobc.jobs.slurm import NotSlurm, SlurmError
+    from jobc.jobs.slurm import NotSlurm, SlurmError, require
     from jobc.jobs.submit import SubmitError
 
     try:
+        if not args.dry_run:
+            require("sbatch")  # before the lint: without Slurm there is nothing to submit to
         for job_id in args.after or []:
             check_job_id("submit", job_id)
         specs = [Path(args.spec), *(Path(p) for p in args.then or [])]
@@ -48,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         overs = overrides(args.overrides)
         compiled = [_compile(path, conf, overs if i == 0 else []) for i, path in enumerate(specs)]
     except CommandError as exc:
+        print(f"jobc submit: {exc}", file=sys.stderr)
+        return 2
+    except NotSlurm as exc:
         print(f"jobc submit: {exc}", file=sys.stderr)
         return 2
     except _Refused:
