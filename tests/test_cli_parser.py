@@ -9,6 +9,7 @@ import pytest
 from jobc.cli import main, parser
 
 ALL = {"lint", "import", "compile", "plan", "rule", "rules", "schema"}
+ALL |= {"submit", "status", "logs", "cancel", "triage"}
 
 
 def commands(top: argparse.ArgumentParser) -> set[str]:
