@@ -1,7 +1,7 @@
 #!/bin/bash
 # megatron-llama3-8b: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 7a5019e9fa1415043f213703423faa3d7e1984c4a163975ff47c5de604970160
+# spec sha256: 5598d6dffd99c2f15e980553a5931251e3819358cdb8d77554b3d5f75231ee2d
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='megatron-llama3-8b'
-export JOBC_SPEC_SHA256='7a5019e9fa1415043f213703423faa3d7e1984c4a163975ff47c5de604970160'
+export JOBC_SPEC_SHA256='5598d6dffd99c2f15e980553a5931251e3819358cdb8d77554b3d5f75231ee2d'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='8'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # qwen3-30b-a3b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 140890ff2a4976f926936310211f3bcc9747012e13069b47537591eab4e35248
+# spec sha256: 12e00e9257b1b2d8a629b297476c395672c9ea025ba2068c01c5a5e42e51dea8
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='qwen3-30b-a3b-sft'
-export JOBC_SPEC_SHA256='140890ff2a4976f926936310211f3bcc9747012e13069b47537591eab4e35248'
+export JOBC_SPEC_SHA256='12e00e9257b1b2d8a629b297476c395672c9ea025ba2068c01c5a5e42e51dea8'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

@@ -273,3 +273,40 @@ def test_outside_slurm_the_commands_exit_2_with_one_line(tmp_path: Path) -> None
         lines = run.stderr.strip().splitlines()
         assert len(lines) == 1, (argv, run.stderr)
         assert "not a Slurm installation" in lines[0]
+
+
+def test_a_two_by_three_sweep_runs_six_array_tasks_each_with_its_values(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    path = spec(
+        tmp_path,
+        "sweep",
+        "srun",
+        "sweep",
+        "--lr",
+        "{sweep.lr}",
+        "--seed={sweep.seed}",
+        resources={"nodes": 1, "gpus_per_node": 1},
+        sweep={"values": {"lr": ["0.1", "0.01"], "seed": [1, 2, 3]}, "max_parallel": 3},
+    )
+    plan = jobc(slurm_cluster, tmp_path, "plan", str(path))
+    assert "sweep      6 array tasks (--array=0-5%3)" in plan.stdout, plan.stderr
+    job = submit(slurm_cluster, jobs, tmp_path, str(path))
+    deadline = time.monotonic() + 180
+    while True:
+        rows = json.loads(jobc(slurm_cluster, tmp_path, "status", job, "--format", "json").stdout or "[]")
+        done = {r["job_id"] for r in rows if r["state"] == "COMPLETED"}
+        if done == {f"{job}_{i}" for i in range(6)}:
+            break
+        assert time.monotonic() < deadline, rows
+        time.sleep(1)
+    (entry,) = [e for e in ledger.entries(tmp_path / ".jobc") if isinstance(e, ledger.Entry)]
+    assert entry.array == "0-5%3"
+    expected = [(lr, seed) for lr in ("0.1", "0.01") for seed in (1, 2, 3)]
+    assert [(c["lr"], c["seed"]) for c in entry.sweep] == expected
+    for task, (lr, seed) in enumerate(expected):
+        log = (tmp_path / "logs" / f"sweep-{job}_{task}.out").read_text(encoding="utf-8")
+        assert f"jobc: sweep task {task}: lr={lr} seed={seed}" in log
+        assert f"0: sweep args: --lr {lr} --seed={seed}" in log
+        shown = jobc(slurm_cluster, tmp_path, "logs", f"{job}_{task}").stdout
+        assert f"sweep args: --lr {lr} --seed={seed}" in shown

@@ -90,6 +90,7 @@ def plan(ctx: Context, file: str) -> dict[str, Any]:
             "sharding": p.sharding,
         },
         "workload": _workload(ctx, sizes.dp if sizes else None),
+        "sweep": _sweep(ctx),
         "model": None,
         "params": None,
         "memory": None,
@@ -248,6 +249,7 @@ def render(data: dict[str, Any]) -> str:
         work += f", recompute {w['recompute']}"
         work += f", {w['framework']} code" + (" (inferred)" if w["framework_inferred"] else "")
     lines.append(work)
+    lines += _sweep_lines(data["sweep"])
     model, params = data["model"], data["params"]
     if model and params:
         text = (
@@ -355,3 +357,28 @@ def _memory_lines(data: dict[str, Any]) -> list[str]:
     if len(stages) > 1:
         out.append("  per stage: " + ", ".join(f"{i}: {t / 1e9:.1f} GB" for i, t in enumerate(stages)))
     return out
+
+
+# sweeps up to this many tasks list every combination in the text (the JSON always does)
+_SWEEP_ROWS = 64
+
+
+def _sweep(ctx: Context) -> dict[str, Any] | None:
+    from jobc.compile.sweep import array_value, combinations
+
+    sweep = ctx.spec.sweep
+    if sweep is None or not sweep.values or not all(sweep.values.values()):
+        return None
+    return {"array": array_value(sweep), "tasks": combinations(sweep)}
+
+
+def _sweep_lines(sweep: dict[str, Any] | None) -> list[str]:
+    if not sweep:
+        return []
+    tasks = sweep["tasks"]
+    lines = [f"sweep      {len(tasks)} array tasks (--array={sweep['array']})"]
+    for index, combo in enumerate(tasks[:_SWEEP_ROWS]):
+        lines.append(f"  task {index:<4} " + " ".join(f"{k}={v}" for k, v in combo.items()))
+    if len(tasks) > _SWEEP_ROWS:
+        lines.append(f"  … {len(tasks) - _SWEEP_ROWS} more (see --format json)")
+    return lines

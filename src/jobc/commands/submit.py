@@ -124,4 +124,7 @@ def _compile(path: Path, conf: Any, overs: Any) -> tuple[Any, str, str | None]:
 
 
 def _sweep(ctx: Any) -> list[dict[str, object]]:
-    return []
+    from jobc.compile.sweep import combinations
+
+    sweep = ctx.spec.sweep
+    return combinations(sweep) if sweep is not None else []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from jobc.compile import environment, fabric, helpers
+from jobc.compile import environment, fabric, helpers, sweep
 from jobc.compile.agent import AGENT
 from jobc.compile.plan import Plan
 from jobc.compile.sbatch import signal_name
@@ -179,6 +179,7 @@ def setup(plan: Plan) -> Iterator[str]:
     yield "# The launch, as words: spec values are quoted, never re-parsed by a shell."
     yield array("jobc_python", plan.python)
     yield array("jobc_program", plan.program)
+    yield from sweep.lines(plan.spec)
     if plan.mode == "torchrun":
         t = plan.spec.launch.torchrun
         # Same on every node, so expanded here; --node-rank is added inside the step.

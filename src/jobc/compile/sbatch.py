@@ -290,13 +290,19 @@ def directives(ctx: Context, logs: str | None) -> list[str]:
         lines.append(("mail-user", slurm.mail.user))
     if slurm.mail.type:
         lines.append(("mail-type", ",".join(slurm.mail.type)))
+    sweep = ctx.spec.sweep
     if slurm.array is not None:
         lines.append(("array", slurm.array))
+    elif sweep is not None and sweep.values:
+        from jobc.compile.sweep import array_value
+
+        lines.append(("array", array_value(sweep)))
     if slurm.dependency is not None:
         lines.append(("dependency", slurm.dependency))
     if logs is not None:
         # %x job name, %j job id (%A_%a for an array element): one file per job, kept on requeue.
-        pattern = "%x-%A_%a.out" if slurm.array is not None else "%x-%j.out"
+        is_array = slurm.array is not None or (sweep is not None and bool(sweep.values))
+        pattern = "%x-%A_%a.out" if is_array else "%x-%j.out"
         lines.append(("output", f"{logs.rstrip('/')}/{pattern}"))
     lines.append(("open-mode", "append"))
     res_ = spec.resilience

@@ -27,7 +27,8 @@ class SubmitError(Exception):
 
 def log_pattern(ctx: Context, logs: str | None, submit_dir: Path) -> str:
     """The job's --output file with the job name filled in; %j, %A and %a are Slurm's to fill."""
-    array = ctx.spec.slurm.array is not None or bool(getattr(ctx.spec, "sweep", None))
+    sweep = ctx.spec.sweep
+    array = ctx.spec.slurm.array is not None or (sweep is not None and bool(sweep.values))
     if logs is None:
         return str(submit_dir / ("slurm-%A_%a.out" if array else "slurm-%j.out"))
     pattern = "%x-%A_%a.out" if array else "%x-%j.out"
@@ -108,7 +109,7 @@ def submit(
         log=pattern,
         submit_dir=str(submit_dir),
         after=list(after),
-        array=ctx.spec.slurm.array,
+        array=ctx.spec.slurm.array or _sweep_array(ctx),
         sweep=[dict(item) for item in sweep],
     )
     try:
@@ -119,3 +120,10 @@ def submit(
             f"{exc.strerror or exc}"
         ) from None
     return entry
+
+
+def _sweep_array(ctx: Context) -> str | None:
+    from jobc.compile.sweep import array_value
+
+    sweep = ctx.spec.sweep
+    return array_value(sweep) if sweep is not None and sweep.values else None

@@ -156,7 +156,16 @@ def _values(ctx: Context) -> dict[str, Any]:
     values["parallelism"]["dp"] = ctx.dp
     values["parallelism"]["etp"] = ctx.etp
     values["world"] = ctx.world
+    sweep = values.get("sweep")
+    if isinstance(sweep, dict):
+        # known only in the running array task: the batch shell replaces the marker
+        values["sweep"] = {name: sweep_marker(name) for name in sweep.get("values") or {}}
     return values
+
+
+def sweep_marker(name: str) -> str:
+    """What `{sweep.NAME}` compiles to; the batch shell of each array task replaces it."""
+    return f"@@jobc-sweep-{name}@@"
 
 
 def _resolve(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[tuple[str | int, ...], str]]]:

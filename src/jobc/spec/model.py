@@ -387,6 +387,26 @@ class Resilience(Section):
     )
 
 
+SweepName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+SweepValues = list[str | int | float | bool]
+
+
+class Sweep(Section):
+    """Values to sweep over: their product becomes a job array, one combination per task."""
+
+    values: dict[SweepName, SweepValues] = Field(
+        default_factory=dict,
+        description=(
+            "Names and their values. Task i of the array runs the i-th combination of the product "
+            "(the last name varies fastest); {sweep.NAME} in launch.program and launch.args is "
+            "its value."
+        ),
+    )
+    max_parallel: PositiveInt | None = Field(
+        None, description="How many tasks may run at once (--array=...%N); null: as many as fit."
+    )
+
+
 class Monitoring(Section):
     gpu_dmon_s: NonNegativeInt = Field(
         0, description="nvidia-smi dmon interval on local rank 0 of each node; 0 = off."
@@ -444,6 +464,9 @@ class JobSpec(_Document):
     )
     resources: Resources = Field(description="What to allocate.")
     launch: Launch = Field(description="How the program starts.")
+    sweep: Sweep | None = Field(
+        None, description="A parameter sweep, run as a job array (slurm.array must then be unset)."
+    )
 
 
 class Profile(_Document):

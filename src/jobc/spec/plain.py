@@ -1296,6 +1296,42 @@ class Launch(_Frozen):
         }
 
 
+class Sweep(_Frozen):
+    """Values to sweep over: their product becomes a job array, one combination per task."""
+
+    __slots__ = ("max_parallel", "values")
+    __match_args__ = ("values", "max_parallel")
+
+    values: dict[str, list[str | int | float | bool]]
+    max_parallel: int | None
+
+    def __init__(
+        self,
+        *,
+        values: dict[str, list[str | int | float | bool]] | None = None,
+        max_parallel: int | None = None,
+    ) -> None:
+        _set(self, "values", {} if values is None else values)
+        _set(self, "max_parallel", max_parallel)
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> Sweep:
+        """From plain data that has passed the schema check."""
+        kwargs: dict[str, Any] = {}
+        if "values" in data:
+            kwargs["values"] = {k: list(v) for k, v in data["values"].items()}
+        if "max_parallel" in data:
+            kwargs["max_parallel"] = data["max_parallel"]
+        return cls(**kwargs)
+
+    def dump(self) -> dict[str, Any]:
+        """Plain data, by alias, defaults included."""
+        return {
+            "values": {k: list(v) for k, v in self.values.items()},
+            "max_parallel": self.max_parallel,
+        }
+
+
 class JobSpec(_Frozen):
     """A jobc job spec, version 1."""
 
@@ -1316,6 +1352,7 @@ class JobSpec(_Frozen):
         "secrets",
         "slurm",
         "storage",
+        "sweep",
         "version",
         "workload",
     )
@@ -1338,6 +1375,7 @@ class JobSpec(_Frozen):
         "resilience",
         "monitoring",
         "debug",
+        "sweep",
     )
 
     version: Literal[1]
@@ -1358,6 +1396,7 @@ class JobSpec(_Frozen):
     resilience: Resilience
     monitoring: Monitoring
     debug: bool
+    sweep: Sweep | None
 
     def __init__(
         self,
@@ -1380,6 +1419,7 @@ class JobSpec(_Frozen):
         resilience: Resilience | None = None,
         monitoring: Monitoring | None = None,
         debug: bool = False,
+        sweep: Sweep | None = None,
     ) -> None:
         _set(self, "version", version)
         _set(self, "name", name)
@@ -1399,6 +1439,7 @@ class JobSpec(_Frozen):
         _set(self, "resilience", Resilience() if resilience is None else resilience)
         _set(self, "monitoring", Monitoring() if monitoring is None else monitoring)
         _set(self, "debug", debug)
+        _set(self, "sweep", sweep)
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> JobSpec:
@@ -1440,6 +1481,8 @@ class JobSpec(_Frozen):
             kwargs["resources"] = Resources.build(data["resources"])
         if "launch" in data:
             kwargs["launch"] = Launch.build(data["launch"])
+        if "sweep" in data:
+            kwargs["sweep"] = None if data["sweep"] is None else Sweep.build(data["sweep"])
         return cls(**kwargs)
 
     def dump(self) -> dict[str, Any]:
@@ -1463,6 +1506,7 @@ class JobSpec(_Frozen):
             "name": self.name,
             "resources": self.resources.dump(),
             "launch": self.launch.dump(),
+            "sweep": (None if self.sweep is None else self.sweep.dump()),
         }
 
 

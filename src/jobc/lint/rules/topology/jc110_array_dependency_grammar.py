@@ -1,4 +1,4 @@
-"""`slurm.array` or `slurm.dependency` that sbatch would refuse, or read otherwise than meant.
+"""`slurm.array` or `slurm.dependency` that sbatch would refuse, or a sweep that cannot become one.
 
 sbatch parses these two values itself, and a value it cannot read stops the submission only
 after the queue has been asked ("Invalid job array specification", "Job dependency problem").
@@ -7,6 +7,10 @@ optionally followed by `%P`, the number of tasks that may run at once. A depende
 of `type:jobid[:jobid…]` items (`after`, `afterany`, `afterok`, `afternotok`, `aftercorr`,
 `afterburstbuffer`; `after` takes `+minutes` per job id) or `singleton`, joined all by `,`
 (every one must hold) or all by `?` (any one may), never both.
+
+A `sweep:` becomes the job's array, so it cannot also have `slurm.array`; every name needs at
+least one value; and `{sweep.NAME}` is known only in `launch.program` and `launch.args`, where
+the batch shell of each array task puts the task's value in.
 
 Bad:
 
@@ -38,7 +42,7 @@ META = Meta(
     code="JC110",
     name="array-dependency-grammar",
     severity=Severity.ERROR,
-    summary="slurm.array or slurm.dependency is not in sbatch's grammar",
+    summary="slurm.array or slurm.dependency is not in sbatch's grammar, or a sweep cannot be an array",
     remediation=(
         'Write the array as indexes, ranges and steps with an optional throttle ("0-15%4", "1,3,5", '
         '"0-20:4") and the dependency as type:jobid items ("afterok:123:124", "singleton").'
@@ -60,6 +64,34 @@ def check(ctx: Context) -> Iterator[Hit]:
         problem = dependency_problem(slurm.dependency)
         if problem:
             yield Hit(("slurm", "dependency"), f"slurm.dependency {slurm.dependency!r}: {problem}")
+    yield from _sweep(ctx)
+
+
+def _sweep(ctx: Context) -> Iterator[Hit]:
+    from jobc.spec.interpolate import fields, references
+
+    sweep = ctx.spec.sweep
+    if sweep is None:
+        return
+    if ctx.spec.slurm.array is not None:
+        yield Hit(
+            ("slurm", "array"),
+            "slurm.array is set as well as sweep, which becomes the job array itself; drop slurm.array",
+        )
+    for name, values in sweep.values.items():
+        if not values:
+            yield Hit(("sweep", "values", name), f"sweep.values.{name} has no values; give at least one")
+    for path, text in fields(ctx.data):
+        if path[:2] in (("launch", "program"), ("launch", "args")):
+            continue
+        for ref in references(text):
+            if ref.startswith("sweep."):
+                where = ".".join(str(p) for p in path)
+                yield Hit(
+                    path,
+                    f"{where} uses {{{ref}}}, which only launch.program and launch.args know "
+                    "(each array task sets it in the batch shell); pass it to the program as an argument",
+                )
 
 
 def array_problem(text: str) -> str | None:
