@@ -202,7 +202,8 @@ def test_time_limit(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
     first = triage(slurm_cluster, tmp_path, job)["findings"][0]
     assert first["kind"] == "timeout"
     assert "time limit" in first["summary"]
-    assert "no signal reached it" in first["summary"]
+    # Slurm's own SIGTERM at the limit may reach the batch shell's trap before the kill or not
+    assert "no checkpoint followed" in first["summary"] or "no signal reached it" in first["summary"]
 
 
 def test_checkpoint_cancel_requeues_and_status_and_triage_show_the_chain(
