@@ -204,6 +204,8 @@ JOBC_AGENT
 set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"
 # torchrun's --tee=3 prefixes each worker's lines with this; srun --label adds the node's
 # task number in front, so every line of the log says which rank wrote it.
+# ${rank} is torchrun's template field, not the shell's.
+# shellcheck disable=SC2016
 export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE='[rank${rank}]:'
 # The spec's signal and SIGTERM reach this shell too: it only has to outlive the program,
 # so that the program's exit code (and the cleanup) survive.

@@ -73,6 +73,8 @@ def _run_program(plan: Plan) -> list[str]:
             'set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"',
             "# torchrun's --tee=3 prefixes each worker's lines with this; srun --label adds the node's",
             "# task number in front, so every line of the log says which rank wrote it.",
+            "# ${rank} is torchrun's template field, not the shell's.",
+            "# shellcheck disable=SC2016",
             "export TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE='[rank${rank}]:'",
         ]
     lines += [
