@@ -9,13 +9,18 @@ files have the same number of bytes:
 
 Each file is linted cold (`jobc lint FILE`, a fresh process, interleaved rounds) and in one
 process (`lint_path` in a loop, the first call not counted). The ratio is script / spec.
+With `--instructions` the in-process lint is also counted in machine instructions under valgrind's
+callgrind (the loop only, not the start of Python): the same count for the same run whatever else
+the machine is doing, where times swing with its load.
 
-    uv run python benchmarks/script_vs_spec.py [--rounds N] [--json]
+    uv run python benchmarks/script_vs_spec.py [--rounds N] [--instructions] [--json]
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,6 +44,22 @@ for _ in range(rounds):
     times.append(time.perf_counter() - t)
 print(json.dumps({"ms": 1000 * statistics.median(times)}))
 """
+
+# the loop alone: callgrind's counters are zeroed after two warm-up calls and dumped after it
+IN_PROCESS_INSTRUCTIONS = """
+import os, subprocess, sys
+from pathlib import Path
+from jobc.lint.scripts import lint_path
+path, rounds = Path(sys.argv[1]), int(sys.argv[2])
+lint_path(path)
+lint_path(path)
+subprocess.run(["callgrind_control", "-z", str(os.getpid())], capture_output=True, check=True)
+for _ in range(rounds):
+    lint_path(path)
+subprocess.run(["callgrind_control", "-d", "loop", str(os.getpid())], capture_output=True, check=True)
+"""
+# calls counted per file: a long file's lint is counted fewer times, each costs more under valgrind
+INSTRUCTION_ROUNDS = {"typical": 40, "long": 2}
 
 
 def _pad(text: str, size: int) -> str:
@@ -80,8 +101,42 @@ def in_process(path: Path, rounds: int) -> float:
     return float(json.loads(out.stdout)["ms"])
 
 
+def instructions(path: Path, rounds: int) -> float:
+    """Machine instructions of one in-process `lint_path(path)`, the mean of ``rounds`` calls."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-c",
+                IN_PROCESS_INSTRUCTIONS,
+                str(path),
+                str(rounds),
+            ],
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+            capture_output=True,
+            check=True,
+        )
+        # the dump the loop asked for is the first numbered part; the rest is the exit's
+        for line in out.with_name(f"{out.name}.1").read_text().splitlines():
+            if line.startswith("summary:"):
+                return int(line.split()[1]) / rounds
+    raise RuntimeError(f"callgrind wrote no summary for {path}")
+
+
 def main() -> None:
-    args = arguments(__doc__ or "", rounds=21).parse_args()
+    parser = arguments(__doc__ or "", rounds=21)
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the in-process lint's instructions with valgrind (slow)",
+    )
+    args = parser.parse_args()
+    if args.instructions and not (shutil.which("valgrind") and shutil.which("callgrind_control")):
+        parser.error("--instructions needs valgrind and callgrind_control on PATH")
     if not args.no_compile:
         compile_bytecode((*__import__("_bench").BYTECODE_PACKAGES, "tree_sitter", "tree_sitter_bash"))
     jobc = command("jobc", "jobc")
@@ -99,18 +154,24 @@ def main() -> None:
                 "cold_wall_ms": {k: v.wall_ms for k, v in cold.items()},
                 "in_process_ms": warm,
             }
-            rows.append(
-                [
-                    name,
-                    size,
-                    cold["script"].cpu_ms,
-                    cold["spec"].cpu_ms,
-                    cold["script"].cpu_ms / cold["spec"].cpu_ms,
-                    warm["script"],
-                    warm["spec"],
-                    warm["script"] / warm["spec"],
-                ]
-            )
+            row = [
+                name,
+                size,
+                cold["script"].cpu_ms,
+                cold["spec"].cpu_ms,
+                cold["script"].cpu_ms / cold["spec"].cpu_ms,
+                warm["script"],
+                warm["spec"],
+                warm["script"] / warm["spec"],
+            ]
+            if args.instructions:
+                count = {
+                    "script": instructions(script, INSTRUCTION_ROUNDS[name]),
+                    "spec": instructions(spec, INSTRUCTION_ROUNDS[name]),
+                }
+                result["pairs"][name]["in_process_instructions"] = count
+                row += [count["script"] / 1e6, count["spec"] / 1e6, count["script"] / count["spec"]]
+            rows.append(row)
     text = table(
         [
             "pair",
@@ -121,6 +182,7 @@ def main() -> None:
             "in-process script ms",
             "in-process spec ms",
             "ratio",
+            *(["script M instructions", "spec M instructions", "ratio"] if args.instructions else []),
         ],
         rows,
     )

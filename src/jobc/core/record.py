@@ -120,8 +120,13 @@ def _make(cls: type[T], *, frozen: bool, order: bool) -> type[T]:
         compared.append(name)
     title = cls.__name__
     count = len(names)
+    # all fields by position is how the readers build most records: one C call stores them
+    by_dict = "__slots__" not in cls.__dict__
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if by_dict and not kwargs and len(args) == count:
+            self.__dict__.update(zip(names, args, strict=True))
+            return
         if len(args) > count:
             raise TypeError(f"{title}() takes {count} arguments, {len(args)} given")
         for i, name in enumerate(names):

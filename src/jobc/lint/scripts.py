@@ -28,6 +28,7 @@ from jobc.reader import source as _source
 from jobc.spec.context import Context
 
 if TYPE_CHECKING:
+    from jobc.lint.rules.base import Check
     from jobc.script.facts import ScriptFacts
     from jobc.script.spec import Derived
 
@@ -57,6 +58,7 @@ SPEC_RULES = (
 # (`srun bash -c "$step"`, `srun ./run.sh`), where guessing a mode would only guess a finding.
 MODE_RULES = frozenset({"JC101", "JC102"})
 _SETUP_LINE = re.compile(r"\bsetup line \d+\b")
+_CHECKS: list[tuple[str, Check]] = []  # filled on the first script
 
 
 def lint_path(
@@ -68,22 +70,33 @@ def lint_path(
     profile: Path | None = None,
 ) -> Result:
     """Lint a spec, a cluster profile or an sbatch script, whichever the file is."""
-    from jobc.script.detect import is_script
+    from jobc.script.detect import HEAD, SPEC_SUFFIXES, looks_like_script
 
     config = config or Config()
-    if is_script(path):
-        return lint_script(path, config=config, display=display, profile=profile)
+    if path.suffix.lower() not in SPEC_SUFFIXES:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None  # lint_file reports why the file cannot be read
+        # a script is read once: the bytes that show it is one are the bytes that are parsed
+        if data is not None and looks_like_script(data[:HEAD]):
+            return lint_script(path, config=config, display=display, profile=profile, data=data)
     return lint_file(path, config=config, overrides=overrides, display=display)
 
 
 def lint_script(
-    path: Path, *, config: Config, display: str | None = None, profile: Path | None = None
+    path: Path,
+    *,
+    config: Config,
+    display: str | None = None,
+    profile: Path | None = None,
+    data: bytes | None = None,
 ) -> Result:
-    from jobc.script.parse import read
+    from jobc.script.parse import read_bytes
 
-    facts = read(path, display)
-    text = "\n".join(facts.lines)
-    main = _source.Source(facts.file, text)
+    facts = read_bytes(path.read_bytes() if data is None else data, display or str(path))
+    main = _source.Source(facts.file, "\n".join(facts.lines))
+    main.lines = facts.lines  # the lines the script was read into; not split a second time
     run = _Run(main, [])
     run.shell_files.add(facts.file)
     result = Result(facts.file, sources=run.layers)
@@ -115,15 +128,24 @@ def _check(
     ctx.facts["script"] = facts
     result.context = ctx
     run.rules_ran = True
-    for code, rule in RULES.items():
-        if rule.check is None:
-            continue
-        if not code.startswith("JC8") and code not in SPEC_RULES:
-            continue
+    for code, check in _script_checks():
         if code in MODE_RULES and not derived.mode_known:
             continue
-        for hit in rule.check(ctx):
+        for hit in check(ctx):
             _emit(run, code, hit, derived, facts)
+
+
+def _script_checks() -> list[tuple[str, Check]]:
+    """The checks a script meets, in the registry's order: the script rules and SPEC_RULES."""
+    if not _CHECKS:
+        from jobc.lint.rules import RULES
+
+        _CHECKS.extend(
+            (code, rule.check)
+            for code, rule in RULES.items()
+            if rule.check is not None and (code.startswith("JC8") or code in SPEC_RULES)
+        )
+    return _CHECKS
 
 
 def _profile(run: _Run, path: Path) -> _source.Source | None:

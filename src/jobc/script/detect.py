@@ -9,7 +9,7 @@ SPEC_SUFFIXES = (".yaml", ".yml")
 SCRIPT_SUFFIXES = (".sh", ".sbatch", ".slurm", ".bash")
 _SHELL_SHEBANG = re.compile(rb"^#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|k|z|tc|c|a|fi)?sh\b")
 _DIRECTIVE = re.compile(rb"^#SBATCH[ \t]", re.M)
-_HEAD = 1 << 16
+HEAD = 1 << 16  # the bytes that decide whether a file is a script
 
 
 def is_script(path: Path) -> bool:
@@ -18,7 +18,7 @@ def is_script(path: Path) -> bool:
         return False
     try:
         with path.open("rb") as f:
-            head = f.read(_HEAD)
+            head = f.read(HEAD)
     except OSError:
         return False
     return looks_like_script(head, path.suffix.lower())
@@ -36,6 +36,6 @@ def walk_candidate(path: Path) -> bool:
         return False
     try:
         with path.open("rb") as f:
-            return bool(_DIRECTIVE.search(f.read(_HEAD)))
+            return bool(_DIRECTIVE.search(f.read(HEAD)))
     except OSError:
         return False

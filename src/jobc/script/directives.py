@@ -9,6 +9,7 @@ Within a line, options are split into words as a shell would (quotes group), a w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
@@ -87,6 +88,9 @@ OPTIONAL_VALUE = frozenset({"exclusive", "requeue", "kill-on-invalid-dep"})
 ALIASES = {"gpus-per-task": "gpus-per-task", "cpus": "cpus-per-task", "job_name": "job-name"}
 
 
+_PLAIN_WORD = re.compile(r"[^ \t\r]+")
+
+
 def is_directive(line: str) -> bool:
     return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t")
 
@@ -133,6 +137,13 @@ def _span(line: int, start: int, end: int) -> Span:
 
 def _words(line: str, offset: int) -> Iterator[tuple[str, int, int]]:
     """Shell-like words from ``offset``: (text without quotes, start, end) in 0-based columns."""
+    if "'" not in line and '"' not in line:
+        # no quotes (nearly every line): a word is a run of non-blanks, found by the regex engine
+        for m in _PLAIN_WORD.finditer(line, offset):
+            if line[m.start()] == "#":
+                return
+            yield m.group(), m.start(), m.end()
+        return
     i, n = offset, len(line)
     while i < n:
         while i < n and line[i] in " \t\r":

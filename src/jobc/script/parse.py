@@ -120,6 +120,9 @@ _LAUNCHER_FLAGS = frozenset(
 _PYTHON = re.compile(r"^python(\d+(\.\d+)?)?$")
 _LITERAL_TYPES = frozenset({"word", "number", "raw_string"})
 _SPECIAL_WORD = re.compile(r"[\\*?\[]")
+# what a backslash escapes: in double quotes only $ ` " \ and a newline, outside any character
+_QUOTED_ESCAPE = re.compile(r'\\([$`"\\\n])')
+_ESCAPE = re.compile(r"\\(.)")
 # names a command that may start a step or set a trap; any other command is only recorded
 _MAY_LAUNCH = re.compile(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
@@ -225,6 +228,8 @@ class _Reader:
 
     def span(self, node: Any) -> Span:
         (r0, c0), (r1, c1) = node.start_point, node.end_point
+        if self.ascii:
+            return Span(r0 + 1, c0 + 1, r1 + 1, c1 + 1)
         return Span(r0 + 1, self.col(r0, c0), r1 + 1, self.col(r1, c1))
 
     def text(self, node: Any) -> str:
@@ -246,11 +251,14 @@ class _Reader:
         for row, line in enumerate(self.facts.lines):
             if not line.startswith(_directives.PREFIX) or not _directives.is_directive(line):
                 continue
+            if self.first_row is None or row < self.first_row:
+                # above the first command there are only comments: no need to ask the tree
+                self.facts.directives.extend(_directives.parse_line(line, row + 1, True))
+                continue
             node = root.descendant_for_point_range((row, 0), (row, 1))
             if node is None or node.type != "comment" or node.start_point != (row, 0):
                 continue
-            honoured = self.first_row is None or row < self.first_row
-            self.facts.directives.extend(_directives.parse_line(line, row + 1, honoured))
+            self.facts.directives.extend(_directives.parse_line(line, row + 1, False))
 
     def _errors(self, root: Any) -> None:
         if not root.has_error:
@@ -569,12 +577,13 @@ def _unquote(node: Any, raw: str) -> str:
     if node.type == "raw_string":
         return raw[1:-1]
     if node.type == "string":
-        return re.sub(r'\\([$`"\\\n])', r"\1", raw[1:-1])
+        inner = raw[1:-1]
+        return _QUOTED_ESCAPE.sub(r"\1", inner) if "\\" in inner else inner
     if node.type == "concatenation":
         return "".join(
             _unquote(c, bytes(c.text).decode("utf-8", "surrogateescape")) for c in node.named_children
         )
-    return re.sub(r"\\(.)", r"\1", raw)
+    return _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
 
 
 def _skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:

@@ -111,12 +111,13 @@ _ASSIGN = re.compile(
 _TAKES_PASSWORD_P = frozenset(["login", "sshpass", "mysql", "mysqldump", "mysqladmin"])
 # sections whose values the checks above already read, shapes included
 _CHECKED = (("fabric", "env"), ("launch", "args"), ("launch", "setup"))
+_NAME_PARTS = re.compile(r"[_\-.]+")
 _LEAKS = "it would be written into the compiled script, which is committed, copied and printed in logs"
 
 
 def secret_name(name: str) -> bool:
     """Whether a variable or flag name says its value is a secret (HF_TOKEN, --wandb-api-key)."""
-    parts = [p for p in re.split(r"[_\-.]+", name.strip("-").upper()) if p]
+    parts = [p for p in _NAME_PARTS.split(name.strip("-").upper()) if p]
     if not parts:
         return False
     last = parts[-1]
