@@ -242,8 +242,8 @@ class _Reader:
                 self.facts.first_command = self.span(child)
                 break
         self._comments(root)
-        for child in root.named_children:
-            self.statement(child, background=_background(child))
+        for child, background in _statements(root):
+            self.statement(child, background=background)
         self._errors(root)
 
     def _comments(self, root: Any) -> None:
@@ -325,11 +325,10 @@ class _Reader:
             if body is not None:
                 self.statement(body, background=background)
         else:
-            children = node.named_children
-            for child in children:
+            for child, in_background in _statements(node):
                 if child.type in ("command_substitution", "heredoc_body", "heredoc_start"):
                     continue
-                self.statement(child, background=background or _background(child))
+                self.statement(child, background=background or in_background)
 
     def declaration(self, node: Any) -> None:
         keyword = node.children[0].type if node.children else ""
@@ -536,9 +535,16 @@ class _Inner(_Reader):
         return row, offset - start
 
 
-def _background(node: Any) -> bool:
-    nxt = node.next_sibling
-    return nxt is not None and nxt.type == "&"
+def _statements(node: Any) -> Iterator[tuple[Any, bool]]:
+    """The named children of ``node``, each with whether an `&` follows it (runs in the background).
+
+    From one list of the children: a node's `next_sibling` walks its parent's children from the
+    first, which made a script of thousands of lines cost the square of its length."""
+    children = node.children
+    last = len(children) - 1
+    for i, child in enumerate(children):
+        if child.is_named:
+            yield child, i < last and children[i + 1].type == "&"
 
 
 def _descendants(node: Any) -> Iterator[Any]:
