@@ -90,3 +90,12 @@ def test_a_field_without_default_after_one_with_a_default_is_refused() -> None:
         class Wrong:
             a: int = 1
             b: str  # type: ignore[misc]
+
+
+def test_every_field_by_position_is_the_same_record_as_by_keyword() -> None:
+    # the all-positional call stores the fields in one step; it must give what the general path gives
+    by_position, by_keyword = Span(3, 4), Span(line=3, col=4)
+    assert by_position == by_keyword
+    assert vars(by_position) == vars(by_keyword) == {"line": 3, "col": 4}
+    with pytest.raises(AttributeError):
+        by_position.line = 5  # type: ignore[misc]
