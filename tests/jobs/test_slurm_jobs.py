@@ -312,3 +312,42 @@ def test_a_two_by_three_sweep_runs_six_array_tasks_each_with_its_values(
         assert f"0: sweep args: --lr {lr} --seed={seed}" in log
         shown = jobc(slurm_cluster, tmp_path, "logs", f"{job}_{task}").stdout
         assert f"sweep args: --lr {lr} --seed={seed}" in shown
+
+
+def test_then_starts_the_next_spec_only_after_the_first_succeeded(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    one_gpu = {"nodes": 1, "gpus_per_node": 1}
+    first = spec(tmp_path, "first", "srun", "ok", resources=one_gpu)
+    second = spec(tmp_path, "second", "srun", "ok", resources=one_gpu)
+    run = jobc(slurm_cluster, tmp_path, "submit", first.name, "--then", second.name)
+    assert run.returncode == 0, run.stderr
+    ids = run.stdout.split()
+    jobs.extend(int(i) for i in ids)
+    assert len(ids) == 2, run.stdout
+    a, b = ids
+    entries = {e.job_id: e for e in ledger.entries(tmp_path / ".jobc") if isinstance(e, ledger.Entry)}
+    assert entries[a].after == []
+    assert entries[b].after == [a]
+    assert slurm_cluster.wait(int(a), 120) == "COMPLETED"
+    assert slurm_cluster.wait(int(b), 120) == "COMPLETED"
+    # ISO times compare as text: the second started no earlier than the first ended
+    assert slurm_cluster.job(int(b))["StartTime"] >= slurm_cluster.job(int(a))["EndTime"]
+
+
+def test_dry_run_prints_every_script_of_a_chain_and_submits_nothing(tmp_path: Path) -> None:
+    first = spec(tmp_path, "first", "srun", "ok")
+    second = spec(tmp_path, "second", "srun", "ok")
+    run = subprocess.run(
+        [sys.executable, "-m", "jobc", "submit", first.name, "--then", second.name, "--dry-run"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("#!/bin/bash") == 2
+    assert "#SBATCH --job-name=first" in run.stdout
+    assert "#SBATCH --job-name=second" in run.stdout
+    assert run.stderr.count("--dry-run: would submit") == 2
+    assert not (tmp_path / ".jobc").exists()
