@@ -55,12 +55,13 @@ def check(ctx: Context) -> Iterator[Hit]:
     if not traps:
         return
     trap = traps[0]
+    main = f.main_step
     for step in f.steps:
         if step.line <= trap.span.line or step.background or step.exec_:
             continue
-        if step.launcher is None and step.program is None and step.module is None:
-            # a helper step (`srun uv sync`, `srun mkdir …`) ends by itself and the trap runs
-            # after it; the step that must not hold the trap back is the one running the program
+        if step is not main and step.launcher is None and step.program is None and step.module is None:
+            # a helper step before the main one (`srun uv sync`, `srun mkdir …`) ends by itself and
+            # the trap runs after it; the steps that must not hold the trap back run the work
             continue
         yield Hit(
             at(step.span),
