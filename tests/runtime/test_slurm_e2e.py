@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from jobc.jobs.labels import parse as parse_label
 from tests.cluster import FINAL_STATES, SlurmCluster
 from tests.compile.support import compile_data
 from tests.runtime.procs import TOY_TRAIN, ForkServer, seen, steps_done, toy_envs
@@ -276,9 +277,17 @@ def test_check_program_as_the_job_prints_one_json_line(
     job = submit(slurm_cluster, jobs, script, tmp_path)
     assert slurm_cluster.wait(job, 90) == "COMPLETED", job_log(logs)
     log = job_log(logs)
-    lines = [line for line in log.splitlines() if line.startswith("{")]
-    assert len(lines) == 1, log
-    summary = json.loads(lines[0])
+    # every output line carries its rank label (srun --label, torchrun's prefix), and srun cuts a
+    # long line into several labelled pieces: read past the labels, join rank 0's pieces
+    pieces = [parse_label(line) for line in log.splitlines()]
+    starts = [i for i, piece in enumerate(pieces) if piece.text.startswith("{")]
+    assert len(starts) == 1, log
+    text = ""
+    for piece in pieces[starts[0] :]:
+        if piece.text.startswith("jobc: "):
+            break
+        text += piece.text
+    summary = json.loads(text)
     assert summary["ok"] is True
     assert summary["allreduce"] == {"expected": WORLD * (WORLD + 1) / 2, "ok": True}
     assert (summary["spec"], summary["launch_mode"], summary["backend"]) == (f"e2e-{mode}", mode, "gloo")
