@@ -38,7 +38,8 @@ def submit(slurm_cluster: SlurmCluster, tmp_path: Path) -> Iterator[Submit]:
 def wait_for_file(path: Path, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not path.exists():
-        assert time.monotonic() < deadline, f"{path} did not appear within {timeout}s"
+        if time.monotonic() > deadline:
+            pytest.fail(f"{path} did not appear within {timeout}s")
         time.sleep(0.1)
 
 

@@ -300,7 +300,8 @@ def test_a_two_by_three_sweep_runs_six_array_tasks_each_with_its_values(
         done = {r["job_id"] for r in rows if r["state"] == "COMPLETED"}
         if done == {f"{job}_{i}" for i in range(6)}:
             break
-        assert time.monotonic() < deadline, rows
+        if time.monotonic() > deadline:
+            pytest.fail(f"the array tasks did not all complete: {rows}")
         time.sleep(1)
     (entry,) = [e for e in ledger.entries(tmp_path / ".jobc") if isinstance(e, ledger.Entry)]
     assert entry.array == "0-5%3"
