@@ -40,6 +40,16 @@ class Span:
 
 
 @record
+class Related:
+    """Another place a finding concerns: for a command assembled in a variable, the finding is where
+    the value was written and this is the line that runs it."""
+
+    span: Span
+    message: str
+    file: str | None = None  # None: the finding's own file
+
+
+@record
 class Finding:
     """One problem in one file. Rules create these with a data path; the engine adds the span."""
 
@@ -50,6 +60,7 @@ class Finding:
     file: str
     span: Span
     path: DataPath = field(default=(), compare=False)
+    related: tuple[Related, ...] = field(default=(), compare=False)
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.file, self.span.line, self.span.col, self.code, self.message)
@@ -73,3 +84,5 @@ class Hit:
     at_value: bool = True  # point at the value (True) or at the key (False)
     # a rule whose cases differ in weight (JC401: info on Blackwell) overrides its default here
     severity: Severity | None = None
+    # other places the finding concerns (the run line of a command assembled elsewhere)
+    related: tuple[Related, ...] = ()

@@ -100,7 +100,9 @@ class _Run:
         if over is not None:
             message = f"{message} (from --set {over.text})"
         severity = hit.severity if hit.severity is not None else rule.meta.severity
-        self.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path))
+        self.findings.append(
+            Finding(code, rule.meta.name, severity, message, file, span, hit.path, hit.related)
+        )
 
     def _override_for(self, path: DataPath, *, created: bool = False) -> Override | None:
         """The --set that wrote this path (or, with `created`, a --set below it that made it exist)."""
@@ -557,6 +559,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
                 finding.file,
                 finding.span,
                 finding.path,
+                finding.related,
             )
         kept.append(finding)
     # an unused suppression is only known once every rule has had its say

@@ -217,7 +217,7 @@ def _emit(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) 
         span, file = _place(run, code, hit, derived, facts)
         if hit.path[:2] == ("launch", "setup"):
             message = _SETUP_LINE.sub(f"line {span.line}", message)
-    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path))
+    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path, hit.related))
 
 
 def _place(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) -> tuple[Span, str]:

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from jobc.core.diagnostics import Finding, Severity
 from jobc.lint.report.safe import visible
-from jobc.lint.report.text import line
+from jobc.lint.report.text import also, line
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -34,4 +34,4 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
             f"title={_prop(f.code + ' ' + f.name)}::{_data(f.message)}\n"
         )
     for f in findings:
-        out.write(line(f) + "\n")
+        out.write("".join(text + "\n" for text in (line(f), *also(f))))

@@ -21,6 +21,18 @@ def as_dict(f: Finding) -> dict[str, object]:
         "severity": str(f.severity),
         "message": f.message,
         "data_path": list(f.path),
+        # other places the finding concerns: the line that runs a command assembled elsewhere
+        "related": [
+            {
+                "path": r.file or f.file,
+                "line": r.span.line,
+                "col": r.span.col,
+                "end_line": r.span.end_line,
+                "end_col": r.span.end_col,
+                "message": r.message,
+            }
+            for r in f.related
+        ],
     }
 
 

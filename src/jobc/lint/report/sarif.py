@@ -9,7 +9,7 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from jobc import __version__
-from jobc.core.diagnostics import Finding, Severity
+from jobc.core.diagnostics import Finding, Severity, Span
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 DOCS_URL = "https://jobc.dev/rules"
@@ -37,28 +37,7 @@ def document(findings: Sequence[Finding]) -> dict[str, Any]:
         }
         for rule in RULES.values()
     ]
-    results = [
-        {
-            "ruleId": f.code,
-            "ruleIndex": codes.index(f.code),
-            "level": _LEVEL[f.severity],
-            "message": {"text": f.message},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(f.file)},
-                        "region": {
-                            "startLine": f.span.line,
-                            "startColumn": f.span.col,
-                            "endLine": f.span.end_line,
-                            "endColumn": f.span.end_col,
-                        },
-                    }
-                }
-            ],
-        }
-        for f in findings
-    ]
+    results = [_result(f, codes) for f in findings]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -76,6 +55,36 @@ def document(findings: Sequence[Finding]) -> dict[str, Any]:
             }
         ],
     }
+
+
+def _location(file: str, span: Span) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": _uri(file)},
+            "region": {
+                "startLine": span.line,
+                "startColumn": span.col,
+                "endLine": span.end_line,
+                "endColumn": span.end_col,
+            },
+        }
+    }
+
+
+def _result(f: Finding, codes: list[str]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": f.code,
+        "ruleIndex": codes.index(f.code),
+        "level": _LEVEL[f.severity],
+        "message": {"text": f.message},
+        "locations": [_location(f.file, f.span)],
+    }
+    if f.related:
+        result["relatedLocations"] = [
+            {"id": i, **_location(r.file or f.file, r.span), "message": {"text": r.message}}
+            for i, r in enumerate(f.related)
+        ]
+    return result
 
 
 def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:

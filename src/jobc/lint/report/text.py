@@ -16,6 +16,14 @@ def line(f: Finding) -> str:
     return f"{visible(f.file)}:{f.span.line}:{f.span.col}: {f.code} [{f.severity}] {visible(f.message)}"
 
 
+def also(f: Finding) -> list[str]:
+    """The finding's related locations, one indented line each (`  also: file:line:col: why`)."""
+    return [
+        f"  also: {visible(r.file or f.file)}:{r.span.line}:{r.span.col}: {visible(r.message)}"
+        for r in f.related
+    ]
+
+
 def _redact(value: str) -> str:
     """Keep quotes and the first three characters (a token's kind, such as hf_), hide the rest."""
     quote = value[0] if value[:1] in ("'", '"') else ""
@@ -37,7 +45,7 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
     secrets = _secret_spans(findings) if tty else {}
     for f in findings:
         if not tty:
-            out.write(line(f) + "\n")
+            out.write("".join(text + "\n" for text in (line(f), *also(f))))
             continue
         colour = _COLOURS[f.severity]
         out.write(
@@ -55,6 +63,8 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
             gutter = f"{f.span.line:>4} | "
             out.write(f"{_DIM}{gutter}{_RESET}{visible(text)}\n")
             out.write(" " * len(gutter) + " " * (f.span.col - 1) + colour + "^" * width + _RESET + "\n")
+        for text in also(f):
+            out.write(f"{_DIM}{text}{_RESET}\n")
     if tty and findings:
         counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
         parts = [f"{n} {s}{'s' if n != 1 else ''}" for s, n in sorted(counts.items(), reverse=True) if n]
