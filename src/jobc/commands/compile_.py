@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ def register(sub: Any) -> None:
         ),
     )
     add_spec_arguments(p, "resources.nodes=8")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the script here (mode 0755)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the script here (a new file is executable)")
     p.add_argument(
         "--attach",
         metavar="JOBID",
@@ -70,33 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(path: Path, text: str) -> None:
-    """Replace a regular file whole, so a reader never sees half a script.
+    """Replace the file whole, so a reader never sees half a script (a new one is executable)."""
+    from jobc.core.atomic import replace
 
-    A symlink is followed, so the file it points to gets the script and the link stays; a device
-    or a FIFO (`-o /dev/stdout`, `-o /dev/null`, a pipe) is written through, never replaced by a
-    regular file (as root, replacing /dev/null would break the machine).
-    """
-    import stat
-    import tempfile  # only `-o` needs it; every other command would pay for importing it
-
-    path = Path(os.path.realpath(path))
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        mode = None
-    if mode is not None and stat.S_ISDIR(mode):
-        raise IsADirectoryError(21, "is a directory")
-    if mode is not None and not stat.S_ISREG(mode):
-        with path.open("w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        return
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace(path, text, mode=0o755)

@@ -70,8 +70,10 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
+    from jobc.core.atomic import replace
+
     try:
-        Path(args.output).write_text(text, encoding="utf-8")
+        replace(args.output, text)
     except OSError as exc:
         print(f"jobc import: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return 2
