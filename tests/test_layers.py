@@ -19,7 +19,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 #: Lowest first. `jobc` is the top-level package itself (it holds only the version).
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"jobc", "jobc.core", "jobc.data"}),
+    frozenset({"jobc", "jobc.core", "jobc.data", "jobc.tables"}),
     frozenset({"jobc.reader"}),
     frozenset({"jobc.spec"}),
     frozenset({"jobc.memory", "jobc.compile"}),

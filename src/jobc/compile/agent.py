@@ -18,7 +18,9 @@ and torch the runtime supports (no newer syntax, no torch internals beyond `main
 
 from __future__ import annotations
 
-AGENT = """\
+from jobc.tables.contract import AGENT_REQUEUE, REQUEUE_EXIT_CODE
+
+_SOURCE = """\
 import os
 import signal
 import sys
@@ -65,15 +67,19 @@ os.environ["JOBC_SIGNAL_RELAY"] = "agent"
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  # noqa: E402
 from torch.distributed.run import main  # noqa: E402
 
-jobc_requeue = int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
+jobc_requeue = int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "@REQUEUE_EXIT_CODE@"))
 try:
     main(sys.argv[1:])
 except ChildFailedError as error:
     codes = [failure.exitcode for failure in error.failures.values()]
     if jobc_requeue in codes and all(code == jobc_requeue or code < 0 for code in codes):
         sys.stderr.write(
-            "jobc: torchrun's workers exited with the requeue code %d; so does the agent\\n" % jobc_requeue
+            "@AGENT_REQUEUE@\\n" % jobc_requeue
         )
         sys.exit(jobc_requeue)
     raise
 """
+# The exit code and the line the agent prints come from the script's contract (jobc.tables).
+AGENT = _SOURCE.replace("@REQUEUE_EXIT_CODE@", str(REQUEUE_EXIT_CODE)).replace(
+    "@AGENT_REQUEUE@", AGENT_REQUEUE.printf
+)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jobc.compile.plan import REQUEUE_EXIT_CODE, Plan
+from jobc.compile.plan import Plan
 from jobc.compile.shell import export, scalar, sq
+from jobc.tables.contract import REQUEUE_EXIT_CODE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

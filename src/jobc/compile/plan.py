@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from jobc.spec.context import Context
     from jobc.spec.plain import JobSpec
 
-# The exit code that means "checkpointed, please requeue": the runtime's default (EX_TEMPFAIL).
-REQUEUE_EXIT_CODE = 75
 # srun's --wait floor: how long the other ranks may run on after the first one exits.
 MIN_STEP_WAIT_S = 60
 

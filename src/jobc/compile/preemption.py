@@ -23,9 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from jobc.compile.launch import RELAY_SIGNAL, srun_line, step_signals
-from jobc.compile.plan import REQUEUE_EXIT_CODE, Plan
+from jobc.compile.plan import Plan
 from jobc.compile.sbatch import signal_name
 from jobc.compile.shell import trap_handler_note
+from jobc.tables import contract
+from jobc.tables.contract import REQUEUE_EXIT_CODE
 
 # How long the partners of a failed task may still run: long enough for those that fail for the
 # same reason (a wrong world, a missing module) to say so, short against any queue wait.
@@ -41,7 +43,7 @@ def traps(plan: Plan) -> Iterator[str]:
         yield from trap_handler_note()
         yield "jobc_forward() {"
         yield "  jobc_signal=$1"
-        yield "  printf 'jobc: SIG%s received, forwarding it to the program of every task\\n' \"$1\""
+        yield "  " + contract.SIGNAL_FORWARDED.shell('"$1"')
         yield (
             f'  scancel --signal={RELAY_SIGNAL} "$jobc_job_id" || '
             "printf 'jobc: scancel could not forward SIG%s\\n' \"$1\" >&2"
@@ -51,7 +53,7 @@ def traps(plan: Plan) -> Iterator[str]:
         yield from trap_handler_note()
         yield "jobc_noted() {"
         yield "  jobc_signal=$1"
-        yield "  printf 'jobc: SIG%s received; Slurm sends it to every task itself\\n' \"$1\""
+        yield "  " + contract.SIGNAL_NOTED.shell('"$1"')
         yield "}"
     for name in step_signals(plan):
         handler = "jobc_forward" if name == spec_signal else "jobc_noted"
@@ -137,7 +139,7 @@ def run(plan: Plan) -> Iterator[str]:
     if plan.attach is not None:
         yield "jobc_status=0"
         yield from _launch_and_wait(plan)
-        yield "printf 'jobc: the step ended with exit code %s\\n' \"$jobc_status\""
+        yield contract.STEP_END.shell('"$jobc_status"')
         yield 'exit "$jobc_status"'
         return
     res = plan.spec.resilience
@@ -150,7 +152,7 @@ def run(plan: Plan) -> Iterator[str]:
     yield "  printf 'jobc: SIG%s arrived before the launch; not starting the program\\n' \"$jobc_signal\""
     yield "  jobc_status=1"
     yield "fi"
-    yield "printf 'jobc: the step ended with exit code %s\\n' \"$jobc_status\""
+    yield contract.STEP_END.shell('"$jobc_status"')
     yield "printf 'jobc: step end %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\""
     yield ""
     yield "jobc_requeue=''"
@@ -164,9 +166,8 @@ def run(plan: Plan) -> Iterator[str]:
         yield "  printf 'jobc: not requeued (%s): resilience.requeue is false\\n' \"$jobc_requeue\""
     else:
         yield f"  if ((SLURM_RESTART_COUNT < {res.max_restarts})); then"
-        yield (
-            "    printf 'jobc: requeueing job %s: %s (restart %s of at most %s)\\n' "
-            f'"$jobc_job_id" "$jobc_requeue" "$((SLURM_RESTART_COUNT + 1))" {res.max_restarts}'
+        yield "    " + contract.REQUEUE.shell(
+            '"$jobc_job_id"', '"$jobc_requeue"', '"$((SLURM_RESTART_COUNT + 1))"', str(res.max_restarts)
         )
         yield '    scontrol requeue "$jobc_job_id"'
         yield "    exit 0"

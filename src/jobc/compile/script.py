@@ -12,6 +12,7 @@ from jobc.compile import environment, helpers, launch, preemption, rendezvous
 from jobc.compile.plan import Plan, make_plan
 from jobc.compile.sbatch import directives
 from jobc.compile.shell import sq, trap_handler_note
+from jobc.tables import contract
 
 if TYPE_CHECKING:
     from jobc.spec.context import Context
@@ -190,14 +191,9 @@ def _banner(plan: Plan) -> Iterator[str]:
     layout = (
         f"world {plan.world} = tp {p.tp} x pp {p.pp} x cp {p.cp} x dp {dp} (ep {p.ep}), {plan.mode} launch"
     )
-    yield (
-        "printf 'jobc: %s job %s on %s nodes (%s)\\n' "
-        f'{sq(plan.name)} "$jobc_job_id" "{plan.nodes}" "$jobc_nodelist"'
-    )
-    yield f"printf 'jobc: %s\\n' {sq(layout)}"
-    yield (
-        'printf \'jobc: master %s:%s, restart %s\\n\' "$MASTER_ADDR" "$MASTER_PORT" "$SLURM_RESTART_COUNT"'
-    )
+    yield contract.JOB.shell(sq(plan.name), '"$jobc_job_id"', f'"{plan.nodes}"', '"$jobc_nodelist"')
+    yield contract.LAYOUT.shell(sq(layout))
+    yield contract.MASTER.shell('"$MASTER_ADDR"', '"$MASTER_PORT"', '"$SLURM_RESTART_COUNT"')
 
 
 def _launch(plan: Plan) -> Iterator[str]:

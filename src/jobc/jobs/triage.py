@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from jobc.jobs import labels
+from jobc.tables import contract
+from jobc.tables.contract import REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE
 
 MAX_LINE = 8192
 TRACEBACK_TAIL = 40
 EVIDENCE_PER_KIND = 4
-REQUEUE_EXIT_CODE = 75
-WATCHDOG_EXIT_CODE = 124
 
 
 @dataclass(frozen=True)
@@ -128,13 +128,13 @@ _RDZV = re.compile(
 )
 _ENDPOINT = re.compile(r"\(([\w.\-]+), (\d+)\)|([\w.\-]+):(\d{2,5})\b")
 _TORCHRUN_FIELD = re.compile(r"^\s*(rank|host|exitcode|time)\s*:\s*(.*)$")
-_BANNER_MASTER = re.compile(r"^jobc: master (\S+):(\d+), restart (\d+)")
-_BANNER_LAYOUT = re.compile(r"^jobc: world (\d+) = .*, (srun|torchrun) launch")
-_BANNER_JOB = re.compile(r"^jobc: \S+ job (\d+) on (\d+) nodes")
-_SIGNAL = re.compile(r"^jobc: SIG(\w+) received")
-_STEP_END = re.compile(r"^jobc: the step ended with exit code (\d+)")
-_REQUEUE = re.compile(r"^jobc: requeueing job (\S+): (.*)")
-_WATCHDOG = re.compile(r"jobc\.runtime: still running .* forcing exit with code (\d+)")
+_BANNER_MASTER = contract.MASTER.pattern
+_BANNER_LAYOUT = contract.LAYOUT.pattern
+_BANNER_JOB = contract.JOB.pattern
+_SIGNAL = contract.SIGNAL_FORWARDED.pattern
+_STEP_END = contract.STEP_END.pattern
+_REQUEUE = contract.REQUEUE.pattern
+_WATCHDOG = contract.RUNTIME_WATCHDOG.pattern
 
 _SIGNALS = {1: "SIGHUP", 2: "SIGINT", 6: "SIGABRT", 9: "SIGKILL", 10: "SIGUSR1", 12: "SIGUSR2", 15: "SIGTERM"}
 
@@ -238,7 +238,7 @@ class Scanner:
         elif m := _BANNER_LAYOUT.match(text):
             self.torchrun = m.group(2) == "torchrun"
         elif m := _BANNER_JOB.match(text):
-            self.job_id = m.group(1)
+            self.job_id = m.group(2)
         elif _SIGNAL.match(text):
             self.signals.append(ev)
         elif m := _STEP_END.match(text):
