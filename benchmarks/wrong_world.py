@@ -26,9 +26,9 @@ from _bench import ROOT, machine, table
 
 sys.path.insert(0, str(ROOT))
 
-from tests.cluster import SlurmCluster
 from tests.compile.support import compile_data
 from tests.runtime.test_slurm_e2e import time_limit_s, toy_job
+from tests.support.cluster import SlurmCluster
 
 MODES = ("srun", "torchrun")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from jobc.reader import fastyaml
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "specs").glob("*.yaml"))
 
 # never on the lint path (torch belongs to jobc.runtime); pydantic and jsonschema only explain errors

@@ -14,8 +14,8 @@ from jobc.compile import compile_attach, compile_batch
 from jobc.compile.launch import STEP_DELIMITER
 from jobc.compile.shell import QUOTED_WORD
 from jobc.lint.pipeline import Result, lint_file, parse_override
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
 GOLDEN = ROOT / "golden"
 

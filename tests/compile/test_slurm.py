@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from jobc.compile import compile_batch
-from tests.cluster import SlurmCluster
 from tests.compile.support import compile_data, example_specs, lint
-from tests.slurm_jobs import job_log, submit, wait_for_files
+from tests.support.cluster import SlurmCluster
+from tests.support.slurm_jobs import job_log, submit, wait_for_files
 
 RECORDER = Path(__file__).with_name("record_rank.py")
 NODES, GPUS = 2, 2

@@ -9,7 +9,7 @@ from typing import Any
 
 from jobc.compile.sweep import combinations
 from tests.compile.support import compile_data, lint
-from tests.helpers import codes
+from tests.support.lint import codes
 
 SPEC: dict[str, Any] = {
     "version": 1,

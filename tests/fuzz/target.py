@@ -20,8 +20,9 @@ import subprocess
 from pathlib import Path
 
 from jobc.cli import main
+from tests.support import ROOT
 
-SPECS = Path(__file__).resolve().parents[2] / "specs"
+SPECS = ROOT / "specs"
 # C0 controls but tab and newline, DEL, C1 controls: none of these may reach a terminal
 _RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 

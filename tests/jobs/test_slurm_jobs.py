@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from jobc.jobs import ledger
-from tests.cluster import SlurmCluster, free_ports
+from tests.support.cluster import SlurmCluster, free_ports
 
 SCENARIO = Path(__file__).with_name("scenario.py")
 NODES, GPUS = 2, 2

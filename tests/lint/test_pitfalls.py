@@ -10,7 +10,7 @@ from pathlib import Path
 from jobc.compile import compile_batch
 from jobc.lint.pipeline import Result
 from tests.compile.support import step_script
-from tests.helpers import codes, lint_text, where
+from tests.support.lint import codes, lint_text, where
 
 HEADER = (
     "version: 1\n"

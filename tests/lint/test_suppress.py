@@ -6,7 +6,7 @@ from pathlib import Path
 
 from jobc.lint.config import Config
 from jobc.lint.suppress import parse
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 # tasks_per_node 4 with 8 GPUs in srun mode: JC101 at line 6.
 SPEC = """\

@@ -37,7 +37,7 @@ import pytest
 from jobc.memory import context as mem
 from jobc.memory.estimate import Estimate, estimate
 from jobc.memory.record import replace
-from tests.helpers import lint_text
+from tests.support.lint import lint_text
 
 torch = pytest.importorskip("torch", reason="the memory oracle needs torch (the dev group installs it)")
 

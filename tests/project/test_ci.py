@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
+
 CHECKS = ROOT / ".ci" / "checks"
 
 # What the checks read: the code, the goldens, the configuration and the CI scripts.

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from jobc.lint.pipeline import lint_file
-from tests import doc_examples
-from tests.doc_examples import ROOT, blocks, regenerate, unmarked
+from tests.support import doc_examples
+from tests.support.doc_examples import ROOT, blocks, regenerate, unmarked
 
-REGENERATE = "uv run python -m tests.doc_examples"
+REGENERATE = "uv run python -m tests.support.doc_examples"
 
 
 @pytest.mark.parametrize("page", doc_examples.pages(), ids=lambda p: str(p.relative_to(ROOT)))

@@ -16,7 +16,8 @@ import pytest
 import yaml
 from packaging.requirements import InvalidRequirement, Requirement
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
+
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
 REPOSITORY = PYPROJECT["project"]["urls"]["Repository"]
 VERSION = PYPROJECT["project"]["version"]

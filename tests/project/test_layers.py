@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+from tests.support import ROOT
+
+SRC = ROOT / "src"
 
 #: Lowest first. `jobc` is the top-level package itself (it holds only the version).
 LAYERS: tuple[frozenset[str], ...] = (

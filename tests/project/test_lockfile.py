@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 from typing import Any
 
 import pytest
 from packaging.markers import Marker
 from packaging.specifiers import SpecifierSet
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
 
 # The machines a developer may sync on; (sys_platform, platform_machine, platform_system).
 PLATFORMS = (

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from jobc import __version__
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DATA = ("jobc.schema.json", "gpus.json", "models.json", "nccl_env.txt")
 
 pytestmark = pytest.mark.slow

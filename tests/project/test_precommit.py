@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
+
 # What `pip install .` needs from this repository, and the hook manifest.
 PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "src")
 

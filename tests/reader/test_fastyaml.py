@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 
 from jobc.reader import fastyaml, source
 from jobc.reader.locate import locate
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
 
 pytestmark = pytest.mark.skipif(not fastyaml.AVAILABLE, reason="PyYAML's C extension is not installed")
 

@@ -10,7 +10,7 @@ import pytest
 from jobc.lint.pipeline import COMMAND_LINE
 from jobc.reader.locate import Located, locate
 from jobc.reader.source import parse_text
-from tests.helpers import lint_text, only
+from tests.support.lint import lint_text, only
 
 DOC = """\
 # yaml-language-server: $schema=../schema/jobc.schema.json

@@ -19,8 +19,9 @@ from jobc.runtime.contract import (
     parse_signal,
 )
 from jobc.runtime.errors import ContractError
+from tests.support import ROOT
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "runtime.md"
+DOCS = ROOT / "docs" / "runtime.md"
 
 
 def test_full_contract_parses() -> None:

@@ -29,8 +29,9 @@ from jobc.runtime.signals import (
     stop_signals_from_env,
     torchrun_shutdown_s,
 )
+from tests.support import ROOT
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = ROOT / "src"
 
 
 def run_python(code: str, timeout: float = 20) -> subprocess.CompletedProcess[str]:

@@ -10,11 +10,10 @@ import json
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import ROOT
 
 NO_TORCH = """
 import importlib.abc, json, sys

@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 
 from jobc.jobs.labels import parse as parse_label
-from tests.cluster import FINAL_STATES, SlurmCluster
 from tests.compile.support import compile_data
 from tests.runtime.procs import TOY_TRAIN, ForkServer, seen, steps_done, toy_envs
-from tests.slurm_jobs import job_log, submit
+from tests.support.cluster import FINAL_STATES, SlurmCluster
+from tests.support.slurm_jobs import job_log, submit
 
 if importlib.util.find_spec("torch") is None:
     pytest.skip(

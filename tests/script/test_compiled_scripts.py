@@ -17,8 +17,8 @@ import pytest
 from jobc.core.diagnostics import Severity
 from jobc.lint.config import Config
 from jobc.lint.scripts import lint_path
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 COMPILED = sorted((ROOT / "golden").glob("*.sbatch")) + sorted((ROOT / "golden").glob("*.attach.sh"))
 
 

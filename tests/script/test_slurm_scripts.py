@@ -16,8 +16,8 @@ from jobc.compile import compile_batch
 from jobc.lint.pipeline import lint_file
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read
-from tests.cluster import SlurmCluster
-from tests.slurm_jobs import job_log, submit
+from tests.support.cluster import SlurmCluster
+from tests.support.slurm_jobs import job_log, submit
 
 RECORDER = Path(__file__).with_name("record_identity.py")
 NODES, GPUS = 2, 2

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from jobc.lint.scripts import lint_path
-from tests.cluster import SlurmCluster
-from tests.slurm_jobs import job_log
+from tests.support.cluster import SlurmCluster
+from tests.support.slurm_jobs import job_log
 
 HEADER = """\
 #!/bin/bash

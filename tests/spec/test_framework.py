@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from jobc.memory import context as mem
-from tests.helpers import lint_text
+from tests.support.lint import lint_text
 
 
 def _spec(launch: str, parallelism: str = "{}", workload: str = "{seq_length: 4096}") -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jobc.spec.interpolate import interpolation_values, render
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 SPEC = """\
 version: 1

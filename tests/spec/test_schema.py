@@ -13,9 +13,9 @@ from jsonschema import Draft202012Validator
 from jobc.cli import main
 from jobc.lint.pipeline import lint_file
 from jobc.reader.source import read
-from tests.helpers import lint_text
+from tests.support import ROOT
+from tests.support.lint import lint_text
 
-ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = ROOT / "schema" / "jobc.schema.json"
 EXAMPLES = sorted((ROOT / "specs").rglob("*.yaml"))
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(?P<path>\S+)$")

@@ -1,4 +1,5 @@
-"""Fixtures shared by the whole test suite."""
+"""The local Slurm cluster as pytest fixtures: one cluster per run, the jobs a test submits,
+the `slurm` marker on every test that needs it, and the daemon logs on a failed test's report."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Generator, Iterator
 
 import pytest
 
-from tests.cluster import ClusterUnavailable, SlurmCluster
+from tests.support.cluster import ClusterUnavailable, SlurmCluster
 
 SLURM_FIXTURE = "slurm_cluster"
 

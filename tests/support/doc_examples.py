@@ -18,8 +18,8 @@ Commands that need a real Slurm cluster cannot run here; their blocks are marked
 `<!-- illustrative: WHY -->` and left as written. Every `console` block carries one of the two
 marks, so a new block cannot silently go stale.
 
-    uv run python -m tests.doc_examples           # rewrite the stale blocks
-    uv run python -m tests.doc_examples --check   # exit 1 and name them instead
+    uv run python -m tests.support.doc_examples           # rewrite the stale blocks
+    uv run python -m tests.support.doc_examples --check   # exit 1 and name them instead
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
 
 # What the scratch directory borrows from the checkout, read-only in spirit.
 SHARED = ("specs", "schema", "golden")
@@ -167,7 +167,9 @@ def regenerate(text: str, root: Path = ROOT) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.doc_examples", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.support.doc_examples", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when a block is stale")
     parser.add_argument("paths", nargs="*", type=Path, help="pages (default: README.md and docs/**/*.md)")
     args = parser.parse_args(argv)
@@ -185,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         if args.check:
             status = 1
-            print(f"{path}: stale; run `uv run python -m tests.doc_examples`", file=sys.stderr)
+            print(f"{path}: stale; run `uv run python -m tests.support.doc_examples`", file=sys.stderr)
         else:
             path.write_text(new, encoding="utf-8")
             print(f"{path}: regenerated")

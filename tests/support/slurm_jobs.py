@@ -1,6 +1,6 @@
 """Submitting compiled scripts to the test cluster and reading what the jobs leave behind.
 
-The `jobs` fixture (tests/conftest.py) collects the ids a test submits, so that whatever still
+The `jobs` fixture (tests/support/cluster_fixture.py) collects the ids a test submits, so that whatever still
 runs at the end of the test is cancelled.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster import SlurmCluster
+from tests.support.cluster import SlurmCluster
 
 
 def submit(cluster: SlurmCluster, jobs: list[int], script: str, cwd: Path, *options: str) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster import (
+from tests.support.cluster import (
     SlurmCluster,
     cluster_processes,
     ensure_hosts_entries,

@@ -8,7 +8,7 @@ import pytest
 
 from jobc.core.diagnostics import Severity
 from jobc.lint.rules.environment.jc502_container_image_syntax import image_problem
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 
 def spec(extra: str, *, nodes: int = 2, launch: str = "{program: train.py}") -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from jobc.core.diagnostics import Severity
 from jobc.lint.rules.fabric.jc402_gloo_interface_mismatch import nccl_matches
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 
 def spec(extra: str, *, nodes: int = 2, gpu: str = "h100-80gb") -> str:

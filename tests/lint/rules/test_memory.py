@@ -10,7 +10,7 @@ from pathlib import Path
 
 from jobc.core.diagnostics import Severity
 from jobc.memory import presets
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 
 def spec(resources: str, model: str, parallelism: str, workload: str) -> str:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 
 def spec(resources: str, parallelism: str, extra: str = "") -> str:

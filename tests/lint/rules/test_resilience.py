@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jobc.core.diagnostics import Severity
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 
 def spec(resilience: str, storage: str = "storage: {shared: [/lustre], checkpoints: /lustre/ckpt}") -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import lint_text
+from tests.support.lint import lint_text
 
 JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
 HF = "hf_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"

@@ -11,7 +11,7 @@ from jobc.cli import main
 from jobc.core.diagnostics import Severity
 from jobc.lint.rules._paths import place, under
 from jobc.lint.rules.storage.jc702_literal_secret import secret_name, shape
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 HF = "hf_" + "TESTtestTESTtestTESTtestTESTtest42"  # built, so no token-shaped literal sits in the source
 GHP = "ghp_" + "0123456789abcdefghijABCDEFGHIJ012345"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import codes, lint_text, only, where
+from tests.support.lint import codes, lint_text, only, where
 
 
 def test_jc101_fires_on_tasks_per_node_below_gpus(tmp_path: Path) -> None:
