@@ -301,11 +301,35 @@ class Scanner:
         logs: Sequence[str],
         sacct_state: str | None = None,
     ) -> Diagnosis:
-        found: list[Finding] = []
         final = sacct_state or state
         first_signal = self.signals[0].line if self.signals else None
-        rank_nodes = self._rank_nodes()
+        found: list[Finding] = []
+        # In this order: each step looks at what the earlier ones found (a cause already named
+        # makes a signal, a torchrun table or a cancellation a symptom).
+        found += self._node_failure(final)
+        found += self._exception_findings(first_signal)
+        found += self._task_exit_findings(final, first_signal)
+        found += self._torchrun_root_cause(found)
+        found += self._rendezvous_and_watchdog(found)
+        found += self._ending(final, found)
+        found += self._aftermath(final, found)
+        _demote_rendezvous_echoes(found)
+        found.sort(key=lambda f: (not f.cause, f.order))
+        return Diagnosis(
+            job_id=job_id or self.job_id,
+            state=final,
+            exit_code=exit_code,
+            logs=list(logs),
+            findings=found,
+            restarts=self.restart,
+            master=self.master,
+            mode="torchrun" if self.torchrun else ("srun" if self.master else None),
+            lines=self.lines,
+        )
 
+    def _node_failure(self, final: str | None) -> list[Finding]:
+        """Slurm lost a node: the cause before anything the ranks printed."""
+        found: list[Finding] = []
         if final == "NODE_FAIL" or any(due == "NODE FAILURE" for _, due in self.stepd):
             evidence = [ev for ev, due in self.stepd if due == "NODE FAILURE"][:EVIDENCE_PER_KIND]
             found.append(
@@ -317,8 +341,12 @@ class Scanner:
                     evidence=evidence,
                 )
             )
+        return found
 
-        # Python exceptions: the cause unless they are a collective's timeout or a lost peer.
+    def _exception_findings(self, first_signal: int | None) -> list[Finding]:
+        """Python exceptions: the cause unless they are a collective's timeout or a lost peer."""
+        rank_nodes = self._rank_nodes()
+        found: list[Finding] = []
         rendezvous: list[_Exception] = []
         symptom_ranks: set[int] = set()
         for exc in self.exceptions:
@@ -353,8 +381,11 @@ class Scanner:
         if rendezvous:
             evs = [exc.end for exc in rendezvous]
             found.append(self._rendezvous(rendezvous[0].start.line, evs + self.rdzv, None))
+        return found
 
-        # Ranks that died by a signal or exit code without a traceback of their own.
+    def _task_exit_findings(self, final: str | None, first_signal: int | None) -> list[Finding]:
+        """Ranks that died by a signal or exit code without a traceback of their own."""
+        found: list[Finding] = []
         who = "the torchrun of task" if self.torchrun else "rank"
         for ev, node, tasks, what, status in self.task_exits:
             ranks = tasks if not self.torchrun else []
@@ -419,8 +450,12 @@ class Scanner:
                         [ev],
                     )
                 )
+        return found
 
-        if self.torchrun_root and not any(f.cause for f in found):
+    def _torchrun_root_cause(self, before: list[Finding]) -> list[Finding]:
+        """torchrun's own table of the first failure, when nothing before named a cause."""
+        found: list[Finding] = []
+        if self.torchrun_root and not any(f.cause for f in before):
             code_text = self.torchrun_root.get("exitcode", "?")
             m = re.match(r"(-?\d+)", code_text)
             root = int(m.group(1)) if m else None
@@ -440,8 +475,12 @@ class Scanner:
                     evs,
                 )
             )
+        return found
 
-        if self.rdzv and not any(f.kind == "rendezvous" for f in found):
+    def _rendezvous_and_watchdog(self, before: list[Finding]) -> list[Finding]:
+        """Rendezvous messages no exception carried, and the runtime's watchdog."""
+        found: list[Finding] = []
+        if self.rdzv and not any(f.kind == "rendezvous" for f in before):
             found.append(self._rendezvous(self.rdzv[0].line, self.rdzv, None))
 
         if self.watchdog:
@@ -455,7 +494,11 @@ class Scanner:
                     evidence=self.watchdog[:EVIDENCE_PER_KIND],
                 )
             )
+        return found
 
+    def _ending(self, final: str | None, before: list[Finding]) -> list[Finding]:
+        """How the job was stopped from outside: the time limit, preemption or a signal."""
+        found: list[Finding] = []
         time_limit = [ev for ev, due in self.stepd if due == "TIME LIMIT"]
         preempted = [ev for ev, due in self.stepd if due == "PREEMPTION"]
         checkpointed = any(code == REQUEUE_EXIT_CODE for _, code in self.step_ends) or bool(self.requeues)
@@ -490,7 +533,7 @@ class Scanner:
                     evidence=evs,
                 )
             )
-        elif self.signals and not any(f.cause and f.order < self.signals[0].line for f in found):
+        elif self.signals and not any(f.cause and f.order < self.signals[0].line for f in before):
             sig = _SIGNAL.match(labels.parse(self.signals[0].text).text)
             name = f"SIG{sig.group(1)}" if sig else "a signal"
             summary = (
@@ -507,7 +550,11 @@ class Scanner:
                     evidence=self.signals[:1] + self.requeues[:1],
                 )
             )
+        return found
 
+    def _aftermath(self, final: str | None, before: list[Finding]) -> list[Finding]:
+        """Requeues, a cancellation, the symptoms, and the step's exit code when nothing else is a cause."""
+        found: list[Finding] = []
         if self.requeues or self.restart:
             runs = len(self.requeues)
             found.append(
@@ -519,7 +566,7 @@ class Scanner:
                     evidence=self.requeues[:EVIDENCE_PER_KIND],
                 )
             )
-        if final == "CANCELLED" and not any(f.cause for f in found):
+        if final == "CANCELLED" and not any(f.cause for f in [*before, *found]):
             found.append(
                 Finding(
                     "cancelled",
@@ -542,7 +589,7 @@ class Scanner:
                 )
             )
 
-        if not any(f.cause for f in found):
+        if not any(f.cause for f in [*before, *found]):
             bad = [(ev, last) for ev, last in self.step_ends if last not in (0,)]
             if bad:
                 ev, last = bad[-1]
@@ -555,28 +602,7 @@ class Scanner:
                         evidence=[ev],
                     )
                 )
-        # A lost store after a rank already failed is that failure's echo, not a rendezvous problem.
-        for echo in found:
-            if echo.kind == "rendezvous" and any(
-                g.cause and g.kind != "rendezvous" and g.order < echo.order for g in found
-            ):
-                echo.cause = False
-                echo.summary = (
-                    "then the ranks lost the rendezvous store (a symptom of the failure above): "
-                    + echo.summary.split(": ", 1)[-1]
-                )
-        found.sort(key=lambda f: (not f.cause, f.order))
-        return Diagnosis(
-            job_id=job_id or self.job_id,
-            state=final,
-            exit_code=exit_code,
-            logs=list(logs),
-            findings=found,
-            restarts=self.restart,
-            master=self.master,
-            mode="torchrun" if self.torchrun else ("srun" if self.master else None),
-            lines=self.lines,
-        )
+        return found
 
     def _rendezvous(self, order: float, evidence: list[Evidence], rank: int | None) -> Finding:
         endpoint = self.master
@@ -715,3 +741,16 @@ def _coords_text(coords: dict[str, int] | None) -> str:
         return ""
     keys = [k for k in ("tp", "pp", "cp", "dp", "ep") if k in coords]
     return " (" + ", ".join(f"{k} {coords[k]}" for k in keys) + ")"
+
+
+def _demote_rendezvous_echoes(found: list[Finding]) -> None:
+    """A lost store after a rank already failed is that failure's echo, not a rendezvous problem."""
+    for echo in found:
+        if echo.kind == "rendezvous" and any(
+            g.cause and g.kind != "rendezvous" and g.order < echo.order for g in found
+        ):
+            echo.cause = False
+            echo.summary = (
+                "then the ranks lost the rendezvous store (a symptom of the failure above): "
+                + echo.summary.split(": ", 1)[-1]
+            )
