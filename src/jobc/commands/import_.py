@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"jobc import: {args.script}: not imported: the script cannot be read", file=sys.stderr)
         return 1
     derived = imported(facts)
+    refused = _refused(facts, derived)
+    for line in refused:
+        print(line, file=sys.stderr)
     text = render(derived, facts)
     print(summary(derived, facts, args.output), file=sys.stderr, end="")
     if args.output is None:
@@ -99,6 +102,24 @@ def imported(facts: ScriptFacts) -> Derived:
         resilience.pop("grace_s", None)  # a grace window without its signal means nothing
     derived.unmapped.sort(key=lambda u: u.line)
     return derived
+
+
+def _refused(facts: ScriptFacts, derived: Derived) -> list[str]:
+    """Values sbatch, srun, bash or the launcher refuse (JC809): out of the spec, said on stderr."""
+    from jobc.lint.rules import RULES
+    from jobc.script.refused import problems
+
+    meta = RULES["JC809"].meta
+    lines = []
+    for problem in problems(facts):
+        for path in [p for p, span in derived.spans.items() if span == problem.span]:
+            _remove(derived.data, path)
+            derived.spans.pop(path, None)
+        derived.skip(problem.span, problem.what, f"left out, JC809: {problem.message}")
+        where = f"{facts.file}:{problem.span.line}:{problem.span.col}"
+        lines.append(f"{where}: JC809 [{meta.severity}] {problem.message}")
+    derived.unmapped.sort(key=lambda u: u.line)
+    return lines
 
 
 def _first(facts: ScriptFacts) -> Any:
@@ -145,6 +166,8 @@ def _exists(data: Any, path: tuple[str | int, ...]) -> bool:
 def _remove(data: Any, path: tuple[str | int, ...]) -> bool:
     node = data
     for part in path[:-1]:
+        if not _exists_in(node, part):
+            return False
         node = node[part]
     last = path[-1]
     if isinstance(node, dict) and last in node:
@@ -154,6 +177,12 @@ def _remove(data: Any, path: tuple[str | int, ...]) -> bool:
         del node[last]
         return True
     return False
+
+
+def _exists_in(node: Any, part: str | int) -> bool:
+    if isinstance(node, dict):
+        return part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
 
 
 def _scalar(value: Any) -> str:

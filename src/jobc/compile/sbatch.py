@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jobc.compile.errors import CompileError
-from jobc.core.diagnostics import Hit
+from jobc.core.diagnostics import DataPath, Hit
 
 if TYPE_CHECKING:
     from jobc.spec.context import Context
@@ -245,6 +245,7 @@ def problems(ctx: Context) -> Iterator[Hit]:
     logs = ctx.spec.storage.logs
     if logs is not None and (text := rendered(logs)) is not None and (text_problem := _value_problem(text)):
         yield Hit(("storage", "logs"), f"storage.logs: {text_problem}")
+    yield from _nul_bytes(ctx.data)
     container = ctx.spec.container
     if container is not None:
         for i, mount in enumerate(container.mounts):
@@ -253,6 +254,32 @@ def problems(ctx: Context) -> Iterator[Hit]:
                     ("container", "mounts", i),
                     "container.mounts: a mount cannot contain ',' (pyxis separates mounts with commas)",
                 )
+
+
+# Checked where they are read: the #SBATCH values above (a control character), setup lines (JC509)
+# and a profile's facts (never written into the script).
+_NUL_CHECKED = frozenset({("slurm",), ("resources",), ("cluster",), ("launch", "setup"), ("storage", "logs")})
+
+
+def _nul_bytes(data: dict[str, Any]) -> Iterator[Hit]:
+    """Every other string holding a NUL: no argument, path or environment value can hold one
+    (bash drops it while reading the script), so the job would run something else."""
+    stack: list[tuple[DataPath, Any]] = [((), data)]
+    while stack:
+        where, value = stack.pop()
+        if where[:1] in _NUL_CHECKED or where[:2] in _NUL_CHECKED:
+            continue
+        if isinstance(value, dict):
+            stack.extend(((*where, k), v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend(((*where, i), v) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, str) and "\0" in value:
+            name = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where).lstrip(".")
+            yield Hit(
+                where,
+                f"{name}: a NUL byte cannot be written into the script (bash drops it, and no "
+                "argument, path or environment value can hold one); remove it",
+            )
 
 
 def signal_name(signal: str) -> str:

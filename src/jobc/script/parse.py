@@ -152,7 +152,7 @@ def read_bytes(data: bytes, file: str) -> ScriptFacts:
     text = data.decode("utf-8", "surrogateescape")
     lines = text.splitlines()
     facts = ScriptFacts(file=file, lines=lines, shell="bash", readable=False)
-    if b"\0" in data[:65536]:
+    if b"\0" in data:  # anywhere: sbatch refuses a script with a NUL byte wherever it stands
         at = data.index(b"\0")
         line = data.count(b"\n", 0, at) + 1
         facts.problems.append(
@@ -299,36 +299,48 @@ class _Reader:
     # statements -------------------------------------------------------------------------------
 
     def statement(self, node: Any, *, background: bool = False) -> None:
-        kind = node.type
-        if kind == "command":
-            self.command(node, background)
-        elif kind == "declaration_command":
-            self.declaration(node)
-        elif kind == "variable_assignment":
-            self.assignment(node, exported=False)
-        elif kind == "function_definition":
-            name = node.child_by_field_name("name")
-            if name is not None:
-                self.facts.functions.append(self.text(name))
-                self.bodies[self.text(name)] = node
-                # the body runs where the function is called: inside a step (export -f, then
-                # srun bash -c NAME), so its per-rank variables are not the batch shell's
-                self.facts.expansions.extend(self.expansions(node, "step"))
-                if b"trap" in bytes(node.text):
-                    self.function_traps(node, self.text(name))
-        elif kind == "comment":
-            return
-        elif kind == "redirected_statement":
-            body = node.child_by_field_name("body") or (
-                node.named_children[0] if node.named_children else None
-            )
-            if body is not None:
-                self.statement(body, background=background)
-        else:
-            for child, in_background in _statements(node):
-                if child.type in ("command_substitution", "heredoc_body", "heredoc_start"):
-                    continue
-                self.statement(child, background=background or in_background)
+        """Read one statement and every statement nested in it, in script order.
+
+        An explicit stack, not recursion: bash nests without limit (a thousand `if`s, a long
+        `a && b && …` chain is a left-deep tree), and Python's stack does not."""
+        stack = [(node, background)]
+        while stack:
+            node, background = stack.pop()
+            kind = node.type
+            if kind == "command":
+                self.command(node, background)
+            elif kind == "declaration_command":
+                self.declaration(node)
+            elif kind == "variable_assignment":
+                self.assignment(node, exported=False)
+            elif kind == "function_definition":
+                self.function(node)
+            elif kind == "comment":
+                continue
+            elif kind == "redirected_statement":
+                body = node.child_by_field_name("body") or (
+                    node.named_children[0] if node.named_children else None
+                )
+                if body is not None:
+                    stack.append((body, background))
+            else:
+                nested = [
+                    (child, background or in_background)
+                    for child, in_background in _statements(node)
+                    if child.type not in ("command_substitution", "heredoc_body", "heredoc_start")
+                ]
+                stack.extend(reversed(nested))
+
+    def function(self, node: Any) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.facts.functions.append(self.text(name))
+            self.bodies[self.text(name)] = node
+            # the body runs where the function is called: inside a step (export -f, then
+            # srun bash -c NAME), so its per-rank variables are not the batch shell's
+            self.facts.expansions.extend(self.expansions(node, "step"))
+            if b"trap" in bytes(node.text):
+                self.function_traps(node, self.text(name))
 
     def declaration(self, node: Any) -> None:
         keyword = node.children[0].type if node.children else ""

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from jobc.core.diagnostics import DataPath, Span
+from jobc.core.numbers import SLURM_MAX, ascii_int
 from jobc.core.record import field, record
 from jobc.script import signals
 from jobc.script.facts import PER_RANK, Directive, Export, ScriptFacts, Step, Word
@@ -20,7 +21,6 @@ from jobc.script.facts import PER_RANK, Directive, Export, ScriptFacts, Step, Wo
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = re.compile(r"^[A-Za-z0-9._-]+$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_NUMBER = re.compile(r"^\d+$")
 # Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
 COMPUTED = frozenset(
     {
@@ -115,11 +115,13 @@ def _job_name(facts: ScriptFacts) -> str:
     return cleaned or "job"
 
 
-def _int(text: str | None) -> int | None:
+def _int(text: str | None, minimum: int = 0) -> int | None:
+    """A count as Slurm reads it (`--nodes=2-4`: the least sbatch may give); None when Slurm would
+    refuse it (JC809 says why): not ASCII digits, below ``minimum`` or past a C int."""
     if text is None:
         return None
-    first = text.split("-")[0].split(",")[0]  # --nodes=2-4: the least sbatch may give
-    return int(first) if _NUMBER.match(first) else None
+    value = ascii_int(text.split("-")[0].split(",")[0])
+    return value if value is not None and minimum <= value <= SLURM_MAX else None
 
 
 def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive | None]:
@@ -138,9 +140,10 @@ def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive
                 if len(bits) == 1:
                     return 1, None, d
                 if len(bits) == 2:
-                    return (int(bits[1]), None, d) if bits[1].isdigit() else (1, bits[1], d)
-                if bits[2].isdigit():
-                    return int(bits[2]), bits[1], d
+                    n = ascii_int(bits[1])
+                    return (n, None, d) if n is not None else (1, bits[1], d)
+                if (n := ascii_int(bits[2])) is not None:
+                    return n, bits[1], d
             continue
         kind, _, count = d.value.rpartition(":")
         n = _int(count)
@@ -177,7 +180,7 @@ def _allocation(
 ) -> None:
     honoured = facts.honoured()
     nodes_d = honoured.get("nodes")
-    nodes = _int(nodes_d.value) if nodes_d is not None else None
+    nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
     if nodes_d is not None and nodes is not None:
         out.put(("resources", "nodes"), nodes, nodes_d.span, nodes_d.text)
     nodes = nodes or 1
@@ -229,7 +232,7 @@ def _allocation(
             path = simple[name]
             value: Any = d.value
             if name == "cpus-per-task":
-                value = _int(d.value)
+                value = _int(d.value, 1)
                 if value is None:
                     continue
             out.put(path, value, d.span, f"#SBATCH {d.text}")
@@ -269,20 +272,19 @@ def _tasks_per_node(
 ) -> tuple[int | None, Span | None, str | None]:
     """Tasks per node the main step gets, and the option that set it."""
     per = step_option(step, "ntasks-per-node")
-    if per is not None and _int(per.text) is not None:
-        return _int(per.text), per.span, per.raw
+    if per is not None and (count := _int(per.text, 1)) is not None:
+        return count, per.span, per.raw
     total = step_option(step, "ntasks")
     step_nodes = step_option(step, "nodes")
-    if total is not None and _int(total.text) is not None:
-        n: int | None = _int(step_nodes.text) if step_nodes is not None else nodes
-        count = _int(total.text) or 0
+    if total is not None and (count := _int(total.text, 1)) is not None:
+        n: int | None = _int(step_nodes.text, 1) if step_nodes is not None else nodes
         return (count // n if n and count % n == 0 else count), total.span, total.raw
     honoured = facts.honoured()
     d = honoured.get("ntasks-per-node")
-    if d is not None and _int(d.value) is not None:
-        return _int(d.value), d.span, f"#SBATCH {d.text}"
+    if d is not None and (count := _int(d.value, 1)) is not None:
+        return count, d.span, f"#SBATCH {d.text}"
     d = honoured.get("ntasks")
-    if d is not None and (total_count := _int(d.value)) is not None:
+    if d is not None and (total_count := _int(d.value, 1)) is not None:
         count = total_count
         return (count // nodes if nodes and count % nodes == 0 else count), d.span, f"#SBATCH {d.text}"
     return None, None, None
@@ -293,14 +295,14 @@ def _signal(out: Derived, d: Directive) -> None:
     spec = value.removeprefix("R:").removeprefix("B:").removeprefix("R:")
     name, _, grace = spec.partition("@")
     signal = name.upper()
-    if signal.isdigit():
+    if ascii_int(signal) is not None:
         signal = {"10": "SIGUSR1", "12": "SIGUSR2", "15": "SIGTERM", "2": "SIGINT"}.get(signal, signal)
     elif not signal.startswith("SIG"):
         signal = f"SIG{signal}"
     if signal in SIGNALS:
         out.put(("resilience", "signal"), signal, d.span, f"#SBATCH {d.text}")
-    if grace and _int(grace):
-        out.put(("resilience", "grace_s"), _int(grace), d.span, f"#SBATCH {d.text}")
+    if grace and (seconds := _int(grace, 1)) is not None:
+        out.put(("resilience", "grace_s"), seconds, d.span, f"#SBATCH {d.text}")
     elif signal in SIGNALS:
         out.put(("resilience", "grace_s"), 60, d.span, f"#SBATCH {d.text}")  # sbatch's default
 
@@ -390,7 +392,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             port = Word(endpoint.text.rsplit(":", 1)[1], endpoint.span, endpoint.literal, endpoint.raw)
         number = _int(port.text) if port is not None else None
         if for_lint and port is not None and number is not None and 1024 <= number <= 65535:
-            out.put(("launch", "master_port"), _int(port.text), port.span, port.raw)
+            out.put(("launch", "master_port"), number, port.span, port.raw)
         backend = launcher.options.get("rdzv_backend")
         if backend is not None and backend.text == "static":
             out.put(("launch", "torchrun", "rdzv"), "static", backend.span)
@@ -398,8 +400,8 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             # torchrun without --rdzv_backend rendezvous statically, by --node_rank
             out.put(("launch", "torchrun", "rdzv"), "static", launcher.span)
         restarts = launcher.options.get("max_restarts")
-        if restarts is not None and _int(restarts.text) is not None:
-            out.put(("launch", "torchrun", "max_restarts"), _int(restarts.text), restarts.span)
+        if restarts is not None and (count := _int(restarts.text)) is not None:
+            out.put(("launch", "torchrun", "max_restarts"), count, restarts.span)
     for cmd in facts.commands:
         if (
             cmd.name == "cd"
@@ -435,6 +437,8 @@ def _environment(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
     for e in facts.exports:
         if e.name not in exported:
             continue
+        if not _ENV_NAME.match(e.name):
+            continue  # bash refuses the export (JC809 says so; import leaves it out with that note)
         if e.value is None:
             if not for_lint:
                 out.skip(
@@ -458,10 +462,10 @@ def _import_env(out: Derived, e: Export) -> None:
         out.put(("fabric", "ib"), value == "0", e.value_span, where)
     elif name == "NCCL_DEBUG" and value.upper() in ("VERSION", "WARN", "INFO", "TRACE"):
         out.put(("fabric", "debug"), value.upper(), e.value_span, where)
-    elif name == "NCCL_NET_GDR_LEVEL" and value.isdigit():
-        out.put(("fabric", "gdr_level"), int(value), e.value_span, where)
-    elif name == "NCCL_IB_GID_INDEX" and value.isdigit():
-        out.put(("fabric", "ib_gid_index"), int(value), e.value_span, where)
+    elif name == "NCCL_NET_GDR_LEVEL" and (level := _int(value)) is not None:
+        out.put(("fabric", "gdr_level"), level, e.value_span, where)
+    elif name == "NCCL_IB_GID_INDEX" and (index := _int(value)) is not None:
+        out.put(("fabric", "ib_gid_index"), index, e.value_span, where)
     elif name.startswith(("NCCL_", "TORCH_NCCL_")):
         out.put(("fabric", "env", name), value, e.value_span, where)
     elif name in CACHES and value.startswith("/"):

@@ -14,12 +14,15 @@ Slurm accepts six forms, read left to right as in ``time_str2secs``:
 Fields are decimal digits and are not range-checked (Slurm reads ``90`` as ninety minutes and
 ``1:90:00`` as two and a half hours). ``UNLIMITED``, ``INFINITE`` and ``-1`` (any case) mean no
 limit, and so does ``0``: "a time limit of zero requests that no time limit be imposed" (sbatch).
-A YAML integer is a number of minutes.
+A YAML integer is a number of minutes. Slurm reads the limit into a C int of minutes, so a
+longer one (or a field of more digits than any such limit has) is refused here as it is there.
 """
 
 from __future__ import annotations
 
 import re
+
+from jobc.core.numbers import MAX_DIGITS, SLURM_MAX, shown
 
 _UNLIMITED_WORDS = frozenset({"unlimited", "infinite", "-1"})
 _FORM = re.compile(
@@ -37,6 +40,13 @@ class TimeLimitError(ValueError):
     """A value Slurm would not accept as a time limit."""
 
 
+def _too_long(value: str | int) -> TimeLimitError:
+    return TimeLimitError(
+        f"{shown(value, keep=30)} is longer than any limit Slurm holds (at most {SLURM_MAX} minutes); "
+        f"write one of {FORMS}"
+    )
+
+
 def parse_time(value: str | int) -> int | None:
     """The limit in seconds, or None when the value means no limit at all."""
     if isinstance(value, bool):
@@ -46,19 +56,26 @@ def parse_time(value: str | int) -> int | None:
             return None
         if value < 0:
             raise TimeLimitError(f"{value} minutes is negative; write one of {FORMS}")
+        if value > SLURM_MAX:
+            raise _too_long(value)
         return value * 60
     if value.lower() in _UNLIMITED_WORDS:
         return None
     match = _FORM.fullmatch(value)
     if match is None:
-        raise TimeLimitError(f"{value!r} is not a Slurm time limit; write one of {FORMS}")
-    g = {k: int(v) for k, v in match.groupdict().items() if v is not None}
+        raise TimeLimitError(f"{shown(repr(value), keep=30)} is not a Slurm time limit; write one of {FORMS}")
+    fields = {k: v for k, v in match.groupdict().items() if v is not None}
+    if any(len(v.lstrip("0")) > MAX_DIGITS for v in fields.values()):
+        raise _too_long(repr(value))  # measured before int(), which refuses 4300 digits
+    g = {k: int(v) for k, v in fields.items()}
     if "days" in g:
         seconds = g["days"] * 86400 + g["dh"] * 3600 + g.get("dm", 0) * 60 + g.get("ds", 0)
     elif "c" in g:
         seconds = g["a"] * 3600 + g["b"] * 60 + g["c"]
     else:
         seconds = g["a"] * 60 + g.get("b", 0)
+    if minutes(seconds) > SLURM_MAX:
+        raise _too_long(repr(value))
     return seconds or None
 
 

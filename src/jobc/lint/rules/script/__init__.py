@@ -10,6 +10,7 @@ from jobc.lint.rules.script import (
     jc806_localhost_rendezvous,
     jc807_trap_without_batch_signal,
     jc808_batch_signal_untrapped,
+    jc809_value_refused,
 )
 
 MODULES = [
@@ -22,4 +23,5 @@ MODULES = [
     jc806_localhost_rendezvous,
     jc807_trap_without_batch_signal,
     jc808_batch_signal_untrapped,
+    jc809_value_refused,
 ]

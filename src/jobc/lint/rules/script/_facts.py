@@ -36,5 +36,7 @@ def nodes(f: ScriptFacts) -> int:
     d = f.honoured().get("nodes")
     if d is None or d.value is None:
         return 1
-    first = d.value.split("-")[0]
-    return int(first) if first.isdigit() else 1
+    from jobc.core.numbers import ascii_int
+
+    first = ascii_int(d.value.split("-")[0])
+    return first if first else 1

@@ -26,6 +26,7 @@ srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 tr
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.core.numbers import ascii_int
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import at, facts, nodes
 from jobc.spec.context import Context
@@ -42,8 +43,9 @@ _NODES = ("nnodes", "num_machines", "num_nodes")
 _PER_NODE = ("nproc_per_node", "num_gpus")
 
 
-def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() else None
+def _number(text: str | None) -> int | None:
+    # ASCII digits of a size a count can have; anything else is JC809's to report
+    return ascii_int(text)
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -101,10 +103,10 @@ def check(ctx: Context) -> Iterator[Hit]:
     expected = None
     per = honoured.get("ntasks-per-node")
     total = honoured.get("ntasks")
-    if total is not None and total.value and total.value.isdigit():
-        expected = int(total.value)
-    elif per is not None and per.value and per.value.isdigit():
-        expected = int(per.value) * want_nodes
+    if total is not None and (count := _number(total.value)) is not None:
+        expected = count
+    elif per is not None and (count := _number(per.value)) is not None:
+        expected = count * want_nodes
     elif launcher is None and gpus:
         expected = gpus * want_nodes
     if word is not None and expected is not None and (n := _number(word.text)) is not None and n != expected:

@@ -1,0 +1,150 @@
+"""Values a script writes that sbatch, srun, bash or the launcher refuse: counts and names.
+
+A count is ASCII digits (`²` and `٣` are digits to Python, not to Slurm), at least 1 where a job
+cannot have none, and within a C int (Slurm's option parsers); an exported name is one bash
+accepts. (A time limit Slurm cannot read is JC108's, in scripts as in specs.) Lint reports
+each as JC809; import leaves the value out and reports the same finding, so an imported spec
+never carries `nodes: 0` or a 4000-digit count. Only literal text is judged: `$NODES` is
+JC107's, and a launcher's own words (`--nproc_per_node=gpu`) are its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Span
+from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
+from jobc.core.record import record
+from jobc.script.facts import Directive, ScriptFacts, Word
+
+#: sbatch and srun options that take a count, and the least each may be
+COUNTS = {
+    "nodes": 1,
+    "ntasks": 1,
+    "ntasks-per-node": 1,
+    "ntasks-per-gpu": 1,
+    "ntasks-per-socket": 1,
+    "ntasks-per-core": 1,
+    "cpus-per-task": 1,
+    "cpus-per-gpu": 1,
+    "gpus-per-task": 0,
+    "gpus-per-node": 0,
+    "gpus": 0,
+}
+#: launcher options (normalised names) that take a number, with the least and the most each may be
+LAUNCHER_NUMBERS = {
+    "nnodes": (1, SLURM_MAX),
+    "num_machines": (1, SLURM_MAX),
+    "num_nodes": (1, SLURM_MAX),
+    "nproc_per_node": (1, SLURM_MAX),
+    "num_processes": (1, SLURM_MAX),
+    "num_gpus": (1, SLURM_MAX),
+    "node_rank": (0, SLURM_MAX),
+    "machine_rank": (0, SLURM_MAX),
+    "max_restarts": (0, SLURM_MAX),
+    "master_port": (1, 65535),
+    "main_process_port": (1, 65535),
+}
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SHELL = re.compile(r"[$`]")
+
+
+@record
+class Refused:
+    span: Span
+    what: str  # the option or word as written, for messages
+    message: str  # why it is refused, in the script's terms
+
+
+def _unicode_digits(text: str) -> bool:
+    return any(ch.isdigit() and not ch.isascii() for ch in text)
+
+
+def count_problem(text: str, least: int, most: int = SLURM_MAX) -> str | None:
+    """Why a count is refused (None: it is read): not ASCII digits, below ``least``, above ``most``."""
+    if _unicode_digits(text):
+        return "not written in ASCII digits, the only digits Slurm and the launchers read"
+    if not is_digits(text):
+        return "not a whole number"
+    value = ascii_int(text)
+    if value is None or value > most:
+        return f"larger than {most}, the most it may be"
+    if value < least:
+        return f"less than {least}, the least it may be"
+    return None
+
+
+def problems(facts: ScriptFacts) -> Iterator[Refused]:
+    """Every refused value of the script, in the order the script writes them."""
+    found: list[Refused] = []
+    for d in facts.directives:
+        if d.honoured and d.value is not None and not _SHELL.search(d.value):
+            found.extend(_directive(d))
+    for step in facts.steps:
+        for name, word in (step.srun or {}).items():
+            if name in COUNTS and word.literal:
+                found.extend(_count_word(f"srun {word.raw}", word, COUNTS[name]))
+        if step.launcher is not None:
+            for name, word in step.launcher.options.items():
+                if name in LAUNCHER_NUMBERS and word.literal:
+                    found.extend(_launcher_word(f"{step.launcher.name} {word.raw}", name, word))
+    for e in facts.exports:
+        if e.exported and not _ENV_NAME.fullmatch(e.name):
+            found.append(
+                Refused(
+                    e.span,
+                    f"export {e.name}",
+                    f"export {shown(e.name)}: bash refuses the name (a name is letters, digits and _, "
+                    "not starting with a digit), so the export fails and the program never sees it",
+                )
+            )
+    found.sort(key=lambda r: (r.span.line, r.span.col))
+    yield from found
+
+
+def _directive(d: Directive) -> Iterator[Refused]:
+    value = d.value or ""
+    where = f"#SBATCH {shown(d.text, keep=30)}"
+    if d.name in COUNTS:
+        # --nodes=2-4 and --nodes=2,4 are ranges and lists; --gpus-per-node=h100:8 names a type
+        parts = value.rpartition(":")[2] if d.name.startswith("gpus") else value
+        for part in re.split(r"[-,]", parts) if d.name == "nodes" else [parts]:
+            problem = count_problem(part, COUNTS[d.name])
+            if problem is not None:
+                yield Refused(d.span, d.text, f"{where}: the count is {problem}; sbatch refuses the job")
+                return
+    elif d.name == "gres":
+        for entry in value.split(","):
+            bits = entry.split(":")
+            last = bits[-1]
+            if len(bits) > 1 and (_unicode_digits(last) or (is_digits(last) and ascii_int(last) is None)):
+                problem = count_problem(last, 0)
+                yield Refused(d.span, d.text, f"{where}: the GPU count is {problem}; sbatch refuses the job")
+                return
+    elif d.name == "signal":
+        grace = value.partition("@")[2]
+        if grace and (problem := count_problem(grace, 0, 65535)) is not None:
+            yield Refused(d.span, d.text, f"{where}: the seconds before the limit are {problem}")
+
+
+def _count_word(where: str, word: Word, least: int) -> Iterator[Refused]:
+    problem = count_problem(word.text, least)
+    if problem is not None:
+        message = f"{shown(where, keep=30)}: the count is {problem}; srun refuses it"
+        yield Refused(word.span, word.raw, message)
+
+
+def _launcher_word(where: str, name: str, word: Word) -> Iterator[Refused]:
+    text = word.text
+    parts = text.split(":", 1) if name == "nnodes" else [text]  # elastic: MIN:MAX
+    least, most = LAUNCHER_NUMBERS[name]
+    for part in parts:
+        # words such as `gpu` or `auto` (nproc_per_node) are the launcher's own: only numbers count
+        if not (_unicode_digits(part) or is_digits(part)):
+            continue
+        problem = count_problem(part, least, most)
+        if problem is not None:
+            message = f"{shown(where, keep=30)}: the value is {problem}; the launcher refuses it"
+            yield Refused(word.span, word.raw, message)
+            return
