@@ -1,4 +1,4 @@
-"""`jobc` command line: `main(argv) -> int`, exit 0 clean, 1 findings, 2 usage/config/internal."""
+"""`jobc` command line: `main(argv) -> int`, the exit code (`jobc.commands.Exit`)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from jobc import __version__
-
-# the modules under jobc.commands, in the order `jobc --help` lists them
-COMMANDS = [
-    "lint",
-    "import_",
-    "compile_",
-    "plan",
-    "submit",
-    "status",
-    "logs",
-    "cancel",
-    "triage",
-    "rules",
-    "schema",
-]
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from jobc.commands import COMMANDS, Exit
 
 
 class UsageError(Exception):
@@ -35,23 +19,6 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
-
-
-# the module that registers each command name; a run imports only the one it needs
-_BY_NAME = {
-    "lint": "lint",
-    "import": "import_",
-    "compile": "compile_",
-    "plan": "plan",
-    "rule": "rules",
-    "rules": "rules",
-    "schema": "schema",
-    "submit": "submit",
-    "status": "status",
-    "logs": "logs",
-    "cancel": "cancel",
-    "triage": "triage",
-}
 
 
 def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -66,9 +33,9 @@ def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     top.add_argument("--version", action="version", version=f"jobc {__version__}")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    only = _BY_NAME.get(argv[0]) if argv else None
-    for name in COMMANDS if only is None else [only]:
-        import_module(f"jobc.commands.{name}").register(sub)
+    names = [argv[0]] if argv and argv[0] in COMMANDS else COMMANDS
+    for name in names:
+        import_module(f"jobc.commands.{COMMANDS[name]}").register(sub, name)
     return top
 
 
@@ -92,18 +59,18 @@ def _run(argv: Sequence[str] | None) -> int:
         args = parser(args_list).parse_args(args_list)
         if args.command is None:
             parser().print_help(sys.stderr)
-            return EXIT_ERROR
+            return Exit.ERROR
         code: int = args.run(args)
         return code
     except UsageError as exc:
         print(f"{exc} (see jobc --help)", file=sys.stderr)
-        return EXIT_ERROR
+        return Exit.ERROR
     except SystemExit as exc:  # --help and --version
-        return int(exc.code) if isinstance(exc.code, int) else EXIT_OK
+        return int(exc.code) if isinstance(exc.code, int) else Exit.OK
     except KeyboardInterrupt:
-        return 130
+        return Exit.INTERRUPTED
     except BrokenPipeError:
-        return EXIT_OK
+        return Exit.OK
     except Exception as exc:  # a bug in jobc; say so in one line instead of a traceback
         print(f"jobc: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
-        return EXIT_ERROR
+        return Exit.ERROR

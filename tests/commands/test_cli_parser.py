@@ -23,7 +23,7 @@ def commands(top: argparse.ArgumentParser) -> set[str]:
         (["lint", "x.yaml"], {"lint"}),
         (["compile", "x.yaml"], {"compile"}),
         (["import", "job.sh"], {"import"}),
-        (["rule", "JC101"], {"rule", "rules"}),
+        (["rule", "JC101"], {"rule"}),
         ([], ALL),
         (["--help"], ALL),
         (["-h", "lint"], ALL),

@@ -6,13 +6,14 @@ import argparse
 import sys
 from typing import Any
 
+from jobc.commands import Exit
 from jobc.commands.common import CommandError
 from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "cancel",
+        name,
         help="cancel a job, or make it checkpoint and requeue",
         description=(
             "scancel the job. --checkpoint instead sends the spec's resilience.signal to the batch "
@@ -48,16 +49,16 @@ def run(args: argparse.Namespace) -> int:
         scancel(args.job_id, signal=signal, batch=signal is not None)
     except CommandError as exc:
         print(f"jobc cancel: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except ledger.LedgerError as exc:
         print(f"jobc cancel: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except SlurmError as exc:
         print(f"jobc cancel: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     what = f"sent SIG{signal} to the batch shell of" if signal else "cancelled"
     print(f"jobc cancel: {what} job {args.job_id}", file=sys.stderr)
-    return 0
+    return Exit.OK
 
 
 def _signal_of(script: str) -> str | None:

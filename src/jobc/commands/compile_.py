@@ -8,15 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobc.commands import Exit
 from jobc.commands.common import CommandError, add_spec_arguments, lint_spec, print_findings
 from jobc.core.diagnostics import Severity
 
 _JOB_ID = re.compile(r"[0-9]+")
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "compile",
+        name,
         help="compile a spec to an sbatch script",
         description=(
             "Print the sbatch script for a spec. Refuses (exit 1) when lint finds errors; "
@@ -42,13 +43,13 @@ def run(args: argparse.Namespace) -> int:
         result = lint_spec(args)
     except CommandError as exc:
         print(f"jobc compile: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     sources = {src.file: src.lines for src in result.sources} if sys.stderr.isatty() else {}
     if result.findings:
         print_findings(result.findings, sources, "text", stream="stderr")
     if any(f.severity >= Severity.ERROR for f in result.findings) or result.context is None:
         print(f"jobc compile: {result.file}: not compiled: lint found errors", file=sys.stderr)
-        return 1
+        return Exit.FINDINGS
     try:
         if args.attach is not None:
             text = compile_attach(result.context, args.attach)
@@ -56,16 +57,16 @@ def run(args: argparse.Namespace) -> int:
             text = compile_batch(result.context)
     except CompileError as exc:
         print(f"jobc compile: {result.file}: {exc}", file=sys.stderr)
-        return 1
+        return Exit.FINDINGS
     if args.output is None:
         sys.stdout.write(text)
-        return 0
+        return Exit.OK
     try:
         _write(Path(args.output), text)
     except OSError as exc:
         print(f"jobc compile: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    return 0
+        return Exit.ERROR
+    return Exit.OK
 
 
 def _write(path: Path, text: str) -> None:

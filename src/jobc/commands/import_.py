@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jobc.commands import Exit
 from jobc.commands.common import CommandError
 
 if TYPE_CHECKING:
@@ -31,9 +32,9 @@ _ORDER = (
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "import",
+        name,
         help="turn an sbatch script into a spec",
         description=(
             "Write a v1 spec that does what an sbatch script does. Each value names the script "
@@ -55,15 +56,15 @@ def run(args: argparse.Namespace) -> int:
         facts = read(path, args.script)
     except CommandError as exc:
         print(f"jobc import: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except OSError as exc:
         print(f"jobc import: {args.script}: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     for problem in facts.problems:
         print(f"{facts.file}:{problem.span.line}:{problem.span.col}: {problem.message}", file=sys.stderr)
     if not facts.readable:
         print(f"jobc import: {args.script}: not imported: the script cannot be read", file=sys.stderr)
-        return 1
+        return Exit.FINDINGS
     derived = imported(facts)
     refused = _refused(facts, derived)
     for line in refused:
@@ -72,15 +73,15 @@ def run(args: argparse.Namespace) -> int:
     print(summary(derived, facts, args.output), file=sys.stderr, end="")
     if args.output is None:
         sys.stdout.write(text)
-        return 0
+        return Exit.OK
     from jobc.core.atomic import replace
 
     try:
         replace(args.output, text)
     except OSError as exc:
         print(f"jobc import: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    return 0
+        return Exit.ERROR
+    return Exit.OK
 
 
 def imported(facts: ScriptFacts) -> Derived:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobc.commands import Exit
 from jobc.commands.common import (
     CommandError,
     config,
@@ -18,9 +19,9 @@ from jobc.commands.common import (
 from jobc.core.diagnostics import Finding, Severity
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "lint",
+        name,
         help="lint spec files, cluster profiles and sbatch scripts",
         description=(
             "Lint spec files, cluster profiles and sbatch scripts (directories are walked for "
@@ -88,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
                     sources[src.file] = src.lines
     except CommandError as exc:
         print(f"jobc lint: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     # A profile shared by several specs is read once per spec; its findings are shown once.
     unique = {(f.file, f.span, f.code, f.message): f for f in findings}
     findings = sorted(unique.values(), key=Finding.sort_key)
     print_findings(findings, sources, args.format)
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
-    return 1 if any(f.severity >= threshold for f in findings) else 0
+    return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK

@@ -7,13 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobc.commands import Exit
 from jobc.commands.common import CommandError
 from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "logs",
+        name,
         help="print a job's output, or one rank's lines of it",
         description=(
             "Print the job's output file; -f follows it while the job runs; --rank keeps one rank's lines."
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                     return False
 
             follow(path, write, active, rank=args.rank, torchrun=torchrun, per_node=per_node)
-            return 0
+            return Exit.OK
         try:
             stream = path.open("rb")
         except OSError as exc:
@@ -66,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
         out.flush()
     except CommandError as exc:
         print(f"jobc logs: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except (NotSlurm, SlurmError, LogError, ledger.LedgerError) as exc:
         print(f"jobc logs: {exc}", file=sys.stderr)
-        return 2
-    return 0
+        return Exit.ERROR
+    return Exit.OK
 
 
 def _layout(job_id: str, directory: Path) -> tuple[bool, int | None]:

@@ -7,14 +7,19 @@ import json
 import sys
 from typing import Any
 
+from jobc.commands import Exit
 
-def register(sub: Any) -> None:
-    one = sub.add_parser("rule", help="explain one rule", description="Explain one rule.")
-    one.add_argument("code", metavar="CODE")
-    one.set_defaults(run=run_one)
-    many = sub.add_parser("rules", help="list all rules", description="List all rules.")
-    many.add_argument("--format", choices=("table", "markdown", "json"), default="table")
-    many.set_defaults(run=run_all)
+
+def register(sub: Any, name: str) -> None:
+    # one module, two commands: the singular explains one rule, the plural lists them all
+    if name == "rule":
+        one = sub.add_parser(name, help="explain one rule", description="Explain one rule.")
+        one.add_argument("code", metavar="CODE")
+        one.set_defaults(run=run_one)
+    else:
+        many = sub.add_parser(name, help="list all rules", description="List all rules.")
+        many.add_argument("--format", choices=("table", "markdown", "json"), default="table")
+        many.set_defaults(run=run_all)
 
 
 def run_one(args: argparse.Namespace) -> int:
@@ -24,12 +29,12 @@ def run_one(args: argparse.Namespace) -> int:
     rule = RULES.get(code) or next((r for r in RULES.values() if r.meta.name == args.code), None)
     if rule is None:
         print(f"jobc rule: no rule {args.code!r} (see jobc rules)", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     m = rule.meta
     sys.stdout.write(
         f"{m.code} {m.name} [{m.severity}]\n\n{m.summary}.\n\n{rule.doc}\n\nFix: {m.remediation}\n"
     )
-    return 0
+    return Exit.OK
 
 
 def markdown() -> str:
@@ -89,4 +94,4 @@ def run_all(args: argparse.Namespace) -> int:
         width = max(len(r.meta.name) for r in RULES.values())
         for r in RULES.values():
             sys.stdout.write(f"{r.code}  {r.meta.name:<{width}}  {r.meta.severity!s:<7}  {r.meta.summary}\n")
-    return 0
+    return Exit.OK

@@ -7,10 +7,12 @@ import json
 import sys
 from typing import Any
 
+from jobc.commands import Exit
 
-def register(sub: Any) -> None:
+
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "schema",
+        name,
         help="print the JSON Schema",
         description="Print the JSON Schema of spec files and cluster profiles.",
     )
@@ -25,4 +27,4 @@ def text() -> str:
 
 def run(args: argparse.Namespace) -> int:
     sys.stdout.write(text())
-    return 0
+    return Exit.OK

@@ -8,13 +8,14 @@ import json
 import sys
 from typing import Any
 
+from jobc.commands import Exit
 from jobc.commands.common import CommandError
 from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "status",
+        name,
         help="show the state of submitted jobs",
         description=(
             "State, pending reason, restarts, elapsed time, nodes and exit code of the jobs, from "
@@ -52,13 +53,13 @@ def run(args: argparse.Namespace) -> int:
                     ids.append(item.job_id)
             if not ids and not problems:
                 print(f"jobc status: no jobs in the ledger {directory}", file=sys.stderr)
-                return 0
+                return Exit.OK
     except CommandError as exc:
         print(f"jobc status: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except NotSlurm as exc:
         print(f"jobc status: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     rows: list[dict[str, Any]] = []
     for job_id in ids:
         try:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
         for row in [header, *table]:
             print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
-    return 2 if problems else 0
+    return Exit.ERROR if problems else Exit.OK
 
 
 def _cell(value: Any) -> str:

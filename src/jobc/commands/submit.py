@@ -7,14 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobc.commands import Exit
 from jobc.commands.common import CommandError, add_spec_arguments, config, lint_one, overrides, print_findings
 from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
 from jobc.core.diagnostics import Severity
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "submit",
+        name,
         help="lint, compile and sbatch a spec, and record the job in the ledger",
         description=(
             "Lint the spec (refusing on errors, as compile does), compile it, create its log "
@@ -51,17 +52,17 @@ def run(args: argparse.Namespace) -> int:
         compiled = [_compile(path, conf, overs if i == 0 else []) for i, path in enumerate(specs)]
     except CommandError as exc:
         print(f"jobc submit: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except NotSlurm as exc:
         print(f"jobc submit: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except _Refused:
-        return 1
+        return Exit.FINDINGS
     if args.dry_run:
         for path, (_, script, _) in zip(specs, compiled, strict=True):
             print(f"jobc submit: --dry-run: would submit {path} with sbatch --parsable", file=sys.stderr)
             sys.stdout.write(script)
-        return 0
+        return Exit.OK
     from jobc.jobs.submit import submit
 
     after = list(args.after or [])
@@ -74,16 +75,16 @@ def run(args: argparse.Namespace) -> int:
             after = [entry.job_id]
     except CommandError as exc:
         print(f"jobc submit: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except NotSlurm as exc:
         print(f"jobc submit: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except (SlurmError, SubmitError) as exc:
         done = (
             f" (submitted before the failure: {', '.join(e.job_id for e in submitted)})" if submitted else ""
         )
         print(f"jobc submit: {exc}{done}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     for entry in submitted:
         print(entry.job_id)
     last = submitted[-1].job_id
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         f"  jobc status {last}\n  jobc logs {last} -f\n  jobc triage {last}",
         file=sys.stderr,
     )
-    return 0
+    return Exit.OK
 
 
 class _Refused(Exception):

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobc.commands import Exit
 from jobc.commands.common import CommandError
 from jobc.commands.jobs_ import add_ledger_argument, ledger_dir
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
-        "triage",
+        name,
         help="say why a job failed: the first cause first, with its evidence lines",
         description=(
             "Read a job's log (and Slurm's record of it, when given a job id) and report the first "
@@ -79,22 +80,22 @@ def run(args: argparse.Namespace) -> int:
             )
     except CommandError as exc:
         print(f"jobc triage: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except (NotSlurm, SlurmError, LogError, ledger.LedgerError) as exc:
         print(f"jobc triage: {exc}", file=sys.stderr)
-        return 2
+        return Exit.ERROR
     except OSError as exc:
         print(
             f"jobc triage: {getattr(exc, 'filename', '')}: cannot read: {exc.strerror or exc}",
             file=sys.stderr,
         )
-        return 2
+        return Exit.ERROR
     if args.format == "json":
         data = [r.as_json() for r in reports]
         sys.stdout.write(json.dumps(data[0] if len(data) == 1 else data, indent=2) + "\n")
     else:
         sys.stdout.write("\n".join(render(r) for r in reports))
-    return 0
+    return Exit.OK
 
 
 def _unchanged_spec(entry: Any) -> Path | None:

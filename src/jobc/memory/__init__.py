@@ -14,5 +14,6 @@ nothing is loaded until a spec has a model. The pieces, in the order they build 
 - `estimate`: the per-GPU total for the most loaded rank, with its assumptions;
 - `megatron`: Megatron-LM's own weight-and-optimizer accounting, kept for parity checks;
 - `ranks`: where each global rank sits (node, local rank, tp/cp/dp/pp/ep coordinates);
-- `context`: the model facts of a checked spec, memoised for the rules and `jobc plan`.
+- `context`: the model facts of a checked spec, memoised for the rules and `jobc plan`;
+- `plan`: what `jobc plan` shows, as data (its JSON) and as text.
 """
