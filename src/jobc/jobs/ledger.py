@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jobc.core.numbers import ascii_int
+
 DEFAULT_DIR = ".jobc"
 SUFFIX = ".json"
 FORMAT = 1
@@ -135,7 +137,8 @@ def paths(directory: Path) -> list[Path]:
 
 def _job_key(job_id: str) -> tuple[int, int, str]:
     head, _, task = job_id.partition("_")
-    return (int(head) if head.isdigit() else -1, int(task) if task.isdigit() else -1, job_id)
+    first, second = ascii_int(head), ascii_int(task)
+    return (-1 if first is None else first, -1 if second is None else second, job_id)
 
 
 def entries(directory: Path) -> Iterator[Entry | LedgerError]:

@@ -14,6 +14,8 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 
+from jobc.core.numbers import is_digits
+
 TIMEOUT_S = 60.0
 
 _JOB_ID = re.compile(r"^[0-9]+(?:_[0-9]+)?$")
@@ -93,7 +95,7 @@ def sbatch(script: str, options: Sequence[str], *, cwd: str | None = None) -> tu
         )
     answer = last_line(done.stdout)
     job_id, _, cluster = answer.partition(";")
-    if not job_id.isdigit():
+    if not is_digits(job_id):
         raise SlurmError(f"sbatch printed {answer!r}, not a job id")
     return job_id, cluster or None
 

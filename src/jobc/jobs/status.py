@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from jobc.core.numbers import ascii_int
 from jobc.jobs import slurm
 
 
@@ -42,7 +43,7 @@ def _from_scontrol(record: dict[str, str]) -> Status:
         job_id=job_id,
         state=record.get("JobState", "UNKNOWN"),
         reason=_none(record.get("Reason")),
-        restarts=int(restarts) if restarts.isdigit() else None,
+        restarts=ascii_int(restarts),
         elapsed=_none(record.get("RunTime")),
         nodes=_none(record.get("NumNodes")),
         node_list=_none(record.get("NodeList")),

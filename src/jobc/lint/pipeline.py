@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobc.core.diagnostics import DataPath, Finding, Hit, Severity, Span
+from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 from jobc.lint.config import Config, enabled, severity_for
 from jobc.reader import source as _source
@@ -45,8 +46,9 @@ def parse_override(text: str) -> Override:
     for part in key.split("."):
         if not part:
             raise OverrideError(f"--set {text!r}: empty part in {key!r}")
-        # ASCII digits only: "٣".isdigit() is true, and int() reads it as 3
-        parts.append(int(part) if part.isascii() and part.isdigit() else part)
+        # ASCII digits of an index's size: "٣".isdigit() is true, and int() reads it as 3
+        index = ascii_int(part)
+        parts.append(index if index is not None else part)
     return Override(tuple(parts), _parse_value(raw), text)
 
 

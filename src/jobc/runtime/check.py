@@ -78,7 +78,7 @@ def run_check(world: World) -> dict[str, Any]:
 def _guess_rank() -> int:
     for name in ("RANK", "SLURM_PROCID"):
         value = os.environ.get(name, "")
-        if value.isdigit():
+        if value.isascii() and value.isdigit() and len(value) <= 18:  # not "²", not 5000 digits
             return int(value)
     return 0
 

@@ -142,7 +142,7 @@ def parse_signal(value: str, *, variable: str = "JOBC_SIGNAL") -> signal.Signals
     text = value.strip()
     if text.lower() in {"", "none", "null"}:
         return None
-    if text.isdigit():
+    if text.isascii() and text.isdigit() and len(text) <= 18:  # "²".isdigit() is true too
         try:
             return signal.Signals(int(text))
         except ValueError:

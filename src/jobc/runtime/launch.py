@@ -330,13 +330,15 @@ def _resolve_srun(env: Mapping[str, str], common: _Common) -> Launch:
         sources["master_port"] = "MASTER_PORT"
     else:
         job_id = _get(env, "SLURM_JOB_ID")
-        if job_id is None or not job_id.isdigit():
+        # ASCII digits of a job id's size ("²".isdigit() is true; int() refuses it)
+        if job_id is None or not (job_id.isascii() and job_id.isdigit() and len(job_id) <= 18):
             raise LaunchError(
                 f"{context}: MASTER_PORT is unset and SLURM_JOB_ID={job_id!r} cannot key the "
                 "fallback port; export MASTER_PORT"
             )
         step = _get(env, "SLURM_STEP_ID")
-        step_id = int(step) if step is not None and step.isdigit() else 0
+        usable = step is not None and step.isascii() and step.isdigit() and len(step) <= 18
+        step_id = int(step) if usable and step is not None else 0
         master_port = fallback_master_port(int(job_id), step_id)
         sources["master_port"] = "derived from SLURM_JOB_ID and SLURM_STEP_ID"
     return Launch(

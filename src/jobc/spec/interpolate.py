@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from jobc.core.numbers import ascii_int
+
 if TYPE_CHECKING:
     from jobc.spec.context import Context
 
@@ -39,8 +41,9 @@ MAX_TOTAL = 1 << 20
 
 
 def _index(part: str) -> int | None:
-    # ASCII digits only: str.isdigit() also accepts "٣" and "²", which int() reads (or rejects)
-    return int(part) if part.isascii() and part.isdigit() else None
+    # ASCII digits of a size an index can have: "٣" and "²" are digits to str.isdigit(), and a
+    # 5000-digit index is past what int() converts
+    return ascii_int(part)
 
 
 def target(values: dict[str, Any], ref: str) -> tuple[str | int, ...]:

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.core.numbers import ascii_int, is_digits, shown
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 
@@ -49,8 +50,9 @@ META = Meta(
     ),
 )
 
-_INDEX = re.compile(r"^(\d+)(?:-(\d+)(?::(\d+))?)?$")
-_JOB = r"\d+(?:_\d+)?"
+# ASCII digits only: sbatch reads no other (`\d` would also match `٣`)
+_INDEX = re.compile(r"([0-9]+)(?:-([0-9]+)(?::([0-9]+))?)?")
+_JOB = r"[0-9]+(?:_[0-9]+)?"
 _TYPES = ("after", "afterany", "afterok", "afternotok", "aftercorr", "afterburstbuffer")
 
 
@@ -59,11 +61,11 @@ def check(ctx: Context) -> Iterator[Hit]:
     if isinstance(slurm.array, str):
         problem = array_problem(slurm.array)
         if problem:
-            yield Hit(("slurm", "array"), f"slurm.array {slurm.array!r}: {problem}")
+            yield Hit(("slurm", "array"), f"slurm.array {shown(slurm.array)!r}: {problem}")
     if isinstance(slurm.dependency, str):
         problem = dependency_problem(slurm.dependency)
         if problem:
-            yield Hit(("slurm", "dependency"), f"slurm.dependency {slurm.dependency!r}: {problem}")
+            yield Hit(("slurm", "dependency"), f"slurm.dependency {shown(slurm.dependency)!r}: {problem}")
     yield from _sweep(ctx)
 
 
@@ -97,16 +99,19 @@ def _sweep(ctx: Context) -> Iterator[Hit]:
 def array_problem(text: str) -> str | None:
     """What sbatch would object to in an --array value; None when it reads it."""
     indexes, percent, throttle = text.strip().partition("%")
-    if percent and not throttle.isdigit():
+    if percent and not is_digits(throttle):
         return "after '%' comes the number of tasks that may run at once, e.g. '0-15%4'"
-    if percent and int(throttle) == 0:
+    if percent and ascii_int(throttle) == 0:
         return "'%0' lets no task run; the throttle is at least 1"
     if not indexes:
         return "no indexes; write e.g. '0-15', '1,3,5' or '0-20:4'"
     for part in indexes.split(","):
-        m = _INDEX.match(part.strip())
+        m = _INDEX.fullmatch(part.strip())
         if m is None:
-            return f"{part.strip()!r} is not an index, a range N-M or a stepped range N-M:S"
+            return f"{shown(part.strip())!r} is not an index, a range N-M or a stepped range N-M:S"
+        numbers = [ascii_int(g) for g in m.groups() if g is not None]
+        if None in numbers:
+            return f"{shown(part.strip())!r} holds a number larger than any array index"
         low, high, step = m.group(1), m.group(2), m.group(3)
         if high is not None and int(high) < int(low):
             return f"the range {part.strip()!r} runs backwards; write {high}-{low}"
@@ -133,7 +138,7 @@ def dependency_problem(text: str) -> str | None:
         if not colon or not ids:
             return f"{item!r} names no job id; write {kind}:JOBID"
         for job in ids.split(":"):
-            pattern = rf"^{_JOB}(?:\+\d+)?$" if kind == "after" else rf"^{_JOB}$"
-            if not re.match(pattern, job):
+            pattern = rf"{_JOB}(?:\+[0-9]+)?" if kind == "after" else _JOB
+            if not re.fullmatch(pattern, job):
                 return f"{job!r} in {item!r} is not a job id (digits, 123_4 for an array task)"
     return None
