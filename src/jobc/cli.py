@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from jobc import __version__
-from jobc.commands import COMMANDS, Exit
+from jobc.commands import COMMANDS, Exit, crash
 
 
 class UsageError(Exception):
@@ -32,8 +32,12 @@ def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         description="Lint and compile declarative Slurm job specs for distributed PyTorch.",
     )
     top.add_argument("--version", action="version", version=f"jobc {__version__}")
+    top.add_argument(
+        "--debug", action="store_true", help="on an internal error, print the traceback instead of saving it"
+    )
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    names = [argv[0]] if argv and argv[0] in COMMANDS else COMMANDS
+    first = next((a for a in argv if a != "--debug"), None)
+    names = [first] if first in COMMANDS else COMMANDS
     for name in names:
         import_module(f"jobc.commands.{COMMANDS[name]}").register(sub, name)
     return top
@@ -55,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    crash.hold_reserve()
     try:
         args = parser(args_list).parse_args(args_list)
         if args.command is None:
@@ -71,6 +76,17 @@ def _run(argv: Sequence[str] | None) -> int:
         return Exit.INTERRUPTED
     except BrokenPipeError:
         return Exit.OK
-    except Exception as exc:  # a bug in jobc; say so in one line instead of a traceback
-        print(f"jobc: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
+    except Exception as exc:  # a bug in jobc: one line, and the traceback saved for the report
+        crash.report(exc, args_list, debug=_debug(args_list))
         return Exit.ERROR
+
+
+def _debug(argv: Sequence[str]) -> bool:
+    """Whether `--debug` stands among the options before the command (read from the words, since
+    the error may come before the parser has read them)."""
+    for arg in argv:
+        if arg == "--debug":
+            return True
+        if not arg.startswith("-"):
+            return False
+    return False
