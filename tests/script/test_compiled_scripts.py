@@ -51,8 +51,11 @@ HEAD = """\
 
 
 def test_a_step_that_hides_its_program_says_nothing_about_the_launch_mode(tmp_path: Path) -> None:
-    hidden = _script(tmp_path, HEAD + "    step='exec python train.py'\n    srun bash -c \"$step\"\n")
+    hidden = _script(tmp_path, HEAD + '    step=$(cat step.txt)\n    srun bash -c "$step"\n')
     assert "JC101" not in [c for c, *_ in _lint(hidden)]
+    # a step held in a variable the script sets is followed: it runs python, one task per node
+    followed = _script(tmp_path, HEAD + "    step='exec python train.py'\n    srun bash -c \"$step\"\n")
+    assert ("JC101", Severity.ERROR) in [(c, s) for c, s, *_ in _lint(followed)]
     shown = _script(tmp_path, HEAD + "    srun python train.py\n")
     assert ("JC101", Severity.ERROR) in [(c, s) for c, s, *_ in _lint(shown)]
 

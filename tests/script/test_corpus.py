@@ -47,7 +47,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "pyxis.sh": [],
     "requeue_no_signal.sh": [("JC601", 6, 9)],
     "signal_right.sh": [],
-    "signal_to_steps.sh": [("JC807", 11, 1)],
+    "signal_to_steps.sh": [("JC807", 11, 1), ("JC104", 14, 23)],
     "signal_untrapped.sh": [("JC808", 6, 9)],
     "signal_wrong.sh": [("JC802", 11, 1)],
     "sigusr1.sh": [("JC604", 6, 9)],

@@ -97,7 +97,8 @@ def test_where_per_rank_variables_expand() -> None:
     batch = [(x.name, x.span.line, x.span.col) for x in f.expansions if x.shell == "batch"]
     step = [(x.name, x.span.line, x.span.col) for x in f.expansions if x.shell == "step"]
     assert batch == [("SLURM_NODEID", 2, 12), ("SLURM_NODEID", 8, 3), ("SLURM_LOCALID", 8, 3)]
-    assert step == [("SLURM_PROCID", 3, 34), ("SLURM_PROCID", 5, 28)]
+    # the escaped one in double quotes reaches the step's shell as $SLURM_PROCID: it expands there
+    assert step == [("SLURM_PROCID", 3, 34), ("SLURM_PROCID", 4, 35), ("SLURM_PROCID", 5, 28)]
     assert "run" in f.functions
     # the step that runs the exported function runs its program
     last = f.steps[-1]

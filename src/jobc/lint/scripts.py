@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobc.core.diagnostics import DataPath, Finding, Hit, Severity, Span
+from jobc.core.diagnostics import DataPath, Finding, Hit, Related, Severity, Span
 from jobc.lint.config import Config
 from jobc.lint.pipeline import (
     Override,
@@ -94,7 +94,7 @@ def lint_script(
 ) -> Result:
     from jobc.script.parse import read_bytes
 
-    facts = read_bytes(path.read_bytes() if data is None else data, display or str(path))
+    facts = read_bytes(path.read_bytes() if data is None else data, display or str(path), path.parent)
     main = _source.Source(facts.file, "\n".join(facts.lines))
     main.lines = facts.lines  # the lines the script was read into; not split a second time
     run = _Run(main, [])
@@ -217,7 +217,24 @@ def _emit(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) 
         span, file = _place(run, code, hit, derived, facts)
         if hit.path[:2] == ("launch", "setup"):
             message = _SETUP_LINE.sub(f"line {span.line}", message)
-    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path, hit.related))
+    related = hit.related or (_run_line(facts, span) if file == facts.file else ())
+    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path, related))
+
+
+def _run_line(facts: ScriptFacts, span: Span) -> tuple[Related, ...]:
+    """For a value written in one place and run in another (a variable, an array element, a
+    function's argument): the command that runs it, as a related location."""
+    for origin, run in facts.origins:
+        if _inside(span, origin) and not _inside(span, run):
+            return (Related(run, "the command that runs this value"),)
+    return ()
+
+
+def _inside(inner: Span, outer: Span) -> bool:
+    return (inner.line, inner.col) >= (outer.line, outer.col) and (inner.end_line, inner.end_col) <= (
+        outer.end_line,
+        outer.end_col,
+    )
 
 
 def _place(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) -> tuple[Span, str]:

@@ -47,6 +47,9 @@ class Word:
     literal: bool  # no expansion, substitution or glob in it: `text` is exactly what runs
     raw: str  # as written in the script
     node: Any = field(default=None, compare=False)  # the syntax node, while the script is read
+    # for a word assembled from variables: its parts, each with where it was written
+    segs: Any = field(default=None, compare=False)
+    placed: bool = field(default=False, compare=False)  # its span is where its parts were written
 
 
 @record
@@ -140,6 +143,8 @@ class ScriptFacts:
     expansions: list[Expansion] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # (where a value was written, the command that runs it): a finding on the value names both
+    origins: list[tuple[Span, Span]] = field(default_factory=list)
 
     def honoured(self) -> dict[str, Directive]:
         """The directives sbatch reads, by name; a later one wins, as in sbatch."""

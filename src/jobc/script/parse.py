@@ -7,6 +7,7 @@ script yields the facts of its readable parts and a problem that says where read
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ from typing import Any
 from jobc.core.diagnostics import Span
 from jobc.script import bashcheck
 from jobc.script import directives as _directives
+from jobc.script import values as _values
 from jobc.script.facts import (
     PER_RANK,
     Command,
@@ -126,8 +128,13 @@ _ESCAPE = re.compile(r"\\(.)")
 # names a command that may start a step or set a trap; any other command is only recorded
 _MAY_LAUNCH = re.compile(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
-    rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice)$"
+    rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
+    rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|conda|micromamba)$"
 )
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_MAX_CALLS = 16  # functions followed inside one another
+_MAX_SOURCED = 8  # files followed through `source`
+_UNSET: Any = object()  # a variable the script never set
 _MAY_EXPAND = re.compile(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK)) + rb")")
 
 _PARSER: Any = None
@@ -145,10 +152,10 @@ def parser() -> Any:
 
 
 def read(path: Path, display: str | None = None) -> ScriptFacts:
-    return read_bytes(path.read_bytes(), display or str(path))
+    return read_bytes(path.read_bytes(), display or str(path), path.parent)
 
 
-def read_bytes(data: bytes, file: str) -> ScriptFacts:
+def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
     text = data.decode("utf-8", "surrogateescape")
     lines = text.splitlines()
     facts = ScriptFacts(file=file, lines=lines, shell="bash", readable=False)
@@ -178,8 +185,12 @@ def read_bytes(data: bytes, file: str) -> ScriptFacts:
     facts.readable = True
     raw = text.encode("utf-8", "surrogateescape")
     tree = parser().parse(raw)
-    reader = _Reader(facts, raw)
-    reader.run(tree.root_node)
+    reader = _Reader(facts, raw, base)
+    _LOCATE.append(reader.offsets)
+    try:
+        reader.run(tree.root_node)
+    finally:
+        _LOCATE.pop()
     return facts
 
 
@@ -209,16 +220,48 @@ def _directives_by_lines(facts: ScriptFacts) -> None:
             facts.directives.extend(_directives.parse_line(line, number, honoured))
 
 
-class _Reader:
-    """One walk over the tree of one script."""
+class _Frame:
+    """The positional parameters of a function being followed, and the work left to spend."""
 
-    def __init__(self, facts: ScriptFacts, raw: bytes) -> None:
+    __slots__ = ("args",)
+
+    def __init__(self, args: list[_values.Field] | None) -> None:
+        self.args = args  # None: the script's own arguments, which are not known
+
+
+class _Branches:
+    """Variables before an `if`/`case`/loop, and after each of its branches, to merge at its end."""
+
+    __slots__ = ("before", "complete", "results")
+
+    def __init__(self, before: dict[str, _values.Value | None] | None, complete: bool) -> None:
+        self.before: dict[str, _values.Value | None] = before or {}
+        self.complete = complete  # one branch always runs (an `else` or a `*)` case)
+        self.results: list[dict[str, _values.Value | None]] = []
+
+
+class _Reader:
+    """One walk over the tree of one script, following what each variable holds as it goes."""
+
+    def __init__(self, facts: ScriptFacts, raw: bytes, base: Path | None = None) -> None:
         self.facts = facts
         self.raw = raw
         self.line_bytes = raw.split(b"\n")
+        self.line_starts = [0]
+        for line in self.line_bytes[:-1]:
+            self.line_starts.append(self.line_starts[-1] + len(line) + 1)
         self.first_row: int | None = None
         self.ascii = raw.isascii()
-        self.bodies: dict[str, Any] = {}  # function name → its definition
+        self.src = _values.Src(raw)
+        self.bodies: dict[str, tuple[_values.Src, Any]] = {}  # function name → its definition
+        self.vars: dict[str, _values.Value | None] = {}  # None: set, but to something unknown
+        self.frames: list[_Frame] = [_Frame(None)]
+        self.base = base
+        self.exported: set[str] = set()
+        self.allexport = False  # `set -a`: every variable set from here on is exported
+        self.sourced: set[Path] = set()
+        # statements followed through calls, eval and sourced files: bounded by the script's size
+        self.budget = 50_000 + 20 * len(raw)
 
     # positions: tree-sitter counts bytes, findings count characters
     def col(self, row: int, byte: int) -> int:
@@ -226,13 +269,28 @@ class _Reader:
             return byte + 1
         return len(self.line_bytes[row][:byte].decode("utf-8", "surrogateescape")) + 1
 
-    def span(self, node: Any) -> Span:
+    def span(self, node: Any, src: _values.Src | None = None) -> Span:
+        if src is not None and src is not self.src:
+            where = src.range(node.start_byte, node.end_byte)
+            return self.offsets(*where) if where is not None else src.fallback
         (r0, c0), (r1, c1) = node.start_point, node.end_point
         if self.ascii:
             return Span(r0 + 1, c0 + 1, r1 + 1, c1 + 1)
         return Span(r0 + 1, self.col(r0, c0), r1 + 1, self.col(r1, c1))
 
-    def text(self, node: Any) -> str:
+    def where(self, node: Any, src: _values.Src) -> Span:
+        """Where a command is run: in the script, or the line that runs the text it came from."""
+        return src.fallback if src.fallback is not None else self.span(node)
+
+    def offsets(self, a: int, b: int) -> Span:
+        r0 = bisect.bisect_right(self.line_starts, a) - 1
+        r1 = bisect.bisect_right(self.line_starts, max(b - 1, a)) - 1
+        end = b - self.line_starts[r1]
+        return Span(r0 + 1, self.col(r0, a - self.line_starts[r0]), r1 + 1, self.col(r1, end))
+
+    def text(self, node: Any, src: _values.Src | None = None) -> str:
+        if src is not None and src is not self.src:
+            return src.show(node.start_byte, node.end_byte)
         return bytes(node.text).decode("utf-8", "surrogateescape")
 
     def run(self, root: Any) -> None:
@@ -242,8 +300,7 @@ class _Reader:
                 self.facts.first_command = self.span(child)
                 break
         self._comments(root)
-        for child, background in _statements(root):
-            self.statement(child, background=background)
+        self.walk(self.src, list(_statements(root)))
         self._errors(root)
 
     def _comments(self, root: Any) -> None:
@@ -296,142 +353,622 @@ class _Reader:
                 return  # the first place is the one to fix; later ones often follow from it
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
 
-    # statements -------------------------------------------------------------------------------
+    # statements: one explicit stack, so nesting depth costs no Python recursion ----------------
 
-    def statement(self, node: Any, *, background: bool = False) -> None:
-        """Read one statement and every statement nested in it, in script order.
-
-        An explicit stack, not recursion: bash nests without limit (a thousand `if`s, a long
-        `a && b && …` chain is a left-deep tree), and Python's stack does not."""
-        stack = [(node, background)]
+    def walk(self, src: _values.Src, statements: list[tuple[Any, bool]]) -> None:
+        stack: list[tuple[Any, ...]] = [("s", src, n, bg) for n, bg in reversed(statements)]
         while stack:
-            node, background = stack.pop()
-            kind = node.type
-            if kind == "command":
-                self.command(node, background)
-            elif kind == "declaration_command":
-                self.declaration(node)
-            elif kind == "variable_assignment":
-                self.assignment(node, exported=False)
-            elif kind == "function_definition":
-                self.function(node)
-            elif kind == "comment":
-                continue
-            elif kind == "redirected_statement":
-                body = node.child_by_field_name("body") or (
-                    node.named_children[0] if node.named_children else None
-                )
-                if body is not None:
-                    stack.append((body, background))
-            else:
-                nested = [
-                    (child, background or in_background)
-                    for child, in_background in _statements(node)
-                    if child.type not in ("command_substitution", "heredoc_body", "heredoc_start")
-                ]
-                stack.extend(reversed(nested))
+            item = stack.pop()
+            kind = item[0]
+            if kind == "s":
+                self.budget -= 1
+                self.statement(stack, item[1], item[2], item[3])
+            elif kind == "snapshot":
+                item[1].before = dict(self.vars)
+            elif kind == "branch":
+                self.vars = dict(item[1].before)
+            elif kind == "branch_end":
+                item[1].results.append(self.vars)
+            elif kind == "merge":
+                self.vars = _merge(item[1])
+            elif kind == "restore":
+                self.vars = item[1]
+            elif kind == "frame_end":
+                self.frames.pop()
 
-    def function(self, node: Any) -> None:
-        name = node.child_by_field_name("name")
-        if name is not None:
-            self.facts.functions.append(self.text(name))
-            self.bodies[self.text(name)] = node
-            # the body runs where the function is called: inside a step (export -f, then
-            # srun bash -c NAME), so its per-rank variables are not the batch shell's
-            self.facts.expansions.extend(self.expansions(node, "step"))
-            if b"trap" in bytes(node.text):
-                self.function_traps(node, self.text(name))
+    def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
+        kind = node.type
+        if kind == "command":
+            self.command(stack, src, node, bg)
+        elif kind == "declaration_command":
+            self.declaration(src, node)
+        elif kind == "variable_assignment":
+            self.assignment(src, node, exported=False)
+        elif kind == "function_definition":
+            self.function(src, node)
+        elif kind == "comment":
+            return
+        elif kind == "redirected_statement":
+            body = node.child_by_field_name("body") or (
+                node.named_children[0] if node.named_children else None
+            )
+            if body is not None and body.type == "command" and self._read_heredoc(src, body, node):
+                return
+            if body is not None:
+                stack.append(("s", src, body, bg))
+        elif kind in ("if_statement", "case_statement"):
+            self.branches(stack, src, node, bg)
+        elif kind in ("for_statement", "while_statement", "c_style_for_statement", "until_statement"):
+            # a loop body may run any number of times, none included: what it sets is unknown after
+            state = _Branches(dict(self.vars), complete=False)
+            stack.append(("merge", state))
+            stack.append(("branch_end", state))
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(list(_statements(node))) if _runs(c))
+        elif kind == "list":
+            # `a && b || c`: the first runs; what the others set may or may not be set after
+            children = [(c, b) for c, b in _statements(node) if _runs(c)]
+            if not children:
+                return
+            state = _Branches(dict(self.vars), complete=False)
+            stack.append(("merge", state))
+            stack.append(("branch_end", state))
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(children[1:]))
+            stack.append(("s", src, children[0][0], bg or children[0][1]))
+        elif kind in ("subshell", "pipeline"):
+            # a subshell's (and a pipeline's) assignments do not reach the batch shell
+            stack.append(("restore", dict(self.vars)))
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(list(_statements(node))) if _runs(c))
+        else:
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(list(_statements(node))) if _runs(c))
 
-    def declaration(self, node: Any) -> None:
+    def branches(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
+        """`if`/`case`: conditions run, then one of the branches; variables merge after."""
+        conditions: list[Any] = []
+        arms: list[list[tuple[Any, bool]]] = []
+        complete = False
+        if node.type == "if_statement":
+            arm: list[tuple[Any, bool]] | None = None
+            for clause in (
+                node,
+                *[c for c in node.named_children if c.type in ("elif_clause", "else_clause")],
+            ):
+                body = clause.type == "else_clause"
+                arm = [] if body else None
+                children = clause.children
+                last = len(children) - 1
+                for i, child in enumerate(children):
+                    if child.type == "then":
+                        body, arm = True, []
+                        continue
+                    if not child.is_named or child.type in ("elif_clause", "else_clause") or not _runs(child):
+                        continue
+                    bg = i < last and children[i + 1].type == "&"
+                    if body and arm is not None:
+                        arm.append((child, bg))
+                    else:
+                        conditions.append((child, bg))
+                if arm is not None:
+                    arms.append(arm)
+                complete = complete or clause.type == "else_clause"
+        else:
+            for child, b in _statements(node):
+                if child.type == "case_item":
+                    pattern = child.named_children[0] if child.named_children else None
+                    if pattern is not None and self.text(pattern, src) == "*":
+                        complete = True
+                    arms.append([(c, cb) for c, cb in list(_statements(child))[1:] if _runs(c)])
+                elif _runs(child):
+                    conditions.append((child, b))
+        state = _Branches(None, complete)
+        stack.append(("merge", state))
+        for arm_items in reversed(arms):
+            stack.append(("branch_end", state))
+            stack.extend(("s", src, c, bg or cb) for c, cb in reversed(arm_items) if _runs(c))
+            stack.append(("branch", state))
+        # the conditions run first, then one branch, each from the variables as they were then
+        stack.append(("snapshot", state))
+        stack.extend(("s", src, c, bg or cb) for c, cb in reversed(conditions) if _runs(c))
+
+    def function(self, src: _values.Src, node: Any) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        name = self.text(name_node, src)
+        if name not in self.facts.functions:
+            self.facts.functions.append(name)
+        self.bodies[name] = (src, node)
+        # the body runs where the function is called: inside a step (export -f, then
+        # srun bash -c NAME), so its per-rank variables are not the batch shell's
+        self.facts.expansions.extend(self.expansions(node, "step", src))
+        if b"trap" in bytes(node.text):
+            self.function_traps(src, node, name)
+
+    def declaration(self, src: _values.Src, node: Any) -> None:
         keyword = node.children[0].type if node.children else ""
-        exported = keyword == "export" or any(
-            self.text(c) in ("-x", "-gx", "-xg") for c in node.children if c.type == "word"
-        )
+        options = {self.text(c, src) for c in node.children if c.type == "word"}
+        exported = keyword == "export" or any(o.startswith("-") and "x" in o for o in options)
+        associative = any(o.startswith("-") and "A" in o for o in options)
         for child in node.named_children:
             if child.type == "variable_assignment":
-                self.assignment(child, exported=exported)
-            elif child.type == "variable_name" and exported:
-                name = self.text(child)
-                for i, old in enumerate(self.facts.exports):
-                    if old.name == name and not old.exported:
-                        self.facts.exports[i] = Export(
-                            old.name, old.value, old.raw, old.span, old.value_span, True
-                        )
-        self.batch_expansions(node)
+                self.assignment(src, child, exported=exported)
+                if associative:
+                    name = child.child_by_field_name("name")
+                    if name is not None:
+                        self.vars[self.text(name, src)] = None
+            elif child.type == "variable_name":
+                name = self.text(child, src)
+                if exported:
+                    self.exported.add(name)
+                    for i, old in enumerate(self.facts.exports):
+                        if old.name == name and not old.exported:
+                            self.facts.exports[i] = Export(
+                                old.name, old.value, old.raw, old.span, old.value_span, True
+                            )
+                elif keyword in ("local", "declare", "typeset") and name not in self.vars:
+                    self.vars[name] = ((),) if not associative else None
+        self.batch_expansions(src, node)
 
-    def assignment(self, node: Any, *, exported: bool) -> None:
+    def assignment(self, src: _values.Src, node: Any, *, exported: bool) -> None:
         name_node = node.child_by_field_name("name")
         value_node = node.child_by_field_name("value")
         if name_node is None:
             return
-        name = self.text(name_node)
+        name = self.text(name_node, src)
+        index: str | None = None
+        if name_node.type == "subscript":
+            var = name_node.child_by_field_name("name")
+            idx = name_node.child_by_field_name("index")
+            index = self.text(idx, src) if idx is not None else None
+            name = self.text(var, src) if var is not None else name
+        append = any(c.type == "+=" for c in node.children)
+        value: _values.Value | None
         if value_node is None:
-            value: str | None = ""
+            value = ((),)
+            fld: _values.Field = ()
             raw = ""
             value_span = Span.point(node.end_point[0] + 1, self.col(*node.end_point))
+        elif value_node.type == "array":
+            value = tuple(f for c in value_node.named_children for f in self.fields(src, c))
+            fld = _values.join(list(value))
+            raw = self.text(value_node, src)
+            value_span = self.span(value_node, src)
         else:
-            word = self.word(value_node)
-            value = word.text if word.literal else None
-            raw = word.raw
-            value_span = word.span
-        self.facts.exports.append(Export(name, value, raw, self.span(node), value_span, exported))
-        self.batch_expansions(node)
+            got = self.fields(src, value_node, assigned=True)
+            fld = _values.join(got, "") if got else ()
+            value = (fld,)
+            raw = self.text(value_node, src)
+            value_span = self.word_of(fld, value_node, src).span
+        old = self.vars.get(name, ((),))
+        if index is not None:
+            if old is None or not index.isdigit() or value is None:
+                value = None
+            else:
+                elements = list(old)
+                at = int(index)
+                while len(elements) <= at:
+                    elements.append(())
+                elements[at] = value[0] if value else ()
+                value = tuple(elements)
+        elif append and old is not None and value is not None:
+            if value_node is not None and value_node.type == "array":
+                value = old + value
+            else:
+                first = old[0] if old else ()
+                value = (first + (value[0] if value else ()), *old[1:])
+        elif append:
+            value = None
+        if value is not None and _values.size(value) > _values.MAX_VALUE:
+            value = None
+        self.vars[name] = value
+        single = (
+            value is not None and len(value) == 1 and value_node is not None and value_node.type != "array"
+        )
+        literal = single and value is not None and _values.literal(value[0])
+        text = _values.text(value[0]) if literal and value is not None else None
+        self.facts.exports.append(Export(name, text, raw, self.span(node, src), value_span, exported))
+        del fld
+        self.batch_expansions(src, node)
 
-    def batch_expansions(self, node: Any) -> None:
+    def batch_expansions(self, src: _values.Src, node: Any) -> None:
         if _MAY_EXPAND.search(bytes(node.text)):
-            self.facts.expansions.extend(self.expansions(node, "batch"))
+            self.facts.expansions.extend(self.expansions(node, "batch", src))
 
-    def expansions(self, node: Any, shell: str, inner: _Reader | None = None) -> Iterator[Expansion]:
+    def expansions(self, node: Any, shell: str, src: _values.Src | None = None) -> Iterator[Expansion]:
         """Per-rank variables that ``node`` expands (raw strings and escapes expand nothing)."""
-        reader = inner or self
         stack = [node]
         while stack:
             cur = stack.pop()
             if cur.type in ("simple_expansion", "expansion"):
                 for child in cur.named_children:
                     if child.type == "variable_name":
-                        name = reader.text(child)
+                        name = self.text(child, src)
                         if name in PER_RANK:
-                            yield Expansion(name, reader.span(cur), shell)
-                        break
-            elif cur.type in ("arithmetic_expansion",):
+                            yield Expansion(name, self.span(cur, src), shell)
+                continue
+            if cur.type == "arithmetic_expansion":
                 for sub in _descendants(cur):
-                    if sub.type == "variable_name" and reader.text(sub) in PER_RANK:
-                        yield Expansion(reader.text(sub), reader.span(cur), shell)
+                    if sub.type == "variable_name" and self.text(sub, src) in PER_RANK:
+                        yield Expansion(self.text(sub, src), self.span(cur, src), shell)
                 continue
             stack.extend(reversed(cur.children))
 
+    # words: what each argument expands to --------------------------------------------------------
+
+    def fields(
+        self, src: _values.Src, node: Any, *, quoted: bool = False, assigned: bool = False
+    ) -> list[_values.Field]:
+        """The fields ``node`` expands to (an assignment's value is not split)."""
+        kind = node.type
+        a, b = node.start_byte, node.end_byte
+        if kind in ("word", "number"):
+            return [tuple(_values.word_segs(src, a, b))]
+        if kind == "raw_string":
+            return [tuple(src.segs(a + 1, b - 1))]
+        if kind == "string":
+            return self._string(src, node)
+        if kind in ("simple_expansion", "expansion"):
+            got = self._parameter(src, node, quoted=quoted)
+            if quoted or assigned:
+                return got
+            return [piece for f in got for piece in _values.split(f)]
+        if kind == "concatenation":
+            out: list[_values.Field] = []
+            for child in node.children:
+                if not child.is_named:
+                    if child.type in ("$", "`"):
+                        continue
+                    part: list[_values.Field] = [
+                        tuple(_values.word_segs(src, child.start_byte, child.end_byte))
+                    ]
+                else:
+                    part = self.fields(src, child, quoted=quoted, assigned=assigned)
+                if not part:
+                    continue
+                if out:
+                    out[-1] = out[-1] + part[0]
+                    out.extend(part[1:])
+                else:
+                    out.extend(part)
+            return out
+        if kind == "command_substitution":
+            heredoc = self._cat_heredoc(src, node)
+            if heredoc is not None:
+                return [heredoc]
+        return [self._unknown(src, node)]
+
+    def _unknown(self, src: _values.Src, node: Any) -> _values.Field:
+        seg = src.unknown_at(node.start_byte, node.end_byte)
+        if seg is not None and node.type == "word":
+            return (seg,)
+        where = src.range(node.start_byte, node.end_byte)
+        a, b = where if where is not None else (-1, -1)
+        return _values.unknown(self.text(node, src), a, b)
+
+    def _string(self, src: _values.Src, node: Any) -> list[_values.Field]:
+        """A double-quoted string: one field, or one per element for `"$@"` and `"${A[@]}"`."""
+        out: list[_values.Field] = [()]
+        children = node.children
+        for i, child in enumerate(children):
+            kind = child.type
+            if kind == '"' and i in (0, len(children) - 1):
+                continue
+            if kind == "string_content":
+                out[-1] = out[-1] + tuple(_values.dq_segs(src, child.start_byte, child.end_byte))
+            elif kind in ("simple_expansion", "expansion"):
+                got = self._parameter(src, child, quoted=True)
+                if not got:
+                    if len(out) == 1 and not out[0] and _array_all(child):
+                        out = []  # "${A[@]}" of an empty array: no field at all
+                    continue
+                if not out:
+                    out = [()]
+                out[-1] = out[-1] + got[0]
+                out.extend(got[1:])
+            elif kind == "command_substitution":
+                heredoc = self._cat_heredoc(src, child)
+                piece = heredoc if heredoc is not None else self._unknown(src, child)
+                out[-1] = out[-1] + piece
+            elif child.is_named:
+                out[-1] = out[-1] + self._unknown(src, child)
+            else:
+                out[-1] = out[-1] + tuple(src.segs(child.start_byte, child.end_byte))
+        return out
+
+    def _parameter(self, src: _values.Src, node: Any, *, quoted: bool) -> list[_values.Field]:
+        """`$NAME`, `${NAME}`, `${NAME:-default}`, `${A[@]}`, `$1`, `"$@"`: the fields it gives."""
+        name = ""
+        index: str | None = None
+        op = ""
+        operand: list[Any] = []
+        length = False
+        children = node.children
+        for i, child in enumerate(children):
+            kind = child.type
+            if kind in ("variable_name", "special_variable_name") and not name:
+                name = self.text(child, src)
+            elif kind == "subscript":
+                var = child.child_by_field_name("name")
+                idx = child.child_by_field_name("index")
+                name = self.text(var, src) if var is not None else ""
+                index = self.text(idx, src) if idx is not None else None
+            elif kind == "#" and i == 1:
+                length = True
+            elif not child.is_named and kind not in ("$", "${", "}") and name and not op:
+                op = kind
+            elif child.is_named and name and op:
+                operand.append(child)
+            elif child.is_named and name and not op:
+                op = "?"  # an operation the grammar names differently: not followed
+        if not name or length or (op and not _values.is_default(op) and op not in (":+", "+")):
+            return [self._unknown(src, node)]
+        value = self._lookup(name, index)
+        if op:
+            set_ = value is not None and value is not _UNSET
+            empty = set_ and all(not f for f in value)
+            if _values.is_default(op):
+                if value is _UNSET and not _values.environment_name(name):
+                    got = self._operand(src, operand, quoted)
+                    if op in (":=", "="):
+                        self.vars[name] = (_values.join(got, " "),) if got else ((),)
+                    return got
+                if set_ and empty and op.startswith(":"):
+                    return self._operand(src, operand, quoted)
+            elif op in (":+", "+"):
+                if value is _UNSET or (empty and op == ":+"):
+                    return [()] if quoted else []
+                if set_:
+                    return self._operand(src, operand, quoted)
+        if value is None or value is _UNSET:
+            return [self._unknown(src, node)]
+        assert isinstance(value, tuple)
+        if index in ("*",) or (name == "*" and index is None):
+            return [_values.join(list(value))] if quoted else list(value)
+        return list(value)
+
+    def _operand(self, src: _values.Src, operand: list[Any], quoted: bool) -> list[_values.Field]:
+        out: list[_values.Field] = []
+        for child in operand:
+            got = self.fields(src, child, quoted=quoted, assigned=quoted)
+            if out and got:
+                out[-1] = out[-1] + got[0]
+                out.extend(got[1:])
+            else:
+                out.extend(got)
+        return out or [()]
+
+    def _lookup(self, name: str, index: str | None) -> Any:
+        """A variable's fields (all its elements for `@`/`*`), None when unknown, _UNSET if unset."""
+        if name.isdigit() or name in ("@", "*"):
+            args = self.frames[-1].args
+            if args is None:
+                return None
+            if name in ("@", "*"):
+                return tuple(args)
+            n = int(name)
+            if n == 0:
+                return None
+            return (args[n - 1],) if n <= len(args) else _UNSET
+        if name in ("#", "?", "$", "!", "-", "_"):
+            return None
+        if name not in self.vars:
+            return _UNSET
+        value = self.vars[name]
+        if value is None:
+            return None
+        if index in ("@", "*"):
+            return value
+        if index is None:
+            return value[:1]
+        if index.isdigit():
+            at = int(index)
+            return (value[at],) if at < len(value) else _UNSET
+        return None
+
+    def _cat_heredoc(self, src: _values.Src, node: Any) -> _values.Field | None:
+        """`$(cat <<EOF … EOF)`: the heredoc's text, trailing newlines removed as `$(…)` does."""
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) != 1 or inner[0].type != "redirected_statement":
+            return None
+        body = inner[0].child_by_field_name("body") or inner[0].named_children[0]
+        if body.type != "command" or self.text(body, src).strip() != "cat":
+            return None
+        field = self._heredoc(src, inner[0])
+        if field is None:
+            return None
+        while field and field[-1][3] and field[-1][0].endswith("\n"):
+            last = field[-1]
+            stripped = last[0].rstrip("\n")
+            field = field[:-1] + ((_values._slice(last, 0, len(stripped)),) if stripped else ())
+        return field
+
+    def _heredoc(self, src: _values.Src, redirected: Any) -> _values.Field | None:
+        for child in redirected.named_children:
+            if child.type != "heredoc_redirect":
+                continue
+            start = next((c for c in child.named_children if c.type == "heredoc_start"), None)
+            body = next((c for c in child.named_children if c.type == "heredoc_body"), None)
+            if body is None:
+                return ()
+            quoted = start is not None and self.text(start, src)[:1] in ("'", '"', "\\")
+            if quoted:
+                return tuple(src.segs(body.start_byte, body.end_byte))
+            out: _values.Field = ()
+            pos = body.start_byte
+            for part in body.named_children:
+                if part.type == "heredoc_content":
+                    continue
+                out += tuple(_values.dq_segs(src, pos, part.start_byte))
+                if part.type in ("simple_expansion", "expansion"):
+                    got = self._parameter(src, part, quoted=True)
+                    out += _values.join(got) if got else ()
+                else:
+                    out += self._unknown(src, part)
+                pos = part.end_byte
+            out += tuple(_values.dq_segs(src, pos, body.end_byte))
+            return out
+        return None
+
+    def _read_heredoc(self, src: _values.Src, command: Any, redirected: Any) -> bool:
+        """`read -r -d '' NAME <<EOF … EOF`: NAME holds the heredoc's text."""
+        arguments = _argument_nodes(command)
+        if not arguments or self.text(arguments[0], src) != "read":
+            return False
+        names = [self.text(a, src) for a in arguments[1:] if not self.text(a, src).startswith("-")]
+        names = [n for n in names if _NAME.match(n)]
+        if not names:
+            return False
+        field = self._heredoc(src, redirected)
+        if field is None:
+            return False
+        self.vars[names[-1]] = (field,) if len(names) == 1 else None
+        return True
+
+    def word_of(self, f: _values.Field, node: Any, src: _values.Src) -> Word:
+        """A word for one field of ``node``: as written when it is the node's own text, else
+        placed where its parts were written."""
+        literal = _values.literal(f)
+        a, b = node.start_byte, node.end_byte
+        if (
+            src is self.src
+            and all(a <= s[1] and s[2] <= b for s in f if s[1] >= 0)
+            and any(s[1] >= 0 for s in f)
+        ):
+            raw = self.text(node)
+            if literal:
+                return Word(_values.text(f), self.span(node), True, raw, node, f)
+            return Word(raw, self.span(node), False, raw, node, f)
+        text = _values.text(f)
+        where = _values.place(f)
+        span = self.offsets(*where) if where is not None else self.where(node, src)
+        return Word(text, span, literal, text, node, f, where is not None)
+
+    def words(self, src: _values.Src, nodes: list[Any]) -> list[Word]:
+        out: list[Word] = []
+        for node in nodes:
+            if node.type == "word" and src is self.src and not _SPECIAL_WORD.search(self.text(node)):
+                # the common case (options, file names, numbers): the text is the word
+                raw = self.text(node)
+                seg = (raw, node.start_byte, node.end_byte, True)
+                out.append(Word(raw, self.span(node), True, raw, node, (seg,)))
+                continue
+            out.extend(self.word_of(f, node, src) for f in self.fields(src, node))
+        return out
+
     # commands ---------------------------------------------------------------------------------
 
-    def command(self, node: Any, background: bool) -> None:
-        self.batch_expansions(node)
+    def command(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, background: bool) -> None:
         arguments = _argument_nodes(node)
-        if arguments and not _MAY_LAUNCH.search(bytes(arguments[0].text)):
+        first = arguments[0] if arguments else None
+        if (
+            first is not None
+            and first.type == "word"
+            and not _MAY_LAUNCH.search(bytes(first.text))
+            and self.text(first, src) not in self.bodies
+        ):
             # most lines of a long script (echo, cd, module, mkdir …) start no step: their
             # words are not needed beyond the name
-            name = self.text(arguments[0])
-            words_text = tuple(self.text(c) for c in arguments[:2]) if name == "cd" else (name,)
-            self.facts.commands.append(Command(name, self.text(node), self.span(node), words_text))
+            name = self.text(first, src)
+            self.batch_expansions(src, node)
+            words_text = tuple(w.text for w in self.words(src, arguments[:2])) if name == "cd" else (name,)
+            self.facts.commands.append(Command(name, self.text(node, src), self.where(node, src), words_text))
             return
-        words = [self.word(c) for c in arguments]
+        self.batch_expansions(src, node)
+        words = self.words(src, arguments)
         if not words:
             for child in node.named_children:
                 if child.type == "variable_assignment":
-                    self.assignment(child, exported=False)
+                    self.assignment(src, child, exported=False)
             return
-        text = self.text(node)
+        text = self.text(node, src)
+        span = self.where(node, src)
         name = words[0].text
         if name == "trap":
-            self.trap(words, self.span(node))
+            self.trap(words, span)
             return
         if name in {"export", "declare"}:
             return
-        step = self.step(words, text, self.span(node), background)
+        if name in self.bodies and self.budget > 0 and len(self.frames) < _MAX_CALLS:
+            self.call(stack, name, words[1:])
+            return
+        if name == "set" and any(w.text in ("-a", "allexport") for w in words[1:]):
+            self.allexport = True
+        if name == "shift":
+            frame = self.frames[-1]
+            if frame.args is not None:
+                n = int(words[1].text) if len(words) > 1 and words[1].text.isdigit() else 1
+                frame.args = frame.args[n:]
+            return
+        if name == "eval" and len(words) > 1 and self.budget > 0:
+            self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
+            self.run_text(stack, _values.join([_field(w) for w in words[1:]]), span)
+            return
+        if name in ("source", ".") and len(words) > 1:
+            self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
+            self.source(stack, words[1], span)
+            return
+        i, _ = _skip_wrappers(words, 0)
+        rest = words[i:]
+        if (
+            rest
+            and os.path.basename(rest[0].text) in ("bash", "sh")
+            and len(rest) >= 3
+            and _dash_c(rest[1].text)
+            and self.budget > 0
+            and rest[2].text not in self.bodies
+        ):
+            # `bash -c "$CMD"` in the batch shell: its commands run on the first node (an srun
+            # among them starts a step)
+            self.facts.commands.append(
+                Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words))
+            )
+            self.run_text(stack, _field(rest[2]), span)
+            return
+        step = self.step(words, text, span, background, src)
         if step is not None:
             # `bash -c '…'` and friends: the string is a script the step runs
             self.facts.steps.append(step)
+            for w in _step_words(step, words):
+                if not _within(w.span, span):
+                    self.facts.origins.append((w.span, span))
             return
-        self.facts.commands.append(Command(name, text, self.span(node), tuple(w.text for w in words)))
+        self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
+
+    def call(self, stack: list[tuple[Any, ...]], name: str, args: list[Word]) -> None:
+        """A call of a function defined in the script: its body, with the call's arguments."""
+        src, node = self.bodies[name]
+        body = node.child_by_field_name("body")
+        if body is None:
+            return
+        self.frames.append(_Frame([_field(w) for w in args]))
+        stack.append(("frame_end",))
+        stack.extend(("s", src, c, b) for c, b in reversed(list(_statements(body))) if _runs(c))
+
+    def run_text(self, stack: list[tuple[Any, ...]], f: _values.Field, span: Span) -> None:
+        """Commands held in a value (`eval "$CMD"`, `bash -c "$CMD"`), parsed and followed."""
+        src = _values.assemble(f)
+        src.fallback = span
+        tree = parser().parse(src.raw)
+        stack.extend(("s", src, c, b) for c, b in reversed(list(_statements(tree.root_node))) if _runs(c))
+
+    def source(self, stack: list[tuple[Any, ...]], word: Word, span: Span) -> None:
+        """`source FILE` of a file beside the script: its variables and functions are the script's."""
+        if self.base is None or not word.literal or not word.text or word.text.startswith(("/", "~")):
+            return
+        path = (self.base / word.text).resolve()
+        if path in self.sourced or len(self.sourced) >= _MAX_SOURCED or not path.is_file():
+            return
+        try:
+            if path.stat().st_size > _values.MAX_VALUE:
+                return
+            data = path.read_bytes()
+        except OSError:
+            return
+        self.sourced.add(path)
+        # the file's text is written nowhere in this script: what it sets points at the source line
+        src = _values.Src(data, [(0, (data.decode("utf-8", "surrogateescape"), -1, -1, True))])
+        src.fallback = span
+        tree = parser().parse(data)
+        stack.extend(("s", src, c, b) for c, b in reversed(list(_statements(tree.root_node))) if _runs(c))
 
     def trap(self, words: list[Word], span: Span, function: str | None = None) -> None:
         if len(words) < 3 or words[1].text in ("-l", "-p"):
@@ -442,16 +979,18 @@ class _Reader:
         signals = tuple(normalise(w.text) for w in words[2:])
         self.facts.traps.append(Trap(action, signals, span, function))
 
-    def function_traps(self, node: Any, function: str) -> None:
+    def function_traps(self, src: _values.Src, node: Any, function: str) -> None:
         """Traps a function sets: they trap in whichever shell calls the function."""
         for cmd in _descendants(node):
             if cmd.type != "command":
                 continue
             arguments = _argument_nodes(cmd)
-            if arguments and self.text(arguments[0]) == "trap":
-                self.trap([self.word(c) for c in arguments], self.span(cmd), function)
+            if arguments and self.text(arguments[0], src) == "trap":
+                self.trap(self.words(src, arguments), self.span(cmd, src), function)
 
-    def step(self, words: list[Word], text: str, span: Span, background: bool) -> Step | None:
+    def step(
+        self, words: list[Word], text: str, span: Span, background: bool, src: _values.Src
+    ) -> Step | None:
         i, exec_ = 0, False
         i, exec_ = _skip_wrappers(words, i)
         srun: dict[str, Word] | None = None
@@ -482,69 +1021,58 @@ class _Reader:
             exec_=exec_,
             line=span.line,
         )
-        if rest and rest[0].text in ("bash", "sh") and len(rest) >= 3 and rest[1].text in ("-c", "-lc"):
-            self.inner_script(step, rest[2])
+        if (
+            rest
+            and os.path.basename(rest[0].text) in ("bash", "sh")
+            and len(rest) >= 3
+            and _dash_c(rest[1].text)
+        ):
+            self.inner_script(step, rest[2], span)
         else:
             _program(step, rest)
         if srun is None and step.launcher is None and step.program is None and step.module is None:
             return None
         return step
 
-    def inner_script(self, step: Step, word: Word) -> None:
+    def inner_script(self, step: Step, word: Word, span: Span) -> None:
         """`bash -c '…'`: the string is parsed as a script the step runs, positions kept."""
-        node = word.node
         if word.literal and word.text in self.bodies:
             # `srun bash -c train_fn` after `export -f train_fn`: the step runs the function
-            self.commands_of(step, self.bodies[word.text], self)
+            src, body = self.bodies[word.text]
+            self.commands_of(step, body, src)
             return
-        if node is None or node.type not in ("raw_string", "string"):
-            return
-        start = node.start_byte + 1
-        body = self.raw[start : max(node.end_byte - 1, start)]
-        tree = parser().parse(body)
-        inner = _Inner(self, start)
-        if node.type == "raw_string":
-            # single quotes: nothing in the string is expanded before the step starts it
-            self.facts.expansions.extend(self.expansions(tree.root_node, "step", inner))
-        self.commands_of(step, tree.root_node, inner)
+        f = _field(word)
+        if not any(s[3] for s in f):
+            return  # all of it unknown: nothing to read
+        src = _values.assemble(f)
+        src.fallback = span
+        tree = parser().parse(src.raw)
+        # what is left to expand in the string is expanded by the step's own shell
+        self.facts.expansions.extend(self.expansions(tree.root_node, "step", src))
+        self.commands_of(step, tree.root_node, src)
 
-    def commands_of(self, step: Step, root: Any, reader: _Reader) -> None:
-        """The first command under ``root`` that runs a launcher or a program fills the step."""
+    def commands_of(self, step: Step, root: Any, src: _values.Src) -> None:
+        """The first command under ``root`` that runs a launcher or a program fills the step.
+
+        The step's shell is a new one: it sees the exported variables only, and its own arguments
+        are not followed."""
+        saved = self.vars, self.frames
+        self.vars = {k: v for k, v in self.vars.items() if k in self.exported or self.allexport}
+        self.frames = [_Frame(None)]
+        try:
+            self._commands_of(step, root, src)
+        finally:
+            self.vars, self.frames = saved
+
+    def _commands_of(self, step: Step, root: Any, src: _values.Src) -> None:
         for cmd in _descendants(root):
             if cmd.type != "command":
                 continue
-            words = [reader.word(c) for c in _argument_nodes(cmd)]
+            words = self.words(src, _argument_nodes(cmd))
             i, _ = _skip_wrappers(words, 0)
             _program(step, words[i:])
             if step.launcher is not None or step.program is not None or step.module is not None:
                 break
-
-    def word(self, node: Any) -> Word:
-        raw = self.text(node)
-        if node.type == "word" and not _SPECIAL_WORD.search(raw):
-            # the common case (options, file names, numbers): the text is the word
-            return Word(raw, self.span(node), True, raw, node)
-        literal = _is_literal(node)
-        return Word(_unquote(node, raw) if literal else raw, self.span(node), literal, raw, node)
-
-
-class _Inner(_Reader):
-    """A `bash -c` string: its own tree, positions counted from where the string starts."""
-
-    def __init__(self, outer: _Reader, offset: int) -> None:
-        self.outer, self.offset = outer, offset
-        self.facts = outer.facts
-        self.raw = outer.raw
-
-    def span(self, node: Any) -> Span:
-        a, b = self.offset + node.start_byte, self.offset + node.end_byte
-        (r0, c0), (r1, c1) = self._point(a), self._point(b)
-        return Span(r0 + 1, self.outer.col(r0, c0), r1 + 1, self.outer.col(r1, c1))
-
-    def _point(self, offset: int) -> tuple[int, int]:
-        row = self.raw.count(b"\n", 0, offset)
-        start = self.raw.rfind(b"\n", 0, offset) + 1
-        return row, offset - start
 
 
 def _statements(node: Any) -> Iterator[tuple[Any, bool]]:
@@ -557,6 +1085,68 @@ def _statements(node: Any) -> Iterator[tuple[Any, bool]]:
     for i, child in enumerate(children):
         if child.is_named:
             yield child, i < last and children[i + 1].type == "&"
+
+
+_SKIPPED = frozenset({"command_substitution", "heredoc_body", "heredoc_start", "heredoc_end", "comment"})
+
+
+def _runs(node: Any) -> bool:
+    """Whether a child node is a statement the walk follows (not a comment or a heredoc's text)."""
+    return node.type not in _SKIPPED
+
+
+def _merge(state: _Branches) -> dict[str, _values.Value | None]:
+    """Variables after branches: a value every way through agrees on, else unknown."""
+    results = list(state.results)
+    if not state.complete:
+        results.append(state.before)
+    if not results:
+        return dict(state.before)
+    names = set().union(*results)
+    out: dict[str, _values.Value | None] = {}
+    for name in names:
+        first = results[0].get(name, _UNSET)
+        if all(r.get(name, _UNSET) == first for r in results[1:]) and first is not _UNSET:
+            out[name] = first
+        else:
+            out[name] = None
+    return out
+
+
+def _dash_c(option: str) -> bool:
+    """`-c`, `-lc`, `-ec`, `-xc`: bash's option that runs its next word as a script."""
+    return option.startswith("-") and not option.startswith("--") and "c" in option and option[1:].isalpha()
+
+
+def _array_all(node: Any) -> bool:
+    raw = bytes(node.text)
+    return raw in (b"$@", b"${@}") or raw.endswith(b"[@]}")
+
+
+def _step_words(step: Step, words: list[Word]) -> Iterator[Word]:
+    """Every word of a step, those found inside a `bash -c` string included."""
+    yield from words
+    if step.srun is not None:
+        yield from step.srun.values()
+    if step.launcher is not None:
+        yield from step.launcher.options.values()
+    for w in (step.program, step.module):
+        if w is not None:
+            yield w
+    yield from step.args
+
+
+def _field(w: Word) -> _values.Field:
+    if w.segs is not None:
+        return tuple(w.segs)
+    return ((w.text, -1, -1, w.literal),)
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return (inner.line, inner.col) >= (outer.line, outer.col) and (inner.end_line, inner.end_col) <= (
+        outer.end_line,
+        outer.end_col,
+    )
 
 
 def _descendants(node: Any) -> Iterator[Any]:
@@ -636,7 +1226,7 @@ def _srun_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str
         if text.startswith("--") and len(text) > 2:
             name, eq, value = text[2:].partition("=")
             if eq:
-                options[name] = Word(value, w.span, w.literal, w.raw)
+                options[name] = _part(w, len(text) - len(value))
             elif name in _SRUN_FLAGS or i + 1 >= len(words):
                 flags.append(name)
             else:
@@ -647,7 +1237,7 @@ def _srun_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str
             if letter in _SRUN_SHORT_FLAGS:
                 flags.append(_SRUN_SHORT_FLAGS[letter])
             elif len(text) > 2:
-                options[_SRUN_SHORT.get(letter, letter)] = Word(text[2:], w.span, w.literal, w.raw)
+                options[_SRUN_SHORT.get(letter, letter)] = _part(w, 2)
             elif i + 1 < len(words):
                 options[_SRUN_SHORT.get(letter, letter)] = _joined(w, words[i + 1])
                 i += 1
@@ -673,7 +1263,7 @@ def _launcher_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple
         name, eq, value = w.text.partition("=")
         key = _norm(name)
         if eq:
-            options[key] = Word(value, w.span, w.literal, w.raw)
+            options[key] = _part(w, len(w.text) - len(value))
         elif key in _LAUNCHER_FLAGS or i + 1 >= len(words) or words[i + 1].text.startswith("--"):
             flags.append(key)
         else:
@@ -686,7 +1276,39 @@ def _launcher_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple
 def _joined(option: Word, value: Word) -> Word:
     """`--name value` as one word: the value's text, the span and the spelling of both."""
     span = Span(option.span.line, option.span.col, value.span.end_line, value.span.end_col)
-    return Word(value.text, span, value.literal, f"{option.raw} {value.raw}")
+    if value.placed != option.placed or span.end_line < span.line:
+        # the value was written elsewhere (a variable): it is the place to point at
+        return Word(
+            value.text, value.span, value.literal, f"{option.raw} {value.raw}", None, value.segs, True
+        )
+    return Word(value.text, span, value.literal, f"{option.raw} {value.raw}", None, value.segs, value.placed)
+
+
+# turns a byte range of the script being read into a span (set while a script is read)
+_LOCATE: list[Any] = []
+
+
+def _part(w: Word, at: int) -> Word:
+    """The value of `--name=value` (from character ``at``): where the value itself was written when
+    it came from a variable, else the option as written."""
+    if w.segs is None:
+        value = w.text[at:]
+        return Word(value, w.span, w.literal, w.raw)
+    if w.literal:
+        # a literal word's text is its segments' text: the value starts at the same character
+        segs = _values.cut(tuple(w.segs), at)
+    else:
+        # a word with unknown parts shows them as written (its text is the raw word, quotes and all)
+        name = w.text[:at]
+        full = _values.text(tuple(w.segs))
+        segs = _values.cut(tuple(w.segs), len(name) if full.startswith(name) else at)
+    text = _values.text(segs)
+    literal = _values.literal(segs)
+    if w.placed and _LOCATE:
+        where = _values.place(segs)
+        span = _LOCATE[-1](*where) if where is not None else w.span
+        return Word(text, span, literal, w.raw, None, segs, True)
+    return Word(text, w.span, literal, w.raw, None, segs)
 
 
 def _program(step: Step, words: list[Word]) -> None:

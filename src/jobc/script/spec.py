@@ -378,6 +378,8 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         args.append(text)
         del i
     launch["args"] = args
+    if for_lint:
+        _checkpoint_arg(out, step)
     if step.container:
         for name, word in step.container.items():
             _container_option(out, name, None if name in step.srun_flags else word.text, word.span)
@@ -410,6 +412,42 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             and cmd.words[1].startswith("/")
         ):
             out.put(("launch", "workdir"), cmd.words[1], cmd.span, cmd.text)
+
+
+# arguments that name where a training program writes its checkpoints and outputs
+_SAVE_FLAGS = frozenset(
+    {
+        "output_dir",
+        "output_path",
+        "save",
+        "save_dir",
+        "save_path",
+        "checkpoint_dir",
+        "checkpoint_path",
+        "ckpt_dir",
+        "ckpt_path",
+        "default_root_dir",
+        "checkpoints_dir",
+        "out_dir",
+    }
+)
+
+
+def _checkpoint_arg(out: Derived, step: Step) -> None:
+    """`--output-dir /tmp/run`: where the program writes its checkpoints, for the storage rules."""
+    args = step.args
+    for i, word in enumerate(args):
+        name, eq, value = word.text.partition("=")
+        if not word.literal or not name.startswith("--"):
+            continue
+        key = name.lstrip("-").replace("-", "_").lower()
+        if key not in _SAVE_FLAGS:
+            continue
+        target = word if eq else (args[i + 1] if i + 1 < len(args) else None)
+        text = value if eq else (target.text if target is not None else "")
+        if target is not None and target.literal and text.startswith("/"):
+            out.put(("storage", "checkpoints"), text, target.span, f"{name} {text}")
+            return
 
 
 def _resolve(raw: str, variables: dict[str, str]) -> str | None:

@@ -1,0 +1,130 @@
+"""Values followed through variables, arrays, heredocs, functions, `bash -c`, `eval` and `source`:
+findings land on the line that wrote the value, with the run line as a related location."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read, read_bytes
+
+HEAD = """\
+    #!/bin/bash
+    #SBATCH --nodes=2
+    #SBATCH --ntasks-per-node=1
+    #SBATCH --gres=gpu:a100:4
+    #SBATCH --time=10:00:00
+"""
+
+
+def _script(tmp_path: Path, body: str, name: str = "job.sh") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(HEAD + body), encoding="utf-8")
+    return path
+
+
+def _found(path: Path) -> list[tuple[str, int, tuple[int, ...]]]:
+    return [(f.code, f.span.line, tuple(r.span.line for r in f.related)) for f in lint_path(path).findings]
+
+
+def test_array_elements_are_followed_to_the_launcher_and_its_program(tmp_path: Path) -> None:
+    path = _script(
+        tmp_path,
+        """
+    DIST_ARGS=(
+      --nnodes=2
+      --nproc_per_node=8
+    )
+    TRAIN_ARGS=(--output-dir /tmp/vit --epochs 10)
+    srun python -m torch.distributed.run "${DIST_ARGS[@]}" train_vit.py "${TRAIN_ARGS[@]}"
+    """,
+    )
+    step = read(path).main_step
+    assert step is not None
+    assert step.launcher is not None
+    assert step.program is not None
+    assert step.program.text == "train_vit.py"
+    assert [a.text for a in step.args] == ["--output-dir", "/tmp/vit", "--epochs", "10"]
+    found = _found(path)
+    assert ("JC804", 9, (12,)) in found  # --nproc_per_node=8, run at line 12
+    assert ("JC701", 11, (12,)) in found  # --output-dir /tmp/vit
+
+
+def test_a_launcher_string_run_by_bash_c_under_srun(tmp_path: Path) -> None:
+    path = _script(
+        tmp_path,
+        """
+    LAUNCH="python -m torch.distributed.run --nproc-per-node 4 --nnodes \\$SLURM_NNODES \\
+      --node_rank \\$SLURM_NODEID --master_port 6000"
+    srun --ntasks-per-node=2 bash -c "$LAUNCH pretrain_gpt.py --lr 1e-4"
+    """,
+    )
+    facts = read(path)
+    step = facts.main_step
+    assert step is not None
+    assert step.launcher is not None
+    assert step.program is not None
+    assert step.program.text == "pretrain_gpt.py"
+    # \\$SLURM_NODEID in double quotes reaches the step's shell unexpanded
+    assert [(x.name, x.shell) for x in facts.expansions] == [("SLURM_NODEID", "step")]
+    found = _found(path)
+    assert ("JC104", 8, (9,)) in found  # the fixed port, on the continued line that wrote it
+    assert any(code == "JC102" for code, *_ in found)
+
+
+def test_unknown_values_stay_unknown(tmp_path: Path) -> None:
+    path = _script(
+        tmp_path,
+        """
+    CMD=$(cat cmd.txt)
+    if [ -n "$X" ]; then LAUNCHER="torchrun --nproc_per_node=8"; else LAUNCHER="python"; fi
+    srun $LAUNCHER train.py
+    srun bash -c "$CMD"
+    """,
+    )
+    facts = read(path)
+    assert all(s.launcher is None and s.program is None for s in facts.steps)
+    assert not [c for c, *_ in _found(path) if c in ("JC804", "JC102", "JC101")]
+
+
+def test_functions_heredocs_and_eval(tmp_path: Path) -> None:
+    path = _script(
+        tmp_path,
+        """
+    read -r -d '' CMD <<EOF
+    torchrun --nnodes=2 --nproc_per_node=\\${GPUS:-4} train.py --steps 10
+    EOF
+    run() {
+      local extra=$1
+      shift
+      srun "$@" $CMD $extra
+    }
+    run --fast --ntasks-per-node=1
+    """,
+    )
+    step = read(path).main_step
+    assert step is not None
+    assert step.launcher is not None
+    assert step.srun is not None
+    assert step.srun["ntasks-per-node"].text == "1"
+    assert [a.text for a in step.args] == ["--steps", "10", "--fast"]
+    evaluated = _script(tmp_path, '    CMD="srun torchrun --nnodes=3 train.py"\n    eval "$CMD"\n', "eval.sh")
+    assert ("JC804", 6, (7,)) in _found(evaluated)
+
+
+def test_a_sourced_file_beside_the_script(tmp_path: Path) -> None:
+    (tmp_path / "env.sh").write_text("NPROC=8\n", encoding="utf-8")
+    path = _script(tmp_path, "    source ./env.sh\n    srun torchrun --nproc_per_node=$NPROC train.py\n")
+    codes = [c for c, *_ in _found(path)]
+    assert "JC804" in codes
+
+
+def test_deep_nesting_and_long_scripts_are_read_without_recursion() -> None:
+    depth = 3000
+    body = "if true; then\n" * depth + "X=1\n" + "fi\n" * depth
+    facts = read_bytes(("#!/bin/bash\n" + body + "srun python train.py\n").encode(), "deep.sh")
+    assert facts.main_step is not None
+    calls = 'f() { srun python train.py "$@"; }\n' + "f --x\n" * 2000
+    facts = read_bytes(("#!/bin/bash\n" + calls).encode(), "calls.sh")
+    assert len(facts.steps) == 2000
