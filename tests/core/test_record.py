@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from jobc.core.record import field, record
+from jobc.core.record import as_dict, field, record, replace
 
 
 @record(order=True)
@@ -99,3 +99,19 @@ def test_every_field_by_position_is_the_same_record_as_by_keyword() -> None:
     assert vars(by_position) == vars(by_keyword) == {"line": 3, "col": 4}
     with pytest.raises(AttributeError):
         by_position.line = 5  # type: ignore[misc]
+
+
+def test_replace_and_as_dict_are_dataclasses_own() -> None:
+    bag = Bag("b", ["x"])
+    assert as_dict(bag) == dataclasses.asdict(DBag("b", ["x"]))
+    assert replace(Span(3, 4), col=5) == Span(3, 5)
+    assert replace(Finding("JC101", (1,)), code="JC102").path == (1,)
+    with pytest.raises(TypeError, match="Span has no field 'row'"):
+        replace(Span(3), row=1)
+
+
+@dataclasses.dataclass
+class DBag:
+    name: str
+    items: list[str] = dataclasses.field(default_factory=list)
+    seen: set[str] = dataclasses.field(default_factory=set)

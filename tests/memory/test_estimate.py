@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jobc.core.record import replace
 from jobc.memory import activations as act
 from jobc.memory import presets, states
 from jobc.memory.estimate import Job, estimate, expert_weights_per_gpu
@@ -16,7 +17,6 @@ from jobc.memory.megatron import weight_and_optimizer_bytes
 from jobc.memory.params import count
 from jobc.memory.placement import Sizes, per_rank, stage_layers
 from jobc.memory.ranks import coords, ranks, span
-from jobc.memory.record import replace
 from jobc.memory.shape import Experts, ModelShape
 
 MIB = 1 << 20

@@ -34,9 +34,9 @@ from typing import Any
 
 import pytest
 
+from jobc.core.record import replace
 from jobc.memory import context as mem
 from jobc.memory.estimate import Estimate, estimate
-from jobc.memory.record import replace
 from tests.support.lint import lint_text
 
 torch = pytest.importorskip("torch", reason="the memory oracle needs torch (the dev group installs it)")

@@ -23,8 +23,8 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
+from jobc.core.record import record
 from jobc.memory.placement import RankParams, Sizes
-from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 Framework = Literal["megatron", "pytorch"]

@@ -6,11 +6,11 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
+from jobc.core.record import record
 from jobc.memory import activations as act
 from jobc.memory import states
 from jobc.memory.params import ParamCounts, count, one_expert
 from jobc.memory.placement import RankParams, Sizes, per_rank
-from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 Kind = Literal["training", "inference", "convert"]

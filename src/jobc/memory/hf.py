@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jobc.memory.record import replace
+from jobc.core.record import replace
 from jobc.memory.shape import MLA, Experts, ModelShape
 
 

@@ -9,7 +9,7 @@ routed experts, which expert parallelism splits instead.
 
 from __future__ import annotations
 
-from jobc.memory.record import record
+from jobc.core.record import record
 from jobc.memory.shape import ModelShape
 
 

@@ -10,8 +10,8 @@ pieces are whole on every rank; routed experts are split over ep (whole experts)
 
 from __future__ import annotations
 
+from jobc.core.record import record
 from jobc.memory.params import ParamCounts
-from jobc.memory.record import record
 from jobc.memory.shape import ModelShape
 
 

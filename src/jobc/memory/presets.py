@@ -6,7 +6,7 @@ import json
 from functools import cache
 from typing import Any
 
-from jobc.memory.record import record
+from jobc.core.record import record
 from jobc.memory.shape import ModelShape
 
 

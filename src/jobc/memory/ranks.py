@@ -9,8 +9,8 @@ what torchrun's node rank gives): node = rank // gpus_per_node.
 
 from __future__ import annotations
 
+from jobc.core.record import as_dict, record
 from jobc.memory.placement import Sizes
-from jobc.memory.record import as_dict, record
 
 ORDER = "tp-cp-ep-dp-pp"
 

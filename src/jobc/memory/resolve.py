@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from jobc.memory.record import record, replace
+from jobc.core.record import record, replace
 from jobc.memory.shape import Experts, ModelShape
 
 

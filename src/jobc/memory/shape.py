@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from jobc.memory.record import record
+from jobc.core.record import record
 
 DTYPE_BYTES: dict[str, int] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1}
 

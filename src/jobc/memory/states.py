@@ -18,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from jobc.memory.record import record
+from jobc.core.record import record
 from jobc.memory.shape import DTYPE_BYTES
 
 Sharding = Literal["none", "distributed-optimizer", "fsdp2", "megatron-fsdp"]
