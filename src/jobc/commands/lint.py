@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobc.commands import Exit
 from jobc.commands.common import (
@@ -17,6 +17,9 @@ from jobc.commands.common import (
     spec_files,
 )
 from jobc.core.diagnostics import Finding, Severity
+
+if TYPE_CHECKING:
+    from jobc.lint.config import Config
 
 
 def register(sub: Any, name: str) -> None:
@@ -54,6 +57,20 @@ def register(sub: Any, name: str) -> None:
         metavar="PROFILE.yaml",
         help="a cluster profile for sbatch scripts (partition limits, GPUs, CPUs, shared storage)",
     )
+    fixing = p.add_argument_group("fixes")
+    fixing.add_argument(
+        "--fix", action="store_true", help="apply the safe fixes in place; what stays unfixed is reported"
+    )
+    fixing.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, apply the unsafe fixes too (they change behaviour or choose a value)",
+    )
+    fixing.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the fixes as a unified diff and write nothing; findings left after them decide the exit",
+    )
     p.set_defaults(run=run)
 
 
@@ -71,6 +88,13 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"--profile {args.profile}: no such file")
         findings: list[Finding] = []
         sources: dict[str, list[str]] = {}
+        fixing = args.fix or args.diff
+        if fixing and overs:
+            raise CommandError("--fix and --diff edit files, so they cannot be used with --set")
+        if args.unsafe_fixes and not fixing:
+            raise CommandError("--unsafe-fixes is applied with --fix or --diff")
+        if fixing:
+            return _fix(args, files, conf, profile)
         if overs:
             from jobc.script.detect import is_script
 
@@ -94,5 +118,59 @@ def run(args: argparse.Namespace) -> int:
     unique = {(f.file, f.span, f.code, f.message): f for f in findings}
     findings = sorted(unique.values(), key=Finding.sort_key)
     print_findings(findings, sources, args.format)
+    threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
+    return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
+
+
+def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Path | None) -> Exit:
+    """`--fix` / `--diff`: fix each file in memory, then write it (or print the diff)."""
+    from jobc.core.atomic import replace
+    from jobc.lint.fix import diff, fix_path
+
+    findings: list[Finding] = []
+    sources: dict[str, list[str]] = {}
+    fixed = changed = 0
+    seen: set[Path] = set()
+    for path in files:
+        if path.resolve() in seen:
+            continue
+        seen.add(path.resolve())
+        try:
+            outcome = fix_path(
+                path, config=conf, unsafe=args.unsafe_fixes, display=str(path), profile=profile
+            )
+        except OSError as exc:
+            print(f"jobc lint: {path}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+            return Exit.ERROR
+        if outcome.stopped:
+            print(f"jobc lint: {path}: {outcome.stopped}", file=sys.stderr)
+        fixed += len(outcome.fixed)
+        if outcome.changed:
+            changed += 1
+            if args.diff:
+                sys.stdout.write(diff(outcome))
+            else:
+                try:
+                    replace(path, outcome.after)
+                except OSError as exc:
+                    print(f"jobc lint: {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+                    return Exit.ERROR
+        result = outcome.result
+        if result is not None:
+            findings.extend(result.findings)
+            if sys.stdout.isatty():
+                for src in result.sources:
+                    sources[src.file] = src.lines
+    unique = {(f.file, f.span, f.code, f.message): f for f in findings}
+    findings = sorted(unique.values(), key=Finding.sort_key)
+    if not args.diff:
+        print_findings(findings, sources, args.format)
+    verb = "would fix" if args.diff else "fixed"
+    where = "file" if changed == 1 else "files"
+    print(
+        f"jobc lint: {verb} {fixed} finding{'' if fixed == 1 else 's'} in {changed} {where}; "
+        f"{len(findings)} remain{'s' if len(findings) == 1 else ''}",
+        file=sys.stderr,
+    )
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 
 from jobc.core.record import field, record
 
@@ -39,6 +39,50 @@ class Span:
         return cls(line, col, line, col + max(width, 1))
 
 
+class Applicability(Enum):
+    """How freely a fix may be applied: `safe` keeps the intent and changes nothing else;
+    `unsafe` changes behaviour the user may rely on, or writes a value jobc chose, and is applied
+    only when asked for (`--unsafe-fixes`)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@record
+class Edit:
+    """Replace the text at `at` with `text`.
+
+    `at` is a span of the file (an empty span, start == end, inserts; an empty text deletes) or,
+    from a rule that knows only where in the data it is, a data path the emitter turns into the
+    span the locator finds: the value's, or the key's with `at_value=False`. A newline in `text`
+    is written as the file's own line end.
+    """
+
+    at: Span | DataPath
+    text: str
+    at_value: bool = True
+
+
+@record
+class Fix:
+    """Edits of the one file a finding is in, applied together or not at all."""
+
+    edits: tuple[Edit, ...]
+    applicability: Applicability
+    description: str  # imperative, one line: "add B: to --signal"
+
+    @property
+    def safe(self) -> bool:
+        return self.applicability is Applicability.SAFE
+
+    @classmethod
+    def make(cls, description: str, *edits: Edit, safe: bool = True) -> Fix:
+        return cls(edits, Applicability.SAFE if safe else Applicability.UNSAFE, description)
+
+
 @record
 class Related:
     """Another place a finding concerns: for a command assembled in a variable, the finding is where
@@ -61,6 +105,7 @@ class Finding:
     span: Span
     path: DataPath = field(default=(), compare=False)
     related: tuple[Related, ...] = field(default=(), compare=False)
+    fix: Fix | None = field(default=None, compare=False)  # its edits hold spans, never data paths
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.file, self.span.line, self.span.col, self.code, self.message)
@@ -86,3 +131,4 @@ class Hit:
     severity: Severity | None = None
     # other places the finding concerns (the run line of a command assembled elsewhere)
     related: tuple[Related, ...] = ()
+    fix: Fix | None = None  # a repair, when the rule knows one

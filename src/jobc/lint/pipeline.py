@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobc.core.diagnostics import DataPath, Finding, Hit, Severity, Span
+from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Severity, Span
 from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 from jobc.lint.config import Config, enabled, severity_for
@@ -102,9 +102,23 @@ class _Run:
         if over is not None:
             message = f"{message} (from --set {over.text})"
         severity = hit.severity if hit.severity is not None else rule.meta.severity
+        fix = None if hit.fix is None or over is not None else self.place_fix(hit.fix, file, layer)
         self.findings.append(
-            Finding(code, rule.meta.name, severity, message, file, span, hit.path, hit.related)
+            Finding(code, rule.meta.name, severity, message, file, span, hit.path, hit.related, fix)
         )
+
+    def place_fix(self, fix: Fix, file: str, layer: _source.Source | None = None) -> Fix | None:
+        """The fix with every edit at a span of `file`; None when an edit lands anywhere else."""
+        edits = []
+        for edit in fix.edits:
+            if isinstance(edit.at, Span):
+                edits.append(edit)
+                continue
+            where, span, over = self.place(edit.at, edit.at_value, layer)
+            if where != file or over is not None:
+                return None
+            edits.append(Edit(span, edit.text))
+        return Fix(tuple(edits), fix.applicability, fix.description)
 
     def _override_for(self, path: DataPath, *, created: bool = False) -> Override | None:
         """The --set that wrote this path (or, with `created`, a --set below it that made it exist)."""
@@ -140,10 +154,24 @@ class _Run:
     def _command_line_span(over: Override) -> Span:
         return Span(1, 1, 1, len(f"--set {over.text}") + 1)
 
+    @staticmethod
+    def _requote(src: _source.Source, path: DataPath, message: str) -> Fix | None:
+        """JC004's repair, from the value as written: the reader keeps only what it means."""
+        from jobc.lint.rules.input.jc004_ambiguous_scalar import repair
+
+        if src.tree is None:
+            return None
+        found = locate(src.tree, src.lines, path, at_value=True)
+        span = found.span
+        if not found.exact or span.line != span.end_line or span.line > len(src.lines):
+            return None
+        return repair(src.lines[span.line - 1][span.col - 1 : span.end_col - 1], span, message)
+
     def source_problems(self, src: _source.Source) -> None:
         for problem in src.problems:
             if problem.span is None:
-                self.emit(problem.code, Hit(problem.path, problem.message), layer=src)
+                fix = self._requote(src, problem.path, problem.message) if problem.code == "JC004" else None
+                self.emit(problem.code, Hit(problem.path, problem.message, fix=fix), layer=src)
             else:
                 from jobc.lint.rules import RULES
 
@@ -562,6 +590,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
                 finding.span,
                 finding.path,
                 finding.related,
+                finding.fix,
             )
         kept.append(finding)
     # an unused suppression is only known once every rule has had its say

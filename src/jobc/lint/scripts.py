@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobc.core.diagnostics import DataPath, Finding, Hit, Related, Severity, Span
+from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Related, Severity, Span
 from jobc.lint.config import Config
 from jobc.lint.pipeline import (
     Override,
@@ -23,6 +23,7 @@ from jobc.lint.pipeline import (
     _Run,
     _validate_profile,
     lint_file,
+    lint_source,
 )
 from jobc.reader import source as _source
 from jobc.spec.context import Context
@@ -68,19 +69,28 @@ def lint_path(
     overrides: list[Override] | None = None,
     display: str | None = None,
     profile: Path | None = None,
+    data: bytes | None = None,
 ) -> Result:
-    """Lint a spec, a cluster profile or an sbatch script, whichever the file is."""
+    """Lint a spec, a cluster profile or an sbatch script, whichever the file is.
+
+    `data` is the file's content when it is not (or not yet) what is on disk: fixes are linted
+    again before anything is written.
+    """
     from jobc.script.detect import HEAD, SPEC_SUFFIXES, looks_like_script
 
     config = config or Config()
     if path.suffix.lower() not in SPEC_SUFFIXES:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = None  # lint_file reports why the file cannot be read
+        if data is None:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                data = None  # lint_file reports why the file cannot be read
         # a script is read once: the bytes that show it is one are the bytes that are parsed
         if data is not None and looks_like_script(data[:HEAD]):
             return lint_script(path, config=config, display=display, profile=profile, data=data)
+    if data is not None:
+        main = _source.parse_bytes(data, display if display is not None else str(path))
+        return lint_source(main, path, config=config, overrides=overrides or [])
     return lint_file(path, config=config, overrides=overrides, display=display)
 
 
@@ -132,7 +142,7 @@ def _check(
         if code in MODE_RULES and not derived.mode_known:
             continue
         for hit in check(ctx):
-            _emit(run, code, hit, derived, facts)
+            _emit(run, code, hit, derived, facts, ctx=ctx)
 
 
 def _script_checks() -> list[tuple[str, Check]]:
@@ -204,9 +214,10 @@ def _minimal(derived: Derived) -> dict[str, object]:
     return keep
 
 
-def _emit(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) -> None:
+def _emit(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts, *, ctx: Context) -> None:
     from jobc.lint.rules import RULES
     from jobc.lint.rules.script._facts import span_of
+    from jobc.lint.rules.script._fixes import script_fix
 
     rule = RULES[code]
     severity = hit.severity if hit.severity is not None else rule.meta.severity
@@ -218,7 +229,12 @@ def _emit(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) 
         if hit.path[:2] == ("launch", "setup"):
             message = _SETUP_LINE.sub(f"line {span.line}", message)
     related = hit.related or (_run_line(facts, span) if file == facts.file else ())
-    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path, related))
+    fix = None
+    if file == facts.file:
+        # a spec rule's repair is written in the spec's terms; the script's is made here
+        fix = _script_edits(hit.fix) if hit.fix is not None else None
+        fix = fix or script_fix(code, span, facts, ctx)
+    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path, related, fix))
 
 
 def _run_line(facts: ScriptFacts, span: Span) -> tuple[Related, ...]:
@@ -235,6 +251,19 @@ def _inside(inner: Span, outer: Span) -> bool:
         outer.end_line,
         outer.end_col,
     )
+
+
+def _script_edits(fix: Fix) -> Fix | None:
+    """A script rule's fix with every edit at a span of the script (None when one is a spec path)."""
+    from jobc.lint.rules.script._facts import span_of
+
+    edits = []
+    for edit in fix.edits:
+        span = edit.at if isinstance(edit.at, Span) else span_of(edit.at)
+        if span is None:
+            return None
+        edits.append(Edit(span, edit.text))
+    return Fix(tuple(edits), fix.applicability, fix.description)
 
 
 def _place(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) -> tuple[Span, str]:

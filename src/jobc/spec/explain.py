@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from jobc.core.diagnostics import DataPath, Hit
+from jobc.core.diagnostics import DataPath, Edit, Fix, Hit
 from jobc.spec.model import ENV_NAME_PATTERN, NAME_PATTERN
 
 _PATTERN_WORDS = {
@@ -120,6 +120,24 @@ def _choices(node: dict[str, Any], root: dict[str, Any]) -> list[Any]:
     return out
 
 
+_YES, _NO = frozenset({"yes", "y", "on", "true"}), frozenset({"no", "n", "off", "false"})
+
+
+def _retype(path: DataPath, value: Any, types: list[str]) -> Fix | None:
+    """A string where a number or a boolean belongs, when its meaning is plain: `"8"` → 8 (safe:
+    the same number), `yes` → true (unsafe: YAML 1.2 read a string, the schema wants a boolean)."""
+    if not isinstance(value, str) or not path:
+        return None
+    word = value.strip()
+    if "integer" in types and word.isascii() and word.isdigit():
+        number = word.lstrip("0") or "0"  # not int(): a string of digits may be of any length
+        return Fix.make(f"write {number} without quotes", Edit(path, number))
+    if "boolean" in types and word.lower() in _YES | _NO:
+        flag = "true" if word.lower() in _YES else "false"
+        return Fix.make(f"write {flag}", Edit(path, flag), safe=False)
+    return None
+
+
 def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
     path: DataPath = tuple(error.absolute_path)
     kind = error.validator
@@ -135,7 +153,18 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
             suggestion = (
                 f"; did you mean {close_keys[0]!r}?" if close_keys else f"; known keys: {', '.join(allowed)}"
             )
-            yield Hit((*path, key), f"unknown key {key!r} in {where}{suggestion}", at_value=False)
+            # a rename is unsafe: the closest spelling is a guess, and the key may be meant for a
+            # newer jobc; none when the known key is there already (the rename would duplicate it)
+            fix = (
+                Fix.make(
+                    f"rename {key!r} to {close_keys[0]!r}",
+                    Edit((*path, key), close_keys[0], at_value=False),
+                    safe=False,
+                )
+                if close_keys and close_keys[0] not in value
+                else None
+            )
+            yield Hit((*path, key), f"unknown key {key!r} in {where}{suggestion}", at_value=False, fix=fix)
         return
     if kind == "required":
         for name in error.validator_value:
@@ -177,7 +206,11 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
         if "number" in options:  # a whole number is a number
             options = [t for t in options if t != "integer"]
         names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(options) if t not in ("choice", "null")]
-        yield Hit(path, f"{where} is {_describe(value)}, expected {' or '.join(names)}")
+        yield Hit(
+            path,
+            f"{where} is {_describe(value)}, expected {' or '.join(names)}",
+            fix=_retype(path, value, options),
+        )
         return
     if kind == "type":
         raw = error.validator_value
@@ -191,7 +224,11 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
             and value.strip().isdigit()
         ):
             hint = f" (write {value.strip()} without quotes)"
-        yield Hit(path, f"{where} is {_describe(value)}, expected {' or '.join(names)}{hint}")
+        yield Hit(
+            path,
+            f"{where} is {_describe(value)}, expected {' or '.join(names)}{hint}",
+            fix=_retype(path, value, types),
+        )
         return
     if kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         words = {

@@ -40,6 +40,10 @@ class Partition(Section):
     max_time: str | None = Field(
         None, description='Longest wall time the partition allows, e.g. "48:00:00" or "2-00:00:00".'
     )
+    default_time: str | None = Field(
+        None,
+        description='Wall time a job gets when it asks for none (Slurm\'s DefaultTime), e.g. "04:00:00".',
+    )
     gpus_per_node: NonNegativeInt | None = Field(
         None, description="GPUs per node in this partition, when it differs from the cluster's."
     )

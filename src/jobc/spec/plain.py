@@ -42,10 +42,11 @@ class _Frozen:
 
 
 class Partition(_Frozen):
-    __slots__ = ("cpus_per_node", "gpus_per_node", "max_time")
-    __match_args__ = ("max_time", "gpus_per_node", "cpus_per_node")
+    __slots__ = ("cpus_per_node", "default_time", "gpus_per_node", "max_time")
+    __match_args__ = ("max_time", "default_time", "gpus_per_node", "cpus_per_node")
 
     max_time: str | None
+    default_time: str | None
     gpus_per_node: int | None
     cpus_per_node: int | None
 
@@ -53,10 +54,12 @@ class Partition(_Frozen):
         self,
         *,
         max_time: str | None = None,
+        default_time: str | None = None,
         gpus_per_node: int | None = None,
         cpus_per_node: int | None = None,
     ) -> None:
         _set(self, "max_time", max_time)
+        _set(self, "default_time", default_time)
         _set(self, "gpus_per_node", gpus_per_node)
         _set(self, "cpus_per_node", cpus_per_node)
 
@@ -66,6 +69,8 @@ class Partition(_Frozen):
         kwargs: dict[str, Any] = {}
         if "max_time" in data:
             kwargs["max_time"] = data["max_time"]
+        if "default_time" in data:
+            kwargs["default_time"] = data["default_time"]
         if "gpus_per_node" in data:
             kwargs["gpus_per_node"] = data["gpus_per_node"]
         if "cpus_per_node" in data:
@@ -76,6 +81,7 @@ class Partition(_Frozen):
         """Plain data, by alias, defaults included."""
         return {
             "max_time": self.max_time,
+            "default_time": self.default_time,
             "gpus_per_node": self.gpus_per_node,
             "cpus_per_node": self.cpus_per_node,
         }

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from jobc.core.diagnostics import Finding
+from jobc.core.diagnostics import Finding, Fix, Span
 
 
 def as_dict(f: Finding) -> dict[str, object]:
@@ -33,7 +33,26 @@ def as_dict(f: Finding) -> dict[str, object]:
             }
             for r in f.related
         ],
+        "fix": None if f.fix is None else fix_dict(f.fix),
     }
+
+
+def fix_dict(fix: Fix) -> dict[str, object]:
+    """A fix as data: its edits replace the text from (line, col) up to (end_line, end_col)."""
+    edits = []
+    for edit in fix.edits:
+        span = edit.at
+        assert isinstance(span, Span)  # a finding's fix holds spans, never data paths
+        edits.append(
+            {
+                "line": span.line,
+                "col": span.col,
+                "end_line": span.end_line,
+                "end_col": span.end_col,
+                "text": edit.text,
+            }
+        )
+    return {"applicability": str(fix.applicability), "description": fix.description, "edits": edits}
 
 
 def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:

@@ -84,7 +84,35 @@ def _result(f: Finding, codes: list[str]) -> dict[str, Any]:
             {"id": i, **_location(r.file or f.file, r.span), "message": {"text": r.message}}
             for i, r in enumerate(f.related)
         ]
-    return result
+    return result | _fixes(f)
+
+
+def _fixes(f: Finding) -> dict[str, Any]:
+    """SARIF 2.1.0 `fixes` (§3.55): one artifact change of the finding's file, its edits as
+    replacements of a deleted region (empty to insert) by inserted content."""
+    if f.fix is None:
+        return {}
+    replacements = []
+    for edit in f.fix.edits:
+        span = edit.at
+        assert isinstance(span, Span)  # a finding's fix holds spans, never data paths
+        replacements.append(
+            {
+                "deletedRegion": {
+                    "startLine": span.line,
+                    "startColumn": span.col,
+                    "endLine": span.end_line,
+                    "endColumn": span.end_col,
+                },
+                "insertedContent": {"text": edit.text},
+            }
+        )
+    fix = {
+        "description": {"text": f.fix.description},
+        "artifactChanges": [{"artifactLocation": {"uri": _uri(f.file)}, "replacements": replacements}],
+        "properties": {"applicability": str(f.fix.applicability)},
+    }
+    return {"fixes": [fix]}
 
 
 def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 
-from jobc.core.diagnostics import Hit, Severity
+from jobc.core.diagnostics import Applicability, Hit, Severity
 from jobc.core.record import record
 from jobc.spec.context import Context
 
@@ -19,6 +19,19 @@ class Meta:
     remediation: str  # what to do, a sentence
 
 
+@record
+class Repair:
+    """What a rule's fix does, for its docs and `jobc rules`: a module's `FIX`."""
+
+    applicability: Applicability  # safe: applied by --fix; unsafe: only with --unsafe-fixes
+    what: str  # one sentence
+    where: str = "specs and scripts"  # or "specs", "scripts": which files the rule repairs
+
+    def describe(self) -> str:
+        flag = "`--fix`" if self.applicability is Applicability.SAFE else "`--fix --unsafe-fixes`"
+        return f"{self.applicability} ({flag}, in {self.where}): {self.what}"
+
+
 Check = Callable[[Context], Iterable[Hit]]
 
 
@@ -27,6 +40,7 @@ class Rule:
     meta: Meta
     source_doc: str  # the rule module's docstring as written
     check: Check | None  # None: reported by the loader itself (the JC0 input rules)
+    repair: Repair | None = None  # the rule offers a fix
 
     @property
     def code(self) -> str:
@@ -49,4 +63,7 @@ def from_module(module: ModuleType) -> Rule:
     if not isinstance(meta, Meta):
         raise TypeError(f"{module.__name__}.META is not a Meta")
     check = getattr(module, "check", None)
-    return Rule(meta, module.__doc__ or "", check)
+    repair = getattr(module, "FIX", None)
+    if repair is not None and not isinstance(repair, Repair):
+        raise TypeError(f"{module.__name__}.FIX is not a Repair")
+    return Rule(meta, module.__doc__ or "", check, repair)

@@ -22,13 +22,23 @@ fabric: {debug: WARN}
 # or, while debugging:
 debug: true
 ```
+
+In a script:
+
+Bad in a script:
+
+```bash
+#!/bin/bash
+export NCCL_DEBUG=INFO
+srun python train.py
+```
 """
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.core.diagnostics import Applicability, DataPath, Edit, Fix, Hit, Severity
 from jobc.lint.rules._env import lookup
-from jobc.lint.rules.base import Meta
+from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 
 META = Meta(
@@ -37,6 +47,11 @@ META = Meta(
     severity=Severity.WARNING,
     summary="NCCL_DEBUG=INFO outside `debug: true`",
     remediation="Use fabric.debug: WARN, or set debug: true for a debugging run.",
+)
+FIX = Repair(
+    Applicability.UNSAFE,
+    "sets NCCL_DEBUG to WARN (a log level someone chose: applied only when asked)",
+    "specs and scripts",
 )
 
 _VERBOSE = ("INFO", "TRACE")
@@ -59,4 +74,5 @@ def check(ctx: Context) -> Iterator[Hit]:
         f"{where} is {level}: every one of the {max(ctx.world, 1)} ranks logs NCCL's whole setup "
         "(topology, rings, channels, each communicator), burying real errors; use WARN, or set "
         "debug: true for a debugging run",
+        fix=Fix.make("set NCCL_DEBUG to WARN", Edit(path, "WARN"), safe=False),
     )

@@ -22,8 +22,8 @@ resources:
 ```
 """
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Severity
+from jobc.lint.rules.base import Meta, Repair
 
 META = Meta(
     code="JC003",
@@ -31,4 +31,10 @@ META = Meta(
     severity=Severity.ERROR,
     summary="The spec does not match the spec format",
     remediation="Use the field names and value types of `jobc schema`; the message names the fix.",
+)
+FIX = Repair(
+    Applicability.UNSAFE,
+    "renames a misspelt key to the known key it is closest to, and writes true or false for a "
+    "yes/no where a boolean belongs; a quoted number where a number belongs loses its quotes (safe)",
+    "specs",
 )

@@ -22,8 +22,10 @@ slurm:
 ```
 """
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Meta
+import re
+
+from jobc.core.diagnostics import Applicability, Edit, Fix, Severity, Span
+from jobc.lint.rules.base import Meta, Repair
 
 META = Meta(
     code="JC004",
@@ -32,3 +34,24 @@ META = Meta(
     summary="An unquoted value that YAML 1.1 tools read differently",
     remediation="Quote the value, or write true/false for booleans.",
 )
+FIX = Repair(
+    Applicability.SAFE,
+    "quotes the value as written (a leading zero is dropped instead), which YAML 1.2 reads the same",
+    "specs",
+)
+
+
+# a plain scalar of one line that double quotes can hold as it is
+_PLAIN = re.compile(r"[^\s\"'\\\[\]{}&*!|>%@`#,][^\"\\]*")
+
+
+def repair(written: str, span: Span, message: str) -> Fix | None:
+    """Quote `written` (the value's text at `span`), or drop its leading zeros."""
+    if message.startswith("leading zero"):
+        digits = written.lstrip("0")
+        if not written.isdigit() or not digits:
+            return None
+        return Fix.make(f"write {digits}", Edit(span, digits))
+    if not _PLAIN.fullmatch(written):
+        return None
+    return Fix.make(f'quote it: "{written}"', Edit(span, f'"{written}"'))

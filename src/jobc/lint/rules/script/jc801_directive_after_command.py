@@ -10,6 +10,7 @@ Bad:
 ```bash
 #!/bin/bash
 #SBATCH --nodes=2
+#SBATCH --ntasks-per-node=8
 module load cuda
 #SBATCH --gpus-per-node=8
 srun python train.py
@@ -20,6 +21,7 @@ Good:
 ```bash
 #!/bin/bash
 #SBATCH --nodes=2
+#SBATCH --ntasks-per-node=8
 #SBATCH --gpus-per-node=8
 module load cuda
 srun python train.py
@@ -28,8 +30,8 @@ srun python train.py
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Hit, Severity, Span
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import at, facts
 from jobc.spec.context import Context
 
@@ -40,6 +42,7 @@ META = Meta(
     summary="An #SBATCH line after the first command (sbatch ignores it)",
     remediation="Move every #SBATCH line above the first command of the script.",
 )
+FIX = Repair(Applicability.SAFE, "moves the line, unchanged, below the directives sbatch reads", "scripts")
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -51,10 +54,24 @@ def check(ctx: Context) -> Iterator[Hit]:
     for d in f.directives:
         if not d.honoured:
             by_line.setdefault(d.span.line, []).append(d.text)
+    # below the last directive sbatch reads (a comment above the first command stays with it)
+    read = [d.span.line for d in f.directives if d.honoured]
+    target = max(read) + 1 if read else first
     for line, options in by_line.items():
         text = f.lines[line - 1] if line <= len(f.lines) else ""
         yield Hit(
             at(Span(line, 1, line, len(text) + 1)),
             f"#SBATCH {' '.join(options)} comes after the first command (line {first}), so sbatch "
             f"ignores it and the job runs without it; move it above line {first}",
+            fix=_move(line, text, target, len(f.lines)),
         )
+
+
+def _move(line: int, text: str, target: int, count: int) -> Fix | None:
+    if line >= count or target >= line:
+        return None  # the last line has no line end to take with it
+    return Fix.make(
+        f"move the line above line {target}",
+        Edit(Span(target, 1, target, 1), text + "\n"),
+        Edit(Span(line, 1, line + 1, 1), ""),
+    )

@@ -22,11 +22,13 @@ rm -rf "$TMPDIR/cache"
 ```
 """
 
+import re
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Hit, Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import at, facts
+from jobc.script.facts import Step
 from jobc.spec.context import Context
 
 META = Meta(
@@ -35,6 +37,11 @@ META = Meta(
     severity=Severity.ERROR,
     summary="`exec` replaces the batch shell although the script set a trap or has cleanup after it",
     remediation="Drop `exec`: run the step in the background and `wait` for it.",
+)
+FIX = Repair(
+    Applicability.SAFE,
+    "removes `exec`, so the batch shell, its traps and the lines after the step live on",
+    "scripts",
 )
 
 
@@ -58,4 +65,15 @@ def check(ctx: Context) -> Iterator[Hit]:
             at(step.span),
             f"exec replaces the batch shell with this step, so {why}; drop exec, start the step "
             "with `&` and `wait` for it",
+            fix=_drop_exec(step, f.lines),
         )
+
+
+def _drop_exec(step: Step, lines: list[str]) -> Fix | None:
+    span = step.span
+    text = lines[span.line - 1][span.col - 1 :] if span.line <= len(lines) else ""
+    match = re.match(r"exec[ \t]+", text)
+    if match is None:
+        return None
+    end = span.col + match.end()
+    return Fix.make("drop exec", Edit(Span(span.line, span.col, span.line, end), ""))

@@ -28,8 +28,8 @@ wait "$step"
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Hit, Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import at, facts
 from jobc.script import signals
 from jobc.spec.context import Context
@@ -40,6 +40,12 @@ META = Meta(
     severity=Severity.ERROR,
     summary="A batch-shell trap for a signal that --signal sends to the steps only, or that nothing sends",
     remediation="Write `--signal=B:SIG@SECONDS` and forward the signal to the step from the trap.",
+)
+FIX = Repair(
+    Applicability.SAFE,
+    "adds `B:` to the `--signal` directive, so the signal goes to the batch shell that traps "
+    "it (the steps no longer get it from Slurm; the trap forwards it)",
+    "scripts",
 )
 
 
@@ -57,6 +63,7 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"`{m.sent.fixed}` and forward the signal to the step from the trap (start the "
                 "step with `&` and `wait` for it), or drop the trap and handle the signal in the "
                 "program",
+                fix=batch_fix(m.sent),
             )
             continue
         asked = f"{sent.directive.text} asks for {sent.signal}" if sent else "no --signal asks for one"
@@ -67,3 +74,18 @@ def check(ctx: Context) -> Iterator[Hit]:
             f"`#SBATCH --signal=B:{m.signal.removeprefix('SIG')}@SECONDS`",
             severity=Severity.WARNING,
         )
+
+
+def batch_fix(sent: signals.Sent) -> Fix | None:
+    """`--signal=USR1@90` → `--signal=B:USR1@90` (`R:` → `RB:`), at the value as written."""
+    d = sent.directive
+    span, value = d.span, d.value or ""
+    if span.line != span.end_line or not d.text.endswith(value) or span.end_col - span.col != len(d.text):
+        return None
+    start = span.end_col - len(value)
+    flags, sep, _ = value.partition(":")
+    if sep and "@" not in flags:
+        edit = Edit(Span(span.line, start + len(flags), span.line, start + len(flags)), "B")
+    else:
+        edit = Edit(Span(span.line, start, span.line, start), "B:")
+    return Fix.make("send the signal to the batch shell (B:)", edit)

@@ -19,12 +19,24 @@ Good:
 resources: {nodes: 2, gpus_per_node: 8}     # tasks_per_node derived: 1
 launch: {mode: torchrun, program: train.py}
 ```
+
+In a script, the tasks come from `--ntasks-per-node`:
+
+Bad in a script:
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=8
+#SBATCH --gpus-per-node=8
+srun torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:29400" train.py
+```
 """
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Hit, Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
+from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 
 META = Meta(
@@ -33,6 +45,12 @@ META = Meta(
     severity=Severity.ERROR,
     summary="`mode: torchrun` needs exactly one task per node",
     remediation="Remove resources.tasks_per_node (it is derived), or set it to 1.",
+)
+FIX = Repair(
+    Applicability.SAFE,
+    "sets the tasks per node to 1 (in a script that also runs other steps under srun, unsafe: "
+    "they get one task per node too)",
+    "specs and scripts",
 )
 
 
@@ -47,4 +65,5 @@ def check(ctx: Context) -> Iterator[Hit]:
         f"workers, so tasks_per_node {tasks} starts {tasks} launchers per node that bind the same "
         f"rendezvous port (EADDRINUSE) and {tasks * workers} ranks per node instead of {workers}; "
         "set tasks_per_node to 1 or remove it",
+        fix=Fix.make("set tasks_per_node to 1", Edit(("resources", "tasks_per_node"), "1")),
     )

@@ -27,12 +27,23 @@ or, when a fixed port is really needed, whole nodes:
 slurm: {exclusive: true}
 launch: {program: train.py, master_port: 29500}
 ```
+
+In a script, an exported port:
+
+Bad in a script:
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+export MASTER_PORT=29500
+srun python train.py
+```
 """
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Hit, Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Hit, Severity
+from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 
 META = Meta(
@@ -41,6 +52,12 @@ META = Meta(
     severity=Severity.WARNING,
     summary="A fixed MASTER_PORT on nodes that are not exclusive can collide with another job",
     remediation="Remove the fixed port (jobc derives one from the job id), or set slurm.exclusive: true.",
+)
+FIX = Repair(
+    Applicability.UNSAFE,
+    "replaces the fixed port with one derived from the job id, `$((20000 + SLURM_JOB_ID % "
+    "9000))`, as compiled scripts do",
+    "scripts",
 )
 
 

@@ -32,13 +32,24 @@ launch:
   mode: torchrun        # node rank passed from inside the step
   program: train.py     # reads world.node_rank from jobc.runtime.init()
 ```
+
+In a script the same mistake is a per-rank variable in a double-quoted `bash -c` of a step,
+or in a launcher's options: the batch shell expands it before srun starts anything.
+
+Bad in a script:
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+srun bash -c "python train.py --node-rank=$SLURM_NODEID"
+```
 """
 
 import re
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Hit, Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
+from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 
 META = Meta(
@@ -50,6 +61,13 @@ META = Meta(
         "Read rank and node values inside the program (jobc.runtime.init()); jobc passes torchrun's "
         "node rank from inside the step."
     ),
+)
+FIX = Repair(
+    Applicability.SAFE,
+    'escapes the variable inside a double-quoted `bash -c "…"`, so the step\'s shell expands '
+    "it on each node; for a launcher started straight by srun (unsafe) it quotes the launch "
+    "as `bash -c '…'`",
+    "scripts",
 )
 
 _RUNTIME = (

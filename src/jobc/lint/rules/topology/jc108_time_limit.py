@@ -23,12 +23,24 @@ cluster: {partitions: {batch: {max_time: "48:00:00"}}}
 slurm: {partition: batch, time: "1-12:00:00"}
 resources: {nodes: 4, gpus_per_node: 8}
 ```
+
+In a script (with a cluster profile that gives the partition's `default_time`, `jobc lint
+--fix --unsafe-fixes` adds it):
+
+Bad in a script:
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --partition=batch
+srun python train.py
+```
 """
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Hit, Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Hit, Severity
+from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 from jobc.spec.slurmtime import FORMS, TimeLimitError, describe, parse_time
 
@@ -38,6 +50,12 @@ META = Meta(
     severity=Severity.ERROR,
     summary="Time limit missing on a multi-node job, unlimited, malformed, or over the partition's limit",
     remediation='Set slurm.time to a quoted limit such as "24:00:00", within the partition\'s max_time.',
+)
+FIX = Repair(
+    Applicability.UNSAFE,
+    "adds `#SBATCH --time` with the partition's default limit when the cluster profile gives "
+    "it (`cluster.partitions.NAME.default_time`); otherwise the finding stays",
+    "scripts",
 )
 
 

@@ -1,0 +1,219 @@
+"""Repairs, in the script's own text, of what spec rules find in a script.
+
+A spec rule reports a data path (`resources.tasks_per_node`); the script emitter has placed it at
+the script words it came from. Its repair is an edit of those words, so it is made here, from the
+script's facts, for the codes in `FIXERS`. Every repair is the smallest edit that keeps the rest
+of the line (its quoting, spacing and comments) as the user wrote it, and none is offered when the
+words are not in a shape it can edit with certainty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from jobc.core.diagnostics import Edit, Fix, Span
+from jobc.script.facts import ScriptFacts, Step
+from jobc.spec.context import Context
+
+Fixer = Callable[[Span, ScriptFacts, Context], Fix | None]
+
+
+def script_fix(code: str, span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
+    """The repair of the finding `code` placed at `span` of the script, if one is certain."""
+    fixer = FIXERS.get(code)
+    return fixer(span, facts, ctx) if fixer is not None else None
+
+
+def text_at(facts: ScriptFacts, span: Span) -> str | None:
+    """The script's text inside a one-line span."""
+    if span.line != span.end_line or not 1 <= span.line <= len(facts.lines):
+        return None
+    line = facts.lines[span.line - 1]
+    if span.end_col - 1 > len(line):
+        return None
+    return line[span.col - 1 : span.end_col - 1]
+
+
+def _step_text(facts: ScriptFacts, step: Step) -> str:
+    span = step.span
+    lines = facts.lines[span.line - 1 : span.end_line]
+    if not lines:
+        return ""
+    lines[-1] = lines[-1][: span.end_col - 1]
+    lines[0] = lines[0][span.col - 1 :]
+    return "\n".join(lines)
+
+
+def _containing(facts: ScriptFacts, span: Span) -> Step | None:
+    for step in facts.steps:
+        s = step.span
+        if (s.line, s.col) <= (span.line, span.col) and (span.end_line, span.end_col) <= (
+            s.end_line,
+            s.end_col,
+        ):
+            return step
+    return None
+
+
+def _offset(text: str, first: Span, span: Span) -> int:
+    """Where `span` starts inside `text`, the text of the span `first`."""
+    lines = text.split("\n")
+    row = span.line - first.line
+    before = sum(len(line) + 1 for line in lines[:row])
+    return before + (span.col - first.col if row == 0 else span.col - 1)
+
+
+# --- JC106: a per-rank variable the batch shell expands ------------------------------------------
+
+# `bash -c "`, `sh -lc "`, `/bin/bash -c "`: the double quote opens the command a shell in the step
+_SHELL_C = re.compile(r"(?:^|[\s/])(?:ba|da|z|k)?sh(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*c\s+$")
+
+
+def _quoting(text: str, at: int) -> tuple[str, int]:
+    """The batch shell's quoting at `text[at]`: ("double", where the quote opened), ("single", …)
+    or ("none", -1)."""
+    state, opened, i = "none", -1, 0
+    while i < at:
+        ch = text[i]
+        if state == "single":
+            if ch == "'":
+                state = "none"
+        elif ch == "\\":
+            i += 1
+        elif state == "double":
+            if ch == '"':
+                state = "none"
+        elif ch == "'":
+            state, opened = "single", i
+        elif ch == '"':
+            state, opened = "double", i
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n"):
+            return "comment", i
+        i += 1
+    return state, opened
+
+
+def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
+    expansion = next((e for e in facts.expansions if e.span == span and e.shell == "batch"), None)
+    step = _containing(facts, span)
+    if expansion is None or step is None:
+        return None
+    text = _step_text(facts, step)
+    at = _offset(text, step.span, span)
+    if not text[at:].startswith("$"):
+        return None
+    state, opened = _quoting(text, at)
+    if state == "double" and _SHELL_C.search(text[:opened]):
+        return Fix.make(
+            f"escape ${expansion.name} so that the step's shell expands it on each node",
+            Edit(Span(span.line, span.col, span.line, span.col), "\\"),
+        )
+    launcher = step.launcher
+    if state != "none" or launcher is None or step.span.line != step.span.end_line:
+        return None
+    # `srun torchrun --node_rank=$SLURM_NODEID …`: quote the launch for a shell in the step. Only
+    # when nothing else in it would change meaning there: no other expansion (the step's shell
+    # sees only exported variables), no quote, redirection or list.
+    start = launcher.span.col - step.span.col
+    rest = text[start:]
+    line = step.span.line
+    own = [e for e in facts.expansions if e.span.line == line and e.span.col >= launcher.span.col]
+    if re.search(r"['\"`\\;&|<>(){}]", rest) or rest.count("$") != len(own):
+        return None
+    return Fix.make(
+        f"run the launch under `bash -c '…'` so that ${expansion.name} expands on each node",
+        Edit(Span(step.span.line, launcher.span.col, step.span.line, step.span.end_col), f"bash -c '{rest}'"),
+        safe=False,
+    )
+
+
+# --- JC102: one task per node for torchrun --------------------------------------------------------
+
+_TASKS = re.compile(r"^(--ntasks-per-node[= ]\s*)(\d+)$")
+
+
+def _jc102(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
+    text = text_at(facts, span)
+    match = _TASKS.match(text or "")
+    if match is None:
+        return None
+    # the allocation's tasks are every step's: other sruns in the script lose their tasks too
+    others = [s for s in facts.steps if s.srun is not None and s.launcher is None]
+    return Fix.make(
+        "ask for one task per node (torchrun starts the workers)",
+        Edit(Span(span.line, span.col + match.end(1), span.line, span.end_col), "1"),
+        safe=not others,
+    )
+
+
+# --- JC104: a fixed rendezvous port ---------------------------------------------------------------
+
+
+def _jc104(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
+    from jobc.compile.rendezvous import PORT_BASE, PORT_SPAN
+
+    text = text_at(facts, span)
+    port = ctx.spec.launch.master_port or ctx.spec.env.get("MASTER_PORT")
+    if text is None or port is None or "'" in text:
+        return None
+    found = [m for m in re.finditer(r"(?<![\w$])(\d+)(?!\w)", text) if m.group(1) == str(port)]
+    if len(found) != 1:
+        return None
+    m = found[0]
+    return Fix.make(
+        "derive the port from the job id, as jobc's compiled scripts do",
+        Edit(
+            Span(span.line, span.col + m.start(), span.line, span.col + m.end()),
+            f"$(({PORT_BASE} + SLURM_JOB_ID % {PORT_SPAN}))",
+        ),
+        safe=False,
+    )
+
+
+# --- JC404: NCCL_DEBUG=INFO -----------------------------------------------------------------------
+
+
+def _jc404(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
+    text = text_at(facts, span)
+    if text is None:
+        return None
+    found = list(re.finditer(r"(?<![\w$])(INFO|TRACE)(?!\w)", text, re.IGNORECASE))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    return Fix.make(
+        "set NCCL_DEBUG to WARN",
+        Edit(Span(span.line, span.col + m.start(), span.line, span.col + m.end()), "WARN"),
+        safe=False,
+    )
+
+
+# --- JC108: no time limit on a multi-node job -----------------------------------------------------
+
+
+def _jc108(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
+    if ctx.spec.slurm.time is not None or "time" in facts.honoured():
+        return None
+    part = ctx.partition_limits
+    default = getattr(part, "default_time", None) if part is not None else None
+    if not default:
+        return None  # jobc does not know the partition's default: the limit is the user's to choose
+    honoured = [d for d in facts.directives if d.honoured]
+    if not honoured:
+        return None
+    after = max(d.span.line for d in honoured)
+    return Fix.make(
+        f"ask for the partition's default time limit, {default}",
+        Edit(Span(after + 1, 1, after + 1, 1), f"#SBATCH --time={default}\n"),
+        safe=False,
+    )
+
+
+FIXERS: dict[str, Fixer] = {
+    "JC102": _jc102,
+    "JC104": _jc104,
+    "JC106": _jc106,
+    "JC404": _jc404,
+    "JC108": _jc108,
+}

@@ -1,0 +1,240 @@
+"""`jobc lint --fix`: the edit engine, every rule's fix on its own Bad example, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from jobc.cli import main
+from jobc.core.diagnostics import Edit, Fix, Severity, Span
+from jobc.lint.config import Config
+from jobc.lint.fix import MAX_PASSES, Unfixable, apply, diff, fix_path
+from jobc.lint.rules import RULES
+from jobc.lint.scripts import lint_path
+from jobc.reader.source import parse_text
+
+PROFILE = 'profile: site\ncluster:\n  partitions: {batch: {max_time: "48:00:00", default_time: "04:00:00"}}\n'
+FIXED = [code for code, rule in RULES.items() if rule.repair is not None]
+# Of the rules that repair scripts, those whose examples are specs show the script in a second
+# example, "Bad in a script:".
+SCRIPT_EXAMPLE = re.compile(r"^Bad in a script:\n+```bash\n(.*?)^```", re.S | re.M)
+SPEC_EXAMPLE = re.compile(r"^Bad:\n+```yaml\n(.*?)^```", re.S | re.M)
+BASE = (
+    'version: 1\nname: fix-example\nslurm: {time: "01:00:00"}\nresources: {nodes: 1, gpus_per_node: 8}\n'
+    "launch: {program: train.py}\n"
+)
+
+
+def _span(line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:
+    return Span(line, col, line if end_line is None else end_line, col if end_col is None else end_col)
+
+
+# --- the engine -----------------------------------------------------------------------------------
+
+
+def test_apply_takes_non_overlapping_fixes_and_leaves_a_conflicting_one() -> None:
+    text = "alpha beta\ngamma\n"
+    first = Fix.make("a", Edit(_span(1, 1, 1, 6), "ALPHA"))
+    clash = Fix.make("b", Edit(_span(1, 3, 1, 8), "x"))
+    other = Fix.make("c", Edit(_span(2, 1, 2, 6), "GAMMA"), Edit(_span(1, 11), "!"))
+    out, taken = apply(text, [clash, first, other])
+    assert taken == [first, other]  # by where they start; the clash waits for the next pass
+    assert out == "ALPHA beta!\nGAMMA\n"
+
+
+def test_apply_inserts_at_one_point_in_the_order_taken_and_keeps_crlf() -> None:
+    text = "one\r\ntwo\r\n"
+    a = Fix.make("a", Edit(_span(2, 1), "x\n"))
+    b = Fix.make("b", Edit(_span(2, 1), "y\n"))
+    out, taken = apply(text, [a, b])
+    assert out == "one\r\nx\r\ny\r\ntwo\r\n"
+    assert taken == [a, b]
+
+
+def test_apply_makes_the_same_repair_once_and_refuses_spans_outside_the_text() -> None:
+    text = "export NCCL_DEBUG=INFO\n"
+    fix = Fix.make("w", Edit(_span(1, 19, 1, 23), "WARN"))
+    assert apply(text, [fix, fix]) == ("export NCCL_DEBUG=WARN\n", [fix])
+    with pytest.raises(Unfixable):
+        apply(text, [Fix.make("far", Edit(_span(9, 1), "x"))])
+    with pytest.raises(Unfixable):
+        apply("a\x0bb\n", [fix])  # a line break the findings do not count
+
+
+# --- every fix on its rule's Bad example ----------------------------------------------------------
+
+
+def _example(code: str) -> tuple[str, str]:
+    """The Bad example the rule's fix repairs: ("sh", script) or ("yaml", spec)."""
+    doc = RULES[code].doc
+    repair = RULES[code].repair
+    assert repair is not None
+    if code.startswith("JC8"):
+        match = re.search(r"^Bad:\n+```bash\n(.*?)^```", doc, re.S | re.M)
+        assert match, code
+        return "sh", "#!/bin/bash\n" + match.group(1)
+    if repair.where == "scripts":
+        match = SCRIPT_EXAMPLE.search(doc)
+        assert match, f"{code}: a rule that repairs scripts shows a script (Bad in a script:)"
+        return "sh", match.group(1)
+    match = SPEC_EXAMPLE.search(doc)
+    assert match, code
+    example = match.group(1)
+    # pasted over a small valid spec, section by section, as a user would write it
+    sections = dict.fromkeys(re.findall(r"^(\w+):", example, re.M))
+    kept = [chunk for chunk in re.split(r"(?m)^(?=\w)", BASE) if chunk.split(":")[0] not in sections]
+    return "yaml", "".join(kept) + example
+
+
+def _errors(result_findings: list) -> set[str]:  # type: ignore[type-arg]
+    return {f.code for f in result_findings if f.severity >= Severity.ERROR}
+
+
+@pytest.mark.parametrize("code", FIXED)
+def test_a_fix_repairs_its_rules_bad_example(code: str, tmp_path: Path) -> None:
+    kind, text = _example(code)
+    path = tmp_path / f"bad.{kind}"
+    path.write_text(text, encoding="utf-8")
+    profile = tmp_path / "site.yaml"
+    profile.write_text(PROFILE, encoding="utf-8")
+    used = profile if kind == "sh" else None
+    before = lint_path(path, profile=used)
+    assert code in {f.code for f in before.findings}, "the Bad example fires"
+    unsafe = str(RULES[code].repair.applicability) == "unsafe"  # type: ignore[union-attr]
+    outcome = fix_path(path, config=Config(), unsafe=unsafe, profile=used)
+    assert outcome.stopped is None
+    assert outcome.changed
+    assert code in {f.code for f in outcome.fixed}
+    assert outcome.result is not None
+    after = outcome.result.findings
+    assert code not in {f.code for f in after}, [f.message for f in after if f.code == code]
+    assert _errors(after) <= _errors(before.findings), "no new error"
+    fixed = tmp_path / f"fixed.{kind}"
+    fixed.write_text(outcome.after, encoding="utf-8")
+    if kind == "sh":
+        subprocess.run(["bash", "-n", str(fixed)], check=True)
+    else:
+        src = parse_text(outcome.after, "fixed.yaml")
+        assert not [p for p in src.problems if p.code in ("JC001", "JC002")]
+    again = fix_path(fixed, config=Config(), unsafe=unsafe, profile=used)
+    assert not again.changed, diff(again)
+
+
+def test_script_fixes_keep_the_users_formatting() -> None:
+    from jobc.lint.rules.script.jc807_trap_without_batch_signal import batch_fix
+    from jobc.script import signals
+    from jobc.script.parse import read_bytes
+
+    facts = read_bytes(b"#!/bin/bash\n#SBATCH   --signal=R:USR1@90  # warn\ntrap 'x' USR1\n", "s.sh")
+    sent = signals.sent_by(facts)
+    assert sent is not None
+    fix = batch_fix(sent)
+    assert fix is not None
+    out, _ = apply("\n".join(facts.lines) + "\n", [fix])
+    assert out.splitlines()[1] == "#SBATCH   --signal=RB:USR1@90  # warn"
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+BROKEN = """\
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --signal=USR1@90   # checkpoint warning
+module load cuda
+#SBATCH --time=01:00:00
+trap 'touch "$PWD/stop"' USR1
+srun bash -c "python train.py --node-rank=$SLURM_NODEID"
+"""
+
+
+def test_fix_writes_the_file_and_reports_what_stays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(BROKEN, encoding="utf-8")
+    script.chmod(0o750)
+    assert main(["lint", str(script), "--fix"]) == 0
+    text = script.read_text("utf-8")
+    assert "#SBATCH --signal=B:USR1@90   # checkpoint warning" in text  # comment and spacing kept
+    assert text.index("#SBATCH --time=01:00:00") < text.index("module load cuda")
+    assert '--node-rank=\\$SLURM_NODEID"' in text
+    assert 'wait "$jobc_step"' in text  # the second pass: the trap must run while the step runs
+    assert script.stat().st_mode & 0o777 == 0o750
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    err = capsys.readouterr().err
+    assert re.search(r"fixed \d+ findings in 1 file", err)
+    assert main(["lint", str(script), "--fix"]) == 0
+    assert script.read_text("utf-8") == text
+
+
+def test_diff_writes_nothing_and_exits_by_what_the_fixes_leave(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(BROKEN, encoding="utf-8")
+    assert main(["lint", str(script), "--diff"]) == 0  # everything it finds is fixed
+    out = capsys.readouterr().out
+    assert out.startswith(f"--- {script}\n+++ {script}\n@@")
+    assert "+#SBATCH --signal=B:USR1@90   # checkpoint warning" in out
+    assert script.read_text("utf-8") == BROKEN
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(BASE.replace("resources: {", "resources: {tasks_per_node: 8, ") + "  # end\n")
+    spec.write_text(spec.read_text().replace("launch: {", "launch: {mode: torchrun, "))
+    assert main(["lint", str(spec), "--diff"]) == 0
+    assert "+resources: {tasks_per_node: 1, nodes: 1" in capsys.readouterr().out
+
+
+def test_unsafe_fixes_need_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "spec.yaml"
+    original = BASE.replace("resources: {nodes: 1", "resources: {node: 2") + "# keep this comment\n"
+    spec.write_text(original)
+    assert main(["lint", str(spec), "--fix"]) == 1  # the rename is unsafe: the finding stays
+    assert spec.read_text() == original
+    assert "JC003" in capsys.readouterr().out
+    assert main(["lint", str(spec), "--fix", "--unsafe-fixes"]) == 0
+    assert spec.read_text() == original.replace("{node: 2", "{nodes: 2")
+    assert main(["lint", str(spec), "--unsafe-fixes"]) == 2  # a usage error without --fix/--diff
+    assert main(["lint", str(spec), "--fix", "--set", "resources.nodes=2"]) == 2
+
+
+def test_json_and_sarif_carry_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(BROKEN, encoding="utf-8")
+    main(["lint", str(script), "--format", "json"])
+    items = {item["code"]: item for item in json.loads(capsys.readouterr().out)}
+    fix = items["JC807"]["fix"]
+    assert fix == {
+        "applicability": "safe",
+        "description": "send the signal to the batch shell (B:)",
+        "edits": [{"line": 3, "col": 18, "end_line": 3, "end_col": 18, "text": "B:"}],
+    }
+    main(["lint", str(script), "--format", "sarif"])
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    sarif = next(r for r in results if r["ruleId"] == "JC807")["fixes"][0]
+    change = sarif["artifactChanges"][0]
+    assert change["artifactLocation"]["uri"] == str(script)
+    assert change["replacements"] == [
+        {
+            "deletedRegion": {"startLine": 3, "startColumn": 18, "endLine": 3, "endColumn": 18},
+            "insertedContent": {"text": "B:"},
+        }
+    ]
+    assert sarif["description"]["text"]
+
+
+def test_passes_are_bounded() -> None:
+    assert MAX_PASSES == 10
+
+
+def test_fix_leaves_unreadable_and_odd_files_alone(tmp_path: Path) -> None:
+    odd = tmp_path / "odd.sh"
+    # a form feed: str.splitlines() breaks a line there, the script's parser does not
+    data = b"#!/bin/bash\n#SBATCH --signal=USR1@90\ntrap 'x' USR1\x0c\nsrun python t.py\n"
+    odd.write_bytes(data)
+    outcome = fix_path(odd, config=Config(), unsafe=True)
+    assert not outcome.changed
+    assert outcome.stopped
