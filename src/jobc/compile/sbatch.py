@@ -8,159 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from jobc.compile.errors import CompileError
 from jobc.core.diagnostics import DataPath, Hit
+from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, is_pyxis
 
 if TYPE_CHECKING:
     from jobc.spec.context import Context
 
-# sbatch's long options: Slurm 22.05's manual page, plus the few added since (23.02-24.11).
-SBATCH_OPTIONS = frozenset(
-    [
-        "account",
-        "acctg-freq",
-        "array",
-        "batch",
-        "bb",
-        "bbf",
-        "begin",
-        "chdir",
-        "cluster-constraint",
-        "clusters",
-        "comment",
-        "constraint",
-        "container",
-        "container-id",
-        "contiguous",
-        "core-spec",
-        "cores-per-socket",
-        "cpu-freq",
-        "cpus-per-gpu",
-        "cpus-per-task",
-        "deadline",
-        "delay-boot",
-        "dependency",
-        "distribution",
-        "error",
-        "exclude",
-        "exclusive",
-        "export",
-        "export-file",
-        "extra",
-        "extra-node-info",
-        "get-user-env",
-        "gid",
-        "gpu-bind",
-        "gpu-freq",
-        "gpus",
-        "gpus-per-node",
-        "gpus-per-socket",
-        "gpus-per-task",
-        "gres",
-        "gres-flags",
-        "help",
-        "hint",
-        "hold",
-        "ignore-pbs",
-        "input",
-        "job-name",
-        "kill-on-invalid-dep",
-        "licenses",
-        "mail-type",
-        "mail-user",
-        "mcs-label",
-        "mem",
-        "mem-bind",
-        "mem-per-cpu",
-        "mem-per-gpu",
-        "mincpus",
-        "network",
-        "nice",
-        "no-kill",
-        "no-requeue",
-        "nodefile",
-        "nodelist",
-        "nodes",
-        "ntasks",
-        "ntasks-per-core",
-        "ntasks-per-gpu",
-        "ntasks-per-node",
-        "ntasks-per-socket",
-        "oom-kill-step",
-        "open-mode",
-        "output",
-        "overcommit",
-        "oversubscribe",
-        "parsable",
-        "partition",
-        "power",
-        "prefer",
-        "priority",
-        "profile",
-        "propagate",
-        "qos",
-        "quiet",
-        "reboot",
-        "requeue",
-        "reservation",
-        "resv-ports",
-        "segment",
-        "signal",
-        "sockets-per-node",
-        "spread-job",
-        "switches",
-        "test-only",
-        "thread-spec",
-        "threads-per-core",
-        "time",
-        "time-min",
-        "tmp",
-        "tres-bind",
-        "tres-per-task",
-        "uid",
-        "usage",
-        "use-min-nodes",
-        "verbose",
-        "version",
-        "wait",
-        "wait-all-nodes",
-        "wckey",
-        "wrap",
-    ]
-)
-
-# Options the spec states elsewhere: written in `extra` they would contradict the allocation
-# check, the launch or the requeue logic. The value says where the spec says it.
-OWNED = {
-    "job-name": "name",
-    "nodes": "resources.nodes",
-    "ntasks": "resources.nodes and resources.tasks_per_node",
-    "ntasks-per-node": "resources.tasks_per_node (derived from launch.mode)",
-    "gpus": "resources.gpus_per_node",
-    "gpus-per-node": "resources.gpus_per_node",
-    "cpus-per-task": "resources.cpus_per_task",
-    "mem": "resources.mem",
-    "mem-per-gpu": "resources.mem_per_gpu",
-    "partition": "slurm.partition",
-    "account": "slurm.account",
-    "qos": "slurm.qos",
-    "time": "slurm.time",
-    "exclusive": "slurm.exclusive",
-    "constraint": "slurm.constraint",
-    "reservation": "slurm.reservation",
-    "mail-user": "slurm.mail.user",
-    "mail-type": "slurm.mail.type",
-    "array": "slurm.array",
-    "dependency": "slurm.dependency",
-    "output": "storage.logs",
-    "open-mode": "nothing (jobc always appends: a requeued job keeps its log)",
-    "signal": "resilience.signal and resilience.grace_s",
-    "requeue": "resilience.requeue",
-    "no-requeue": "resilience.requeue",
-}
-# Command-line-only options that make no sense inside a script.
-CLI_ONLY = frozenset({"help", "usage", "version", "wrap", "parsable", "test-only"})
-PYXIS = re.compile(
-    r"^(no-)?container-(image|mounts|workdir|mount-home|remap-root|env|name|save|writable|readonly)"
-)
 _OPTION_NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 
 
@@ -187,7 +39,7 @@ def directive_text(value: str) -> str:
 
 
 def _extra_name_problem(name: str) -> str | None:
-    if PYXIS.match(name):
+    if is_pyxis(name):
         return (
             f"slurm.extra: --{name} is a pyxis flag of srun, not an sbatch option; use the container section"
         )
@@ -197,8 +49,8 @@ def _extra_name_problem(name: str) -> str | None:
         close = difflib.get_close_matches(name, sorted(SBATCH_OPTIONS), n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return f"slurm.extra: {name!r} is not an sbatch option (write long names without '--'){hint}"
-    if name in OWNED:
-        return f"slurm.extra: --{name} is set by jobc from {OWNED[name]}; write it there"
+    if name in SPEC_FIELD:
+        return f"slurm.extra: --{name} is set by jobc from {SPEC_FIELD[name]}; write it there"
     if name in CLI_ONLY:
         return f"slurm.extra: --{name} is a command-line option of sbatch, not one for a script"
     return None
@@ -209,7 +61,7 @@ def problems(ctx: Context) -> Iterator[Hit]:
     slurm = ctx.spec.slurm
     for name, value in slurm.extra.items():
         # pyxis flags are rule JC501's finding; reporting them here too would say it twice
-        problem = None if PYXIS.match(name) else _extra_name_problem(name)
+        problem = None if is_pyxis(name) else _extra_name_problem(name)
         if problem:
             yield Hit(("slurm", "extra", name), problem, at_value=False)
         elif isinstance(value, str) and (text_problem := _value_problem(value)):

@@ -14,79 +14,9 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
 from jobc.script.facts import Directive
+from jobc.tables.slurm_options import ALIASES, OPTIONAL_VALUE, SBATCH_FLAGS, SBATCH_SHORT
 
 PREFIX = "#SBATCH"
-
-# sbatch's short options and the long option each stands for
-SHORT = {
-    "A": "account",
-    "a": "array",
-    "B": "extra-node-info",
-    "b": "begin",
-    "C": "constraint",
-    "c": "cpus-per-task",
-    "D": "chdir",
-    "d": "dependency",
-    "e": "error",
-    "F": "nodefile",
-    "G": "gpus",
-    "H": "hold",
-    "i": "input",
-    "J": "job-name",
-    "k": "no-kill",
-    "L": "licenses",
-    "M": "clusters",
-    "m": "distribution",
-    "N": "nodes",
-    "n": "ntasks",
-    "O": "overcommit",
-    "o": "output",
-    "p": "partition",
-    "q": "qos",
-    "Q": "quiet",
-    "s": "oversubscribe",
-    "S": "core-spec",
-    "t": "time",
-    "V": "version",
-    "v": "verbose",
-    "W": "wait",
-    "w": "nodelist",
-    "x": "exclude",
-}
-# options that never take a value
-FLAGS = frozenset(
-    {
-        "exclusive",
-        "requeue",
-        "no-requeue",
-        "hold",
-        "no-kill",
-        "overcommit",
-        "quiet",
-        "oversubscribe",
-        "verbose",
-        "wait",
-        "parsable",
-        "test-only",
-        "contiguous",
-        "spread-job",
-        "use-min-nodes",
-        "ignore-pbs",
-        "container-mount-home",
-        "no-container-mount-home",
-        "container-remap-root",
-        "no-container-remap-root",
-        "container-writable",
-        "container-readonly",
-        "no-container-entrypoint",
-        "export-file",
-    }
-)
-# long options whose value is optional: a bare `--exclusive` is a flag, `--exclusive=user` a value
-OPTIONAL_VALUE = frozenset({"exclusive", "requeue", "kill-on-invalid-dep"})
-# the abbreviations sbatch accepts for a few common long options
-ALIASES = {"gpus-per-task": "gpus-per-task", "cpus": "cpus-per-task", "job_name": "job-name"}
-
 
 _PLAIN_WORD = re.compile(r"[^ \t\r]+")
 
@@ -108,7 +38,12 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
             if eq:
                 yield Directive(name, value, _span(number, start, end), honoured, text)
                 continue
-            if name in FLAGS or name in OPTIONAL_VALUE or i >= len(words) or words[i][0].startswith("-"):
+            if (
+                name in SBATCH_FLAGS
+                or name in OPTIONAL_VALUE
+                or i >= len(words)
+                or words[i][0].startswith("-")
+            ):
                 yield Directive(name, None, _span(number, start, end), honoured, text)
                 continue
             value, _, vend = words[i]
@@ -116,8 +51,8 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
             yield Directive(name, value, _span(number, start, vend), honoured, f"{text} {value}")
         elif text.startswith("-") and len(text) > 1:
             letter = text[1]
-            name = SHORT.get(letter, letter)
-            if name in FLAGS:
+            name = SBATCH_SHORT.get(letter, letter)
+            if name in SBATCH_FLAGS:
                 yield Directive(name, None, _span(number, start, end), honoured, text)
             elif len(text) > 2:
                 value = text[2:].removeprefix("=")

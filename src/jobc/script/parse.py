@@ -32,6 +32,7 @@ from jobc.script.facts import (
     Word,
 )
 from jobc.script.signals import normalise
+from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
 
 # Shells whose syntax tree-sitter-bash reads; any other interpreter's body is not read.
 BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
@@ -39,59 +40,6 @@ BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
 _WRAPPERS = frozenset(
     {"nohup", "time", "command", "builtin", "setsid", "stdbuf", "taskset", "numactl", "nice"}
 )
-# srun options that never take a value (long names, and the short letters of such flags)
-_SRUN_FLAGS = frozenset(
-    {
-        "label",
-        "unbuffered",
-        "no-kill",
-        "overlap",
-        "exclusive",
-        "kill-on-bad-exit",
-        "quiet",
-        "verbose",
-        "wait",
-        "pty",
-        "overcommit",
-        "oversubscribe",
-        "disable-status",
-        "no-allocate",
-        "container-mount-home",
-        "no-container-mount-home",
-        "container-remap-root",
-        "no-container-remap-root",
-        "container-writable",
-        "container-readonly",
-        "no-container-entrypoint",
-        "container-entrypoint",
-        "container-save",
-        "whole",
-        "exact",
-        "test-only",
-        "multi-prog",
-        "spread-job",
-        "use-min-nodes",
-        "contiguous",
-        "preserve-env",
-        "hint",
-    }
-)
-_SRUN_SHORT_FLAGS = {
-    "l": "label",
-    "u": "unbuffered",
-    "K": "kill-on-bad-exit",
-    "Q": "quiet",
-    "v": "verbose",
-    "X": "disable-status",
-    "Z": "no-allocate",
-    "E": "preserve-env",
-    "O": "overcommit",
-    "s": "oversubscribe",
-    "k": "no-kill",
-    "H": "hold",
-    "I": "immediate",
-}
-_SRUN_SHORT = {**_directives.SHORT, "r": "relative", "T": "threads", "W": "wait"}
 # launcher options without a value (normalised: no dashes, '-' → '_')
 _LAUNCHER_FLAGS = frozenset(
     {
@@ -1227,19 +1175,19 @@ def _srun_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str
             name, eq, value = text[2:].partition("=")
             if eq:
                 options[name] = _part(w, len(text) - len(value))
-            elif name in _SRUN_FLAGS or i + 1 >= len(words):
+            elif name in SRUN_FLAGS or i + 1 >= len(words):
                 flags.append(name)
             else:
                 options[name] = _joined(w, words[i + 1])
                 i += 1
         elif text.startswith("-") and len(text) > 1:
             letter = text[1]
-            if letter in _SRUN_SHORT_FLAGS:
-                flags.append(_SRUN_SHORT_FLAGS[letter])
+            if letter in SRUN_SHORT_FLAGS:
+                flags.append(SRUN_SHORT_FLAGS[letter])
             elif len(text) > 2:
-                options[_SRUN_SHORT.get(letter, letter)] = _part(w, 2)
+                options[SRUN_SHORT.get(letter, letter)] = _part(w, 2)
             elif i + 1 < len(words):
-                options[_SRUN_SHORT.get(letter, letter)] = _joined(w, words[i + 1])
+                options[SRUN_SHORT.get(letter, letter)] = _joined(w, words[i + 1])
                 i += 1
         else:
             return options, tuple(flags), i

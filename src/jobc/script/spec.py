@@ -17,6 +17,9 @@ from jobc.core.numbers import SLURM_MAX, ascii_int
 from jobc.core.record import field, record
 from jobc.script import signals
 from jobc.script.facts import PER_RANK, Directive, Export, ScriptFacts, Step, Word
+from jobc.tables.paths import node_local
+from jobc.tables.secrets import PREFILTER
+from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, is_pyxis
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -44,13 +47,10 @@ CACHES = {
     "NEMO_HOME": "nemo_home",
     "PIP_CACHE_DIR": "pip_cache_dir",
 }
-# what the setup rules look for: srun (JC504), assignments and tokens (JC702)
-_SETUP_WORTHY = re.compile(
-    r"srun|=|hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox|nvapi-|AIza|--\S*(?:key|token|secret|password)",
-    re.I,
-)
-_STEP_WORTHY = re.compile(r"\buv\b|hf_|gh[pousr]_|github_pat_|glpat-|AKIA|ASIA|sk-|xox|nvapi-|AIza")
-_LOCAL_PREFIXES = ("/tmp", "/dev/shm", "/var/tmp", "/local", "/scratch_local", "/raid", "/localscratch")
+# what the setup rules look for besides a literal secret (`jobc.tables.secrets.PREFILTER`, for
+# JC702): a step started by srun in a setup line (JC504), and `uv` in a step's line (JC504 too)
+_SRUN = re.compile(r"srun")
+_UV = re.compile(r"\buv\b")
 
 
 @record
@@ -308,9 +308,7 @@ def _signal(out: Derived, d: Directive) -> None:
 
 
 def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
-    from jobc.compile.sbatch import CLI_ONLY, OWNED, PYXIS, SBATCH_OPTIONS
-
-    if PYXIS.match(d.name):
+    if is_pyxis(d.name):
         if for_lint:
             out.put(
                 ("slurm", "extra", d.name),
@@ -318,10 +316,10 @@ def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
                 d.span,
                 f"#SBATCH {d.text}",
             )
-        else:
-            _container_option(out, d.name, d.value, d.span)
+        elif not _container_option(out, d.name, d.value, d.span):
+            out.skip(d.span, f"#SBATCH {d.text}", "a pyxis option the container section does not hold")
         return
-    if d.name in SBATCH_OPTIONS and d.name not in OWNED and d.name not in CLI_ONLY:
+    if d.name in SBATCH_OPTIONS and d.name not in SPEC_FIELD and d.name not in CLI_ONLY:
         out.put(
             ("slurm", "extra", d.name), d.value if d.value is not None else True, d.span, f"#SBATCH {d.text}"
         )
@@ -329,7 +327,8 @@ def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
         out.skip(d.span, f"#SBATCH {d.text}", "jobc writes this option itself or does not know it")
 
 
-def _container_option(out: Derived, name: str, value: str | None, span: Span) -> None:
+def _container_option(out: Derived, name: str, value: str | None, span: Span) -> bool:
+    """Put one pyxis option into the container section; False when the spec has no place for it."""
     negative = name.startswith("no-")
     key = name.removeprefix("no-").removeprefix("container-")
     if key == "image" and value:
@@ -342,6 +341,9 @@ def _container_option(out: Derived, name: str, value: str | None, span: Span) ->
         out.put(("container", key.replace("-", "_")), not negative, span)
     elif key == "env" and value:
         out.put(("container", "env"), [v for v in value.split(",") if _ENV_NAME.match(v)], span)
+    else:
+        return False
+    return True
 
 
 def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
@@ -521,14 +523,18 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
     """
     batch_lines = {x.span.line for x in facts.expansions if x.shell == "batch"}
     items: list[tuple[Span, str]] = [
-        (c.span, c.text) for c in facts.commands if c.span.line in batch_lines or _SETUP_WORTHY.search(c.text)
+        (c.span, c.text)
+        for c in facts.commands
+        if c.span.line in batch_lines or _SRUN.search(c.text) or PREFILTER.search(c.text)
     ]
     # a step's program and arguments are launch.program and launch.args already; its line is
     # needed only for what the setup rules find in it (uv under srun, a per-rank variable)
     items += [
         (s.span, s.text)
         for s in facts.steps
-        if any(s.span.line <= line <= s.span.end_line for line in batch_lines) or _STEP_WORTHY.search(s.text)
+        if any(s.span.line <= line <= s.span.end_line for line in batch_lines)
+        or _UV.search(s.text)
+        or PREFILTER.search(s.text)
     ]
     items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
     items.sort(key=lambda item: (item[0].line, item[0].col))
@@ -562,7 +568,7 @@ def _storage(out: Derived) -> None:
         paths.append(workdir)
     prefixes: list[str] = []
     for path in paths:
-        if not path.startswith("/") or path.startswith(_LOCAL_PREFIXES):
+        if not path.startswith("/") or node_local(path) is not None:
             continue
         parts = [p for p in path.split("/") if p][:1]
         prefix = "/" + "/".join(parts)

@@ -9,8 +9,8 @@ import pytest
 
 from jobc.cli import main
 from jobc.core.diagnostics import Severity
-from jobc.lint.rules._paths import place, under
-from jobc.lint.rules.storage.jc702_literal_secret import secret_name, shape
+from jobc.tables.paths import place, under
+from jobc.tables.secrets import secret_name, shape
 from tests.support.lint import codes, lint_text, only, where
 
 HF = "hf_" + "TESTtestTESTtestTESTtestTESTtest42"  # built, so no token-shaped literal sits in the source

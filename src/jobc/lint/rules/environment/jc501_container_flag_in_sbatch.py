@@ -25,12 +25,12 @@ container:
 ```
 """
 
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
+from jobc.tables.slurm_options import is_pyxis
 
 META = Meta(
     code="JC501",
@@ -40,8 +40,6 @@ META = Meta(
     remediation="Move it to the container section; jobc puts pyxis flags on srun.",
 )
 
-# `--container` and `--container-id` are Slurm's own OCI options, valid for sbatch.
-_PYXIS = re.compile(r"(no-)?container-(?!id\Z)[a-z-]+\Z")
 _FIELD = {
     "container-image": "container.image",
     "container-mounts": "container.mounts",
@@ -56,7 +54,7 @@ _FIELD = {
 
 def check(ctx: Context) -> Iterator[Hit]:
     for name in ctx.spec.slurm.extra:
-        if not _PYXIS.match(name):
+        if not is_pyxis(name):
             continue
         field = _FIELD.get(name)
         fix = f"set {field} instead" if field else "it belongs on the srun line, which jobc writes"

@@ -31,9 +31,9 @@ launch: {workdir: /lustre/me/megatron, program: pretrain_gpt.py}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
-from jobc.lint.rules._paths import normalise, place, under
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
+from jobc.tables.paths import normalise, place, under
 
 META = Meta(
     code="JC503",

@@ -34,6 +34,7 @@ from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import at, facts
 from jobc.spec.context import Context
+from jobc.tables.secrets import mask
 
 META = Meta(
     code="JC801",
@@ -61,7 +62,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         text = f.lines[line - 1] if line <= len(f.lines) else ""
         yield Hit(
             at(Span(line, 1, line, len(text) + 1)),
-            f"#SBATCH {' '.join(options)} comes after the first command (line {first}), so sbatch "
+            f"#SBATCH {mask(' '.join(options))} comes after the first command (line {first}), so sbatch "
             f"ignores it and the job runs without it; move it above line {first}",
             fix=_move(line, text, target, len(f.lines)),
         )

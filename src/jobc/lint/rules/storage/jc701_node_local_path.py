@@ -1,12 +1,12 @@
 """Logs, checkpoints or caches on node-local storage, or outside the declared shared storage.
 
-`/tmp`, `/var/tmp`, `/dev/shm`, `/local`, `/localscratch`, `/lscratch`, `/scratch/local`, `/raid`,
-`$TMPDIR` (and `$SLURM_TMPDIR`) exist separately on every node, and on many clusters are wiped
-when the job ends (Slurm's `job_container/tmpfs` gives each job a private `/tmp`). `~/.cache` is
-the per-user default cache, which in a container that does not mount the home directory is the
-container's own. When `storage.shared` lists the shared file systems, any absolute path outside
-all of them (compared by path components: `/lustre2` is not under `/lustre`) counts as not
-shared too.
+`/tmp`, `/var/tmp`, `/dev/shm`, `/local`, `/localscratch`, `/lscratch`, `/scratch/local`,
+`/scratch_local`, `/raid`, `$TMPDIR` (and `$SLURM_TMPDIR`) exist separately on every node, and
+on many clusters are wiped when the job ends (Slurm's `job_container/tmpfs` gives each job a
+private `/tmp`). `~/.cache` is the per-user default cache, which in a container that does not
+mount the home directory is the container's own. When `storage.shared` lists the shared file
+systems, any absolute path outside all of them (compared by path components: `/lustre2` is not
+under `/lustre`) counts as not shared too.
 
 - checkpoints there are scattered over the nodes' disks and gone after the job: a resume, or
   a requeued job that lands on other nodes, finds nothing. Error on a multi-node job; a warning
@@ -45,9 +45,9 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules._env import lookup
-from jobc.lint.rules._paths import place
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
+from jobc.tables.paths import place
 
 META = Meta(
     code="JC701",

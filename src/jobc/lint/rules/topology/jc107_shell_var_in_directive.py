@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
+from jobc.tables.secrets import mask
 
 META = Meta(
     code="JC107",
@@ -66,7 +67,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         problem = _problem(text, is_file)
         if problem:
             name = ".".join(str(p) for p in path)
-            yield Hit(path, f"{name} {text!r} becomes an #SBATCH line, {problem}")
+            yield Hit(path, f"{name} {mask(text)!r} becomes an #SBATCH line, {problem}")
 
 
 def _directive_values(ctx: Context) -> Iterator[tuple[DataPath, str, bool]]:

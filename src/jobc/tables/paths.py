@@ -1,35 +1,48 @@
-"""Where a path in a spec lives: node-local scratch, declared shared storage, or unknown.
+"""Where a path lives: node-local scratch, declared shared storage, or unknown.
 
-Paths are compared by components after normalisation, never as strings: `/lustre2/x` is not
-under `/lustre`, and `/lustre//x/../y` is `/lustre/y`. Symbolic links are not resolved (the
-machine that lints is not the cluster). A path jobc cannot place (relative, or starting with a
-variable other than the few below) is reported as unknown, and the rules stay silent about it.
+Paths are compared by their components after normalisation, never as strings: `/lustre2/x` is
+not under `/lustre`, `/scratch_localx` is not under `/scratch_local`, and `/lustre//x/../y` is
+`/lustre/y`. Symbolic links are not resolved (the machine that reads a spec or a script is not
+the cluster). A path jobc cannot place (relative, or starting with a variable other than the few
+below) is unknown, and whoever asks stays silent about it.
 """
 
 from __future__ import annotations
 
 import posixpath
+from pathlib import PurePosixPath
+from typing import NamedTuple
 
-from jobc.core.record import record
-
-# Directories that exist separately on every node. /raid is the local NVMe array of DGX nodes.
+# Directories that exist separately on every node of a cluster: what one node writes there the
+# others never see, and many sites wipe them when the job ends.
 NODE_LOCAL_DIRS = (
+    # POSIX's temporary directory; with Slurm's job_container/tmpfs each job even has its own
     "/tmp",
+    # the temporary directory that survives a reboot, still on the node's own disk
     "/var/tmp",
+    # the RAM-backed POSIX shared-memory file system (NCCL and DataLoader workers use it)
     "/dev/shm",
+    # the usual mount point of a node's local disk (many university and national clusters)
     "/local",
+    # node-local scratch at Compute Canada / the Digital Research Alliance and others
     "/localscratch",
+    # node-local scratch at NIH's Biowulf (/lscratch/$SLURM_JOB_ID) and sites that copied it
     "/lscratch",
+    # the local half of sites that mount shared scratch at /scratch and the node's disk below it
     "/scratch/local",
+    # the same, spelt with an underscore where a site keeps it beside /scratch
+    "/scratch_local",
+    # the local NVMe RAID of NVIDIA DGX nodes
     "/raid",
 )
-# Variables that name a node's (usually per-job) scratch directory.
+# Variables that name a node's (usually per-job) scratch directory: TMPDIR is POSIX's and what
+# Slurm's job_container/tmpfs and many prolog scripts set, SLURM_TMPDIR the Alliance's per-job
+# directory, LOCAL_SCRATCH the name several site guides export.
 NODE_LOCAL_VARS = ("TMPDIR", "SLURM_TMPDIR", "LOCAL_SCRATCH")
 _HOME_FORMS = ("~", "$HOME", "${HOME}")
 
 
-@record
-class Place:
+class Place(NamedTuple):
     kind: str  # "local" | "shared" | "outside" | "unknown"
     reason: str = ""  # for local and outside: why, in words that name the path's prefix
 
@@ -47,9 +60,19 @@ def under(path: str, prefix: str) -> bool:
     p, q = normalise(path), normalise(prefix)
     if not (p.startswith("/") and q.startswith("/")):
         return False
-    if q == "/":
-        return True
-    return p == q or p.startswith(q + "/")
+    inner, outer = PurePosixPath(p).parts, PurePosixPath(q).parts
+    return inner[: len(outer)] == outer
+
+
+def node_local(path: str) -> str | None:
+    """The node-local directory or variable ``path`` is in (`/tmp`, `$TMPDIR`), if any."""
+    variable = _local_variable(path)
+    if variable is not None:
+        return f"${variable}"
+    for local in NODE_LOCAL_DIRS:
+        if under(path, local):
+            return local
+    return None
 
 
 def _local_variable(path: str) -> str | None:
@@ -86,9 +109,9 @@ def place(path: str, shared: list[str]) -> Place:
     for prefix in shared:
         if under(path, prefix):
             return Place("shared")
-    for local in NODE_LOCAL_DIRS:
-        if under(path, local):
-            return Place("local", f"{local} is node-local")
+    local = node_local(path)
+    if local is not None:
+        return Place("local", f"{local} is node-local")
     if shared:
         return Place("outside", f"it is not under storage.shared ({', '.join(shared)})")
     return Place("unknown")

@@ -1,0 +1,256 @@
+"""What a literal secret looks like: token shapes, secret names, and the prefilter built from them.
+
+One table (`SHAPES`) lists every well-known token shape with the literal prefix it starts with;
+the cheap prefilter (`PREFILTER`) is built from those prefixes and from the words that make a
+name secret, so a text the prefilter passes over holds nothing `find` could report. Spec rules
+and the script reader both ask here, and every message that shows text which may hold a secret
+masks it with `mask`, the same way everywhere.
+
+Every pattern reads a line in time proportional to its length, whatever the line holds: a token
+pattern starts only where a run of its characters starts (its look-behind refuses every character
+the run may hold), quantifiers that could scan the same text twice are possessive, and the
+URL-password check runs on the text before each `@` once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+# The shapes of well-known tokens: what it is, the literal prefix (a regex that matches only
+# literal text), and what follows it. Messages show the prefix, never the rest.
+_ALNUM = "(?<![A-Za-z0-9_])"
+_ALNUM_DASH = "(?<![A-Za-z0-9_-])"
+SHAPES: tuple[tuple[str, str, str, str], ...] = (
+    # (what, look-behind, prefix, body)
+    ("a Hugging Face token", _ALNUM, "hf_", r"[A-Za-z0-9]{30,}+"),
+    ("a GitHub token", _ALNUM, "gh[pousr]_", r"[A-Za-z0-9]{30,}+"),
+    ("a GitHub token", _ALNUM, "github_pat_", r"[A-Za-z0-9_]{30,}+"),
+    ("a GitLab token", _ALNUM_DASH, "glpat-", r"[A-Za-z0-9_-]{20,}+"),
+    ("an AWS access key", "(?<![A-Z0-9])", "AKIA|ASIA", r"[A-Z0-9]{16}(?![A-Z0-9])"),
+    ("an API key", _ALNUM_DASH, "sk-", r"(?=[A-Za-z_-]*+[0-9])[A-Za-z0-9_-]{20,}+"),
+    ("a Slack token", _ALNUM_DASH, "xox[abprs]-", r"[A-Za-z0-9-]{10,}+"),
+    ("an NVIDIA API key", _ALNUM_DASH, "nvapi-", r"[A-Za-z0-9_-]{30,}+"),
+    ("a Google API key", _ALNUM_DASH, "AIza", r"[0-9A-Za-z_-]{35}"),
+    (
+        "a JSON Web Token",
+        _ALNUM_DASH,
+        "eyJ",
+        r"[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+",
+    ),
+    ("a bearer token", "(?<![A-Za-z])", r"Bearer\s++", r"(?!\$)[A-Za-z0-9._~+/-]{16,}+"),
+)
+_URL_WHAT = "a URL with a password"
+# Words that make a variable or flag name secret when they end it (HF_TOKEN, --api-key) ...
+SECRET_WORDS = frozenset(
+    ["TOKEN", "KEY", "APIKEY", "SECRET", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIALS", "PAT"]
+)
+# ... and words that make it secret wherever they stand (SECRET_KEY_BASE), unless the name ends in
+# one of _POINTERS: then it names where the secret is, not the secret (PASSWORD_FILE).
+_STRONG_WORDS = frozenset(["SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIALS", "APIKEY"])
+_POINTERS = frozenset(
+    ["PATH", "FILE", "DIR", "NAME", "ID", "ARN", "REF", "VAR", "ENV", "TYPE", "LEN", "LENGTH"]
+)
+# What a TOKEN or KEY is when these come before it: a tokenizer's special token, a column or
+# metric name, a cache key (--pad-token, --text-key, --metric-key, CACHE_KEY).
+_ORDINARY_QUALIFIERS = frozenset(
+    [
+        "PAD", "EOS", "BOS", "UNK", "SEP", "CLS", "MASK", "SPECIAL", "START", "END", "STOP",
+        "TEXT", "LABEL", "INPUT", "OUTPUT", "IMAGE", "PROMPT", "RESPONSE", "COLUMN", "FIELD",
+        "DATA", "DATASET", "METRIC", "MONITOR", "LOSS", "SORT", "CACHE", "HASH", "PARTITION",
+        "SHARD", "GROUP", "SEED", "RANDOM", "PRIMARY", "JSON", "DICT", "BATCH", "MESSAGES",
+    ]
+)  # fmt: skip
+# commands whose -p is a password (`docker login -u me -p pw`, `sshpass -p pw ssh host`); for
+# others it is a port, a parent directory or a pipeline size
+TAKES_PASSWORD_P = frozenset(["login", "sshpass", "mysql", "mysqldump", "mysqladmin"])
+# `wandb login KEY` takes W&B's 40-hex-digit API key as a word
+_WANDB = "wandb"
+
+_NOT_SECRET_VALUES = frozenset(["true", "false", "yes", "no", "on", "off", "none", "null", "0", "1", ""])
+HASHLIKE_NAME = re.compile(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
+HEX40 = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
+_NAME_PARTS = re.compile(r"[_\-.]+")
+
+_PATTERNS = tuple((what, re.compile(f"{behind}({prefix}){body}")) for what, behind, prefix, body in SHAPES)
+# scheme://user:password@host and pyxis's user:password@registry#image: the run of characters a
+# password may hold, ending at an '@' before a host; it starts only where such a run starts
+_BEFORE_AT = re.compile(r"(?<![^\s/@'\"])([^\s/@'\"]++)@(?=[\w.-])")
+# inside that run: a user name (after the run's start, an '=' or a '(') and a password that is
+# not a reference ($VAR) or a glob
+_USER = re.compile(r"(?:^|(?<=[=(]))([^:=(]++:)(?![$*]).")
+# The prefilter: every prefix above, the URL's '@', every secret word (its name or flag), the
+# commands that take a password after -p, and wandb. A text it does not match holds nothing the
+# checks report; a literal alternation, so one pass over the text.
+PREFILTER = re.compile(
+    "|".join(
+        [
+            *(prefix for _, _, prefix, _ in SHAPES),
+            "@",
+            *sorted(SECRET_WORDS),
+            *sorted(TAKES_PASSWORD_P),
+            _WANDB,
+        ]
+    ),
+    re.IGNORECASE,
+)
+# `NAME=value` in a shell line (also after export or declare -x); names and unquoted values are
+# runs that end where the next one could start, so the line is read once
+_ASSIGN = re.compile(
+    r"(?:^|(?<=[\s;&|(]))(?:export\s++|declare\s++-x\s++)?+([A-Za-z_][A-Za-z0-9_]*+)="
+    r"(\"[^\"]*+\"|'[^']*+'|[^\s;&|)]*+)"
+)
+# a shell word, quotes kept: runs of unquoted characters and quoted strings
+_WORD = re.compile(r"(?:[^\s'\"]++|'[^']*+'|\"(?:[^\"\\]++|\\.)*+\")++")
+
+
+class Secret(NamedTuple):
+    """One literal secret in a text: where its value is, and why it is one."""
+
+    start: int  # the value's first character (0-based)
+    end: int  # after its last
+    reason: str  # "holds a Hugging Face token (hf_…)", "assigns a literal secret to HF_TOKEN"
+    prefix: str = ""  # the well-known prefix messages may show (hf_), or nothing
+
+
+def secret_name(name: str) -> bool:
+    """Whether a variable or flag name says its value is a secret (HF_TOKEN, --wandb-api-key)."""
+    parts = [p for p in _NAME_PARTS.split(name.strip("-").upper()) if p]
+    if not parts:
+        return False
+    last = parts[-1]
+    if last in SECRET_WORDS:
+        ordinary = last in ("TOKEN", "KEY") and len(parts) > 1 and parts[-2] in _ORDINARY_QUALIFIERS
+        return not ordinary or any(p in _STRONG_WORDS for p in parts[:-1])
+    return last not in _POINTERS and any(p in _STRONG_WORDS for p in parts)
+
+
+def literal(value: Any) -> bool:
+    """Whether ``value`` is written out, rather than a path, a reference or a switch."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return False
+    text = str(value).strip().strip("'\"")  # a number is a literal too: DB_PASSWORD: 123456
+    if text.lower() in _NOT_SECRET_VALUES or "$" in text:
+        return False
+    if text.startswith("<") and text.endswith(">"):
+        return False  # a tokenizer's special token or a placeholder: <|endoftext|>, </s>, <your-key>
+    return not text.startswith(("/", "./", "../", "~"))
+
+
+def _shapes(text: str) -> Iterator[Secret]:
+    """Every known token shape in ``text``, in the order of `SHAPES`, then URL passwords."""
+    for what, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            prefix = match.group(1).rstrip()
+            yield Secret(match.start(1), match.end(), f"{what} ({prefix}…)", prefix)
+    if "@" in text:
+        for run in _BEFORE_AT.finditer(text):
+            inner, base = run.group(1), run.start(1)
+            # the run's own start counts only after a space, a quote, `://` or the line's start
+            at_start = base == 0 or text[base - 1] in " \t\r\n'\"" or text.endswith("://", 0, base)
+            user = _USER.search(inner, 0 if at_start else 1)
+            if user is not None:
+                name = user.group(1)
+                yield Secret(base + user.end(1), run.end(1), f"{_URL_WHAT} ({name}…)", name)
+
+
+def shape(text: str) -> str | None:
+    """``what (prefix…)`` for the first known token shape in ``text``; never the token itself."""
+    if PREFILTER.search(text) is None:
+        return None
+    for found in _shapes(text):
+        return found.reason
+    return None
+
+
+def shapes(text: str) -> list[Secret]:
+    """Every known token shape in ``text``, with where its value is."""
+    if PREFILTER.search(text) is None:
+        return []
+    return [Secret(s.start, s.end, f"holds {s.reason}", s.prefix) for s in _shapes(text)]
+
+
+def words(line: str) -> list[tuple[str, int, int]]:
+    """A shell line's words with quotes removed, and where each stands (start, end; 0-based)."""
+    out = []
+    for match in _WORD.finditer(line):
+        raw = match.group()
+        if raw.startswith("#"):
+            break  # a comment
+        text = raw if "'" not in raw and '"' not in raw else _unquote(raw)
+        out.append((text, match.start(), match.end()))
+    return out
+
+
+def _unquote(raw: str) -> str:
+    return re.sub(r"'([^']*+)'|\"((?:[^\"\\]++|\\.)*+)\"", lambda m: m.group(1) or m.group(2) or "", raw)
+
+
+def flag_values(items: list[str]) -> Iterator[tuple[int, str, str]]:
+    """(index of the value, flag, value) for `--flag=value` and `--flag value` pairs."""
+    for i, word in enumerate(items):
+        if not word.startswith("-"):
+            continue
+        flag, eq, value = word.partition("=")
+        if eq:
+            yield i, flag, value
+        elif i + 1 < len(items) and not items[i + 1].startswith("-"):
+            yield i + 1, flag, items[i + 1]
+
+
+def in_line(line: str) -> list[Secret]:
+    """The literal secrets a shell line writes: assignments, flag values, passwords, token shapes.
+
+    The first is the line's reason; each secret's value is where `mask` hides it.
+    """
+    if PREFILTER.search(line) is None:
+        return []
+    found: list[Secret] = []
+    for match in _ASSIGN.finditer(line):
+        name, value = match.groups()
+        if secret_name(name) and literal(value):
+            found.append(Secret(match.start(2), match.end(2), f"assigns a literal secret to {name}"))
+    ws = words(line)
+    texts = [text for text, _, _ in ws]
+    for i, flag, value in flag_values(texts):
+        start, end = ws[i][1], ws[i][2]
+        if texts[i].startswith("-") and "=" in texts[i]:
+            start += line.index("=", start, end) + 1 - start
+        if secret_name(flag) and literal(value):
+            found.append(Secret(start, end, f"passes a literal secret to {flag}"))
+        elif flag == "-p" and literal(value) and TAKES_PASSWORD_P & set(texts):
+            found.append(Secret(start, end, "passes a literal password to -p"))
+    if _WANDB in texts and "login" in texts:
+        for match in HEX40.finditer(line):
+            reason = "logs in to W&B with a literal 40-hex-digit API key"
+            found.append(Secret(match.start(), match.end(), reason))
+    found += shapes(line)
+    return found
+
+
+def mask(text: str, secrets: list[Secret] | None = None) -> str:
+    """``text`` with every secret's value replaced by its well-known prefix and `…`.
+
+    Messages that quote a script's or a spec's text (a directive, a setup line) pass it through
+    here, so they never repeat a token, whichever rule writes them.
+    """
+    found = in_line(text) if secrets is None else secrets
+    if not found:
+        return text
+    spans: list[tuple[int, int, str]] = []
+    for s in sorted(found, key=lambda s: (s.start, -s.end)):
+        if spans and s.start < spans[-1][1]:
+            last = spans[-1]
+            spans[-1] = (last[0], max(last[1], s.end), last[2])
+            continue
+        # a shape's span starts at its prefix, which stays; any other value is hidden whole
+        keep = s.prefix if text.startswith(s.prefix, s.start) and s.prefix else ""
+        spans.append((s.start, s.end, keep))
+    out, at = [], 0
+    for start, end, keep in spans:
+        out.append(text[at:start])
+        out.append(f"{keep}…")
+        at = end
+    out.append(text[at:])
+    return "".join(out)

@@ -1,0 +1,35 @@
+"""No function in the lint and script stages runs over 100 lines: past that, split it by meaning."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "jobc"
+LIMIT = 100
+STAGES = ("lint", "script")
+
+
+def long_functions(root: Path, limit: int = LIMIT) -> list[str]:
+    """`path:line name (N lines)` for each function under ``root`` longer than ``limit`` lines."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > limit:
+                    out.append(f"{path}:{node.lineno} {node.name} ({length} lines)")
+    return out
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_no_function_is_over_the_limit(stage: str) -> None:
+    assert long_functions(SRC / stage) == []
+
+
+def test_the_measure_counts_decorators_out_and_bodies_in(tmp_path: Path) -> None:
+    body = "".join(f"    x = {i}\n" for i in range(LIMIT))
+    (tmp_path / "m.py").write_text(f"@staticmethod\ndef f():\n{body}\ndef g():\n    pass\n", encoding="utf-8")
+    assert [row.split(" ", 1)[1] for row in long_functions(tmp_path)] == [f"f ({LIMIT + 1} lines)"]
