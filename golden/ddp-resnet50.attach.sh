@@ -1,7 +1,7 @@
 #!/bin/bash
 # ddp-resnet50: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: fe5c4b95b16002698a2dea7c630d191a7f25ea600501251a759b42846fb324c1
+# spec sha256: fa369c81ba614f9b6ab4c43568a26aefdf77d5b747a1747f84ee62272944092d
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='ddp-resnet50'
-export JOBC_SPEC_SHA256='fe5c4b95b16002698a2dea7c630d191a7f25ea600501251a759b42846fb324c1'
+export JOBC_SPEC_SHA256='fa369c81ba614f9b6ab4c43568a26aefdf77d5b747a1747f84ee62272944092d'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # fsdp2-llama3-8b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: e8add1d1a828d3784b8e4fb23c3ed86e2ca8034a1bbe93dcb100582ab2afb845
+# spec sha256: ef6c57e8cafcf36b1e9c6499795753f507b1c587c3626042c60e0c8eaf7cff43
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='fsdp2-llama3-8b-sft'
-export JOBC_SPEC_SHA256='e8add1d1a828d3784b8e4fb23c3ed86e2ca8034a1bbe93dcb100582ab2afb845'
+export JOBC_SPEC_SHA256='ef6c57e8cafcf36b1e9c6499795753f507b1c587c3626042c60e0c8eaf7cff43'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

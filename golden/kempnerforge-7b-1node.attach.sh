@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-1node: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 2f64663674e378be8d50f6ebbf0158b81df45dd8fa8e1ff55e9798aa624170d7
+# spec sha256: fee538d4f0259f829da35b26b6515242728fb15ff5b83d64439ad92a4885cd26
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-1node'
-export JOBC_SPEC_SHA256='2f64663674e378be8d50f6ebbf0158b81df45dd8fa8e1ff55e9798aa624170d7'
+export JOBC_SPEC_SHA256='fee538d4f0259f829da35b26b6515242728fb15ff5b83d64439ad92a4885cd26'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='1'
 export JOBC_GPUS_PER_NODE='4'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kempnerforge-7b-requeue: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: c4027a1d4863076c7570522d8b610052d743d566e078b0142219778346676882
+# spec sha256: 89974a4243a186073d376256ab9fb23bcf82fb0b9b91ae5008d4634817ebd0df
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -26,7 +26,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='kempnerforge-7b-requeue'
-export JOBC_SPEC_SHA256='c4027a1d4863076c7570522d8b610052d743d566e078b0142219778346676882'
+export JOBC_SPEC_SHA256='89974a4243a186073d376256ab9fb23bcf82fb0b9b91ae5008d4634817ebd0df'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='4'

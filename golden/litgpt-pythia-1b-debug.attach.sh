@@ -1,7 +1,7 @@
 #!/bin/bash
 # litgpt-pythia-1b-debug: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 5cd0045591d234f83d4f8f5bb4d7e2b45727555a0558fd6beef246df4a9f9f51
+# spec sha256: 9da78b69102863c432d1953052addfe8851888e2ae95aa9dea9fa0e67dcfd44f
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -32,7 +32,7 @@ set -x
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='litgpt-pythia-1b-debug'
-export JOBC_SPEC_SHA256='5cd0045591d234f83d4f8f5bb4d7e2b45727555a0558fd6beef246df4a9f9f51'
+export JOBC_SPEC_SHA256='9da78b69102863c432d1953052addfe8851888e2ae95aa9dea9fa0e67dcfd44f'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

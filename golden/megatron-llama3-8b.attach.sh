@@ -1,7 +1,7 @@
 #!/bin/bash
 # megatron-llama3-8b: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 5598d6dffd99c2f15e980553a5931251e3819358cdb8d77554b3d5f75231ee2d
+# spec sha256: 5adccafe8c13448b8697f5da41068d23c9a818f93ebec9e4dc92c690ee9524d8
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='megatron-llama3-8b'
-export JOBC_SPEC_SHA256='5598d6dffd99c2f15e980553a5931251e3819358cdb8d77554b3d5f75231ee2d'
+export JOBC_SPEC_SHA256='5adccafe8c13448b8697f5da41068d23c9a818f93ebec9e4dc92c690ee9524d8'
 export JOBC_LAUNCH_MODE='torchrun'
 export JOBC_NODES='4'
 export JOBC_GPUS_PER_NODE='8'

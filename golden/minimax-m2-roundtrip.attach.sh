@@ -1,7 +1,7 @@
 #!/bin/bash
 # minimax-m2-roundtrip: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 7dbdbbffc601ce50e5a52e4651176a8402ccfb1d2885759e4e10d421f7c1ab59
+# spec sha256: 9769ee35df81c053c11ec5ddfc461718f3f69b331d09797244136d28e5588f99
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -29,7 +29,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='minimax-m2-roundtrip'
-export JOBC_SPEC_SHA256='7dbdbbffc601ce50e5a52e4651176a8402ccfb1d2885759e4e10d421f7c1ab59'
+export JOBC_SPEC_SHA256='9769ee35df81c053c11ec5ddfc461718f3f69b331d09797244136d28e5588f99'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

@@ -1,7 +1,7 @@
 #!/bin/bash
 # qwen3-30b-a3b-sft: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
-# spec sha256: 12e00e9257b1b2d8a629b297476c395672c9ea025ba2068c01c5a5e42e51dea8
+# spec sha256: fe21e95d4e19f16b070b2f76d4f17bbabeb61c115b48616139f9961154bc31c2
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -30,7 +30,7 @@ fi
 
 # The contract jobc.runtime reads; it checks the live world against these numbers.
 export JOBC_SPEC_NAME='qwen3-30b-a3b-sft'
-export JOBC_SPEC_SHA256='12e00e9257b1b2d8a629b297476c395672c9ea025ba2068c01c5a5e42e51dea8'
+export JOBC_SPEC_SHA256='fe21e95d4e19f16b070b2f76d4f17bbabeb61c115b48616139f9961154bc31c2'
 export JOBC_LAUNCH_MODE='srun'
 export JOBC_NODES='2'
 export JOBC_GPUS_PER_NODE='8'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +28,12 @@ CACHE_VARIABLES = (
 )
 
 
-def spec_sha256(spec: JobSpec) -> str:
-    """sha256 of the canonical spec: sorted-key JSON of the validated, merged data, so neither
-    key order nor formatting in the YAML changes it."""
-    canonical = json.dumps(spec.dump(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def spec_sha256(data: Mapping[str, Any]) -> str:
+    """sha256 of what the spec says: sorted-key JSON of the merged data as written (the spec file
+    over its profiles, then --set), so neither key order nor formatting in the YAML changes it,
+    and neither does a default jobc fills in (a new field with a default leaves it alone)."""
+    # str for anything JSON has no form for (a date ruamel read): the hash needs only stability
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -148,7 +151,7 @@ def make_plan(ctx: Context, attach: str | None = None) -> Plan:
             container_workdir = r(container.workdir, "container.workdir")
     return Plan(
         ctx=ctx,
-        sha256=spec_sha256(spec),
+        sha256=spec_sha256(ctx.data),
         attach=attach,
         python=python,
         program=head + args,
