@@ -123,6 +123,30 @@ def _sample_repo(dest: Path, env: dict[str, str]) -> Path:
     return dest
 
 
+def _fix_runs(
+    try_repo: list[str], sample: Path, env: dict[str, str]
+) -> list[subprocess.CompletedProcess[str]]:
+    """`jobc-fix` twice on the broken script: the first run fixes it (and so fails the commit);
+    the user adds the fixed file, and the second run finds nothing left to change."""
+    command = [*try_repo[:-3], "jobc-fix", "--color", "never", "--files", "slurm/train.sbatch"]
+    runs = []
+    for _ in range(2):
+        runs.append(
+            subprocess.run(
+                command,
+                cwd=sample,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                timeout=RUN_TIMEOUT_S,
+                check=False,
+            )
+        )
+        _git(sample, env, "add", "-A")
+    return runs
+
+
 @pytest.fixture(scope="module")
 def hook_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess[str]]:
     base = tmp_path_factory.mktemp("precommit")
@@ -134,6 +158,7 @@ def hook_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.
         "all": [*try_repo, "--all-files"],
         "good": [*try_repo, "--files", "specs/good.yaml"],
     }
+    fix_sample = _sample_repo(base / "fix-sample", env)
     procs = {
         key: subprocess.Popen(
             cmd, cwd=sample, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -141,6 +166,11 @@ def hook_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.
         for key, cmd in commands.items()
     }
     results = {}
+    for n, run in enumerate(_fix_runs(try_repo, fix_sample, env)):
+        results[f"fix-{n}"] = run
+    results["fixed-script"] = subprocess.CompletedProcess(
+        [], 0, (fix_sample / "slurm/train.sbatch").read_text(), ""
+    )
     for key, proc in procs.items():
         out, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
         results[key] = subprocess.CompletedProcess(commands[key], proc.returncode, out, "")
@@ -170,6 +200,22 @@ def test_good_spec_alone_passes(hook_runs: dict[str, subprocess.CompletedProcess
     run = hook_runs["good"]
     assert run.returncode == 0, run.stdout
     assert re.search(r"^jobc lint\.+Passed$", run.stdout, re.MULTILINE), run.stdout
+
+
+@pytest.mark.slow
+def test_fix_hook_fixes_the_script_and_fails_the_commit_once(
+    hook_runs: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    first, second = hook_runs["fix-0"], hook_runs["fix-1"]
+    assert first.returncode == 1, first.stdout
+    assert re.search(r"^jobc fix\.+Failed$", first.stdout, re.MULTILINE), first.stdout
+    assert "- files were modified by this hook" in first.stdout, first.stdout
+    # the late directive moved above the first command, the rest of the script untouched
+    assert hook_runs["fixed-script"].stdout == BAD_SCRIPT.replace(
+        "module load cuda\n#SBATCH --gpus-per-node=8\n", "#SBATCH --gpus-per-node=8\nmodule load cuda\n"
+    )
+    assert second.returncode == 0, second.stdout
+    assert re.search(r"^jobc fix\.+Passed$", second.stdout, re.MULTILINE), second.stdout
 
 
 def _closure(name: str, seen: set[str]) -> set[str]:
@@ -213,7 +259,10 @@ def test_hook_command_never_imports_torch() -> None:
 def test_manifest_is_valid_and_matches_spec_directories() -> None:
     from pre_commit.clientlib import load_manifest
 
-    (hook,) = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
+    hook, fix = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
+    # the fixing hook looks at the same files and applies the safe fixes only
+    assert (fix["id"], fix["entry"]) == ("jobc-fix", "jobc lint --fix-only")
+    assert (fix["files"], fix["types"], fix["language"]) == (hook["files"], hook["types"], hook["language"])
     assert hook["id"] == "jobc-lint"
     assert hook["entry"] == "jobc lint"
     assert hook["language"] == "python"

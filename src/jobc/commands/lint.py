@@ -67,6 +67,11 @@ def register(sub: Any, name: str) -> None:
         help="with --fix or --diff, apply the unsafe fixes too (they change behaviour or choose a value)",
     )
     fixing.add_argument(
+        "--fix-only",
+        action="store_true",
+        help="apply the fixes and report nothing else: exit 0 unless a file could not be read or written",
+    )
+    fixing.add_argument(
         "--diff",
         action="store_true",
         help="print the fixes as a unified diff and write nothing; findings left after them decide the exit",
@@ -88,11 +93,11 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"--profile {args.profile}: no such file")
         findings: list[Finding] = []
         sources: dict[str, list[str]] = {}
-        fixing = args.fix or args.diff
+        fixing = args.fix or args.fix_only or args.diff
         if fixing and overs:
-            raise CommandError("--fix and --diff edit files, so they cannot be used with --set")
+            raise CommandError("--fix, --fix-only and --diff edit files, so they cannot be used with --set")
         if args.unsafe_fixes and not fixing:
-            raise CommandError("--unsafe-fixes is applied with --fix or --diff")
+            raise CommandError("--unsafe-fixes is applied with --fix, --fix-only or --diff")
         if fixing:
             return _fix(args, files, conf, profile)
         if overs:
@@ -163,6 +168,11 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
                     sources[src.file] = src.lines
     unique = {(f.file, f.span, f.code, f.message): f for f in findings}
     findings = sorted(unique.values(), key=Finding.sort_key)
+    if args.fix_only:
+        # a formatter's contract: what changed is the result; the findings are jobc lint's
+        plural = "" if fixed == 1 else "s"
+        print(f"jobc lint: fixed {fixed} finding{plural} in {changed} file(s)", file=sys.stderr)
+        return Exit.OK
     if not args.diff:
         print_findings(findings, sources, args.format)
     verb = "would fix" if args.diff else "fixed"
