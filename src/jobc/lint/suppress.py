@@ -32,6 +32,7 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
     scalars = None if shell else _scalar_spans(text)
     ends = [end for _, end in scalars] if scalars is not None else []
     out: list[Suppression] = []
+    following: list[int] | None = None  # made at the first comment alone on its line
     for number, line in enumerate(lines, 1):
         if "jobc:" not in line:
             continue
@@ -48,7 +49,9 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
             continue
         codes = tuple(c.strip().upper() for c in match.group(1).split(",") if c.strip())
         alone = not line[:hash_at].strip()
-        targets = (number, _next_content_line(lines, number)) if alone else (number,)
+        if alone and following is None:
+            following = _next_content_lines(lines)
+        targets = (number, following[number]) if alone and following is not None else (number,)
         out.append(Suppression(number, match.start() + 1, match.end() - match.start(), codes, targets))
     return out
 
@@ -99,12 +102,20 @@ def _comment_outside(line: str, line0: int, scalars: list[tuple[Mark, Mark]], en
     return -1
 
 
-def _next_content_line(lines: list[str], number: int) -> int:
-    for i in range(number, len(lines)):
-        stripped = lines[i].strip()
+def _next_content_lines(lines: list[str]) -> list[int]:
+    """For each 1-based line number, the first line after it that is neither blank nor a comment
+    (the line a comment alone on its line applies to); past the last one, the line after.
+
+    One pass from the bottom: looking forward from each of many consecutive comment lines would
+    cost the square of their number."""
+    out = [0] * (len(lines) + 1)
+    nxt: int | None = None
+    for number in range(len(lines), 0, -1):
+        out[number] = nxt if nxt is not None else number + 1
+        stripped = lines[number - 1].strip()
         if stripped and not stripped.startswith("#"):
-            return i + 1
-    return number + 1
+            nxt = number
+    return out
 
 
 def _shell_comment_start(line: str) -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jobc.core.diagnostics import Span
+from jobc.core.numbers import ascii_int, is_digits
 from jobc.script import bashcheck
 from jobc.script import directives as _directives
 from jobc.script import values as _values
@@ -32,6 +33,7 @@ from jobc.script.facts import (
     Word,
 )
 from jobc.script.signals import normalise
+from jobc.tables.secrets import PREFILTER
 from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
 
 # Shells whose syntax tree-sitter-bash reads; any other interpreter's body is not read.
@@ -105,7 +107,7 @@ def read(path: Path, display: str | None = None) -> ScriptFacts:
 
 def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
     text = data.decode("utf-8", "surrogateescape")
-    lines = text.splitlines()
+    lines = split_lines(text)
     facts = ScriptFacts(file=file, lines=lines, shell="bash", readable=False)
     if b"\0" in data:  # anywhere: sbatch refuses a script with a NUL byte wherever it stands
         at = data.index(b"\0")
@@ -131,15 +133,69 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
         )
         return facts
     facts.readable = True
-    raw = text.encode("utf-8", "surrogateescape")
+    raw, runs = _collapse(data)
     tree = parser().parse(raw)
-    reader = _Reader(facts, raw, base)
+    reader = _Reader(facts, raw, base, runs)
     _LOCATE.append(reader.offsets)
     try:
         reader.run(tree.root_node)
     finally:
         _LOCATE.pop()
     return facts
+
+
+def split_lines(text: str) -> list[str]:
+    """The script's lines as bash counts them: split at `\n` only (a form feed or a `\x85` in
+    a line is no line break to bash or to the parse tree), a CRLF's `\r` dropped."""
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    if "\r" in text:
+        lines = [line.removesuffix("\r") for line in lines]
+    return lines
+
+
+# A line that only prints or waits: one of these commands and short plain words, nothing bash
+# expands, no quote, nothing the secret rules look at. Long runs of them are what makes a generated script huge.
+_PLAIN_NAMES = rb"echo|printf|date|hostname|nvidia-smi|sleep|true|pwd|ls|mkdir|touch"
+_PLAIN = re.compile(rb"[ \t]*(?:" + _PLAIN_NAMES + rb")(?:[ \t]+[A-Za-z0-9_./,+%:-]{1,16})*[ \t]*")
+# a script that defines a function or alias by one of those names runs it instead
+_REDEFINED = re.compile(rb"(?:^|[\s;&|(])(?:function[ \t]+)?(?:" + _PLAIN_NAMES + rb")[ \t]*\(|alias[ \t]")
+RUN = 32  # plain lines in a row that are read as one
+_MAX_INDEX = 1 << 16  # `A[N]=x` past this is not followed (it would allocate N empty elements)
+
+
+def _collapse(data: bytes) -> tuple[bytes, dict[int, int]]:
+    """The bytes handed to the parser, and the runs of plain lines they stand for.
+
+    A run of at least `RUN` plain lines in a row (a million `echo hi`) would cost a parse-tree
+    node and a command record each, hundreds of bytes a line. The parser gets `:` on the run's
+    first line and empty lines for the rest (so every other line keeps its row and columns), and
+    the run is recorded as one command that spans it. Returns the first row of each run → its
+    last row (0-based)."""
+    if data.count(b"\n") < RUN or _REDEFINED.search(data):
+        return data, {}
+    lines = data.split(b"\n")
+    runs: dict[int, int] = {}
+    start: int | None = None
+    for row, line in enumerate([*lines, b"-"]):  # a sentinel ends the last run
+        plain = (
+            _PLAIN.fullmatch(line) is not None
+            and PREFILTER.search(line.decode("ascii")) is None  # nothing JC702 would look at
+            and not (row and lines[row - 1].endswith(b"\\"))  # not a continued command's words
+        )
+        if plain and start is None:
+            start = row
+        elif not plain and start is not None:
+            if row - start >= RUN:
+                runs[start] = row - 1
+            start = None
+    if not runs:
+        return data, {}
+    for first, last in runs.items():
+        lines[first] = b":"
+        lines[first + 1 : last + 1] = [b""] * (last - first)
+    return b"\n".join(lines), runs
 
 
 def shell_of(first: str) -> str:
@@ -191,9 +247,12 @@ class _Branches:
 class _Reader:
     """One walk over the tree of one script, following what each variable holds as it goes."""
 
-    def __init__(self, facts: ScriptFacts, raw: bytes, base: Path | None = None) -> None:
+    def __init__(
+        self, facts: ScriptFacts, raw: bytes, base: Path | None = None, runs: dict[int, int] | None = None
+    ) -> None:
         self.facts = facts
         self.raw = raw
+        self.runs = runs or {}  # first row → last row of each run of plain lines read as one
         self.line_bytes = raw.split(b"\n")
         self.line_starts = [0]
         for line in self.line_bytes[:-1]:
@@ -488,11 +547,11 @@ class _Reader:
             value_span = self.word_of(fld, value_node, src).span
         old = self.vars.get(name, ((),))
         if index is not None:
-            if old is None or not index.isdigit() or value is None:
-                value = None
+            at = ascii_int(index)
+            if old is None or at is None or at > _MAX_INDEX or value is None:
+                value = None  # an index no array of a script reaches is not followed
             else:
                 elements = list(old)
-                at = int(index)
                 while len(elements) <= at:
                     elements.append(())
                 elements[at] = value[0] if value else ()
@@ -686,15 +745,15 @@ class _Reader:
 
     def _lookup(self, name: str, index: str | None) -> Any:
         """A variable's fields (all its elements for `@`/`*`), None when unknown, _UNSET if unset."""
-        if name.isdigit() or name in ("@", "*"):
+        if is_digits(name) or name in ("@", "*"):
             args = self.frames[-1].args
             if args is None:
                 return None
             if name in ("@", "*"):
                 return tuple(args)
-            n = int(name)
-            if n == 0:
-                return None
+            n = ascii_int(name)
+            if not n:
+                return None  # $0, or a position past any count: not followed
             return (args[n - 1],) if n <= len(args) else _UNSET
         if name in ("#", "?", "$", "!", "-", "_"):
             return None
@@ -707,8 +766,7 @@ class _Reader:
             return value
         if index is None:
             return value[:1]
-        if index.isdigit():
-            at = int(index)
+        if (at := ascii_int(index)) is not None:
             return (value[at],) if at < len(value) else _UNSET
         return None
 
@@ -805,6 +863,14 @@ class _Reader:
     # commands ---------------------------------------------------------------------------------
 
     def command(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, background: bool) -> None:
+        row = node.start_point[0]
+        if src is self.src and row in self.runs:
+            # a run of plain lines, read as one: the command of its first line, spanning them all
+            last, line = self.runs[row], self.facts.lines[row]
+            name = line.split()[0] if line.split() else ":"
+            span = Span(row + 1, 1, last + 1, len(self.facts.lines[last]) + 1)
+            self.facts.commands.append(Command(name, line.strip(), span, (name,)))
+            return
         arguments = _argument_nodes(node)
         first = arguments[0] if arguments else None
         if (
@@ -843,7 +909,7 @@ class _Reader:
         if name == "shift":
             frame = self.frames[-1]
             if frame.args is not None:
-                n = int(words[1].text) if len(words) > 1 and words[1].text.isdigit() else 1
+                n = (ascii_int(words[1].text) if len(words) > 1 else None) or 1
                 frame.args = frame.args[n:]
             return
         if name == "eval" and len(words) > 1 and self.budget > 0:

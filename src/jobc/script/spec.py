@@ -8,6 +8,7 @@ values jobc derives itself are left out, each with the reason, in `unmapped`.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from typing import Any
@@ -521,32 +522,51 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
     flag value (a literal secret), a token's prefix, or a per-rank variable; the echo and mkdir
     lines of a long script are left out, so they cost nothing.
     """
-    batch_lines = {x.span.line for x in facts.expansions if x.shell == "batch"}
+    batch = sorted((x.span for x in facts.expansions if x.shell == "batch"), key=lambda sp: (sp.line, sp.col))
+    starts = [(sp.line, sp.col) for sp in batch]
+    batch_lines = sorted({sp.line for sp in batch})
     items: list[tuple[Span, str]] = [
         (c.span, c.text)
         for c in facts.commands
-        if c.span.line in batch_lines or _SRUN.search(c.text) or PREFILTER.search(c.text)
+        if _any_line(batch_lines, c.span.line, c.span.line) or _SRUN.search(c.text) or PREFILTER.search(c.text)
     ]
     # a step's program and arguments are launch.program and launch.args already; its line is
     # needed only for what the setup rules find in it (uv under srun, a per-rank variable)
     items += [
         (s.span, s.text)
         for s in facts.steps
-        if any(s.span.line <= line <= s.span.end_line for line in batch_lines)
+        if _any_line(batch_lines, s.span.line, s.span.end_line)
         or _UV.search(s.text)
         or PREFILTER.search(s.text)
     ]
     items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
     items.sort(key=lambda item: (item[0].line, item[0].col))
-    batch = [x for x in facts.expansions if x.shell == "batch"]
     lines = []
     for i, (span, text) in enumerate(items):
         lines.append(text)
         out.spans[("launch", "setup", i)] = span
-        inside = [x.span for x in batch if _within(x.span, span)]
-        if inside:
-            out.expansions[("launch", "setup", i)] = inside[0]
+        inside = _first_within(batch, starts, span)
+        if inside is not None:
+            out.expansions[("launch", "setup", i)] = inside
     out.data["launch"]["setup"] = lines
+
+
+def _any_line(lines: list[int], first: int, last: int) -> bool:
+    """Whether the sorted ``lines`` hold one from ``first`` to ``last`` (a search, not a scan:
+    a script of thousands of such lines would cost their square)."""
+    i = bisect.bisect_left(lines, first)
+    return i < len(lines) and lines[i] <= last
+
+
+def _first_within(spans: list[Span], starts: list[tuple[int, int]], outer: Span) -> Span | None:
+    """The first of ``spans`` (sorted by start) that lies within ``outer``."""
+    end = (outer.end_line, outer.end_col)
+    for i in range(bisect.bisect_left(starts, (outer.line, outer.col)), len(spans)):
+        if starts[i] > end:
+            return None
+        if _within(spans[i], outer):
+            return spans[i]
+    return None
 
 
 def _within(inner: Span, outer: Span) -> bool:
@@ -585,7 +605,12 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     for cmd in facts.commands:
         if cmd.name == "cd" and out.spans.get(("launch", "workdir")) == cmd.span:
             continue
-        out.skip(cmd.span, cmd.text, _why(cmd.name, cmd.words))
+        why = _why(cmd.name, cmd.words)
+        more = cmd.span.end_line - cmd.span.line
+        if more and "\n" not in cmd.text:
+            # a run of plain lines read as one (jobc.script.parse): say it once for all of them
+            why = f"{why} (as are the {more} plain lines after it, to line {cmd.span.end_line})"
+        out.skip(cmd.span, cmd.text, why)
     for s in facts.steps:
         if s is not step:
             out.skip(s.span, s.text, "another step; jobc runs one launch (uv sync runs once by itself)")

@@ -45,6 +45,7 @@ srun bash -c "python train.py --node-rank=$SLURM_NODEID"
 ```
 """
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -77,8 +78,10 @@ _RUNTIME = (
 )
 # $NAME or ${NAME…}: the name must end there, so $RANKS or $SLURM_NODEIDX do not count
 _VAR = re.compile(rf"\$(?:\{{({_RUNTIME})(?=[}}:#%/^,@-]|\[)|({_RUNTIME})(?![A-Za-z0-9_]))")
-# $(( … )): arithmetic names variables without a `$`, as in $((SLURM_NODEID * 8 + SLURM_LOCALID))
-_ARITHMETIC = re.compile(r"\$\(\((.*?)\)\)")
+# $(( … )): arithmetic names variables without a `$`, as in $((SLURM_NODEID * 8 + SLURM_LOCALID));
+# the expression runs to the first `))` after the `$((` (found by a search over the positions of
+# every `))`, made once per text: a regex from each `$((` rescanned the rest of the text each time)
+_CLOSE = re.compile(r"(?=\)\))")
 _NAME = re.compile(rf"(?<![A-Za-z0-9_])({_RUNTIME})(?![A-Za-z0-9_])")
 
 
@@ -107,7 +110,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         if isinstance(value, str)
     ]
     for path, text, what in literal:
-        names = [name for i, ch in enumerate(text) if ch == "$" for name in _expansion_at(text, i)]
+        names = _expansions(text)
         if names:
             yield Hit(
                 path,
@@ -119,34 +122,41 @@ def check(ctx: Context) -> Iterator[Hit]:
 
 def _expanded_by_shell(line: str) -> list[str]:
     """Runtime variables in ``line`` that bash would expand: not single-quoted, not escaped."""
+    return _expansions(line, shell=True)
+
+
+def _expansions(text: str, *, shell: bool = False) -> list[str]:
+    """Runtime variables the `$` expansions of ``text`` read; with ``shell``, only those bash
+    expands (outside single quotes, not escaped). One pass: a `$((…))` is skipped whole once
+    read, and its end is looked up, so no part of the text is scanned twice."""
     found: list[str] = []
+    closes: list[int] | None = None
     single = double = False
     i = 0
-    while i < len(line):
-        ch = line[i]
-        if single:
+    while i < len(text):
+        ch = text[i]
+        if shell and single:
             single = ch != "'"
-        elif ch == "\\":
+        elif shell and ch == "\\":
             i += 1  # the next character is literal
-        elif ch == "'" and not double:
+        elif shell and ch == "'" and not double:
             single = True
-        elif ch == '"':
+        elif shell and ch == '"':
             double = not double
         elif ch == "$":
-            found += _expansion_at(line, i)
+            match = _VAR.match(text, i)
+            if match:
+                found.append(match.group(1) or match.group(2))
+            elif text.startswith("$((", i):
+                if closes is None:
+                    closes = [m.start() for m in _CLOSE.finditer(text)]
+                k = bisect.bisect_left(closes, i + 3)
+                if k < len(closes):
+                    end = closes[k]
+                    found += [m.group(1) for m in _NAME.finditer(text, i + 3, end)]
+                    i = end + 1
         i += 1
     return found
-
-
-def _expansion_at(text: str, i: int) -> list[str]:
-    """The runtime variables that the expansion starting with the `$` at ``text[i]`` reads."""
-    match = _VAR.match(text, i)
-    if match:
-        return [match.group(1) or match.group(2)]
-    arithmetic = _ARITHMETIC.match(text, i)
-    if arithmetic:
-        return [m.group(1) for m in _NAME.finditer(arithmetic.group(1))]
-    return []
 
 
 def _list(names: list[str]) -> str:
