@@ -156,7 +156,7 @@ def split_lines(text: str) -> list[str]:
 
 
 # A line that only prints or waits: one of these commands and short plain words, nothing bash
-# expands, no quote, nothing the secret rules look at. Long runs of them are what makes a generated script huge.
+# expands, no quote, nothing the secret rules look at. Long runs of them make a script huge.
 _PLAIN_NAMES = rb"echo|printf|date|hostname|nvidia-smi|sleep|true|pwd|ls|mkdir|touch"
 _PLAIN = re.compile(rb"[ \t]*(?:" + _PLAIN_NAMES + rb")(?:[ \t]+[A-Za-z0-9_./,+%:-]{1,16})*[ \t]*")
 # a script that defines a function or alias by one of those names runs it instead
@@ -178,12 +178,17 @@ def _collapse(data: bytes) -> tuple[bytes, dict[int, int]]:
     lines = data.split(b"\n")
     runs: dict[int, int] = {}
     start: int | None = None
+    known: dict[bytes, bool] = {}  # generated lines repeat: each distinct one is judged once
     for row, line in enumerate([*lines, b"-"]):  # a sentinel ends the last run
-        plain = (
-            _PLAIN.fullmatch(line) is not None
-            and PREFILTER.search(line.decode("ascii")) is None  # nothing JC702 would look at
-            and not (row and lines[row - 1].endswith(b"\\"))  # not a continued command's words
-        )
+        plain = known.get(line)
+        if plain is None:
+            plain = (
+                _PLAIN.fullmatch(line) is not None
+                and PREFILTER.search(line.decode("ascii")) is None  # nothing JC702 would look at
+            )
+            if len(known) < 4096:
+                known[line] = plain
+        plain = plain and not (row and lines[row - 1].endswith(b"\\"))  # not a continued command
         if plain and start is None:
             start = row
         elif not plain and start is not None:

@@ -528,7 +528,9 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
     items: list[tuple[Span, str]] = [
         (c.span, c.text)
         for c in facts.commands
-        if _any_line(batch_lines, c.span.line, c.span.line) or _SRUN.search(c.text) or PREFILTER.search(c.text)
+        if _any_line(batch_lines, c.span.line, c.span.line)
+        or _SRUN.search(c.text)
+        or PREFILTER.search(c.text)
     ]
     # a step's program and arguments are launch.program and launch.args already; its line is
     # needed only for what the setup rules find in it (uv under srun, a per-rank variable)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from jobc.core.diagnostics import Edit, Fix, Span
-from jobc.script.facts import ScriptFacts, Step
+from jobc.script.facts import Expansion, ScriptFacts, Step
 from jobc.spec.context import Context
 
 Fixer = Callable[[Span, ScriptFacts, Context], Fix | None]
@@ -94,8 +94,23 @@ def _quoting(text: str, at: int) -> tuple[str, int]:
     return state, opened
 
 
+# the batch-shell expansions of the last script fixed, by span: looking each finding's up in the
+# list made thousands of lines that use $SLURM_PROCID cost the square of their number
+_BATCH: list[tuple[ScriptFacts, dict[Span, Expansion]]] = []
+
+
+def _batch_expansion(facts: ScriptFacts, span: Span) -> Expansion | None:
+    if not _BATCH or _BATCH[0][0] is not facts:
+        index: dict[Span, Expansion] = {}
+        for e in facts.expansions:
+            if e.shell == "batch":
+                index.setdefault(e.span, e)
+        _BATCH[:] = [(facts, index)]
+    return _BATCH[0][1].get(span)
+
+
 def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
-    expansion = next((e for e in facts.expansions if e.span == span and e.shell == "batch"), None)
+    expansion = _batch_expansion(facts, span)
     step = _containing(facts, span)
     if expansion is None or step is None:
         return None
