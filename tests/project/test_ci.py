@@ -1,5 +1,6 @@
 """CI checks the repository itself: `.ci/run` runs `.ci/checks` (ruff, mypy, shellcheck of the
-goldens) before the tests, and `.ci/checks` fails, naming each, when any of them fails."""
+goldens, generated files current) before the tests, and `.ci/checks` fails, naming each, when any
+of them fails."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from tests.support import ROOT
 CHECKS = ROOT / ".ci" / "checks"
 
 # What the checks read: the code, the goldens, the configuration and the CI scripts.
-COPIED = ("pyproject.toml", "src", "tests", "benchmarks", "golden", ".ci")
+COPIED = ("pyproject.toml", "src", "tests", "benchmarks", "golden", ".ci", "tools", "specs", "schema")
+COPIED += ("README.md", "docs")
 
 pytestmark = pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 
@@ -62,7 +64,7 @@ def test_each_broken_check_fails_the_run_and_is_named(tmp_path: Path) -> None:
         else:
             shutil.copy2(source, tmp_path / name)
     # One fault for each check: an unused import, unformatted code, a wrong return type, and a
-    # golden script with an unquoted expansion.
+    # golden script with an unquoted expansion (which no spec compiles to: a stale golden too).
     (tmp_path / "tests" / "test_ci_fault.py").write_text("import os\n", encoding="utf-8")
     (tmp_path / "benchmarks" / "ci_fault.py").write_text("faults = [1,2]\n", encoding="utf-8")
     (tmp_path / "src" / "jobc" / "ci_fault.py").write_text(
@@ -72,7 +74,8 @@ def test_each_broken_check_fails_the_run_and_is_named(tmp_path: Path) -> None:
     done = checks(tmp_path)
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
-    assert "ci: failed: lint format types goldens" in done.stderr, output
+    assert "ci: failed: lint format types goldens generated" in done.stderr, output
+    assert "stale: golden/ci-fault.sbatch" in output
     assert "F401" in output
     assert "ci_fault.py" in output
     assert 'Incompatible return value type (got "str", expected "int")' in output

@@ -13,7 +13,6 @@ import pytest
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from jobc.cli import main
 from jobc.lint.pipeline import lint_file
 from jobc.lint.rules import RULES
 from jobc.reader.source import parse_text
@@ -59,13 +58,6 @@ def test_script_rule_examples_bad_fires_and_good_does_not(code: str, tmp_path: P
         script.write_text("#!/bin/bash\n" + found[kind], encoding="utf-8")
         got = {f.code for f in lint_path(script).findings}
         assert (code in got) == fires, (kind, sorted(got))
-
-
-def test_rules_md_is_what_jobc_rules_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules", "--format", "markdown"]) == 0
-    assert capsys.readouterr().out == RULES_MD.read_text("utf-8"), (
-        "docs/rules.md is stale: run `jobc rules --format markdown > docs/rules.md`"
-    )
 
 
 def test_rules_md_has_a_section_and_an_anchor_per_rule() -> None:

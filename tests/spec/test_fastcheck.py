@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from jobc.spec import fastcheck
-from jobc.spec import generate as _generate
 from jobc.spec.model import JobSpec, Profile
 from jobc.spec.plain import JobSpec as PlainJobSpec
 
@@ -82,8 +80,3 @@ def test_dataclasses_hold_what_the_models_hold(data: dict[str, Any]) -> None:
     if not fastcheck.valid(data, "JobSpec"):
         return
     assert PlainJobSpec.build(data).dump() == JobSpec.model_validate(data).model_dump(by_alias=True)
-
-
-@pytest.mark.parametrize("flag", ["--check"])
-def test_generated_files_are_fresh(flag: str) -> None:
-    assert _generate.main([flag]) == 0, "run: uv run python -m jobc.spec.generate"

@@ -31,8 +31,7 @@ def test_committed_schema_is_what_jobc_schema_prints(capsys: pytest.CaptureFixtu
     assert main(["schema"]) == 0
     printed = capsys.readouterr().out
     assert printed == SCHEMA_PATH.read_text("utf-8"), (
-        "schema/jobc.schema.json is stale: run `python -m jobc.spec.generate` (or `jobc schema > "
-        "schema/jobc.schema.json`) and commit the result"
+        "schema/jobc.schema.json is stale: run `uv run python tools/regen.py` and commit the result"
     )
 
 

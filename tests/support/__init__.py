@@ -1,6 +1,6 @@
 """What tests of several stages share: the repository's root, linting YAML text
 (`tests.support.lint`), the local Slurm cluster (`cluster`, its fixtures in `cluster_fixture`,
-submitting to it in `slurm_jobs`) and the runnable examples of the docs (`doc_examples`)."""
+submitting to it in `slurm_jobs`)."""
 
 from pathlib import Path
 

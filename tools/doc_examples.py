@@ -16,15 +16,12 @@ standard error are kept together, as a terminal shows them. A `console` block st
 
 Commands that need a real Slurm cluster cannot run here; their blocks are marked
 `<!-- illustrative: WHY -->` and left as written. Every `console` block carries one of the two
-marks, so a new block cannot silently go stale.
-
-    uv run python -m tests.support.doc_examples           # rewrite the stale blocks
-    uv run python -m tests.support.doc_examples --check   # exit 1 and name them instead
+marks, so a new block cannot silently go stale. `tools/regen.py` rewrites the pages (`--check`
+names the stale ones).
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -35,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support import ROOT
+ROOT = Path(__file__).resolve().parents[1]
 
 # What the scratch directory borrows from the checkout, read-only in spirit.
 SHARED = ("specs", "schema", "golden")
@@ -164,35 +161,3 @@ def regenerate(text: str, root: Path = ROOT) -> str:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return "\n".join(out) + ("\n" if text.endswith("\n") else "")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m tests.support.doc_examples", description=__doc__.splitlines()[0]
-    )
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when a block is stale")
-    parser.add_argument("paths", nargs="*", type=Path, help="pages (default: README.md and docs/**/*.md)")
-    args = parser.parse_args(argv)
-    status = 0
-    for path in args.paths or pages():
-        missing = unmarked(path)
-        if missing:
-            status = 1
-            for line in missing:
-                why = "console block without <!-- run: COMMAND --> or <!-- illustrative: WHY -->"
-                print(f"{path}:{line}: {why}", file=sys.stderr)
-        text = path.read_text(encoding="utf-8")
-        new = regenerate(text)
-        if new == text:
-            continue
-        if args.check:
-            status = 1
-            print(f"{path}: stale; run `uv run python -m tests.support.doc_examples`", file=sys.stderr)
-        else:
-            path.write_text(new, encoding="utf-8")
-            print(f"{path}: regenerated")
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())
