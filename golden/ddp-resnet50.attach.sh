@@ -42,8 +42,22 @@ export JOBC_REQUEUE_EXIT_CODE='75'
 export JOBC_MAX_RESTARTS='0'
 export JOBC_COLLECTIVE_TIMEOUT_S='1800'
 export JOBC_CHECKPOINT_DIR='/lustre/projects/my-account/checkpoints/ddp-resnet50'
+export JOBC_HANG_S='900'
 # Slurm sets this only in the batch environment and only after a requeue.
 export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
+
+# torch's flight recorder: the last collectives of every process group, per rank.
+export TORCH_FR_BUFFER_SIZE='2000'
+export TORCH_NCCL_TRACE_BUFFER_SIZE='2000'
+export TORCH_FR_DUMP_ON_TIMEOUT='1'
+export TORCH_NCCL_DUMP_ON_TIMEOUT='1'
+# Hang dumps (flight recorder and stacks, written only when a rank hangs or a collective
+# times out) go to a directory of this job beside its log.
+export JOBC_DUMP_DIR='/lustre/logs/ddp-resnet50'/"${SLURM_JOB_NAME:-ddp-resnet50}-${jobc_job_id}.flight"
+mkdir -p -- "$JOBC_DUMP_DIR" || printf 'jobc: cannot create %s\n' "$JOBC_DUMP_DIR" >&2
+# torch's own dump on a collective timeout (NCCL), for programs without jobc.runtime.
+export TORCH_FR_DUMP_TEMP_FILE="$JOBC_DUMP_DIR/torch-trace-rank"
+export TORCH_NCCL_DEBUG_INFO_TEMP_FILE="$TORCH_FR_DUMP_TEMP_FILE"
 
 # Fabric and CUDA.
 export NCCL_SOCKET_IFNAME='bond0'

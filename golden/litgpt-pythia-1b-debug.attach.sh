@@ -48,8 +48,22 @@ export JOBC_REQUEUE_EXIT_CODE='75'
 export JOBC_MAX_RESTARTS='0'
 export JOBC_COLLECTIVE_TIMEOUT_S='1800'
 export JOBC_CHECKPOINT_DIR='/lustre/projects/my-account/checkpoints/litgpt-pythia-1b-debug'
+export JOBC_HANG_S='900'
 # Slurm sets this only in the batch environment and only after a requeue.
 export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
+
+# torch's flight recorder: the last collectives of every process group, per rank.
+export TORCH_FR_BUFFER_SIZE='2000'
+export TORCH_NCCL_TRACE_BUFFER_SIZE='2000'
+export TORCH_FR_DUMP_ON_TIMEOUT='1'
+export TORCH_NCCL_DUMP_ON_TIMEOUT='1'
+# Hang dumps (flight recorder and stacks, written only when a rank hangs or a collective
+# times out) go to a directory of this job beside its log.
+export JOBC_DUMP_DIR='/lustre/logs/litgpt-pythia-1b-debug'/"${SLURM_JOB_NAME:-litgpt-pythia-1b-debug}-${jobc_job_id}.flight"
+mkdir -p -- "$JOBC_DUMP_DIR" || printf 'jobc: cannot create %s\n' "$JOBC_DUMP_DIR" >&2
+# torch's own dump on a collective timeout (NCCL), for programs without jobc.runtime.
+export TORCH_FR_DUMP_TEMP_FILE="$JOBC_DUMP_DIR/torch-trace-rank"
+export TORCH_NCCL_DEBUG_INFO_TEMP_FILE="$TORCH_FR_DUMP_TEMP_FILE"
 
 # Fabric and CUDA.
 export NCCL_IB_DISABLE='0'
@@ -137,7 +151,7 @@ jobc_program=('-m' 'litgpt' 'pretrain' 'EleutherAI/pythia-1b' '--devices' '8' '-
 # The GPU monitor's files go beside the job log.
 export jobc_monitor_dir='/lustre/logs/litgpt-pythia-1b-debug'
 # pyxis flags belong on srun: sbatch does not start the container.
-jobc_container=(--container-image='/lustre/containers/litgpt.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/litgpt-runs' --no-container-mount-home --container-env='CUDA_LAUNCH_BLOCKING,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_DEBUG,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PYTHONFAULTHANDLER,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_DISTRIBUTED_DEBUG,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
+jobc_container=(--container-image='/lustre/containers/litgpt.sqsh' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/litgpt-runs' --no-container-mount-home --container-env='CUDA_LAUNCH_BLOCKING,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_DUMP_DIR,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_HANG_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_DEBUG,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PYTHONFAULTHANDLER,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_DISTRIBUTED_DEBUG,TORCH_FR_BUFFER_SIZE,TORCH_FR_DUMP_ON_TIMEOUT,TORCH_FR_DUMP_TEMP_FILE,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TORCH_NCCL_DEBUG_INFO_TEMP_FILE,TORCH_NCCL_DUMP_ON_TIMEOUT,TORCH_NCCL_TRACE_BUFFER_SIZE,TRITON_CACHE_DIR,UV_CACHE_DIR')
 read -r -d '' jobc_step <<'JOBC_STEP' || true
 # Runs once per task, inside the step (and the container): what only the node knows is
 # read here, never in the batch shell.

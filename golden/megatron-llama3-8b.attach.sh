@@ -45,8 +45,22 @@ export JOBC_REQUEUE_EXIT_CODE='75'
 export JOBC_MAX_RESTARTS='0'
 export JOBC_COLLECTIVE_TIMEOUT_S='1800'
 export JOBC_CHECKPOINT_DIR='/lustre/projects/my-account/checkpoints/megatron-llama3-8b'
+export JOBC_HANG_S='900'
 # Slurm sets this only in the batch environment and only after a requeue.
 export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
+
+# torch's flight recorder: the last collectives of every process group, per rank.
+export TORCH_FR_BUFFER_SIZE='2000'
+export TORCH_NCCL_TRACE_BUFFER_SIZE='2000'
+export TORCH_FR_DUMP_ON_TIMEOUT='1'
+export TORCH_NCCL_DUMP_ON_TIMEOUT='1'
+# Hang dumps (flight recorder and stacks, written only when a rank hangs or a collective
+# times out) go to a directory of this job beside its log.
+export JOBC_DUMP_DIR='/lustre/logs/megatron-llama3-8b'/"${SLURM_JOB_NAME:-megatron-llama3-8b}-${jobc_job_id}.flight"
+mkdir -p -- "$JOBC_DUMP_DIR" || printf 'jobc: cannot create %s\n' "$JOBC_DUMP_DIR" >&2
+# torch's own dump on a collective timeout (NCCL), for programs without jobc.runtime.
+export TORCH_FR_DUMP_TEMP_FILE="$JOBC_DUMP_DIR/torch-trace-rank"
+export TORCH_NCCL_DEBUG_INFO_TEMP_FILE="$TORCH_FR_DUMP_TEMP_FILE"
 
 # Fabric and CUDA.
 export NCCL_IB_DISABLE='0'
@@ -112,7 +126,7 @@ jobc_python=('/usr/bin/python')
 jobc_program=('pretrain_gpt.py' '--tensor-model-parallel-size' '2' '--pipeline-model-parallel-size' '1' '--context-parallel-size' '1' '--sequence-parallel' '--use-distributed-optimizer' '--num-layers' '32' '--hidden-size' '4096' '--num-attention-heads' '32' '--group-query-attention' '--num-query-groups' '8' '--ffn-hidden-size' '14336' '--seq-length' '8192' '--max-position-embeddings' '8192' '--micro-batch-size' '1' '--global-batch-size' '256' '--swiglu' '--normalization' 'RMSNorm' '--position-embedding-type' 'rope' '--rotary-base' '500000' '--untie-embeddings-and-output-weights' '--disable-bias-linear' '--recompute-activations' '--bf16' '--tokenizer-type' 'HuggingFaceTokenizer' '--tokenizer-model' 'meta-llama/Meta-Llama-3-8B' '--data-path' '/lustre/datasets/fineweb-edu/llama3_text_document' '--lr' '3e-4' '--min-lr' '3e-5' '--lr-decay-style' 'cosine' '--lr-warmup-iters' '2000' '--train-iters' '100000' '--save' '/lustre/projects/my-account/checkpoints/megatron-llama3-8b' '--load' '/lustre/projects/my-account/checkpoints/megatron-llama3-8b' '--save-interval' '1000' '--exit-signal-handler')
 jobc_torchrun=(--nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$jobc_job_id" --max-restarts=0 --tee=3)
 # pyxis flags belong on srun: sbatch does not start the container.
-jobc_container=(--container-image='nvcr.io#nvidia/pytorch:25.01-py3' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-LM' --no-container-mount-home --container-env='CUDA_DEVICE_MAX_CONNECTIONS,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PET_SIGNALS_TO_HANDLE,PYTHONPATH,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_ELASTIC_SHUTDOWN_TIMEOUT,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TRITON_CACHE_DIR,UV_CACHE_DIR')
+jobc_container=(--container-image='nvcr.io#nvidia/pytorch:25.01-py3' --container-mounts='/lustre:/lustre' --container-workdir='/lustre/projects/my-account/Megatron-LM' --no-container-mount-home --container-env='CUDA_DEVICE_MAX_CONNECTIONS,HF_HOME,HF_TOKEN,JOBC_CHECKPOINT_DIR,JOBC_COLLECTIVE_TIMEOUT_S,JOBC_CP,JOBC_DP,JOBC_DUMP_DIR,JOBC_EP,JOBC_GPUS_PER_NODE,JOBC_GRACE_S,JOBC_HANG_S,JOBC_LAUNCH_MODE,JOBC_MAX_RESTARTS,JOBC_NODES,JOBC_PP,JOBC_REQUEUE_EXIT_CODE,JOBC_SIGNAL,JOBC_SPEC_NAME,JOBC_SPEC_SHA256,JOBC_TP,JOBC_WORLD_SIZE,MASTER_ADDR,MASTER_PORT,NCCL_IB_DISABLE,NCCL_NET_GDR_LEVEL,NEMO_HOME,PET_SIGNALS_TO_HANDLE,PYTHONPATH,PYTORCH_CUDA_ALLOC_CONF,SLURM_RESTART_COUNT,TORCH_ELASTIC_SHUTDOWN_TIMEOUT,TORCH_FR_BUFFER_SIZE,TORCH_FR_DUMP_ON_TIMEOUT,TORCH_FR_DUMP_TEMP_FILE,TORCH_NCCL_ASYNC_ERROR_HANDLING,TORCH_NCCL_AVOID_RECORD_STREAMS,TORCH_NCCL_DEBUG_INFO_TEMP_FILE,TORCH_NCCL_DUMP_ON_TIMEOUT,TORCH_NCCL_TRACE_BUFFER_SIZE,TRITON_CACHE_DIR,UV_CACHE_DIR')
 read -r -d '' jobc_step <<'JOBC_STEP' || true
 # Runs once per task, inside the step (and the container): what only the node knows is
 # read here, never in the batch shell.

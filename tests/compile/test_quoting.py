@@ -153,7 +153,12 @@ def test_values_reach_the_program_literally(v: dict[str, Any]) -> None:
         assert seen["NCCL_SOCKET_IFNAME"] == v["interface"] == seen["GLOO_SOCKET_IFNAME"]
         assert seen["PYTHONPATH"] == ":".join(v["pythonpath"])
         assert seen["MASTER_ADDR"] == "node0"
-        assert sorted(os.listdir(root)) == ["argv", "bin", "env"]
+        # Besides the stubs' output, only the job's (empty) hang-dump directory, made by the script
+        # under storage.logs so that torch's own dump on a timeout has somewhere to go.
+        dumps = Path(seen["JOBC_DUMP_DIR"])
+        assert (root / dumps).is_dir()
+        made = set() if dumps.is_absolute() else {dumps.parts[0]}
+        assert sorted(os.listdir(root)) == sorted({"argv", "bin", "env"} | made)
 
 
 def sbatch_reads(line: str) -> str:

@@ -27,7 +27,6 @@ import runpy
 import signal
 import sys
 import time
-import traceback
 from typing import Any
 
 # Preloaded so that forked children start instantly.
@@ -74,7 +73,9 @@ def _child(spec: dict[str, Any]) -> None:
             print(exc.code, file=sys.stderr)
             code = 1
     except BaseException:
-        traceback.print_exc()
+        # As an interpreter does with an uncaught exception: through sys.excepthook, which a
+        # program (or jobc.runtime's hang watchdog) may have replaced.
+        sys.excepthook(*sys.exc_info())
         code = 1
     try:
         atexit._run_exitfuncs()

@@ -61,6 +61,9 @@ def test_the_runtime_keeps_the_same_exit_codes() -> None:
     """The runtime imports nothing of jobc: its own constants must equal the contract's."""
     assert runtime_contract.DEFAULT_REQUEUE_EXIT_CODE == contract.REQUEUE_EXIT_CODE
     assert runtime_contract.WATCHDOG_EXIT_CODE == contract.WATCHDOG_EXIT_CODE
+    assert runtime_contract.HANG_EXIT_CODE == contract.HANG_EXIT_CODE
+    codes = {contract.REQUEUE_EXIT_CODE, contract.WATCHDOG_EXIT_CODE, contract.HANG_EXIT_CODE, 0, 1}
+    assert len(codes) == 5
 
 
 def test_the_runtime_prints_the_watchdog_line_triage_reads() -> None:

@@ -55,7 +55,41 @@ def contract(plan: Plan) -> Exports:
     ]
     if plan.checkpoints is not None:
         out.append(("JOBC_CHECKPOINT_DIR", plan.checkpoints))
+    out.append(("JOBC_HANG_S", str(spec.monitoring.hang_s)))
     return out
+
+
+def flight_recorder(plan: Plan) -> Exports:
+    """torch's flight recorder, under both names: TORCH_FR_* since torch 2.7 (FlightRecorder.hpp
+    reads the new name first), TORCH_NCCL_* before. Off is written out: torch 2.10 and later
+    record 2000 entries when neither name is set."""
+    size = plan.spec.monitoring.flight_recorder
+    out: Exports = [("TORCH_FR_BUFFER_SIZE", str(size)), ("TORCH_NCCL_TRACE_BUFFER_SIZE", str(size))]
+    if size:
+        out += [("TORCH_FR_DUMP_ON_TIMEOUT", "1"), ("TORCH_NCCL_DUMP_ON_TIMEOUT", "1")]
+    return out
+
+
+def dump_dir(plan: Plan) -> Iterator[str]:
+    """The job's own dump directory beside its log, named like the log: `<log stem>.flight`."""
+    if not (plan.spec.monitoring.hang_s or plan.spec.monitoring.flight_recorder):
+        return
+    spec = plan.spec
+    base = '"${SLURM_SUBMIT_DIR:-$PWD}"' if plan.dumps is None else sq(plan.dumps.rstrip("/") or "/")
+    is_array = spec.slurm.array is not None or (spec.sweep is not None and bool(spec.sweep.values))
+    # Slurm's own default log name when storage.logs is unset: slurm-%j.out in the submit directory.
+    # The name is [A-Za-z0-9._-]+ (the schema says so): safe inside double quotes.
+    prefix = "slurm" if plan.dumps is None else f"${{SLURM_JOB_NAME:-{plan.name}}}"
+    job = "${SLURM_ARRAY_JOB_ID:-$jobc_job_id}_${SLURM_ARRAY_TASK_ID:-0}" if is_array else "${jobc_job_id}"
+    stem = f"{prefix}-{job}"
+    yield "# Hang dumps (flight recorder and stacks, written only when a rank hangs or a collective"
+    yield "# times out) go to a directory of this job beside its log."
+    yield f'export JOBC_DUMP_DIR={base}/"{stem}.flight"'
+    yield 'mkdir -p -- "$JOBC_DUMP_DIR" || printf \'jobc: cannot create %s\\n\' "$JOBC_DUMP_DIR" >&2'
+    if plan.spec.monitoring.flight_recorder:
+        yield "# torch's own dump on a collective timeout (NCCL), for programs without jobc.runtime."
+        yield 'export TORCH_FR_DUMP_TEMP_FILE="$JOBC_DUMP_DIR/torch-trace-rank"'
+        yield 'export TORCH_NCCL_DEBUG_INFO_TEMP_FILE="$TORCH_FR_DUMP_TEMP_FILE"'
 
 
 def _user_names(plan: Plan) -> set[str]:
@@ -119,7 +153,15 @@ def _dedupe(groups: list[Exports]) -> list[Exports]:
 
 def exported_names(plan: Plan) -> list[str]:
     """Every name the script exports for the program (for pyxis --container-env)."""
-    names = {name for group in (contract(plan), nccl(plan), program(plan)) for name, _ in group}
+    names = {
+        name
+        for group in (contract(plan), flight_recorder(plan), nccl(plan), program(plan))
+        for name, _ in group
+    }
+    if plan.spec.monitoring.hang_s or plan.spec.monitoring.flight_recorder:
+        names.add("JOBC_DUMP_DIR")
+    if plan.spec.monitoring.flight_recorder:
+        names |= {"TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_TEMP_FILE"}
     names |= {"MASTER_ADDR", "MASTER_PORT", "SLURM_RESTART_COUNT"}
     if plan.spec.launch.pythonpath:
         names.add("PYTHONPATH")
@@ -136,11 +178,19 @@ def auto_interface(plan: Plan) -> bool:
 
 
 def exports(plan: Plan) -> Iterator[str]:
-    contract_, nccl_, program_ = _dedupe([contract(plan), nccl(plan), program(plan)])
+    contract_, flight_, nccl_, program_ = _dedupe(
+        [contract(plan), flight_recorder(plan), nccl(plan), program(plan)]
+    )
     yield "# The contract jobc.runtime reads; it checks the live world against these numbers."
     yield from (export(name, value) for name, value in contract_)
     yield "# Slurm sets this only in the batch environment and only after a requeue."
     yield 'export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"'
+    yield ""
+    yield "# torch's flight recorder: the last collectives of every process group, per rank."
+    yield from (export(name, value) for name, value in flight_)
+    dumps = list(dump_dir(plan))
+    if dumps:
+        yield from dumps
     yield ""
     yield "# Fabric and CUDA."
     yield from (export(name, value) for name, value in nccl_)

@@ -46,6 +46,7 @@ class Plan:
     program: tuple[str, ...]  # `script args…` or `-m module args…`
     workdir: str | None
     logs: str | None
+    dumps: str | None  # the directory under which each job gets its hang-dump directory
     checkpoints: str | None
     caches: tuple[tuple[str, str], ...]
     env: tuple[tuple[str, str], ...]
@@ -157,6 +158,13 @@ def make_plan(ctx: Context, attach: str | None = None) -> Plan:
         program=head + args,
         workdir=None if launch.workdir is None else r(launch.workdir, "launch.workdir"),
         logs=None if storage.logs is None else r(storage.logs, "storage.logs"),
+        dumps=(
+            r(spec.monitoring.dump_dir, "monitoring.dump_dir")
+            if spec.monitoring.dump_dir is not None
+            else None
+            if storage.logs is None
+            else r(storage.logs, "storage.logs")
+        ),
         checkpoints=None if storage.checkpoints is None else r(storage.checkpoints, "storage.checkpoints"),
         caches=caches,
         env=env,

@@ -28,6 +28,9 @@ hand still runs), but a compiled script exports every one of them.
 ``JOBC_RENDEZVOUS_TIMEOUT_S`` seconds all ranks have to meet at MASTER_ADDR:MASTER_PORT
                            (default 300)
 ``JOBC_COLLECTIVE_TIMEOUT_S`` timeout of collectives in the process group (default: torch's)
+``JOBC_HANG_S``            seconds without a completed step before the hang watchdog writes
+                           its dumps and ends the rank (default 0: off)
+``JOBC_DUMP_DIR``          where the hang watchdog writes flight-recorder traces and stacks
 =========================  ================================================================
 
 ``JOBC_TP``·``JOBC_PP``·``JOBC_CP``·``JOBC_DP`` must equal the world size.
@@ -48,6 +51,7 @@ __all__ = [
     "DEFAULT_GRACE_S",
     "DEFAULT_RENDEZVOUS_TIMEOUT_S",
     "DEFAULT_REQUEUE_EXIT_CODE",
+    "HANG_EXIT_CODE",
     "LAUNCHER_VARIABLES",
     "WATCHDOG_EXIT_CODE",
     "WRITTEN_VARIABLES",
@@ -62,6 +66,9 @@ DEFAULT_REQUEUE_EXIT_CODE = 75
 # Same code as coreutils `timeout`: the save overran its window, the checkpoint
 # may be incomplete, so the batch shell must not treat it as a clean requeue.
 WATCHDOG_EXIT_CODE = 124
+# The hang watchdog ended the rank (no step completed for JOBC_HANG_S, or a collective failed):
+# outside sysexits' 64-78, below the shell's 126+, distinct from the codes above.
+HANG_EXIT_CODE = 86
 DEFAULT_GRACE_S = 120.0
 DEFAULT_RENDEZVOUS_TIMEOUT_S = 300.0
 
@@ -93,6 +100,8 @@ CONTRACT: tuple[EnvVar, ...] = (
     EnvVar("JOBC_MAX_RESTARTS", "requeues the batch shell allows"),
     EnvVar("JOBC_RENDEZVOUS_TIMEOUT_S", "seconds all ranks have to meet (default 300)"),
     EnvVar("JOBC_COLLECTIVE_TIMEOUT_S", "collective timeout of the process group"),
+    EnvVar("JOBC_HANG_S", "seconds without a completed step before the hang watchdog acts (0: off)"),
+    EnvVar("JOBC_DUMP_DIR", "where the hang watchdog writes flight-recorder traces and stacks"),
 )
 
 # Set by Slurm or torchrun, read (never written) by the runtime.
@@ -209,6 +218,8 @@ class Contract:
     max_restarts: int | None = None
     rendezvous_timeout_s: float = DEFAULT_RENDEZVOUS_TIMEOUT_S
     collective_timeout_s: float | None = None
+    hang_s: float = 0.0
+    dump_dir: Path | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Contract:
@@ -224,6 +235,8 @@ class Contract:
         rendezvous = _seconds(env, "JOBC_RENDEZVOUS_TIMEOUT_S")
         if rendezvous is not None and rendezvous <= 0:
             raise ContractError("JOBC_RENDEZVOUS_TIMEOUT_S must be positive")
+        hang = _seconds(env, "JOBC_HANG_S")
+        dump_dir = _text(env, "JOBC_DUMP_DIR")
         collective = _seconds(env, "JOBC_COLLECTIVE_TIMEOUT_S")
         if collective is not None and collective <= 0:
             raise ContractError("JOBC_COLLECTIVE_TIMEOUT_S must be positive")
@@ -246,6 +259,8 @@ class Contract:
             max_restarts=_int(env, "JOBC_MAX_RESTARTS", minimum=0),
             rendezvous_timeout_s=DEFAULT_RENDEZVOUS_TIMEOUT_S if rendezvous is None else rendezvous,
             collective_timeout_s=collective,
+            hang_s=0.0 if hang is None else hang,
+            dump_dir=None if dump_dir is None else Path(dump_dir),
         )
 
     @property

@@ -34,6 +34,7 @@ except ModuleNotFoundError as missing:
 
 from jobc.runtime.contract import Contract
 from jobc.runtime.device import DeviceChoice, select_device
+from jobc.runtime.hang import HangWatch
 from jobc.runtime.launch import Launch, check_against_contract, export_launch, resolve_launch
 from jobc.runtime.parallel import MESH_DIMS, Parallelism, resolve_parallelism
 from jobc.runtime.rendezvous import rendezvous
@@ -104,6 +105,7 @@ class World:
         backend: str,
         mesh: DeviceMesh,
         signals: SignalWatch | None,
+        hang: HangWatch | None = None,
     ) -> None:
         self.launch = launch
         self.contract = contract
@@ -134,6 +136,7 @@ class World:
         self.stop_reason: StopReason | None = None
         self.stop_signal: str | None = None
         self._signals = signals
+        self._hang = hang
         self._end_time = _job_end_time()
         self._stopped = False
 
@@ -181,6 +184,8 @@ class World:
         flag = torch.tensor([reason, signum], dtype=torch.int64, device=flag_device)
         dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         agreed_reason, agreed_signum = (int(v) for v in flag.tolist())
+        if self._hang is not None:
+            self._hang.progress()
         if agreed_reason:
             self._stopped = True
             self.stop_reason = _REASONS[agreed_reason]
@@ -188,12 +193,17 @@ class World:
             if watch is not None:
                 # Ranks that never saw the signal must still leave within the window.
                 watch.arm(grace)
+            if self._hang is not None:
+                # The checkpoint may take longer than a step; the grace watchdog bounds it.
+                self._hang.stop()
         return self._stopped
 
     def exit_for_requeue(self) -> NoReturn:
         """After the checkpoint: wait for every rank, tear down, exit with the requeue code."""
         if self._signals is not None:
             self._signals.arm(self.contract.grace_s)
+        if self._hang is not None:
+            self._hang.stop()
         if dist.is_initialized():
             # No rank may leave while another is still writing its shard: with
             # srun --kill-on-bad-exit the first exit would kill the rest.
@@ -210,6 +220,8 @@ class World:
     def close(self) -> None:
         """Destroy the process group and restore the signal handlers (end of training)."""
         with _LOCK:
+            if self._hang is not None:
+                self._hang.stop()
             if dist.is_initialized():
                 dist.destroy_process_group()
             if self._signals is not None:
@@ -237,6 +249,17 @@ _STATE = _State()
 def current() -> World | None:
     """The World of this process, if ``init()`` ran."""
     return _STATE.world
+
+
+def _process_groups() -> dict[str, list[int]]:
+    """Each process group's name (as the flight recorder writes it) and its global ranks."""
+    from torch.distributed import distributed_c10d as c10d
+
+    state = c10d._world
+    return {
+        str(name): sorted(int(r) for r in state.pg_group_ranks.get(pg, {}))
+        for pg, name in state.pg_names.items()
+    }
 
 
 def _member(launch: Launch, contract: Contract, device: torch.device) -> Member:
@@ -336,6 +359,18 @@ def init(
                 device_id=chosen if chosen.type == "cuda" else None,
             )
             mesh = init_device_mesh(chosen.type, parallel.shape, mesh_dim_names=MESH_DIMS)
+            hang: HangWatch | None = None
+            if contract.hang_s > 0:
+                hang = HangWatch(
+                    hang_s=contract.hang_s,
+                    dump_dir=contract.dump_dir,
+                    rank=launch.rank,
+                    restart=launch.restart_count,
+                    backend=backend,
+                    world_size=launch.world_size,
+                    groups=_process_groups,
+                )
+                hang.start()
         except BaseException:
             if signals is not None:
                 signals.uninstall()
@@ -350,6 +385,7 @@ def init(
             backend=backend,
             mesh=mesh,
             signals=signals,
+            hang=hang,
         )
         _STATE.world = world
         return world

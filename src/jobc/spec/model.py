@@ -416,6 +416,28 @@ class Monitoring(Section):
         0, description="nvidia-smi dmon interval on local rank 0 of each node; 0 = off."
     )
     heartbeat_s: NonNegativeInt = Field(0, description="Timestamp line in the log every N seconds; 0 = off.")
+    flight_recorder: NonNegativeInt = Field(
+        2000,
+        description=(
+            "Entries per process group in torch's flight recorder (TORCH_FR_BUFFER_SIZE), dumped "
+            "on a collective timeout and by the hang watchdog; 0 = off."
+        ),
+    )
+    hang_s: NonNegativeInt = Field(
+        900,
+        description=(
+            "Seconds without a completed step (world.should_stop()) before every rank writes its "
+            "flight recorder and stacks and the job ends; longer than the slowest step, evaluation "
+            "or checkpoint; 0 = off."
+        ),
+    )
+    dump_dir: str | None = Field(
+        None,
+        description=(
+            "Where each job gets its dump directory <job name>-<job id>.flight; default: "
+            "storage.logs (else the submit directory). Must be shared storage."
+        ),
+    )
 
 
 _SECTIONS_DOC = {

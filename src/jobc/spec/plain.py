@@ -1005,15 +1005,29 @@ class Resilience(_Frozen):
 
 
 class Monitoring(_Frozen):
-    __slots__ = ("gpu_dmon_s", "heartbeat_s")
-    __match_args__ = ("gpu_dmon_s", "heartbeat_s")
+    __slots__ = ("dump_dir", "flight_recorder", "gpu_dmon_s", "hang_s", "heartbeat_s")
+    __match_args__ = ("gpu_dmon_s", "heartbeat_s", "flight_recorder", "hang_s", "dump_dir")
 
     gpu_dmon_s: int
     heartbeat_s: int
+    flight_recorder: int
+    hang_s: int
+    dump_dir: str | None
 
-    def __init__(self, *, gpu_dmon_s: int = 0, heartbeat_s: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        gpu_dmon_s: int = 0,
+        heartbeat_s: int = 0,
+        flight_recorder: int = 2000,
+        hang_s: int = 900,
+        dump_dir: str | None = None,
+    ) -> None:
         _set(self, "gpu_dmon_s", gpu_dmon_s)
         _set(self, "heartbeat_s", heartbeat_s)
+        _set(self, "flight_recorder", flight_recorder)
+        _set(self, "hang_s", hang_s)
+        _set(self, "dump_dir", dump_dir)
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> Monitoring:
@@ -1023,6 +1037,12 @@ class Monitoring(_Frozen):
             kwargs["gpu_dmon_s"] = data["gpu_dmon_s"]
         if "heartbeat_s" in data:
             kwargs["heartbeat_s"] = data["heartbeat_s"]
+        if "flight_recorder" in data:
+            kwargs["flight_recorder"] = data["flight_recorder"]
+        if "hang_s" in data:
+            kwargs["hang_s"] = data["hang_s"]
+        if "dump_dir" in data:
+            kwargs["dump_dir"] = data["dump_dir"]
         return cls(**kwargs)
 
     def dump(self) -> dict[str, Any]:
@@ -1030,6 +1050,9 @@ class Monitoring(_Frozen):
         return {
             "gpu_dmon_s": self.gpu_dmon_s,
             "heartbeat_s": self.heartbeat_s,
+            "flight_recorder": self.flight_recorder,
+            "hang_s": self.hang_s,
+            "dump_dir": self.dump_dir,
         }
 
 

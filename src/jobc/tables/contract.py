@@ -25,6 +25,9 @@ REQUEUE_EXIT_CODE = 75
 # The runtime's watchdog (coreutils `timeout`'s code): the program was still running after the
 # grace period and was forced out; its checkpoint may be incomplete.
 WATCHDOG_EXIT_CODE = 124
+# The runtime's hang watchdog: no step completed for monitoring.hang_s (or a collective failed);
+# every rank wrote its flight-recorder trace and stacks into the job's dump directory.
+HANG_EXIT_CODE = 86
 
 #: The prefix of every line the compiled script itself prints.
 PREFIX = "jobc: "

@@ -257,3 +257,34 @@ def test_jc703_near_miss_home_is_shared_or_one_node(tmp_path: Path) -> None:
     assert "JC703" not in codes(
         lint_text(spec("storage: {shared: [/lustre], caches: {uv_cache_dir: /lustre/uv}}\n"), tmp_path)
     )
+
+
+# JC704 dump-dir-node-local
+
+
+def test_jc704_fires_on_node_local_dump_dir_across_nodes(tmp_path: Path) -> None:
+    result = lint_text(spec("storage: {shared: [/lustre]}\nmonitoring: {dump_dir: /tmp/dumps}\n"), tmp_path)
+    assert where(result, "JC704") == [(7, 24)]
+    assert only(result, "JC704").severity == Severity.WARNING
+    assert "/tmp is node-local" in only(result, "JC704").message
+
+
+def test_jc704_fires_outside_shared_storage(tmp_path: Path) -> None:
+    result = lint_text(spec("storage: {shared: [/lustre]}\nmonitoring: {dump_dir: /lustre2/d}\n"), tmp_path)
+    assert where(result, "JC704") == [(7, 24)]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "storage: {shared: [/lustre]}\nmonitoring: {dump_dir: /lustre/dumps}\n",  # shared
+        "monitoring: {dump_dir: relative/dumps}\n",  # not judged
+        "monitoring: {dump_dir: /tmp/d, hang_s: 0, flight_recorder: 0}\n",  # nothing is dumped
+    ],
+)
+def test_jc704_near_misses(tmp_path: Path, extra: str) -> None:
+    assert "JC704" not in codes(lint_text(spec(extra), tmp_path))
+
+
+def test_jc704_leaves_one_node_alone(tmp_path: Path) -> None:
+    assert "JC704" not in codes(lint_text(spec("monitoring: {dump_dir: /tmp/d}\n", nodes=1), tmp_path))
