@@ -44,6 +44,8 @@ def test_full_contract_parses() -> None:
         "JOBC_MAX_RESTARTS": "3",
         "JOBC_RENDEZVOUS_TIMEOUT_S": "60",
         "JOBC_COLLECTIVE_TIMEOUT_S": "1800",
+        "JOBC_HANG_S": "600",
+        "JOBC_DUMP_DIR": "/lustre/logs/llama-42.flight",
     }
     parsed = Contract.from_env(env)
     assert parsed == Contract(
@@ -65,6 +67,8 @@ def test_full_contract_parses() -> None:
         max_restarts=3,
         rendezvous_timeout_s=60.0,
         collective_timeout_s=1800.0,
+        hang_s=600.0,
+        dump_dir=Path("/lustre/logs/llama-42.flight"),
     )
     assert parsed.stop_signals == (signal.SIGUSR2, signal.SIGTERM)
     assert {v.name for v in CONTRACT} == set(env)

@@ -31,9 +31,9 @@ monitoring: {dump_dir: /lustre/dumps}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
-from jobc.tables.paths import place
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
+from jobc.tables.paths import place
 
 META = Meta(
     code="JC704",
