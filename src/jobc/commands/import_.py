@@ -208,6 +208,7 @@ def render(derived: Derived, facts: ScriptFacts) -> str:
     out = [
         f"# Imported from {facts.file} by `jobc import`.",
         "# Each value names the script line it came from; lines not mapped are listed at the end.",
+        *(f"# jobc: {note}" for note in derived.notes),
     ]
     data = derived.data
     keys = [k for k in _ORDER if k in data] + [k for k in data if k not in _ORDER]

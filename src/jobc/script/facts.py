@@ -107,6 +107,7 @@ class Step:
     background: bool
     exec_: bool
     line: int  # the first line, for ordering against traps and other commands
+    command: str = ""  # the command srun starts (its base name), when it is no program jobc reads
 
 
 @record
@@ -156,8 +157,72 @@ class ScriptFacts:
 
     @property
     def main_step(self) -> Step | None:
-        """The step that runs the training: the last one with a launcher or a program."""
-        for step in reversed(self.steps):
-            if step.launcher is not None or step.program is not None or step.module is not None:
+        """The step that runs the training: the last launcher; else the last srun step that is no
+        helper (a one-task download, `srun hostname`); else the last program; else the last step."""
+        steps = self.steps
+        for step in reversed(steps):
+            if step.launcher is not None:
                 return step
-        return self.steps[-1] if self.steps else None
+        for want_program in (True, False):
+            for step in reversed(steps):
+                known = step.program is not None or step.module is not None
+                if step.srun is not None and known == want_program and not _helper(step):
+                    return step
+        for step in reversed(steps):
+            if step.program is not None or step.module is not None:
+                return step
+        return steps[-1] if steps else None
+
+
+# commands a helper step runs: never the training
+_HELPERS = frozenset(
+    {
+        "hostname",
+        "nvidia-smi",
+        "echo",
+        "mkdir",
+        "rm",
+        "cp",
+        "rsync",
+        "ls",
+        "true",
+        "sleep",
+        "date",
+        "env",
+        "printenv",
+        "pip",
+        "uv",
+        "tar",
+        "df",
+        "free",
+        "ibstat",
+        "nproc",
+        "touch",
+        "cat",
+        "scontrol",
+    }
+)
+_HELPER_PROGRAM = (
+    "prep",
+    "preprocess",
+    "download",
+    "convert",
+    "tokeni",
+    "setup",
+    "install",
+    "fetch",
+    "stage",
+)
+
+
+def _helper(step: Step) -> bool:
+    """A step that prepares or inspects rather than trains: a command from the helper list, or a
+    single task running a program named for preparing data."""
+    if step.command in _HELPERS:
+        return True
+    target = step.program or step.module
+    if target is None or step.srun is None:
+        return False
+    name = target.text.rsplit("/", 1)[-1].lower()
+    single = any(w.text == "1" for k, w in step.srun.items() if k in ("ntasks", "nodes"))
+    return single and name.startswith(_HELPER_PROGRAM)

@@ -33,6 +33,7 @@ from jobc.script.facts import (
     Word,
 )
 from jobc.script.signals import normalise
+from jobc.tables import launchers as _launchers
 from jobc.tables.secrets import PREFILTER
 from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
 
@@ -137,10 +138,12 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
     tree = parser().parse(raw)
     reader = _Reader(facts, raw, base, runs)
     _LOCATE.append(reader.offsets)
+    _BASE.append(base)
     try:
         reader.run(tree.root_node)
     finally:
         _LOCATE.pop()
+        _BASE.pop()
     return facts
 
 
@@ -1039,6 +1042,7 @@ class _Reader:
             background=background,
             exec_=exec_,
             line=span.line,
+            command=os.path.basename(rest[0].text) if rest else "",
         )
         if (
             rest
@@ -1270,7 +1274,9 @@ def _norm(option: str) -> str:
     return option.lstrip("-").replace("-", "_")
 
 
-def _launcher_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str, ...], int]:
+def _launcher_options(
+    words: list[Word], i: int, known_flags: frozenset[str] = frozenset()
+) -> tuple[dict[str, Word], tuple[str, ...], int]:
     options: dict[str, Word] = {}
     flags: list[str] = []
     while i < len(words):
@@ -1283,13 +1289,24 @@ def _launcher_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple
         key = _norm(name)
         if eq:
             options[key] = _part(w, len(w.text) - len(value))
-        elif key in _LAUNCHER_FLAGS or i + 1 >= len(words) or words[i + 1].text.startswith("--"):
+        elif (
+            key in known_flags
+            or key in _LAUNCHER_FLAGS
+            or i + 1 >= len(words)
+            or words[i + 1].text.startswith("-")
+            or _starts_program(words[i + 1].text)
+        ):
             flags.append(key)
         else:
             options[key] = _joined(w, words[i + 1])
             i += 1
         i += 1
     return options, tuple(flags), i
+
+
+def _starts_program(text: str) -> bool:
+    """A word that is the program, not an option's value: an interpreter or a Python file."""
+    return bool(_PYTHON.match(os.path.basename(text))) or text.endswith(".py")
 
 
 def _joined(option: Word, value: Word) -> Word:
@@ -1356,14 +1373,10 @@ def _program(step: Step, words: list[Word]) -> None:
         return
     first = words[i].text
     base = os.path.basename(first)
-    if base in ("torchrun", "deepspeed") or (
-        base == "accelerate" and i + 1 < len(words) and words[i + 1].text == "launch"
-    ):
-        name = "accelerate" if base == "accelerate" else base
-        start = i + (2 if name == "accelerate" else 1)
-        options, flags, j = _launcher_options(words, start)
-        step.launcher = Launcher(name, options, flags, words[i].span)
-        _target(step, words[j:], module_flag="module" in flags or "m" in flags)
+    found = _launchers.by_command(first, words[i + 1].text if i + 1 < len(words) else None)
+    if found is not None:
+        kind, n = found
+        _launch(step, kind, words, i, i + n)
         return
     if _PYTHON.match(base):
         if step.python is None:
@@ -1372,11 +1385,9 @@ def _program(step: Step, words: list[Word]) -> None:
         while j < len(words) and words[j].text.startswith("-") and words[j].text != "-m":
             j += 2 if words[j].text in ("-X", "-W") else 1
         if j + 1 < len(words) and words[j].text == "-m":
-            module = words[j + 1].text
-            if module in ("torch.distributed.run", "torch.distributed.launch"):
-                options, flags, k = _launcher_options(words, j + 2)
-                step.launcher = Launcher("torchrun", options, flags, words[i].span)
-                _target(step, words[k:], module_flag="module" in flags or "m" in flags)
+            by_module = _launchers.by_module(words[j + 1].text)
+            if by_module is not None:
+                _launch(step, by_module, words, i, j + 2)
                 return
             step.module = words[j + 1]
             step.args = words[j + 2 :]
@@ -1388,6 +1399,41 @@ def _program(step: Step, words: list[Word]) -> None:
     if step.python == "uv" and first.endswith(".py"):
         step.program = words[i]
         step.args = words[i + 1 :]
+
+
+def _launch(step: Step, kind: _launchers.Launcher, words: list[Word], at: int, start: int) -> None:
+    """A launcher from the table: its options, then the program or module it starts."""
+    options, flags, j = _launcher_options(words, start, kind.flags)
+    for name in kind.config:
+        if name in options and options[name].literal:
+            _config_options(options, options[name])
+    step.launcher = Launcher(kind.name, options, flags, words[at].span)
+    _target(step, words[j:], module_flag=any(f in flags for f in kind.module_flags))
+
+
+# the folder of the script being read: a launcher's config file is looked for there
+_BASE: list[Path | None] = []
+_CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
+
+
+def _config_options(options: dict[str, Word], named: Word) -> None:
+    """`accelerate launch --config_file FILE`: the sizes and rendezvous the file holds, where the
+    command line does not say them itself. Values point at the --config_file option."""
+    base = _BASE[-1] if _BASE else None
+    if base is None or named.text.startswith("~"):
+        return
+    path = base / named.text
+    try:
+        if not path.is_file() or path.stat().st_size > 1 << 20:
+            return
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.split("#", 1)[0].strip().strip("'\"")
+        if sep and key in _CONFIG_KEYS and key not in options and value and not line.startswith((" ", "\t")):
+            options[key] = Word(value, named.span, True, f"{named.raw} ({key}: {value})")
 
 
 def _target(step: Step, words: list[Word], *, module_flag: bool) -> None:

@@ -17,7 +17,8 @@ from jobc.core.diagnostics import DataPath, Span
 from jobc.core.numbers import SLURM_MAX, ascii_int
 from jobc.core.record import field, record
 from jobc.script import signals
-from jobc.script.facts import PER_RANK, Directive, Export, ScriptFacts, Step, Word
+from jobc.script.facts import PER_RANK, Directive, Export, Launcher, ScriptFacts, Step, Word
+from jobc.tables import launchers
 from jobc.tables.paths import node_local
 from jobc.tables.secrets import PREFILTER
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, is_pyxis
@@ -73,6 +74,8 @@ class Derived:
     # whether the script shows what its main step runs (a launcher, a python program or module);
     # a step that runs `bash -c "$VAR"` or a wrapper script hides it, and with it the launch mode
     mode_known: bool = True
+    # what the import mapped from a launcher and what it could not carry over, said in the spec
+    notes: list[str] = field(default_factory=list)
 
     def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
         node: Any = self.data
@@ -155,7 +158,41 @@ def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive
                 continue
             n //= nodes
         return n, kind or None, d
+    d = honoured.get("gpus-per-task")
+    if d is not None and d.value is not None:
+        # --gpus-per-task=N (or TYPE:N) times the tasks each node runs
+        kind, _, count = d.value.rpartition(":")
+        n = _int(count)
+        tasks = _directive_tasks(honoured, nodes or 1)
+        if n is not None and tasks is not None:
+            return n * tasks, kind or None, d
     return None, None, None
+
+
+def _directive_tasks(honoured: dict[str, Directive], nodes: int) -> int | None:
+    """Tasks per node the directives ask for: --ntasks-per-node, or --ntasks spread evenly."""
+    per = honoured.get("ntasks-per-node")
+    if per is not None and (n := _int(per.value)) is not None:
+        return n
+    total = honoured.get("ntasks")
+    if total is not None and (n := _int(total.value)) is not None and nodes and n % nodes == 0:
+        return n // nodes
+    return None
+
+
+def step_nodes(facts: ScriptFacts, step: Step) -> int | None:
+    """Nodes a step runs on when its srun says so (-N, or --ntasks with --ntasks-per-node)."""
+    if step.srun is None:
+        return None
+    nodes = step.srun.get("nodes")
+    if nodes is not None:
+        return _int(nodes.text)
+    total, per = step.srun.get("ntasks"), step.srun.get("ntasks-per-node")
+    if total is not None and per is not None:
+        t, p = _int(total.text), _int(per.text)
+        if t is not None and p:
+            return -(-t // p)
+    return None
 
 
 def _catalogue_key(kind: str | None) -> str | None:
@@ -193,7 +230,10 @@ def _allocation(
             out.put(("resources", "gpu"), key, gpu_d.span, gpu_d.text)
     elif not has_profile:
         out.data["resources"]["gpus_per_node"] = 0
-    mode = "torchrun" if step is not None and step.launcher is not None else "srun"
+    entry = launchers.entry(step.launcher.name) if step is not None and step.launcher is not None else None
+    # a launcher that runs once per node and starts its workers keeps that behaviour as torchrun;
+    # one process per task (plain python, mpirun) as srun
+    mode = "torchrun" if entry is not None and entry.per_node else "srun"
     out.mode = mode
     out.mode_known = step is not None and (
         step.launcher is not None or step.program is not None or step.module is not None
@@ -262,6 +302,8 @@ def _allocation(
                     out.skip(d.span, f"#SBATCH {d.text}", "jobc names the log files itself (storage.logs)")
         elif name in ("nodes", "ntasks", "ntasks-per-node", "gres", "gpus", "gpus-per-node", "job-name"):
             continue
+        elif name == "gpus-per-task" and gpu_d is d:
+            continue  # read as GPUs per node
         elif name == "chdir" and d.value:
             out.put(("launch", "workdir"), d.value, d.span, f"#SBATCH {d.text}")
         else:
@@ -349,19 +391,29 @@ def _container_option(out: Derived, name: str, value: str | None, span: Span) ->
 
 def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
     launch = out.data["launch"]
-    launch["mode"] = out.mode
+    if for_lint or out.mode_known:
+        launch["mode"] = out.mode
     if step is None:
-        launch["program"] = "train.py"
+        if for_lint:
+            # the rules need a spec; no rule reads the program of a script that runs none
+            launch["program"] = "train.py"
+        else:
+            out.skip(_first_line(facts), "the launch", _UNKNOWN_PROGRAM)
         return
     python = step.python or "python"
     out.put(("launch", "python"), python if python != "uv" else "uv", None)
     out.put(("launch", "uv_sync"), "two-phase" if python == "uv" else "none", None)
     target = step.module or step.program
-    if target is not None:
+    if target is not None and (target.literal or for_lint):
         key = "module" if step.module is not None else "program"
         out.put(("launch", key), target.text, target.span, target.raw)
+    elif for_lint:
+        launch["program"] = "train.py"  # for the rules only; the import never writes it
     else:
-        out.put(("launch", "program"), "train.py", None)
+        # never a guessed program: the spec says nothing, and linting it says what is missing
+        out.skip(target.span if target is not None else step.span, step.text, _UNKNOWN_PROGRAM)
+        if target is not None:
+            launch.pop("mode", None)
     variables = {e.name: e.value for e in facts.exports if e.value is not None}
     args: list[str] = []
     for i, word in enumerate(step.args):
@@ -388,13 +440,16 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             _container_option(out, name, None if name in step.srun_flags else word.text, word.span)
     launcher = step.launcher
     if launcher is not None:
+        kind = launchers.entry(launcher.name)
         port = None
-        for key in ("master_port", "main_process_port"):
+        for key in kind.port if kind is not None else ():
             if key in launcher.options:
                 port = launcher.options[key]
-        endpoint = launcher.options.get("rdzv_endpoint")
-        if endpoint is not None and ":" in endpoint.text:
-            port = Word(endpoint.text.rsplit(":", 1)[1], endpoint.span, endpoint.literal, endpoint.raw)
+        for key in kind.endpoint if kind is not None else ():
+            endpoint = launcher.options.get(key)
+            if endpoint is not None and ":" in endpoint.text:
+                number_text = endpoint.text.rsplit(":", 1)[1].strip("\"'")
+                port = Word(number_text, endpoint.span, endpoint.literal, endpoint.raw)
         number = _int(port.text) if port is not None else None
         if for_lint and port is not None and number is not None and 1024 <= number <= 65535:
             out.put(("launch", "master_port"), number, port.span, port.raw)
@@ -451,6 +506,16 @@ def _checkpoint_arg(out: Derived, step: Step) -> None:
         if target is not None and target.literal and text.startswith("/"):
             out.put(("storage", "checkpoints"), text, target.span, f"{name} {text}")
             return
+
+
+_UNKNOWN_PROGRAM = (
+    "the program this runs is not written in the script (a value computed when the job runs, "
+    "a wrapper, or no step at all): write launch.program (or launch.module) and launch.args"
+)
+
+
+def _first_line(facts: ScriptFacts) -> Span:
+    return facts.first_command or Span.point(1, 1)
 
 
 def _resolve(raw: str, variables: dict[str, str]) -> str | None:
@@ -618,6 +683,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             out.skip(s.span, s.text, "another step; jobc runs one launch (uv sync runs once by itself)")
     if step is not None and step.launcher is not None:
         launcher = step.launcher
+        _launcher_notes(out, launcher)
         for word in launcher.options.values():
             out.skip(
                 word.span,
@@ -639,6 +705,28 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         if x.shell == "batch":
             out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
     out.unmapped.sort(key=lambda u: u.line)
+
+
+def _launcher_notes(out: Derived, launcher: Launcher) -> None:
+    """For a launcher jobc runs differently: what was mapped, what could not be carried over."""
+    entry = launchers.entry(launcher.name)
+    if entry is None or launcher.name == "torchrun":
+        return
+    sizes = {*entry.nodes, *entry.procs_per_node, *entry.procs_total, *entry.node_rank}
+    rendezvous = {*entry.address, *entry.port, *entry.endpoint}
+    rest = [f"--{k}" for k in launcher.options if k not in sizes and k not in rendezvous]
+    rest += [f"--{f}" for f in launcher.flags]
+    mode = "launch.mode torchrun (one launcher per node)" if entry.per_node else "launch.mode srun"
+    out.notes.append(
+        f"`{launcher.name}` is run as {mode}; its sizes come from resources and its rendezvous from jobc"
+    )
+    if rest:
+        shown = ", ".join(rest[:8]) + (", …" if len(rest) > 8 else "")
+        out.notes.append(
+            f"not carried over from {launcher.name}: {shown}; what they set (precision, "
+            "DeepSpeed/FSDP plugin, host file) must reach the program another way (its own "
+            "arguments or config file, or env)"
+        )
 
 
 def _why(name: str, words: tuple[str, ...]) -> str:

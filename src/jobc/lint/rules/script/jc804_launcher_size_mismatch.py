@@ -23,13 +23,20 @@ srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 tr
 ```
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.core.numbers import ascii_int
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import at, facts, nodes
 from jobc.spec.context import Context
+from jobc.tables import launchers
+
+if TYPE_CHECKING:
+    from jobc.script.facts import ScriptFacts, Step
 
 META = Meta(
     code="JC804",
@@ -39,17 +46,25 @@ META = Meta(
     remediation="Use $SLURM_NNODES and the allocation's GPU count, or write the sizes once in a spec.",
 )
 
-_NODES = ("nnodes", "num_machines", "num_nodes")
-_PER_NODE = ("nproc_per_node", "num_gpus")
-
 
 def _number(text: str | None) -> int | None:
     # ASCII digits of a size a count can have; anything else is JC809's to report
     return ascii_int(text)
 
 
+def _packed(f: ScriptFacts, step: Step) -> bool:
+    """Independent steps packed into one allocation (`srun -N 1 -n 1 … &` several times, then
+    `wait`): each is sized on purpose to a part of the job."""
+    if not step.background:
+        return False
+    sized = [
+        s for s in f.steps if s.background and s.srun is not None and ({"nodes", "ntasks"} & set(s.srun))
+    ]
+    return len(sized) >= 2
+
+
 def check(ctx: Context) -> Iterator[Hit]:
-    from jobc.script.spec import gpus_per_node
+    from jobc.script.spec import gpus_per_node, step_nodes
 
     f = facts(ctx)
     if f is None:
@@ -61,19 +76,26 @@ def check(ctx: Context) -> Iterator[Hit]:
         # no #SBATCH line sizes the job (salloc, or sizes given to sbatch on its command line),
         # or the step joins another job's allocation: there is no allocation here to compare with
         return
+    if _packed(f, step):
+        return
     want_nodes = nodes(f)
+    # a step sized on purpose (srun -N 2, or --ntasks with --ntasks-per-node) inside a bigger
+    # allocation: its launcher is compared with the step, not with the allocation
+    on_nodes = step_nodes(f, step) or want_nodes
     gpus, _, _ = gpus_per_node(f)
     launcher = step.launcher
-    if launcher is not None:
-        for key in _NODES:
+    kind = launchers.entry(launcher.name) if launcher is not None else None
+    if launcher is not None and kind is not None:
+        for key in kind.nodes:
             word = launcher.options.get(key)
-            if word is not None and (n := _number(word.text)) is not None and n != want_nodes:
+            if word is not None and (n := _number(word.text)) is not None and n != on_nodes:
+                where = "the job allocates" if on_nodes == want_nodes else "the step runs on"
                 yield Hit(
                     at(word.span),
-                    f"{word.raw} but the job allocates {want_nodes} node(s): the rendezvous waits for "
+                    f"{word.raw} but {where} {on_nodes} node(s): the rendezvous waits for "
                     f'{n} and times out (or starts on part of the job); use "$SLURM_NNODES"',
                 )
-        for key in _PER_NODE:
+        for key in kind.procs_per_node:
             word = launcher.options.get(key)
             if word is not None and gpus and (n := _number(word.text)) is not None and n != gpus:
                 yield Hit(
@@ -82,23 +104,35 @@ def check(ctx: Context) -> Iterator[Hit]:
                     + (f"{gpus - n} GPUs per node stay idle" if n < gpus else "ranks share GPUs or fail")
                     + f"; use {gpus}",
                 )
-        word = launcher.options.get("num_processes")
-        if word is not None and gpus and (n := _number(word.text)) is not None and n != gpus * want_nodes:
-            yield Hit(
-                at(word.span),
-                f"{word.raw} but the job has {gpus * want_nodes} GPUs ({want_nodes} nodes × {gpus}); "
-                f"use {gpus * want_nodes}",
-            )
+        for key in kind.procs_total:
+            word = launcher.options.get(key)
+            all_gpus = gpus * on_nodes if gpus else 0
+            if word is not None and all_gpus and (n := _number(word.text)) is not None and n != all_gpus:
+                yield Hit(
+                    at(word.span),
+                    f"{word.raw} but the job has {all_gpus} GPUs ({on_nodes} nodes × {gpus}); use {all_gpus}",
+                )
     if step.srun is None:
         return
     word = step.srun.get("nodes")
-    if word is not None and (n := _number(word.text)) is not None and n != want_nodes:
+    # a launcher told the same node count sized the step on purpose
+    told = launcher is not None and any(k in launcher.options for k in (kind.nodes if kind else ()))
+    if (
+        word is not None
+        and (n := _number(word.text)) is not None
+        and n != want_nodes
+        and not step.background
+        and not told
+    ):
         yield Hit(
             at(word.span),
             f"srun {word.raw} but the job allocates {want_nodes} node(s): the step runs on {n}; drop "
             "it (srun uses the whole allocation)",
         )
     word = step.srun.get("ntasks")
+    if word is None or "ntasks-per-node" in step.srun or step.background:
+        # the step says how its tasks spread: sized on purpose, not copied from the allocation
+        return
     honoured = f.honoured()
     expected = None
     per = honoured.get("ntasks-per-node")
@@ -107,9 +141,9 @@ def check(ctx: Context) -> Iterator[Hit]:
         expected = count
     elif per is not None and (count := _number(per.value)) is not None:
         expected = count * want_nodes
-    elif launcher is None and gpus:
+    elif (kind is None or not kind.per_node) and gpus:
         expected = gpus * want_nodes
-    if word is not None and expected is not None and (n := _number(word.text)) is not None and n != expected:
+    if expected is not None and (n := _number(word.text)) is not None and n != expected:
         yield Hit(
             at(word.span),
             f"srun {word.raw} but the allocation holds {expected} tasks; drop it (srun starts the "

@@ -26,6 +26,7 @@ from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import at, facts, nodes
 from jobc.spec.context import Context
+from jobc.tables import launchers
 
 META = Meta(
     code="JC805",
@@ -46,7 +47,19 @@ def check(ctx: Context) -> Iterator[Hit]:
     step = f.main_step
     if step is None or step.srun is not None:
         return
-    what = step.launcher.name if step.launcher is not None else "the program"
+    if any(s.srun is not None for s in f.steps):
+        # the job's steps run under srun; a program the batch shell runs as well is a helper
+        return
+    launcher = step.launcher
+    kind = launchers.entry(launcher.name) if launcher is not None else None
+    if launcher is not None and kind is not None:
+        if kind.reaches_always or any(
+            k in launcher.options or k in launcher.flags for k in kind.reaches_nodes
+        ):
+            return  # it starts the other nodes' processes itself (ssh, pdsh, MPI)
+        if any(k in launcher.flags for k in kind.single_node):
+            return  # one node's job by its own flag: JC806 speaks of that
+    what = launcher.name if launcher is not None else "the program"
     yield Hit(
         at(step.span),
         f"the job allocates {count} nodes but {what} is started by the batch shell, which runs on the "

@@ -22,12 +22,19 @@ srun torchrun --nnodes=2 --rdzv_endpoint="$MASTER_ADDR:29500" train.py
 ```
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Hit, Severity, Span
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import at, facts, nodes
 from jobc.spec.context import Context
+from jobc.tables import launchers
+
+if TYPE_CHECKING:
+    from jobc.script.facts import Word
 
 META = Meta(
     code="JC806",
@@ -48,7 +55,17 @@ def _local(text: str) -> bool:
     return host.lower() in _LOCAL or host.startswith("127.")
 
 
+def _local_word(word: Word) -> bool:
+    """A literal loopback host, or one whose host part is literal (`localhost:$PORT`)."""
+    if word.literal:
+        return _local(word.text)
+    host = word.text.strip('"').split(":", 1)[0]
+    return bool(host) and "$" not in host and _local(host)
+
+
 def check(ctx: Context) -> Iterator[Hit]:
+    from jobc.script.spec import step_nodes
+
     f = facts(ctx)
     if f is None:
         return
@@ -63,13 +80,18 @@ def check(ctx: Context) -> Iterator[Hit]:
     ]
     for step in f.steps:
         launcher = step.launcher
-        if launcher is None:
+        kind = launchers.entry(launcher.name) if launcher is not None else None
+        if launcher is None or kind is None:
             continue
-        for key in ("rdzv_endpoint", "master_addr", "main_process_ip"):
+        if step.srun is not None and (step_nodes(f, step) or count) < 2:
+            continue  # a one-node step inside the bigger job: its own loopback is right
+        for key in (*kind.endpoint, *kind.address):
             word = launcher.options.get(key)
-            if word is not None and word.literal and _local(word.text):
+            if word is not None and _local_word(word):
                 places.append((word.span, word.raw))
-        if "standalone" in launcher.flags:
-            places.append((launcher.span, f"{launcher.name} --standalone"))
+        for flag in kind.single_node:
+            if flag in launcher.flags:
+                # under srun on every node, each copy is its own one-node job
+                places.append((launcher.span, f"{launcher.name} --{flag}"))
     for span, what in places:
         yield Hit(at(span), f"{what} is this node's loopback: {why}; use the first node of the allocation")

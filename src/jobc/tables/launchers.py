@@ -1,0 +1,194 @@
+"""The launchers jobc recognises in a batch script: one entry each, saying how it is spelled and
+where it reads its sizes, ranks and rendezvous from.
+
+The script reader finds a launcher by its command words (`torchrun`, `python -m
+torch.distributed.run`, `accelerate launch`, `deepspeed`, `mpirun`, …); the rules and the import
+ask its entry instead of matching names: how many nodes it expects, how many processes per node it
+starts, which option carries the node rank and the rendezvous address and port, whether one copy
+runs per node (and so wants one task per node) and whether it reaches the other nodes by itself
+(ssh, pdsh or MPI) rather than through srun. Option names are normalised: leading dashes dropped,
+`-` turned to `_` (`--nproc-per-node` → `nproc_per_node`).
+"""
+
+from __future__ import annotations
+
+from jobc.core.record import record
+
+
+@record
+class Launcher:
+    name: str  # torchrun | accelerate | deepspeed | mpirun | python
+    # the command words that start it; "python" stands for any interpreter (python3, /env/bin/python)
+    spellings: tuple[tuple[str, ...], ...]
+    per_node: bool  # one copy per node starts that node's workers: it wants one task per node
+    nodes: tuple[str, ...] = ()  # options giving the number of nodes
+    procs_per_node: tuple[str, ...] = ()  # options giving the processes each node starts
+    procs_total: tuple[str, ...] = ()  # options giving the processes of the whole job
+    node_rank: tuple[str, ...] = ()  # options giving this node's rank
+    address: tuple[str, ...] = ()  # options giving the rendezvous host
+    port: tuple[str, ...] = ()  # options giving the rendezvous port
+    endpoint: tuple[str, ...] = ()  # options giving host:port together
+    single_node: tuple[str, ...] = ()  # flags that make it one node's job (rendezvous on localhost)
+    # options that make it start the other nodes' processes itself (ssh, pdsh, MPI): no srun needed
+    reaches_nodes: tuple[str, ...] = ()
+    reaches_always: bool = False  # it always does (mpirun inside an allocation)
+    flags: frozenset[str] = frozenset()  # options that take no value
+    module_flags: tuple[str, ...] = ()  # flags after which the target is a module, not a file
+    config: tuple[str, ...] = ()  # options naming a config file with more of these values
+    env_node_rank: tuple[str, ...] = ()  # variables it reads the node rank from
+
+
+_TORCH_FLAGS = frozenset(
+    {"standalone", "no_python", "module", "m", "run_path", "use_env", "no_local_rank", "tee_output"}
+)
+
+TORCHRUN = Launcher(
+    name="torchrun",
+    spellings=(
+        ("torchrun",),
+        ("python", "-m", "torch.distributed.run"),
+        ("python", "-m", "torch.distributed.launch"),
+    ),
+    per_node=True,
+    nodes=("nnodes",),
+    procs_per_node=("nproc_per_node",),
+    node_rank=("node_rank",),
+    address=("master_addr",),
+    port=("master_port",),
+    endpoint=("rdzv_endpoint",),
+    single_node=("standalone",),
+    flags=_TORCH_FLAGS,
+    module_flags=("module", "m"),
+    env_node_rank=("NODE_RANK", "GROUP_RANK"),
+)
+
+ACCELERATE = Launcher(
+    name="accelerate",
+    spellings=(("accelerate", "launch"), ("python", "-m", "accelerate.commands.launch")),
+    per_node=True,
+    nodes=("num_machines",),
+    procs_total=("num_processes",),
+    node_rank=("machine_rank",),
+    address=("main_process_ip",),
+    port=("main_process_port",),
+    endpoint=("rdzv_endpoint",),
+    flags=frozenset(
+        {
+            "multi_gpu",
+            "use_deepspeed",
+            "use_fsdp",
+            "use_megatron_lm",
+            "use_xpu",
+            "cpu",
+            "debug",
+            "quiet",
+            "q",
+            "module",
+            "m",
+            "no_python",
+            "same_network",
+            "tpu",
+            "dynamo_use_dynamic",
+            "dynamo_use_fullgraph",
+            "fsdp_sync_module_states",
+            "fsdp_use_orig_params",
+            "fsdp_cpu_ram_efficient_loading",
+            "deepspeed_moe_layer_cls_names",
+            "enable_cpu_affinity",
+        }
+    ),
+    module_flags=("module", "m"),
+    config=("config_file",),
+)
+
+DEEPSPEED = Launcher(
+    name="deepspeed",
+    spellings=(("deepspeed",), ("python", "-m", "deepspeed.launcher.runner")),
+    per_node=True,
+    nodes=("num_nodes",),
+    procs_per_node=("num_gpus",),
+    node_rank=("node_rank",),
+    address=("master_addr",),
+    port=("master_port",),
+    # with a host file (or pdsh/openmpi/mvapich/slurm as its launcher) deepspeed starts the
+    # other nodes' processes itself, from the first node
+    reaches_nodes=("hostfile", "H", "launcher"),
+    flags=frozenset(
+        {
+            "no_python",
+            "module",
+            "m",
+            "no_local_rank",
+            "force_multi",
+            "autotuning",
+            "elastic_training",
+            "save_pid",
+            "enable_each_rank_log",
+            "bind_cores_to_rank",
+            "no_ssh_check",
+            "no_ssh",
+        }
+    ),
+    module_flags=("module", "m"),
+)
+
+MPIRUN = Launcher(
+    name="mpirun",
+    spellings=(("mpirun",), ("mpiexec",), ("mpiexec.hydra",), ("orterun",)),
+    per_node=False,
+    procs_per_node=("npernode", "N", "ppn"),
+    procs_total=("np", "n"),
+    # inside an allocation mpirun reads the node list from Slurm and starts every rank itself
+    reaches_always=True,
+    flags=frozenset(
+        {
+            "oversubscribe",
+            "allow_run_as_root",
+            "tag_output",
+            "timestamp_output",
+            "report_bindings",
+            "display_map",
+            "v",
+            "q",
+            "quiet",
+            "noprefix",
+            "prefix_output",
+            "l",
+        }
+    ),
+)
+
+ALL = (TORCHRUN, ACCELERATE, DEEPSPEED, MPIRUN)
+BY_NAME = {entry.name: entry for entry in ALL}
+# mpirun options that take a value even though their names look like flags
+MPI_VALUED = frozenset(
+    {"x", "mca", "bind_to", "map_by", "rank_by", "hostfile", "machinefile", "H", "host", "wdir", "genv"}
+)
+
+
+def entry(name: str) -> Launcher | None:
+    return BY_NAME.get(name)
+
+
+def by_command(first: str, second: str | None) -> tuple[Launcher, int] | None:
+    """The launcher a command starts (`torchrun`, `accelerate launch`, `/opt/bin/deepspeed`), and
+    how many of its words name it; None for any other command."""
+    base = first.rsplit("/", 1)[-1]
+    for launcher in ALL:
+        for spelling in launcher.spellings:
+            if spelling[0] == "python" or spelling[0] != base:
+                continue
+            if len(spelling) == 1:
+                return launcher, 1
+            if second == spelling[1]:
+                return launcher, 2
+    return None
+
+
+def by_module(module: str) -> Launcher | None:
+    """The launcher `python -m MODULE` starts, if MODULE is one."""
+    for launcher in ALL:
+        for spelling in launcher.spellings:
+            if spelling[0] == "python" and spelling[2] == module:
+                return launcher
+    return None
