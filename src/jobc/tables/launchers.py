@@ -12,11 +12,10 @@ runs per node (and so wants one task per node) and whether it reaches the other 
 
 from __future__ import annotations
 
-from jobc.core.record import record
+from typing import NamedTuple
 
 
-@record
-class Launcher:
+class Launcher(NamedTuple):
     name: str  # torchrun | accelerate | deepspeed | mpirun | python
     # the command words that start it; "python" stands for any interpreter (python3, /env/bin/python)
     spellings: tuple[tuple[str, ...], ...]
