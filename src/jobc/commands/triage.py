@@ -29,6 +29,11 @@ def register(sub: Any, name: str) -> None:
         "--spec", metavar="SPEC", help="the job's spec, for rank coordinates (default: the ledger's)"
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--dumps",
+        metavar="DIR",
+        help="the hang dumps of jobc.runtime (default: <log stem>.flight beside the log)",
+    )
     add_ledger_argument(p)
     p.set_defaults(run=run)
 
@@ -38,14 +43,15 @@ def run(args: argparse.Namespace) -> int:
     from jobc.jobs.logs import LogError, log_path
     from jobc.jobs.slurm import NotSlurm, SlurmError, require, valid_job_id
     from jobc.jobs.status import sacct_state, status
-    from jobc.jobs.triage import render, triage_files
+    from jobc.jobs.triage import render, triage_files, with_hang_dumps
 
     reports = []
     try:
         for target in args.targets:
             if Path(target).is_file():
                 coords, per_node = _coords(Path(args.spec) if args.spec else None)
-                reports.append(triage_files([Path(target)], coords=coords, per_node=per_node))
+                report = triage_files([Path(target)], coords=coords, per_node=per_node)
+                reports.append(with_hang_dumps(report, _dumps(args)))
                 continue
             if not valid_job_id(target):
                 raise CommandError(f"{target}: neither a log file nor a job id")
@@ -67,17 +73,16 @@ def run(args: argparse.Namespace) -> int:
             coords, per_node = _coords(spec)
             if not path.is_file():
                 raise LogError(f"job {target}: its log {path} does not exist (yet)")
-            reports.append(
-                triage_files(
-                    [path],
-                    job_id=target,
-                    state=state,
-                    exit_code=exit_code,
-                    sacct_state=final,
-                    coords=coords,
-                    per_node=per_node,
-                )
+            report = triage_files(
+                [path],
+                job_id=target,
+                state=state,
+                exit_code=exit_code,
+                sacct_state=final,
+                coords=coords,
+                per_node=per_node,
             )
+            reports.append(with_hang_dumps(report, _dumps(args)))
     except CommandError as exc:
         print(f"jobc triage: {exc}", file=sys.stderr)
         return Exit.ERROR
@@ -96,6 +101,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("\n".join(render(r) for r in reports))
     return Exit.OK
+
+
+def _dumps(args: argparse.Namespace) -> Path | None:
+    if args.dumps is None:
+        return None
+    directory = Path(args.dumps)
+    if not directory.is_dir():
+        raise CommandError(f"--dumps {directory}: not a directory")
+    return directory
 
 
 def _unchanged_spec(entry: Any) -> Path | None:

@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from jobc.jobs import labels
 from jobc.tables import contract
-from jobc.tables.contract import REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE
+from jobc.tables.contract import HANG_EXIT_CODE, REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE
 
 MAX_LINE = 8192
 TRACEBACK_TAIL = 40
@@ -147,6 +147,8 @@ def exit_class(code: int) -> str:
         return "the requeue code: it checkpointed and asked to be requeued"
     if code == WATCHDOG_EXIT_CODE:
         return "the runtime's watchdog: still running after the grace period, forced out"
+    if code == HANG_EXIT_CODE:
+        return "the runtime's hang watchdog: no step completed in time, or a collective failed"
     if code in (137, 9, -9):
         return "killed by SIGKILL (out of memory, scancel, or the end of the grace period)"
     if code in (143, 15, -15):
@@ -754,3 +756,51 @@ def _demote_rendezvous_echoes(found: list[Finding]) -> None:
                 "then the ranks lost the rendezvous store (a symptom of the failure above): "
                 + echo.summary.split(": ", 1)[-1]
             )
+
+
+# --- hang dumps: the first cause, when jobc.runtime's hang watchdog left them (jobc.jobs.flight)
+
+
+def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
+    """Put the hang the dumps show first; the log's timeouts and lost peers are its symptoms.
+
+    ``dumps`` is the dump directory; by default the one the compiled script makes beside each log.
+    """
+    from jobc.jobs import flight
+
+    directory = dumps
+    if directory is None:
+        for log in d.logs:
+            directory = flight.find_dump_dir(Path(log))
+            if directory is not None:
+                break
+    if directory is None:
+        return d
+    report = flight.analyse(directory, [Path(p) for p in d.logs], torchrun=d.mode == "torchrun")
+    if report is None:
+        return d
+    div = report.divergence
+    if div is None:
+        d.findings.append(Finding("hang-dumps", report.summary(), cause=False))
+        return d
+    evidence: list[Evidence] = []
+    for rank in div.ranks:
+        for frame in div.stacks.get(rank, [])[:3]:
+            evidence.append(
+                Evidence(frame.file, frame.line, f"rank {rank} in {frame.function}: {frame.code}")
+            )
+        dump = report.dumps.get(rank)
+        if dump is not None and dump.recorder is not None:
+            evidence.append(Evidence(str(dump.recorder), 1, f"rank {rank}: flight recorder"))
+    for note in report.notes[:EVIDENCE_PER_KIND]:
+        evidence.append(Evidence(str(report.directory), 0, note))
+    finding = Finding(
+        "hang",
+        "hang: " + div.detail,
+        cause=True,
+        rank=div.ranks[0] if div.ranks else None,
+        order=-1.0,
+        evidence=evidence,
+    )
+    d.findings.insert(0, finding)
+    return d

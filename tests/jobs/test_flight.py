@@ -1,0 +1,135 @@
+"""jobc.jobs.flight: hang dumps of real torch runs (tests/jobs/flight/), and hostile ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jobc.cli import main
+from jobc.jobs.flight import Frame, analyse, fatal_stacks, find_dump_dir, read_dumps, user_first
+
+FIXTURES = Path(__file__).parent / "flight"
+# The lines of tests/runtime/hang_train.py (as the fixtures were written) where rank 1 parts.
+LINES = {"loop": 49, "collective": 52, "size": 54, "skip": 60}
+
+
+@pytest.mark.parametrize(
+    ("kind", "verdict", "others"),
+    [
+        ("loop", "late", [0, 2, 3]),  # rank 1 spins in Python before the all-reduce
+        ("collective", "desync", [0, 2, 3]),  # broadcast where the others all-reduce
+        ("skip", "lost", [0, 2, 3]),  # gloo aborted rank 1: its next collective differed in size
+        ("size", "lost", [2, 3]),  # gloo aborted ranks 0 and 1 on the size mismatch
+    ],
+)
+def test_the_rank_that_parted_is_named_with_its_collective_and_line(
+    kind: str, verdict: str, others: list[int]
+) -> None:
+    report = analyse(FIXTURES / kind / "dumps", [FIXTURES / kind / "job.out"])
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.others, d.seq, d.op) == (verdict, [1], others, 7, "gloo:all_reduce")
+    first = d.stacks[1][0]
+    assert (Path(first.file).name, first.line) == ("hang_train.py", LINES[kind])
+    assert f"hang_train.py:{LINES[kind]}" in report.summary()
+
+
+def test_desync_names_both_operations() -> None:
+    report = analyse(FIXTURES / "collective" / "dumps")
+    assert report is not None
+    assert "rank 1 calls gloo:broadcast" in report.summary()
+    assert "ranks 0, 2, 3 call gloo:all_reduce" in report.summary()
+
+
+def test_a_lost_rank_without_its_log_is_still_named() -> None:
+    report = analyse(FIXTURES / "skip" / "dumps")
+    assert report is not None
+    assert report.divergence is not None
+    assert report.divergence.ranks == [1]
+    assert report.missing == [1]
+
+
+def test_faulthandler_blocks_are_read_per_rank() -> None:
+    stacks = fatal_stacks((FIXTURES / "size" / "job.out").read_text().splitlines())
+    assert sorted(stacks) == [0, 1]
+    assert [f.line for f in user_first(stacks[1])][:1] == [LINES["size"]]
+    assert stacks[1][-1].function == "<module>"
+
+
+def test_user_frame_first() -> None:
+    frames = [
+        Frame("/x/.venv/lib/python3.11/site-packages/torch/distributed/c10d.py", 10, "all_reduce"),
+        Frame("/home/a/train.py", 5, "step"),
+        Frame("/home/a/train.py", 9, "<module>"),
+    ]
+    assert [f.line for f in user_first(frames)] == [5, 10, 9]
+
+
+def test_dump_dir_beside_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "t-42.out"
+    log.write_text("")
+    assert find_dump_dir(log) is None
+    (tmp_path / "t-42.flight").mkdir()
+    assert find_dump_dir(log) == tmp_path / "t-42.flight"
+
+
+def test_latest_restart_wins(tmp_path: Path) -> None:
+    for restart in (0, 1):
+        (tmp_path / f"rank0-restart{restart}.fr.json").write_text('{"entries": []}')
+    restart, dumps = read_dumps(tmp_path)
+    assert restart == 1
+    assert list(dumps) == [0]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x00\xff not json",
+        b"[]",
+        b'{"entries": "x"}',
+        b'{"entries": [1, null, {"collective_seq_id": "9" , "process_group": 5}]}',
+        b'{"entries": [{"collective_seq_id": 99999999999999999999999}]}',
+        b"[" * 100_000,
+        b'{"threads": [{"main": true, "frames": [{"line": "x"}, 3]}], "groups": {"0": ["a"]}}',
+    ],
+)
+def test_hostile_dumps_are_notes_never_tracebacks(tmp_path: Path, content: bytes) -> None:
+    (tmp_path / "rank0-restart0.fr.json").write_bytes(content)
+    (tmp_path / "rank0-restart0.stacks.json").write_bytes(content)
+    (tmp_path / "rank1-restart0.fr.json").write_text(
+        json.dumps({"entries": [{"collective_seq_id": 1, "process_group": ["0", "default_pg"]}]})
+    )
+    report = analyse(tmp_path)
+    assert report is not None
+    report.summary()
+
+
+def test_triage_puts_the_hang_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "job.out"
+    log.write_bytes((FIXTURES / "loop" / "job.out").read_bytes())
+    assert main(["triage", str(log), "--dumps", str(FIXTURES / "loop" / "dumps")]) == 0
+    out = capsys.readouterr().out
+    first = next(line for line in out.splitlines() if line.startswith("first cause"))
+    assert "rank 1 never entered gloo:all_reduce #7" in first
+    assert f"hang_train.py:{LINES['loop']}" in first
+
+
+def test_triage_finds_the_dumps_beside_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "t-42.out"
+    log.write_bytes((FIXTURES / "collective" / "job.out").read_bytes())
+    (tmp_path / "t-42.flight").mkdir()
+    for dump in (FIXTURES / "collective" / "dumps").iterdir():
+        (tmp_path / "t-42.flight" / dump.name).write_bytes(dump.read_bytes())
+    assert main(["triage", str(log), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"][0]["kind"] == "hang"
+    assert data["findings"][0]["rank"] == 1
+
+
+def test_triage_refuses_a_missing_dump_directory(tmp_path: Path) -> None:
+    log = tmp_path / "job.out"
+    log.write_text("x\n")
+    assert main(["triage", str(log), "--dumps", str(tmp_path / "nope")]) == 2
