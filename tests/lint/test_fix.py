@@ -125,16 +125,16 @@ def test_a_fix_repairs_its_rules_bad_example(code: str, tmp_path: Path) -> None:
 
 
 def test_script_fixes_keep_the_users_formatting() -> None:
-    from jobc.lint.rules.script.jc807_trap_without_batch_signal import batch_fix
+    from jobc.lint.rules.script.jc807_trap_without_batch_signal import batch_edit
     from jobc.script import signals
     from jobc.script.parse import read_bytes
 
     facts = read_bytes(b"#!/bin/bash\n#SBATCH   --signal=R:USR1@90  # warn\ntrap 'x' USR1\n", "s.sh")
     sent = signals.sent_by(facts)
     assert sent is not None
-    fix = batch_fix(sent)
-    assert fix is not None
-    out, _ = apply("\n".join(facts.lines) + "\n", [fix])
+    edits = batch_edit(sent)
+    assert edits is not None
+    out, _ = apply("\n".join(facts.lines) + "\n", [Fix.make("b", *edits)])
     assert out.splitlines()[1] == "#SBATCH   --signal=RB:USR1@90  # warn"
 
 
@@ -207,22 +207,23 @@ def test_json_and_sarif_carry_the_fix(tmp_path: Path, capsys: pytest.CaptureFixt
     main(["lint", str(script), "--format", "json"])
     items = {item["code"]: item for item in json.loads(capsys.readouterr().out)}
     fix = items["JC807"]["fix"]
-    assert fix == {
-        "applicability": "safe",
-        "description": "send the signal to the batch shell (B:)",
-        "edits": [{"line": 3, "col": 18, "end_line": 3, "end_col": 18, "text": "B:"}],
-    }
+    assert (fix["applicability"], fix["description"]) == ("safe", "send the signal to the batch shell (B:)")
+    # B:, and the foreground step started with & (else the trap would wait for it, JC802)
+    assert fix["edits"][:2] == [
+        {"line": 3, "col": 18, "end_line": 3, "end_col": 18, "text": "B:"},
+        {"line": 7, "col": 57, "end_line": 7, "end_col": 57, "text": " &"},
+    ]
+    assert fix["edits"][2]["text"].startswith("\njobc_step=$!\n")
     main(["lint", str(script), "--format", "sarif"])
     results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
     sarif = next(r for r in results if r["ruleId"] == "JC807")["fixes"][0]
     change = sarif["artifactChanges"][0]
     assert change["artifactLocation"]["uri"] == str(script)
-    assert change["replacements"] == [
-        {
-            "deletedRegion": {"startLine": 3, "startColumn": 18, "endLine": 3, "endColumn": 18},
-            "insertedContent": {"text": "B:"},
-        }
-    ]
+    assert change["replacements"][0] == {
+        "deletedRegion": {"startLine": 3, "startColumn": 18, "endLine": 3, "endColumn": 18},
+        "insertedContent": {"text": "B:"},
+    }
+    assert len(change["replacements"]) == 3
     assert sarif["description"]["text"]
 
 

@@ -197,6 +197,14 @@ def fix_path(
         data = (bom + current).encode("utf-8", "surrogateescape")
         return lint_path(path, config=config, display=file, profile=profile, data=data)
 
+    if script and "\r\n" in body:
+        # bash reads the \r as part of each line's last word, so the script does not run as it
+        # reads; edits around it would only hide that
+        outcome = Outcome(path, file, text, text, result=lint(body))
+        outcome.stopped = (
+            "the script ends its lines with CRLF, which bash does not read; convert it to LF first"
+        )
+        return outcome
     outcome = fix_file(path, file, body, lint, unsafe=unsafe)
     outcome.before, outcome.after = bom + outcome.before, bom + outcome.after
     return outcome

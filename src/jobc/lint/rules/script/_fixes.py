@@ -64,6 +64,55 @@ def _offset(text: str, first: Span, span: Span) -> int:
     return before + (span.col - first.col if row == 0 else span.col - 1)
 
 
+# --- a step in the background, waited for (JC802, and the fixes that would otherwise leave it) -----
+
+# A trapped signal ends `wait` early (with 128 + the signal); the step still runs, so it is
+# waited for again, and the line ends with the step's status as the foreground step's would.
+# `|| …` keeps `set -e` from ending the script at the early return.
+_WAIT = (
+    "jobc_step=$!",
+    "jobc_status=0",
+    'wait "$jobc_step" || jobc_status=$?',
+    'while kill -0 "$jobc_step" 2>/dev/null; do jobc_status=0; wait "$jobc_step" || jobc_status=$?; done',
+    '(exit "$jobc_status")',
+)
+
+
+def held(facts: ScriptFacts, trap_line: int) -> list[Step]:
+    """The steps after a trap (on `trap_line`) that hold it back: in the foreground, running work."""
+    main = facts.main_step
+    out = []
+    for step in facts.steps:
+        if step.line <= trap_line or step.background or step.exec_:
+            continue
+        if step is not main and step.launcher is None and step.program is None and step.module is None:
+            # a helper step before the main one (`srun uv sync`, `srun mkdir …`) ends by itself and
+            # the trap runs after it; the steps that must not hold the trap back run the work
+            continue
+        out.append(step)
+    return out
+
+
+def background(step: Step, lines: list[str]) -> tuple[Edit, ...] | None:
+    """`srun …` alone on its lines → `srun … &` and the waiting lines, at its indentation; None
+    when the step is part of a larger statement (`if srun …`, `srun … || exit`, `srun … | tee`)."""
+    span = step.span
+    if span.end_line > len(lines):
+        return None
+    first, last = lines[span.line - 1], lines[span.end_line - 1]
+    indent = first[: span.col - 1]
+    if indent.strip() or not re.fullmatch(r"[ \t]*(#.*)?", last[span.end_col - 1 :]) or "<<" in step.text:
+        return None
+    if span.end_col - 1 > len(last):
+        return None  # the step runs past the line as read: a \r bash keeps in the last word
+    end = len(last) + 1
+    waiting = "".join(f"\n{indent}{line}" for line in _WAIT)
+    return (
+        Edit(Span(span.end_line, span.end_col, span.end_line, span.end_col), " &"),
+        Edit(Span(span.end_line, end, span.end_line, end), waiting),
+    )
+
+
 # --- JC106: a per-rank variable the batch shell expands ------------------------------------------
 
 # `bash -c "`, `sh -lc "`, `/bin/bash -c "`: the double quote opens the command a shell in the step

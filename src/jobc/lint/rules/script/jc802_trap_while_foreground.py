@@ -25,12 +25,12 @@ wait "$step"
 ```
 """
 
-import re
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.core.diagnostics import Applicability, Fix, Hit, Severity
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._fixes import background, held
 from jobc.script import signals
 from jobc.script.facts import Step
 from jobc.spec.context import Context
@@ -48,16 +48,6 @@ FIX = Repair(
     "with the step's own exit status",
     "scripts",
 )
-# A trapped signal ends `wait` early (with 128 + the signal); the step still runs, so it is
-# waited for again, and the line ends with the step's status as the foreground step's would.
-# `|| …` keeps `set -e` from ending the script at the early return.
-_WAIT = (
-    "jobc_step=$!",
-    "jobc_status=0",
-    'wait "$jobc_step" || jobc_status=$?',
-    'while kill -0 "$jobc_step" 2>/dev/null; do jobc_status=0; wait "$jobc_step" || jobc_status=$?; done',
-    '(exit "$jobc_status")',
-)
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -73,37 +63,16 @@ def check(ctx: Context) -> Iterator[Hit]:
     if not traps:
         return
     trap = traps[0]
-    main = f.main_step
-    for step in f.steps:
-        if step.line <= trap.span.line or step.background or step.exec_:
-            continue
-        if step is not main and step.launcher is None and step.program is None and step.module is None:
-            # a helper step before the main one (`srun uv sync`, `srun mkdir …`) ends by itself and
-            # the trap runs after it; the steps that must not hold the trap back run the work
-            continue
+    for step in held(f, trap.span.line):
         yield Hit(
             at(step.span),
             f"{d.text} sends {name} to the batch shell, which traps it (line {trap.span.line}), but "
             "this step runs in the foreground: bash runs the trap only after the step has ended, "
             "when the time limit has already killed it; start the step with `&` and `wait` for it",
-            fix=_background(step, f.lines),
+            fix=_fix(step, f.lines),
         )
 
 
-def _background(step: Step, lines: list[str]) -> Fix | None:
-    """`srun …` alone on its lines → `srun … &` and the waiting lines, at its indentation."""
-    span = step.span
-    if span.end_line > len(lines):
-        return None
-    first, last = lines[span.line - 1], lines[span.end_line - 1]
-    indent = first[: span.col - 1]
-    # only a step that is a whole statement: not `if srun …`, `srun … || exit`, `srun … | tee`
-    if indent.strip() or not re.fullmatch(r"[ \t]*(#.*)?", last[span.end_col - 1 :]) or "<<" in step.text:
-        return None
-    end = len(last) + 1
-    waiting = "".join(f"\n{indent}{line}" for line in _WAIT)
-    return Fix.make(
-        "start the step with & and wait for it",
-        Edit(Span(span.end_line, span.end_col, span.end_line, span.end_col), " &"),
-        Edit(Span(span.end_line, end, span.end_line, end), waiting),
-    )
+def _fix(step: Step, lines: list[str]) -> Fix | None:
+    edits = background(step, lines)
+    return Fix.make("start the step with & and wait for it", *edits) if edits else None

@@ -28,7 +28,9 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import at, facts
-from jobc.script.facts import Step
+from jobc.lint.rules.script._fixes import background
+from jobc.script import signals
+from jobc.script.facts import ScriptFacts, Step
 from jobc.spec.context import Context
 
 META = Meta(
@@ -40,7 +42,8 @@ META = Meta(
 )
 FIX = Repair(
     Applicability.SAFE,
-    "removes `exec`, so the batch shell, its traps and the lines after the step live on",
+    "removes `exec` and starts the step with `&`, waiting for it (again after each trapped signal) and "
+    "ending with its exit status, so the batch shell, its traps and the lines after the step live on",
     "scripts",
 )
 
@@ -65,15 +68,26 @@ def check(ctx: Context) -> Iterator[Hit]:
             at(step.span),
             f"exec replaces the batch shell with this step, so {why}; drop exec, start the step "
             "with `&` and `wait` for it",
-            fix=_drop_exec(step, f.lines),
+            fix=_drop_exec(step, f),
         )
 
 
-def _drop_exec(step: Step, lines: list[str]) -> Fix | None:
+def _drop_exec(step: Step, f: ScriptFacts) -> Fix | None:
+    sent = signals.sent_by(f)
+    if sent is not None and sent.batch and not signals.trapped(f, sent.signal):
+        # with exec, srun is the batch shell and forwards the B: signal to the step; without it,
+        # bash would die of the signal (JC808): the repair is the user's to choose
+        return None
+    lines = f.lines
     span = step.span
     text = lines[span.line - 1][span.col - 1 :] if span.line <= len(lines) else ""
     match = re.match(r"exec[ \t]+", text)
-    if match is None:
+    waiting = background(step, lines)
+    if match is None or waiting is None:
         return None
     end = span.col + match.end()
-    return Fix.make("drop exec", Edit(Span(span.line, span.col, span.line, end), ""))
+    return Fix.make(
+        "drop exec; start the step with & and wait for it",
+        Edit(Span(span.line, span.col, span.line, end), ""),
+        *waiting,
+    )

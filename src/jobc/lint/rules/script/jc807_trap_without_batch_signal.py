@@ -31,7 +31,9 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._fixes import background, held
 from jobc.script import signals
+from jobc.script.facts import ScriptFacts
 from jobc.spec.context import Context
 
 META = Meta(
@@ -43,8 +45,9 @@ META = Meta(
 )
 FIX = Repair(
     Applicability.SAFE,
-    "adds `B:` to the `--signal` directive, so the signal goes to the batch shell that traps "
-    "it (the steps no longer get it from Slurm; the trap forwards it)",
+    "adds `B:` to the `--signal` directive, so the signal goes to the batch shell that traps it (the "
+    "steps no longer get it from Slurm; the trap forwards it), and starts a step the trap would wait "
+    "for with `&`, as JC802 does",
     "scripts",
 )
 
@@ -63,7 +66,7 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"`{m.sent.fixed}` and forward the signal to the step from the trap (start the "
                 "step with `&` and `wait` for it), or drop the trap and handle the signal in the "
                 "program",
-                fix=batch_fix(m.sent),
+                fix=_fix(f, m.sent),
             )
             continue
         asked = f"{sent.directive.text} asks for {sent.signal}" if sent else "no --signal asks for one"
@@ -76,7 +79,23 @@ def check(ctx: Context) -> Iterator[Hit]:
         )
 
 
-def batch_fix(sent: signals.Sent) -> Fix | None:
+def _fix(f: ScriptFacts, sent: signals.Sent) -> Fix | None:
+    """B:, and every step that would hold the trap back then started with `&` and waited for: with
+    B: alone, the trap would run only after a foreground step ended (JC802)."""
+    edits = list(batch_edit(sent) or ())
+    # the first trap that would run for it, as JC802 reads them
+    lines = [t.span.line for t in f.traps if sent.signal in t.signals and t.function is None and t.action]
+    if not edits:
+        return None
+    for step in held(f, min(lines)) if lines else ():
+        waiting = background(step, f.lines)
+        if waiting is None:
+            return None
+        edits += waiting
+    return Fix.make("send the signal to the batch shell (B:)", *edits)
+
+
+def batch_edit(sent: signals.Sent) -> tuple[Edit] | None:
     """`--signal=USR1@90` → `--signal=B:USR1@90` (`R:` → `RB:`), at the value as written."""
     d = sent.directive
     span, value = d.span, d.value or ""
@@ -85,7 +104,5 @@ def batch_fix(sent: signals.Sent) -> Fix | None:
     start = span.end_col - len(value)
     flags, sep, _ = value.partition(":")
     if sep and "@" not in flags:
-        edit = Edit(Span(span.line, start + len(flags), span.line, start + len(flags)), "B")
-    else:
-        edit = Edit(Span(span.line, start, span.line, start), "B:")
-    return Fix.make("send the signal to the batch shell (B:)", edit)
+        return (Edit(Span(span.line, start + len(flags), span.line, start + len(flags)), "B"),)
+    return (Edit(Span(span.line, start, span.line, start), "B:"),)
