@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +27,6 @@ _ORDER = (
     "storage",
     "resilience",
 )
-_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
 
 def register(sub: Any, name: str) -> None:
@@ -47,41 +44,59 @@ def register(sub: Any, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jobc.core.text import visible
     from jobc.script.parse import read
+    from jobc.script.writer import Unwritable
 
+    shown = visible(args.script)
     path = Path(args.script)
     try:
         if not path.is_file():
-            raise CommandError(f"{args.script}: no such file")
+            raise CommandError(f"{shown}: no such file")
         facts = read(path, args.script)
     except CommandError as exc:
         print(f"jobc import: {exc}", file=sys.stderr)
         return Exit.ERROR
     except OSError as exc:
-        print(f"jobc import: {args.script}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        print(f"jobc import: {shown}: cannot read: {exc.strerror or exc}", file=sys.stderr)
         return Exit.ERROR
     for problem in facts.problems:
-        print(f"{facts.file}:{problem.span.line}:{problem.span.col}: {problem.message}", file=sys.stderr)
+        where = f"{visible(facts.file)}:{problem.span.line}:{problem.span.col}"
+        print(f"{where}: {visible(_masked(problem.message))}", file=sys.stderr)
     if not facts.readable:
-        print(f"jobc import: {args.script}: not imported: the script cannot be read", file=sys.stderr)
+        print(f"jobc import: {shown}: not imported: the script cannot be read", file=sys.stderr)
         return Exit.FINDINGS
     derived = imported(facts)
     refused = _refused(facts, derived)
     for line in refused:
-        print(line, file=sys.stderr)
-    text = render(derived, facts)
+        print(visible(line), file=sys.stderr)
+    try:
+        text = render(derived, facts)
+    except Unwritable as exc:
+        span = _span_of(derived, exc.path)
+        at = f"line {span.line}: " if span is not None else ""
+        name = ".".join(map(str, exc.path))
+        print(f"jobc import: {shown}: not imported: {at}{name}: {exc.why}", file=sys.stderr)
+        return Exit.FINDINGS
     print(summary(derived, facts, args.output), file=sys.stderr, end="")
     if args.output is None:
         sys.stdout.write(text)
-        return Exit.OK
+        return Exit.FINDINGS if refused else Exit.OK
     from jobc.core.atomic import replace
 
     try:
         replace(args.output, text)
     except OSError as exc:
-        print(f"jobc import: {args.output}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        print(f"jobc import: {visible(args.output)}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return Exit.ERROR
-    return Exit.OK
+    return Exit.FINDINGS if refused else Exit.OK
+
+
+def _span_of(derived: Derived, path: tuple[str | int, ...]) -> Any:
+    for n in range(len(path), 0, -1):
+        if (span := derived.spans.get(path[:n])) is not None:
+            return span
+    return None
 
 
 def imported(facts: ScriptFacts) -> Derived:
@@ -114,7 +129,9 @@ def _refused(facts: ScriptFacts, derived: Derived) -> list[str]:
     lines = []
     for problem in problems(facts):
         for path in [p for p, span in derived.spans.items() if span == problem.span]:
-            _remove(derived.data, path)
+            if _remove(derived.data, path):
+                name = ".".join(map(str, path))
+                derived.unknown.append(f"{name}: line {problem.span.line} is refused (JC809); write it")
             derived.spans.pop(path, None)
         derived.skip(problem.span, problem.what, f"left out, JC809: {problem.message}")
         where = f"{facts.file}:{problem.span.line}:{problem.span.col}"
@@ -186,40 +203,48 @@ def _exists_in(node: Any, part: str | int) -> bool:
     return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
 
 
-def _scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _key(key: Any) -> str:
-    return (
-        key
-        if isinstance(key, str)
-        and _PLAIN_KEY.match(key)
-        and key not in ("true", "false", "null", "y", "n", "yes", "no", "on", "off")
-        else json.dumps(str(key))
-    )
-
-
 def render(derived: Derived, facts: ScriptFacts) -> str:
-    out = [
-        f"# Imported from {facts.file} by `jobc import`.",
-        "# Each value names the script line it came from; lines not mapped are listed at the end.",
-        *(f"# jobc: {note}" for note in derived.notes),
+    """The spec's YAML text: written by `jobc.script.writer`, which escapes every text in it;
+    literal braces escaped for interpolation, secrets masked in the comments. Raises
+    `Unwritable` for a value no spec can hold."""
+    import copy
+
+    from jobc.script.writer import document
+    from jobc.spec.interpolate import escape, fields
+
+    data = copy.deepcopy(derived.data)
+    for path, text in list(fields(data)):
+        # `ckpt-{epoch}.pt` is the program's own template, not a reference to a spec value
+        _put(data, path, escape(text))
+    header = [
+        f"Imported from {facts.file} by `jobc import`.",
+        "Each value names the script line it came from; lines not mapped are listed at the end.",
+        *(_masked(f"jobc: {note}") for note in derived.notes),
+        *(_masked(f"Not known: {line}") for line in derived.unknown),
     ]
-    data = derived.data
-    keys = [k for k in _ORDER if k in data] + [k for k in data if k not in _ORDER]
-    for key in keys:
-        _emit(out, (key,), data[key], 0, derived)
+    footer = []
     if derived.unmapped:
-        out.append("")
-        out.append("# Not mapped from the script:")
-        for u in derived.unmapped:
-            out.append(f"#   line {u.line}: {_one_line(u.text)} — {u.why}")
-    return "\n".join(out) + "\n"
+        footer = ["", "Not mapped from the script:"]
+        footer += [
+            f"  line {u.line}: {_masked(_one_line(u.text))} — {_masked(u.why)}" for u in derived.unmapped
+        ]
+    notes = {path: f"line {span.line}" for path, span in derived.spans.items()}
+    required = ("version", "name", "resources", "launch")
+    return document(data, order=_ORDER, header=header, notes=notes, footer=footer, required=required)
+
+
+def _put(data: Any, path: tuple[str | int, ...], value: Any) -> None:
+    node = data
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+
+
+def _masked(text: str) -> str:
+    """A script's text for a comment or a message, with every secret in it masked as JC702 masks it."""
+    from jobc.tables.secrets import mask
+
+    return mask(text)
 
 
 def _one_line(text: str) -> str:
@@ -227,42 +252,16 @@ def _one_line(text: str) -> str:
     return text if len(text) <= 70 else text[:67] + "…"
 
 
-def _comment(derived: Derived, path: tuple[str | int, ...]) -> str:
-    span = derived.spans.get(path)
-    return f"  # line {span.line}" if span is not None else ""
-
-
-def _emit(out: list[str], path: tuple[str | int, ...], value: Any, depth: int, derived: Derived) -> None:
-    pad = "  " * depth
-    key = _key(path[-1])
-    if isinstance(value, dict):
-        if not _has_values(value):
-            return
-        out.append(f"{pad}{key}:")
-        for k, v in value.items():
-            _emit(out, (*path, k), v, depth + 1, derived)
-    elif isinstance(value, list):
-        if not value:
-            return
-        out.append(f"{pad}{key}:")
-        for i, item in enumerate(value):
-            out.append(f"{pad}  - {_scalar(item)}{_comment(derived, (*path, i)) or _comment(derived, path)}")
-    else:
-        out.append(f"{pad}{key}: {_scalar(value)}{_comment(derived, path)}")
-
-
-def _has_values(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(_has_values(v) for v in value.values())
-    if isinstance(value, list):
-        return bool(value)
-    return True
-
-
 def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:
-    where = output or "stdout"
-    lines = [f"jobc import: {facts.file} → {where}"]
+    from jobc.core.text import visible
+
+    where = visible(output) if output else "stdout"
+    lines = [f"jobc import: {visible(facts.file)} → {where}"]
+    lines += [f"  not known: {visible(_masked(line))}" for line in derived.unknown]
     if derived.unmapped:
         lines.append(f"  {len(derived.unmapped)} line(s) not mapped:")
-        lines += [f"    line {u.line}: {_one_line(u.text)} — {u.why}" for u in derived.unmapped]
+        lines += [
+            f"    line {u.line}: {visible(_masked(_one_line(u.text)))} — {visible(_masked(u.why))}"
+            for u in derived.unmapped
+        ]
     return "\n".join(lines) + "\n"

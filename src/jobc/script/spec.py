@@ -76,6 +76,8 @@ class Derived:
     mode_known: bool = True
     # what the import mapped from a launcher and what it could not carry over, said in the spec
     notes: list[str] = field(default_factory=list)
+    # what the spec needs and import left out (a value Slurm refuses), said at the top of the spec
+    unknown: list[str] = field(default_factory=list)
 
     def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
         node: Any = self.data

@@ -105,6 +105,23 @@ def render(text: str, values: dict[str, Any], limit: int = MAX_VALUE) -> str:
     return rendered
 
 
+_SHELL_REF = re.compile(r"\$\{[^{}]*\}")
+
+
+def escape(text: str) -> str:
+    """``text`` written so that `render` gives it back as it is: each literal brace doubled,
+    except inside a `${NAME}`, which passes through untouched already."""
+    if "{" not in text and "}" not in text:
+        return text
+    out, at = [], 0
+    for match in _SHELL_REF.finditer(text):
+        out.append(text[at : match.start()].replace("{", "{{").replace("}", "}}"))
+        out.append(match.group(0))
+        at = match.end()
+    out.append(text[at:].replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
 def has_stray_brace(text: str) -> bool:
     """A single brace that is neither part of a reference nor doubled."""
     rest = _TOKEN.sub("", text)

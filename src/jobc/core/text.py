@@ -1,0 +1,28 @@
+"""Text from files, logs and names made safe to show: nothing in it can move the cursor, colour
+the terminal, end a line (and so forge a CI annotation or a YAML key), or fail to encode."""
+
+from __future__ import annotations
+
+import re
+
+# C0 and C1 controls, DEL, line and paragraph separators, bidirectional overrides and isolates
+# (which reorder what a reader sees), byte-order marks, and lone surrogates (undecodable bytes in
+# a file name, or a `\ud800` escape), which no UTF-8 stream can encode.
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\x1b": "\\e"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    named = _NAMED.get(ch)
+    if named is not None:
+        return named
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"  # a byte that is not UTF-8, as Python keeps it: the byte
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every unsafe character written as a backslash escape."""
+    return UNSAFE.sub(_escape, text)

@@ -1,0 +1,204 @@
+"""`jobc import` of hostile scripts and file names: the spec it writes means what the script
+meant, holds nothing pasted, and a failure leaves the old spec as it was."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobc.cli import main
+from jobc.lint.config import Config
+from jobc.lint.pipeline import lint_file
+
+HEAD = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=1\n#SBATCH --time=1:00:00\n"
+
+
+def _import(script: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["import", str(script), "-o", str(out)])
+    err = capsys.readouterr().err
+    return code, (out.read_text(encoding="utf-8") if out.exists() else ""), err
+
+
+def test_a_newline_in_the_file_name_injects_no_yaml(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "a\nenv:\n  EVIL: pwned\n#.sh"
+    script.write_text(HEAD + "srun python train.py\n")
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert re.search(r"(?m)^\s*EVIL", spec) is None
+    assert "a\\nenv:\\n  EVIL: pwned\\n#.sh" in spec.splitlines()[0]
+    result = lint_file(tmp_path / "spec.yaml", config=Config())
+    assert result.findings == []
+    assert result.context is not None
+    assert "EVIL" not in result.context.spec.env
+
+
+def test_control_characters_are_escaped_in_strings_and_comments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "b\x1b]0;title\x07\x7f\u0085.sh"
+    script.write_text(HEAD + 'echo "\x1b[2J\x07done"\nsrun python train.py "x\x1by" "\u202eevil"\n')
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    for ch in "\x1b\x07\x7f\x85\u202e":
+        assert ch not in spec
+        assert ch not in err
+    assert '- "x\\ey"' in spec
+    assert '- "\\u202eevil"' in spec
+    assert 'echo "\\e[2J\\x07done"' in spec
+    result = lint_file(tmp_path / "spec.yaml", config=Config())
+    assert [f.code for f in result.findings] == []
+    assert result.context is not None
+    assert result.context.spec.launch.args == ["x\x1by", "\u202eevil"]
+
+
+def test_literal_braces_are_escaped_for_interpolation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jobc.compile.plan import make_plan
+
+    script = tmp_path / "job.sh"
+    script.write_text(
+        HEAD + "srun python train.py ckpt-{epoch}-{step}.pt '{name}-{resources.nodes}n' '${HOME}/{x}'\n"
+    )
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert '"ckpt-{{epoch}}-{{step}}.pt"' in spec
+    result = lint_file(tmp_path / "spec.yaml", config=Config())
+    assert [f.code for f in result.findings] == ["JC507"]  # ${HOME} is passed as written, as in the script
+    assert result.context is not None
+    assert make_plan(result.context).program == (
+        "train.py",
+        "ckpt-{epoch}-{step}.pt",
+        "{name}-{resources.nodes}n",
+        "${HOME}/{x}",
+    )
+
+
+def test_a_program_name_that_is_not_utf8_fails_and_leaves_the_old_spec(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_bytes(HEAD.encode() + b"srun python tr\xffain.py --lr 1\n")
+    out = tmp_path / "spec.yaml"
+    out.write_text("version: 1  # the user's own spec\n")
+    code, spec, err = _import(script, out, capsys)
+    assert code == 1
+    assert spec == "version: 1  # the user's own spec\n"
+    assert err.strip().splitlines()[-1] == (
+        f"jobc import: {script}: not imported: line 5: launch.program: "
+        "tr\\xffain.py holds bytes that are not UTF-8, which a spec cannot hold"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job.sh", "spec.yaml"]  # no temporary left
+
+
+def test_a_file_name_that_is_not_utf8_to_a_strict_utf8_stdout(tmp_path: Path) -> None:
+    name = os.fsdecode(b"c\xff.sh")
+    script = tmp_path / name
+    script.write_text(HEAD + "srun python train.py\n")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run(
+        [sys.executable, "-m", "jobc", "import", os.fsencode(script)],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode("utf-8")  # strict: every byte is UTF-8
+    assert "c\\xff.sh" in out.splitlines()[0]
+    assert b"c\\xff.sh" in done.stderr
+
+
+def test_a_wrapper_is_never_imported_as_an_invented_program(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD + "srun ./run.sh --lr 1\n")
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert "train.py" not in spec
+    assert re.search(r"(?m)^\s*program:", spec) is None
+    assert "# Not known: launch.program: line 5 runs `srun ./run.sh --lr 1`" in spec
+    assert "not known: launch.program" in err
+    result = lint_file(tmp_path / "spec.yaml", config=Config())
+    assert [(f.code, f.message) for f in result.findings] == [
+        ("JC003", "launch needs 'program' (a script) or 'module' (python -m)")
+    ]
+
+
+def test_a_script_without_a_program_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD + "echo nothing to run\n")
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert "train.py" not in spec
+    assert "# Not known: launch.program: no line of the script starts a program" in spec
+
+
+def test_secrets_are_not_copied_into_the_comments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    token = "hf_abcdefghijklmnopqrstuvwxyz0123456789"
+    wandb = "0123456789abcdef0123456789abcdef01234567"
+    script = tmp_path / "job.sh"
+    script.write_text(
+        HEAD + f"export HF_TOKEN={token}\nexport WANDB_API_KEY={wandb}\n"
+        "export DATABASE_URL=postgres://me:s3cretPassw0rd@db.example.com/x\n"
+        "git clone https://me:s3cretPassw0rd@git.example.com/repo\n"
+        "srun python train.py --token abcdef123456\n"
+    )
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    for secret in (token, wandb, "s3cretPassw0rd", "abcdef123456"):
+        assert secret not in spec
+        assert secret not in err
+    assert "export HF_TOKEN=… — left out, JC702" in spec
+    assert "git clone https://me:…@git.example.com/repo" in spec
+
+
+@pytest.mark.parametrize(
+    ("line", "path"),
+    [
+        ("#SBATCH --nodes=0", "nodes:"),
+        ("#SBATCH --cpus-per-task=12345678901234567890123", "cpus_per_task:"),
+        ("#SBATCH --nodes=" + "9" * 5000, "nodes:"),
+        ("#SBATCH --nodes=²", "nodes:"),
+    ],
+)
+def test_a_value_slurm_refuses_is_a_finding_not_a_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, path: str
+) -> None:
+    script = tmp_path / "job.sh"
+    rest = "#SBATCH --gpus-per-node=1\n#SBATCH --time=1:00:00\nsrun python t.py\n"
+    script.write_text(f"#!/bin/bash\n{line}\n{rest}")
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 1
+    assert "job.sh:2:9: JC809 [error] #SBATCH --" in err
+    assert path not in spec
+    assert len(spec) < 2000
+    assert lint_file(tmp_path / "spec.yaml", config=Config()).findings == []
+
+
+def test_an_export_bash_refuses_is_a_finding_not_an_env_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD + "export 1A=x\nsrun python t.py\n")
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 1
+    assert "job.sh:5:8: JC809 [error] export 1A: bash refuses the name" in err
+    assert "env:" not in spec
+    assert lint_file(tmp_path / "spec.yaml", config=Config()).findings == []
+
+
+def test_a_nul_byte_anywhere_is_not_imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "job.sh"
+    script.write_bytes(HEAD.encode() + b"echo hi\n" * 10000 + b"srun python train.py a\0b\n")
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 1
+    assert spec == ""
+    assert "NUL byte at line 10005" in err
