@@ -87,6 +87,9 @@ class Launcher:
     options: dict[str, Word]  # by normalised name (nnodes, nproc_per_node, rdzv_endpoint, …)
     flags: tuple[str, ...]  # options without a value (standalone, multi_gpu, …)
     span: Span
+    # the rendezvous host and port, from their own options or the two halves of an endpoint
+    host: Word | None = None
+    port: Word | None = None
 
 
 @record(frozen=False)
@@ -108,6 +111,7 @@ class Step:
     exec_: bool
     line: int  # the first line, for ordering against traps and other commands
     command: str = ""  # the command srun starts (its base name), when it is no program jobc reads
+    syncs: Span | None = None  # `uv sync` (or `uv run`) inside the step's own shell: every task runs it
 
 
 @record

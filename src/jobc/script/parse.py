@@ -854,7 +854,7 @@ class _Reader:
         text = _values.text(f)
         where = _values.place(f)
         span = self.offsets(*where) if where is not None else self.where(node, src)
-        return Word(text, span, literal, text, node, f, where is not None)
+        return Word(text, span, literal, text, node, f, True)
 
     def words(self, src: _values.Src, nodes: list[Any]) -> list[Word]:
         out: list[Word] = []
@@ -1054,6 +1054,14 @@ class _Reader:
         else:
             _program(step, rest)
         if srun is None and step.launcher is None and step.program is None and step.module is None:
+            if (
+                len(rest) >= 2
+                and step.command in ("bash", "sh")
+                and not rest[1].text.startswith("-")
+                and not background
+            ):
+                # `bash "$SCRIPT"` in the foreground: a step of its own, whatever the file runs
+                return step
             return None
         return step
 
@@ -1093,8 +1101,20 @@ class _Reader:
                 continue
             words = self.words(src, _argument_nodes(cmd))
             i, _ = _skip_wrappers(words, 0)
-            _program(step, words[i:])
+            rest = words[i:]
+            if (
+                len(rest) >= 2
+                and rest[0].text == "uv"
+                and rest[1].text in ("sync", "pip")
+                and step.syncs is None
+            ):
+                # each task of the step syncs the environment before the program starts
+                step.syncs = self.where(cmd, src) if src.pieces is None else self.span(cmd, src)
+                continue
+            _program(step, rest)
             if step.launcher is not None or step.program is not None or step.module is not None:
+                if step.uv_sync and step.syncs is None:
+                    step.syncs = self.span(cmd, src)
                 break
 
 
@@ -1153,6 +1173,7 @@ def _step_words(step: Step, words: list[Word]) -> Iterator[Word]:
         yield from step.srun.values()
     if step.launcher is not None:
         yield from step.launcher.options.values()
+        yield from (w for w in (step.launcher.host, step.launcher.port) if w is not None)
     for w in (step.program, step.module):
         if w is not None:
             yield w
@@ -1407,8 +1428,28 @@ def _launch(step: Step, kind: _launchers.Launcher, words: list[Word], at: int, s
     for name in kind.config:
         if name in options and options[name].literal:
             _config_options(options, options[name])
-    step.launcher = Launcher(kind.name, options, flags, words[at].span)
+    host = next((options[k] for k in kind.address if k in options), None)
+    port = next((options[k] for k in kind.port if k in options), None)
+    for key in kind.endpoint:
+        endpoint = options.get(key)
+        if endpoint is not None and ":" in endpoint.text:
+            colon = endpoint.text.rfind(":")
+            host = host or _piece(endpoint, 0, colon)
+            port = _piece(endpoint, colon + 1, len(endpoint.text))
+    step.launcher = Launcher(kind.name, options, flags, words[at].span, host, port)
     _target(step, words[j:], module_flag=any(f in flags for f in kind.module_flags))
+
+
+def _piece(w: Word, start: int, end: int) -> Word:
+    """Characters start..end of a word (an endpoint's host or port), placed where they were written
+    when they came from a variable."""
+    text = w.text[start:end].strip("\"'")
+    if w.segs is None or not w.placed or not _LOCATE:
+        return Word(text, w.span, w.literal and "$" not in text, w.raw, None, None, w.placed)
+    segs = _values.cut(tuple(w.segs), start, end)
+    where = _values.place(segs)
+    span = _LOCATE[-1](*where) if where is not None else w.span
+    return Word(_values.text(segs), span, _values.literal(segs), w.raw, None, segs, True)
 
 
 # the folder of the script being read: a launcher's config file is looked for there

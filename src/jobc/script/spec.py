@@ -437,21 +437,13 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
     launch["args"] = args
     if for_lint:
         _checkpoint_arg(out, step)
+        _sharding(out, step)
     if step.container:
         for name, word in step.container.items():
             _container_option(out, name, None if name in step.srun_flags else word.text, word.span)
     launcher = step.launcher
     if launcher is not None:
-        kind = launchers.entry(launcher.name)
-        port = None
-        for key in kind.port if kind is not None else ():
-            if key in launcher.options:
-                port = launcher.options[key]
-        for key in kind.endpoint if kind is not None else ():
-            endpoint = launcher.options.get(key)
-            if endpoint is not None and ":" in endpoint.text:
-                number_text = endpoint.text.rsplit(":", 1)[1].strip("\"'")
-                port = Word(number_text, endpoint.span, endpoint.literal, endpoint.raw)
+        port = launcher.port
         number = _int(port.text) if port is not None else None
         if for_lint and port is not None and number is not None and 1024 <= number <= 65535:
             out.put(("launch", "master_port"), number, port.span, port.raw)
@@ -520,6 +512,38 @@ def _first_line(facts: ScriptFacts) -> Span:
     return facts.first_command or Span.point(1, 1)
 
 
+# arguments and launcher flags that shard the model with FSDP: (pattern, parallelism.sharding)
+_FSDP = (
+    (re.compile(r"^--use[-_]megatron[-_]fsdp$"), "megatron-fsdp"),
+    (
+        re.compile(
+            r"^--(?:fsdp|use[-_]fsdp|use[-_]torch[-_]fsdp2?|fsdp[-_]sharding[-_]strategy|fsdp[-_]config)(?:=.*)?$"
+        ),
+        "fsdp2",
+    ),
+    (re.compile(r"^(?:--strategy[= ]|(?:\w+\.)*strategy=)['\"]?fsdp", re.I), "fsdp2"),
+)
+
+
+def _sharding(out: Derived, step: Step) -> None:
+    """FSDP named on the launch line (`--fsdp full_shard`, accelerate's --use_fsdp, Lightning's
+    `--strategy fsdp`): the layout the CUDA environment rules reason about."""
+    words = list(step.args)
+    if step.launcher is not None:
+        words += [w for k, w in step.launcher.options.items() if k.startswith("fsdp")]
+        if "use_fsdp" in step.launcher.flags:
+            out.put(("parallelism", "sharding"), "fsdp2", step.launcher.span, "--use_fsdp")
+            return
+    for i, word in enumerate(words):
+        text = word.text
+        if text in ("--strategy",) and i + 1 < len(words):
+            text = f"--strategy={words[i + 1].text}"
+        for pattern, sharding in _FSDP:
+            if word.literal and pattern.match(text):
+                out.put(("parallelism", "sharding"), sharding, word.span, word.raw)
+                return
+
+
 def _resolve(raw: str, variables: dict[str, str]) -> str | None:
     """A word's value when it only reads variables the script set to literal values."""
     if raw[:1] == "'":
@@ -582,6 +606,10 @@ def _import_env(out: Derived, e: Export) -> None:
         out.put(("env", name), value, e.value_span, where)
 
 
+# commands that only show a value: a per-rank variable in a log line is a diagnostic, not a pitfall
+_DIAGNOSTIC = frozenset({"echo", "printf", "logger", ":", "true"})
+
+
 def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
     """The batch shell's commands, as setup lines: where the spec rules look for shell.
 
@@ -595,7 +623,7 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
     items: list[tuple[Span, str]] = [
         (c.span, c.text)
         for c in facts.commands
-        if _any_line(batch_lines, c.span.line, c.span.line)
+        if (_any_line(batch_lines, c.span.line, c.span.line) and c.name not in _DIAGNOSTIC)
         or _SRUN.search(c.text)
         or PREFILTER.search(c.text)
     ]
@@ -609,6 +637,12 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
         or PREFILTER.search(s.text)
     ]
     items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
+    # `srun bash -c "uv sync && …"`: the sync every task runs, as the srun line JC504 reads
+    items += [
+        (s.syncs, " ".join(["srun", *(w.raw for w in (s.srun or {}).values()), "uv sync"]))
+        for s in facts.steps
+        if s.syncs is not None and s.srun is not None
+    ]
     items.sort(key=lambda item: (item[0].line, item[0].col))
     lines = []
     for i, (span, text) in enumerate(items):

@@ -85,19 +85,16 @@ def _slice(seg: Seg, a: int, b: int) -> Seg:
     return (part, start + head, start + head + size, lit)
 
 
-def cut(f: Field, at: int) -> Field:
-    """The field from character ``at`` on (the value of `--name=value`)."""
+def cut(f: Field, at: int, end: int | None = None) -> Field:
+    """Characters ``at`` to ``end`` of the field (the value of `--name=value`, an endpoint's host)."""
+    stop = len(text(f)) if end is None else end
     out: list[Seg] = []
     pos = 0
     for seg in f:
         n = len(seg[0])
-        if pos + n <= at:
-            pos += n
-            continue
-        if pos >= at or not seg[3]:
-            out.append(seg)
-        else:
-            out.append(_slice(seg, at - pos, n))
+        lo, hi = max(at - pos, 0), min(stop - pos, n)
+        if lo < hi:
+            out.append(seg if (lo == 0 and hi == n) or not seg[3] else _slice(seg, lo, hi))
         pos += n
     return tuple(out)
 
@@ -112,13 +109,15 @@ def join(fields: list[Field], sep: str = " ") -> Field:
 
 
 def place(f: Field) -> tuple[int, int] | None:
-    """Where a field was written: one byte range when its parts run in order, else the last part's."""
+    """Where a field was written: one byte range when its parts were written together; None when
+    they come from several places (`"$HOST:$PORT"`), where the word that joins them is the place."""
     placed = [s for s in f if s[1] >= 0]
     if not placed:
         return None
-    if all(placed[i][1] >= placed[i - 1][2] for i in range(1, len(placed))):
+    # one place when the parts follow each other (a quote or a `\`-newline between them at most)
+    if all(0 <= placed[i][1] - placed[i - 1][2] <= 3 for i in range(1, len(placed))):
         return placed[0][1], placed[-1][2]
-    return placed[-1][1], placed[-1][2]
+    return None
 
 
 class Src:

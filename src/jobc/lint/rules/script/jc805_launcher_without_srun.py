@@ -47,6 +47,8 @@ def check(ctx: Context) -> Iterator[Hit]:
     step = f.main_step
     if step is None or step.srun is not None:
         return
+    if step.launcher is None and step.program is None and step.module is None:
+        return  # `bash "$SCRIPT"`: what it starts, and how, is in another file
     if any(s.srun is not None for s in f.steps):
         # the job's steps run under srun; a program the batch shell runs as well is a helper
         return

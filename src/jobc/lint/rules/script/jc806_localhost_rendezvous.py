@@ -85,10 +85,9 @@ def check(ctx: Context) -> Iterator[Hit]:
             continue
         if step.srun is not None and (step_nodes(f, step) or count) < 2:
             continue  # a one-node step inside the bigger job: its own loopback is right
-        for key in (*kind.endpoint, *kind.address):
-            word = launcher.options.get(key)
-            if word is not None and _local_word(word):
-                places.append((word.span, word.raw))
+        host = launcher.host
+        if host is not None and _local_word(host):
+            places.append((host.span, host.raw))
         for flag in kind.single_node:
             if flag in launcher.flags:
                 # under srun on every node, each copy is its own one-node job
