@@ -48,7 +48,8 @@ def load_batch(step: int) -> int:
 
 def main() -> int:
     mode = sys.argv[1]
-    print(f"scenario {mode}: rank {rank()} of {world()} starts", flush=True)
+    host = os.environ.get("SLURMD_NODENAME", "?")
+    print(f"scenario {mode}: rank {rank()} of {world()} starts on {host}", flush=True)
     if mode == "ok":
         return 0
     if mode == "sweep":

@@ -1,4 +1,7 @@
-"""`jobc triage JOBID|LOG… [--spec SPEC] [--format text|json]`: why the job ended, first cause first."""
+"""`jobc triage JOBID|LOG… [--spec SPEC] [--format text|json]`: why the job ended, first cause first.
+
+`jobc triage --signatures [--format text|json|markdown]` lists the failure signatures it knows;
+`docs/triage.md` is that list as markdown."""
 
 from __future__ import annotations
 
@@ -24,11 +27,16 @@ def register(sub: Any, name: str) -> None:
             "file:line of the evidence; collective timeouts and lost peers are shown as symptoms."
         ),
     )
-    p.add_argument("targets", nargs="+", metavar="JOBID|LOG")
+    p.add_argument("targets", nargs="*", metavar="JOBID|LOG")
     p.add_argument(
         "--spec", metavar="SPEC", help="the job's spec, for rank coordinates (default: the ledger's)"
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--signatures",
+        action="store_true",
+        help="list the failure signatures triage recognises (with --format markdown: docs/triage.md)",
+    )
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument(
         "--dumps",
         metavar="DIR",
@@ -44,7 +52,19 @@ def run(args: argparse.Namespace) -> int:
     from jobc.jobs.slurm import NotSlurm, SlurmError, require, valid_job_id
     from jobc.jobs.status import sacct_state, status
     from jobc.jobs.triage import render, triage_files, with_hang_dumps
+    from jobc.lint.report.safe import visible
 
+    if args.signatures:
+        from jobc.jobs.catalogue_doc import listing
+
+        sys.stdout.write(listing(args.format))
+        return Exit.OK
+    if not args.targets:
+        print("jobc triage: give a job id or a log file (or --signatures)", file=sys.stderr)
+        return Exit.ERROR
+    if args.format == "markdown":
+        print("jobc triage: --format markdown is for --signatures", file=sys.stderr)
+        return Exit.ERROR
     reports = []
     try:
         for target in args.targets:
@@ -54,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 reports.append(with_hang_dumps(report, _dumps(args)))
                 continue
             if not valid_job_id(target):
-                raise CommandError(f"{target}: neither a log file nor a job id")
+                raise CommandError(f"{visible(target)}: neither a log file nor a job id")
             require("scontrol")  # a log file needs no Slurm; a job id does
             directory = ledger_dir(args)
             entry = ledger.find(directory, target)
@@ -84,22 +104,24 @@ def run(args: argparse.Namespace) -> int:
             )
             reports.append(with_hang_dumps(report, _dumps(args)))
     except CommandError as exc:
-        print(f"jobc triage: {exc}", file=sys.stderr)
+        print(f"jobc triage: {visible(str(exc))}", file=sys.stderr)
         return Exit.ERROR
     except (NotSlurm, SlurmError, LogError, ledger.LedgerError) as exc:
-        print(f"jobc triage: {exc}", file=sys.stderr)
+        print(f"jobc triage: {visible(str(exc))}", file=sys.stderr)
         return Exit.ERROR
     except OSError as exc:
-        print(
-            f"jobc triage: {getattr(exc, 'filename', '')}: cannot read: {exc.strerror or exc}",
-            file=sys.stderr,
-        )
+        name = visible(str(getattr(exc, "filename", "") or ""))
+        print(f"jobc triage: {name}: cannot read: {visible(str(exc.strerror or exc))}", file=sys.stderr)
         return Exit.ERROR
     if args.format == "json":
         data = [r.as_json() for r in reports]
-        sys.stdout.write(json.dumps(data[0] if len(data) == 1 else data, indent=2) + "\n")
+        # ASCII JSON: control characters, and the lone surrogates of a file name that is not
+        # UTF-8, become \u escapes that any terminal and any encoding carry.
+        sys.stdout.write(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=True) + "\n")
     else:
-        sys.stdout.write("\n".join(render(r) for r in reports))
+        # log lines and file names may hold ESC, BEL or undecodable bytes: escaped, as lint does
+        text = "\n".join(render(r) for r in reports)
+        sys.stdout.write("\n".join(visible(line) for line in text.split("\n")))
     return Exit.OK
 
 

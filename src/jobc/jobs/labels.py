@@ -1,9 +1,18 @@
-"""Who wrote a log line: the labels the compiled script puts on every line.
+"""Who wrote a log line, and what it says once every prefix is taken off.
 
-`srun --label` puts the task number first (`3: `, padded to the width of the largest); in the
-torchrun launch there is one task per node, so that number is the node's, and torchrun's own
-prefix (`[rank5]:` from the compiled script's template, `[default1]:` for torchrun's default,
-which names the local rank) names the rank.
+Launchers and loggers put their own prefixes in front of a program's lines, and a job's log can
+carry several at once: `srun --label`'s task number (`3: `), a host name (pdsh, as DeepSpeed's
+multi-node launcher runs it: `node7: `), torchrun's `--tee` and log-line-prefix templates
+(`[default1]:` names the local rank, `[rank5]:` the global one, as jobc's compiled script asks),
+torch's own `[rank5]:` on the lines of an uncaught exception, accelerate's `[host:1]:`,
+Lightning's `[rank: 1]`, `[stdout]`/`[stderr]` tags, ANSI colours, timestamps and logging
+headers (`[2024-05-01 12:00:00,123] [INFO] [launch.py:315:sigkill_handler] `, glog's
+`E1124 02:24:18.145000 9823 api.py:1002] `, `INFO:root:`). `parse` strips all of them and keeps
+what they say: the task, the global rank, the local rank and the node, each only when a prefix
+names it (a local rank is never taken for a global one).
+
+Every number read here is ASCII digits of bounded length, so a 5000-digit label or a superscript
+`²` is text, never an `int()` that fails.
 """
 
 from __future__ import annotations
@@ -11,46 +20,107 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_SRUN = re.compile(r"^\s*(\d+): ")
-_TORCHRUN = re.compile(r"^\[(rank|[A-Za-z_]+?)(\d+)\]:")
+# ANSI escape sequences (colours, cursor moves) and other C0 controls but tab.
+_ANSI = re.compile(
+    r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,256}(?:\x07|\x1b\\)?|\x1b[@-_]"
+    r"|[\x00-\x08\x0b-\x1f\x7f]"
+)
+_N = "[0-9]{1,9}"
+_SRUN = re.compile(rf"^ {{0,12}}({_N}): ")
+_HOST = re.compile(r"^([A-Za-z][A-Za-z0-9_.\-]{0,62}): ")
+_BRACKET = re.compile(
+    rf"^\[(?:(rank|Rank|RANK) ?:? ?({_N})|([A-Za-z_]{{1,32}}?)({_N})|([A-Za-z0-9_.\-]{{1,63}}):({_N}))\]:? ?"
+)
+_TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): ")
+_TIME = re.compile(
+    r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T_][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
+    r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?"
+    r"(?: ?[-|:] ?| )"
+)
+_LEVEL = re.compile(r"^\[?(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}")
+_WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
+_GLOG = re.compile(
+    r"^\[?[IWEF](?:[0-9]{4} [0-9:.]{8,24}(?: {1,8}[0-9]{1,10})?)? [A-Za-z0-9_./\-]{1,200}:[0-9]{1,6}\] ?"
+)
+_PYLOG = re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]{1,80}:")
+# Host names that look like words a program would print before a colon are not hosts: a host
+# prefix needs a digit or a dash (node12, gpu-a100-03, worker-0) or is localhost.
+_WORDISH = re.compile(r"^[A-Za-z_]+$")
 
 
 @dataclass(frozen=True)
 class Line:
-    task: int | None  # srun's task number
-    rank: int | None  # the global rank, when the label says it
-    local_rank: int | None  # torchrun's default prefix names only the local rank
-    text: str  # the line without its labels
+    task: int | None  # srun's task number (`srun --label`)
+    rank: int | None  # the global rank, when a prefix names it
+    local_rank: int | None  # torchrun's default prefix and accelerate's name only the local rank
+    text: str  # the line without its prefixes
+    node: str | None = None  # a host prefix (pdsh, accelerate)
+
+
+def _has_control(text: str) -> bool:
+    return any((ord(c) < 32 and c != "\t") or c == "\x7f" for c in text)
 
 
 def parse(raw: str) -> Line:
+    """Strip every known prefix of one line (without its newline), keeping what they say."""
     task = rank = local = None
-    text = raw
-    m = _SRUN.match(text)
-    if m:
-        task = int(m.group(1))
-        text = text[m.end() :]
-    # torchrun's prefix, then torch's own `[rankN]: ` on the lines of an uncaught exception
-    for _ in range(3):
-        t = _TORCHRUN.match(text)
-        if t is None:
-            break
-        if t.group(1) == "rank":
-            rank = int(t.group(2))
+    node: str | None = None
+    text = _ANSI.sub("", raw) if _has_control(raw) else raw
+    for _ in range(8):
+        before = text
+        if task is None and (m := _SRUN.match(text)):
+            task = int(m.group(1))
+            text = text[m.end() :]
+        if (m := _BRACKET.match(text)) is not None:
+            if m.group(2) is not None:
+                rank = int(m.group(2))
+            elif m.group(4) is not None:
+                name = m.group(3)
+                if name.lower() == "rank":
+                    rank = int(m.group(4))
+                else:
+                    local = int(m.group(4))
+            elif m.group(6) is not None:
+                node = node or m.group(5)
+                local = int(m.group(6))
+            text = text[m.end() :]
+            continue
+        for pattern in (_TAG, _TIME, _GLOG, _WHERE, _LEVEL, _PYLOG):
+            m = pattern.match(text)
+            if m is not None and m.end() > 0:
+                text = text[m.end() :]
+                break
         else:
-            local = int(t.group(2))
-        text = text[t.end() :]
-        if text.startswith(" "):
-            text = text[1:]
-    return Line(task, rank, local, text)
+            m = _HOST.match(text)
+            if m is not None and node is None and _is_host(m.group(1)):
+                node = m.group(1)
+                text = text[m.end() :]
+        if text == before:
+            break
+    return Line(task, rank, local, text, node)
 
 
-def rank_of(line: Line, torchrun: bool, per_node: int | None) -> int | None:
-    """The global rank that wrote the line, when the labels tell it."""
+def _is_host(name: str) -> bool:
+    if name in ("srun", "slurmstepd", "bash", "sh", "python", "python3", "torchrun"):
+        return False
+    if name == "localhost":
+        return True
+    if _WORDISH.match(name) or name.endswith(("Error", "Exception", "Warning")):
+        return False
+    return any(c.isdigit() or c == "-" for c in name) and not name[0].isdigit()
+
+
+def rank_of(line: Line, torchrun: bool, per_node: int | None = None) -> int | None:
+    """The global rank that wrote the line, when its labels say it.
+
+    A torchrun log names the rank in its prefix (`[rank5]:`); `[default1]:` names only the
+    local rank, and which global rank that is depends on the order the nodes arrived at the
+    rendezvous, so it is not guessed. In jobc's srun launch, srun's task number is the rank.
+    `per_node` is accepted for callers that still pass it; it is not used for arithmetic.
+    """
+    del per_node
     if line.rank is not None:
         return line.rank
     if torchrun:
-        if line.local_rank is not None and line.task is not None and per_node:
-            return line.task * per_node + line.local_rank
-        return None  # the node's agent, not a rank
+        return None
     return line.task

@@ -1,0 +1,219 @@
+"""What triage finds, as data: evidence lines, findings, the diagnosis of a log, the events the
+reader collects and the facts about the job it gathers (`Facts`), which the judge
+(`jobc.jobs.judge`) turns into findings; and what exit codes and signals mean."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobc.jobs import labels
+from jobc.jobs.signatures import Signature
+from jobc.tables.contract import HANG_EXIT_CODE, REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE
+
+MAX_INT_DIGITS = 18
+
+_SIGNALS = {
+    1: "SIGHUP",
+    2: "SIGINT",
+    4: "SIGILL",
+    6: "SIGABRT",
+    7: "SIGBUS",
+    8: "SIGFPE",
+    9: "SIGKILL",
+    10: "SIGUSR1",
+    11: "SIGSEGV",
+    12: "SIGUSR2",
+    13: "SIGPIPE",
+    15: "SIGTERM",
+}
+_SIGNAL_WORDS = {
+    "Killed": "SIGKILL",
+    "Segmentation fault": "SIGSEGV",
+    "Aborted": "SIGABRT",
+    "Bus error": "SIGBUS",
+    "Floating point exception": "SIGFPE",
+    "Illegal instruction": "SIGILL",
+    "Terminated": "SIGTERM",
+}
+# Signals that end a process on their own account (a crash, the OOM killer), not a teardown.
+
+
+@dataclass(frozen=True)
+class Evidence:
+    file: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.text}"
+
+
+@dataclass
+class Finding:
+    kind: str  # the signature's name
+    summary: str
+    cause: bool
+    rank: int | None = None
+    node: str | None = None
+    order: float = float("inf")
+    evidence: list[Evidence] = field(default_factory=list)
+    cls: str = "exit_code"
+    role: str = "cause"
+    code: str = ""
+    action: str = "fix_program"
+    advice: str = ""
+    local_rank: int | None = None
+    task: int | None = None
+    ranks: list[int] = field(default_factory=list)
+    exit_code: int | None = None
+    signal: str | None = None
+    endpoint: str | None = None
+    frame: str | None = None
+    user_frame: str | None = None
+    report: bool = False  # a launcher's or srun's report that a process ended
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "code": self.code,
+            "class": self.cls,
+            "role": self.role,
+            "cause": self.cause,
+            "action": self.action,
+            "advice": self.advice,
+            "summary": self.summary,
+            "rank": self.rank,
+            "local_rank": self.local_rank,
+            "task": self.task,
+            "node": self.node,
+            "ranks": self.ranks,
+            "exit_code": self.exit_code,
+            "signal": self.signal,
+            "endpoint": self.endpoint,
+            "frame": self.frame,
+            "user_frame": self.user_frame,
+            "evidence": [{"file": e.file, "line": e.line, "text": e.text} for e in self.evidence],
+        }
+
+
+@dataclass
+class Diagnosis:
+    job_id: str | None
+    state: str | None
+    exit_code: str | None
+    logs: list[str]
+    findings: list[Finding]
+    restarts: int = 0
+    master: str | None = None
+    mode: str | None = None
+    lines: int = 0
+    compiled: bool = False
+
+    @property
+    def causes(self) -> list[Finding]:
+        return [f for f in self.findings if f.cause]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "job_id": self.job_id,
+            "state": self.state,
+            "exit_code": self.exit_code,
+            "logs": self.logs,
+            "mode": self.mode,
+            "compiled_by_jobc": self.compiled,
+            "master": self.master,
+            "restarts": self.restarts,
+            "lines": self.lines,
+            "findings": [f.as_json() for f in self.findings],
+        }
+
+
+@dataclass
+class Event:
+    sig: Signature | None
+    kind: str
+    cls: str
+    role: str
+    ev: Evidence
+    order: tuple[int, int]
+    line: labels.Line
+    fields: dict[str, Any]
+    more: list[Evidence] = field(default_factory=list)
+
+
+def exit_class(code: int) -> str:
+    """What an exit code usually means for a rank of a training job."""
+    if code == 1:
+        return "a Python exception"
+    if code == REQUEUE_EXIT_CODE:
+        return "the requeue code: it checkpointed and asked to be requeued"
+    if code == WATCHDOG_EXIT_CODE:
+        return "the runtime's watchdog: still running after the grace period, forced out"
+    if code == HANG_EXIT_CODE:
+        return "the runtime's hang watchdog: no step completed in time, or a collective failed"
+    name = signal_of(code)
+    if name == "SIGKILL":
+        return "killed by SIGKILL (out of memory, scancel, or the end of the grace period)"
+    if name == "SIGTERM":
+        return "stopped by SIGTERM (the step was torn down, or the job was signalled)"
+    if name is not None:
+        return f"killed by {name}"
+    return f"exit code {code}"
+
+
+def signal_of(code: int | None) -> str | None:
+    """The signal an exit code stands for: torchrun's and DeepSpeed's -N, a shell's 128+N."""
+    if code is None:
+        return None
+    if code < 0:
+        return _SIGNALS.get(-code, f"signal {-code}")
+    if 128 < code < 160:
+        return _SIGNALS.get(code - 128)
+    return None
+
+
+def parse_int(text: str | None) -> int | None:
+    if text is None or not text.lstrip("-").isascii() or len(text) > MAX_INT_DIGITS + 1:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def first_task(text: str) -> tuple[int | None, int]:
+    """The first task of an srun task list and how many it names, without expanding ranges."""
+    first: int | None = None
+    count = 0
+    for part in text.split(",")[:4096]:
+        a, _, b = part.partition("-")
+        lo, hi = parse_int(a), parse_int(b) if b else parse_int(a)
+        if lo is None or hi is None or hi < lo:
+            continue
+        first = lo if first is None else min(first, lo)
+        count += hi - lo + 1
+    return first, count
+
+
+class Facts:
+    """What the reader learnt about the job, beside its events: what the judge reads."""
+
+    def __init__(self, coords: dict[int, dict[str, int]] | None = None) -> None:
+        self.coords = coords or {}
+        self.lines = 0
+        self.torchrun = False
+        self.compiled = False
+        self.master: str | None = None
+        self.restart = 0
+        self.job_id: str | None = None
+        self.world: int | None = None
+        self.nodelist: str | None = None
+        self.events: list[Event] = []
+        self.rank_task: dict[int, int] = {}
+        self.task_node: dict[int, str] = {}
+        self.rank_node: dict[int, str] = {}
+        self.signals: list[Evidence] = []
+        self.requeues: list[Evidence] = []
+        self.step_ends: list[tuple[Evidence, int]] = []
+        self.watchdog: list[Evidence] = []

@@ -1,0 +1,612 @@
+"""From the events of a log to findings: first cause first, symptoms after, each with a class,
+an action and advice that speaks the language of the job (a spec field only for a log jobc's
+compiled script wrote)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobc.jobs.findings import (
+    Diagnosis,
+    Event,
+    Evidence,
+    Facts,
+    Finding,
+    exit_class,
+    first_task,
+    parse_int,
+    signal_of,
+)
+from jobc.jobs.signatures import ACTIONS, CLASSES, DEFAULT_ACTION
+from jobc.tables.contract import REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE
+
+#: Advice per class: (any log, a log of jobc's compiled script). {node} is filled in when known.
+ADVICE: dict[str, tuple[str, str]] = {
+    "exception": ("fix the program where it raised (the frames are shown)",) * 2,
+    "cuda_oom": (
+        "lower the micro-batch or sequence length, or shard the model over more GPUs "
+        "(tensor/pipeline parallelism, FSDP or ZeRO)",
+        "lower the micro-batch or sequence length, or raise parallelism.tp/pp in the spec "
+        "(jobc plan shows the estimate per rank)",
+    ),
+    "gpu_error": (
+        "resubmit without the node (sbatch --exclude={node}) and report the GPU to the admins",
+        "resubmit without the node (slurm.extra: {{exclude: {node}}}) and report the GPU to the admins",
+    ),
+    "host_oom": (
+        "ask for more host memory (#SBATCH --mem, or --mem=0 for the whole node), or use fewer "
+        "data-loader workers per rank",
+        "raise resources.mem (or mem_per_gpu), or use fewer data-loader workers per rank",
+    ),
+    "nccl_error": (
+        "check the network settings (NCCL_SOCKET_IFNAME, NCCL_IB_HCA) with NCCL_DEBUG=INFO; if one "
+        "node keeps failing, exclude it",
+        "check the spec's fabric settings with NCCL_DEBUG=INFO; if one node keeps failing, exclude it",
+    ),
+    "collective_timeout": (
+        "look at the ranks that did not join the collective: the cause is in their output",
+    )
+    * 2,
+    "rendezvous": (
+        "check that MASTER_ADDR:MASTER_PORT (or --rdzv-endpoint) resolves and is reachable from every "
+        "node and that the first node's process listens there",
+        "check launch.master_port and that the first node's process listens there (port, firewall, "
+        "MASTER_ADDR resolving on every node)",
+    ),
+    "port_in_use": (
+        "use a port no other job on the node takes (derive MASTER_PORT from SLURM_JOB_ID) or ask for "
+        "whole nodes (#SBATCH --exclusive)",
+        "set launch.master_port to a free port, or slurm.exclusive: true",
+    ),
+    "signal": ("resubmit; a crash signal (SIGSEGV, SIGABRT) points at the program or a library",) * 2,
+    "time_limit": (
+        "raise the time limit (#SBATCH --time) or checkpoint on the warning signal "
+        "(#SBATCH --signal) and requeue",
+        "raise slurm.time, or set resilience.signal so the job checkpoints and requeues",
+    ),
+    "node_fail": (
+        "resubmit without the node (sbatch --exclude={node})",
+        "resubmit without the node (slurm.extra: {{exclude: {node}}})",
+    ),
+    "preempted": (
+        "resubmit, or let the job requeue itself (#SBATCH --requeue with a checkpoint on the signal)",
+        "resubmit, or set resilience.requeue and resilience.signal so it requeues itself",
+    ),
+    "cancelled": ("resubmit if the cancel was not meant",) * 2,
+    "import_error": (
+        "install the package in the job's environment, or activate that environment in the batch script",
+        "add the package to the project's dependencies (launch.uv_sync) or activate it in launch.setup",
+    ),
+    "missing_program": (
+        "fix the command's path, or PATH in the batch script",
+        "fix launch.program (or launch.python) in the spec",
+    ),
+    "exit_code": ("the process's own output before it ended says why",) * 2,
+}
+assert set(ADVICE) == set(CLASSES)
+assert set(DEFAULT_ACTION.values()) <= set(ACTIONS)
+
+_ECHO_CLASSES = frozenset(
+    {"exception", "nccl_error", "collective_timeout", "rendezvous", "signal", "exit_code"}
+)
+
+
+def judge(scanner: Facts, final: str | None) -> list[Finding]:
+
+    events = list(scanner.events)
+    compiled = scanner.compiled
+    stop_at = _stop(scanner, events)
+    host_oom = final == "OUT_OF_MEMORY" or any(e.cls == "host_oom" for e in events)
+
+    findings: list[Finding] = []
+    for e in events:
+        f = _finding(scanner, e)
+        if f is None:
+            continue
+        if f.signal == "SIGKILL" and host_oom and f.cls in ("signal", "exit_code"):
+            f.cls = "host_oom"
+            f.summary += " (host memory: the OOM killer)"
+        findings.append(f)
+
+    if final == "NODE_FAIL" and not any(f.cls == "node_fail" for f in findings):
+        findings.append(_state_finding("node_fail", "Slurm lost a node of the job (NODE_FAIL)", -1))
+    if final == "TIMEOUT" and not any(f.cls == "time_limit" for f in findings):
+        at = scanner.signals[0].line if scanner.signals else float("inf")
+        findings.append(_state_finding("time_limit", "the job reached its time limit (TIMEOUT)", at))
+    if final == "PREEMPTED" and not any(f.cls == "preempted" for f in findings):
+        findings.append(_state_finding("preempted", "the job was preempted (PREEMPTED)", float("inf")))
+    checkpointed = any(code == REQUEUE_EXIT_CODE for _, code in scanner.step_ends) or bool(scanner.requeues)
+    if scanner.signals and not any(f.cls in ("time_limit", "preempted", "cancelled") for f in findings):
+        ev = scanner.signals[0]
+        summary = (
+            f"{_banner_signal(ev)} reached the job's batch shell (preemption, the time limit's warning, "
+            "or jobc cancel --checkpoint)"
+        )
+        if checkpointed:
+            summary += "; it checkpointed and asked to be requeued"
+        findings.append(_state_finding("signal", summary, ev.line, [ev, *scanner.requeues[:1]]))
+    for f in findings:
+        if f.cls in ("time_limit", "preempted", "cancelled") and scanner.signals:
+            f.order = min(f.order, scanner.signals[0].line)
+            f.evidence = [scanner.signals[0], *f.evidence][:4]
+        if f.cls == "time_limit" and scanner.compiled:
+            # what jobc's own script says about the signal and the checkpoint
+            if checkpointed:
+                f.summary += "; the signal arrived, it checkpointed and was requeued"
+            elif scanner.signals:
+                f.summary += "; the signal arrived but no checkpoint followed (no requeue code)"
+            elif not any(x.cls == "signal" for x in findings):
+                f.summary += "; no signal reached the batch shell before the end"
+
+    # slurmstepd's OOM count names no node; srun's report of the same kill does
+    nodes = [f.node for f in findings if f.cls == "host_oom" and f.node]
+    for f in findings:
+        if f.cls == "host_oom" and f.node is None and nodes:
+            f.node = nodes[0]
+    _demote_echoes(findings, stop_at)
+    _reports(findings)
+    # a lost rendezvous after another failure is that failure's echo
+    first_other = min((f.order for f in findings if f.cause and f.cls not in ("rendezvous",)), default=None)
+    for f in findings:
+        if f.cls == "rendezvous" and f.cause and first_other is not None and first_other < f.order:
+            _symptom(f, "then the ranks lost the rendezvous store (an echo of the failure above)")
+    _requeue(scanner, findings)
+    findings = _merge(findings)
+
+    if not any(f.cause for f in findings):
+        retry = [f for f in findings if f.cls == "rendezvous"]
+        if retry:
+            retry[0].cause, retry[0].role = True, "cause"
+            retry[0].summary = "rendezvous never completed: " + retry[0].summary
+        else:
+            only = _only_symptoms(scanner, findings)
+            if only is not None:
+                findings.insert(0, only)
+        bad = [(ev, code) for ev, code in scanner.step_ends if code != 0]
+        if not any(f.cause for f in findings) and bad:
+            ev, code = bad[-1]
+            findings.append(
+                _state_finding(
+                    "exit_code", f"the step ended with exit code {code}: {_exit_text(code)}", ev.line, [ev]
+                )
+            )
+    from jobc.tables.secrets import mask  # as JC702 masks them: one table of secret shapes
+
+    for f in findings:
+        _advise(f, compiled)
+        f.summary = mask(f.summary)
+        f.evidence = [Evidence(e.file, e.line, mask(e.text)) for e in f.evidence]
+    findings.sort(
+        key=lambda f: (
+            0 if f.cause else (1 if f.role == "symptom" and f.kind == "only-symptoms" else 2),
+            f.order,
+        )
+    )
+    return findings
+
+
+def _banner_signal(ev: Evidence) -> str:
+    from jobc.jobs import labels
+    from jobc.tables import contract
+
+    m = contract.SIGNAL_FORWARDED.pattern.match(labels.parse(ev.text).text)
+    return f"SIG{m.group(1)}" if m else "a signal"
+
+
+def _stop(scanner: Facts, events: list[Event]) -> float:
+    """Where the job was told to stop: after it, exceptions and exits are the teardown's."""
+    marks = [ev.line for ev in scanner.signals]
+    marks += [e.ev.line for e in events if e.cls in ("time_limit", "preempted", "cancelled")]
+    marks += [e.ev.line for e in events if e.sig is not None and e.sig.code in ("L203", "L205")]
+    return min(marks, default=float("inf"))
+
+
+def _finding(scanner: Facts, e: Event) -> Finding | None:
+    fx = e.fields
+    line = e.line
+    rank = _int_field(fx.get("rank"))
+    if rank is None:
+        rank = line.rank
+    local = _int_field(fx.get("local_rank"))
+    if local is None:
+        local = line.local_rank
+    task = line.task
+    tasks_text = fx.get("tasks")
+    count = 1
+    if tasks_text:
+        task, count = first_task(tasks_text)
+    if rank is None and task is not None and not scanner.torchrun and scanner.compiled and tasks_text is None:
+        rank = task  # jobc's srun launch: the task is the rank, by the script's contract
+    if rank is None and tasks_text and scanner.compiled and not scanner.torchrun and count == 1:
+        rank = task
+    node = fx.get("node") or line.node or _node_of(scanner, rank, task)
+    if tasks_text and fx.get("node") and task is not None:
+        scanner.task_node.setdefault(task, fx["node"])
+    code = _int_field(fx.get("exit_code"))
+    sig = fx.get("signal")
+    if sig in _SIGNAL_WORDS:
+        sig = _SIGNAL_WORDS[sig]
+    if sig is None and fx.get("signum") is not None:
+        sig = signal_of(-(_int_field(fx.get("signum")) or 0) or None)
+    if sig is None:
+        sig = signal_of(code)
+    cls, role = e.cls, e.role
+    if cls == "exit_code" and sig is not None:
+        cls = "signal"
+    if e.sig is not None and e.sig.report and sig == "SIGTERM":
+        role = "symptom"
+    if code in (REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE) and cls == "exit_code":
+        role = "context"
+    if code == 0 and cls == "exit_code":
+        return None
+    summary = _summary(
+        scanner, e, cls=cls, rank=rank, local=local, task=task, count=count, node=node, code=code, sig=sig
+    )
+    f = Finding(
+        kind=e.kind,
+        summary=summary,
+        cause=role == "cause",
+        rank=rank,
+        node=node,
+        order=e.ev.line + e.order[1] * 1e-9,
+        evidence=[e.ev, *e.more][:4],
+        cls=cls,
+        role=role,
+        code=e.sig.code if e.sig else "",
+        local_rank=local,
+        task=task,
+        ranks=[rank] if rank is not None else [],
+        exit_code=code,
+        signal=sig,
+        endpoint=fx.get("endpoint"),
+        frame=fx.get("frame"),
+        user_frame=fx.get("user_frame"),
+    )
+    f.report = bool(e.sig and e.sig.report)
+    return f
+
+
+_SIGNAL_WORDS = {
+    "Killed": "SIGKILL",
+    "Segmentation fault": "SIGSEGV",
+    "Aborted": "SIGABRT",
+    "Bus error": "SIGBUS",
+    "Floating point exception": "SIGFPE",
+    "Illegal instruction": "SIGILL",
+    "Terminated": "SIGTERM",
+}
+
+
+def _int_field(value: Any) -> int | None:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        return parse_int(value)
+    return None
+
+
+def _node_of(scanner: Facts, rank: int | None, task: int | None) -> str | None:
+    """A rank's node as the log says it: srun's task lines, host prefixes, torchrun's table,
+    and in jobc's torchrun launch the task (one per node) and the banner's node list."""
+    if task is None and rank is not None:
+        task = scanner.rank_task.get(rank)
+    if task is not None and task in scanner.task_node:
+        return scanner.task_node[task]
+    if rank is not None and rank in scanner.rank_node:
+        return scanner.rank_node[rank]
+    if task is not None and scanner.torchrun and scanner.nodelist:
+        return _nth_host(scanner.nodelist, task)
+    return None
+
+
+def _nth_host(nodelist: str, index: int) -> str | None:
+    """The index-th host of a Slurm node list (`gpu[01-04,07],login1`), without expanding it."""
+    depth = 0
+    parts: list[str] = []
+    start = 0
+    for i, ch in enumerate(nodelist):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(nodelist[start:i])
+            start = i + 1
+    parts.append(nodelist[start:])
+    for part in parts:
+        prefix, bracket, rest = part.partition("[")
+        if not bracket:
+            if index == 0:
+                return part
+            index -= 1
+            continue
+        inner, _, suffix = rest.partition("]")
+        for piece in inner.split(","):
+            lo, dash, hi = piece.partition("-")
+            if not (lo.isascii() and lo.isdigit() and len(lo) <= 9):
+                return None
+            top = hi if dash else lo
+            if not (top.isascii() and top.isdigit() and len(top) <= 9):
+                return None
+            n = int(top) - int(lo) + 1
+            if index < n:
+                return f"{prefix}{str(int(lo) + index).zfill(len(lo))}{suffix}"
+            index -= n
+    return None
+
+
+def _summary(
+    scanner: Facts,
+    e: Event,
+    *,
+    cls: str,
+    rank: int | None,
+    local: int | None,
+    task: int | None,
+    count: int,
+    node: str | None,
+    code: int | None,
+    sig: str | None,
+) -> str:
+    fx = e.fields
+    who = _who(rank, local, task, count, node)
+    if fx.get("type"):
+        text = f"{fx['type']}: {fx.get('message', '')}".strip().rstrip(":")
+        where = f" in {fx['frame']}" if fx.get("frame") else ""
+        mine = (
+            f" (the program's own frame: {fx['user_frame']})"
+            if fx.get("user_frame") and fx.get("user_frame") != fx.get("frame")
+            else ""
+        )
+        then = f"; then {fx['then']}" if fx.get("then") else ""
+        extra = ""
+        if cls == "cuda_oom" and rank is not None and rank in scanner.coords:
+            c = scanner.coords[rank]
+            extra = " (" + ", ".join(f"{k} {c[k]}" for k in ("tp", "pp", "cp", "dp", "ep") if k in c) + ")"
+        return f"{who}{extra} raised {text[:300]}{where}{mine}{then}"
+    if e.kind == "torchrun-root-cause":
+        what = _exit_text(code) if code is not None else (sig or "an unknown exit")
+        shown = "?" if code is None else str(code)
+        return f"torchrun's first observed failure: {who} exited with {shown} ({what})"
+    if cls == "time_limit":
+        return f"the job reached its time limit (slurmstepd on {node or '?'})"
+    if cls == "preempted":
+        return f"the job was preempted (slurmstepd on {node or '?'})"
+    if cls == "cancelled":
+        return f"the job or step was cancelled (scancel; slurmstepd on {node or '?'})"
+    if cls == "node_fail":
+        return f"a node failed: {node or 'not named'}"
+    if e.sig is not None and e.sig.report:
+        if sig is not None:
+            return f"{who} ended by {sig}" + (f" (exit code {code})" if code is not None else "")
+        return f"{who} exited with {code}: {_exit_text(code)}" if code is not None else f"{who} ended"
+    what = fx.get("what") or fx.get("command") or fx.get("module") or ""
+    if cls == "collective_timeout" and fx.get("op"):
+        what = f"collective {fx['op']} (SeqNum {fx.get('seq', '?')}) timed out"
+    if fx.get("endpoint"):
+        what += f" (endpoint {fx['endpoint']})"
+        if cls == "rendezvous" and scanner.master and scanner.master != fx["endpoint"]:
+            what += f"; the job's master is {scanner.master}"
+    if cls == "missing_program" and fx.get("command"):
+        what = f"{fx['command']}: not found"
+    if cls == "gpu_error" and fx.get("xid"):
+        what = f"GPU Xid {fx['xid']}"
+    if fx.get("abort"):
+        what = f"C++ abort: {what}"
+    desc = CLASSES[cls]
+    return f"{desc}: {who}: {str(what)[:300]}" if what else f"{desc}: {who}"
+
+
+def _who(rank: int | None, local: int | None, task: int | None, count: int, node: str | None) -> str:
+    parts = []
+    if rank is not None:
+        parts.append(f"rank {rank}")
+    elif local is not None:
+        parts.append(f"local rank {local}")
+    if rank is None and task is not None:
+        label = "tasks" if count > 1 else "task"
+        more = f" (and {count - 1} more)" if count > 1 else ""
+        parts.append(f"srun {label} {task}{more}")
+    if node:
+        parts.append(f"on {node}")
+    return " ".join(parts) if parts else "a process"
+
+
+def _exit_text(code: int | None) -> str:
+    return exit_class(code) if code is not None else "unknown"
+
+
+def _state_finding(cls: str, summary: str, order: float, evidence: list[Evidence] | None = None) -> Finding:
+    return Finding(
+        kind=cls, summary=summary, cause=True, order=order, evidence=evidence or [], cls=cls, role="cause"
+    )
+
+
+def _symptom(f: Finding, summary: str | None = None) -> None:
+    f.cause = False
+    f.role = "symptom"
+    if summary:
+        f.summary = f"{summary}: {f.summary}"
+
+
+def _demote_echoes(findings: list[Finding], stop_at: float) -> None:
+    """After the job was told to stop, exceptions, NCCL errors and exits are the teardown's."""
+    # srun ends the step after a failure: slurmstepd's plain CANCELLED that follows is its echo
+    first = min((f.order for f in findings if f.cause and f.cls != "cancelled"), default=float("inf"))
+    for f in findings:
+        if f.cause and f.cls == "cancelled" and f.order > first:
+            _symptom(f)
+    for f in findings:
+        if f.cause and f.order > stop_at and f.cls in _ECHO_CLASSES:
+            _symptom(f)
+        if (
+            f.cause
+            and f.cls == "exception"
+            and f.summary
+            and ("SIGTERM" in f.summary or "Terminated" in f.summary)
+        ):
+            _symptom(f)
+
+
+def _reports(findings: list[Finding]) -> None:
+    """srun's and the launchers' reports of a process's end are causes only when nothing else
+    explains it: an exit code never beside a real cause, a crash signal only before it."""
+    real = [f for f in findings if f.cause and not f.report]
+    first_real = min((f.order for f in real), default=float("inf"))
+    explained_ranks = {f.rank for f in real if f.rank is not None}
+    explained_tasks = {f.task for f in real if f.task is not None}
+    reports = [f for f in findings if f.report and f.cause]
+    for f in reports:
+        crash = (
+            f.signal in {"SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL"} or f.cls == "host_oom"
+        )
+        mine = (f.rank is not None and f.rank in explained_ranks) or (
+            f.task is not None and f.task in explained_tasks
+        )
+        if real and (not crash or f.order > first_real or mine):
+            f.cause, f.role = False, "context"
+    # among reports left as causes, torchrun's table names the global rank: it speaks for the rest
+    left = [f for f in findings if f.report and f.cause]
+    tables = [f for f in left if f.kind == "torchrun-root-cause"]
+    if tables and len(left) > 1:
+        keep = tables[0]
+        keep.order = min(f.order for f in left)
+        for f in left:
+            if f is not keep and (
+                f.signal == keep.signal or f.exit_code == keep.exit_code or f.signal is None
+            ):
+                f.cause, f.role = False, "context"
+
+
+def _requeue(scanner: Facts, findings: list[Finding]) -> None:
+    if scanner.requeues or scanner.restart:
+        findings.append(
+            Finding(
+                kind="requeue-chain",
+                summary=f"requeued {len(scanner.requeues)} time(s) by the script; the log's last run is "
+                f"restart {scanner.restart}",
+                cause=False,
+                order=scanner.requeues[0].line if scanner.requeues else float("inf"),
+                evidence=scanner.requeues[:4],
+                cls="preempted" if scanner.signals else "exit_code",
+                role="context",
+            )
+        )
+    if scanner.watchdog:
+        findings.append(
+            Finding(
+                kind="runtime-watchdog",
+                summary=f"the runtime's watchdog forced ranks out with code {WATCHDOG_EXIT_CODE}: they were "
+                "still running after the grace period (the checkpoint may be partial)",
+                cause=False,
+                order=scanner.watchdog[0].line,
+                evidence=scanner.watchdog[:4],
+                cls="signal",
+                role="symptom",
+            )
+        )
+
+
+def _merge(findings: list[Finding]) -> list[Finding]:
+    """One finding per failure: the same symptom on many ranks, the same exception on many."""
+    out: list[Finding] = []
+    index: dict[tuple[Any, ...], Finding] = {}
+    for f in sorted(findings, key=lambda f: f.order):
+        if f.role in {"symptom", "context"}:
+            key: tuple[Any, ...] = (f.role, f.code or f.kind, f.cls)
+        elif f.cls in ("rendezvous", "port_in_use"):
+            key = ("cause", f.cls)
+        elif f.kind in ("exception-line",) or f.code.startswith("P") or f.cls in ("import_error",):
+            key = ("cause", f.cls, f.summary.split(" raised ", 1)[-1][:120])
+        else:
+            key = ("cause", id(f))
+        known = index.get(key)
+        if known is None:
+            index[key] = f
+            out.append(f)
+            continue
+        for r in f.ranks:
+            if r not in known.ranks and len(known.ranks) < 4096:
+                known.ranks.append(r)
+        for ev in f.evidence:
+            if len(known.evidence) < 4 and ev not in known.evidence:
+                known.evidence.append(ev)
+    for f in out:
+        if f.role != "cause" and len(f.ranks) > 1:
+            f.summary += f" (ranks {_list(sorted(f.ranks))})"
+    return out
+
+
+def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:
+    """A log that holds only symptoms: say so, and name the ranks that did not time out."""
+    timeouts = [f for f in findings if f.cls == "collective_timeout"]
+    if not timeouts:
+        return None
+    waited = sorted({r for f in timeouts for r in f.ranks})
+    ops = [f.summary for f in timeouts if "SeqNum" in f.summary]
+    op = ""
+    if ops:
+        op = " in " + ops[0].split(": ", 1)[-1].split(": ", 1)[-1]
+    suspects = ""
+    if scanner.world and waited and scanner.world <= 65536:
+        missing = [r for r in range(scanner.world) if r not in waited]
+        suspects = f"; suspects: rank(s) {_list(missing)}, which did not time out" if missing else ""
+    elif waited:
+        suspects = "; suspects: the ranks not listed, which did not time out"
+    who = f"rank(s) {_list(waited)} waited" if waited else "ranks waited"
+    return Finding(
+        kind="only-symptoms",
+        summary=f"the first cause is not in the log: {who}{op} for a rank that never joined{suspects}",
+        cause=False,
+        order=timeouts[0].order,
+        evidence=timeouts[0].evidence[:2],
+        cls="collective_timeout",
+        role="symptom",
+        rank=None,
+        ranks=waited,
+    )
+
+
+def _advise(f: Finding, compiled: bool) -> None:
+    action = DEFAULT_ACTION[f.cls]
+    if f.cls == "signal":
+        action = (
+            "fix_program" if f.signal in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL") else "resubmit"
+        )
+    f.action = action
+    text = ADVICE[f.cls][1 if compiled else 0]
+    f.advice = text.replace("{node}", f.node or "NODE").replace("{{", "{").replace("}}", "}")
+
+
+def _list(values: list[int]) -> str:
+    if len(values) > 8:
+        return ",".join(map(str, values[:8])) + f",… ({len(values)})"
+    return ",".join(map(str, values))
+
+
+def render(d: Diagnosis) -> str:
+    out = []
+    head = f"job {d.job_id}" if d.job_id else ", ".join(d.logs)
+    facts = [
+        f"state {d.state}" if d.state else None,
+        f"exit code {d.exit_code}" if d.exit_code else None,
+        f"{d.mode} launch" if d.mode else None,
+        f"master {d.master}" if d.master else None,
+        f"restart {d.restarts}" if d.restarts else None,
+    ]
+    shown = [f for f in facts if f]
+    out.append(head + (f" ({', '.join(shown)})" if shown else ""))
+    if not d.findings:
+        out.append("  no failure found in the log: nothing in it matches a known failure")
+    for i, f in enumerate(d.findings):
+        label = "cause" if f.cause else ("then" if f.role != "context" else "also")
+        if i == 0 and f.cause:
+            label = "first cause"
+        if i == 0 and not f.cause:
+            label = "no cause in the log"
+        out.append(f"{label}: [{f.cls}] {f.summary}")
+        if f.cause or i == 0:
+            out.append(f"    action: {ACTIONS[f.action]}: {f.advice}")
+        for ev in f.evidence:
+            out.append(f"    {ev}")
+    return "\n".join(out) + "\n"

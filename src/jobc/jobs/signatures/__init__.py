@@ -1,0 +1,166 @@
+"""The catalogue of failure signatures triage recognises, one entry per message format.
+
+Each signature is built like a lint rule: a code and a name, the class of failure it shows (the
+`class` of the JSON output, from `CLASSES`), its role (a `cause`, a `symptom` of a failure
+elsewhere, or `context` that helps place one), the literal keywords that let a line through the
+pre-filter, the pattern that reads it, what that pattern extracts, an example excerpt in the
+tool's own format with the tool it comes from, and a near miss that must not fire. The tests run
+every example and every near miss; `jobc triage --signatures` lists them and `docs/triage.md` is
+generated from them.
+
+Patterns are searched in a line whose prefixes are already removed (`jobc.jobs.labels`). Each
+starts with a literal and uses only bounded or non-overlapping repetition, so a line is read in
+time linear in its length, and numbers are ASCII digits of bounded length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+#: The class vocabulary: every finding has exactly one. A contract of the JSON output.
+CLASSES: dict[str, str] = {
+    "exception": "a Python exception raised by the program",
+    "cuda_oom": "the GPU ran out of memory",
+    "gpu_error": "a CUDA or GPU hardware error (illegal access, ECC, Xid, unknown error)",
+    "host_oom": "the node ran out of host memory (the kernel's or the cgroup's OOM killer)",
+    "nccl_error": "NCCL failed (system, internal or remote error, a NCCL WARN)",
+    "collective_timeout": "a collective did not finish in time (NCCL watchdog, Gloo timeout, lost peer)",
+    "rendezvous": "the ranks could not meet at the rendezvous endpoint",
+    "port_in_use": "the rendezvous port was already taken (errno 98, EADDRINUSE)",
+    "signal": "a process was ended by a signal (SIGKILL, SIGSEGV, SIGABRT, SIGTERM)",
+    "time_limit": "the job reached its time limit",
+    "node_fail": "Slurm lost a node of the job",
+    "preempted": "the job was preempted",
+    "cancelled": "the job was cancelled",
+    "import_error": "a module could not be imported",
+    "missing_program": "the program or a command was not found",
+    "exit_code": "a process exited with a non-zero code and no other cause is in the log",
+}
+
+#: What to do about a finding: the `action` of the JSON output.
+ACTIONS: dict[str, str] = {
+    "resubmit": "resubmit as it is",
+    "fix_program": "fix the program",
+    "fix_spec_or_script": "fix the spec or the batch script",
+    "exclude_node": "exclude the node and resubmit",
+    "raise_limit": "raise a limit (time, memory)",
+}
+
+#: The usual action for each class; a finding may say otherwise.
+DEFAULT_ACTION: dict[str, str] = {
+    "exception": "fix_program",
+    "cuda_oom": "fix_program",
+    "gpu_error": "exclude_node",
+    "host_oom": "raise_limit",
+    "nccl_error": "fix_spec_or_script",
+    "collective_timeout": "fix_program",
+    "rendezvous": "fix_spec_or_script",
+    "port_in_use": "fix_spec_or_script",
+    "signal": "resubmit",
+    "time_limit": "raise_limit",
+    "node_fail": "exclude_node",
+    "preempted": "resubmit",
+    "cancelled": "resubmit",
+    "import_error": "fix_spec_or_script",
+    "missing_program": "fix_spec_or_script",
+    "exit_code": "fix_program",
+}
+
+ROLES = ("cause", "symptom", "context")
+
+
+@dataclass(frozen=True)
+class Signature:
+    code: str
+    name: str
+    cls: str
+    role: str
+    keywords: tuple[str, ...]  # one of them is in every line the pattern can match
+    pattern: re.Pattern[str]
+    matches: str  # what it matches, in words
+    example: str  # an excerpt in the tool's real format (one or more lines)
+    near_miss: str  # a line that looks alike and must not fire
+    source: str  # the tool (and where its format comes from)
+    extracts: tuple[str, ...] = field(default=())
+    # a report that a process ended (srun's task lines, torchrun's failure lines): a cause only
+    # when nothing else explains that process's end
+    report: bool = False
+
+    def __post_init__(self) -> None:
+        assert self.cls in CLASSES, self.cls
+        assert self.role in ROLES, self.role
+        names = set(self.pattern.groupindex)
+        assert set(self.extracts) <= names, (self.code, set(self.extracts) - names)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if not any(k in text for k in self.keywords):
+            return None
+        return self.pattern.search(text)
+
+
+def _all() -> tuple[Signature, ...]:
+    from jobc.jobs.signatures import cuda, launchers, network, python, slurm
+
+    found = (
+        *slurm.SIGNATURES,
+        *launchers.SIGNATURES,
+        *cuda.SIGNATURES,
+        *network.SIGNATURES,
+        *python.SIGNATURES,
+    )
+    codes = [s.code for s in found]
+    assert len(codes) == len(set(codes)), "signature codes are unique"
+    return found
+
+
+#: Every signature, in the order a line is tried: the first that matches reads it.
+CATALOGUE: tuple[Signature, ...] = _all()
+
+#: The literal words that let a line through to the signatures (and to the traceback reader):
+#: everything else is counted and skipped. Most start with a capital or a punctuation mark, so
+#: the scan rarely stops on an ordinary line of progress output.
+TRACEBACK_KEYWORDS = (
+    "Traceback",
+    'File "',
+    "Error",
+    "Exception",
+    "Interrupt",
+    "SystemExit",
+    "During handling",
+    "The above exception",
+)
+EXTRA_KEYWORDS = ("jobc", "Root Cause", "Failures:", "FAILED")
+
+
+def keywords() -> tuple[str, ...]:
+    """The pre-filter's words. A word that starts with a lower-case letter would stop the scan at
+    almost every character of ordinary text, so those are left out (`jobc` excepted): every line
+    they match holds another keyword too, as `test_the_prefilter_lets_every_example_through`
+    checks for each signature's example."""
+    words = {k for s in CATALOGUE for k in s.keywords}
+    words.update(TRACEBACK_KEYWORDS)
+    words.update(EXTRA_KEYWORDS)
+    return tuple(sorted(w for w in words if not w[0].islower() or w == "jobc"))
+
+
+def trie_pattern(words: tuple[str, ...]) -> str:
+    """One regular expression for a set of literals, factored by common prefixes: the engine
+    checks one branch per first character instead of every word at every position."""
+    root: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        if "" in node:
+            return ""  # a shorter word already ends here: the line is let through
+        alternatives = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items())]
+        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+    return emit(root)
+
+
+PREFILTER: re.Pattern[bytes] = re.compile(trie_pattern(keywords()).encode("utf-8"))

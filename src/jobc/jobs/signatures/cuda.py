@@ -1,0 +1,122 @@
+"""CUDA and the GPU: out of memory, illegal accesses and hardware errors, C++ aborts, crashes.
+Formats from PyTorch's c10/cuda (CUDA error messages), the caching allocator's OutOfMemoryError,
+the NVIDIA driver's Xid reports, libstdc++'s terminate handler and CPython's faulthandler."""
+
+from __future__ import annotations
+
+import re
+
+from jobc.jobs.signatures import Signature
+
+SIGNATURES: tuple[Signature, ...] = (
+    Signature(
+        "G301",
+        "cuda-out-of-memory",
+        "cuda_oom",
+        "cause",
+        ("CUDA", "OutOfMemory", "CUBLAS_STATUS_ALLOC", "out of memory"),
+        re.compile(
+            r"(?P<what>CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|"
+            r"CUBLAS_STATUS_ALLOC_FAILED|"
+            r"HIP out of memory|cuda runtime error \(2\) : out of memory)"
+        ),
+        "the GPU running out of memory (the caching allocator, cuBLAS, or a CUDA call)",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacity of 79.15 GiB of which 1.12 GiB is free.",
+        "max_split_size_mb tuning avoids CUDA memory fragmentation",
+        "PyTorch (c10/cuda/CUDACachingAllocator.cpp)",
+        ("what",),
+    ),
+    Signature(
+        "G302",
+        "cuda-device-assert",
+        "exception",
+        "cause",
+        ("device-side assert",),
+        re.compile(r"(?P<what>device-side assert triggered)"),
+        "a device-side assertion in a kernel: usually an index out of range in the program",
+        "RuntimeError: CUDA error: device-side assert triggered",
+        "compile with TORCH_USE_CUDA_DSA to enable device-side assertions.",
+        "PyTorch (c10/cuda/CUDAException.cpp)",
+        ("what",),
+    ),
+    Signature(
+        "G303",
+        "cuda-error",
+        "gpu_error",
+        "cause",
+        ("CUDA error", "CUDA Error", "cudaError"),
+        re.compile(
+            r"CUDA [Ee]rror: (?P<what>an illegal memory access was encountered|unknown error|"
+            r"uncorrectable ECC error encountered|unspecified launch failure|misaligned address|"
+            r"an illegal instruction was encountered|the launch timed out and was terminated|"
+            r"(?:all )?CUDA-capable device\(s\) (?:is|are) busy or unavailable|"
+            r"system not yet initialized|initialization error|(?:a )?PTX JIT compilation failed|"
+            r"invalid device ordinal|no CUDA-capable device is detected|"
+            r"CUDA driver version is insufficient for CUDA runtime version)"
+        ),
+        "a CUDA error from the device or its driver (illegal memory access, ECC, unknown error)",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "RuntimeError: CUDA error: device-side assert triggered",
+        "PyTorch (c10/cuda/CUDAException.cpp), CUDA runtime error strings",
+        ("what",),
+    ),
+    Signature(
+        "G304",
+        "gpu-xid",
+        "gpu_error",
+        "cause",
+        ("Xid",),
+        re.compile(r"Xid \((?P<pci>[^)]{1,40})\): (?P<xid>[0-9]{1,4})"),
+        "the NVIDIA driver's Xid report of a GPU fault (79: fallen off the bus, 48/63/64: ECC)",
+        "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.",
+        "NVRM: loading NVIDIA UNIX x86_64 Kernel Module",
+        "NVIDIA driver (kernel log)",
+        ("xid",),
+    ),
+    Signature(
+        "G305",
+        "gpu-ecc",
+        "gpu_error",
+        "cause",
+        ("ECC",),
+        re.compile(r"(?P<what>uncorrectable ECC error|ECC error|double bit ECC|Uncorrectable ECC)"),
+        "an ECC memory error on the GPU",
+        "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorECCUncorrectable: uncorrectable ECC "
+        "error encountered",
+        "ECC mode: Enabled",
+        "CUDA runtime error strings (as CuPy and other CUDA libraries print them)",
+        ("what",),
+    ),
+    Signature(
+        "G306",
+        "cpp-abort",
+        "signal",
+        "cause",
+        ("():", "terminate called"),
+        re.compile(
+            r"(?:terminate called after throwing an instance of '(?P<type>[^']{1,200})'|"
+            r"what\(\): {1,4}(?P<what>.{1,500}))"
+        ),
+        "a C++ exception that ended the process (SIGABRT); classified by what its message says",
+        "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc",
+        "whatever happens, keep going",
+        "libstdc++'s terminate handler",
+        ("type", "what"),
+    ),
+    Signature(
+        "G307",
+        "fatal-python-error",
+        "signal",
+        "cause",
+        ("Fatal Python error",),
+        re.compile(
+            r"Fatal Python error: (?P<signal>Segmentation fault|Aborted|Bus error|Floating point exception)"
+        ),
+        "CPython's faulthandler reporting a crash of the interpreter",
+        "Fatal Python error: Segmentation fault",
+        "Fatal Python error handling is enabled",
+        "CPython (Modules/faulthandler.c)",
+        ("signal",),
+    ),
+)

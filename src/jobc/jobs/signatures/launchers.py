@@ -1,0 +1,91 @@
+"""The launchers' own reports: torchrun (torch.distributed.elastic), DeepSpeed's launcher,
+PyTorch Lightning. Formats from torch/distributed/elastic/multiprocessing/api.py and errors/,
+deepspeed/launcher/launch.py, lightning/fabric/plugins/environments and lightning's SIGTERM
+handling."""
+
+from __future__ import annotations
+
+import re
+
+from jobc.jobs.signatures import Signature
+
+SIGNATURES: tuple[Signature, ...] = (
+    Signature(
+        "L201",
+        "torchrun-worker-failed",
+        "exit_code",
+        "cause",
+        ("(exitcode",),
+        re.compile(
+            r"failed \(exitcode: (?P<exit_code>-?[0-9]{1,18})\) local_rank: (?P<local_rank>[0-9]{1,9})"
+            r"(?: \(pid: (?P<pid>[0-9]{1,10})\))?"
+        ),
+        "torchrun's agent reporting a worker that ended; a negative exit code is the signal that ended it",
+        "E0412 10:31:02.123000 8123 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+        "(exitcode: -9) local_rank: 2 (pid: 8130) of binary: /usr/bin/python3",
+        "torch/distributed/elastic/multiprocessing/api.py:869] worker (exitcode: 0) finished",
+        "torch.distributed.elastic (multiprocessing/api.py)",
+        ("exit_code", "local_rank"),
+        report=True,
+    ),
+    Signature(
+        "L202",
+        "torchrun-root-cause",
+        "exit_code",
+        "cause",
+        ("Root Cause",),
+        re.compile(r"Root Cause \(first observed failure\):"),
+        "torchrun's ChildFailedError table: the first failed worker's global rank, host, exit code "
+        "and error file (read with the lines that follow)",
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-11-02_21:03:02\n"
+        "  host      : as01r1b03\n  rank      : 5 (local_rank: 1)\n  exitcode  : -11 (pid: 2414397)\n"
+        "  error_file: <N/A>\n  traceback : Signal 11 (SIGSEGV) received by PID 2414397",
+        "Root Cause analysis is left to the reader",
+        "torch.distributed.elastic (multiprocessing/errors/__init__.py, ChildFailedError.format_msg)",
+        report=True,
+    ),
+    Signature(
+        "L203",
+        "torchrun-agent-signal",
+        "signal",
+        "cause",
+        ("SignalException",),
+        re.compile(r"SignalException: Process (?P<pid>[0-9]{1,10}) got signal: (?P<signum>[0-9]{1,3})"),
+        "torchrun's agent itself receiving a signal (Slurm's SIGTERM at a time limit, a preemption, scancel)",
+        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4213 got signal: 15",
+        "SignalException handler installed",
+        "torch.distributed.elastic (multiprocessing/api.py)",
+        ("signum",),
+    ),
+    Signature(
+        "L204",
+        "deepspeed-worker-exit",
+        "exit_code",
+        "cause",
+        ("ERROR", "return code"),
+        re.compile(
+            r"(?:--local_rank=(?P<local_rank>[0-9]{1,9})[^\]]{0,4000}\] )?exits with return code = "
+            r"(?P<exit_code>-?[0-9]{1,18})"
+        ),
+        "DeepSpeed's launcher reporting a worker's exit; a negative code is the signal that ended it",
+        "[2023-07-10 04:26:35,999] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', '-u', "
+        "'train.py', '--local_rank=1', '--deepspeed', 'ds.json'] exits with return code = -11",
+        "[2023-07-10 04:26:05,876] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 94984",
+        "DeepSpeed (deepspeed/launcher/launch.py, sigkill_handler)",
+        ("exit_code", "local_rank"),
+        report=True,
+    ),
+    Signature(
+        "L205",
+        "received-sigterm",
+        "signal",
+        "cause",
+        ("Received SIG", "SIGTERM"),
+        re.compile(r"Received (?P<signal>SIG[A-Z0-9]{2,8})"),
+        "a program or framework saying it received a signal (Lightning's `Received SIGTERM: 15`)",
+        "[rank: 1] Received SIGTERM: 15",
+        "[rank: 1] Registered SIGTERM handler",
+        "PyTorch Lightning (lightning/pytorch/trainer/connectors/signal_connector.py)",
+        ("signal",),
+    ),
+)

@@ -1,0 +1,174 @@
+"""Collectives and rendezvous: NCCL, Gloo, the c10d store and torchrun's rendezvous.
+
+Formats from PyTorch's ProcessGroupNCCL.cpp (the watchdog), NCCLUtils (`NCCL error in: …`),
+Gloo's tcp transport (pair.cc, unbound_buffer.cc), c10d's TCPStore and socket.cpp, and
+torch.distributed.elastic.rendezvous; NCCL's own `host:pid:tid [dev] NCCL WARN` lines."""
+
+from __future__ import annotations
+
+import re
+
+from jobc.jobs.signatures import Signature
+
+_HOSTPORT = r"(?P<endpoint>[^\s\[\](),]{1,200}\]?:[0-9]{1,5})"
+
+SIGNATURES: tuple[Signature, ...] = (
+    Signature(
+        "N401",
+        "nccl-watchdog-timeout",
+        "collective_timeout",
+        "symptom",
+        ("Watchdog caught",),
+        re.compile(
+            r"(?:Rank (?P<rank>[0-9]{1,9})\] )?Watchdog caught collective operation timeout: "
+            r"WorkNCCL\(SeqNum=(?P<seq>[0-9]{1,18}), OpType=(?P<op>[A-Za-z_]{1,40})"
+        ),
+        "ProcessGroupNCCL's watchdog: a collective (SeqNum, OpType) waited past its timeout on this rank; "
+        "the rank that never joined it is the suspect",
+        "[rank2]:[E ProcessGroupNCCL.cpp:607] [Rank 2] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=2201, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+        "600041 milliseconds before timing out.",
+        "[I ProcessGroupNCCL.cpp:835] [Rank 2] ProcessGroupNCCL watchdog thread started",
+        "PyTorch (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp)",
+        ("rank", "seq", "op"),
+    ),
+    Signature(
+        "N402",
+        "collective-timeout",
+        "collective_timeout",
+        "symptom",
+        ("NCCL", "Timed out", "timed out", "Timeout"),
+        re.compile(
+            r"(?P<what>Some NCCL operations have failed or timed out|NCCL communicator was aborted|"
+            r"Timed out waiting (?P<ms>[0-9]{1,12})ms for (?:send|recv) operation to complete|"
+            r"Application timeout caused pair closure|Timeout waiting for key: |"
+            r"Rank [0-9]{1,9} failed to pass monitoredBarrier)"
+        ),
+        "a collective or a peer wait timing out on this rank (NCCL, Gloo): a symptom of a failure elsewhere",
+        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting "
+        "1800000ms for recv operation to complete",
+        "NCCL timeout set to 1800000 ms",
+        "Gloo (gloo/transport/tcp/unbound_buffer.cc); ProcessGroupNCCL.cpp",
+        ("what",),
+    ),
+    Signature(
+        "N403",
+        "nccl-error",
+        "nccl_error",
+        "cause",
+        ("NCCL error", "nccl", "Error"),
+        re.compile(
+            r"(?P<what>ncclSystemError|ncclInternalError|ncclUnhandledCudaError|ncclRemoteError|"
+            r"ncclInvalidUsage|ncclInvalidArgument|"
+            r"NCCL error in: [^\n]{0,400}?(?:unhandled system error|internal error|unhandled cuda error|"
+            r"remote process exited|network error|invalid usage|invalid argument|"
+            r"Net : Call to .{1,80} failed))"
+        ),
+        "NCCL failing: a system, internal, CUDA or remote error (a cause when it comes first)",
+        "torch.distributed.DistBackendError: NCCL error in: "
+        "../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, "
+        "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3",
+        "NCCL INFO NET/Socket : Using [0]ib0:10.0.0.5<0>",
+        "PyTorch (torch/csrc/distributed/c10d/NCCLUtils.hpp); NCCL's ncclResult_t names",
+        ("what",),
+    ),
+    Signature(
+        "N404",
+        "nccl-warn",
+        "nccl_error",
+        "cause",
+        ("NCCL WARN",),
+        re.compile(
+            r"^(?:(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):[0-9]{1,10}:[0-9]{1,10} "
+            r"\[(?P<device>[0-9]{1,4})\] )?"
+            r".{0,200}?NCCL WARN (?P<what>.{1,300})"
+        ),
+        "NCCL's own warning lines; NCCL's `host:pid:tid [device]` prefix names the node",
+        "gpu-a07:412:790 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
+        "10.3.1.8<36721> with error 12, opcode 0, len 0, vendor err 129 (Recv)",
+        "gpu-a07:412:790 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[0] [send] via NET/IB/0",
+        "NCCL (src/include/debug.h: `%s:%d:%d [%d] %s:%d NCCL WARN ...`)",
+        ("node", "device", "what"),
+    ),
+    Signature(
+        "N405",
+        "port-in-use",
+        "port_in_use",
+        "cause",
+        ("errno: 98", "Errno 98", "EADDRINUSE", "Address already in use", "ddress already in use"),
+        re.compile(
+            r"(?P<what>errno: 98 - Address already in use|\[Errno 98\] Address already in use|EADDRINUSE|"
+            r"[Aa]ddress already in use)"
+        ),
+        "the rendezvous (or another) port already taken on the node: another job or a leftover process",
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+        "address. The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).",
+        "socket bound to [::]:29500",
+        "PyTorch (torch/csrc/distributed/c10d/socket.cpp); Python's OSError",
+        ("what",),
+    ),
+    Signature(
+        "N406",
+        "rendezvous-timeout",
+        "rendezvous",
+        "cause",
+        ("Rendezvous", "DistStoreError", "The client socket has timed out", "Timed out after"),
+        re.compile(
+            r"(?P<what>RendezvousTimeoutError|RendezvousConnectionError|RendezvousClosedError|"
+            r"RendezvousStateError|DistStoreError|"
+            r"The client socket has timed out after [0-9]{1,12}(?:ms|s) while trying to connect to|"
+            r"Timed out after [0-9]{1,12} seconds waiting for clients)"
+        ),
+        "the ranks not meeting at the rendezvous: a store or torchrun rendezvous timing out, with the "
+        "endpoint they tried",
+        "torch.distributed.DistNetworkError: The client socket has timed out after 900000ms while trying "
+        "to connect to (node0, 29500).",
+        "rendezvous backend: c10d, endpoint node0:29500",
+        "PyTorch (torch/csrc/distributed/c10d/TCPStore.cpp, socket.cpp; elastic/rendezvous)",
+        ("what",),
+    ),
+    Signature(
+        "N407",
+        "rendezvous-connect-retry",
+        "rendezvous",
+        "symptom",
+        ("The client socket has failed to connect", "Connection refused"),
+        re.compile(
+            r"(?P<what>The client socket has failed to connect to |connect\(\) failed|Connection refused)"
+        ),
+        "a rank retrying to reach the rendezvous store: harmless while it retries, a cause only "
+        "with a timeout",
+        "[W socket.cpp:663] [c10d] The client socket has failed to connect to [node0]:29500 "
+        "(errno: 111 - Connection refused).",
+        "[W socket.cpp:663] [c10d] The client socket has connected to [node0]:29500",
+        "PyTorch (torch/csrc/distributed/c10d/socket.cpp)",
+        ("what",),
+    ),
+    Signature(
+        "N408",
+        "lost-peer",
+        "collective_timeout",
+        "symptom",
+        ("Connection", "ECONNRESET", "Broken pipe", "DistBackendError", "remote process exited"),
+        re.compile(
+            r"(?P<what>Connection closed by peer|Connection reset by peer|ECONNRESET|Broken pipe|"
+            r"remote process exited|DistBackendError)"
+        ),
+        "a rank losing its peer or the store (Gloo's pair.cc, a reset socket): a symptom of a peer's death",
+        "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
+        "peer [10.0.0.2]:14052",
+        "Connection established with peer 10.0.0.2",
+        "Gloo (gloo/transport/tcp/pair.cc)",
+        ("what",),
+    ),
+)
+
+#: An endpoint in a rendezvous or socket message: `(host, port)` or `[host]:port`, tried first ...
+ENDPOINT = re.compile(
+    r"\((?P<h1>[^\s,()]{1,200}), (?P<p1>[0-9]{1,5})\)|\[(?P<h2>[^\s\[\]]{1,200})\]:(?P<p2>[0-9]{1,5})"
+)
+#: ... then `host:port` (not a source file's `name.cpp:123`).
+HOST_PORT = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?P<h3>[A-Za-z][A-Za-z0-9_.\-]{0,200}+):(?P<p3>[0-9]{2,5})(?![0-9])"
+)
+SOURCE_FILES = (".cpp", ".cc", ".py", ".h", ".hpp", ".c")

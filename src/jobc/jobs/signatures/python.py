@@ -1,0 +1,77 @@
+"""Python's own failures: tracebacks (read by triage's traceback reader), import errors and
+exception lines that arrive without their traceback. Formats from CPython's traceback module."""
+
+from __future__ import annotations
+
+import re
+
+from jobc.jobs.signatures import Signature
+
+SIGNATURES: tuple[Signature, ...] = (
+    Signature(
+        "P101",
+        "import-error",
+        "import_error",
+        "cause",
+        ("ModuleNotFoundError", "ImportError", "No module named"),
+        re.compile(
+            r"(?P<what>(?:ModuleNotFoundError|ImportError): .{0,300}|No module named (?P<module>\S{1,200}))"
+        ),
+        "a module that cannot be imported: a missing package or a wrong environment",
+        "ModuleNotFoundError: No module named 'flash_attn'",
+        "Imported flash_attn successfully",
+        "CPython (Python/import.c)",
+        ("what", "module"),
+    ),
+    Signature(
+        "P102",
+        "missing-script",
+        "missing_program",
+        "cause",
+        ("can't open file", "Errno 2"),
+        re.compile(r"can't open file '(?P<command>[^']{1,500})': \[Errno 2\]"),
+        "the Python interpreter not finding the program file",
+        "/usr/bin/python3: can't open file '/home/me/trian.py': [Errno 2] No such file or directory",
+        "/usr/bin/python3: opened file '/home/me/train.py'",
+        "CPython (Modules/main.c)",
+        ("command",),
+    ),
+    Signature(
+        "P103",
+        "interrupted",
+        "signal",
+        "symptom",
+        ("KeyboardInterrupt", "SystemExit"),
+        re.compile(r"^(?P<what>KeyboardInterrupt|SystemExit)\b"),
+        "a rank stopped by SIGINT or sys.exit during a teardown: a symptom",
+        "KeyboardInterrupt",
+        "Press Ctrl-C (KeyboardInterrupt) to stop",
+        "CPython",
+        ("what",),
+    ),
+    Signature(
+        "P104",
+        "exception-line",
+        "exception",
+        "cause",
+        ("Error", "Exception", "Failure"),
+        re.compile(
+            r"^(?P<type>(?:[A-Za-z_][A-Za-z0-9_]{0,100}+\.){0,20}+[A-Za-z_][A-Za-z0-9_]{0,100}+)"
+            r"(?::(?P<message>.{0,2000})|$)"
+        ),
+        "an exception line (`Type: message`), with or without its traceback; inside a traceback it "
+        "closes it and the raising frame and the program's own last frame are shown",
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 42, in <module>\n'
+        "    main()\n"
+        '  File "/home/me/train.py", line 30, in main\n'
+        "    batch = next(it)\n"
+        "ValueError: bad sample in shard 17",
+        "Error rate: 0.1% of samples skipped",
+        "CPython (Lib/traceback.py)",
+        ("type", "message"),
+    ),
+)
+
+#: The last word of a name that makes it an exception class.
+EXCEPTION_SUFFIXES = ("Error", "Exception", "Failure", "Interrupt", "Exit", "Timeout")

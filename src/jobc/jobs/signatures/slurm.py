@@ -1,0 +1,228 @@
+"""Slurm's own lines: srun's task reports, slurmstepd's cancellations and OOM events, the batch
+shell's job control. Formats from Slurm's sources (src/srun/, src/slurmd/slurmstepd/)."""
+
+from __future__ import annotations
+
+import re
+
+from jobc.jobs.signatures import Signature
+
+_NODE = r"(?P<node>[^\s:*]{1,200})"
+_TASKS = r"tasks? (?P<tasks>[0-9][0-9,\-]{0,200})"
+_STEPD = (
+    r"\*\*\* (?:JOB|STEP) (?P<job>[0-9][0-9A-Za-z_.+]{0,40}) ON " + _NODE + r" CANCELLED AT (?P<at>\S{1,40})"
+)
+
+SIGNATURES: tuple[Signature, ...] = (
+    Signature(
+        "S501",
+        "srun-task-exit-code",
+        "exit_code",
+        "cause",
+        ("Exited",),
+        re.compile(
+            r"srun: error: " + _NODE + ": " + _TASKS + r": Exited with exit code (?P<exit_code>[0-9]{1,18})"
+        ),
+        "srun reporting that tasks ended with a non-zero exit code; the node is the one srun names",
+        "srun: error: gpu-node07: task 3: Exited with exit code 1",
+        "srun: error: gpu-node07: task 3: exited normally",
+        "Slurm srun (src/srun/step_launch.c)",
+        ("node", "tasks", "exit_code"),
+        report=True,
+    ),
+    Signature(
+        "S502",
+        "srun-task-killed",
+        "signal",
+        "cause",
+        ("Killed",),
+        re.compile(r"srun: error: " + _NODE + ": " + _TASKS + r": (?P<signal>Killed)"),
+        "srun reporting tasks ended by SIGKILL (the OOM killer, scancel, or a kill after a grace period)",
+        "srun: error: gpu-node02: tasks 0-3: Killed",
+        "srun: error: gpu-node02: Killed by the user",
+        "Slurm srun (src/srun/step_launch.c)",
+        ("node", "tasks", "signal"),
+        report=True,
+    ),
+    Signature(
+        "S503",
+        "srun-task-crash",
+        "signal",
+        "cause",
+        ("Segmentation", "Aborted", "Bus error", "Floating point", "Illegal instruction"),
+        re.compile(
+            r"srun: error: " + _NODE + ": " + _TASKS + r": (?P<signal>Segmentation fault|Aborted|Bus error|"
+            r"Floating point exception|Illegal instruction)"
+        ),
+        "srun reporting tasks that crashed: SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL",
+        "srun: error: node1: task 5: Segmentation fault (core dumped)",
+        "srun: error: node1: task 5: Exited with exit code 0",
+        "Slurm srun (src/srun/step_launch.c)",
+        ("node", "tasks", "signal"),
+        report=True,
+    ),
+    Signature(
+        "S504",
+        "srun-task-oom",
+        "host_oom",
+        "cause",
+        ("Out Of Memory",),
+        re.compile(r"srun: error: " + _NODE + ": " + _TASKS + r": Out Of Memory"),
+        "srun reporting tasks killed for exceeding their memory (cgroup OOM)",
+        "srun: error: cn042: task 0: Out Of Memory",
+        "srun: error: cn042: task 0: Out of range",
+        "Slurm srun (src/srun/step_launch.c)",
+        ("node", "tasks"),
+    ),
+    Signature(
+        "S505",
+        "srun-task-terminated",
+        "signal",
+        "symptom",
+        ("Terminated",),
+        re.compile(r"srun: error: " + _NODE + ": " + _TASKS + r": (?P<signal>Terminated)"),
+        "srun reporting tasks stopped by SIGTERM: the step was torn down after a failure, or signalled",
+        "srun: error: node2: tasks 4-7: Terminated",
+        "srun: error: node2: tasks 4-7: Exited with exit code 2",
+        "Slurm srun (src/srun/step_launch.c)",
+        ("node", "tasks", "signal"),
+        report=True,
+    ),
+    Signature(
+        "S506",
+        "srun-node-failure",
+        "node_fail",
+        "cause",
+        ("Node failure",),
+        re.compile(r"Node failure on (?P<node>[^\s,]{1,200})"),
+        "srun losing a node of the step",
+        "srun: error: Node failure on gpu-node12",
+        "srun: error: Node configuration differs",
+        "Slurm srun (src/srun/srun_job.c)",
+        ("node",),
+    ),
+    Signature(
+        "S507",
+        "stepd-time-limit",
+        "time_limit",
+        "cause",
+        ("DUE TO TIME",),
+        re.compile(_STEPD + r" DUE TO TIME LIMIT"),
+        "slurmstepd cancelling the job or step at its time limit; the node is the one named there",
+        "slurmstepd: error: *** JOB 4512 ON node3 CANCELLED AT 2024-03-01T10:00:07 DUE TO TIME LIMIT ***",
+        "slurmstepd: error: *** JOB 4512 ON node3 CANCELLED AT 2024-03-01T10:00:07 ***",
+        "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
+        ("job", "node"),
+    ),
+    Signature(
+        "S508",
+        "stepd-preempted",
+        "preempted",
+        "cause",
+        ("DUE TO PREEMPTION",),
+        re.compile(_STEPD + r" DUE TO PREEMPTION"),
+        "slurmstepd cancelling the job for a preemption",
+        "slurmstepd: error: *** STEP 88.0 ON cn7 CANCELLED AT 2024-01-02T03:04:05 DUE TO PREEMPTION ***",
+        "slurmstepd: error: *** STEP 88.0 ON cn7 CANCELLED AT 2024-01-02T03:04:05 DUE TO TIME LIMIT ***",
+        "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
+        ("job", "node"),
+    ),
+    Signature(
+        "S509",
+        "stepd-node-failure",
+        "node_fail",
+        "cause",
+        ("DUE TO NODE",),
+        re.compile(_STEPD + r" DUE TO NODE FAILURE"),
+        "slurmstepd cancelling the job because a node failed",
+        "slurmstepd: error: *** JOB 77 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO NODE FAILURE ***",
+        "slurmstepd: error: *** JOB 77 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO PREEMPTION ***",
+        "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
+        ("job", "node"),
+    ),
+    Signature(
+        "S510",
+        "stepd-cancelled",
+        "cancelled",
+        "cause",
+        ("CANCELLED",),
+        re.compile(_STEPD + r" \*\*\*"),
+        "slurmstepd cancelling the job or step without a reason: scancel",
+        "slurmstepd: error: *** STEP 123.0 ON node1 CANCELLED AT 2024-05-01T12:00:00 ***",
+        "slurmstepd: error: *** STEP 123.0 ON node1 CANCELLED AT 2024-05-01T12:00:00 DUE TO TIME LIMIT ***",
+        "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
+        ("job", "node"),
+    ),
+    Signature(
+        "S511",
+        "oom-kill-event",
+        "host_oom",
+        "cause",
+        ("Detected",),
+        re.compile(
+            r"Detected (?P<count>[0-9]{1,9}) oom[-_]kill event(?:\(s\)|s)? in "
+            r"(?:StepId=|step )?(?P<job>[0-9][0-9A-Za-z_.+]{0,40})"
+        ),
+        "slurmstepd counting the kernel's OOM kills in the job's cgroup: host memory ran out",
+        "slurmstepd: error: Detected 1 oom_kill event in StepId=31337.0. Some of the step tasks have "
+        "been OOM Killed.",
+        "slurmstepd: error: Detected 0 errors in StepId=31337.0",
+        "Slurm slurmstepd (src/plugins/cgroup)",
+        ("job",),
+    ),
+    Signature(
+        "S512",
+        "memory-limit-exceeded",
+        "host_oom",
+        "cause",
+        ("Exceeded",),
+        re.compile(r"Exceeded (?:job|step) memory limit"),
+        "slurmstepd saying the job or step went over its memory limit",
+        "slurmstepd: error: Exceeded step memory limit at some point.",
+        "slurmstepd: error: Exceeded the number of retries",
+        "Slurm slurmstepd (src/plugins/jobacct_gather)",
+    ),
+    Signature(
+        "S513",
+        "shell-job-killed",
+        "signal",
+        "cause",
+        ("Killed", "Segmentation", "Aborted", "Bus error"),
+        re.compile(
+            r": line (?P<line>[0-9]{1,9}): {0,3}(?P<pid>[0-9]{1,10}) (?P<signal>Killed|Segmentation fault|"
+            r"Aborted|Bus error)"
+        ),
+        "the batch shell reporting that a command it ran was killed or crashed",
+        "/var/spool/slurmd/job991/slurm_script: line 14: 52133 Killed                  python train.py",
+        "/var/spool/slurmd/job991/slurm_script: line 14: cd: /x: No such directory",
+        "bash job control, as it reports in the batch script",
+        ("signal",),
+        report=True,
+    ),
+    Signature(
+        "S514",
+        "command-not-found",
+        "missing_program",
+        "cause",
+        (": command not found",),
+        re.compile(r"(?<![^\s:])(?P<command>[^\s:]{1,200}): command not found"),
+        "the shell not finding a command (torchrun, deepspeed, python) on PATH",
+        "/var/spool/slurm/job5/slurm_script: line 9: torchrun: command not found",
+        "echo 'the word command not found here'",
+        "bash",
+        ("command",),
+    ),
+    Signature(
+        "S515",
+        "execve-failed",
+        "missing_program",
+        "cause",
+        ("No such file", "Permission denied"),
+        re.compile(r"execve\(\): (?P<command>[^:]{1,200}): (?:No such file or directory|Permission denied)"),
+        "slurmstepd unable to start the program of a task",
+        "slurmstepd: error: execve(): train.py: No such file or directory",
+        "slurmstepd: error: open(): log.txt: No such file or directory",
+        "Slurm slurmstepd (src/slurmd/slurmstepd/exec_wait.c)",
+        ("command",),
+    ),
+)
