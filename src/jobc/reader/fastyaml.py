@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from jobc.reader.locate import MapPos, Pos, SeqPos
+from jobc.reader.scalars import AMBIGUOUS_WORDS, plain_string_problem
 
 try:
     from yaml import _yaml as _libyaml
@@ -130,17 +131,11 @@ def parse(text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int, ...], str]]]
 
 
 def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int, ...], str]]]:
-    from jobc.reader.scalars import AMBIGUOUS_WORDS, plain_string_problem
-
     get = parser.get_event
     scalar_event = _events.ScalarEvent
     map_start, seq_start = _events.MappingStartEvent, _events.SequenceStartEvent
     map_end, seq_end = _events.MappingEndEvent, _events.SequenceEndEvent
-    if type(get()) is not _events.StreamStartEvent:
-        raise _Unsupported
-    doc = get()
-    if type(doc) is not _events.DocumentStartEvent or doc.version is not None or doc.tags:
-        raise _Unsupported
+    _open_document(get)
     problems: list[tuple[tuple[str | int, ...], str]] = []
     lines: list[str] | None = None
     # The open collection lives in locals (its data, whether it is a mapping, its positions, its
@@ -183,27 +178,9 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
                     if not _block_scalar_ok(lines, mark.line, mark.column):
                         raise _Unsupported
                 item: Any = value
-            elif value in _NULLS:
-                item = None
-            elif value in _BOOLS:
-                item = _BOOLS[value]
-            elif _may_be_number(value):
-                if _INT.match(value):
-                    if len(value) > _MAX_INT_DIGITS:
-                        raise _Unsupported
-                    item = int(value)
-                elif _FLOAT.match(value):
-                    item = float(value)
-                elif _ruamel_number(value):
-                    raise _Unsupported
-                else:
-                    item = value
-                    # the only plain strings that YAML 1.1 reads as numbers: 12:30 and the like
-                    if ":" in value and (message := plain_string_problem(value)) is not None:
-                        problems.append((_child(path, key if is_map else len(data)), message))
             else:
-                item = value
-                if value in AMBIGUOUS_WORDS and (message := plain_string_problem(value)) is not None:
+                item, message = _plain(value)
+                if message is not None:
                     problems.append((_child(path, key if is_map else len(data)), message))
             if is_map:
                 data[key] = item
@@ -252,6 +229,36 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
     _, _, top = root_pos.items[0]
     # a document that is a single scalar has no positions inside it: every path falls back to 1:1
     return root[0], top if top is not None else MapPos(0, 0), problems
+
+
+def _open_document(get: Any) -> None:
+    """Read past the stream's and the document's start; a %YAML or %TAG directive is ruamel's."""
+    if type(get()) is not _events.StreamStartEvent:
+        raise _Unsupported
+    doc = get()
+    if type(doc) is not _events.DocumentStartEvent or doc.version is not None or doc.tags:
+        raise _Unsupported
+
+
+def _plain(value: str) -> tuple[Any, str | None]:
+    """A plain scalar's value as ruamel reads it, and what YAML 1.1 tools would make of it
+    differently (None when they agree)."""
+    if value in _NULLS:
+        return None, None
+    if value in _BOOLS:
+        return _BOOLS[value], None
+    if _may_be_number(value):
+        if _INT.match(value):
+            if len(value) > _MAX_INT_DIGITS:
+                raise _Unsupported
+            return int(value), None
+        if _FLOAT.match(value):
+            return float(value), None
+        if _ruamel_number(value):
+            raise _Unsupported
+        # the only plain strings that YAML 1.1 reads as numbers: 12:30 and the like
+        return value, plain_string_problem(value) if ":" in value else None
+    return value, plain_string_problem(value) if value in AMBIGUOUS_WORDS else None
 
 
 def _block_scalar_ok(lines: list[str], line: int, col: int) -> bool:

@@ -158,23 +158,13 @@ def parse_text(text: str, name: str) -> Source:
     return _parse_round_trip(text, name)
 
 
-def _parse_round_trip(text: str, name: str) -> Source:
-    """ruamel's reading: every document fastyaml leaves alone, and each problem in its words."""
+def _read_documents(text: str) -> list[Any] | SourceProblem:
+    """ruamel's documents (two at most: enough to refuse the file), or the problem that stopped
+    it, in its words."""
     from ruamel.yaml import YAML
     from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    src = Source(name, text)
-    deep = yamlguard.too_deep(text, MAX_DEPTH)
-    if deep is not None:
-        src.problems.append(
-            SourceProblem(
-                "JC001",
-                _mark_span(text, *deep),
-                f"nesting deeper than {MAX_DEPTH} levels; a job spec is never this deep",
-            )
-        )
-        return src
     yaml = YAML(typ="rt", pure=True)
     yaml.Constructor = _constructor()
     yaml.preserve_quotes = True
@@ -195,14 +185,11 @@ def _parse_round_trip(text: str, name: str) -> Source:
             if first is not None
             else f"in the mapping that starts at line {exc.context_mark.line + 1}"
         )
-        src.problems.append(
-            SourceProblem(
-                "JC002",
-                _mark_span(text, dup.line, dup.column),
-                f"duplicate key {key!r}: {where}; YAML keeps only one of them",
-            )
+        return SourceProblem(
+            "JC002",
+            _mark_span(text, dup.line, dup.column),
+            f"duplicate key {key!r}: {where}; YAML keeps only one of them",
         )
-        return src
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "invalid YAML").strip()
@@ -210,11 +197,9 @@ def _parse_round_trip(text: str, name: str) -> Source:
             problem = f"{problem} ({exc.context.strip()})"
         problem = yamlguard.tab_problem(problem) or problem
         line, col = (mark.line, mark.column) if mark is not None else (0, 0)
-        src.problems.append(SourceProblem("JC001", _mark_span(text, line, col), problem))
-        return src
+        return SourceProblem("JC001", _mark_span(text, line, col), problem)
     except RecursionError:
-        src.problems.append(SourceProblem("JC001", Span.point(1, 1), "nesting is too deep to be a job spec"))
-        return src
+        return SourceProblem("JC001", Span.point(1, 1), "nesting is too deep to be a job spec")
     except YAMLError as exc:  # errors without a mark; a reader error knows its character's index
         span, message = Span.point(1, 1), str(exc).splitlines()[0]
         position, character = getattr(exc, "position", None), getattr(exc, "character", None)
@@ -223,21 +208,37 @@ def _parse_round_trip(text: str, name: str) -> Source:
             line = text.count("\n", 0, position)
             span = _mark_span(text, line, position - (text.rfind("\n", 0, position) + 1))
             message = f"character U+{code:04X} is not allowed in YAML; remove it"
-        src.problems.append(SourceProblem("JC001", span, message))
-        return src
+        return SourceProblem("JC001", span, message)
     except (IndexError, KeyError, TypeError, ValueError, AttributeError, RuntimeError, AssertionError) as exc:
         # ruamel's round-trip reader has corners it does not handle (a plain `-_` in a flow
         # sequence, collection keys, overlapping comments, a duplicate key in an `!!omap`) and
         # fails with a bare Python error;
         # that is still a file jobc cannot read, not a bug to show as a traceback
+        return SourceProblem(
+            "JC001",
+            Span.point(1, 1),
+            f"the YAML reader cannot read this file ({type(exc).__name__}); simplify the YAML "
+            "near unusual syntax (flow collections, complex keys, comments inside values)",
+        )
+    return docs
+
+
+def _parse_round_trip(text: str, name: str) -> Source:
+    """ruamel's reading: every document fastyaml leaves alone, and each problem in its words."""
+    src = Source(name, text)
+    deep = yamlguard.too_deep(text, MAX_DEPTH)
+    if deep is not None:
         src.problems.append(
             SourceProblem(
                 "JC001",
-                Span.point(1, 1),
-                f"the YAML reader cannot read this file ({type(exc).__name__}); simplify the YAML "
-                "near unusual syntax (flow collections, complex keys, comments inside values)",
+                _mark_span(text, *deep),
+                f"nesting deeper than {MAX_DEPTH} levels; a job spec is never this deep",
             )
         )
+        return src
+    docs = _read_documents(text)
+    if isinstance(docs, SourceProblem):
+        src.problems.append(docs)
         return src
     if len(docs) > 1:
         second = _second_document_line(text)

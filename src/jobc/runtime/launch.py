@@ -296,51 +296,24 @@ def _resolve_srun(env: Mapping[str, str], common: _Common) -> Launch:
         context=context,
     )
 
-    derived = {
-        "RANK": rank,
-        "LOCAL_RANK": local_rank,
-        "WORLD_SIZE": world_size,
-        "LOCAL_WORLD_SIZE": local_world_size,
-        "NODE_RANK": node_rank,
-    }
-    for name, value in derived.items():
-        preset = _get(env, name)
-        if preset is not None and preset != str(value):
-            raise LaunchError(
-                f"{context}: {name}={preset} is already set but the step says {value} "
-                f"(from SLURM_PROCID/SLURM_LOCALID/SLURM_NODEID/SLURM_STEP_*); something "
-                "exported it for a different layout (a container hook reading job-level "
-                "variables, srun --preserve-env, or a stale export in the batch script): "
-                f"unset {name} or make it agree"
-            )
-
+    _refuse_other_layouts(
+        env,
+        {
+            "RANK": rank,
+            "LOCAL_RANK": local_rank,
+            "WORLD_SIZE": world_size,
+            "LOCAL_WORLD_SIZE": local_world_size,
+            "NODE_RANK": node_rank,
+        },
+        context,
+    )
     sources = {
         "world_size": "SLURM_STEP_NUM_TASKS",
         "local_world_size": "SLURM_STEP_TASKS_PER_NODE",
         "node_rank": "SLURM_NODEID",
         "num_nodes": "SLURM_STEP_NUM_NODES",
     }
-    master_addr = _get(env, "MASTER_ADDR")
-    sources["master_addr"] = "MASTER_ADDR"
-    if master_addr is None:
-        master_addr = hosts[0]
-        sources["master_addr"] = "first host of SLURM_STEP_NODELIST"
-    if _get(env, "MASTER_PORT") is not None:
-        master_port = _port(env, "MASTER_PORT", context=context)
-        sources["master_port"] = "MASTER_PORT"
-    else:
-        job_id = _get(env, "SLURM_JOB_ID")
-        # ASCII digits of a job id's size ("²".isdigit() is true; int() refuses it)
-        if job_id is None or not (job_id.isascii() and job_id.isdigit() and len(job_id) <= 18):
-            raise LaunchError(
-                f"{context}: MASTER_PORT is unset and SLURM_JOB_ID={job_id!r} cannot key the "
-                "fallback port; export MASTER_PORT"
-            )
-        step = _get(env, "SLURM_STEP_ID")
-        usable = step is not None and step.isascii() and step.isdigit() and len(step) <= 18
-        step_id = int(step) if usable and step is not None else 0
-        master_port = fallback_master_port(int(job_id), step_id)
-        sources["master_port"] = "derived from SLURM_JOB_ID and SLURM_STEP_ID"
+    master_addr, master_port = _srun_master(env, hosts, sources, context)
     return Launch(
         mode="srun",
         rank=rank,
@@ -356,6 +329,46 @@ def _resolve_srun(env: Mapping[str, str], common: _Common) -> Launch:
         sources=sources,
         **common,
     )
+
+
+def _refuse_other_layouts(env: Mapping[str, str], derived: Mapping[str, int], context: str) -> None:
+    """A torch variable already set to another value than the step's: refused, not overridden."""
+    for name, value in derived.items():
+        preset = _get(env, name)
+        if preset is not None and preset != str(value):
+            raise LaunchError(
+                f"{context}: {name}={preset} is already set but the step says {value} "
+                f"(from SLURM_PROCID/SLURM_LOCALID/SLURM_NODEID/SLURM_STEP_*); something "
+                "exported it for a different layout (a container hook reading job-level "
+                "variables, srun --preserve-env, or a stale export in the batch script): "
+                f"unset {name} or make it agree"
+            )
+
+
+def _srun_master(
+    env: Mapping[str, str], hosts: list[str], sources: dict[str, str], context: str
+) -> tuple[str, int]:
+    """MASTER_ADDR and MASTER_PORT of an srun step, noting in `sources` where each came from."""
+    master_addr = _get(env, "MASTER_ADDR")
+    sources["master_addr"] = "MASTER_ADDR"
+    if master_addr is None:
+        master_addr = hosts[0]
+        sources["master_addr"] = "first host of SLURM_STEP_NODELIST"
+    if _get(env, "MASTER_PORT") is not None:
+        sources["master_port"] = "MASTER_PORT"
+        return master_addr, _port(env, "MASTER_PORT", context=context)
+    job_id = _get(env, "SLURM_JOB_ID")
+    # ASCII digits of a job id's size ("²".isdigit() is true; int() refuses it)
+    if job_id is None or not (job_id.isascii() and job_id.isdigit() and len(job_id) <= 18):
+        raise LaunchError(
+            f"{context}: MASTER_PORT is unset and SLURM_JOB_ID={job_id!r} cannot key the "
+            "fallback port; export MASTER_PORT"
+        )
+    step = _get(env, "SLURM_STEP_ID")
+    usable = step is not None and step.isascii() and step.isdigit() and len(step) <= 18
+    step_id = int(step) if usable and step is not None else 0
+    sources["master_port"] = "derived from SLURM_JOB_ID and SLURM_STEP_ID"
+    return master_addr, fallback_master_port(int(job_id), step_id)
 
 
 def _resolve_env(env: Mapping[str, str], common: _Common) -> Launch:

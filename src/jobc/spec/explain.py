@@ -144,27 +144,7 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
     value = error.instance
     where = _where(path)
     if kind == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extras = [k for k in value if k not in allowed]
-        for n, key in enumerate(extras):
-            # a spelling hint is worth its cost for a few typos; past that the mapping is not a
-            # spec section at all, and the hints would cost more than the rest of lint together
-            close_keys = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6) if n < _HINTS else []
-            suggestion = (
-                f"; did you mean {close_keys[0]!r}?" if close_keys else f"; known keys: {', '.join(allowed)}"
-            )
-            # a rename is unsafe: the closest spelling is a guess, and the key may be meant for a
-            # newer jobc; none when the known key is there already (the rename would duplicate it)
-            fix = (
-                Fix.make(
-                    f"rename {key!r} to {close_keys[0]!r}",
-                    Edit((*path, key), close_keys[0], at_value=False),
-                    safe=False,
-                )
-                if close_keys and close_keys[0] not in value
-                else None
-            )
-            yield Hit((*path, key), f"unknown key {key!r} in {where}{suggestion}", at_value=False, fix=fix)
+        yield from _unknown_keys(error, path, value, where)
         return
     if kind == "required":
         for name in error.validator_value:
@@ -174,43 +154,12 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
     if kind == "if":
         return
     if kind in ("enum", "const") or (kind in ("anyOf",) and _choices(error.schema, root)):
-        choices = _choices(error.schema, root)
-        if choices and not (isinstance(value, dict | list)):
-            shown = ", ".join("null" if c is None else str(c) for c in choices)
-            hint = ""
-            if isinstance(value, str):
-                names = [str(c) for c in choices if c is not None]
-                # case first: `sigterm` means SIGTERM, not the closest spelling
-                same = [c for c in names if c.lower() == value.lower()]
-                close = same or difflib.get_close_matches(value, names, n=1, cutoff=0.5)
-                if close:
-                    hint = f"; did you mean {close[0]!r}?"
-            yield Hit(path, f"{where} is {_describe(value)}, expected one of: {shown}{hint}")
+        hit = _not_a_choice(error, root, path, value, where)
+        if hit is not None:
+            yield hit
             return
     if kind == "anyOf":
-        # a section that may be null ({...} or null): its value is a mapping, so what is wrong is
-        # inside it; report that, not the union
-        inner = [sub for sub in error.context or [] if len(sub.absolute_path) > len(path)]
-        if inner:
-            for sub in inner:
-                yield from _explain(sub, root)
-            return
-        # a union such as "integer or null": report the type, or the one branch that fits the type
-        for sub in error.context or []:
-            if sub.validator not in ("type", "const", "enum") and sub.validator != "$ref":
-                yield from _explain(sub, root)
-                return
-        options: list[str] = []
-        for option in error.schema.get("anyOf", []):
-            options.extend(_expected_types(_resolve(option, root)))
-        if "number" in options:  # a whole number is a number
-            options = [t for t in options if t != "integer"]
-        names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(options) if t not in ("choice", "null")]
-        yield Hit(
-            path,
-            f"{where} is {_describe(value)}, expected {' or '.join(names)}",
-            fix=_retype(path, value, options),
-        )
+        yield from _union(error, root, path, value, where)
         return
     if kind == "type":
         raw = error.validator_value
@@ -254,3 +203,72 @@ def _explain(error: Any, root: dict[str, Any]) -> Iterator[Hit]:
         yield Hit(path, f"{where} is longer than {error.validator_value} characters")
         return
     yield Hit(path, f"{where}: {error.message}")
+
+
+def _unknown_keys(error: Any, path: DataPath, value: Any, where: str) -> Iterator[Hit]:
+    """Each key a mapping does not know, with the closest known spelling (a few of them)."""
+    allowed = sorted(error.schema.get("properties", {}))
+    extras = [k for k in value if k not in allowed]
+    for n, key in enumerate(extras):
+        # a spelling hint is worth its cost for a few typos; past that the mapping is not a
+        # spec section at all, and the hints would cost more than the rest of lint together
+        close_keys = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6) if n < _HINTS else []
+        suggestion = (
+            f"; did you mean {close_keys[0]!r}?" if close_keys else f"; known keys: {', '.join(allowed)}"
+        )
+        # a rename is unsafe: the closest spelling is a guess, and the key may be meant for a
+        # newer jobc; none when the known key is there already (the rename would duplicate it)
+        fix = (
+            Fix.make(
+                f"rename {key!r} to {close_keys[0]!r}",
+                Edit((*path, key), close_keys[0], at_value=False),
+                safe=False,
+            )
+            if close_keys and close_keys[0] not in value
+            else None
+        )
+        yield Hit((*path, key), f"unknown key {key!r} in {where}{suggestion}", at_value=False, fix=fix)
+
+
+def _not_a_choice(error: Any, root: dict[str, Any], path: DataPath, value: Any, where: str) -> Hit | None:
+    """A scalar that is none of the allowed values (None when the value is a section)."""
+    choices = _choices(error.schema, root)
+    if choices and not isinstance(value, dict | list):
+        shown = ", ".join("null" if c is None else str(c) for c in choices)
+        hint = ""
+        if isinstance(value, str):
+            names = [str(c) for c in choices if c is not None]
+            # case first: `sigterm` means SIGTERM, not the closest spelling
+            same = [c for c in names if c.lower() == value.lower()]
+            close = same or difflib.get_close_matches(value, names, n=1, cutoff=0.5)
+            if close:
+                hint = f"; did you mean {close[0]!r}?"
+        return Hit(path, f"{where} is {_describe(value)}, expected one of: {shown}{hint}")
+    return None
+
+
+def _union(error: Any, root: dict[str, Any], path: DataPath, value: Any, where: str) -> Iterator[Hit]:
+    """A value that fits no branch of a union: what is wrong inside it, or the types it may have."""
+    # a section that may be null ({...} or null): its value is a mapping, so what is wrong is
+    # inside it; report that, not the union
+    inner = [sub for sub in error.context or [] if len(sub.absolute_path) > len(path)]
+    if inner:
+        for sub in inner:
+            yield from _explain(sub, root)
+        return
+    # a union such as "integer or null": report the type, or the one branch that fits the type
+    for sub in error.context or []:
+        if sub.validator not in ("type", "const", "enum") and sub.validator != "$ref":
+            yield from _explain(sub, root)
+            return
+    options: list[str] = []
+    for option in error.schema.get("anyOf", []):
+        options.extend(_expected_types(_resolve(option, root)))
+    if "number" in options:  # a whole number is a number
+        options = [t for t in options if t != "integer"]
+    names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(options) if t not in ("choice", "null")]
+    yield Hit(
+        path,
+        f"{where} is {_describe(value)}, expected {' or '.join(names)}",
+        fix=_retype(path, value, options),
+    )

@@ -145,112 +145,124 @@ def _factory(info: Any) -> str | None:
     return "{}" if factory is dict else "[]" if factory is list else f"{factory.__name__}()"
 
 
+# The module's head: its docstring, imports and the base class every generated class extends.
+_HEADER = [
+    '"""Plain classes mirroring `jobc.spec.model`: frozen value objects, like frozen dataclasses.',
+    "",
+    "Written out in full rather than made by `@dataclass`, which generates each class's methods",
+    "with `exec` at import time: for two dozen classes that cost more than linting a spec.",
+    "",
+    'Generated from jobc.spec.model by `tools/regen.py`; do not edit."""',
+    "",
+    "from __future__ import annotations",
+    "",
+    "from collections.abc import Mapping",
+    "from typing import Any, Literal",
+    "",
+    "_set = object.__setattr__",
+    "",
+    "",
+    "class _Frozen:",
+    '    """Immutable after `__init__`; equal, hashed and shown by its fields in order."""',
+    "",
+    "    __slots__ = ()",
+    "    __match_args__: tuple[str, ...] = ()",
+    "",
+    "    def _values(self) -> tuple[Any, ...]:",
+    "        return tuple(getattr(self, name) for name in self.__match_args__)",
+    "",
+    "    def __eq__(self, other: object) -> bool:",
+    "        if not isinstance(other, _Frozen) or other.__class__ is not self.__class__:",
+    "            return NotImplemented",
+    "        return self._values() == other._values()",
+    "",
+    "    def __hash__(self) -> int:",
+    "        return hash(self._values())",
+    "",
+    "    def __repr__(self) -> str:",
+    "        inner = ', '.join(f'{n}={getattr(self, n)!r}' for n in self.__match_args__)",
+    "        return f'{type(self).__name__}({inner})'",
+    "",
+    "    def __setattr__(self, name: str, value: Any) -> None:",
+    "        raise AttributeError(f'cannot assign to field {name!r}')",
+    "",
+    "    def __delattr__(self, name: str) -> None:",
+    "        raise AttributeError(f'cannot delete field {name!r}')",
+    "",
+]
+
+# Written after the classes when a `dump` needs it.
+_DUMP_HELPER = [
+    "",
+    "def _dump(value: Any) -> Any:",
+    "    if hasattr(value, 'dump'):",
+    "        return value.dump()",
+    "    if isinstance(value, tuple | list):",
+    "        return [_dump(v) for v in value]",
+    "    if isinstance(value, Mapping):",
+    "        return {k: _dump(v) for k, v in value.items()}",
+    "    return value",
+    "",
+]
+
+
 def types_text() -> str:
-    lines = [
-        '"""Plain classes mirroring `jobc.spec.model`: frozen value objects, like frozen dataclasses.',
-        "",
-        "Written out in full rather than made by `@dataclass`, which generates each class's methods",
-        "with `exec` at import time: for two dozen classes that cost more than linting a spec.",
-        "",
-        'Generated from jobc.spec.model by `tools/regen.py`; do not edit."""',
-        "",
-        "from __future__ import annotations",
-        "",
-        "from collections.abc import Mapping",
-        "from typing import Any, Literal",
-        "",
-        "_set = object.__setattr__",
-        "",
-        "",
-        "class _Frozen:",
-        '    """Immutable after `__init__`; equal, hashed and shown by its fields in order."""',
-        "",
-        "    __slots__ = ()",
-        "    __match_args__: tuple[str, ...] = ()",
-        "",
-        "    def _values(self) -> tuple[Any, ...]:",
-        "        return tuple(getattr(self, name) for name in self.__match_args__)",
-        "",
-        "    def __eq__(self, other: object) -> bool:",
-        "        if not isinstance(other, _Frozen) or other.__class__ is not self.__class__:",
-        "            return NotImplemented",
-        "        return self._values() == other._values()",
-        "",
-        "    def __hash__(self) -> int:",
-        "        return hash(self._values())",
-        "",
-        "    def __repr__(self) -> str:",
-        "        inner = ', '.join(f'{n}={getattr(self, n)!r}' for n in self.__match_args__)",
-        "        return f'{type(self).__name__}({inner})'",
-        "",
-        "    def __setattr__(self, name: str, value: Any) -> None:",
-        "        raise AttributeError(f'cannot assign to field {name!r}')",
-        "",
-        "    def __delattr__(self, name: str) -> None:",
-        "        raise AttributeError(f'cannot delete field {name!r}')",
-        "",
-    ]
+    lines = list(_HEADER)
     for cls in _models():
-        lines += ["", f"class {cls.__name__}(_Frozen):"]
-        doc = (cls.__doc__ or "").strip().splitlines()
-        if doc and cls.__doc__ is not BaseModel.__doc__:
-            lines.append(f'    """{doc[0]}"""')
-            lines.append("")
-        fields = list(cls.model_fields.items())
-        required = [(n, i) for n, i in fields if _default(i) is None]
-        optional = [(n, i) for n, i in fields if _default(i) is not None]
-        ordered = required + optional
-        comma = "," if len(ordered) == 1 else ""
-        lines.append(f"    __slots__ = ({', '.join(sorted(repr(n) for n, _ in ordered))}{comma})")
-        lines.append(f"    __match_args__ = ({', '.join(repr(n) for n, _ in ordered)}{comma})")
-        lines.append("")
-        for name, info in ordered:
-            lines.append(f"    {name}: {_render(info.annotation)}")
-        params = []
-        for name, info in ordered:
-            default = _default(info)
-            annotation = _render(info.annotation)
-            if _factory(info) is not None:
-                annotation += " | None"
-            params.append(f"{name}: {annotation}" + ("" if default is None else f" = {default}"))
-        lines += ["", f"    def __init__(self, *, {', '.join(params)}) -> None:"]
-        for name, info in ordered:
-            factory = _factory(info)
-            value = name if factory is None else f"{factory} if {name} is None else {name}"
-            lines.append(f"        _set(self, {name!r}, {value})")
-        lines += ["", "    @classmethod"]
-        lines.append(f"    def build(cls, data: Mapping[str, Any]) -> {cls.__name__}:")
-        lines.append('        """From plain data that has passed the schema check."""')
-        lines.append("        kwargs: dict[str, Any] = {}")
-        for name, info in fields:
-            key = info.alias or name
-            value = _builder(info.annotation, f"data[{key!r}]")
-            lines.append(f"        if {key!r} in data:")
-            lines.append(f"            kwargs[{name!r}] = {value}")
-        lines.append("        return cls(**kwargs)")
-        lines += ["", "    def dump(self) -> dict[str, Any]:"]
-        lines.append('        """Plain data, by alias, defaults included."""')
-        lines.append("        return {")
-        for name, info in fields:
-            key = info.alias or name
-            lines.append(f"            {key!r}: {_dumper(info.annotation, f'self.{name}')},")
-        lines.append("        }")
-        lines.append("")
-    if not any("_dump(" in line for line in lines):
-        return "\n".join(lines)
-    lines += [
-        "",
-        "def _dump(value: Any) -> Any:",
-        "    if hasattr(value, 'dump'):",
-        "        return value.dump()",
-        "    if isinstance(value, tuple | list):",
-        "        return [_dump(v) for v in value]",
-        "    if isinstance(value, Mapping):",
-        "        return {k: _dump(v) for k, v in value.items()}",
-        "    return value",
-        "",
-    ]
+        lines += _class_lines(cls)
+    if any("_dump(" in line for line in lines):
+        lines += _DUMP_HELPER
     return "\n".join(lines)
+
+
+def _class_lines(cls: type[BaseModel]) -> list[str]:
+    """One model as a plain class: fields, `__init__`, `build` from plain data and `dump`."""
+    lines = ["", f"class {cls.__name__}(_Frozen):"]
+    doc = (cls.__doc__ or "").strip().splitlines()
+    if doc and cls.__doc__ is not BaseModel.__doc__:
+        lines.append(f'    """{doc[0]}"""')
+        lines.append("")
+    fields = list(cls.model_fields.items())
+    required = [(n, i) for n, i in fields if _default(i) is None]
+    optional = [(n, i) for n, i in fields if _default(i) is not None]
+    ordered = required + optional
+    comma = "," if len(ordered) == 1 else ""
+    lines.append(f"    __slots__ = ({', '.join(sorted(repr(n) for n, _ in ordered))}{comma})")
+    lines.append(f"    __match_args__ = ({', '.join(repr(n) for n, _ in ordered)}{comma})")
+    lines.append("")
+    for name, info in ordered:
+        lines.append(f"    {name}: {_render(info.annotation)}")
+    params = []
+    for name, info in ordered:
+        default = _default(info)
+        annotation = _render(info.annotation)
+        if _factory(info) is not None:
+            annotation += " | None"
+        params.append(f"{name}: {annotation}" + ("" if default is None else f" = {default}"))
+    lines += ["", f"    def __init__(self, *, {', '.join(params)}) -> None:"]
+    for name, info in ordered:
+        factory = _factory(info)
+        value = name if factory is None else f"{factory} if {name} is None else {name}"
+        lines.append(f"        _set(self, {name!r}, {value})")
+    lines += ["", "    @classmethod"]
+    lines.append(f"    def build(cls, data: Mapping[str, Any]) -> {cls.__name__}:")
+    lines.append('        """From plain data that has passed the schema check."""')
+    lines.append("        kwargs: dict[str, Any] = {}")
+    for name, info in fields:
+        key = info.alias or name
+        value = _builder(info.annotation, f"data[{key!r}]")
+        lines.append(f"        if {key!r} in data:")
+        lines.append(f"            kwargs[{name!r}] = {value}")
+    lines.append("        return cls(**kwargs)")
+    lines += ["", "    def dump(self) -> dict[str, Any]:"]
+    lines.append('        """Plain data, by alias, defaults included."""')
+    lines.append("        return {")
+    for name, info in fields:
+        key = info.alias or name
+        lines.append(f"            {key!r}: {_dumper(info.annotation, f'self.{name}')},")
+    lines.append("        }")
+    lines.append("")
+    return lines
 
 
 def wanted() -> dict[Path, str]:
