@@ -168,6 +168,7 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
                     sources[src.file] = src.lines
     unique = {(f.file, f.span, f.code, f.message): f for f in findings}
     findings = sorted(unique.values(), key=Finding.sort_key)
+    sys.stdout.flush()  # the diff or the findings before the summary, as a terminal shows them
     if args.fix_only:
         # a formatter's contract: what changed is the result; the findings are jobc lint's
         plural = "" if fixed == 1 else "s"
@@ -175,6 +176,7 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
         return Exit.OK
     if not args.diff:
         print_findings(findings, sources, args.format)
+        sys.stdout.flush()
     verb = "would fix" if args.diff else "fixed"
     where = "file" if changed == 1 else "files"
     print(
