@@ -14,12 +14,35 @@ from jobc.lint.pipeline import lint_file
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read, read_bytes
 from jobc.script.spec import gpus_per_node
+from jobc.tables import launchers
 
 CORPUS = Path(__file__).with_name("corpus")
 
 # (code, line, column) of every finding, per script
 EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "accelerate.sh": [],
+    "accelerate_launcher_var.sh": [("JC104", 19, 5)],
+    "data_prep_python.sh": [],
+    "deepspeed_hostfile.sh": [],
+    "dist_launch_use_env.sh": [],
+    "echo_diagnostics.sh": [],
+    "fsdp_var.sh": [("JC401", 9, 36)],
+    "function_launch.sh": [("JC804", 15, 8)],
+    "gpus_per_task_typed.sh": [],
+    "heredoc_cmd.sh": [],
+    "lightning_srun.sh": [],
+    "localhost_var.sh": [("JC806", 9, 11)],
+    "megatron_launch_string.sh": [("JC102", 6, 9)],
+    "mpirun_pytorch.sh": [],
+    "packed_sweep.sh": [],
+    "sized_step.sh": [],
+    "srun_cmd_two_tasks.sh": [("JC102", 4, 9)],
+    "standalone_one_node.sh": [],
+    "torchtitan_style.sh": [("JC104", 19, 34)],
+    "trap_bash_script.sh": [("JC802", 11, 1)],
+    "unexported_port.sh": [("JC104", 9, 13)],
+    "uv_sync_in_step.sh": [("JC504", 8, 15)],
+    "vit_arrays.sh": [("JC804", 14, 20), ("JC701", 18, 43)],
     "array_sweep.sh": [],
     "bare_torchrun.sh": [("JC805", 7, 1)],
     "container_directive.sh": [("JC501", 6, 9)],
@@ -62,7 +85,116 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "uv_stampede.sh": [("JC504", 8, 1)],
 }
 SCRIPTS = sorted(CORPUS.iterdir())
-READABLE = [p for p in SCRIPTS if read(p).readable and read(p).main_step is not None]
+# (nodes, GPUs per node, launch mode, program or "-m module", arguments) the import writes; None
+# where the import must leave the value out (it could not be read, and is never guessed)
+IMPORTED: dict[str, tuple[int, int, str | None, str | None, list[str] | None]] = {
+    "accelerate_launcher_var.sh": (
+        2,
+        4,
+        "torchrun",
+        "complete_nlp_example.py",
+        ["--mixed_precision", "fp16", "--output_dir", "/lustre/runs/nlp"],
+    ),
+    "data_prep_python.sh": (
+        2,
+        8,
+        "srun",
+        "scripts/train.py",
+        ["configs/olmo-1b.yaml", "--save_folder=/lustre/ckpt/olmo"],
+    ),
+    "deepspeed_hostfile.sh": (
+        2,
+        8,
+        "torchrun",
+        "train_bert.py",
+        ["--deepspeed", "--deepspeed_config", "ds_config.json"],
+    ),
+    "dist_launch_use_env.sh": (1, 4, "torchrun", "main.py", ["--model", "deit_small", "--batch-size", "256"]),
+    "echo_diagnostics.sh": (2, 4, "srun", "train.py", []),
+    "function_launch.sh": (2, 4, "torchrun", "train.py", ["--config", "base.yaml"]),
+    "gpus_per_task_typed.sh": (1, 4, "srun", "train.py", ["--epochs", "30"]),
+    "heredoc_cmd.sh": (2, 8, "torchrun", "pretrain.py", ["--steps", "1000"]),
+    "lightning_srun.sh": (
+        2,
+        4,
+        "srun",
+        "train.py",
+        ["--trainer.num_nodes", "2", "--trainer.devices", "4", "--trainer.strategy", "ddp"],
+    ),
+    "megatron_launch_string.sh": (
+        2,
+        8,
+        "torchrun",
+        "pretrain_gpt.py",
+        [
+            "--num-layers",
+            "24",
+            "--hidden-size",
+            "1024",
+            "--num-attention-heads",
+            "16",
+            "--seq-length",
+            "1024",
+            "--bf16",
+        ],
+    ),
+    "mpirun_pytorch.sh": (2, 4, "srun", "train_ddp.py", ["--epochs", "10"]),
+    "srun_cmd_two_tasks.sh": (2, 4, "torchrun", "train.py", []),
+    "standalone_one_node.sh": (1, 2, "torchrun", "ddp_example.py", ["--batch_size", "64"]),
+    "torchtitan_style.sh": (
+        4,
+        8,
+        "torchrun",
+        "./train.py",
+        ["--job.config_file", "./train_configs/llama3_8b.toml"],
+    ),
+    "trap_bash_script.sh": (1, 4, None, None, None),
+    "uv_sync_in_step.sh": (2, 8, "srun", "train.py", []),
+    "vit_arrays.sh": (
+        2,
+        4,
+        "torchrun",
+        "train_vit.py",
+        ["--model", "vit_b_16", "--output-dir", "/tmp/vit", "--epochs", "90"],
+    ),
+}
+READABLE = [
+    p
+    for p in SCRIPTS
+    if read(p).readable
+    and (step := read(p).main_step) is not None
+    and (step.program or step.module) is not None
+    and (step.program or step.module).literal  # type: ignore[union-attr]
+]
+
+
+def _imported_fields(path: Path) -> tuple[int, int, str | None, str | None, list[str] | None]:
+    data = imported(read(path)).data
+    resources, launch = data["resources"], data["launch"]
+    target = launch.get("program") or (f"-m {launch['module']}" if "module" in launch else None)
+    return (
+        resources.get("nodes", 1),
+        resources.get("gpus_per_node", 0),
+        launch.get("mode"),
+        target,
+        launch.get("args") if target is not None else None,
+    )
+
+
+def test_the_corpus_scores_every_script_in_lint_and_import() -> None:
+    """One score over the corpus: each script's findings at their lines, and its import's fields."""
+    wrong: list[str] = []
+    for path in SCRIPTS:
+        got = [(f.code, f.span.line, f.span.col) for f in lint_path(path, display=path.name).findings]
+        if got != EXPECTED[path.name]:
+            wrong.append(f"lint {path.name}: {got} != {EXPECTED[path.name]}")
+    for name, want in IMPORTED.items():
+        have = _imported_fields(CORPUS / name)
+        if have != want:
+            wrong.append(f"import {name}: {have} != {want}")
+    total = len(SCRIPTS) + len(IMPORTED)
+    assert not wrong, f"{total - len(wrong)} of {total} right:\n" + "\n".join(wrong)
+    assert len(SCRIPTS) >= 40
 
 
 def test_the_corpus_is_what_the_table_describes() -> None:
@@ -147,7 +279,8 @@ def test_import_round_trip(path: Path, tmp_path: Path) -> None:
     # tasks: one per GPU (srun) or per node (torchrun); a CPU job keeps the script's own count
     tasks = have["ntasks-per-node"].value
     gpus = gpus_per_node(facts)[0]
-    if step.launcher is not None:
+    entry = launchers.entry(step.launcher.name) if step.launcher is not None else None
+    if entry is not None and entry.per_node:
         assert tasks == "1"
     elif gpus:
         assert tasks == str(gpus)
