@@ -39,6 +39,7 @@ def section(quick: bool) -> str:
     many = run("throughput.py", 1 if quick else 7)
     comp = run("compile_examples.py", 3 if quick else 11)
     rt = run("runtime_import.py", 3 if quick else 7)
+    fr = run("flight_recorder.py", 3 if quick else 7)
     m = machine()
     parts = [
         f"Measured with `uv run python benchmarks/run_all.py` on {m['nproc']} cores ({m['cpu']}), "
@@ -112,8 +113,21 @@ def section(quick: bool) -> str:
             "torch.",
             "",
         ]
+    if fr.get("available"):
+        parts += [flight_recorder_text(fr), ""]
     parts.append("How to run them and what each measures: [benchmarks/README.md](benchmarks/README.md).")
     return "\n".join(parts)
+
+
+def flight_recorder_text(fr: dict[str, Any]) -> str:
+    return (
+        f"**torch's flight recorder, off and on** (torch {fr['torch']}, two gloo ranks, "
+        f"{fr['steps']} steps of a 4096-float all-reduce plus the stop flag's all-reduce, median of "
+        f"{fr['rounds']} fresh pairs each): off {fr['off_steps_per_s']:.0f} steps/s "
+        f"({fr['off_range'][0]:.0f}–{fr['off_range'][1]:.0f}), on (2000 entries) "
+        f"{fr['on_steps_per_s']:.0f} steps/s ({fr['on_range'][0]:.0f}–{fr['on_range'][1]:.0f}): "
+        f"ratio on/off {fr['ratio']:.3f}."
+    )
 
 
 def write(text: str) -> None:

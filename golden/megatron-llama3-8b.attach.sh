@@ -204,6 +204,7 @@ from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  #
 from torch.distributed.run import main  # noqa: E402
 
 jobc_requeue = int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
+jobc_hang = 86
 try:
     main(sys.argv[1:])
 except ChildFailedError as error:
@@ -213,6 +214,9 @@ except ChildFailedError as error:
             "jobc: torchrun's workers exited with the requeue code %d; so does the agent\n" % jobc_requeue
         )
         sys.exit(jobc_requeue)
+    if jobc_hang in codes and all(code == jobc_hang or code < 0 for code in codes):
+        sys.stderr.write("jobc: torchrun's workers exited with the hang code %d; so does the agent\n" % jobc_hang)
+        sys.exit(jobc_hang)
     raise
 JOBC_AGENT
 set -- -c "$jobc_agent" --node-rank="$SLURM_NODEID" "$@"

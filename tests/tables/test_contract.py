@@ -20,6 +20,7 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "step end": ("75",),
     "requeue": ("1234", "the program exited with the requeue code 75", "1", "3"),
     "agent requeue": ("75",),
+    "agent hang": ("86",),
     "runtime watchdog": ("120", "SIGUSR1", "124"),
 }
 

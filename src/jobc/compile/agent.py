@@ -13,12 +13,13 @@ and torch the runtime supports (no newer syntax, no torch internals beyond `main
 * torchrun turns any worker failure into exit code 1. When a worker exited with the requeue code
   (`JOBC_REQUEUE_EXIT_CODE`) and every other failed worker either did the same or was ended by a
   signal (the agent stops the rest of its workers after the first exit), the agent exits with the
-  requeue code instead, so that the batch shell requeues the job.
+  requeue code instead, so that the batch shell requeues the job. The same holds for the
+  runtime's hang code (the hang watchdog ended the workers), so that the job's exit code says so.
 """
 
 from __future__ import annotations
 
-from jobc.tables.contract import AGENT_REQUEUE, REQUEUE_EXIT_CODE
+from jobc.tables.contract import AGENT_HANG, AGENT_REQUEUE, HANG_EXIT_CODE, REQUEUE_EXIT_CODE
 
 _SOURCE = """\
 import os
@@ -68,6 +69,7 @@ from torch.distributed.elastic.multiprocessing.errors import ChildFailedError  #
 from torch.distributed.run import main  # noqa: E402
 
 jobc_requeue = int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "@REQUEUE_EXIT_CODE@"))
+jobc_hang = @HANG_EXIT_CODE@
 try:
     main(sys.argv[1:])
 except ChildFailedError as error:
@@ -77,9 +79,15 @@ except ChildFailedError as error:
             "@AGENT_REQUEUE@\\n" % jobc_requeue
         )
         sys.exit(jobc_requeue)
+    if jobc_hang in codes and all(code == jobc_hang or code < 0 for code in codes):
+        sys.stderr.write("@AGENT_HANG@\\n" % jobc_hang)
+        sys.exit(jobc_hang)
     raise
 """
 # The exit code and the line the agent prints come from the script's contract (jobc.tables).
-AGENT = _SOURCE.replace("@REQUEUE_EXIT_CODE@", str(REQUEUE_EXIT_CODE)).replace(
-    "@AGENT_REQUEUE@", AGENT_REQUEUE.printf
+AGENT = (
+    _SOURCE.replace("@REQUEUE_EXIT_CODE@", str(REQUEUE_EXIT_CODE))
+    .replace("@AGENT_REQUEUE@", AGENT_REQUEUE.printf)
+    .replace("@HANG_EXIT_CODE@", str(HANG_EXIT_CODE))
+    .replace("@AGENT_HANG@", AGENT_HANG.printf)
 )

@@ -262,6 +262,28 @@ def _process_groups() -> dict[str, list[int]]:
     }
 
 
+# torch renamed its flight-recorder variables (TORCH_NCCL_* → TORCH_FR_*); the compiled script
+# sets both so that every supported torch sees one, and a torch that reads the new name warns
+# about the old one on every rank.
+_RENAMED = (
+    ("TORCH_FR_BUFFER_SIZE", "TORCH_NCCL_TRACE_BUFFER_SIZE"),
+    ("TORCH_FR_DUMP_ON_TIMEOUT", "TORCH_NCCL_DUMP_ON_TIMEOUT"),
+)
+
+
+def _drop_old_recorder_names() -> None:
+    """Unset an old name that repeats the new one, when this torch reads the new one."""
+    import inspect
+
+    try:
+        source = inspect.getsource(dist.distributed_c10d)
+    except (OSError, TypeError):
+        return
+    for new, old in _RENAMED:
+        if new in source and old in os.environ and os.environ.get(new) == os.environ[old]:
+            del os.environ[old]
+
+
 def _member(launch: Launch, contract: Contract, device: torch.device) -> Member:
     gpu_uuid: str | None = None
     if device.type == "cuda":
@@ -329,6 +351,7 @@ def init(
         filled = export_launch(launch, os.environ)
         log.debug("rank %d: filled %s", launch.rank, filled)
         _warn_if_torchrun_kills_early(launch, contract)
+        _drop_old_recorder_names()
         chosen = _choose_device(launch, device)
         backend = backend or ("nccl" if chosen.type == "cuda" else "gloo")
 

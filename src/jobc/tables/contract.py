@@ -98,6 +98,12 @@ AGENT_REQUEUE = Banner(
     re.compile(rf"^jobc: torchrun's workers exited with the requeue code ({_N})"),
     ("exit code",),
 )
+AGENT_HANG = Banner(
+    "agent hang",
+    "jobc: torchrun's workers exited with the hang code %d; so does the agent",
+    re.compile(rf"^jobc: torchrun's workers exited with the hang code ({_N})"),
+    ("exit code",),
+)
 #: Printed by the runtime (`jobc.runtime.signals`), which keeps its own copy of the wording.
 RUNTIME_WATCHDOG = Banner(
     "runtime watchdog",
@@ -115,6 +121,7 @@ BANNERS: tuple[Banner, ...] = (
     STEP_END,
     REQUEUE,
     AGENT_REQUEUE,
+    AGENT_HANG,
     RUNTIME_WATCHDOG,
 )
 
