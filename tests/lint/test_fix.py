@@ -68,35 +68,47 @@ def test_apply_makes_the_same_repair_once_and_refuses_spans_outside_the_text() -
 # --- every fix on its rule's Bad example ----------------------------------------------------------
 
 
-def _example(code: str) -> tuple[str, str]:
-    """The Bad example the rule's fix repairs: ("sh", script) or ("yaml", spec)."""
+def _examples() -> list[tuple[str, str]]:
+    """(code, kind) of every Bad example a rule's fix repairs: "sh" for a script, "yaml" for a spec."""
+    out = []
+    for code in FIXED:
+        repair = RULES[code].repair
+        assert repair is not None
+        if code.startswith("JC8") or SCRIPT_EXAMPLE.search(RULES[code].doc):
+            out.append((code, "sh"))
+        if repair.where.startswith("specs"):
+            out.append((code, "yaml"))
+        assert repair.where.startswith("specs") or (code, "sh") in out, f"{code}: no example it fixes"
+    return out
+
+
+def _example(code: str, kind: str) -> str:
+    """The Bad example: a script, or a spec pasted over a small valid one."""
     doc = RULES[code].doc
-    repair = RULES[code].repair
-    assert repair is not None
-    if code.startswith("JC8"):
+    if kind == "sh" and code.startswith("JC8"):
         match = re.search(r"^Bad:\n+```bash\n(.*?)^```", doc, re.S | re.M)
         assert match, code
-        return "sh", "#!/bin/bash\n" + match.group(1)
-    if repair.where == "scripts":
+        return "#!/bin/bash\n" + match.group(1)
+    if kind == "sh":
         match = SCRIPT_EXAMPLE.search(doc)
         assert match, f"{code}: a rule that repairs scripts shows a script (Bad in a script:)"
-        return "sh", match.group(1)
+        return match.group(1)
     match = SPEC_EXAMPLE.search(doc)
     assert match, code
     example = match.group(1)
     # pasted over a small valid spec, section by section, as a user would write it
     sections = dict.fromkeys(re.findall(r"^(\w+):", example, re.M))
     kept = [chunk for chunk in re.split(r"(?m)^(?=\w)", BASE) if chunk.split(":")[0] not in sections]
-    return "yaml", "".join(kept) + example
+    return "".join(kept) + example
 
 
 def _errors(result_findings: list) -> set[str]:  # type: ignore[type-arg]
     return {f.code for f in result_findings if f.severity >= Severity.ERROR}
 
 
-@pytest.mark.parametrize("code", FIXED)
-def test_a_fix_repairs_its_rules_bad_example(code: str, tmp_path: Path) -> None:
-    kind, text = _example(code)
+@pytest.mark.parametrize(("code", "kind"), _examples())
+def test_a_fix_repairs_its_rules_bad_example(code: str, kind: str, tmp_path: Path) -> None:
+    text = _example(code, kind)
     path = tmp_path / f"bad.{kind}"
     path.write_text(text, encoding="utf-8")
     profile = tmp_path / "site.yaml"
@@ -239,3 +251,37 @@ def test_fix_leaves_unreadable_and_odd_files_alone(tmp_path: Path) -> None:
     outcome = fix_path(odd, config=Config(), unsafe=True)
     assert not outcome.changed
     assert outcome.stopped
+
+
+def test_unused_suppressions_are_removed_and_used_codes_kept(tmp_path: Path) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=01:00:00\n"
+        "# jobc: ignore[JC104]\n"
+        "module load cuda   # jobc: ignore[JC404]\n"
+        "export MASTER_PORT=29500   # jobc: ignore[JC104, JC702]\n"
+        "srun python train.py  # run it, jobc: ignore[JC101]\n",
+        encoding="utf-8",
+    )
+    outcome = fix_path(script, config=Config(), unsafe=False)
+    assert outcome.after.splitlines()[3:] == [
+        "module load cuda",
+        "export MASTER_PORT=29500   # jobc: ignore[JC104]",
+        "srun python train.py  # run it",
+    ]
+    assert outcome.result is not None
+    assert outcome.result.findings == []
+
+
+def test_a_spec_file_option_gets_slurms_pattern_and_storage_logs_does_not(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        BASE.replace(
+            'slurm: {time: "01:00:00"}', 'slurm: {time: "01:00:00", extra: {output: "/l/$USER/%j.out"}}'
+        )
+        + "storage: {logs: /scratch/$USER/logs}\n",
+        encoding="utf-8",
+    )
+    outcome = fix_path(spec, config=Config(), unsafe=False)
+    assert 'extra: {output: "/l/%u/%j.out"}' in outcome.after
+    assert "logs: /scratch/$USER/logs" in outcome.after  # the script's shell reads it too

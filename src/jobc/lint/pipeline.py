@@ -609,6 +609,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
                             "e.g. # jobc: ignore[JC201]",
                             name,
                             Span.point(sup.line, sup.col, sup.width),
+                            fix=suppress.removal(by_file[name].lines, sup, list(sup.codes)),
                         )
                     )
                 elif unused:
@@ -620,6 +621,7 @@ def _finish(run: _Run, config: Config) -> list[Finding]:
                             f"unused suppression: nothing here is reported as {', '.join(unused)}",
                             name,
                             Span.point(sup.line, sup.col, sup.width),
+                            fix=suppress.removal(by_file[name].lines, sup, unused),
                         )
                     )
     kept.sort(key=Finding.sort_key)

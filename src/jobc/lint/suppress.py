@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from jobc.core.diagnostics import Span
+from jobc.core.diagnostics import Edit, Fix, Span
 from jobc.core.record import field, record
 
 _MARK = re.compile(r"jobc:\s*ignore\[([^\]]*)\]")
@@ -54,6 +54,39 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
         targets = (number, following[number]) if alone and following is not None else (number,)
         out.append(Suppression(number, match.start() + 1, match.end() - match.start(), codes, targets))
     return out
+
+
+def removal(lines: list[str], sup: Suppression, unused: list[str]) -> Fix | None:
+    """JC007's repair: the unused codes out of the marker, the marker out of its comment, and a
+    comment that held only the marker out of the file (its whole line, when alone on it)."""
+    if not 1 <= sup.line <= len(lines):
+        return None
+    line = lines[sup.line - 1]
+    start, end = sup.col - 1, sup.col - 1 + sup.width
+    match = _MARK.fullmatch(line, start, end)
+    if match is None:
+        return None
+    kept = [c.strip() for c in match.group(1).split(",") if c.strip() and c.strip().upper() not in unused]
+    if kept:
+        inner = match.group(1)
+        joined = (", " if ", " in inner else ",").join(kept)
+        span = Span(sup.line, sup.col + match.start(1) - start, sup.line, sup.col + match.end(1) - start)
+        return Fix.make(f"drop {', '.join(unused)} from the suppression", Edit(span, joined))
+    hash_at = line.rfind("#", 0, start)
+    if hash_at < 0 or line[hash_at + 1 : start].strip():
+        # the marker is inside a longer comment: only the marker goes, with the separator before it
+        cut = len(line[:start].rstrip(" \t,;")) + 1
+        return Fix.make(
+            "remove the unused suppression", Edit(Span(sup.line, cut, sup.line, sup.col + sup.width), "")
+        )
+    if not line[:hash_at].strip():
+        # a comment alone on its line: the line goes
+        return Fix.make("remove the unused suppression", Edit(Span(sup.line, 1, sup.line + 1, 1), ""))
+    before = len(line[:hash_at].rstrip())
+    return Fix.make(
+        "remove the unused suppression",
+        Edit(Span(sup.line, before + 1, sup.line, len(line) + 1), ""),
+    )
 
 
 Mark = tuple[int, int]  # 0-based (line, column)

@@ -10,6 +10,7 @@ Bad:
 ```yaml
 resources:
   nodes: 2   # jobc: ignore[JC201]   (nothing wrong here any more)
+  gpus_per_node: 8
 ```
 
 Good:
@@ -17,11 +18,12 @@ Good:
 ```yaml
 resources:
   nodes: 2
+  gpus_per_node: 8
 ```
 """
 
-from jobc.core.diagnostics import Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Severity
+from jobc.lint.rules.base import Meta, Repair
 
 META = Meta(
     code="JC007",
@@ -29,4 +31,9 @@ META = Meta(
     severity=Severity.WARNING,
     summary="A suppression comment that suppresses nothing",
     remediation="Remove the comment, or the codes in it that no longer match a finding.",
+)
+FIX = Repair(
+    Applicability.SAFE,
+    "removes the codes that match nothing from the comment, and a comment left with none (its whole "
+    "line when it stands alone)",
 )

@@ -274,7 +274,29 @@ def _jc108(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     )
 
 
+# --- JC107: a shell variable in an #SBATCH file name ------------------------------------------------
+
+_FILE_OPTION = re.compile(r"(?:--(?:output|error|input)[= ]|-[oei]\s*)")
+
+
+def _jc107(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
+    from jobc.lint.rules.topology.jc107_shell_var_in_directive import substitute
+
+    text = text_at(facts, span)
+    option = _FILE_OPTION.match(text or "")
+    if text is None or option is None:
+        return None
+    new = substitute(text[option.end() :])
+    if new is None:
+        return None
+    start = span.col + option.end()
+    return Fix.make(
+        "use Slurm's filename patterns", Edit(Span(span.line, start, span.line, span.end_col), new)
+    )
+
+
 FIXERS: dict[str, Fixer] = {
+    "JC107": _jc107,
     "JC102": _jc102,
     "JC104": _jc104,
     "JC106": _jc106,

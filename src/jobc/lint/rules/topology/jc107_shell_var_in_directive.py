@@ -23,13 +23,24 @@ Good:
 slurm: {account: proj-123, extra: {chdir: /home/alice/runs}}
 storage: {logs: /scratch/alice/logs}     # or /scratch/%u/logs
 ```
+
+In a script, a log file named after the user (fixed as `%u`):
+
+Bad in a script:
+
+```bash
+#!/bin/bash
+#SBATCH --output=/scratch/$USER/logs/%x-%j.out
+srun python train.py
+```
 """
 
+import json
 import re
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import DataPath, Hit, Severity
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, DataPath, Edit, Fix, Hit, Severity
+from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
 
@@ -42,6 +53,12 @@ META = Meta(
         "Write the value itself; in file names use Slurm's placeholders %u (user), %j (job id), "
         "%x (job name), %N (node)."
     ),
+)
+FIX = Repair(
+    Applicability.SAFE,
+    "writes `$USER`, `$SLURM_JOB_ID`, `$SLURM_JOB_NAME`, … in a log or input file name as the pattern "
+    "Slurm fills in with the same value (`%u`, `%j`, `%x`, …); other values are the user's to write",
+    "scripts, and a spec's slurm.extra output, error and input",
 )
 
 _SLURM_FIELDS = ("partition", "account", "qos", "time", "constraint", "reservation", "array", "dependency")
@@ -67,7 +84,11 @@ def check(ctx: Context) -> Iterator[Hit]:
         problem = _problem(text, is_file)
         if problem:
             name = ".".join(str(p) for p in path)
-            yield Hit(path, f"{name} {mask(text)!r} becomes an #SBATCH line, {problem}")
+            # not storage.logs: the compiled script also uses it where the shell, not Slurm, reads it
+            new = substitute(text) if is_file and path[:2] == ("slurm", "extra") else None
+            # JSON's string is YAML's double-quoted one: the value stays a string whatever it holds
+            fix = Fix.make("use Slurm's filename patterns", Edit(path, json.dumps(new))) if new else None
+            yield Hit(path, f"{name} {mask(text)!r} becomes an #SBATCH line, {problem}", fix=fix)
 
 
 def _directive_values(ctx: Context) -> Iterator[tuple[DataPath, str, bool]]:
@@ -87,6 +108,21 @@ def _directive_values(ctx: Context) -> Iterator[tuple[DataPath, str, bool]]:
             yield ("slurm", "extra", key), value, key in _FILE_OPTIONS
     if spec.storage.logs is not None:
         yield ("storage", "logs"), spec.storage.logs, True
+
+
+def substitute(text: str) -> str | None:
+    """A file option's value with each `$VAR` or `${VAR}` written as the filename pattern Slurm
+    fills in with the same value (`$USER` → `%u`); None when one has no such pattern."""
+    if _TILDE.search(text):
+        return None
+    out, last = [], 0
+    for match in _SHELL.finditer(text):
+        var = match.group(1) or match.group(2)
+        if var is None or match.group(0) not in (f"${var}", f"${{{var}}}") or var not in _PLACEHOLDER:
+            return None
+        out += [text[last : match.start()], _PLACEHOLDER[var]]
+        last = match.end()
+    return "".join([*out, text[last:]]) if out else None
 
 
 def _problem(text: str, is_file: bool) -> str | None:
