@@ -574,6 +574,9 @@ class _Reader:
             value = None
         if value is not None and _values.size(value) > _values.MAX_VALUE:
             value = None
+        if value is not None and len(value) == 1 and value[0] and not any(seg[3] for seg in value[0]):
+            # nothing of it is known (`$(scontrol …)`): an unknown variable, shown by its name
+            value = None
         self.vars[name] = value
         single = (
             value is not None and len(value) == 1 and value_node is not None and value_node.type != "array"
@@ -967,6 +970,8 @@ class _Reader:
 
     def run_text(self, stack: list[tuple[Any, ...]], f: _values.Field, span: Span) -> None:
         """Commands held in a value (`eval "$CMD"`, `bash -c "$CMD"`), parsed and followed."""
+        if not any(seg[3] and seg[0].strip() for seg in f):
+            return  # nothing of it is known (`eval "$(conda shell.bash hook)"`)
         src = _values.assemble(f)
         src.fallback = span
         tree = parser().parse(src.raw)
@@ -1444,7 +1449,7 @@ def _piece(w: Word, start: int, end: int) -> Word:
     """Characters start..end of a word (an endpoint's host or port), placed where they were written
     when they came from a variable."""
     text = w.text[start:end].strip("\"'")
-    if w.segs is None or not w.placed or not _LOCATE:
+    if w.segs is None or not _LOCATE:
         return Word(text, w.span, w.literal and "$" not in text, w.raw, None, None, w.placed)
     segs = _values.cut(tuple(w.segs), start, end)
     where = _values.place(segs)
