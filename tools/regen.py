@@ -9,6 +9,8 @@ The targets, in the order they are made (a later one reads what an earlier one w
 - `model`: `schema/jobc.schema.json`, its packaged copy `src/jobc/data/jobc.schema.json` and
   `src/jobc/spec/plain.py`, from the pydantic models in `jobc.spec.model`;
 - `rules`: `docs/rules.md`, from the rules' metadata and docstrings (`jobc rules --format markdown`);
+- `triage`: `docs/triage.md`, from triage's catalogue of failure signatures
+  (`jobc triage --signatures --format markdown`);
 - `goldens`: `golden/<name>.sbatch` and `golden/<name>.attach.sh`, every job spec of `specs/`
   compiled (a golden whose spec is gone is removed);
 - `docs`: the generated blocks of `README.md` and `docs/` (`tools/doc_examples.py`), which may
@@ -57,6 +59,12 @@ def _rules() -> dict[Path, str | None]:
     return {ROOT / "docs" / "rules.md": markdown()}
 
 
+def _triage() -> dict[Path, str | None]:
+    from jobc.jobs.catalogue_doc import listing
+
+    return {ROOT / "docs" / "triage.md": listing("markdown")}
+
+
 def goldens(specs: Path = ROOT / "specs", golden: Path = ROOT / "golden") -> dict[Path, str | None]:
     """The batch and attach script of every job spec (profiles are not jobs), by the spec's name."""
     from jobc.compile import compile_attach, compile_batch
@@ -83,6 +91,7 @@ def _docs() -> dict[Path, str | None]:
 TARGETS = (
     Target("model", "the JSON Schema (both copies) and jobc.spec.plain", _model),
     Target("rules", "docs/rules.md", _rules),
+    Target("triage", "docs/triage.md", _triage),
     Target("goldens", "golden/*.sbatch and golden/*.attach.sh", goldens),
     Target("docs", "the generated blocks of README.md and docs/", _docs),
 )

@@ -5,9 +5,12 @@
 MODE `ok`: print a line per rank and exit 0. `raise`: every rank joins a gloo group; rank 3
 raises ValueError while the others wait in an all-reduce for it and die of the lost peer or the
 collective's timeout. `kill`: rank 1 kills itself with SIGKILL, the others finish. `sleep`:
-every rank sleeps (for the time limit). `preempt`: on the first run wait for the signal and exit
-with the requeue code; on a restart exit 0. `wrongport`: ranks other than 0 look for the store
-one port above MASTER_PORT, so the rendezvous never completes. `sweep`: print the arguments.
+every rank sleeps (for the time limit). `segv`: rank 1 crashes with SIGSEGV.
+`import`: every rank imports a module that does not exist. `hold OUT SECONDS`: join the group
+on MASTER_PORT and keep it; `join`: join a group (the second job on a port the first holds).
+`preempt`: on the first run wait for the signal and exit with the requeue code; on a restart
+exit 0. `wrongport`: ranks other than 0 look for the store one port above MASTER_PORT, so the
+rendezvous never completes. `sweep`: print the arguments.
 """
 
 from __future__ import annotations
@@ -90,6 +93,25 @@ def main() -> int:
             time.sleep(0.1)
         print(f"rank {rank()}: signal {got[0]}, checkpoint saved, asking to be requeued", flush=True)
         return int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
+    if mode == "segv":
+        if rank() == 1:
+            time.sleep(1)
+            os.kill(os.getpid(), signal.SIGSEGV)
+        time.sleep(3)
+        return 0
+    if mode == "import":
+        import jobc_no_such_module  # type: ignore[import-not-found]  # noqa: F401
+
+        return 0
+    if mode == "hold":
+        # hold MASTER_PORT with a live store, for a second job that wants the same port
+        init()
+        open(os.path.join(sys.argv[2], f"holding-{rank()}"), "w").close()
+        time.sleep(float(sys.argv[3]))
+        return 0
+    if mode == "join":
+        init()
+        return 0
     raise SystemExit(f"unknown mode {mode}")
 
 

@@ -47,3 +47,18 @@ def test_triage_names_the_first_cause_of_every_excerpt(tmp_path: Path) -> None:
         if got != (cls, rank, node):
             wrong.append(f"{path.name}: got {got}, expected {(cls, rank, node)}: {first.summary[:160]}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_signature_fires_somewhere_in_the_corpus() -> None:
+    import io
+
+    from jobc.jobs.triage import Scanner, scan
+
+    seen: set[str] = set()
+    for _path, _cls, _rank, _node, body in _cases():
+        scanner = Scanner()
+        scan([("x", io.BytesIO(body.encode("utf-8")))], scanner)
+        scanner.diagnosis(None, None, None, ["x"])
+        seen |= {e.sig.code for e in scanner.events if e.sig is not None}
+        seen |= {"G306" for e in scanner.events if e.fields.get("abort")}
+    assert {s.code for s in CATALOGUE} - seen == set()

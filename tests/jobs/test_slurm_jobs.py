@@ -24,6 +24,9 @@ from tests.support.cluster import SlurmCluster, free_ports
 
 SCENARIO = Path(__file__).with_name("scenario.py")
 NODES, GPUS = 2, 2
+# Waits for a job are bounded by what the job may run (the spec's time limit below), plus time for
+# Slurm to schedule it and end it, not by a guess of how fast the machine is.
+LIMIT_S = 5 * 60 + 180
 
 
 def spec(tmp_path: Path, name: str, mode: str, *args: str, **sections: Any) -> Path:
@@ -122,7 +125,7 @@ def test_submit_two_at_once_status_logs_and_a_clean_triage(
     assert "jobc: step end " in follow.stdout
     assert "jobc: step start " in follow.stdout
     for job in ids:
-        assert slurm_cluster.wait(int(job), 60) == "COMPLETED"
+        assert slurm_cluster.wait(int(job), LIMIT_S) == "COMPLETED"
 
     status = jobc(slurm_cluster, tmp_path, "status", "--format", "json")
     assert status.returncode == 0, status.stderr
@@ -150,7 +153,7 @@ def test_triage_names_the_rank_that_raised(
     slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, mode: str
 ) -> None:
     job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, f"raise-{mode}", mode, "raise")))
-    assert slurm_cluster.wait(int(job), 180) == "FAILED"
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
     report = triage(slurm_cluster, tmp_path, job)
     first = report["findings"][0]
     assert first["cause"], report
@@ -179,7 +182,7 @@ def _node_of_rank(report: dict[str, Any], rank: int) -> str:
 
 def test_triage_sigkill_of_one_rank(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
     job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, "kill", "srun", "kill")))
-    assert slurm_cluster.wait(int(job), 60) == "FAILED"
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
     report = triage(slurm_cluster, tmp_path, job)
     first = report["findings"][0]
     assert first["class"] == "signal"
@@ -193,7 +196,7 @@ def test_triage_rendezvous_on_a_wrong_port(
     slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
 ) -> None:
     job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, "rdzv", "srun", "wrongport")))
-    assert slurm_cluster.wait(int(job), 180) == "FAILED"
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
     report = triage(slurm_cluster, tmp_path, job)
     first = report["findings"][0]
     master_host, master_port = report["master"].split(":")
@@ -212,7 +215,7 @@ def test_time_limit(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
         resources={"nodes": 1, "gpus_per_node": 1},
     )
     job = submit(slurm_cluster, jobs, tmp_path, str(path))
-    assert slurm_cluster.wait(int(job), 240) == "TIMEOUT"
+    assert slurm_cluster.wait(int(job), 60 + 180) == "TIMEOUT"
     first = triage(slurm_cluster, tmp_path, job)["findings"][0]
     assert first["class"] == "time_limit"
     assert first["action"] == "raise_limit"
@@ -247,7 +250,7 @@ def test_checkpoint_cancel_requeues_and_status_and_triage_show_the_chain(
         int(job), lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 60, "requeue"
     )
     slurm_cluster.release(int(job))
-    assert slurm_cluster.wait(int(job), 90) == "COMPLETED"
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "COMPLETED"
     rows = json.loads(jobc(slurm_cluster, tmp_path, "status", job, "--format", "json").stdout)
     assert rows[0]["restarts"] == 1
     assert rows[0]["state"] == "COMPLETED"
@@ -345,8 +348,8 @@ def test_then_starts_the_next_spec_only_after_the_first_succeeded(
     entries = {e.job_id: e for e in ledger.entries(tmp_path / ".jobc") if isinstance(e, ledger.Entry)}
     assert entries[a].after == []
     assert entries[b].after == [a]
-    assert slurm_cluster.wait(int(a), 120) == "COMPLETED"
-    assert slurm_cluster.wait(int(b), 120) == "COMPLETED"
+    assert slurm_cluster.wait(int(a), LIMIT_S) == "COMPLETED"
+    assert slurm_cluster.wait(int(b), LIMIT_S) == "COMPLETED"
     # ISO times compare as text: the second started no earlier than the first ended
     assert slurm_cluster.job(int(b))["StartTime"] >= slurm_cluster.job(int(a))["EndTime"]
 
@@ -367,3 +370,78 @@ def test_dry_run_prints_every_script_of_a_chain_and_submits_nothing(tmp_path: Pa
     assert "#SBATCH --job-name=second" in run.stdout
     assert run.stderr.count("--dry-run: would submit") == 2
     assert not (tmp_path / ".jobc").exists()
+
+
+def test_triage_sigsegv_of_one_rank(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
+    job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, "segv", "srun", "segv")))
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
+    report = triage(slurm_cluster, tmp_path, job)
+    first = report["findings"][0]
+    assert (first["class"], first["signal"], first["rank"]) == ("signal", "SIGSEGV", 1), report
+    assert first["action"] == "fix_program"
+    assert first["node"] == _node_of_rank(report, 1)
+
+
+@pytest.mark.parametrize("mode", ["srun", "torchrun"])
+def test_triage_missing_module(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, mode: str
+) -> None:
+    job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, f"import-{mode}", mode, "import")))
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
+    report = triage(slurm_cluster, tmp_path, job)
+    first = report["findings"][0]
+    assert first["class"] == "import_error", report
+    assert "jobc_no_such_module" in first["summary"]
+    assert first["rank"] is not None
+    assert "launch." in first["advice"]  # jobc's own log: the advice names the spec's fields
+
+
+def test_triage_missing_program(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
+    path = spec(tmp_path, "noprog", "srun", "ok")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["launch"]["program"] = str(tmp_path / "trian.py")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    job = submit(slurm_cluster, jobs, tmp_path, str(path))
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
+    report = triage(slurm_cluster, tmp_path, job)
+    first = report["findings"][0]
+    assert first["class"] == "missing_program", report
+    assert "trian.py" in first["summary"]
+
+
+def test_triage_two_jobs_on_one_port(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
+    held = tmp_path / "held"
+    held.mkdir()
+    port = free_ports(1)[0]
+    first_spec = spec(
+        tmp_path, "holder", "srun", "hold", str(held), "90", resources={"nodes": 1, "gpus_per_node": 1}
+    )
+    second_spec = spec(tmp_path, "second", "srun", "join", resources={"nodes": 1, "gpus_per_node": 2})
+    for path in (first_spec, second_spec):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["launch"]["master_port"] = port
+        path.write_text(json.dumps(data), encoding="utf-8")
+    holder = submit(slurm_cluster, jobs, tmp_path, str(first_spec))
+    deadline = time.monotonic() + LIMIT_S
+    while not (held / "holding-0").exists():
+        if time.monotonic() > deadline:
+            pytest.fail("the first job never held its port")
+        time.sleep(0.2)
+    job = submit(slurm_cluster, jobs, tmp_path, str(second_spec))
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
+    report = triage(slurm_cluster, tmp_path, job)
+    first = report["findings"][0]
+    assert first["class"] == "port_in_use", report
+    assert first["action"] == "fix_spec_or_script"
+    assert "launch.master_port" in first["advice"]
+    slurm_cluster.cancel(int(holder))
+
+
+def test_triage_sigkill_under_torchrun(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
+    job = submit(slurm_cluster, jobs, tmp_path, str(spec(tmp_path, "kill-torchrun", "torchrun", "kill")))
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "FAILED"
+    report = triage(slurm_cluster, tmp_path, job)
+    first = report["findings"][0]
+    assert (first["class"], first["signal"]) == ("signal", "SIGKILL"), report
+    assert first["rank"] == 1  # torchrun's table names the global rank
+    assert first["node"] == _node_of_rank(report, 1)

@@ -190,3 +190,10 @@ def test_a_file_name_that_is_not_utf8_on_a_strict_stdout(tmp_path: Path) -> None
         assert run.returncode == 0, run.stderr
         assert b"Traceback" not in run.stderr
         assert b"ValueError" in run.stdout
+
+
+def test_logs_rank_filter_reads_huge_and_unicode_labels() -> None:
+    from jobc.jobs.logs import keep
+
+    for raw in (f"{BIG}: x\n".encode(), f"[rank{BIG}]: x\n".encode(), "²: x\n".encode(), b"3: x\n"):
+        assert keep(raw, 3, torchrun=False, per_node=None) == (raw == b"3: x\n")

@@ -273,9 +273,11 @@ def test_check_program_as_the_job_prints_one_json_line(
     slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, mode: str
 ) -> None:
     logs, _ = prepare(tmp_path)
-    script = compile_data(job_spec(tmp_path, mode, module="jobc.runtime", args=["check"]))
+    spec = job_spec(tmp_path, mode, module="jobc.runtime", args=["check"])
+    script = compile_data(spec)
     job = submit(slurm_cluster, jobs, script, tmp_path)
-    assert slurm_cluster.wait(job, 90) == "COMPLETED", job_log(logs)
+    # bounded by what the job may run (its time limit), not by a guess of the machine's speed
+    assert slurm_cluster.wait(job, time_limit_s(spec) + 120) == "COMPLETED", job_log(logs)
     log = job_log(logs)
     # every output line carries its rank label (srun --label, torchrun's prefix), and srun cuts a
     # long line into several labelled pieces: read past the labels, join rank 0's pieces

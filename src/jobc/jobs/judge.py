@@ -152,6 +152,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
             _symptom(f, "then the ranks lost the rendezvous store (an echo of the failure above)")
     _requeue(scanner, findings)
     findings = _merge(findings)
+    _place_unlabelled(findings)
 
     if not any(f.cause for f in findings):
         retry = [f for f in findings if f.cls == "rendezvous"]
@@ -219,7 +220,11 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         rank = task  # jobc's srun launch: the task is the rank, by the script's contract
     if rank is None and tasks_text and scanner.compiled and not scanner.torchrun and count == 1:
         rank = task
-    node = fx.get("node") or line.node or _node_of(scanner, rank, task)
+    if e.kind == "torchrun-root-cause":
+        # the table's host is the agent's own name for itself (often not Slurm's): the labels first
+        node = _node_of(scanner, rank, task) or fx.get("node")
+    else:
+        node = fx.get("node") or line.node or _node_of(scanner, rank, task)
     if tasks_text and fx.get("node") and task is not None:
         scanner.task_node.setdefault(task, fx["node"])
     code = _int_field(fx.get("exit_code"))
@@ -476,6 +481,36 @@ def _reports(findings: list[Finding]) -> None:
                 f.signal == keep.signal or f.exit_code == keep.exit_code or f.signal is None
             ):
                 f.cause, f.role = False, "context"
+
+
+def _place_unlabelled(findings: list[Finding]) -> None:
+    """A traceback without labels, and one report that names who exited with 1: the same process.
+
+    torchrun's table names the global rank and host of the first worker that failed; srun names the
+    task and node of a task that exited with 1. When the log's first cause says nothing of who
+    raised it and exactly one such report exists, the report says it."""
+    causes = sorted((f for f in findings if f.cause), key=lambda f: f.order)
+    if not causes or causes[0].report:
+        return
+    first = causes[0]
+    if first.rank is not None or first.task is not None or first.local_rank is not None:
+        return
+    ones = [f for f in findings if f.report and f.exit_code == 1]
+    tables = [f for f in ones if f.kind == "torchrun-root-cause" and f.rank is not None]
+    sruns = [f for f in ones if f.kind == "srun-task-exit-code" and f.task is not None]
+    if len({f.rank for f in tables}) == 1:
+        source = tables[0]
+    elif not tables and len({(f.task, f.node) for f in sruns}) == 1 and "(and " not in sruns[0].summary:
+        source = sruns[0]
+    else:
+        return
+    first.rank, first.local_rank, first.task = source.rank, source.local_rank, source.task
+    first.node = first.node or source.node
+    if first.summary.startswith("a process "):
+        who = _who(first.rank, first.local_rank, first.task, 1, first.node)
+        first.summary = f"{who} {first.summary.removeprefix('a process ')}"
+    first.ranks = [source.rank] if source.rank is not None else first.ranks
+    first.evidence = [*first.evidence, *source.evidence[:1]][:4]
 
 
 def _requeue(scanner: Facts, findings: list[Finding]) -> None:

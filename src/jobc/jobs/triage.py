@@ -36,7 +36,7 @@ from jobc.jobs.findings import (
 )
 from jobc.jobs.judge import judge
 from jobc.jobs.judge import render as _render
-from jobc.jobs.signatures import CATALOGUE, PREFILTER, Signature
+from jobc.jobs.signatures import CATALOGUE, FIND_WORDS, PREFILTER, Signature
 from jobc.jobs.signatures import network as net
 from jobc.jobs.signatures import python as py
 from jobc.tables import contract
@@ -476,12 +476,19 @@ def _scan_one(name: str, stream: IO[bytes], scanner: Scanner) -> None:
 def _chunk(scanner: Scanner, name: str, number: int, chunk: bytes, end: int) -> int:
     """Read chunk[:end], which ends on a separator; return the line number after it."""
     pos = 0
+    found = [chunk.find(w, 0, end) for w in FIND_WORDS]  # the next place of each, or -1
     while pos < end:
         if not scanner.busy():
             m = PREFILTER.search(chunk, pos, end)
-            if m is None:
+            hit = m.start() if m is not None else -1
+            for i, w in enumerate(FIND_WORDS):
+                if 0 <= found[i] < pos:
+                    found[i] = chunk.find(w, pos, end)
+                if found[i] >= 0 and (hit < 0 or found[i] < hit):
+                    hit = found[i]
+            if hit < 0:
                 return number + chunk.count(b"\n", pos, end)
-            start = max(pos, chunk.rfind(b"\n", pos, m.start()) + 1, chunk.rfind(b"\r", pos, m.start()) + 1)
+            start = max(pos, chunk.rfind(b"\n", pos, hit) + 1, chunk.rfind(b"\r", pos, hit) + 1)
             number += chunk.count(b"\n", pos, start)
             pos = start
         stop = _SEPARATOR.search(chunk, pos, end)

@@ -164,3 +164,6 @@ def trie_pattern(words: tuple[str, ...]) -> str:
 
 
 PREFILTER: re.Pattern[bytes] = re.compile(trie_pattern(keywords()).encode("utf-8"))
+#: Words too common in their first character for the combined pattern, found with `bytes.find`
+#: (a `:` starts most labels; `command not found` follows one).
+FIND_WORDS: tuple[bytes, ...] = (b"command not found",)

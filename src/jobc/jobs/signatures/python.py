@@ -37,6 +37,22 @@ SIGNATURES: tuple[Signature, ...] = (
         ("command",),
     ),
     Signature(
+        "P105",
+        "dataloader-worker-killed",
+        "host_oom",
+        "cause",
+        ("DataLoader worker",),
+        re.compile(
+            r"DataLoader worker \(pid(?:\(s\))? (?P<pid>[0-9, ]{1,200})\) "
+            r"(?:is killed by signal: (?P<signal>[A-Za-z ]{1,40})|exited unexpectedly)"
+        ),
+        "a data-loader worker killed by a signal: usually host memory or shared memory (/dev/shm) ran out",
+        "RuntimeError: DataLoader worker (pid 31337) is killed by signal: Killed.",
+        "DataLoader worker (pid 31337) started",
+        "PyTorch (torch/utils/data/_utils/signal_handling.py)",
+        ("signal",),
+    ),
+    Signature(
         "P103",
         "interrupted",
         "signal",
