@@ -3,8 +3,11 @@ findings land on the line that wrote the value, with the run line as a related l
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read, read_bytes
@@ -128,3 +131,17 @@ def test_deep_nesting_and_long_scripts_are_read_without_recursion() -> None:
     calls = 'f() { srun python train.py "$@"; }\n' + "f --x\n" * 2000
     facts = read_bytes(("#!/bin/bash\n" + calls).encode(), "calls.sh")
     assert len(facts.steps) == 2000
+
+
+ASSEMBLED = re.compile(r"^Bad[^\n]*assembled[^\n]*:\n+```bash\n(.*?)^```", re.S | re.M)
+
+
+@pytest.mark.parametrize("code", ["JC102", "JC104", "JC804", "JC805", "JC806"])
+def test_the_assembled_bad_example_of_each_rule_fires(code: str, tmp_path: Path) -> None:
+    from jobc.lint.rules import RULES
+
+    match = ASSEMBLED.search(RULES[code].doc)
+    assert match, f"{code}: a Bad example that assembles the command"
+    script = tmp_path / "bad.sh"
+    script.write_text("#!/bin/bash\n" + match.group(1), encoding="utf-8")
+    assert code in {f.code for f in lint_path(script).findings}

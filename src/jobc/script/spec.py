@@ -401,6 +401,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             launch["program"] = "train.py"
         else:
             out.skip(_first_line(facts), "the launch", _UNKNOWN_PROGRAM)
+            out.unknown.append("launch.program: the script starts no step jobc can read; write it")
         return
     python = step.python or "python"
     out.put(("launch", "python"), python if python != "uv" else "uv", None)
@@ -413,7 +414,11 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         launch["program"] = "train.py"  # for the rules only; the import never writes it
     else:
         # never a guessed program: the spec says nothing, and linting it says what is missing
-        out.skip(target.span if target is not None else step.span, step.text, _UNKNOWN_PROGRAM)
+        where = target.span if target is not None else step.span
+        out.skip(where, step.text, _UNKNOWN_PROGRAM)
+        out.unknown.append(
+            f"launch.program: line {where.line} runs a program jobc cannot read before the job runs; write it"
+        )
         if target is not None:
             launch.pop("mode", None)
     variables = {e.name: e.value for e in facts.exports if e.value is not None}

@@ -14,6 +14,15 @@ Bad:
 srun --ntasks-per-node=1 torchrun --nnodes=4 --nproc_per_node=8 train.py
 ```
 
+Bad, assembled in an array (the finding points at the element, the srun line is related):
+
+```bash
+#SBATCH --nodes=2
+#SBATCH --gres=gpu:a100:4
+DIST_ARGS=(--nnodes="$SLURM_NNODES" --nproc_per_node=8)
+srun --ntasks-per-node=1 python -m torch.distributed.run "${DIST_ARGS[@]}" train.py
+```
+
 Good:
 
 ```bash

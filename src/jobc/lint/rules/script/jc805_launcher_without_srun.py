@@ -11,6 +11,14 @@ Bad:
 torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint="$head:29500" train.py
 ```
 
+Bad, assembled in a variable:
+
+```bash
+#SBATCH --nodes=2
+LAUNCHER="torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=$(hostname)"
+$LAUNCHER train.py
+```
+
 Good:
 
 ```bash

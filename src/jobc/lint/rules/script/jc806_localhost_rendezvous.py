@@ -13,6 +13,14 @@ export MASTER_ADDR=localhost
 srun torchrun --nnodes=2 --rdzv_endpoint=localhost:29500 train.py
 ```
 
+Bad, assembled from a variable (the finding points at the assignment):
+
+```bash
+#SBATCH --nodes=2
+RDZV_HOST=localhost
+srun torchrun --nnodes=2 --rdzv_backend=c10d --rdzv_endpoint="$RDZV_HOST:29500" train.py
+```
+
 Good:
 
 ```bash

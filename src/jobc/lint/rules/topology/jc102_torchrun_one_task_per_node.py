@@ -13,6 +13,16 @@ resources: {nodes: 2, gpus_per_node: 8, tasks_per_node: 8}
 launch: {mode: torchrun, program: train.py}
 ```
 
+Bad in a script, assembled (a launcher held in a string, run by `bash -c` on every task):
+
+```bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=8
+#SBATCH --gpus-per-node=8
+LAUNCH="python -m torch.distributed.run --nproc-per-node 8 --nnodes \\$SLURM_NNODES"
+srun bash -c "$LAUNCH pretrain_gpt.py"
+```
+
 Good:
 
 ```yaml

@@ -15,6 +15,14 @@ launch: {program: train.py, master_port: 29500}
 env: {MASTER_PORT: "29500"}
 ```
 
+Bad in a script, assembled (a plain variable passed on; the finding points at its value):
+
+```bash
+#SBATCH --nodes=2
+MASTER_PORT=29400
+srun torchrun --nnodes=2 --rdzv_backend=c10d --rdzv_endpoint="$(hostname):$MASTER_PORT" train.py
+```
+
 Good:
 
 ```yaml
