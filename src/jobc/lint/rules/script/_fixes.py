@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from jobc.core.diagnostics import Edit, Fix, Span
-from jobc.script.facts import Expansion, ScriptFacts, Step
+from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Step
 from jobc.spec.context import Context
 
 Fixer = Callable[[Span, ScriptFacts, Context], Fix | None]
@@ -174,22 +174,41 @@ def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
             Edit(Span(span.line, span.col, span.line, span.col), "\\"),
         )
     launcher = step.launcher
-    if state != "none" or launcher is None or step.span.line != step.span.end_line:
+    if state != "none" or launcher is None or launcher.span.line != step.span.line:
         return None
-    # `srun torchrun --node_rank=$SLURM_NODEID …`: quote the launch for a shell in the step. Only
-    # when nothing else in it would change meaning there: no other expansion (the step's shell
-    # sees only exported variables), no quote, redirection or list.
+    # `srun torchrun --node_rank=$SLURM_NODEID …`: quote the launch for a shell in the step, when
+    # nothing else in it would mean something else there
     start = launcher.span.col - step.span.col
     rest = text[start:]
-    line = step.span.line
-    own = [e for e in facts.expansions if e.span.line == line and e.span.col >= launcher.span.col]
-    if re.search(r"['\"`\\;&|<>(){}]", rest) or rest.count("$") != len(own):
+    if not _same_in_the_step(rest, facts):
         return None
     return Fix.make(
         f"run the launch under `bash -c '…'` so that ${expansion.name} expands on each node",
-        Edit(Span(step.span.line, launcher.span.col, step.span.line, step.span.end_col), f"bash -c '{rest}'"),
+        Edit(
+            Span(launcher.span.line, launcher.span.col, step.span.end_line, step.span.end_col),
+            f"bash -c '{rest}'",
+        ),
         safe=False,
     )
+
+
+_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+# what every task's environment holds as the batch shell's does (srun passes the environment on)
+_ENVIRONMENT = frozenset({"HOME", "USER", "LOGNAME", "PATH", "PWD", "HOSTNAME"})
+
+
+def _same_in_the_step(rest: str, facts: ScriptFacts) -> bool:
+    """Whether a shell in the step reads `rest` as the batch shell does, per-rank variables aside:
+    no single quote (it would end the quoting), no substitution (it would run on every node), no
+    list, pipe or redirection, and only variables every task has: Slurm's, the per-rank ones, the
+    ones the script exports (a plain shell variable is not passed to the step)."""
+    exported = {e.name for e in facts.exports if e.exported}
+    for match in _EXPANSION.finditer(rest):
+        name = match.group(1) or match.group(2)
+        if not (name.startswith("SLURM") or name in PER_RANK or name in exported or name in _ENVIRONMENT):
+            return False
+    plain = _EXPANSION.sub("", rest)
+    return not re.search(r"['`$;&|<>(){}]", plain)
 
 
 # --- JC102: one task per node for torchrun --------------------------------------------------------

@@ -67,7 +67,8 @@ FIX = Repair(
     Applicability.SAFE,
     'escapes the variable inside a double-quoted `bash -c "…"`, so the step\'s shell expands '
     "it on each node; for a launcher started straight by srun (unsafe) it quotes the launch "
-    "as `bash -c '…'`",
+    "as `bash -c '…'`, when everything else in it reads the same in the step (no quote, "
+    "substitution or list; only Slurm's, per-rank and exported variables)",
     "scripts",
 )
 
