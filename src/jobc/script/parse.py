@@ -1259,9 +1259,43 @@ def _skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
             i += 1
             while i < len(words) and words[i].text.startswith("-"):
                 i += 1
+        elif os.path.basename(w) in _CONTAINER_EXEC and i + 1 < len(words) and words[i + 1].text == "exec":
+            # `singularity exec [options] IMAGE command …`: the command runs inside the image
+            i = _past_options(words, i + 2, _CONTAINER_VALUED)
+            i += 1  # the image
+        elif os.path.basename(w) in _ENV_RUN and i + 1 < len(words) and words[i + 1].text == "run":
+            # `conda run -n ENV python …`
+            i = _past_options(words, i + 2, _ENV_RUN_VALUED)
         else:
             break
     return i, exec_
+
+
+_CONTAINER_EXEC = frozenset({"singularity", "apptainer"})
+_CONTAINER_VALUED = frozenset(
+    {
+        "-B",
+        "--bind",
+        "-H",
+        "--home",
+        "--env",
+        "--env-file",
+        "--pwd",
+        "-W",
+        "--workdir",
+        "-o",
+        "--overlay",
+        "--mount",
+    }
+)
+_ENV_RUN = frozenset({"conda", "mamba", "micromamba"})
+_ENV_RUN_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--cwd"})
+
+
+def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
+    while i < len(words) and words[i].text.startswith("-"):
+        i += 2 if words[i].text in valued else 1
+    return i
 
 
 def _srun_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str, ...], int]:

@@ -722,6 +722,13 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     for s in facts.steps:
         if s is not step:
             out.skip(s.span, s.text, "another step; jobc runs one launch (uv sync runs once by itself)")
+    if step is not None and re.search(r"\b(?:singularity|apptainer)\s+exec\b", step.text):
+        out.skip(
+            step.span,
+            step.text,
+            "the program runs inside a Singularity/Apptainer image: the spec runs it outside; "
+            "container.image takes an image for pyxis (srun --container-image)",
+        )
     if step is not None and step.launcher is not None:
         launcher = step.launcher
         _launcher_notes(out, launcher)
