@@ -149,3 +149,19 @@ def test_the_import_never_invents_a_program(tmp_path: Path) -> None:
     assert "program" not in derived.data["launch"]
     assert "module" not in derived.data["launch"]
     assert any(u.line == 6 and "not written in the script" in u.why for u in derived.unmapped)
+
+
+def test_a_step_sized_when_the_job_runs_is_not_compared(tmp_path: Path) -> None:
+    path = _script(
+        tmp_path,
+        """
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=8
+        #SBATCH --gres=gpu:a100:8(S:0-1)
+        #SBATCH --time=1:00:00
+        srun -n $SLURM_NNODES torchrun --nnodes=$SLURM_NNODES --nproc_per_node=8 train.py
+        """,
+    )
+    assert gpus_per_node(read(path))[0] == 8
+    assert "JC102" not in _codes(path)

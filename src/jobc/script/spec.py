@@ -140,7 +140,7 @@ def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive
             continue
         if key == "gres":
             for part in d.value.split(","):
-                bits = part.strip().split(":")
+                bits = part.strip().split("(")[0].split(":")  # gpu:a100:8(S:0-1): sockets follow
                 if bits[0] != "gpu" or len(bits) > 3:
                     continue
                 if len(bits) == 1:
@@ -241,7 +241,9 @@ def _allocation(
         step.launcher is not None or step.program is not None or step.module is not None
     )
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
-    if for_lint and step is not None and step.srun is not None:
+    if tasks_text == _UNKNOWN_TASKS:
+        pass  # the step's own task count is computed when the job runs: nothing to compare
+    elif for_lint and step is not None and step.srun is not None:
         if tasks is None:
             # srun starts one task per node unless something asks for more
             tasks, tasks_span, tasks_text = 1, step.span, "srun (one task per node by default)"
@@ -312,6 +314,9 @@ def _allocation(
             _extra(out, d, for_lint=for_lint)
 
 
+_UNKNOWN_TASKS = "the step's task count, computed when the job runs"
+
+
 def _tasks_per_node(
     facts: ScriptFacts, step: Step | None, nodes: int
 ) -> tuple[int | None, Span | None, str | None]:
@@ -320,6 +325,8 @@ def _tasks_per_node(
     if per is not None and (count := _int(per.text, 1)) is not None:
         return count, per.span, per.raw
     total = step_option(step, "ntasks")
+    if any(w is not None and not w.literal for w in (per, total)):
+        return None, None, _UNKNOWN_TASKS  # `srun -n "$SLURM_NNODES"`: sized when the job runs
     step_nodes = step_option(step, "nodes")
     if total is not None and (count := _int(total.text, 1)) is not None:
         n: int | None = _int(step_nodes.text, 1) if step_nodes is not None else nodes
