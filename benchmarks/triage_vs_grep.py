@@ -67,15 +67,15 @@ def generate(path: Path, size: int) -> None:
         out.write(TAIL.encode())
 
 
-def timed(argv: list[str]) -> tuple[float, int, str]:
-    """Wall time, peak resident memory (KiB) and output of one run."""
+def timed(argv: list[str]) -> tuple[float, float, int, str]:
+    """Wall time, CPU time (user + system), peak resident memory (KiB) and output of one run."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
     out = proc.stdout.read().decode(errors="replace")
     _, _, usage = os.wait4(proc.pid, 0)
     proc.returncode = 0
-    return time.perf_counter() - start, usage.ru_maxrss, out
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out
 
 
 def measure(path: Path, words: Path) -> dict[str, float | int | str]:
@@ -84,9 +84,9 @@ def measure(path: Path, words: Path) -> dict[str, float | int | str]:
     grep_one = ["grep", "-c", "Traceback", str(path)]
     for argv in (grep_one, grep_kw, triage):
         timed(argv)  # the page cache, and bytecode
-    t_triage, rss, out = timed(triage)
-    t_kw, _, _ = timed(grep_kw)
-    t_one, _, _ = timed(grep_one)
+    t_triage, c_triage, rss, out = timed(triage)
+    t_kw, c_kw, _, _ = timed(grep_kw)
+    t_one, _, _, _ = timed(grep_one)
     first = json.loads(out)["findings"][0]
     return {
         "size_mb": round(path.stat().st_size / 2**20),
@@ -94,6 +94,7 @@ def measure(path: Path, words: Path) -> dict[str, float | int | str]:
         "grep_keywords_s": round(t_kw, 2),
         "grep_traceback_s": round(t_one, 2),
         "ratio_keywords": round(t_triage / t_kw, 1),
+        "ratio_keywords_cpu": round(c_triage / max(c_kw, 1e-3), 1),
         "ratio_traceback": round(t_triage / t_one, 1),
         "triage_peak_rss_mib": round(rss / 1024, 1),
         "first_cause": f"{first['class']} rank {first['rank']} on {first['node']}",
@@ -119,15 +120,15 @@ def main() -> None:
         print(json.dumps(rows, indent=2))
         return
     print(
-        "| log | jobc triage | grep -c (same keywords) | ratio | grep -c Traceback | ratio | "
-        "triage peak memory | first cause |"
+        "| log | jobc triage | grep -c (same keywords) | ratio (wall) | ratio (CPU) | grep -c Traceback | "
+        "ratio (wall) | triage peak memory | first cause |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['size_mb']} MiB | {r['triage_s']} s | {r['grep_keywords_s']} s | {r['ratio_keywords']} | "
-            f"{r['grep_traceback_s']} s | {r['ratio_traceback']} | {r['triage_peak_rss_mib']} MiB | "
-            f"{r['first_cause']} |"
+            f"{r['ratio_keywords_cpu']} | {r['grep_traceback_s']} s | {r['ratio_traceback']} | "
+            f"{r['triage_peak_rss_mib']} MiB | {r['first_cause']} |"
         )
 
 

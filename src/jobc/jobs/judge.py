@@ -502,6 +502,8 @@ def _place_unlabelled(findings: list[Finding]) -> None:
         source = tables[0]
     elif not tables and len({(f.task, f.node) for f in sruns}) == 1 and "(and " not in sruns[0].summary:
         source = sruns[0]
+    elif not tables and not sruns and len(workers := [f for f in ones if f.local_rank is not None]) == 1:
+        source = workers[0]  # torchrun's or DeepSpeed's line: only the local rank
     else:
         return
     first.rank, first.local_rank, first.task = source.rank, source.local_rank, source.task
