@@ -148,7 +148,6 @@ def _first(facts: ScriptFacts) -> Any:
 
 def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
     from jobc.lint.rules import RULES
-    from jobc.lint.scripts import SPEC_RULES
     from jobc.spec import fastcheck
     from jobc.spec.context import Context
     from jobc.spec.plain import JobSpec
@@ -159,7 +158,7 @@ def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
     out = []
     for code, rule in RULES.items():
         # the pitfalls linting the script reports; the spec-only advice stays for the user to read
-        if rule.check is None or code not in SPEC_RULES:
+        if rule.check is None or rule.script_check is None:
             continue
         for hit in rule.check(ctx):
             if hit.severity is None and rule.meta.severity.name == "INFO":

@@ -122,7 +122,8 @@ class Raw:
 
 @record
 class Hit:
-    """A rule's finding before it has a position: where in the data, and what is wrong."""
+    """A rule's finding before it has a position: where in the data (or, for a rule that reads a
+    script's text, the span itself), and what is wrong."""
 
     path: DataPath
     message: str
@@ -132,3 +133,6 @@ class Hit:
     # other places the finding concerns (the run line of a command assembled elsewhere)
     related: tuple[Related, ...] = ()
     fix: Fix | None = None  # a repair, when the rule knows one
+    # where in the file's text, for a rule that reads text rather than data (a batch script's
+    # facts carry spans): the emitter uses it as it is, and `path` only names the value, if any
+    span: Span | None = None

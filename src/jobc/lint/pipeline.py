@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Severity, Span
+from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Related, Severity, Span
 from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 from jobc.lint.config import Config, enabled, severity_for
@@ -78,7 +78,27 @@ class Result:
         return [f for f in self.findings if f.severity >= Severity.ERROR]
 
 
-class _Run:
+class Places(Protocol):
+    """How a file that is not YAML (a batch script) places what its rules find.
+
+    The spec rules that run on a script report data paths into the spec the script was read
+    into; the script knows which of its words each value came from.
+    """
+
+    def place(self, hit: Hit, run: Run) -> tuple[str, Span]:
+        """The file and span a hit without a span of its own belongs at."""
+        ...
+
+    def related(self, file: str, span: Span) -> tuple[Related, ...]:
+        """Other places a finding at `span` concerns (the command that runs a value)."""
+        ...
+
+    def fix(self, code: str, hit: Hit, file: str, span: Span) -> Fix | None:
+        """The repair of the finding, as edits of the file's own text; None when none is certain."""
+        ...
+
+
+class Run:
     """One lint of one file: the layers (spec, then profiles) and where findings go."""
 
     def __init__(self, main: _source.Source, overrides: list[Override]) -> None:
@@ -92,20 +112,45 @@ class _Run:
         # reports them whatever those say too. None for a batch script: nothing is compiled.
         self.gate: int | None = None
         self.shell_files: set[str] = set()  # batch scripts: comments follow bash's rules
+        # a file that is not YAML (a batch script) places data paths, and repairs, itself
+        self.places: Places | None = None
 
     def emit(self, code: str, hit: Hit, *, layer: _source.Source | None = None) -> None:
+        """Turn a rule's hit into a finding: the one way every finding of a spec, a profile or a
+        script is made. A hit with a span is where it says; one with a data path is placed by the
+        script's own places (`places`) or, in YAML, by the locator."""
         from jobc.lint.rules import RULES
 
         rule = RULES[code]
-        file, span, over = self.place(hit.path, hit.at_value, layer)
+        over: Override | None = None
+        if hit.span is not None:
+            file, span = (layer or self.layers[0]).file, hit.span
+        elif self.places is not None and layer is None:
+            file, span = self.places.place(hit, self)
+        else:
+            file, span, over = self.place(hit.path, hit.at_value, layer)
         message = hit.message
         if over is not None:
             message = f"{message} (from --set {over.text})"
         severity = hit.severity if hit.severity is not None else rule.meta.severity
-        fix = None if hit.fix is None or over is not None else self.place_fix(hit.fix, file, layer)
+        if self.places is not None:
+            related = hit.related or self.places.related(file, span)
+            fix = self.places.fix(code, hit, file, span)
+        else:
+            related = hit.related
+            fix = None if hit.fix is None or over is not None else self.place_fix(hit.fix, file, layer)
         self.findings.append(
-            Finding(code, rule.meta.name, severity, message, file, span, hit.path, hit.related, fix)
+            Finding(code, rule.meta.name, severity, message, file, span, hit.path, related, fix)
         )
+
+    def find(self, path: DataPath, at_value: bool, *, first: int = 0) -> tuple[str, Span] | None:
+        """Where a layer from the `first` on says the value at `path`, when one says it exactly."""
+        for src in self.layers[first:]:
+            if src.tree is not None:
+                found = locate(src.tree, src.lines, path, at_value=at_value)
+                if found.exact:
+                    return src.file, found.span
+        return None
 
     def place_fix(self, fix: Fix, file: str, layer: _source.Source | None = None) -> Fix | None:
         """The fix with every edit at a span of `file`; None when an edit lands anywhere else."""
@@ -206,16 +251,16 @@ def lint_file(
 
 
 def lint_source(main: _source.Source, path: Path, *, config: Config, overrides: list[Override]) -> Result:
-    run = _Run(main, overrides)
+    run = Run(main, overrides)
     result = Result(main.file, sources=run.layers)
     _check(run, result, path)
     if run.gate is None:
         run.gate = len(run.findings)
-    result.findings = _finish(run, config)
+    result.findings = finish(run, config)
     return result
 
 
-def _check(run: _Run, result: Result, path: Path) -> None:
+def _check(run: Run, result: Result, path: Path) -> None:
     main = run.layers[0]
     run.source_problems(main)
     if not main.ok or any(p.code == "JC001" for p in main.problems):
@@ -261,7 +306,7 @@ def _check(run: _Run, result: Result, path: Path) -> None:
     chain = _load_chain(run, path)
     if chain is None:
         return
-    merged = _merge([src.data for src in reversed(run.layers)])
+    merged = merge([src.data for src in reversed(run.layers)])
     merged.pop("extends", None)
     if not result.is_profile:
         merged.pop("profile", None)
@@ -277,7 +322,7 @@ def _check(run: _Run, result: Result, path: Path) -> None:
     _validate(run, result, merged, path)
 
 
-def _load_chain(run: _Run, path: Path) -> bool | None:
+def _load_chain(run: Run, path: Path) -> bool | None:
     seen = {path.resolve()}
     current, current_path = run.layers[0], path
     while isinstance(current.data, dict) and current.data.get("extends") is not None:
@@ -322,7 +367,7 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
         seen.add(next_path)
         display = _display_path(current, current_path, target)
         try:
-            profile = _read_profile(next_path, display)
+            profile = read_profile(next_path, display)
         except OSError as exc:
             run.emit(
                 "JC006", Hit(("extends",), f"extends {target!r}: cannot read: {exc.strerror}"), layer=current
@@ -343,7 +388,7 @@ def _load_chain(run: _Run, path: Path) -> bool | None:
                 layer=current,
             )
             return None
-        if not _validate_profile(run, profile):
+        if not validate_profile(run, profile):
             return None
         current, current_path = profile, next_path
     return True
@@ -357,7 +402,7 @@ _PROFILES: dict[tuple[Path, str, int, int, int], _source.Source] = {}
 _VALID_PROFILES: set[int] = set()  # ids of cached profiles that passed the schema check
 
 
-def _read_profile(path: Path, display: str) -> _source.Source:
+def read_profile(path: Path, display: str) -> _source.Source:
     st = path.stat()
     key = (path, display, st.st_ino, st.st_mtime_ns, st.st_size)
     src = _PROFILES.get(key)
@@ -378,7 +423,7 @@ def _display_path(current: _source.Source, current_path: Path, target: str) -> s
     return os.path.normpath(Path(current.file).parent / target)
 
 
-def _validate_profile(run: _Run, profile: _source.Source) -> bool:
+def validate_profile(run: Run, profile: _source.Source) -> bool:
     from jobc.spec import fastcheck
 
     if id(profile) in _VALID_PROFILES:
@@ -414,7 +459,7 @@ def _explain(data: Any, *, profile: bool) -> list[Hit]:
     return [Hit((), "the spec does not match the spec format")]
 
 
-def _merge(layers: list[Any]) -> dict[str, Any]:
+def merge(layers: list[Any]) -> dict[str, Any]:
     """Deep-merge mappings; a later layer wins. Lists and scalars are replaced whole."""
     out: dict[str, Any] = {}
     for layer in layers:
@@ -458,7 +503,7 @@ def _apply(data: dict[str, Any], over: Override) -> str | None:
     return None
 
 
-def _validate(run: _Run, result: Result, merged: dict[str, Any], path: Path) -> None:
+def _validate(run: Run, result: Result, merged: dict[str, Any], path: Path) -> None:
     from jobc.spec import fastcheck
     from jobc.spec.plain import JobSpec
 
@@ -485,7 +530,7 @@ def _validate(run: _Run, result: Result, merged: dict[str, Any], path: Path) -> 
             run.emit(rule.code, hit)
 
 
-def _requirements(run: _Run, ctx: Context) -> bool:
+def _requirements(run: Run, ctx: Context) -> bool:
     """Checks the schema cannot express; without them the rules would reason about nonsense."""
     ok = True
     spec = ctx.spec
@@ -560,7 +605,7 @@ def _requirements(run: _Run, ctx: Context) -> bool:
     return ok
 
 
-def _finish(run: _Run, config: Config) -> list[Finding]:
+def finish(run: Run, config: Config) -> list[Finding]:
     from jobc.lint import suppress
     from jobc.lint.rules import RULES
 

@@ -2,28 +2,30 @@
 
 The script is read into facts (`jobc.script`), the facts into spec-shaped data (the lint view of
 `jobc.script.spec`, merged over a cluster profile when one is given), and that data into the same
-`Context` a spec gives. Every rule whose pitfall a script can have runs on it and keeps its code;
-a finding's data path is mapped back to the script line and column the value came from.
+`Context` a spec gives. Every rule whose pitfall a script can have says so in its own module (a
+`check_script`, or `SCRIPTS = True` when its spec check reads the same on a script) and runs on
+it with its code. The pipeline's one emitter makes the findings: a hit with a span is where it
+says, and one with a data path is placed by `ScriptPlaces` at the script words the value came
+from.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Related, Severity, Span
+from jobc.core.diagnostics import Finding, Fix, Hit, Related, Severity, Span
 from jobc.lint.config import Config
 from jobc.lint.pipeline import (
     Override,
     Result,
-    _finish,
-    _merge,
-    _read_profile,
-    _Run,
-    _validate_profile,
+    Run,
+    finish,
     lint_file,
     lint_source,
+    merge,
+    read_profile,
+    validate_profile,
 )
 from jobc.reader import source as _source
 from jobc.spec.context import Context
@@ -33,32 +35,6 @@ if TYPE_CHECKING:
     from jobc.script.facts import ScriptFacts
     from jobc.script.spec import Derived
 
-# Spec rules whose pitfall a batch script can have in the same form.
-SPEC_RULES = (
-    "JC101",
-    "JC102",
-    "JC103",
-    "JC104",
-    "JC106",
-    "JC107",
-    "JC108",
-    "JC109",
-    "JC401",
-    "JC402",
-    "JC404",
-    "JC406",
-    "JC407",
-    "JC501",
-    "JC504",
-    "JC601",
-    "JC604",
-    "JC701",
-    "JC702",
-)
-# Spec rules that reason from the launch mode: silent when the script hides what its step runs
-# (`srun bash -c "$step"`, `srun ./run.sh`), where guessing a mode would only guess a finding.
-MODE_RULES = frozenset({"JC101", "JC102"})
-_SETUP_LINE = re.compile(r"\bsetup line \d+\b")
 _CHECKS: list[tuple[str, Check]] = []  # filled on the first script
 
 
@@ -107,24 +83,22 @@ def lint_script(
     facts = read_bytes(path.read_bytes() if data is None else data, display or str(path), path.parent)
     main = _source.Source(facts.file, "\n".join(facts.lines))
     main.lines = facts.lines  # the lines the script was read into; not split a second time
-    run = _Run(main, [])
+    run = Run(main, [])
     run.shell_files.add(facts.file)
     result = Result(facts.file, sources=run.layers)
     _check(run, result, facts, path, config=config, profile=profile)
-    result.findings = _finish(run, config)
+    result.findings = finish(run, config)
     return result
 
 
 def _check(
-    run: _Run, result: Result, facts: ScriptFacts, path: Path, *, config: Config, profile: Path | None
+    run: Run, result: Result, facts: ScriptFacts, path: Path, *, config: Config, profile: Path | None
 ) -> None:
-    from jobc.lint.rules import RULES
     from jobc.script.spec import derive
 
     for problem in facts.problems:
         severity = {"error": Severity.ERROR, "info": Severity.INFO}.get(problem.severity, Severity.WARNING)
-        meta = RULES["JC800"].meta
-        run.findings.append(Finding("JC800", meta.name, severity, problem.message, facts.file, problem.span))
+        run.emit("JC800", Hit((), problem.message, severity=severity, span=problem.span))
     if not facts.readable and not facts.directives:
         return
     chosen = profile if profile is not None else (Path(config.profile) if config.profile else None)
@@ -136,34 +110,30 @@ def _check(
     if ctx is None:
         return
     ctx.facts["script"] = facts
+    ctx.facts["derived"] = derived
     result.context = ctx
     run.rules_ran = True
+    run.places = ScriptPlaces(facts, derived, ctx)
     for code, check in _script_checks():
-        if code in MODE_RULES and not derived.mode_known:
-            continue
         for hit in check(ctx):
-            _emit(run, code, hit, derived, facts, ctx=ctx)
+            run.emit(code, hit)
 
 
 def _script_checks() -> list[tuple[str, Check]]:
-    """The checks a script meets, in the registry's order: the script rules and SPEC_RULES."""
+    """The checks a script meets, in the registry's order: each rule's `script_check`."""
     if not _CHECKS:
         from jobc.lint.rules import RULES
 
-        _CHECKS.extend(
-            (code, rule.check)
-            for code, rule in RULES.items()
-            if rule.check is not None and (code.startswith("JC8") or code in SPEC_RULES)
-        )
+        _CHECKS.extend((code, rule.script_check) for code, rule in RULES.items() if rule.script_check)
     return _CHECKS
 
 
-def _profile(run: _Run, path: Path) -> _source.Source | None:
+def _profile(run: Run, path: Path) -> _source.Source | None:
     meta_file = str(path)
     if not path.is_file():
         run.findings.append(_problem(meta_file, f"--profile {path}: no such file"))
         return None
-    layer = _read_profile(path.resolve(), str(path))
+    layer = read_profile(path.resolve(), str(path))
     run.layers.append(layer)
     run.source_problems(layer)
     if not layer.ok or not isinstance(layer.data, dict) or "profile" not in layer.data:
@@ -172,7 +142,7 @@ def _profile(run: _Run, path: Path) -> _source.Source | None:
                 _problem(layer.file, f"{path} is not a cluster profile (it has no `profile:` key)")
             )
         return None
-    if not _validate_profile(run, layer):
+    if not validate_profile(run, layer):
         return None
     return layer
 
@@ -189,13 +159,13 @@ def _context(derived: Derived, layer: _source.Source | None, path: Path) -> Cont
     from jobc.spec.plain import JobSpec
 
     layers = [layer.data] if layer is not None else []
-    merged = _merge([*layers, derived.data])
+    merged = merge([*layers, derived.data])
     merged.pop("profile", None)
     merged.pop("extends", None)
     if not fastcheck.valid(merged, "JobSpec"):
         # a value the script wrote that no spec could hold (a port out of range, a signal jobc
         # does not send): the spec rules are skipped, the script rules still run
-        merged = _merge([*layers, _minimal(derived)])
+        merged = merge([*layers, _minimal(derived)])
         merged.pop("profile", None)
         if not fastcheck.valid(merged, "JobSpec"):
             return None
@@ -214,36 +184,52 @@ def _minimal(derived: Derived) -> dict[str, object]:
     return keep
 
 
-def _emit(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts, *, ctx: Context) -> None:
-    from jobc.lint.rules import RULES
-    from jobc.lint.rules.script._facts import span_of
-    from jobc.lint.rules.script._fixes import script_fix
+class ScriptPlaces:
+    """Where a spec rule's finding lands in the script, and the script's own repair of it.
 
-    rule = RULES[code]
-    severity = hit.severity if hit.severity is not None else rule.meta.severity
-    message = hit.message
-    span = span_of(hit.path)
-    file = facts.file
-    if span is None:
-        span, file = _place(run, code, hit, derived, facts)
-        if hit.path[:2] == ("launch", "setup"):
-            message = _SETUP_LINE.sub(f"line {span.line}", message)
-    related = hit.related or (_run_line(facts, span) if file == facts.file else ())
-    fix = None
-    if file == facts.file:
+    A hit with a data path points at the script words the value came from (`Derived.spans`), at
+    the cluster profile that said it, or, for what the script does not say at all (no --time),
+    at its block of directives.
+    """
+
+    def __init__(self, facts: ScriptFacts, derived: Derived, ctx: Context) -> None:
+        self.facts, self.derived, self.ctx = facts, derived, ctx
+
+    def place(self, hit: Hit, run: Run) -> tuple[str, Span]:
+        path = hit.path
+        for n in range(len(path), 0, -1):
+            span = self.derived.spans.get(path[:n])
+            if span is not None:
+                return self.facts.file, span
+        # a value from the cluster profile (its partitions' limits, its GPUs): point there
+        found = run.find(path, hit.at_value, first=1)
+        if found is not None:
+            return found
+        directives = [d for d in self.facts.directives if d.honoured]
+        if directives:
+            last = directives[-1].span.line
+            return self.facts.file, Span(last, 1, last, len(self.facts.lines[last - 1]) + 1)
+        return self.facts.file, Span.point(1, 1)
+
+    def related(self, file: str, span: Span) -> tuple[Related, ...]:
+        """For a value written in one place and run in another (a variable, an array element, a
+        function's argument): the command that runs it."""
+        if file != self.facts.file:
+            return ()
+        for origin, ran in self.facts.origins:
+            if _inside(span, origin) and not _inside(span, ran):
+                return (Related(ran, "the command that runs this value"),)
+        return ()
+
+    def fix(self, code: str, hit: Hit, file: str, span: Span) -> Fix | None:
+        if file != self.facts.file:
+            return None
+        if hit.fix is not None and all(isinstance(edit.at, Span) for edit in hit.fix.edits):
+            return hit.fix
         # a spec rule's repair is written in the spec's terms; the script's is made here
-        fix = _script_edits(hit.fix) if hit.fix is not None else None
-        fix = fix or script_fix(code, span, facts, ctx)
-    run.findings.append(Finding(code, rule.meta.name, severity, message, file, span, hit.path, related, fix))
+        from jobc.lint.rules.script._fixes import script_fix
 
-
-def _run_line(facts: ScriptFacts, span: Span) -> tuple[Related, ...]:
-    """For a value written in one place and run in another (a variable, an array element, a
-    function's argument): the command that runs it, as a related location."""
-    for origin, run in facts.origins:
-        if _inside(span, origin) and not _inside(span, run):
-            return (Related(run, "the command that runs this value"),)
-    return ()
+        return script_fix(code, span, self.facts, self.ctx)
 
 
 def _inside(inner: Span, outer: Span) -> bool:
@@ -251,40 +237,3 @@ def _inside(inner: Span, outer: Span) -> bool:
         outer.end_line,
         outer.end_col,
     )
-
-
-def _script_edits(fix: Fix) -> Fix | None:
-    """A script rule's fix with every edit at a span of the script (None when one is a spec path)."""
-    from jobc.lint.rules.script._facts import span_of
-
-    edits = []
-    for edit in fix.edits:
-        span = edit.at if isinstance(edit.at, Span) else span_of(edit.at)
-        if span is None:
-            return None
-        edits.append(Edit(span, edit.text))
-    return Fix(tuple(edits), fix.applicability, fix.description)
-
-
-def _place(run: _Run, code: str, hit: Hit, derived: Derived, facts: ScriptFacts) -> tuple[Span, str]:
-    path: DataPath = hit.path
-    if code == "JC106" and path in derived.expansions:
-        return derived.expansions[path], facts.file
-    for n in range(len(path), 0, -1):
-        span = derived.spans.get(path[:n])
-        if span is not None:
-            return span, facts.file
-    # a value from the cluster profile (its partitions' limits, its GPUs): point there
-    for layer in run.layers[1:]:
-        if layer.tree is not None:
-            from jobc.reader.locate import locate
-
-            found = locate(layer.tree, layer.lines, path, at_value=hit.at_value)
-            if found.exact:
-                return found.span, layer.file
-    # the script does not say it at all (no --time on a multi-node job): its directives' block
-    directives = [d for d in facts.directives if d.honoured]
-    if directives:
-        last = directives[-1].span.line
-        return Span(last, 1, last, len(facts.lines[last - 1]) + 1), facts.file
-    return Span.point(1, 1), facts.file

@@ -21,7 +21,7 @@ from jobc.script.facts import PER_RANK, Directive, Export, Launcher, ScriptFacts
 from jobc.tables import launchers
 from jobc.tables.paths import node_local
 from jobc.tables.secrets import PREFILTER
-from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, is_pyxis
+from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -53,6 +53,20 @@ CACHES = {
 # JC702): a step started by srun in a setup line (JC504), and `uv` in a step's line (JC504 too)
 _SRUN = re.compile(r"srun")
 _UV = re.compile(r"\buv\b")
+_SIMPLE = (
+    "cpus-per-task",
+    "mem",
+    "mem-per-gpu",
+    "time",
+    "partition",
+    "account",
+    "qos",
+    "constraint",
+    "reservation",
+    "array",
+    "dependency",
+    "mail-user",
+)
 
 
 @record
@@ -258,20 +272,8 @@ def _allocation(
                 tasks_text or "",
                 f"{tasks} tasks per node: jobc starts {derived} per node for launch.mode {mode}",
             )
-    simple = {
-        "cpus-per-task": ("resources", "cpus_per_task"),
-        "mem": ("resources", "mem"),
-        "mem-per-gpu": ("resources", "mem_per_gpu"),
-        "time": ("slurm", "time"),
-        "partition": ("slurm", "partition"),
-        "account": ("slurm", "account"),
-        "qos": ("slurm", "qos"),
-        "constraint": ("slurm", "constraint"),
-        "reservation": ("slurm", "reservation"),
-        "array": ("slurm", "array"),
-        "dependency": ("slurm", "dependency"),
-        "mail-user": ("slurm", "mail", "user"),
-    }
+    # options that set one spec field as they are written
+    simple = {name: SPEC_PATH[name] for name in _SIMPLE}
     for name, d in honoured.items():
         if name in simple and d.value is not None:
             path = simple[name]

@@ -75,8 +75,9 @@ _NAME_PARTS = re.compile(r"[_\-.]+")
 
 _PATTERNS = tuple((what, re.compile(f"{behind}({prefix}){body}")) for what, behind, prefix, body in SHAPES)
 # scheme://user:password@host and pyxis's user:password@registry#image: the run of characters a
-# password may hold, ending at an '@' before a host; it starts only where such a run starts
-_BEFORE_AT = re.compile(r"(?<![^\s/@'\"])([^\s/@'\"]++)@(?=[\w.-])")
+# password may hold, ending at an '@' before a host; it starts only where such a run starts. A
+# host has a letter or a dot: `B:USR2@300` is sbatch's --signal, `user:1@2` no address.
+_BEFORE_AT = re.compile(r"(?<![^\s/@'\"])([^\s/@'\"]++)@(?=[0-9_-]*+[A-Za-z.])")
 # inside that run: a user name (after the run's start, an '=' or a '(') and a password that is
 # not a reference ($VAR) or a glob
 _USER = re.compile(r"(?:^|(?<=[=(]))([^:=(]++:)(?![$*]).")

@@ -154,6 +154,33 @@ SPEC_FIELD = {
     "requeue": "resilience.requeue",
     "no-requeue": "resilience.requeue",
 }
+# The spec field each sbatch option is written from, where one field holds it: the compiler writes
+# the option from the field, the script reader reads the option back into it, and a finding on a
+# script names the option where a spec's would name the field.
+SPEC_PATH: dict[str, tuple[str, ...]] = {
+    "job-name": ("name",),
+    "nodes": ("resources", "nodes"),
+    "ntasks-per-node": ("resources", "tasks_per_node"),
+    "gpus-per-node": ("resources", "gpus_per_node"),
+    "cpus-per-task": ("resources", "cpus_per_task"),
+    "mem": ("resources", "mem"),
+    "mem-per-gpu": ("resources", "mem_per_gpu"),
+    "time": ("slurm", "time"),
+    "partition": ("slurm", "partition"),
+    "account": ("slurm", "account"),
+    "qos": ("slurm", "qos"),
+    "constraint": ("slurm", "constraint"),
+    "reservation": ("slurm", "reservation"),
+    "array": ("slurm", "array"),
+    "dependency": ("slurm", "dependency"),
+    "mail-user": ("slurm", "mail", "user"),
+    "mail-type": ("slurm", "mail", "type"),
+    "exclusive": ("slurm", "exclusive"),
+    "output": ("storage", "logs"),
+    "signal": ("resilience", "signal"),
+    "requeue": ("resilience", "requeue"),
+    "chdir": ("launch", "workdir"),
+}
 # Command-line-only options that make no sense inside a script.
 CLI_ONLY = frozenset({"help", "usage", "version", "wrap", "parsable", "test-only"})
 # pyxis's options (`--container-image`, `--no-container-mount-home`, …) belong to srun; Slurm's own

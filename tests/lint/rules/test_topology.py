@@ -156,7 +156,7 @@ def test_jc104_fires_on_fixed_ports_on_shared_nodes(tmp_path: Path) -> None:
     )
     assert where(result, "JC104") == [(6, 16), (8, 16)]
     messages = [f.message for f in result.findings if f.code == "JC104"]
-    assert "fixed at 29500" in messages[0]
+    assert "fixes the port at 29500" in messages[0]
     assert "at 29501" in messages[1]
 
 

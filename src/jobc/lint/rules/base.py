@@ -39,8 +39,12 @@ Check = Callable[[Context], Iterable[Hit]]
 class Rule:
     meta: Meta
     source_doc: str  # the rule module's docstring as written
-    check: Check | None  # None: reported by the loader itself (the JC0 input rules)
+    check: Check | None  # None: reported by the loader itself (the JC0 input rules), or scripts only
     repair: Repair | None = None  # the rule offers a fix
+    # what the rule checks in a batch script (read into a spec-shaped Context, with the script's
+    # facts): the module's `check_script`, or its `check` when the module says `SCRIPTS = True`
+    # (its findings read the same in a script); None: the rule has nothing to say about scripts
+    script_check: Check | None = None
 
     @property
     def code(self) -> str:
@@ -66,4 +70,7 @@ def from_module(module: ModuleType) -> Rule:
     repair = getattr(module, "FIX", None)
     if repair is not None and not isinstance(repair, Repair):
         raise TypeError(f"{module.__name__}.FIX is not a Repair")
-    return Rule(meta, module.__doc__ or "", check, repair)
+    script_check = getattr(module, "check_script", None)
+    if script_check is None and getattr(module, "SCRIPTS", False) is True:
+        script_check = check
+    return Rule(meta, module.__doc__ or "", check, repair, script_check)

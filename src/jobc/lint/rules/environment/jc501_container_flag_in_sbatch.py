@@ -39,6 +39,8 @@ META = Meta(
     summary="A pyxis --container-* flag given as an sbatch option",
     remediation="Move it to the container section; jobc puts pyxis flags on srun.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 _FIELD = {
     "container-image": "container.image",

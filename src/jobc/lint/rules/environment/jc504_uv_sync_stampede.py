@@ -43,6 +43,8 @@ META = Meta(
     summary="Every rank runs `uv sync` (or a syncing `uv run`) on the same environment at once",
     remediation="Use python: uv with uv_sync: two-phase (one sync on one node, then uv run --no-sync).",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 
 def _words(line: str) -> list[str]:

@@ -50,6 +50,8 @@ META = Meta(
     summary="CUDA_DEVICE_MAX_CONNECTIONS overridden with a value the parallel layout contradicts",
     remediation="Remove CUDA_DEVICE_MAX_CONNECTIONS from env; jobc exports the value the layout needs.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 NAME = "CUDA_DEVICE_MAX_CONNECTIONS"
 

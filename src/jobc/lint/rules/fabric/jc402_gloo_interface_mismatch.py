@@ -51,6 +51,8 @@ META = Meta(
         "GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME from env and fabric.env."
     ),
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 
 def nccl_matches(spec: str, name: str) -> bool:

@@ -48,6 +48,8 @@ META = Meta(
     summary="NCCL_DEBUG=INFO outside `debug: true`",
     remediation="Use fabric.debug: WARN, or set debug: true for a debugging run.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 FIX = Repair(
     Applicability.UNSAFE,
     "sets NCCL_DEBUG to WARN (a log level someone chose: applied only when asked)",

@@ -39,6 +39,8 @@ META = Meta(
         "Set fabric.ib: true (and drop NCCL_IB_DISABLE / NCCL_NET=Socket) unless the cluster has no RDMA."
     ),
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 
 def check(ctx: Context) -> Iterator[Hit]:

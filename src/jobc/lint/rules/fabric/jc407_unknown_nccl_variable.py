@@ -43,6 +43,8 @@ META = Meta(
     summary="An NCCL_* / TORCH_NCCL_* name that NCCL and PyTorch do not read (a typo)",
     remediation="Use the name suggested in the message; NCCL ignores unknown names silently.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 _PREFIXES = ("NCCL_", "TORCH_NCCL_")
 # how close a name outside the NCCL prefixes must be to a known one to count as its typo

@@ -35,6 +35,8 @@ META = Meta(
     summary="requeue is on but no signal warns the program before the time limit",
     remediation="Set resilience.signal (SIGTERM or SIGUSR2) and a grace_s long enough to save a checkpoint.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 
 def check(ctx: Context) -> Iterator[Hit]:

@@ -35,6 +35,8 @@ META = Meta(
     summary="SIGUSR1 as the warning signal (some NCCL releases catch it)",
     remediation="Use resilience.signal: SIGUSR2 or SIGTERM.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 
 def check(ctx: Context) -> Iterator[Hit]:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from jobc.core.diagnostics import DataPath, Span
+from jobc.core.diagnostics import Hit, Span
 from jobc.spec.context import Context
 
 if TYPE_CHECKING:
     from jobc.script.facts import ScriptFacts
-
-# The first part of a data path that names a place in a script rather than a spec value; the
-# lint pipeline turns such a path back into the span it carries.
-SCRIPT = "#script"
+    from jobc.script.spec import Derived
 
 
 def facts(ctx: Context) -> ScriptFacts | None:
@@ -20,15 +17,14 @@ def facts(ctx: Context) -> ScriptFacts | None:
     return ctx.facts.get("script")
 
 
-def at(span: Span) -> DataPath:
-    return (SCRIPT, span.line, span.col, span.end_line, span.end_col)
+def derived(ctx: Context) -> Derived | None:
+    """The spec-shaped data the script was read into, with the script's words for each value."""
+    return ctx.facts.get("derived")
 
 
-def span_of(path: DataPath) -> Span | None:
-    if len(path) == 5 and path[0] == SCRIPT and all(isinstance(p, int) for p in path[1:]):
-        line, col, end_line, end_col = (int(p) for p in path[1:])
-        return Span(line, col, end_line, end_col)
-    return None
+def hit(span: Span, message: str, **more: Any) -> Hit:
+    """A finding at a place in the script's text."""
+    return Hit((), message, span=span, **more)
 
 
 def nodes(f: ScriptFacts) -> int:

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
 
@@ -46,7 +46,7 @@ META = Meta(
 FIX = Repair(Applicability.SAFE, "moves the line, unchanged, below the directives sbatch reads", "scripts")
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None or f.first_command is None:
         return
@@ -60,8 +60,8 @@ def check(ctx: Context) -> Iterator[Hit]:
     target = max(read) + 1 if read else first
     for line, options in by_line.items():
         text = f.lines[line - 1] if line <= len(f.lines) else ""
-        yield Hit(
-            at(Span(line, 1, line, len(text) + 1)),
+        yield hit(
+            Span(line, 1, line, len(text) + 1),
             f"#SBATCH {mask(' '.join(options))} comes after the first command (line {first}), so sbatch "
             f"ignores it and the job runs without it; move it above line {first}",
             fix=_move(line, text, target, len(f.lines)),

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Fix, Hit, Severity
 from jobc.lint.rules.base import Meta, Repair
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.lint.rules.script._fixes import background, held
 from jobc.script import signals
 from jobc.script.facts import Step
@@ -50,7 +50,7 @@ FIX = Repair(
 )
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None:
         return
@@ -64,8 +64,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     trap = traps[0]
     for step in held(f, trap.span.line):
-        yield Hit(
-            at(step.span),
+        yield hit(
+            step.span,
             f"{d.text} sends {name} to the batch shell, which traps it (line {trap.span.line}), but "
             "this step runs in the foreground: bash runs the trap only after the step has ended, "
             "when the time limit has already killed it; start the step with `&` and `wait` for it",

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.lint.rules.script._fixes import background
 from jobc.script import signals
 from jobc.script.facts import ScriptFacts, Step
@@ -48,7 +48,7 @@ FIX = Repair(
 )
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None:
         return
@@ -64,8 +64,8 @@ def check(ctx: Context) -> Iterator[Hit]:
             why = f"line {min(after)} and everything after it is never reached"
         else:
             continue
-        yield Hit(
-            at(step.span),
+        yield hit(
+            step.span,
             f"exec replaces the batch shell with this step, so {why}; drop exec, start the step "
             "with `&` and `wait` for it",
             fix=_drop_exec(step, f),

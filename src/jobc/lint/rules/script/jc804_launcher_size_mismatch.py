@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from jobc.core.diagnostics import Hit, Severity
 from jobc.core.numbers import ascii_int
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import at, facts, nodes
+from jobc.lint.rules.script._facts import facts, hit, nodes
 from jobc.spec.context import Context
 from jobc.tables import launchers
 
@@ -72,7 +72,7 @@ def _packed(f: ScriptFacts, step: Step) -> bool:
     return len(sized) >= 2
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     from jobc.script.spec import gpus_per_node, step_nodes
 
     f = facts(ctx)
@@ -99,16 +99,16 @@ def check(ctx: Context) -> Iterator[Hit]:
             word = launcher.options.get(key)
             if word is not None and (n := _number(word.text)) is not None and n != on_nodes:
                 where = "the job allocates" if on_nodes == want_nodes else "the step runs on"
-                yield Hit(
-                    at(word.span),
+                yield hit(
+                    word.span,
                     f"{word.raw} but {where} {on_nodes} node(s): the rendezvous waits for "
                     f'{n} and times out (or starts on part of the job); use "$SLURM_NNODES"',
                 )
         for key in kind.procs_per_node:
             word = launcher.options.get(key)
             if word is not None and gpus and (n := _number(word.text)) is not None and n != gpus:
-                yield Hit(
-                    at(word.span),
+                yield hit(
+                    word.span,
                     f"{word.raw} but each node has {gpus} GPUs allocated: "
                     + (f"{gpus - n} GPUs per node stay idle" if n < gpus else "ranks share GPUs or fail")
                     + f"; use {gpus}",
@@ -117,8 +117,8 @@ def check(ctx: Context) -> Iterator[Hit]:
             word = launcher.options.get(key)
             all_gpus = gpus * on_nodes if gpus else 0
             if word is not None and all_gpus and (n := _number(word.text)) is not None and n != all_gpus:
-                yield Hit(
-                    at(word.span),
+                yield hit(
+                    word.span,
                     f"{word.raw} but the job has {all_gpus} GPUs ({on_nodes} nodes × {gpus}); use {all_gpus}",
                 )
     if step.srun is None:
@@ -133,8 +133,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         and not step.background
         and not told
     ):
-        yield Hit(
-            at(word.span),
+        yield hit(
+            word.span,
             f"srun {word.raw} but the job allocates {want_nodes} node(s): the step runs on {n}; drop "
             "it (srun uses the whole allocation)",
         )
@@ -153,8 +153,8 @@ def check(ctx: Context) -> Iterator[Hit]:
     elif (kind is None or not kind.per_node) and gpus:
         expected = gpus * want_nodes
     if expected is not None and (n := _number(word.text)) is not None and n != expected:
-        yield Hit(
-            at(word.span),
+        yield hit(
+            word.span,
             f"srun {word.raw} but the allocation holds {expected} tasks; drop it (srun starts the "
             "allocation's tasks) or make the two agree",
         )

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import at, facts, nodes
+from jobc.lint.rules.script._facts import facts, hit, nodes
 from jobc.spec.context import Context
 from jobc.tables import launchers
 
@@ -45,7 +45,7 @@ META = Meta(
 )
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None:
         return
@@ -70,8 +70,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         if any(k in launcher.flags for k in kind.single_node):
             return  # one node's job by its own flag: JC806 speaks of that
     what = launcher.name if launcher is not None else "the program"
-    yield Hit(
-        at(step.span),
+    yield hit(
+        step.span,
         f"the job allocates {count} nodes but {what} is started by the batch shell, which runs on the "
         f"first node only: the other {count - 1} node(s) stay idle; start it with srun",
     )

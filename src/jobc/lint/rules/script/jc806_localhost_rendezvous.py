@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Hit, Severity, Span
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import at, facts, nodes
+from jobc.lint.rules.script._facts import facts, hit, nodes
 from jobc.spec.context import Context
 from jobc.tables import launchers
 
@@ -71,7 +71,7 @@ def _local_word(word: Word) -> bool:
     return bool(host) and "$" not in host and _local(host)
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     from jobc.script.spec import step_nodes
 
     f = facts(ctx)
@@ -101,4 +101,4 @@ def check(ctx: Context) -> Iterator[Hit]:
                 # under srun on every node, each copy is its own one-node job
                 places.append((launcher.span, f"{launcher.name} --{flag}"))
     for span, what in places:
-        yield Hit(at(span), f"{what} is this node's loopback: {why}; use the first node of the allocation")
+        yield hit(span, f"{what} is this node's loopback: {why}; use the first node of the allocation")

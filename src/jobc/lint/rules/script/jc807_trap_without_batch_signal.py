@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.lint.rules.script._fixes import background, held
 from jobc.script import signals
 from jobc.script.facts import ScriptFacts
@@ -52,15 +52,15 @@ FIX = Repair(
 )
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None:
         return
     sent = signals.sent_by(f)
     for m in signals.missed(f):
         if m.sent is not None:
-            yield Hit(
-                at(m.trap.span),
+            yield hit(
+                m.trap.span,
                 f"{m.sent.directive.text} sends {m.signal} to the job steps only, never to the batch "
                 "shell, so this trap does not run when the warning comes; write "
                 f"`{m.sent.fixed}` and forward the signal to the step from the trap (start the "
@@ -70,8 +70,8 @@ def check(ctx: Context) -> Iterator[Hit]:
             )
             continue
         asked = f"{sent.directive.text} asks for {sent.signal}" if sent else "no --signal asks for one"
-        yield Hit(
-            at(m.trap.span),
+        yield hit(
+            m.trap.span,
             f"nothing has Slurm send {m.signal} to the batch shell ({asked}), so this trap runs "
             "only when someone sends the signal by hand; add "
             f"`#SBATCH --signal=B:{m.signal.removeprefix('SIG')}@SECONDS`",

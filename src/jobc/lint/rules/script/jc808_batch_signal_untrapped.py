@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.script import signals
 from jobc.spec.context import Context
 
@@ -42,7 +42,7 @@ META = Meta(
 )
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None or not f.readable:
         return
@@ -51,8 +51,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     if signals.trapped(f, sent.signal) or any(step.exec_ for step in f.steps):
         return
-    yield Hit(
-        at(sent.directive.span),
+    yield hit(
+        sent.directive.span,
         f"{sent.directive.text} sends {sent.signal} to the batch shell alone, and nothing in the "
         "script traps it: bash dies of it before the time limit, the job ends there, and its "
         "steps are killed without ever getting the signal; trap it and forward it to the step "

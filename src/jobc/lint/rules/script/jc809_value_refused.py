@@ -31,7 +31,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
 
 META = Meta(
@@ -43,11 +43,11 @@ META = Meta(
 )
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     from jobc.script.refused import problems
 
     f = facts(ctx)
     if f is None:
         return
     for problem in problems(f):
-        yield Hit(at(problem.span), problem.message)
+        yield hit(problem.span, problem.message)

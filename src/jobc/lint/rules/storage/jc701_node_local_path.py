@@ -56,6 +56,8 @@ META = Meta(
     summary="Logs, checkpoints or caches on node-local storage or outside storage.shared",
     remediation="Put logs, checkpoints and data caches under a storage.shared prefix.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 # data caches that every node of a job (and every later job) should share
 SHARED_CACHES = ("hf_home", "nemo_home", "torch_home", "uv_cache_dir")

@@ -44,8 +44,10 @@ launch: {program: train.py}
 from collections.abc import Iterator
 from typing import Any
 
-from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.core.diagnostics import DataPath, Hit, Severity, Span
 from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import facts, hit
+from jobc.script.directives import is_directive
 from jobc.spec.context import Context
 from jobc.tables.secrets import HASHLIKE_NAME, HEX40, flag_values, in_line, literal, secret_name, shape
 
@@ -53,7 +55,7 @@ META = Meta(
     code="JC702",
     name="literal-secret",
     severity=Severity.ERROR,
-    summary="A token, key or password written into the spec as a literal value",
+    summary="A token, key or password written into the spec or script as a literal value",
     remediation="List the variable's name under secrets: and export its value where sbatch runs.",
 )
 
@@ -135,9 +137,9 @@ def _setup(ctx: Context) -> Iterator[Hit]:
 
 def check(ctx: Context) -> Iterator[Hit]:
     reported: set[DataPath] = set()
-    for hit in (*_env(ctx), *_args(ctx), *_setup(ctx)):
-        reported.add(hit.path)
-        yield hit
+    for each in (*_env(ctx), *_args(ctx), *_setup(ctx)):
+        reported.add(each.path)
+        yield each
     for path, text in _walk(ctx.data, ()):
         if path in reported or path[:1] == ("env",) or path[:2] in _CHECKED:
             continue
@@ -145,3 +147,33 @@ def check(ctx: Context) -> Iterator[Hit]:
         if found is not None:
             name = ".".join(str(p) for p in path)
             yield Hit(path, f"{name} holds what looks like {found}: {_LEAKS}; remove it from the spec")
+
+
+_LEAKS_SCRIPT = (
+    "the script is committed, copied and printed in logs (set -x echoes the line); export the "
+    "variable in the shell that runs sbatch (the job inherits it) and use it by name"
+)
+
+
+def check_script(ctx: Context) -> Iterator[Hit]:
+    """In a script, every line that writes a secret: exports, commands, directives, heredocs."""
+    f = facts(ctx)
+    if f is None:
+        return
+    reported: set[int] = set()
+    for number, line in enumerate(f.lines, 1):
+        if line.lstrip().startswith("#") and not is_directive(line):
+            continue  # a comment
+        found = in_line(line)
+        if found:
+            reported.add(number)
+            first = found[0]
+            yield hit(
+                Span(number, first.start + 1, number, first.end + 1), f"{first.reason}: {_LEAKS_SCRIPT}"
+            )
+    for e in f.exports:
+        # a W&B API key's shape, which only the variable it is in tells from a commit hash
+        text = e.value or ""
+        if e.span.line in reported or not HEX40.search(text) or HASHLIKE_NAME.search(e.name):
+            continue
+        yield hit(e.value_span, f"{e.name} holds a 40-hex-digit key (a W&B API key's shape): {_LEAKS_SCRIPT}")

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import derived
 from jobc.spec.context import Context
 
 META = Meta(
@@ -33,6 +34,15 @@ META = Meta(
     summary="`mode: srun` needs one task per GPU on each node",
     remediation="Remove resources.tasks_per_node (it is derived), or set it to gpus_per_node.",
 )
+
+# Runs on scripts too, when the script shows what its step runs: behind `srun bash -c "$step"` or
+# `srun ./run.sh` the launch mode is unknown, and guessing one would only guess a finding.
+
+
+def check_script(ctx: Context) -> Iterator[Hit]:
+    d = derived(ctx)
+    if d is not None and d.mode_known:
+        yield from check(ctx)
 
 
 def check(ctx: Context) -> Iterator[Hit]:

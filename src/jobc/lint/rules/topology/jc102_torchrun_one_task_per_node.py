@@ -47,6 +47,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
 from jobc.lint.rules.base import Meta, Repair
+from jobc.lint.rules.script._facts import derived
 from jobc.spec.context import Context
 
 META = Meta(
@@ -56,6 +57,17 @@ META = Meta(
     summary="`mode: torchrun` needs exactly one task per node",
     remediation="Remove resources.tasks_per_node (it is derived), or set it to 1.",
 )
+
+# Runs on scripts too, when the script shows what its step runs: behind `srun bash -c "$step"` or
+# `srun ./run.sh` the launch mode is unknown, and guessing one would only guess a finding.
+
+
+def check_script(ctx: Context) -> Iterator[Hit]:
+    d = derived(ctx)
+    if d is not None and d.mode_known:
+        yield from check(ctx)
+
+
 FIX = Repair(
     Applicability.SAFE,
     "sets the tasks per node to 1 (in a script that also runs other steps under srun, unsafe: "

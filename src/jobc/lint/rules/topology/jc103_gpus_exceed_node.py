@@ -35,6 +35,8 @@ META = Meta(
     summary="More GPUs per node than the cluster's nodes have",
     remediation="Lower resources.gpus_per_node to the node's GPU count and use more nodes.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 
 def check(ctx: Context) -> Iterator[Hit]:

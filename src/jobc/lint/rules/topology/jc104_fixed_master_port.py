@@ -50,7 +50,9 @@ srun python train.py
 
 from collections.abc import Iterator
 
+from jobc.compile.rendezvous import PORT_BASE, PORT_SPAN
 from jobc.core.diagnostics import Applicability, Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 
@@ -59,7 +61,10 @@ META = Meta(
     name="fixed-master-port",
     severity=Severity.WARNING,
     summary="A fixed MASTER_PORT on nodes that are not exclusive can collide with another job",
-    remediation="Remove the fixed port (jobc derives one from the job id), or set slurm.exclusive: true.",
+    remediation=(
+        "Remove the fixed port (jobc derives one from the job id; a script can derive it from "
+        "SLURM_JOB_ID), or ask for whole nodes (slurm.exclusive: true, #SBATCH --exclusive)."
+    ),
 )
 FIX = Repair(
     Applicability.UNSAFE,
@@ -67,25 +72,36 @@ FIX = Repair(
     "9000))`, as compiled scripts do",
     "scripts",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
+# what a script writes instead of a fixed port: one derived from the job id, outside the
+# ephemeral range, as jobc's compiled script does
+_DERIVED_PORT = f"$(({PORT_BASE} + SLURM_JOB_ID % {PORT_SPAN}))"
 
 
 def check(ctx: Context) -> Iterator[Hit]:
     if _exclusive(ctx):
         return
-    why = "nodes are not exclusive (slurm.exclusive is not true), so another job on the same node"
+    exclusive = words.setting(ctx, ("slurm", "exclusive"), "", "slurm.exclusive: true")
+    if words.in_script(ctx):
+        why = "nodes are not exclusive (no #SBATCH --exclusive), so another job on the same node"
+        fix = f"derive the port from the job id ({_DERIVED_PORT}) or add {exclusive}"
+    else:
+        why = "nodes are not exclusive (slurm.exclusive is not true), so another job on the same node"
+        fix = f"remove it (jobc derives one from the job id) or set {exclusive}"
     port = ctx.spec.launch.master_port
     if port is not None:
+        where = words.name(ctx, ("launch", "master_port"), "master_port")
         yield Hit(
             ("launch", "master_port"),
-            f"master_port is fixed at {port} but {why} can bind it too (EADDRINUSE); remove "
-            "master_port (jobc derives one from the job id) or set slurm.exclusive: true",
+            f"{where} fixes the port at {port} but {why} can bind it too (EADDRINUSE); {fix}",
         )
     if "MASTER_PORT" in ctx.spec.env:
         value = ctx.spec.env["MASTER_PORT"]
+        where = words.name(ctx, ("env", "MASTER_PORT"))
         yield Hit(
             ("env", "MASTER_PORT"),
-            f"env MASTER_PORT fixes the port at {value} but {why} can bind it too (EADDRINUSE); "
-            "remove it (jobc derives one from the job id) or set slurm.exclusive: true",
+            f"{where} fixes the port at {value} but {why} can bind it too (EADDRINUSE); {fix}",
         )
 
 

@@ -51,6 +51,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta, Repair
+from jobc.lint.rules.script._facts import derived
 from jobc.spec.context import Context
 
 META = Meta(
@@ -86,6 +87,12 @@ _CLOSE = re.compile(r"(?=\)\))")
 _NAME = re.compile(rf"(?<![A-Za-z0-9_])({_RUNTIME})(?![A-Za-z0-9_])")
 
 
+_BATCH = (
+    "in the batch shell, which runs once on the first node (where SLURM_NODEID, SLURM_PROCID and "
+    "SLURM_LOCALID are 0 and RANK is unset), so every rank would see that one value"
+)
+
+
 def check(ctx: Context) -> Iterator[Hit]:
     launch = ctx.spec.launch
     for i, line in enumerate(launch.setup):
@@ -93,9 +100,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         if names:
             yield Hit(
                 ("launch", "setup", i),
-                f"setup line {i + 1} expands {_list(names)} in the batch shell, which runs once on "
-                "the first node (where SLURM_NODEID, SLURM_PROCID and SLURM_LOCALID are 0 and RANK "
-                "is unset), so every rank would see that one value; read it inside the program",
+                f"setup line {i + 1} expands {_list(names)} {_BATCH}; read it inside the program",
             )
     literal: list[tuple[DataPath, str, str]] = [
         (("launch", "args", i), arg, f"launch.args[{i}]")
@@ -118,6 +123,23 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"{what} holds {_list(names)}, which is passed literally (never shell-expanded), and "
                 "expanding it in the batch shell would give every rank the first node's value; "
                 "read it inside the program (jobc.runtime.init() gives rank, local_rank, node_rank)",
+            )
+
+
+def check_script(ctx: Context) -> Iterator[Hit]:
+    """In a script, every batch-shell line that expands a per-rank variable, at the expansion."""
+    d = derived(ctx)
+    if d is None:
+        return
+    for i, line in enumerate(ctx.spec.launch.setup):
+        names = _expanded_by_shell(line)
+        path = ("launch", "setup", i)
+        if names:
+            yield Hit(
+                path,
+                f"{_list(names)} is expanded {_BATCH}; read it inside the program, or let a shell "
+                'inside the step expand it (srun bash -c "… \\$SLURM_PROCID …")',
+                span=d.expansions.get(path),
             )
 
 

@@ -60,6 +60,8 @@ FIX = Repair(
     "Slurm fills in with the same value (`%u`, `%j`, `%x`, …); other values are the user's to write",
     "scripts, and a spec's slurm.extra output, error and input",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 _SLURM_FIELDS = ("partition", "account", "qos", "time", "constraint", "reservation", "array", "dependency")
 # sbatch options whose values are file names and so take %-placeholders

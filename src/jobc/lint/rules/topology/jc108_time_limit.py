@@ -51,6 +51,8 @@ META = Meta(
     summary="Time limit missing on a multi-node job, unlimited, malformed, or over the partition's limit",
     remediation='Set slurm.time to a quoted limit such as "24:00:00", within the partition\'s max_time.',
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 FIX = Repair(
     Applicability.UNSAFE,
     "adds `#SBATCH --time` with the partition's default limit when the cluster profile gives "

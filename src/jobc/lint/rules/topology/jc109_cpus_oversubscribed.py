@@ -36,6 +36,8 @@ META = Meta(
     summary="cpus_per_task × tasks_per_node is more than a node's CPUs",
     remediation="Lower resources.cpus_per_task to at most the node's CPUs divided by tasks per node.",
 )
+# A batch script can have this pitfall in the same form: the rule runs on scripts too.
+SCRIPTS = True
 
 
 def check(ctx: Context) -> Iterator[Hit]:

@@ -36,6 +36,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.core.numbers import ascii_int, is_digits, shown
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 
@@ -56,16 +57,20 @@ _JOB = r"[0-9]+(?:_[0-9]+)?"
 _TYPES = ("after", "afterany", "afterok", "afternotok", "aftercorr", "afterburstbuffer")
 
 
+# A script's #SBATCH --array and --dependency meet the same grammar: the rule runs on scripts too.
+SCRIPTS = True
+
+
 def check(ctx: Context) -> Iterator[Hit]:
     slurm = ctx.spec.slurm
-    if isinstance(slurm.array, str):
-        problem = array_problem(slurm.array)
-        if problem:
-            yield Hit(("slurm", "array"), f"slurm.array {shown(slurm.array)!r}: {problem}")
-    if isinstance(slurm.dependency, str):
-        problem = dependency_problem(slurm.dependency)
-        if problem:
-            yield Hit(("slurm", "dependency"), f"slurm.dependency {shown(slurm.dependency)!r}: {problem}")
+    for key, value, problem_of in (
+        ("array", slurm.array, array_problem),
+        ("dependency", slurm.dependency, dependency_problem),
+    ):
+        if isinstance(value, str) and (problem := problem_of(value)):
+            where = words.name(ctx, ("slurm", key), f"slurm.{key} {value!r}")
+            refused = "; sbatch refuses the job" if words.in_script(ctx) else ""
+            yield Hit(("slurm", key), f"{where}: {problem}{refused}")
     yield from _sweep(ctx)
 
 
