@@ -335,3 +335,12 @@ def test_a_torchrun_line_srun_starts_is_quoted_for_the_steps_shell(tmp_path: Pat
     ]
     # a shell variable the script does not export would be empty in the step: left as found
     assert after[8] == "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID --tag=$LOCAL train.py"
+
+
+def test_a_read_only_file_is_not_replaced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(BROKEN, encoding="utf-8")
+    script.chmod(0o444)
+    assert main(["lint", str(script), "--fix"]) == 2
+    assert script.read_text(encoding="utf-8") == BROKEN
+    assert "read-only" in capsys.readouterr().err

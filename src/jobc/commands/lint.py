@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -156,6 +157,9 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
                 sys.stdout.write(diff(outcome))
             else:
                 try:
+                    if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
+                        # a rename would replace a file its owner made read-only (even for root)
+                        raise PermissionError(13, "permission denied (the file is read-only)")
                     replace(path, outcome.after)
                 except OSError as exc:
                     print(f"jobc lint: {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
