@@ -33,6 +33,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "function_launch.sh": [("JC804", 15, 8)],
     "gpus_per_task_typed.sh": [],
     "heredoc_cmd.sh": [],
+    "lightning_num_nodes.sh": [("JC804", 8, 42)],
     "lightning_srun.sh": [],
     "localhost_var.sh": [("JC806", 9, 11)],
     "megatron_launch_string.sh": [("JC102", 6, 9)],

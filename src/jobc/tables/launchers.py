@@ -157,6 +157,16 @@ MPIRUN = Launcher(
     ),
 )
 
+# Lightning (and any program that srun starts once per GPU): no launcher command of its own; its
+# sizes are the Trainer's arguments, which must match srun's tasks
+LIGHTNING = Launcher(
+    name="lightning",
+    spellings=(),
+    per_node=False,
+    nodes=("num_nodes", "trainer.num_nodes"),
+    procs_per_node=("devices", "trainer.devices"),
+)
+
 ALL = (TORCHRUN, ACCELERATE, DEEPSPEED, MPIRUN)
 BY_NAME = {entry.name: entry for entry in ALL}
 # mpirun options that take a value even though their names look like flags

@@ -72,6 +72,29 @@ def _packed(f: ScriptFacts, step: Step) -> bool:
     return len(sized) >= 2
 
 
+def _trainer_sizes(step: Step, nodes: int, gpus: int | None) -> Iterator[Hit]:
+    """`srun python train.py --trainer.num_nodes 4`: the Trainer's sizes against the allocation."""
+    entry = launchers.LIGHTNING
+    args = step.args
+    for i, word in enumerate(args):
+        name, eq, value = word.text.partition("=")
+        key = name.lstrip("-").replace("-", "_")
+        if not word.literal or key not in (*entry.nodes, *entry.procs_per_node):
+            continue
+        target = word if eq else (args[i + 1] if i + 1 < len(args) else None)
+        if target is None or not target.literal:
+            continue
+        n = _number(value if eq else target.text)
+        want = nodes if key in entry.nodes else gpus
+        if n is not None and want and n != want:
+            what = "node(s)" if key in entry.nodes else "GPUs per node"
+            yield hit(
+                target.span,
+                f"{name} {n} but the job has {want} {what}: the Trainer waits for ranks that never "
+                f"start (or leaves GPUs idle); use {want}",
+            )
+
+
 def check_script(ctx: Context) -> Iterator[Hit]:
     from jobc.script.spec import gpus_per_node, step_nodes
 
@@ -123,6 +146,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
                 )
     if step.srun is None:
         return
+    if launcher is None:
+        yield from _trainer_sizes(step, on_nodes, gpus)
     word = step.srun.get("nodes")
     # a launcher told the same node count sized the step on purpose
     told = launcher is not None and any(k in launcher.options for k in (kind.nodes if kind else ()))
