@@ -140,3 +140,18 @@ def test_the_reserve_is_held_while_a_command_runs_and_released_to_report(
     assert held == [crash.RESERVE_BYTES]
     assert crash._reserve == []
     capsys.readouterr()
+
+
+def test_without_a_home_the_report_goes_to_the_temporary_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    _fail_with(monkeypatch, RuntimeError("boom"))
+    assert main(["schema"]) == Exit.ERROR
+    err = capsys.readouterr().err
+    assert f"with {tmp_path}/jobc-crash-" in err, err

@@ -92,9 +92,15 @@ def report_dirs() -> list[Path]:
     import tempfile
 
     cache = os.environ.get("XDG_CACHE_HOME", "")
+    temporary = Path(tempfile.gettempdir())
     # the XDG spec: a relative value is invalid and is ignored
-    base = Path(cache) if os.path.isabs(cache) else Path.home() / ".cache"
-    return [base / "jobc", Path(tempfile.gettempdir())]
+    if os.path.isabs(cache):
+        return [Path(cache) / "jobc", temporary]
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry (a bare container)
+        return [temporary]
+    return [home / ".cache" / "jobc", temporary]
 
 
 def write_report(trace: str, argv: Sequence[str]) -> Path:
