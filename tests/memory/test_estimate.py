@@ -350,3 +350,14 @@ def test_records_behave_like_frozen_dataclasses() -> None:
         Sizes()  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="got 'world' twice"):
         Sizes(8, world=8)  # type: ignore[misc]
+
+
+def test_the_coordinate_table_names_every_rank_of_a_world_it_can_hold() -> None:
+    from jobc.memory.ranks import TABLE_RANKS, coordinate_table
+
+    table = coordinate_table(Sizes(16, tp=2, pp=2), 8)
+    assert table is not None
+    assert list(table) == list(range(16))
+    assert table[0] == {"tp": 0, "pp": 0, "cp": 0, "dp": 0, "ep": 0}
+    assert table[13] == {"tp": 1, "pp": 1, "cp": 0, "dp": 2, "ep": 0}
+    assert coordinate_table(Sizes(TABLE_RANKS * 2, tp=8), 8) is None

@@ -154,7 +154,7 @@ def _coords(spec: Path | None) -> tuple[dict[int, dict[str, int]] | None, int | 
         return None, None
     from jobc.lint.pipeline import lint_file
     from jobc.memory import context as mem
-    from jobc.memory.ranks import coords
+    from jobc.memory.ranks import coordinate_table
 
     try:
         result = lint_file(spec, display=str(spec))
@@ -164,11 +164,5 @@ def _coords(spec: Path | None) -> tuple[dict[int, dict[str, int]] | None, int | 
     if ctx is None:
         return None, None
     sizes = mem.sizes(ctx)
-    if sizes is None or sizes.world > 1 << 16:
-        return None, ctx.gpus_per_node or None
-    gpus = ctx.gpus_per_node
-    table = {}
-    for rank in range(sizes.world):
-        c = coords(rank, sizes, gpus).as_dict()
-        table[rank] = {k: c[k] for k in ("tp", "pp", "cp", "dp", "ep")}
-    return table, gpus or None
+    table = None if sizes is None else coordinate_table(sizes, ctx.gpus_per_node)
+    return table, ctx.gpus_per_node or None

@@ -54,6 +54,24 @@ def ranks(sizes: Sizes, gpus_per_node: int) -> list[RankCoords]:
     return [coords(r, sizes, gpus_per_node) for r in range(sizes.world)]
 
 
+#: Worlds up to this size get a table of every rank (`coordinate_table`); beyond, it would cost
+#: more than what it serves (naming the ranks a log mentions).
+TABLE_RANKS = 1 << 16
+#: The coordinates a rank is named by in triage: the dense grid and the expert-parallel rank.
+NAMED = ("tp", "pp", "cp", "dp", "ep")
+
+
+def coordinate_table(sizes: Sizes, gpus_per_node: int) -> dict[int, dict[str, int]] | None:
+    """Every rank's `NAMED` coordinates, by rank; None for a world larger than `TABLE_RANKS`."""
+    if sizes.world > TABLE_RANKS:
+        return None
+    table = {}
+    for rank in range(sizes.world):
+        c = coords(rank, sizes, gpus_per_node)
+        table[rank] = {name: getattr(c, name) for name in NAMED}
+    return table
+
+
 def span(values: list[int]) -> str:
     """``3``, ``0-7``, or ``0,2,4,6`` (long irregular sets shortened)."""
     unique = sorted(set(values))
