@@ -86,9 +86,13 @@ def _example(code: str, kind: str) -> str:
     """The Bad example: a script, or a spec pasted over a small valid one."""
     doc = RULES[code].doc
     if kind == "sh" and code.startswith("JC8"):
-        match = re.search(r"^Bad:\n+```bash\n(.*?)^```", doc, re.S | re.M)
+        from tests.support.lint import script_example
+
+        match = re.search(r"^Bad\b[^\n]*:\n+```bash\n(.*?)^```", doc, re.S | re.M)
+        good = re.search(r"^Good:\n+```bash\n(.*?)^```", doc, re.S | re.M)
         assert match, code
-        return "#!/bin/bash\n" + match.group(1)
+        whole = good is not None and good.group(1).startswith("#!")
+        return script_example(match.group(1), whole=whole)
     if kind == "sh":
         match = SCRIPT_EXAMPLE.search(doc)
         assert match, f"{code}: a rule that repairs scripts shows a script (Bad in a script:)"

@@ -51,11 +51,13 @@ SCRIPT_CODES = [code for code in RULES if code.startswith("JC8")]
 @pytest.mark.parametrize("code", SCRIPT_CODES)
 def test_script_rule_examples_bad_fires_and_good_does_not(code: str, tmp_path: Path) -> None:
     from jobc.lint.scripts import lint_path
+    from tests.support.lint import script_example
 
     found = examples(code)
+    whole = found["Good"].startswith("#!")
     for kind, fires in (("Bad", True), ("Good", False)):
         script = tmp_path / f"{kind.lower()}.sh"
-        script.write_text("#!/bin/bash\n" + found[kind], encoding="utf-8")
+        script.write_bytes(script_example(found[kind], whole=whole).encode("utf-8"))
         got = {f.code for f in lint_path(script).findings}
         assert (code in got) == fires, (kind, sorted(got))
 

@@ -88,7 +88,8 @@ def test_what_bash_reads_but_the_grammar_does_not_is_only_a_note(tmp_path: Path)
     odd = _script(tmp_path, HEAD + "    rest='1-3]x'\n    ranges=${rest%%\\]*}\n    srun python train.py\n")
     assert [(c, s, line) for c, s, line, _ in _lint(odd) if c == "JC800"] == [("JC800", Severity.INFO, 7)]
     broken = _script(tmp_path, HEAD + "    echo 'never closed\n    srun python train.py\n")
-    assert [(c, s) for c, s, *_ in _lint(broken) if c == "JC800"] == [("JC800", Severity.WARNING)]
+    # bash refuses it too: the job would fail there, so it is an error
+    assert [(c, s) for c, s, *_ in _lint(broken) if c == "JC800"] == [("JC800", Severity.ERROR)]
 
 
 def test_asking_bash_executes_nothing(tmp_path: Path) -> None:

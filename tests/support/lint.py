@@ -61,3 +61,17 @@ def only(result: Result, code: str) -> Finding:
     found = [f for f in result.findings if f.code == code]
     assert len(found) == 1, f"expected one {code}, got {result.findings}"
     return found[0]
+
+
+def script_example(example: str, *, whole: bool) -> str:
+    """A rule docstring's ```bash example as the script it stands for.
+
+    Examples show what cannot be seen as escapes: `\\r` at a line's end is a carriage return (a
+    DOS line break), `\\ufeff` at the start a byte-order mark. An example set that writes its own
+    first line (``whole``: its Good example starts with `#!`) is the whole script; any other gets
+    `#!/bin/bash` above it."""
+    import re
+
+    text = re.sub(r"\\r$", "\r", example, flags=re.M)
+    text = text.replace("\\ufeff", "\ufeff") if text.startswith("\\ufeff") else text
+    return text if whole else "#!/bin/bash\n" + text

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"jobc import: {shown}: not imported: the script cannot be read", file=sys.stderr)
         return Exit.FINDINGS
     derived = imported(facts)
-    refused = _refused(facts, derived)
+    refused = _refused(facts)
     for line in refused:
         print(visible(line), file=sys.stderr)
     try:
@@ -104,6 +104,7 @@ def imported(facts: ScriptFacts) -> Derived:
     from jobc.script.spec import derive
 
     derived = derive(facts, for_lint=False)
+    _leave_out_refused(facts, derived)
     for _ in range(3):
         problems = _pitfalls(derived)
         if not problems:
@@ -120,13 +121,22 @@ def imported(facts: ScriptFacts) -> Derived:
     return derived
 
 
-def _refused(facts: ScriptFacts, derived: Derived) -> list[str]:
-    """Values sbatch, srun, bash or the launcher refuse (JC809): out of the spec, said on stderr."""
+def _refused(facts: ScriptFacts) -> list[str]:
+    """The JC809 findings of the script, as lint prints them: import left their values out."""
     from jobc.lint.rules import RULES
     from jobc.script.refused import problems
 
     meta = RULES["JC809"].meta
-    lines = []
+    return [
+        f"{facts.file}:{p.span.line}:{p.span.col}: JC809 [{meta.severity}] {_masked(p.message)}"
+        for p in problems(facts)
+    ]
+
+
+def _leave_out_refused(facts: ScriptFacts, derived: Derived) -> None:
+    """Values sbatch, srun, bash or the launcher refuse (JC809): out of the spec, said why."""
+    from jobc.script.refused import problems
+
     for problem in problems(facts):
         for path in [p for p, span in derived.spans.items() if span == problem.span]:
             if _remove(derived.data, path):
@@ -134,10 +144,6 @@ def _refused(facts: ScriptFacts, derived: Derived) -> list[str]:
                 derived.unknown.append(f"{name}: line {problem.span.line} is refused (JC809); write it")
             derived.spans.pop(path, None)
         derived.skip(problem.span, problem.what, f"left out, JC809: {problem.message}")
-        where = f"{facts.file}:{problem.span.line}:{problem.span.col}"
-        lines.append(f"{where}: JC809 [{meta.severity}] {problem.message}")
-    derived.unmapped.sort(key=lambda u: u.line)
-    return lines
 
 
 def _first(facts: ScriptFacts) -> Any:

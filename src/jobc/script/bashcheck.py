@@ -9,6 +9,7 @@ shell), with no rc files, no BASH_ENV or ENV, untranslated messages, and a timeo
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -20,14 +21,19 @@ def bash() -> str | None:
     return shutil.which("bash", path=os.environ.get("PATH", os.defpath))
 
 
-def parse(text: str, shell: str | None = None) -> subprocess.CompletedProcess[bytes] | None:
-    """bash's `-n` run over the text (exit code and complaints), or None when bash cannot be asked."""
+def parse(
+    text: str, shell: str | None = None, *, numbered: bool = False
+) -> subprocess.CompletedProcess[bytes] | None:
+    """bash's `-n` run over the text (exit code and complaints), or None when bash cannot be asked.
+
+    ``numbered``: bash reads the text as the file `/dev/stdin`, so each complaint names its line
+    (`/dev/stdin: line 3: syntax error near unexpected token `fi'`)."""
     shell = shell or bash()
     if shell is None:
         return None
     try:
         return subprocess.run(
-            [shell, "--norc", "--noprofile", "-n"],
+            [shell, "--norc", "--noprofile", "-n", *(["/dev/stdin"] if numbered else [])],
             input=text.encode("utf-8", "replace"),
             capture_output=True,
             env={"LC_ALL": "C"},  # -n runs nothing, so no PATH is needed
@@ -44,3 +50,20 @@ def accepts(text: str) -> bool | None:
         return None  # bash drops NUL bytes while reading: its verdict would be on another text
     done = parse(text)
     return None if done is None else done.returncode == 0
+
+
+_COMPLAINT = re.compile(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
+
+
+def refusal(text: str) -> tuple[int, str] | None:
+    """Where bash refuses to parse the text and what it says, or None (it parses, or no bash)."""
+    if "\0" in text:
+        return None
+    done = parse(text, numbered=True)
+    if done is None or done.returncode == 0:
+        return None
+    said = done.stderr.decode("utf-8", "replace")
+    match = _COMPLAINT.search(said)
+    if match is None:
+        return 1, said.strip().splitlines()[0] if said.strip() else "syntax error"
+    return int(match.group(1)), match.group(2).strip()

@@ -25,6 +25,7 @@ def is_script(path: Path) -> bool:
 
 
 def looks_like_script(head: bytes, suffix: str = "") -> bool:
+    head = head.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark (JC811) hides no script
     if _SHELL_SHEBANG.match(head):
         return True
     return bool(_DIRECTIVE.search(head))

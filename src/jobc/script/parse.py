@@ -110,6 +110,8 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
     text = data.decode("utf-8", "surrogateescape")
     lines = split_lines(text)
     facts = ScriptFacts(file=file, lines=lines, shell="bash", readable=False)
+    if (crlf := data.find(b"\r\n")) >= 0:
+        facts.crlf = data.count(b"\n", 0, crlf) + 1
     if b"\0" in data:  # anywhere: sbatch refuses a script with a NUL byte wherever it stands
         at = data.index(b"\0")
         line = data.count(b"\n", 0, at) + 1
@@ -122,7 +124,7 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
             )
         )
         return facts
-    facts.shell = shell_of(lines[0] if lines else "")
+    facts.shell = shell_of(lines[0].removeprefix("\ufeff") if lines else "")
     if facts.shell not in BASH_LIKE:
         _directives_by_lines(facts)
         facts.problems.append(
@@ -334,6 +336,18 @@ class _Reader:
 
     def _errors(self, root: Any) -> None:
         if not root.has_error:
+            # the grammar read it all; bash may still refuse it (a stray `fi`): bash has the say
+            refused = bashcheck.refusal("\n".join(self.facts.lines) + "\n")
+            if refused is not None:
+                line, said = refused
+                self.facts.problems.append(
+                    Problem(
+                        f"bash cannot parse the script: line {line}: {said}; the job would fail there "
+                        "at once, and findings after this line may be incomplete",
+                        Span.point(line, 1),
+                        "error",
+                    )
+                )
             return
         stack = [root]
         while stack:
@@ -352,7 +366,10 @@ class _Reader:
                     f"{what} at line {line}: the script was read up to here "
                     "and around it; findings after this point may be incomplete"
                 )
-                if bashcheck.accepts("\n".join(self.facts.lines) + "\n"):
+                accepted = bashcheck.accepts("\n".join(self.facts.lines) + "\n")
+                if accepted is False:
+                    severity = "error"  # bash refuses it too: the job would fail there at once
+                if accepted:
                     # bash reads it: the grammar is wrong, not the script
                     severity = "info"
                     message = (

@@ -11,6 +11,9 @@ from jobc.lint.rules.script import (
     jc807_trap_without_batch_signal,
     jc808_batch_signal_untrapped,
     jc809_value_refused,
+    jc810_dos_line_breaks,
+    jc811_bom_before_shebang,
+    jc812_missing_shebang,
 )
 
 MODULES = [
@@ -24,4 +27,7 @@ MODULES = [
     jc807_trap_without_batch_signal,
     jc808_batch_signal_untrapped,
     jc809_value_refused,
+    jc810_dos_line_breaks,
+    jc811_bom_before_shebang,
+    jc812_missing_shebang,
 ]
