@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity, Span
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
 
 META = Meta(
@@ -39,14 +39,14 @@ META = Meta(
 )
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None or f.crlf is None:
         return
     line = f.crlf
     end = len(f.lines[line - 1]) + 1 if line <= len(f.lines) else 1
-    yield Hit(
-        at(Span(line, end, line, end + 1)),
+    yield hit(
+        Span(line, end, line, end + 1),
         f'line {line} ends in \\r\\n (a DOS line break): sbatch refuses the script ("Batch script '
         'contains DOS line breaks"); convert the file to \\n line breaks (dos2unix, or '
         "sed -i 's/\\r$//')",

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
 
 META = Meta(
@@ -40,13 +40,13 @@ META = Meta(
 FIX = Repair(Applicability.SAFE, "removes the byte-order mark before the first line", "scripts")
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None or not f.lines or not f.lines[0].startswith("\ufeff"):
         return
     span = Span(1, 1, 1, 2)
-    yield Hit(
-        at(span),
+    yield hit(
+        span,
         "the script starts with a UTF-8 byte-order mark (an invisible U+FEFF) before its first "
         "line, so the line does not start with #! and sbatch refuses the script; save it without "
         "the mark",

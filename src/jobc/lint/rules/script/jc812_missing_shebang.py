@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
-from jobc.lint.rules.script._facts import at, facts
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
 
 META = Meta(
@@ -41,15 +41,15 @@ META = Meta(
 FIX = Repair(Applicability.SAFE, "adds #!/bin/bash as the first line", "scripts")
 
 
-def check(ctx: Context) -> Iterator[Hit]:
+def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
     if f is None:
         return
     first = f.lines[0].removeprefix("\ufeff") if f.lines else ""
     if first.startswith("#!"):
         return
-    yield Hit(
-        at(Span(1, 1, 1, max(len(f.lines[0]) if f.lines else 0, 1) + 1)),
+    yield hit(
+        Span(1, 1, 1, max(len(f.lines[0]) if f.lines else 0, 1) + 1),
         "the first line is not a #! line naming the interpreter, so sbatch refuses the script "
         '("This does not look like a batch script"); add #!/bin/bash as the first line',
         fix=Fix.make("add #!/bin/bash as the first line", Edit(Span(1, 1, 1, 1), "#!/bin/bash\n")),
