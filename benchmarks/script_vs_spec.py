@@ -74,7 +74,8 @@ def _pad(text: str, size: int) -> str:
 
 def make_pairs(root: Path) -> dict[str, tuple[Path, Path]]:
     sys.path.insert(0, str(ROOT / "src"))
-    from jobc.commands.import_ import imported, render
+    from jobc.commands.import_ import render
+    from jobc.lint.imported import imported
     from jobc.script.parse import read_bytes
 
     body = "".join(f'echo "step {i}" >> "$LOG_DIR/steps-{i % 7}.txt"\n' for i in range(EXTRA_LINES))

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from jobc.commands.import_ import imported, render
+from jobc.commands.import_ import render
 from jobc.compile import compile_batch
+from jobc.lint.imported import imported
 from jobc.lint.pipeline import lint_file
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read, read_bytes

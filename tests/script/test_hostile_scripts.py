@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobc.commands.import_ import imported, render
+from jobc.commands.import_ import render
+from jobc.lint.imported import imported
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read_bytes
 

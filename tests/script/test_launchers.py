@@ -5,7 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from jobc.commands.import_ import imported, render
+from jobc.commands.import_ import render
+from jobc.lint.imported import imported
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read
 from jobc.script.spec import gpus_per_node

@@ -245,7 +245,7 @@ def test_srun_sizes_and_standalone_rendezvous(tmp_path: Path) -> None:
 
 
 def test_import_of_pyxis_flags() -> None:
-    from jobc.commands.import_ import imported
+    from jobc.lint.imported import imported
     from jobc.script.parse import read
 
     derived = imported(read(CORPUS / "pyxis.sh"))

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from jobc.commands.import_ import imported, render
+from jobc.commands.import_ import render
 from jobc.compile import compile_batch
 from jobc.core.diagnostics import Severity
+from jobc.lint.imported import imported
 from jobc.lint.pipeline import lint_file
 from jobc.lint.scripts import lint_path
 from jobc.script import signals

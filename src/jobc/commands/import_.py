@@ -66,9 +66,11 @@ def run(args: argparse.Namespace) -> int:
     if not facts.readable:
         print(f"jobc import: {shown}: not imported: the script cannot be read", file=sys.stderr)
         return Exit.FINDINGS
+    from jobc.lint.imported import imported, refused
+
     derived = imported(facts)
-    refused = _refused(facts)
-    for line in refused:
+    refusals = refused(facts)
+    for line in refusals:
         print(visible(line), file=sys.stderr)
     try:
         text = render(derived, facts)
@@ -81,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     print(summary(derived, facts, args.output), file=sys.stderr, end="")
     if args.output is None:
         sys.stdout.write(text)
-        return Exit.FINDINGS if refused else Exit.OK
+        return Exit.FINDINGS if refusals else Exit.OK
     from jobc.core.atomic import replace
 
     try:
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"jobc import: {visible(args.output)}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return Exit.ERROR
-    return Exit.FINDINGS if refused else Exit.OK
+    return Exit.FINDINGS if refusals else Exit.OK
 
 
 def _span_of(derived: Derived, path: tuple[str | int, ...]) -> Any:
@@ -97,115 +99,6 @@ def _span_of(derived: Derived, path: tuple[str | int, ...]) -> Any:
         if (span := derived.spans.get(path[:n])) is not None:
             return span
     return None
-
-
-def imported(facts: ScriptFacts) -> Derived:
-    """The import view, with every value the spec rules object to taken out (and said why)."""
-    from jobc.script.spec import derive
-
-    derived = derive(facts, for_lint=False)
-    _leave_out_refused(facts, derived)
-    for _ in range(3):
-        problems = _pitfalls(derived)
-        if not problems:
-            break
-        for path, code, message in problems:
-            span = derived.spans.get(path)
-            if _remove(derived.data, path):
-                line = derived.labels.get(path) or ".".join(map(str, path))
-                derived.skip(span or _first(facts), line, f"left out, {code}: {message.split(';')[0]}")
-    resilience = derived.data.get("resilience", {})
-    if "signal" not in resilience:
-        resilience.pop("grace_s", None)  # a grace window without its signal means nothing
-    derived.unmapped.sort(key=lambda u: u.line)
-    return derived
-
-
-def _refused(facts: ScriptFacts) -> list[str]:
-    """The JC809 findings of the script, as lint prints them: import left their values out."""
-    from jobc.lint.rules import RULES
-    from jobc.script.refused import problems
-
-    meta = RULES["JC809"].meta
-    return [
-        f"{facts.file}:{p.span.line}:{p.span.col}: JC809 [{meta.severity}] {_masked(p.message)}"
-        for p in problems(facts)
-    ]
-
-
-def _leave_out_refused(facts: ScriptFacts, derived: Derived) -> None:
-    """Values sbatch, srun, bash or the launcher refuse (JC809): out of the spec, said why."""
-    from jobc.script.refused import problems
-
-    for problem in problems(facts):
-        for path in [p for p, span in derived.spans.items() if span == problem.span]:
-            if _remove(derived.data, path):
-                name = ".".join(map(str, path))
-                derived.unknown.append(f"{name}: line {problem.span.line} is refused (JC809); write it")
-            derived.spans.pop(path, None)
-        derived.skip(problem.span, problem.what, f"left out, JC809: {problem.message}")
-
-
-def _first(facts: ScriptFacts) -> Any:
-    from jobc.core.diagnostics import Span
-
-    return Span.point(1, 1)
-
-
-def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
-    from jobc.lint.rules import RULES
-    from jobc.spec import fastcheck
-    from jobc.spec.context import Context
-    from jobc.spec.plain import JobSpec
-
-    if not fastcheck.valid(derived.data, "JobSpec"):
-        return []
-    ctx = Context(spec=JobSpec.build(derived.data), data=derived.data, own=derived.data)
-    out = []
-    for code, rule in RULES.items():
-        # the pitfalls linting the script reports; the spec-only advice stays for the user to read
-        if rule.check is None or rule.script_check is None:
-            continue
-        for hit in rule.check(ctx):
-            if hit.severity is None and rule.meta.severity.name == "INFO":
-                continue
-            if _exists(derived.data, hit.path) and hit.path[:1] not in (("name",), ("version",)):
-                out.append((hit.path, code, hit.message))
-    return out
-
-
-def _exists(data: Any, path: tuple[str | int, ...]) -> bool:
-    node = data
-    for part in path:
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            node = node[part]
-        else:
-            return False
-    return not isinstance(node, dict)
-
-
-def _remove(data: Any, path: tuple[str | int, ...]) -> bool:
-    node = data
-    for part in path[:-1]:
-        if not _exists_in(node, part):
-            return False
-        node = node[part]
-    last = path[-1]
-    if isinstance(node, dict) and last in node:
-        del node[last]
-        return True
-    if isinstance(node, list) and isinstance(last, int) and 0 <= last < len(node):
-        del node[last]
-        return True
-    return False
-
-
-def _exists_in(node: Any, part: str | int) -> bool:
-    if isinstance(node, dict):
-        return part in node
-    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
 
 
 def render(derived: Derived, facts: ScriptFacts) -> str:

@@ -1,0 +1,125 @@
+"""The spec `jobc import` makes of a script: the script stage's reading of it, with every value
+the spec rules object to, or that Slurm, bash or the launcher would refuse (JC809), taken out and
+listed with the reason, so the spec it writes lints as cleanly as the script allows.
+
+Here, not in `jobc.script`, because it runs the rules: each spec rule that declares a script
+check (`script_check`) has its say on the imported values.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jobc.script.facts import ScriptFacts
+    from jobc.script.spec import Derived
+
+
+def imported(facts: ScriptFacts) -> Derived:
+    """The import view, with every value the spec rules object to taken out (and said why)."""
+    from jobc.script.spec import derive
+
+    derived = derive(facts, for_lint=False)
+    _leave_out_refused(facts, derived)
+    for _ in range(3):
+        problems = _pitfalls(derived)
+        if not problems:
+            break
+        for path, code, message in problems:
+            span = derived.spans.get(path)
+            if _remove(derived.data, path):
+                line = derived.labels.get(path) or ".".join(map(str, path))
+                derived.skip(span or _first(facts), line, f"left out, {code}: {message.split(';')[0]}")
+    resilience = derived.data.get("resilience", {})
+    if "signal" not in resilience:
+        resilience.pop("grace_s", None)  # a grace window without its signal means nothing
+    derived.unmapped.sort(key=lambda u: u.line)
+    return derived
+
+
+def refused(facts: ScriptFacts) -> list[str]:
+    """The JC809 findings of the script, as lint prints them: import left their values out."""
+    from jobc.lint.rules import RULES
+    from jobc.script.refused import problems
+    from jobc.tables.secrets import mask
+
+    meta = RULES["JC809"].meta
+    return [
+        f"{facts.file}:{p.span.line}:{p.span.col}: JC809 [{meta.severity}] {mask(p.message)}"
+        for p in problems(facts)
+    ]
+
+
+def _leave_out_refused(facts: ScriptFacts, derived: Derived) -> None:
+    """Values sbatch, srun, bash or the launcher refuse (JC809): out of the spec, said why."""
+    from jobc.script.refused import problems
+
+    for problem in problems(facts):
+        for path in [p for p, span in derived.spans.items() if span == problem.span]:
+            if _remove(derived.data, path):
+                name = ".".join(map(str, path))
+                derived.unknown.append(f"{name}: line {problem.span.line} is refused (JC809); write it")
+            derived.spans.pop(path, None)
+        derived.skip(problem.span, problem.what, f"left out, JC809: {problem.message}")
+
+
+def _first(facts: ScriptFacts) -> Any:
+    from jobc.core.diagnostics import Span
+
+    return Span.point(1, 1)
+
+
+def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
+    from jobc.lint.rules import RULES
+    from jobc.spec import fastcheck
+    from jobc.spec.context import Context
+    from jobc.spec.plain import JobSpec
+
+    if not fastcheck.valid(derived.data, "JobSpec"):
+        return []
+    ctx = Context(spec=JobSpec.build(derived.data), data=derived.data, own=derived.data)
+    out = []
+    for code, rule in RULES.items():
+        # the pitfalls linting the script reports; the spec-only advice stays for the user to read
+        if rule.check is None or rule.script_check is None:
+            continue
+        for hit in rule.check(ctx):
+            if hit.severity is None and rule.meta.severity.name == "INFO":
+                continue
+            if _exists(derived.data, hit.path) and hit.path[:1] not in (("name",), ("version",)):
+                out.append((hit.path, code, hit.message))
+    return out
+
+
+def _exists(data: Any, path: tuple[str | int, ...]) -> bool:
+    node = data
+    for part in path:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            return False
+    return not isinstance(node, dict)
+
+
+def _remove(data: Any, path: tuple[str | int, ...]) -> bool:
+    node = data
+    for part in path[:-1]:
+        if not _exists_in(node, part):
+            return False
+        node = node[part]
+    last = path[-1]
+    if isinstance(node, dict) and last in node:
+        del node[last]
+        return True
+    if isinstance(node, list) and isinstance(last, int) and 0 <= last < len(node):
+        del node[last]
+        return True
+    return False
+
+
+def _exists_in(node: Any, part: str | int) -> bool:
+    if isinstance(node, dict):
+        return part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
