@@ -40,6 +40,7 @@ def section(quick: bool) -> str:
     comp = run("compile_examples.py", 3 if quick else 11)
     rt = run("runtime_import.py", 3 if quick else 7)
     fr = run("flight_recorder.py", 3 if quick else 7)
+    scale = run("status_scale.py", 3 if quick else 11)
     m = machine()
     parts = [
         f"Measured with `uv run python benchmarks/run_all.py` on {m['nproc']} cores ({m['cpu']}), "
@@ -115,6 +116,16 @@ def section(quick: bool) -> str:
         ]
     if fr.get("available"):
         parts += [flight_recorder_text(fr), ""]
+    calls = ", ".join(f"{int(n)} {tool}" for tool, n in scale["calls_per_run"]["many"].items() if n)
+    parts += [
+        f"**`jobc status` over a ledger of {scale['jobs']} jobs** (median of {scale['rounds']} fresh "
+        "processes, Slurm's commands replaced by stand-ins that print their answer): "
+        f"{scale['many_wall_ms']:.0f} ms ({scale['many_cpu_ms']:.0f} ms CPU), against "
+        f"{scale['one_wall_ms']:.0f} ms for a ledger of one job run beside it: "
+        f"{scale['ratio_wall']:.2f} times as long for {scale['jobs']} times the jobs, asking Slurm "
+        f"{calls} per command.",
+        "",
+    ]
     parts.append("How to run them and what each measures: [benchmarks/README.md](benchmarks/README.md).")
     return "\n".join(parts)
 

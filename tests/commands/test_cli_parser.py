@@ -9,7 +9,7 @@ import pytest
 from jobc.cli import main, parser
 
 ALL = {"lint", "import", "compile", "plan", "rule", "rules", "schema"}
-ALL |= {"submit", "status", "logs", "cancel", "triage"}
+ALL |= {"submit", "status", "logs", "cancel", "triage", "profile"}
 
 
 def commands(top: argparse.ArgumentParser) -> set[str]:

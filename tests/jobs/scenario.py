@@ -5,12 +5,12 @@
 MODE `ok`: print a line per rank and exit 0. `raise`: every rank joins a gloo group; rank 3
 raises ValueError while the others wait in an all-reduce for it and die of the lost peer or the
 collective's timeout. `kill`: rank 1 kills itself with SIGKILL, the others finish. `sleep`:
-every rank sleeps (for the time limit). `segv`: rank 1 crashes with SIGSEGV.
-`import`: every rank imports a module that does not exist. `hold OUT SECONDS`: join the group
-on MASTER_PORT and keep it; `join`: join a group (the second job on a port the first holds).
-`preempt`: on the first run wait for the signal and exit with the requeue code; on a restart
-exit 0. `wrongport`: ranks other than 0 look for the store one port above MASTER_PORT, so the
-rendezvous never completes. `sweep`: print the arguments.
+every rank sleeps (for the time limit). `oom`: every rank fills 1 GiB of memory. `segv`: rank
+1 crashes with SIGSEGV. `import`: every rank imports a module that does not exist. `hold OUT
+SECONDS`: join the group on MASTER_PORT and keep it; `join`: join a group (the second job on a
+port the first holds). `preempt`: on the first run wait for the signal and exit with the
+requeue code; on a restart exit 0. `wrongport`: ranks other than 0 look for the store one port
+above MASTER_PORT, so the rendezvous never completes. `sweep`: print the arguments.
 """
 
 from __future__ import annotations
@@ -76,6 +76,12 @@ def main() -> int:
             time.sleep(1)
             os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(3)
+        return 0
+    if mode == "oom":
+        # far more than the job's --mem: the step's memory cgroup kills it (OUT_OF_MEMORY)
+        hog = bytearray(1 << 30)
+        hog[:: 1 << 12] = b"1" * len(hog[:: 1 << 12])
+        time.sleep(30)
         return 0
     if mode == "sleep":
         time.sleep(600)

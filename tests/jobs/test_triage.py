@@ -79,6 +79,25 @@ def test_sigkill_without_oom_and_with_oom(tmp_path: Path) -> None:
     assert d.findings[0].action == "raise_limit"
 
 
+def test_a_task_its_memory_cgroup_killed_is_out_of_memory() -> None:
+    # srun-oom.out: Slurm 22.05 on the test cluster, a step over its --mem in a memory cgroup
+    # (tests/jobs/test_accounting.py): slurmstepd reports the oom-kill event, srun says the task
+    # is "Out Of Memory" (not "Killed")
+    d = triage_files([LOGS / "srun-oom.out"])
+    first = d.findings[0]
+    assert first.cause
+    assert first.rank == 0
+    assert "memory" in first.summary
+    assert any(f.node == "jobc-f13736-0" and f.rank == 0 for f in d.findings), d.findings
+
+
+def test_a_node_lost_mid_job_is_named() -> None:
+    # srun-node-fail.out: Slurm 22.05 on the test cluster, the slurmd of jobc-f29899-1 killed
+    # while a two-node job ran (tests/jobs/test_accounting.py)
+    first = triage_files([LOGS / "srun-node-fail.out"], sacct_state="NODE_FAIL").findings[0]
+    assert (first.cls, first.cause, first.node) == ("node_fail", True, "jobc-f29899-1")
+
+
 def test_cuda_oom_names_the_ranks_coordinates(tmp_path: Path) -> None:
     text = (
         "jobc: world 4 = tp 2 x pp 1 x cp 1 x dp 2 (ep 1), srun launch\n"

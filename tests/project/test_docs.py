@@ -13,9 +13,11 @@ import pytest
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
+from jobc.lint.live import using
 from jobc.lint.pipeline import lint_file
 from jobc.lint.rules import RULES
 from jobc.reader.source import parse_text
+from jobc.spec.slurmfacts import ClusterFacts, NodeFacts, PartitionFacts
 from tests.support import ROOT
 
 RULES_MD = ROOT / "docs" / "rules.md"
@@ -123,6 +125,23 @@ EXAMPLE_FILES: dict[str, dict[str, str]] = {
 EXAMPLE_PATHS = {"/lustre/me/Megatron-LM": "Megatron-LM"}  # relative to the spec: files above
 
 
+def _example_cluster() -> ClusterFacts:
+    """The live cluster the --live rules' examples (JC12x) describe in their comments: partitions
+    batch (the default) and short (MaxTime 00:10:00, MaxNodes 2), two nodes in both, each with
+    64 CPUs, gpu:a100:4 and the features a100 and ib; accounts root and ml-team, QOS normal and high."""
+    node = NodeFacts("n1", 64, 512000, 4, ("a100",), ("a100", "ib"), ("batch", "short"))
+    return ClusterFacts(
+        "example",
+        (
+            PartitionFacts("batch", default=True, max_time="2-00:00:00", total_nodes=2),
+            PartitionFacts("short", max_time="00:10:00", max_nodes=2, total_nodes=2),
+        ),
+        (node, NodeFacts("n2", *list(vars(node).values())[1:])),
+        accounts=frozenset({"root", "ml-team"}),
+        qos=frozenset({"normal", "high"}),
+    )
+
+
 def _with_base(data: Any, base: dict[str, Any]) -> None:
     """Add BASE's keys the example lacks, in place: the example's own values and comments stay."""
     for key, value in base.items():
@@ -160,7 +179,8 @@ def _lint_example(code: str, text: str, tmp_path: Path, kind: str) -> set[str]:
         out = io.StringIO()
         yaml.dump(data, out)
         spec.write_text(out.getvalue(), encoding="utf-8")
-    return {f.code for f in lint_file(spec).findings}
+    with using(_example_cluster() if code.startswith("JC12") else None):
+        return {f.code for f in lint_file(spec).findings}
 
 
 @pytest.mark.parametrize("code", [code for code in RULES if not code.startswith("JC8")])

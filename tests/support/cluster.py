@@ -50,6 +50,11 @@ FINAL_STATES = frozenset(
 
 DAEMONS = ("munged", "munge", "unmunge", "slurmctld", "slurmd")
 CLIENTS = ("sbatch", "srun", "scontrol", "squeue", "sinfo", "scancel")
+#: slurmdbd over a MariaDB server: what `sacct` needs (Debian: mariadb-server slurmdbd).
+ACCOUNTING_PROGRAMS = ("mariadbd", "mariadb-install-db", "slurmdbd", "sacctmgr", "sacct")
+#: Account and QOS registered in every cluster with accounting (besides Slurm's own root and normal).
+TEST_ACCOUNT = "jobc-test"
+TEST_QOS = "jobc-qos"
 
 #: Major device number of /dev/nvidia*; Slurm's gpu plugin only exports CUDA_VISIBLE_DEVICES
 #: for GRES backed by device files.
@@ -60,6 +65,7 @@ ROOT_PREFIX = "jobc-slurm-"
 #: gone was left by a killed test run (daemons die with it, job steps do not).
 OWNER_FILE = "owner.pid"
 
+CGROUP_ROOT = Path("/sys/fs/cgroup")
 HOSTS_FILE = Path("/etc/hosts")
 HOSTS_TAG = "# jobc test cluster"
 
@@ -81,6 +87,41 @@ class Node:
     name: str
     port: int
     gpu_files: tuple[Path, ...]
+    shape: Shape
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One kind of node: `count` nodes named `<prefix><index>`, with these CPUs, memory, GPUs
+    (GRES `gpu[:<gpu_type>]:<gpus>`) and features."""
+
+    count: int = 2
+    cpus: int = 8
+    memory_mb: int = 8192
+    gpus: int = 2
+    gpu_type: str | None = None
+    features: tuple[str, ...] = ()
+    prefix: str = "jobc-node"
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(f"{self.prefix}{index}" for index in range(self.count))
+
+    def gres(self) -> str:
+        if not self.gpus:
+            return ""
+        kind = f"gpu:{self.gpu_type}" if self.gpu_type else "gpu"
+        return f"{kind}:{self.gpus}"
+
+
+@dataclass(frozen=True)
+class PartitionConf:
+    """A partition over the nodes of some shapes (by prefix; all shapes when empty), with the
+    rest of its `PartitionName=` line as written in slurm.conf (e.g. `MaxTime=01:00:00`)."""
+
+    name: str
+    prefixes: tuple[str, ...] = ()
+    options: str = "MaxTime=INFINITE"
+    default: bool = False
 
 
 def missing_prerequisites() -> list[str]:
@@ -92,6 +133,11 @@ def missing_prerequisites() -> list[str]:
     if absent:
         reasons.append(f"missing programs {', '.join(absent)} (Debian: apt-get install slurm-wlm munge)")
     return reasons
+
+
+def missing_accounting() -> list[str]:
+    """Programs the accounting daemons need that this machine lacks (empty when it can try)."""
+    return [name for name in ACCOUNTING_PROGRAMS if shutil.which(name) is None]
 
 
 def free_ports(count: int) -> list[int]:
@@ -163,15 +209,36 @@ class SlurmCluster:
         node_prefix: str = "jobc-node",
         base_dir: Path | None = None,
         start_timeout: float = 30.0,
+        shapes: Sequence[Shape] | None = None,
+        partitions: Sequence[PartitionConf] | None = None,
+        accounting: bool | None = None,
+        cgroups: bool = False,
+        extra_conf: str = "",
     ) -> None:
-        if nodes < 1 or gpus_per_node < 0 or cpus_per_node < 1:
+        """`shapes` and `partitions` default to `nodes` identical nodes in one partition, debug.
+        `accounting`: slurmdbd over MariaDB; None starts it where the programs exist, True
+        requires it. `cgroups`: memory is a consumable resource and each step is held to its
+        request by a memory cgroup, so a step over it ends OUT_OF_MEMORY (needs a writable cgroup
+        v1 memory hierarchy; node names should then be unique on this host, because slurmd
+        names its cgroup after the node). `extra_conf`: slurm.conf lines that override the
+        defaults (the last of two lines wins)."""
+        if shapes is None:
+            shapes = [Shape(nodes, cpus_per_node, memory_mb, gpus_per_node, prefix=node_prefix)]
+        if any(s.count < 1 or s.gpus < 0 or s.cpus < 1 for s in shapes):
             raise ValueError("need at least one node and one CPU per node")
-        self.node_count = nodes
-        self.gpus_per_node = gpus_per_node
-        self.cpus_per_node = cpus_per_node
-        self.memory_mb = memory_mb
-        self.node_names = tuple(f"{node_prefix}{index}" for index in range(nodes))
-        self.partition = "debug"
+        self.shapes = tuple(shapes)
+        first = self.shapes[0]
+        self.node_count = sum(s.count for s in self.shapes)
+        self.gpus_per_node = first.gpus
+        self.cpus_per_node = first.cpus
+        self.memory_mb = first.memory_mb
+        self.node_names = tuple(name for shape in self.shapes for name in shape.names())
+        self.partitions = tuple(partitions or [PartitionConf("debug", default=True)])
+        self.partition = next((p.name for p in self.partitions if p.default), self.partitions[0].name)
+        self.want_accounting = accounting
+        self.accounting = False  # whether slurmdbd runs (set by start)
+        self.cgroups = cgroups
+        self.extra_conf = extra_conf
         self.hostname = socket.gethostname().split(".", 1)[0]
         self._base_dir = base_dir
         self._start_timeout = start_timeout
@@ -224,6 +291,8 @@ class SlurmCluster:
         Raises ClusterUnavailable (after cleaning up) when that cannot be done here.
         """
         reasons = missing_prerequisites()
+        if self.cgroups and not os.access(CGROUP_ROOT / "memory", os.W_OK):
+            reasons.append(f"no writable cgroup v1 memory hierarchy at {CGROUP_ROOT / 'memory'}")
         if reasons:
             raise ClusterUnavailable("cannot start a Slurm test cluster: " + "; ".join(reasons))
         if self._root is not None:
@@ -251,11 +320,15 @@ class SlurmCluster:
         ensure_hosts_entries(self.node_names)
         self._munge_socket = self._start_munge()
         ctld_port, *node_ports = free_ports(1 + self.node_count)
+        shapes = [shape for shape in self.shapes for _ in range(shape.count)]
         self._nodes = tuple(
-            Node(name, port, self._make_gpu_files(name))
-            for name, port in zip(self.node_names, node_ports, strict=True)
+            Node(name, port, self._make_gpu_files(name, shape.gpus), shape)
+            for name, port, shape in zip(self.node_names, node_ports, shapes, strict=True)
         )
-        self._write_config(ctld_port)
+        dbd_port = self._start_accounting()
+        self._write_config(ctld_port, dbd_port)
+        if dbd_port is not None:
+            self._register_accounting()
         self._spawn("slurmctld", ["slurmctld", "-D", "-f", str(self.conf)])
         for node in self._nodes:
             (self.root / "spool" / node.name).mkdir(parents=True)
@@ -270,10 +343,13 @@ class SlurmCluster:
         try:
             if self._alive("slurmctld"):
                 self._cancel_everything()
-            # munged last: slurmd and slurmctld talk to it while they shut down.
-            for name in sorted(self._procs, key=lambda name: name == "munged"):
+            # slurmctld first (it sends its last records to slurmdbd), then slurmdbd, its
+            # database, and munged last: the others talk to it while they shut down.
+            for name in sorted(self._procs, key=_stop_order):
                 self._terminate(name)
             self._kill_strays()
+            if self.cgroups:
+                self._remove_cgroups()
         finally:
             shutil.rmtree(self._root, ignore_errors=True)
             self._root = None
@@ -326,34 +402,181 @@ class SlurmCluster:
             return False
         return True
 
+    def _remove_cgroups(self) -> None:
+        """slurmd leaves its empty `slurm_<node>` cgroups behind; remove them, deepest first."""
+        for hierarchy in CGROUP_ROOT.iterdir() if CGROUP_ROOT.is_dir() else ():
+            for node in self.node_names:
+                top = hierarchy / f"slurm_{node}"
+                if top.is_dir():
+                    for directory in sorted(top.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+                        if directory.is_dir():
+                            with contextlib.suppress(OSError):
+                                directory.rmdir()
+                    with contextlib.suppress(OSError):
+                        top.rmdir()
+
+    # -- accounting --------------------------------------------------------------------------
+
+    def _start_accounting(self) -> int | None:
+        """MariaDB and slurmdbd in this cluster's directory; slurmdbd's port, or None without
+        accounting. Everything runs as root: `--user=root` lets mariadbd do so."""
+        missing = missing_accounting()
+        if self.want_accounting is False or (self.want_accounting is None and missing):
+            return None
+        if missing:
+            raise ClusterUnavailable(
+                f"accounting needs {', '.join(missing)} (Debian: apt-get install mariadb-server slurmdbd)"
+            )
+        db = self.root / "db"
+        db.mkdir()
+        sock = self.root / "run" / "mysqld.sock"
+        sql_port, dbd_port = free_ports(2)
+        subprocess.run(
+            [
+                "mariadb-install-db",
+                "--no-defaults",
+                f"--datadir={db}",
+                "--user=root",
+                "--skip-test-db",
+                "--auth-root-authentication-method=normal",
+            ],
+            capture_output=True,
+            check=True,
+            timeout=120,
+            cwd=self.root,
+        )
+        self._spawn(
+            "mariadbd",
+            [
+                "mariadbd",
+                "--no-defaults",
+                f"--datadir={db}",
+                f"--socket={sock}",
+                f"--port={sql_port}",
+                "--bind-address=127.0.0.1",
+                "--user=root",
+                f"--pid-file={self.root / 'run' / 'mysqld.pid'}",
+                f"--log-error={self.log_dir / 'mariadbd.log'}",
+                # only this cluster's slurmdbd talks to it, over 127.0.0.1: no users, no passwords
+                "--skip-grant-tables",
+                "--innodb-buffer-pool-size=32M",
+                "--skip-log-bin",
+            ],
+        )
+        error = self._poll(lambda: self._port_open(sql_port, "mariadbd"), 60.0, "mariadbd")
+        if error:
+            raise ClusterUnavailable(error)
+        conf = self.root / "etc" / "slurmdbd.conf"
+        auth_info = f"AuthInfo=socket={self._munge_socket}\n" if self._munge_socket else ""
+        conf.write_text(
+            f"""\
+AuthType=auth/munge
+{auth_info}DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort={dbd_port}
+SlurmUser=root
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort={sql_port}
+StorageUser=root
+StorageLoc=slurm_acct_db
+PidFile={self.root / "run" / "slurmdbd.pid"}
+LogFile={self.log_dir / "slurmdbd.log"}
+DebugLevel=info
+""",
+            encoding="utf-8",
+        )
+        conf.chmod(0o600)  # slurmdbd refuses a configuration others may read (it holds StoragePass)
+        # slurmdbd finds slurmdbd.conf beside the slurm.conf that SLURM_CONF names
+        self._spawn("slurmdbd", ["slurmdbd", "-D"])
+        error = self._poll(lambda: self._port_open(dbd_port, "slurmdbd"), 60.0, "slurmdbd")
+        if error:
+            raise ClusterUnavailable(error)
+        return dbd_port
+
+    def _port_open(self, port: int, daemon: str) -> bool:
+        if not self._alive(daemon):
+            raise ClusterUnavailable(f"{daemon} exited at start")
+        with socket.socket() as sock:
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    def _register_accounting(self) -> None:
+        """The cluster, a test account with the root user in it, and a test QOS, as a site
+        administrator would add them (before slurmctld starts, so it finds its cluster)."""
+        for argv in (
+            ["sacctmgr", "-i", "add", "cluster", "jobctest"],
+            ["sacctmgr", "-i", "add", "qos", TEST_QOS],
+            ["sacctmgr", "-i", "add", "account", TEST_ACCOUNT, "Description=jobc tests", "Organization=jobc"],
+            ["sacctmgr", "-i", "add", "user", "root", f"Account={TEST_ACCOUNT}", f"QOS=normal,{TEST_QOS}"],
+        ):
+            done = self.run(*argv, check=False, timeout=60, cwd=self.root)
+            if done.returncode != 0 and "nothing new added" not in (done.stdout + done.stderr).lower():
+                why = done.stderr.strip() or done.stdout.strip()
+                raise ClusterUnavailable(f"{' '.join(argv)} failed: {why}")
+        self.accounting = True
+
     # -- configuration -----------------------------------------------------------------------
 
-    def _make_gpu_files(self, node: str) -> tuple[Path, ...]:
+    def _make_gpu_files(self, node: str, gpus: int) -> tuple[Path, ...]:
         directory = self.root / "dev" / node
         directory.mkdir(parents=True)
         files = []
-        for index in range(self.gpus_per_node):
+        for index in range(gpus):
             path = directory / f"nvidia{index}"
             os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(NVIDIA_MAJOR, index))
             files.append(path)
         return tuple(files)
 
-    def _write_config(self, ctld_port: int) -> None:
+    def _write_config(self, ctld_port: int, dbd_port: int | None) -> None:
         etc = self.root / "etc"
         (etc / "plugstack.conf").write_text("", encoding="utf-8")  # no system SPANK plugins
-        (etc / "slurm.conf").write_text(self._slurm_conf(ctld_port), encoding="utf-8")
+        (etc / "slurm.conf").write_text(self._slurm_conf(ctld_port, dbd_port), encoding="utf-8")
         (etc / "gres.conf").write_text(self._gres_conf(), encoding="utf-8")
+        if self.cgroups:
+            (etc / "cgroup.conf").write_text(
+                "CgroupPlugin=cgroup/v1\nCgroupAutomount=no\nConstrainRAMSpace=yes\nConstrainSwapSpace=no\n",
+                encoding="utf-8",
+            )
 
-    def _slurm_conf(self, ctld_port: int) -> str:
+    def _slurm_conf(self, ctld_port: int, dbd_port: int | None) -> str:
         root = self.root
         auth_info = f"AuthInfo=socket={self._munge_socket}\n" if self._munge_socket else ""
-        gres = f" Gres=gpu:{self.gpus_per_node}" if self.gpus_per_node else ""
         nodes = "".join(
             f"NodeName={node.name} NodeHostname={self.hostname} NodeAddr=127.0.0.1"
-            f" Port={node.port} CPUs={self.cpus_per_node} RealMemory={self.memory_mb}{gres}"
-            " State=UNKNOWN\n"
+            f" Port={node.port} CPUs={node.shape.cpus} RealMemory={node.shape.memory_mb}"
+            + (f" Gres={node.shape.gres()}" if node.shape.gpus else "")
+            + (f" Features={','.join(node.shape.features)}" if node.shape.features else "")
+            + " State=UNKNOWN\n"
             for node in self._nodes
         )
+        if self.cgroups:
+            # memory cgroups: a step over its memory request is killed by the kernel's OOM killer
+            # inside the step's cgroup, which slurmstepd reports as OUT_OF_MEMORY
+            limits = (
+                "ProctrackType=proctrack/cgroup\nTaskPlugin=task/cgroup\n"
+                "SelectTypeParameters=CR_Core_Memory\nDefMemPerNode=512\n"
+            )
+        else:
+            limits = (
+                "# No cgroups here: track processes through /proc and bind nothing.\n"
+                "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSelectTypeParameters=CR_Core\n"
+            )
+        partitions = "".join(
+            f"PartitionName={part.name} Nodes={','.join(self._partition_nodes(part))}"
+            f" Default={'YES' if part.name == self.partition else 'NO'} {part.options} State=UP\n"
+            for part in self.partitions
+        )
+        if dbd_port is None:
+            accounting = "AccountingStorageType=accounting_storage/none\n"
+        else:
+            accounting = (
+                "AccountingStorageType=accounting_storage/slurmdbd\n"
+                "AccountingStorageHost=127.0.0.1\n"
+                f"AccountingStoragePort={dbd_port}\n"
+            )
+            if self._munge_socket:
+                # the munge socket for talking to slurmdbd (AuthInfo covers only the cluster's own)
+                accounting += f"AccountingStoragePass={self._munge_socket}\n"
         return f"""\
 ClusterName=jobctest
 SlurmctldHost={self.hostname}(127.0.0.1)
@@ -372,31 +595,28 @@ SlurmctldDebug=info
 SlurmdDebug=info
 PlugStackConfig={root}/etc/plugstack.conf
 MailProg=/bin/true
-# No cgroups here: track processes through /proc and bind nothing.
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
+{limits}SelectType=select/cons_tres
 # PMIx cannot serve several slurmd on one host.
 MpiDefault=none
 SwitchType=switch/none
 GresTypes=gpu
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
+{accounting}JobCompType=jobcomp/none
+# sacct's states, exit codes and times come from slurmctld; nothing polls the tasks' memory
 JobAcctGatherType=jobacct_gather/none
 # The machine has fewer cores than the nodes declare.
 SlurmdParameters=config_overrides
 ReturnToService=2
 JobRequeue=1
-# Finished jobs stay visible to `scontrol show job` (there is no slurmdbd for sacct) for
+# Finished jobs stay visible to `scontrol show job` (for clusters without slurmdbd) for
 # longer than any test waits on them.
 MinJobAge=300
 KillWait=5
 SchedulerType=sched/backfill
 SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
-{nodes}PartitionName={self.partition} Nodes={",".join(self.node_names)} Default=YES \
-MaxTime=INFINITE State=UP
-"""
+{nodes}{partitions}{self.extra_conf}"""
+
+    def _partition_nodes(self, part: PartitionConf) -> list[str]:
+        return [n.name for n in self._nodes if not part.prefixes or n.shape.prefix in part.prefixes]
 
     def _gres_conf(self) -> str:
         lines = []
@@ -404,7 +624,8 @@ MaxTime=INFINITE State=UP
             if node.gpu_files:
                 last = len(node.gpu_files) - 1
                 directory = node.gpu_files[0].parent
-                lines.append(f"NodeName={node.name} Name=gpu File={directory}/nvidia[0-{last}]\n")
+                kind = f" Type={node.shape.gpu_type}" if node.shape.gpu_type else ""
+                lines.append(f"NodeName={node.name} Name=gpu{kind} File={directory}/nvidia[0-{last}]\n")
         return "".join(lines)
 
     # -- processes ---------------------------------------------------------------------------
@@ -447,7 +668,8 @@ MaxTime=INFINITE State=UP
 
     def _cancel_everything(self) -> None:
         with contextlib.suppress(subprocess.SubprocessError):
-            self.run("scancel", f"--partition={self.partition}", check=False, timeout=10)
+            for part in self.partitions:
+                self.run("scancel", f"--partition={part.name}", check=False, timeout=10)
             self._poll(
                 lambda: not self.run("squeue", "-h", "-o", "%i", timeout=10).stdout.strip(),
                 15.0,
@@ -601,6 +823,18 @@ MaxTime=INFINITE State=UP
         restart within the same second fails the job. One second later is always safe."""
         self.run("scontrol", "update", f"JobId={job_id}", "StartTime=now+1")
 
+    def kill_slurmd(self, node: str) -> None:
+        """SIGKILL one node's slurmd, as a crashed node would go silent: its job steps run on
+        (slurmstepd detaches), but the controller hears nothing from the node any more."""
+        proc = self._procs[f"slurmd-{node}"]
+        proc.kill()
+        proc.wait()
+
+    def restart_slurmd(self, node: str) -> None:
+        """Start a node's slurmd again (after kill_slurmd); ReturnToService=2 brings it back."""
+        if not self._alive(f"slurmd-{node}"):
+            self._spawn(f"slurmd-{node}", ["slurmd", "-D", "-N", node, "-f", str(self.conf)])
+
     def cancel(self, *job_ids: int) -> None:
         if job_ids:
             self.run("scancel", *map(str, job_ids), check=False)
@@ -616,6 +850,10 @@ MaxTime=INFINITE State=UP
             if path.stat().st_size:
                 sections.append(f"==> {path.name} <==\n{_tail(path, lines)}")
         return "\n".join(sections) or "(logs empty)"
+
+
+def _stop_order(name: str) -> int:
+    return {"slurmdbd": 1, "mariadbd": 2, "munged": 3}.get(name, 0)
 
 
 def remove_abandoned_clusters(base: Path) -> None:

@@ -11,16 +11,14 @@ import pytest
 from tests.support.cluster import ClusterUnavailable, SlurmCluster
 
 SLURM_FIXTURE = "slurm_cluster"
+#: Fixtures of clusters of their own (tests/*/…): their tests are Slurm tests too.
+CLUSTER_FIXTURES = frozenset({SLURM_FIXTURE, "topology_cluster", "failing_cluster"})
 
 
-@pytest.fixture(scope="session")
-def slurm_cluster() -> Iterator[SlurmCluster]:
-    """A running local Slurm cluster (2 nodes × 2 fake GPUs), started once per test run.
-
-    Tests that request it are skipped where no cluster can start, or fail when
-    JOBC_REQUIRE_SLURM=1 (as in CI), so a broken setup cannot pass as skipped.
-    """
-    cluster = SlurmCluster()
+def started(cluster: SlurmCluster) -> Iterator[SlurmCluster]:
+    """Start `cluster` for a fixture, yield it, stop it: skipped where no cluster can start, a
+    failure instead when JOBC_REQUIRE_SLURM=1 (as in CI), so a broken setup cannot pass as skipped.
+    A fixture of its own cluster (other partitions, accounting, cgroups) yields from this."""
     try:
         cluster.start()
     except ClusterUnavailable as error:
@@ -31,6 +29,13 @@ def slurm_cluster() -> Iterator[SlurmCluster]:
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster() -> Iterator[SlurmCluster]:
+    """A running local Slurm cluster (2 nodes × 2 fake GPUs, one partition, accounting by
+    slurmdbd where MariaDB and slurmdbd are installed), started once per test run."""
+    yield from started(SlurmCluster())
 
 
 @pytest.fixture
@@ -44,7 +49,7 @@ def jobs(slurm_cluster: SlurmCluster) -> Iterator[list[int]]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Every test that needs the cluster is marked, so `-m "not slurm"` leaves them all out.
     for item in items:
-        if SLURM_FIXTURE in getattr(item, "fixturenames", ()):
+        if CLUSTER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slurm)
 
 
@@ -53,7 +58,8 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
-    cluster = getattr(item, "funcargs", {}).get(SLURM_FIXTURE)
-    if report.failed and isinstance(cluster, SlurmCluster):
-        report.sections.append(("Slurm daemon logs", cluster.logs()))
+    for name in sorted(CLUSTER_FIXTURES):
+        cluster = getattr(item, "funcargs", {}).get(name)
+        if report.failed and isinstance(cluster, SlurmCluster):
+            report.sections.append((f"Slurm daemon logs ({name})", cluster.logs()))
     return report

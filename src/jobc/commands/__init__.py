@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "logs": "logs",
     "cancel": "cancel",
     "triage": "triage",
+    "profile": "profile",
     "rule": "rules",
     "rules": "rules",
     "schema": "schema",

@@ -77,7 +77,34 @@ def register(sub: Any, name: str) -> None:
         action="store_true",
         help="print the fixes as a unified diff and write nothing; findings left after them decide the exit",
     )
+    p.add_argument(
+        "--live",
+        action="store_true",
+        help=(
+            "also check against the Slurm cluster this machine talks to: partitions and their limits, "
+            "nodes' GPUs and features, accounts and QOS (JC120-JC123)"
+        ),
+    )
     p.set_defaults(run=run)
+
+
+def _live_cluster() -> Any:
+    """The live cluster's facts, or None with a one-line note on stderr saying why not."""
+    from jobc.jobs.cluster import read
+    from jobc.jobs.slurm import SlurmError
+
+    try:
+        facts = read()
+    except SlurmError as exc:
+        print(f"jobc lint: --live: cannot ask the cluster ({exc}); linted without it", file=sys.stderr)
+        return None
+    if facts.accounts is None:
+        print(
+            "jobc lint: --live: the cluster's accounting does not answer (no slurmdbd or sacctmgr); "
+            "accounts and QOS are not checked",
+            file=sys.stderr,
+        )
+    return facts
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,8 +126,12 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError("--fix, --fix-only and --diff edit files, so they cannot be used with --set")
         if args.unsafe_fixes and not fixing:
             raise CommandError("--unsafe-fixes is applied with --fix, --fix-only or --diff")
+        from jobc.lint.live import using
+
+        live = _live_cluster() if args.live else None
         if fixing:
-            return _fix(args, files, conf, profile)
+            with using(live):
+                return _fix(args, files, conf, profile)
         if overs:
             from jobc.script.detect import is_script
 
@@ -111,12 +142,13 @@ def run(args: argparse.Namespace) -> int:
                     f"jobc lint: --set applies to specs, not to sbatch scripts: {', '.join(scripts)}",
                     file=sys.stderr,
                 )
-        for path in files:
-            result = lint_one(path, conf, overs, profile)
-            findings.extend(result.findings)
-            if sys.stdout.isatty():
-                for src in result.sources:
-                    sources[src.file] = src.lines
+        with using(live):
+            for path in files:
+                result = lint_one(path, conf, overs, profile)
+                findings.extend(result.findings)
+                if sys.stdout.isatty():
+                    for src in result.sources:
+                        sources[src.file] = src.lines
     except CommandError as exc:
         print(f"jobc lint: {exc}", file=sys.stderr)
         return Exit.ERROR

@@ -19,7 +19,8 @@ def register(sub: Any, name: str) -> None:
         help="show the state of submitted jobs",
         description=(
             "State, pending reason, restarts, elapsed time, nodes and exit code of the jobs, from "
-            "scontrol/squeue and sacct (when the cluster keeps accounting). Without JOBID: every "
+            "squeue and sacct (when the cluster keeps accounting; else scontrol), one call each "
+            "however many jobs. Jobs named by JOBID show their steps too. Without JOBID: every "
             "job in the ledger."
         ),
     )
@@ -35,7 +36,7 @@ _COLUMNS = ("job_id", "name", "state", "reason", "restarts", "elapsed", "nodes",
 def run(args: argparse.Namespace) -> int:
     from jobc.jobs import ledger
     from jobc.jobs.slurm import NotSlurm, SlurmError, require
-    from jobc.jobs.status import status
+    from jobc.jobs.status import statuses
 
     try:
         for job_id in args.job_ids:
@@ -60,22 +61,40 @@ def run(args: argparse.Namespace) -> int:
     except NotSlurm as exc:
         print(f"jobc status: {exc}", file=sys.stderr)
         return Exit.ERROR
-    rows: list[dict[str, Any]] = []
-    for job_id in ids:
-        try:
-            rows.extend(s.as_json() for s in status(job_id))
-        except SlurmError as exc:
-            print(f"jobc status: {exc}", file=sys.stderr)
-            problems += 1
+    try:
+        found, unknown = statuses(ids)
+    except SlurmError as exc:
+        print(f"jobc status: {exc}", file=sys.stderr)
+        return Exit.ERROR
+    for message in unknown:
+        print(f"jobc status: {message}", file=sys.stderr)
+    problems += len(unknown)
+    rows: list[dict[str, Any]] = [s.as_json() for s in found]
     if args.format == "json":
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
     elif rows:
-        table = [[_cell(r.get(c)) for c in _COLUMNS] for r in rows]
+        # the jobs asked for by id show their steps too; the ledger's overview is one line a job
+        table = [
+            [_cell(r.get(c)) for c in _COLUMNS]
+            for row in rows
+            for r in [row, *([_step_row(step) for step in row["steps"]] if args.job_ids else [])]
+        ]
         header = ["JOBID", "NAME", "STATE", "REASON", "RESTARTS", "ELAPSED", "NODES", "NODELIST", "EXIT"]
         widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
         for row in [header, *table]:
             print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
     return Exit.ERROR if problems else Exit.OK
+
+
+def _step_row(step: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "job_id": f"  {step['step_id']}",
+        "name": step["name"],
+        "state": step["state"],
+        "elapsed": step["elapsed"],
+        "node_list": step["node_list"],
+        "exit_code": step["exit_code"],
+    }
 
 
 def _cell(value: Any) -> str:

@@ -150,6 +150,56 @@ def sacct(job_id: str) -> list[dict[str, str]] | None:
     return rows
 
 
+STEP_FIELDS = (*SACCT_FIELDS, "Start", "End")
+
+
+def sacct_jobs(job_ids: Sequence[str]) -> list[dict[str, str]] | None:
+    """sacct's records of many jobs in one call: every run of each job (`--duplicates`), each
+    followed by its steps (`123.batch`, `123.0` …), in sacct's order; None without accounting."""
+    if not job_ids or shutil.which("sacct") is None:
+        return None if shutil.which("sacct") is None else []
+    done = run(
+        ["sacct", "-j", ",".join(job_ids), "--duplicates", "-n", "-P", "-o", ",".join(STEP_FIELDS)],
+        check=False,
+    )
+    if done.returncode != 0:
+        return None
+    rows = []
+    for line in done.stdout.splitlines():
+        values = line.split("|")
+        if len(values) == len(STEP_FIELDS):
+            rows.append(dict(zip(STEP_FIELDS, values, strict=True)))
+    return rows
+
+
+def scontrol_jobs() -> list[dict[str, str]]:
+    """`scontrol show job -o` without an id: every job the controller still holds, one call."""
+    done = run(["scontrol", "show", "job", "-o"], check=False)
+    if done.returncode != 0:
+        reason = last_line(done.stderr) or f"exit code {done.returncode}"
+        raise SlurmError(f"scontrol show job failed: {reason}")
+    return [parse_record(line) for line in done.stdout.splitlines() if line.strip() and "=" in line]
+
+
+def unavailable_nodes(node_lists: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Of the nodes in these node lists (`n[0-3]` expressions), those Slurm has down, drained,
+    failing or not responding now, with their state and reason: one sinfo for all of them."""
+    if not node_lists:
+        return {}
+    done = run(["sinfo", "-h", "-N", "-n", ",".join(node_lists), "-o", "%N|%T|%E"], check=False)
+    found = {}
+    for line in done.stdout.splitlines():
+        parts = line.strip().split("|", 2)
+        if len(parts) == 3:
+            name, state, reason = parts
+            if state.endswith("*") or state.split("+")[0].lower() in _UNAVAILABLE:
+                found[name] = (state, reason)
+    return found
+
+
+_UNAVAILABLE = frozenset({"down", "drained", "draining", "drain", "fail", "failing", "no_respond"})
+
+
 def squeue_states(job_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
     """State and reason of the jobs Slurm still holds in its queue, by job id."""
     if not job_ids:

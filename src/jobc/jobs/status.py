@@ -1,13 +1,31 @@
 """A job's state from Slurm: sacct when accounting is configured, else `scontrol show job`
-(which knows a finished job for MinJobAge seconds), with squeue's view of queued jobs."""
+(which knows a finished job for MinJobAge seconds), with squeue's view of queued jobs.
+
+`statuses` asks about any number of jobs with one squeue and one sacct (or, without
+accounting, one `scontrol show job`), whatever their number: a ledger of a thousand jobs costs
+what a ledger of one does.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from jobc.core.numbers import ascii_int
 from jobc.jobs import slurm
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a job's run, as sacct records it: `123.batch`, `123.extern`, `123.0` …"""
+
+    step_id: str
+    name: str | None
+    state: str
+    exit_code: str | None
+    elapsed: str | None
+    node_list: str | None
 
 
 @dataclass(frozen=True)
@@ -23,6 +41,7 @@ class Status:
     name: str | None = None
     source: str = "scontrol"
     log: str | None = None
+    steps: tuple[Step, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -54,65 +73,156 @@ def _from_scontrol(record: dict[str, str]) -> Status:
     )
 
 
-def _from_sacct(rows: list[dict[str, str]]) -> list[Status]:
-    """The last record of each job id (a requeued job has one per run; their count less one is
-    its restarts)."""
-    by_id: dict[str, list[dict[str, str]]] = {}
+def _job_part(job_id: str) -> str:
+    return job_id.split(".", 1)[0]
+
+
+def _belongs(job_id: str, asked: str) -> bool:
+    """Whether a record's job id (`123`, `123_4`, `123_[5-9]`, `123_4.batch`) is the asked job
+    or one task of the asked array."""
+    job = _job_part(job_id)
+    return job == asked or ("_" not in asked and job.split("_", 1)[0] == asked)
+
+
+def _runs_from_sacct(rows: list[dict[str, str]]) -> list[Status]:
+    """One Status per job id, from its last run, with that run's steps and the number of
+    earlier runs (a requeued job has one allocation record per run) as its restarts."""
+    runs: dict[str, list[tuple[dict[str, str], list[Step]]]] = {}
     for row in rows:
-        by_id.setdefault(row["JobID"], []).append(row)
+        job_id = row["JobID"]
+        if "." not in job_id:
+            runs.setdefault(job_id, []).append((row, []))
+            continue
+        mine = runs.get(_job_part(job_id))
+        if mine:  # a step: it belongs to the run listed just before it
+            mine[-1][1].append(
+                Step(
+                    step_id=job_id,
+                    name=_none(row["JobName"]),
+                    state=row["State"].split(" ", 1)[0],
+                    exit_code=_none(row["ExitCode"]),
+                    elapsed=_none(row["Elapsed"]),
+                    node_list=_none(row["NodeList"]),
+                )
+            )
     out = []
-    for job_id, runs in by_id.items():
-        last = runs[-1]
+    for job_id, job_runs in runs.items():
+        last, steps = job_runs[-1]
         out.append(
             Status(
                 job_id=job_id,
                 state=last["State"].split(" ", 1)[0],
                 reason=None,
-                restarts=len(runs) - 1,
+                restarts=len(job_runs) - 1,
                 elapsed=_none(last["Elapsed"]),
                 nodes=_none(last["NNodes"]),
                 node_list=_none(last["NodeList"]),
                 exit_code=_none(last["ExitCode"]),
                 name=_none(last["JobName"]),
                 source="sacct",
+                steps=tuple(steps),
             )
         )
     return out
 
 
-def status(job_id: str) -> list[Status]:
-    """Every record Slurm has of the job (one, or one per array task).
+def statuses(job_ids: Sequence[str]) -> tuple[list[Status], list[str]]:
+    """The records of many jobs (one each, or one per array task), in the order asked, and a
+    message for each job Slurm does not know.
 
-    scontrol first: it has the pending reason and the restart count, which sacct lacks. sacct
-    answers for jobs scontrol has forgotten. Raises SlurmError for a job neither knows.
+    One squeue (the live state and the pending reason) and one sacct; `scontrol show job` (one
+    call, every job the controller holds) only for jobs accounting has no record of, such as
+    all of them on a cluster without accounting.
     """
-    records = slurm.scontrol_job(job_id)
-    if records is not None:
-        found = [_from_scontrol(r) for r in records]
-        if "_" in job_id:
-            found = [s for s in found if s.job_id == job_id] or found
-        queued = slurm.squeue_states([s.job_id for s in found if s.state in ("PENDING", "RUNNING")])
-        return [
-            _with_queue(s, queued[s.job_id]) if s.job_id in queued else s  # squeue is the live view
-            for s in found
+    asked = list(dict.fromkeys(job_ids))
+    if not asked:
+        return [], []
+    queued = slurm.squeue_states(asked)
+    rows = slurm.sacct_jobs(asked)
+    found: dict[str, list[Status]] = {}
+    for st in _runs_from_sacct(rows or []):
+        for job in asked:
+            if _belongs(st.job_id, job):
+                found.setdefault(job, []).append(st)
+                break
+    missing = [job for job in asked if job not in found]
+    # slurmdbd hears of a job's end a moment after the controller: sacct may still say RUNNING
+    # of a job squeue no longer lists; the controller's record is the truth then
+    stale = {
+        st.job_id for job in found for st in found[job] if st.state in _ACTIVE and st.job_id not in queued
+    }
+    if missing or stale:
+        current = {}
+        for record in slurm.scontrol_jobs():
+            st = _from_scontrol(record)
+            current[st.job_id] = st
+            for job in missing:
+                if _belongs(st.job_id, job) or record.get("JobId") == job:
+                    found.setdefault(job, []).append(st)
+                    break
+        for job, known in found.items():
+            found[job] = [_settled(st, current.get(st.job_id)) if st.job_id in stale else st for st in known]
+    _name_lost_nodes(found)
+    out: list[Status] = []
+    problems = []
+    for job in asked:
+        mine = found.get(job)
+        if not mine:
+            problems.append(
+                f"job {job}: Slurm does not know it (scontrol has no record of it, and there is no "
+                "accounting (sacct) on this cluster to ask about finished jobs)"
+                if rows is None
+                else f"job {job}: Slurm does not know it (neither scontrol nor sacct has a record)"
+            )
+            continue
+        out.extend(_with_queue(s, queued[s.job_id]) if s.job_id in queued else s for s in mine)
+    return out, problems
+
+
+def status(job_id: str) -> list[Status]:
+    """Every record Slurm has of one job (one, or one per array task); raises SlurmError for a
+    job Slurm does not know."""
+    found, problems = statuses([job_id])
+    if problems:
+        raise slurm.SlurmError(problems[0])
+    return found
+
+
+_ACTIVE = frozenset({"PENDING", "RUNNING", "REQUEUED", "RESIZING", "SUSPENDED", "COMPLETING", "CONFIGURING"})
+
+
+def _name_lost_nodes(found: dict[str, list[Status]]) -> None:
+    """A NODE_FAIL job's reason: which of its nodes Slurm has down or not responding now
+    (accounting does not record which node the job lost). One sinfo per node list of such
+    jobs: they are few, whatever the size of the ledger."""
+    lists = {st.node_list for sts in found.values() for st in sts if st.state == "NODE_FAIL" and st.node_list}
+    down = {node_list: slurm.unavailable_nodes([node_list]) for node_list in sorted(lists)}
+    for job, sts in found.items():
+        found[job] = [
+            replace(st, reason=_lost(down[st.node_list]) or st.reason)
+            if st.state == "NODE_FAIL" and st.node_list
+            else st
+            for st in sts
         ]
-    rows = slurm.sacct(job_id)
-    if rows:
-        return _from_sacct(rows)
-    if rows is None:
-        raise slurm.SlurmError(
-            f"job {job_id}: Slurm does not know it (scontrol has no record of it, and there is no "
-            "accounting (sacct) on this cluster to ask about finished jobs)"
-        )
-    raise slurm.SlurmError(f"job {job_id}: Slurm does not know it (neither scontrol nor sacct has a record)")
+
+
+def _lost(down: dict[str, tuple[str, str]]) -> str | None:
+    if not down:
+        return None
+    nodes = [f"{name} {state} ({reason})" for name, (state, reason) in sorted(down.items())]
+    return "down now: " + ", ".join(nodes)
+
+
+def _settled(st: Status, now: Status | None) -> Status:
+    """An accounting record the controller has moved on from: its state, exit code and time."""
+    if now is None:
+        return st
+    return replace(st, state=now.state, exit_code=now.exit_code, elapsed=now.elapsed)
 
 
 def _with_queue(s: Status, queue: tuple[str, str]) -> Status:
     state, reason = queue
-    values = s.as_json()
-    values["state"] = state or s.state
-    values["reason"] = _none(reason) or s.reason
-    return Status(**values)
+    return replace(s, state=state or s.state, reason=_none(reason) or s.reason)
 
 
 def sacct_state(job_id: str) -> str | None:

@@ -50,6 +50,34 @@ class Partition(Section):
     cpus_per_node: PositiveInt | None = Field(
         None, description="CPU cores per node in this partition, when it differs from the cluster's."
     )
+    nodes: NonNegativeInt | None = Field(None, description="Nodes in the partition.")
+    max_nodes: PositiveInt | None = Field(
+        None, description="Most nodes one job may use in this partition (Slurm's MaxNodes); absent: no limit."
+    )
+    preempt_mode: str | None = Field(
+        None,
+        description="What happens to a preempted job (Slurm's PreemptMode: OFF, CANCEL, REQUEUE, SUSPEND …).",
+    )
+    node_types: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(
+        default_factory=list, description="Names of the cluster.node_types this partition's nodes have."
+    )
+
+
+class NodeType(Section):
+    """One kind of node of the cluster, as Slurm describes it."""
+
+    count: NonNegativeInt | None = Field(None, description="How many nodes of this kind there are.")
+    cpus: PositiveInt | None = Field(None, description="CPUs of one node (Slurm's CPUTot).")
+    memory_mb: NonNegativeInt | None = Field(
+        None, description="Memory of one node in MB (Slurm's RealMemory)."
+    )
+    gpus: NonNegativeInt | None = Field(None, description="GPUs in one node (its gpu GRES).")
+    gpu_type: str | None = Field(
+        None, description="The GPUs' GRES type, as a job names it in --gpus=<type>:<count>, e.g. a100."
+    )
+    features: list[str] = Field(
+        default_factory=list, description="Node features a job can ask for with slurm.constraint."
+    )
 
 
 class Cluster(Section):
@@ -62,6 +90,12 @@ class Cluster(Section):
     )
     partitions: dict[str, Partition] = Field(
         default_factory=dict, description="Known partitions by name, with their limits."
+    )
+    default_partition: str | None = Field(
+        None, description="The partition a job runs in when slurm.partition is not given."
+    )
+    node_types: dict[Annotated[str, Field(pattern=NAME_PATTERN)], NodeType] = Field(
+        default_factory=dict, description="The kinds of node the cluster has, by a name of your choice."
     )
     air_gapped: bool = Field(False, description="Compute nodes cannot reach the internet.")
     exclusive_nodes: bool | None = Field(

@@ -42,13 +42,35 @@ class _Frozen:
 
 
 class Partition(_Frozen):
-    __slots__ = ("cpus_per_node", "default_time", "gpus_per_node", "max_time")
-    __match_args__ = ("max_time", "default_time", "gpus_per_node", "cpus_per_node")
+    __slots__ = (
+        "cpus_per_node",
+        "default_time",
+        "gpus_per_node",
+        "max_nodes",
+        "max_time",
+        "node_types",
+        "nodes",
+        "preempt_mode",
+    )
+    __match_args__ = (
+        "max_time",
+        "default_time",
+        "gpus_per_node",
+        "cpus_per_node",
+        "nodes",
+        "max_nodes",
+        "preempt_mode",
+        "node_types",
+    )
 
     max_time: str | None
     default_time: str | None
     gpus_per_node: int | None
     cpus_per_node: int | None
+    nodes: int | None
+    max_nodes: int | None
+    preempt_mode: str | None
+    node_types: list[str]
 
     def __init__(
         self,
@@ -57,11 +79,19 @@ class Partition(_Frozen):
         default_time: str | None = None,
         gpus_per_node: int | None = None,
         cpus_per_node: int | None = None,
+        nodes: int | None = None,
+        max_nodes: int | None = None,
+        preempt_mode: str | None = None,
+        node_types: list[str] | None = None,
     ) -> None:
         _set(self, "max_time", max_time)
         _set(self, "default_time", default_time)
         _set(self, "gpus_per_node", gpus_per_node)
         _set(self, "cpus_per_node", cpus_per_node)
+        _set(self, "nodes", nodes)
+        _set(self, "max_nodes", max_nodes)
+        _set(self, "preempt_mode", preempt_mode)
+        _set(self, "node_types", [] if node_types is None else node_types)
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> Partition:
@@ -75,6 +105,14 @@ class Partition(_Frozen):
             kwargs["gpus_per_node"] = data["gpus_per_node"]
         if "cpus_per_node" in data:
             kwargs["cpus_per_node"] = data["cpus_per_node"]
+        if "nodes" in data:
+            kwargs["nodes"] = data["nodes"]
+        if "max_nodes" in data:
+            kwargs["max_nodes"] = data["max_nodes"]
+        if "preempt_mode" in data:
+            kwargs["preempt_mode"] = data["preempt_mode"]
+        if "node_types" in data:
+            kwargs["node_types"] = list(data["node_types"])
         return cls(**kwargs)
 
     def dump(self) -> dict[str, Any]:
@@ -84,19 +122,103 @@ class Partition(_Frozen):
             "default_time": self.default_time,
             "gpus_per_node": self.gpus_per_node,
             "cpus_per_node": self.cpus_per_node,
+            "nodes": self.nodes,
+            "max_nodes": self.max_nodes,
+            "preempt_mode": self.preempt_mode,
+            "node_types": list(self.node_types),
+        }
+
+
+class NodeType(_Frozen):
+    """One kind of node of the cluster, as Slurm describes it."""
+
+    __slots__ = ("count", "cpus", "features", "gpu_type", "gpus", "memory_mb")
+    __match_args__ = ("count", "cpus", "memory_mb", "gpus", "gpu_type", "features")
+
+    count: int | None
+    cpus: int | None
+    memory_mb: int | None
+    gpus: int | None
+    gpu_type: str | None
+    features: list[str]
+
+    def __init__(
+        self,
+        *,
+        count: int | None = None,
+        cpus: int | None = None,
+        memory_mb: int | None = None,
+        gpus: int | None = None,
+        gpu_type: str | None = None,
+        features: list[str] | None = None,
+    ) -> None:
+        _set(self, "count", count)
+        _set(self, "cpus", cpus)
+        _set(self, "memory_mb", memory_mb)
+        _set(self, "gpus", gpus)
+        _set(self, "gpu_type", gpu_type)
+        _set(self, "features", [] if features is None else features)
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> NodeType:
+        """From plain data that has passed the schema check."""
+        kwargs: dict[str, Any] = {}
+        if "count" in data:
+            kwargs["count"] = data["count"]
+        if "cpus" in data:
+            kwargs["cpus"] = data["cpus"]
+        if "memory_mb" in data:
+            kwargs["memory_mb"] = data["memory_mb"]
+        if "gpus" in data:
+            kwargs["gpus"] = data["gpus"]
+        if "gpu_type" in data:
+            kwargs["gpu_type"] = data["gpu_type"]
+        if "features" in data:
+            kwargs["features"] = list(data["features"])
+        return cls(**kwargs)
+
+    def dump(self) -> dict[str, Any]:
+        """Plain data, by alias, defaults included."""
+        return {
+            "count": self.count,
+            "cpus": self.cpus,
+            "memory_mb": self.memory_mb,
+            "gpus": self.gpus,
+            "gpu_type": self.gpu_type,
+            "features": list(self.features),
         }
 
 
 class Cluster(_Frozen):
     """Facts about the machines. Usually written once in a cluster profile."""
 
-    __slots__ = ("air_gapped", "cpus_per_node", "exclusive_nodes", "gpu", "gpus_per_node", "partitions")
-    __match_args__ = ("gpus_per_node", "cpus_per_node", "gpu", "partitions", "air_gapped", "exclusive_nodes")
+    __slots__ = (
+        "air_gapped",
+        "cpus_per_node",
+        "default_partition",
+        "exclusive_nodes",
+        "gpu",
+        "gpus_per_node",
+        "node_types",
+        "partitions",
+    )
+    __match_args__ = (
+        "gpus_per_node",
+        "cpus_per_node",
+        "gpu",
+        "partitions",
+        "default_partition",
+        "node_types",
+        "air_gapped",
+        "exclusive_nodes",
+    )
 
     gpus_per_node: int | None
     cpus_per_node: int | None
     gpu: str | None
     partitions: dict[str, Partition]
+    default_partition: str | None
+    node_types: dict[str, NodeType]
     air_gapped: bool
     exclusive_nodes: bool | None
 
@@ -107,6 +229,8 @@ class Cluster(_Frozen):
         cpus_per_node: int | None = None,
         gpu: str | None = None,
         partitions: dict[str, Partition] | None = None,
+        default_partition: str | None = None,
+        node_types: dict[str, NodeType] | None = None,
         air_gapped: bool = False,
         exclusive_nodes: bool | None = None,
     ) -> None:
@@ -114,6 +238,8 @@ class Cluster(_Frozen):
         _set(self, "cpus_per_node", cpus_per_node)
         _set(self, "gpu", gpu)
         _set(self, "partitions", {} if partitions is None else partitions)
+        _set(self, "default_partition", default_partition)
+        _set(self, "node_types", {} if node_types is None else node_types)
         _set(self, "air_gapped", air_gapped)
         _set(self, "exclusive_nodes", exclusive_nodes)
 
@@ -129,6 +255,10 @@ class Cluster(_Frozen):
             kwargs["gpu"] = data["gpu"]
         if "partitions" in data:
             kwargs["partitions"] = {k: Partition.build(v) for k, v in data["partitions"].items()}
+        if "default_partition" in data:
+            kwargs["default_partition"] = data["default_partition"]
+        if "node_types" in data:
+            kwargs["node_types"] = {k: NodeType.build(v) for k, v in data["node_types"].items()}
         if "air_gapped" in data:
             kwargs["air_gapped"] = data["air_gapped"]
         if "exclusive_nodes" in data:
@@ -142,6 +272,8 @@ class Cluster(_Frozen):
             "cpus_per_node": self.cpus_per_node,
             "gpu": self.gpu,
             "partitions": {k: v.dump() for k, v in self.partitions.items()},
+            "default_partition": self.default_partition,
+            "node_types": {k: v.dump() for k, v in self.node_types.items()},
             "air_gapped": self.air_gapped,
             "exclusive_nodes": self.exclusive_nodes,
         }

@@ -11,6 +11,10 @@ from jobc.lint.rules.topology import (
     jc108_time_limit,
     jc109_cpus_oversubscribed,
     jc110_array_dependency_grammar,
+    jc120_live_partition,
+    jc121_live_partition_limits,
+    jc122_live_feature_gpu,
+    jc123_live_account_qos,
 )
 
 MODULES = [
@@ -24,4 +28,8 @@ MODULES = [
     jc108_time_limit,
     jc109_cpus_oversubscribed,
     jc110_array_dependency_grammar,
+    jc120_live_partition,
+    jc121_live_partition_limits,
+    jc122_live_feature_gpu,
+    jc123_live_account_qos,
 ]

@@ -1,0 +1,80 @@
+"""The partition does not exist on the live cluster, is not up, or is not given where the
+cluster has no default (`jobc lint --live`).
+
+sbatch refuses a job for a partition the controller does not know ("invalid partition name
+specified"), and without `--partition` on a cluster with no default partition. A partition
+that is DOWN or DRAIN takes jobs but starts none; INACTIVE takes none. With `--live`, jobc asks
+the cluster (`scontrol show partition`) instead of trusting a profile.
+
+Bad:
+
+```yaml
+# the cluster has partitions batch and short
+slurm: {partition: gpus, time: "01:00:00"}
+```
+
+Good:
+
+```yaml
+slurm: {partition: batch, time: "01:00:00"}
+```
+"""
+
+import difflib
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.live import current
+from jobc.lint.rules.base import Meta
+from jobc.lint.rules.topology._live import PARTITION
+from jobc.spec.context import Context
+
+META = Meta(
+    code="JC120",
+    name="live-partition",
+    severity=Severity.ERROR,
+    summary="The partition does not exist on the live cluster, or is not up (--live)",
+    remediation="Use one of the partitions `sinfo` lists, or leave slurm.partition to the cluster's default.",
+)
+# a script's partition, time, nodes, constraint, account and QOS meet the same cluster
+SCRIPTS = True
+
+
+def check(ctx: Context) -> Iterator[Hit]:
+    cluster = current()
+    if cluster is None or not cluster.partitions:
+        return
+    names = [p.name for p in cluster.partitions]
+    name = ctx.spec.slurm.partition
+    if name is None:
+        part = cluster.default_partition
+        if part is None:
+            yield Hit(
+                PARTITION,
+                f"the cluster has no default partition, so sbatch needs one: set slurm.partition to one "
+                f"of {', '.join(names)}",
+                at_value=False,
+                severity=Severity.WARNING,
+            )
+            return
+    else:
+        part = cluster.partition(name)
+        if part is None:
+            close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            yield Hit(
+                PARTITION,
+                f"partition {name!r} does not exist on cluster {cluster.name or '(unnamed)'}: its "
+                f"partitions are {', '.join(names)}{hint}",
+            )
+            return
+    state = part.state.split("+")[0]
+    if state != "UP":
+        what = "accepts no jobs" if state == "INACTIVE" else "queues jobs but starts none"
+        yield Hit(
+            PARTITION,
+            f"partition {part.name!r} is {state} on the cluster now, so it {what}; pick another partition "
+            "or ask the administrators",
+            at_value=name is not None,
+            severity=Severity.ERROR if state == "INACTIVE" else Severity.WARNING,
+        )

@@ -1,0 +1,226 @@
+"""What a live Slurm cluster says about itself: partitions, kinds of node, accounts and QOS.
+
+Read from the text of `scontrol show partition -o`, `scontrol show node -o` (one `Key=Value …`
+line per record) and `scontrol show config` (`Key = Value` lines), the forms every Slurm since
+long before 20.x prints (Debian 12's 22.05 has no `--json` for scontrol). Running those
+commands is `jobc.jobs.cluster`'s business; this module only reads their output, so that a
+profile and a `--live` lint learn the same facts from the same text.
+
+Nothing here is guessed: a value Slurm prints as UNLIMITED, NONE, N/A or (null) is None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from jobc.core.record import field, record
+
+_NOTHING = frozenset({"", "(null)", "none", "n/a", "unlimited", "infinite"})
+_RECORD = re.compile(r"(\S+?)=(.*?)(?= \S+?=|$)")
+#: one GRES item: name[:type][:count][(S:…)|(IDX:…)]; the count may carry K/M/G (mps, shards)
+_GRES = re.compile(r"^(?P<name>[^:()]+)(?::(?P<rest>[^()]*))?(?:\(.*\))?$")
+
+
+@record
+class PartitionFacts:
+    name: str
+    default: bool = False
+    max_time: str | None = None  # as Slurm prints it ("2-00:00:00"); None: no limit
+    default_time: str | None = None
+    max_nodes: int | None = None  # per job; None: no limit
+    min_nodes: int | None = None
+    total_nodes: int | None = None
+    preempt_mode: str | None = None
+    state: str = "UP"
+    allow_accounts: tuple[str, ...] | None = None  # None: ALL
+    allow_qos: tuple[str, ...] | None = None
+    oversubscribe: str | None = None  # NO, YES, FORCE, EXCLUSIVE (with :count)
+
+
+@record
+class NodeFacts:
+    name: str
+    cpus: int | None = None
+    memory_mb: int | None = None
+    gpus: int = 0
+    gpu_types: tuple[str, ...] = ()  # the types of its gpu GRES; () when untyped
+    features: tuple[str, ...] = ()
+    partitions: tuple[str, ...] = ()
+    state: str = ""
+
+
+@record
+class ClusterFacts:
+    """One cluster as its controller described it. `accounts`/`qos` are None when accounting
+    did not answer (then jobc cannot say whether they exist)."""
+
+    name: str | None
+    partitions: tuple[PartitionFacts, ...]
+    nodes: tuple[NodeFacts, ...]
+    config: Mapping[str, str] = field(default_factory=dict)
+    accounts: frozenset[str] | None = None
+    qos: frozenset[str] | None = None
+
+    def partition(self, name: str) -> PartitionFacts | None:
+        return next((p for p in self.partitions if p.name == name), None)
+
+    @property
+    def default_partition(self) -> PartitionFacts | None:
+        return next((p for p in self.partitions if p.default), None)
+
+    def nodes_of(self, partition: str) -> tuple[NodeFacts, ...]:
+        return tuple(n for n in self.nodes if partition in n.partitions)
+
+    @property
+    def version(self) -> str | None:
+        return self.config.get("SLURM_VERSION")
+
+
+def parse_records(text: str) -> list[dict[str, str]]:
+    """One `Key=Value Key=Value` mapping per non-empty line; a value may hold spaces (OS,
+    Reason), so it runs until the next ` Key=`."""
+    out = []
+    for line in text.splitlines():
+        if line.strip() and "=" in line:
+            out.append({k: v.strip() for k, v in _RECORD.findall(line.strip())})
+    return out
+
+
+def parse_config(text: str) -> dict[str, str]:
+    """`scontrol show config`: `Key = Value` lines (a heading line and blank lines between)."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if sep and key and " " not in key:
+            out.setdefault(key, value.strip())
+    return out
+
+
+def _value(record: Mapping[str, str], key: str) -> str | None:
+    value = record.get(key)
+    if value is None or value.strip().lower() in _NOTHING:
+        return None
+    return value.strip()
+
+
+def _int(record: Mapping[str, str], key: str) -> int | None:
+    value = _value(record, key)
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def _names(value: str | None) -> tuple[str, ...] | None:
+    """`ALL` → None (everyone), else the comma list."""
+    if value is None or value.upper() == "ALL":
+        return None
+    return tuple(sorted(v for v in value.split(",") if v))
+
+
+def parse_partitions(text: str) -> list[PartitionFacts]:
+    parts = []
+    for rec in parse_records(text):
+        name = _value(rec, "PartitionName")
+        if name is None:
+            continue
+        parts.append(
+            PartitionFacts(
+                name=name,
+                default=rec.get("Default", "").upper() == "YES",
+                max_time=_value(rec, "MaxTime"),
+                default_time=_value(rec, "DefaultTime"),
+                max_nodes=_int(rec, "MaxNodes"),
+                min_nodes=_int(rec, "MinNodes"),
+                total_nodes=_int(rec, "TotalNodes"),
+                preempt_mode=_value(rec, "PreemptMode"),
+                state=(_value(rec, "State") or "UP").upper(),
+                allow_accounts=_names(_value(rec, "AllowAccounts")),
+                allow_qos=_names(_value(rec, "AllowQos")),
+                oversubscribe=_value(rec, "OverSubscribe"),
+            )
+        )
+    return parts
+
+
+def split_gres(text: str) -> list[str]:
+    """GRES items are comma-separated, but a socket list `(S:0,1)` holds commas too."""
+    items, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return [item.strip() for item in items if item.strip()]
+
+
+def gpus_in(gres: str | None) -> tuple[int, tuple[str, ...]]:
+    """GPUs and their types from a node's Gres: `gpu:a100:4(S:0-1)`, `gpu:4`,
+    `gpu:a100:2,gpu:v100:2`, `gpu:tesla:2(S:0),mps:200` … Types come back sorted, without
+    duplicates; untyped GPUs add to the count and no type."""
+    if gres is None or gres.strip().lower() in _NOTHING:
+        return 0, ()
+    total, types = 0, set()
+    for item in split_gres(gres):
+        match = _GRES.match(item)
+        if match is None or match["name"] != "gpu":
+            continue
+        parts = [p for p in (match["rest"] or "").split(":") if p and p != "no_consume"]
+        count = 1
+        if parts and parts[-1].isdigit():
+            count = int(parts.pop())
+        if parts:
+            types.add(parts[0])
+        total += count
+    return total, tuple(sorted(types))
+
+
+def parse_nodes(text: str) -> list[NodeFacts]:
+    nodes = []
+    for rec in parse_records(text):
+        name = _value(rec, "NodeName")
+        if name is None:
+            continue
+        gpus, types = gpus_in(rec.get("Gres"))
+        features = _value(rec, "AvailableFeatures")
+        partitions = _value(rec, "Partitions")
+        nodes.append(
+            NodeFacts(
+                name=name,
+                cpus=_int(rec, "CPUTot"),
+                memory_mb=_int(rec, "RealMemory"),
+                gpus=gpus,
+                gpu_types=types,
+                features=tuple(sorted({f for f in (features or "").split(",") if f})),
+                partitions=tuple(sorted({p for p in (partitions or "").split(",") if p})),
+                state=(_value(rec, "State") or "").upper(),
+            )
+        )
+    return nodes
+
+
+def parse_names(text: str) -> frozenset[str]:
+    """`sacctmgr -nP show account format=account`: one name a line."""
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
+def build(
+    partitions: str,
+    nodes: str,
+    config: str,
+    *,
+    accounts: Iterable[str] | None = None,
+    qos: Iterable[str] | None = None,
+) -> ClusterFacts:
+    conf = parse_config(config)
+    return ClusterFacts(
+        name=conf.get("ClusterName") or None,
+        partitions=tuple(sorted(parse_partitions(partitions), key=lambda p: p.name)),
+        nodes=tuple(sorted(parse_nodes(nodes), key=lambda n: n.name)),
+        config=conf,
+        accounts=None if accounts is None else frozenset(accounts),
+        qos=None if qos is None else frozenset(qos),
+    )

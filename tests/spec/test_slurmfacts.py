@@ -1,0 +1,89 @@
+"""What scontrol prints, read into cluster facts, and the profile written from them. The scontrol
+text is real (tests/support/slurm_facts.py says which cluster it describes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobc.lint.pipeline import lint_file
+from jobc.spec.profilegen import render
+from jobc.spec.slurmfacts import gpus_in, parse_config, split_gres
+from tests.support.slurm_facts import example_facts as facts
+from tests.support.slurm_facts import replaced
+
+
+def test_partitions_nodes_and_config_of_slurm_22_05() -> None:
+    cluster = facts()
+    assert cluster.name == "jobctest"
+    assert cluster.version == "22.05.8"
+    batch, short = cluster.partitions
+    assert (batch.name, batch.default) == ("batch", True)
+    assert (batch.max_time, batch.default_time) == ("02:00:00", "00:30:00")
+    assert (batch.max_nodes, batch.total_nodes, batch.preempt_mode, batch.state) == (2, 3, "OFF", "UP")
+    assert (short.name, short.default) == ("short", False)
+    assert (short.max_time, short.default_time) == ("00:10:00", None)
+    assert (short.max_nodes, short.total_nodes, short.preempt_mode) == (None, 1, "REQUEUE")
+    assert batch.allow_accounts is None
+    assert batch.allow_qos is None
+    a0, _a1, h0 = cluster.nodes
+    assert (a0.name, a0.cpus, a0.memory_mb, a0.gpus, a0.gpu_types) == ("jobc-a0", 8, 8192, 2, ("a100",))
+    assert a0.features == ("a100", "ib")
+    assert a0.partitions == ("batch",)
+    assert (h0.cpus, h0.gpus, h0.gpu_types, h0.partitions) == (4, 4, ("h100",), ("batch", "short"))
+    assert [n.name for n in cluster.nodes_of("short")] == ["jobc-h0"]
+    assert cluster.default_partition is batch
+
+
+@pytest.mark.parametrize(
+    ("gres", "expected"),
+    [
+        ("gpu:a100:4(S:0-1)", (4, ("a100",))),
+        ("gpu:4", (4, ())),
+        ("gpu:tesla:2(S:0),mps:200", (2, ("tesla",))),
+        ("gpu:a100:2(S:0,1),gpu:v100:2(S:1)", (4, ("a100", "v100"))),
+        ("gpu:nvidia_a100-sxm4-80gb:8(S:0-1)", (8, ("nvidia_a100-sxm4-80gb",))),
+        ("gpu:h100:no_consume:4", (4, ("h100",))),
+        ("(null)", (0, ())),
+        ("", (0, ())),
+        ("shard:8", (0, ())),
+    ],
+)
+def test_gpus_from_gres(gres: str, expected: tuple[int, tuple[str, ...]]) -> None:
+    assert gpus_in(gres) == expected
+
+
+def test_gres_items_keep_socket_lists_whole() -> None:
+    assert split_gres("gpu:a:2(S:0,1),mps:100") == ["gpu:a:2(S:0,1)", "mps:100"]
+
+
+def test_config_lines() -> None:
+    conf = parse_config("Configuration data as of 2026-01-01T00:00:00\nClusterName = x\nMaxTime = 1 sec\n\n")
+    assert conf == {"ClusterName": "x", "MaxTime": "1 sec"}
+
+
+def test_profile_is_deterministic_and_lints_clean(tmp_path: Path) -> None:
+    text = render(facts(), command="jobc profile", date="2026-01-01")
+    assert text == render(facts(), command="jobc profile", date="2026-01-01")
+    # the state of nodes and partitions at the time (IDLE, ALLOCATED, load) is not in it
+    busy = facts(nodes=tuple(replaced(n, state="ALLOCATED") for n in facts().nodes))
+    assert render(busy, command="jobc profile", date="2026-01-01") == text
+    assert "written by `jobc profile` on 2026-01-01" in text
+    assert "storage.shared" in text
+    assert "a100, h100" in text
+    path = tmp_path / "cluster.yaml"
+    path.write_text(text)
+    result = lint_file(path)
+    assert result.is_profile
+    assert result.findings == []
+    for line in (
+        "  default_partition: batch",
+        '      max_time: "02:00:00"',
+        '      default_time: "00:30:00"',
+        "      max_nodes: 2",
+        '      preempt_mode: "REQUEUE"',
+        "      gpu_type: a100",
+        "      features: [a100, ib]",
+    ):
+        assert line in text.splitlines(), line
