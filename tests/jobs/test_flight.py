@@ -133,3 +133,24 @@ def test_triage_refuses_a_missing_dump_directory(tmp_path: Path) -> None:
     log = tmp_path / "job.out"
     log.write_text("x\n")
     assert main(["triage", str(log), "--dumps", str(tmp_path / "nope")]) == 2
+
+
+def test_torch_own_dumps_are_read_without_torch_and_name_the_line_of_the_call() -> None:
+    report = analyse(FIXTURES / "torch-dump")
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.others, d.seq, d.op) == ("desync", [1], [0, 2], 4, "gloo:all_reduce")
+    assert (Path(d.stacks[1][0].file).name, d.stacks[1][0].line) == ("exp3.py", 13)
+
+
+def test_a_pickle_that_names_a_function_is_refused_not_run(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    # GLOBAL os.system, then call it: what a hostile dump would do on a plain pickle.load.
+    hostile = b"cos\nsystem\n(S'touch " + str(marker).encode() + b"'\ntR."
+    (tmp_path / "torch-trace-rank0").write_bytes(hostile)
+    (tmp_path / "torch-trace-rank1").write_bytes(b"\x80\x04garbage")
+    report = analyse(tmp_path)
+    assert report is not None
+    assert not marker.exists()
+    assert any("refused" in n or "not a readable" in n for n in report.notes)

@@ -29,7 +29,9 @@ shaped like a dump becomes a note, never a traceback.
 
 from __future__ import annotations
 
+import io
 import json
+import pickle
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -53,6 +55,9 @@ __all__ = [
 MAX_DUMP_BYTES = 64 << 20
 MAX_FRAMES = 200
 _NAME = re.compile(r"rank(\d{1,7})-restart(\d{1,6})\.(fr|stacks)\.json")
+# torch's own dump on a collective timeout (TORCH_FR_DUMP_TEMP_FILE + rank), a pickle.
+TORCH_PREFIX = "torch-trace-rank"
+_TORCH_NAME = re.compile(re.escape(TORCH_PREFIX) + r"(\d{1,7})")
 _LIBRARY = ("/site-packages/", "/dist-packages/", "/jobc/runtime/", "/lib/python3", "/lib64/python3")
 _FATAL = "Fatal Python error:"
 _THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
@@ -160,6 +165,28 @@ def _load(path: Path, notes: list[str]) -> Any:
         return None
 
 
+class _PlainUnpickler(pickle.Unpickler):
+    """Plain data only: a pickle that names any class or function is refused, never run."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"refused: {module}.{name}")
+
+
+def _load_pickle(path: Path, notes: list[str]) -> Any:
+    try:
+        data = path.read_bytes()
+        if len(data) > MAX_DUMP_BYTES:
+            notes.append(f"{path}: larger than {MAX_DUMP_BYTES >> 20} MiB; not read")
+            return None
+        return _PlainUnpickler(io.BytesIO(data)).load()
+    except (OSError, pickle.UnpicklingError, ValueError, EOFError, RecursionError, MemoryError) as exc:
+        notes.append(f"{path}: not a readable flight-recorder dump ({type(exc).__name__})")
+        return None
+    except Exception as exc:  # any other way a hostile pickle can fail to load
+        notes.append(f"{path}: not a readable flight-recorder dump ({type(exc).__name__})")
+        return None
+
+
 def _int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
@@ -173,10 +200,36 @@ def _int(value: Any) -> int | None:
 def _text(value: Any, limit: int = 200) -> str:
     if isinstance(value, str):
         return value[:limit]
-    try:
-        return json.dumps(value, separators=(",", ":"))[:limit]
-    except (TypeError, ValueError):
-        return "?"
+    out: list[str] = []
+    _short(value, out, [limit])
+    return "".join(out)[:limit]
+
+
+def _short(value: Any, out: list[str], budget: list[int]) -> None:
+    """JSON-like text of ``value``, stopping after ``budget`` characters (shared or deep data
+    from a hostile dump cannot make it large or slow)."""
+    if budget[0] <= 0:
+        return
+    if isinstance(value, (list, tuple)):
+        out.append("[")
+        budget[0] -= 1
+        for i, item in enumerate(value):
+            if budget[0] <= 0:
+                break
+            if i:
+                out.append(",")
+                budget[0] -= 1
+            _short(item, out, budget)
+        out.append("]")
+        return
+    if isinstance(value, str):
+        text = json.dumps(value[: budget[0]])
+    elif isinstance(value, bool) or value is None or isinstance(value, (int, float)):
+        text = json.dumps(value) if not isinstance(value, int) or abs(value) < 10**18 else "?"
+    else:
+        text = "?"
+    out.append(text)
+    budget[0] -= len(text)
 
 
 def _entries(data: Any) -> list[Entry]:
@@ -191,7 +244,7 @@ def _entries(data: Any) -> list[Entry]:
         if seq is None or seq <= 0:
             continue
         name, description = "", ""
-        if isinstance(group, list) and group:
+        if isinstance(group, (list, tuple)) and group:
             name = _text(group[0])
             description = _text(group[1]) if len(group) > 1 else ""
         elif isinstance(group, str):
@@ -228,6 +281,23 @@ def _frames(raw: Any) -> list[Frame]:
     return out
 
 
+def _torch_frames(data: Any) -> list[Frame]:
+    """The stack torch recorded with this rank's last collective (innermost first)."""
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list) or not data["entries"]:
+        return []
+    last = data["entries"][-1]
+    frames = last.get("frames") if isinstance(last, dict) else None
+    if not isinstance(frames, list):
+        return []
+    return _frames(
+        [
+            {"file": f.get("filename"), "line": f.get("line"), "function": f.get("name")}
+            for f in frames[:MAX_FRAMES]
+            if isinstance(f, dict)
+        ]
+    )
+
+
 def _stacks(data: Any, dump: RankDump) -> None:
     if not isinstance(data, dict):
         return
@@ -255,7 +325,20 @@ def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | N
     except OSError as exc:
         notes.append(f"{directory}: cannot list: {exc.strerror or exc}")
         return None, {}
+    torch_dumps: dict[int, RankDump] = {}
     for name in names:
+        t = _TORCH_NAME.fullmatch(name)
+        if t is not None:
+            rank = int(t.group(1))
+            data = _load_pickle(directory / name, notes)
+            torch_dumps[rank] = RankDump(
+                rank=rank,
+                restart=-1,
+                recorder=directory / name,
+                entries=_entries(data),
+                stack=_torch_frames(data),
+            )
+            continue
         m = _NAME.fullmatch(name)
         if m is None:
             continue
@@ -270,7 +353,9 @@ def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | N
             dump.stacks_file = path
             _stacks(data, dump)
     if not found:
-        return None, {}
+        # Only torch's own dumps (a program without jobc.runtime, or a timeout before the
+        # watchdog): their stacks are those of each rank's last collective.
+        return (None, torch_dumps) if torch_dumps else (None, {})
     restart = max(r for r, _ in found)
     return restart, {rank: d for (r, rank), d in found.items() if r == restart}
 
