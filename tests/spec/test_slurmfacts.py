@@ -9,7 +9,7 @@ import pytest
 
 from jobc.lint.pipeline import lint_file
 from jobc.spec.profilegen import render
-from jobc.spec.slurmfacts import gpus_in, parse_config, split_gres
+from jobc.spec.slurmfacts import gpus_in, parse_config, parse_partitions, split_gres
 from tests.support.slurm_facts import example_facts as facts
 from tests.support.slurm_facts import replaced
 
@@ -87,3 +87,41 @@ def test_profile_is_deterministic_and_lints_clean(tmp_path: Path) -> None:
         "      features: [a100, ib]",
     ):
         assert line in text.splitlines(), line
+
+
+# `scontrol show partition` without -o, as a newer Slurm prints it (NodeSets, MaxCPUsPerSocket);
+# an excerpt of the fixture in snakemake/snakemake-executor-plugin-slurm,
+# tests/test_scontrol_parsing.py
+MULTI_LINE = """\
+PartitionName=standard
+   AllowGroups=ALL DenyAccounts=none AllowQos=ALL
+   AllocNodes=ALL Default=YES QoS=standard
+   DefaultTime=01:00:00 DisableRootJobs=NO ExclusiveUser=NO ExclusiveTopo=NO GraceTime=0 Hidden=NO
+   MaxNodes=1 MaxTime=6-00:00:00 MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED MaxCPUsPerSocket=UNLIMITED
+   NodeSets=compute_small
+   Nodes=compute[0001-0100]
+   PriorityJobFactor=1 PriorityTier=2 RootOnly=NO ReqResv=NO OverSubscribe=NO
+   OverTimeLimit=NONE PreemptMode=OFF
+   State=UP TotalCPUs=71808 TotalNodes=561 SelectTypeParameters=NONE
+
+PartitionName=parallel
+   AllowGroups=ALL DenyAccounts=none AllowQos=ALL
+   AllocNodes=ALL Default=NO QoS=N/A
+   DefaultTime=01:00:00 DisableRootJobs=NO ExclusiveUser=NO ExclusiveTopo=NO GraceTime=0 Hidden=NO
+   MaxNodes=UNLIMITED MaxTime=6-00:00:00 MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED MaxCPUsPerSocket=UNLIMITED
+   PriorityJobFactor=1 PriorityTier=1 RootOnly=NO ReqResv=NO OverSubscribe=EXCLUSIVE
+   OverTimeLimit=NONE PreemptMode=OFF
+   State=UP TotalCPUs=71808 TotalNodes=561 SelectTypeParameters=NONE
+"""
+
+
+def test_partitions_in_scontrols_multi_line_form() -> None:
+    standard, parallel = parse_partitions(MULTI_LINE)
+    assert (standard.name, standard.default, standard.max_nodes, standard.max_time) == (
+        "standard",
+        True,
+        1,
+        "6-00:00:00",
+    )
+    assert (standard.default_time, standard.total_nodes, standard.preempt_mode) == ("01:00:00", 561, "OFF")
+    assert (parallel.name, parallel.max_nodes, parallel.oversubscribe) == ("parallel", None, "EXCLUSIVE")

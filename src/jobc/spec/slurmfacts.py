@@ -78,13 +78,18 @@ class ClusterFacts:
 
 
 def parse_records(text: str) -> list[dict[str, str]]:
-    """One `Key=Value Key=Value` mapping per non-empty line; a value may hold spaces (OS,
-    Reason), so it runs until the next ` Key=`."""
-    out = []
+    """`Key=Value Key=Value` records: one a line (`scontrol -o`), or, as scontrol prints them
+    without `-o`, a record's first line at the margin and the rest indented below it. A value
+    may hold spaces (OS, Reason), so it runs until the next ` Key=`."""
+    records: list[str] = []
     for line in text.splitlines():
-        if line.strip() and "=" in line:
-            out.append({k: v.strip() for k, v in _RECORD.findall(line.strip())})
-    return out
+        if not line.strip():
+            continue
+        if line[:1].isspace() and records:
+            records[-1] += " " + line.strip()
+        else:
+            records.append(line.strip())
+    return [{k: v.strip() for k, v in _RECORD.findall(rec)} for rec in records if "=" in rec]
 
 
 def parse_config(text: str) -> dict[str, str]:
