@@ -16,7 +16,32 @@ HEAD += "#SBATCH --time=01:00:00\n"
 # spec field names a script's reader never wrote
 SPEC_WORDS = re.compile(
     r"\b(?:slurm|resources|launch|storage|fabric|resilience|container)\.[a-z_]+|\bsetup line\b|\bsecrets:"
+    r"|\benv [A-Z]|\b(?:tasks|gpus)_per_node\b|\bcpus_per_task\b"
 )
+CORPUS = Path(__file__).with_name("corpus")
+PROFILE = """\
+profile: site
+cluster:
+  gpus_per_node: 8
+  cpus_per_node: 64
+  partitions:
+    batch: {max_time: "24:00:00"}
+storage:
+  shared: [/lustre]
+"""
+OVERSIZED = """\
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=16
+#SBATCH --gpus-per-node=16
+#SBATCH --cpus-per-task=16
+#SBATCH --partition=batch
+#SBATCH --time=48:00:00
+#SBATCH --requeue
+export HF_HOME=/home/alice/hf
+export NCCL_IB_DISABLE=1
+srun python train.py --output-dir /home/alice/ckpt
+"""
 
 
 def lint(tmp_path: Path, body: str) -> list[tuple[str, int, int, str]]:
@@ -69,6 +94,26 @@ def test_jc702_on_a_script_line_names_no_spec_field(tmp_path: Path) -> None:
     assert [(line, col) for _, line, col, _ in found] == [(6, 22)]
     assert "s3cretPassw0rd" not in found[0][3]
     assert not SPEC_WORDS.search(found[0][3]), found[0][3]
+
+
+def test_no_finding_on_a_script_names_a_spec_field(tmp_path: Path) -> None:
+    """Across the corpus, and with a cluster profile: the script's words, never the spec's (a
+    value that only the profile states is named as the profile's)."""
+    profile = tmp_path / "site.yaml"
+    profile.write_text(PROFILE, encoding="utf-8")
+    oversized = tmp_path / "oversized.sh"
+    oversized.write_text(OVERSIZED, encoding="utf-8")
+    seen = set()
+    for path in [*sorted(CORPUS.iterdir()), oversized]:
+        for chosen in (None, profile):
+            for f in lint_path(path, config=Config(), profile=chosen).findings:
+                seen.add(f.code)
+                text = f.message.replace("the profile's storage.shared", "").replace(
+                    "the profile's cluster.gpus_per_node", ""
+                )
+                assert not SPEC_WORDS.search(text), (path.name, f.code, f.message)
+    scripted = {code for code, rule in RULES.items() if rule.script_check is not None}
+    assert scripted - seen <= {"JC809", "JC402"}, sorted(scripted - seen)  # each has tests of its own
 
 
 def test_every_rule_that_applies_to_scripts_says_so_in_its_module() -> None:

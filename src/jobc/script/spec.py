@@ -236,14 +236,14 @@ def _allocation(
     nodes_d = honoured.get("nodes")
     nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
     if nodes_d is not None and nodes is not None:
-        out.put(("resources", "nodes"), nodes, nodes_d.span, nodes_d.text)
+        out.put(("resources", "nodes"), nodes, nodes_d.span, f"#SBATCH {nodes_d.text}")
     nodes = nodes or 1
     gpus, kind, gpu_d = gpus_per_node(facts)
     if gpus is not None and gpu_d is not None:
-        out.put(("resources", "gpus_per_node"), gpus, gpu_d.span, gpu_d.text)
+        out.put(("resources", "gpus_per_node"), gpus, gpu_d.span, f"#SBATCH {gpu_d.text}")
         key = _catalogue_key(kind)
         if key is not None:
-            out.put(("resources", "gpu"), key, gpu_d.span, gpu_d.text)
+            out.put(("resources", "gpu"), key, gpu_d.span, f"#SBATCH {gpu_d.text}")
     elif not has_profile:
         out.data["resources"]["gpus_per_node"] = 0
     entry = launchers.entry(step.launcher.name) if step is not None and step.launcher is not None else None

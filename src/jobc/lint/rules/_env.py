@@ -15,30 +15,34 @@ class Setting:
     name: str
     value: str | int | float
     path: DataPath
+    # how the file names it: `env NCCL_DEBUG` in a spec, the variable itself in a script (the
+    # finding's line shows its export)
+    where: str = ""
 
     @property
     def text(self) -> str:
         return str(self.value)
 
-    @property
-    def where(self) -> str:
-        return ".".join(str(p) for p in self.path[:-1]) + f" {self.name}"
+
+def _setting(ctx: Context, name: str, value: str | int | float, path: DataPath) -> Setting:
+    spec_name = ".".join(str(p) for p in path[:-1]) + f" {name}"
+    return Setting(name, value, path, name if "derived" in ctx.facts else spec_name)
 
 
 def settings(ctx: Context) -> Iterator[Setting]:
     """Every variable the spec writes, fabric.env first, then env."""
     for name, value in ctx.spec.fabric.env.items():
-        yield Setting(name, value, ("fabric", "env", name))
+        yield _setting(ctx, name, value, ("fabric", "env", name))
     for name, value in ctx.spec.env.items():
-        yield Setting(name, value, ("env", name))
+        yield _setting(ctx, name, value, ("env", name))
 
 
 def lookup(ctx: Context, name: str) -> Setting | None:
     """The setting of ``name`` that reaches the program (env wins over fabric.env), if any."""
     if name in ctx.spec.env:
-        return Setting(name, ctx.spec.env[name], ("env", name))
+        return _setting(ctx, name, ctx.spec.env[name], ("env", name))
     if name in ctx.spec.fabric.env:
-        return Setting(name, ctx.spec.fabric.env[name], ("fabric", "env", name))
+        return _setting(ctx, name, ctx.spec.fabric.env[name], ("fabric", "env", name))
     return None
 
 

@@ -8,6 +8,7 @@ reads a spec (`slurm.exclusive`, `env MASTER_PORT`) or a script (`#SBATCH --excl
 from __future__ import annotations
 
 from jobc.core.diagnostics import DataPath
+from jobc.core.numbers import shown
 from jobc.lint.rules.script._facts import derived
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
@@ -47,7 +48,7 @@ def name(ctx: Context, path: DataPath, spec: str | None = None) -> str:
         return spec if spec is not None else dotted(path)
     label = d.labels.get(path)
     if label is not None:
-        return mask(label)
+        return shown(mask(label), keep=40)
     span = d.spans.get(path)
     if span is not None:
         return f"line {span.line}"

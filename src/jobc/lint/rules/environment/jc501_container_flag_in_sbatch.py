@@ -28,6 +28,7 @@ container:
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 from jobc.tables.slurm_options import is_pyxis
@@ -59,7 +60,10 @@ def check(ctx: Context) -> Iterator[Hit]:
         if not is_pyxis(name):
             continue
         field = _FIELD.get(name)
-        fix = f"set {field} instead" if field else "it belongs on the srun line, which jobc writes"
+        if words.in_script(ctx):
+            fix = f"pass it to srun instead (srun --{name}…)"
+        else:
+            fix = f"set {field} instead" if field else "it belongs on the srun line, which jobc writes"
         yield Hit(
             ("slurm", "extra", name),
             f"--{name} is a pyxis flag of srun, not an sbatch option: as an #SBATCH line it is "

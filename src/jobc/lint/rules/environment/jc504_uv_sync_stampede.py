@@ -32,6 +32,7 @@ launch:
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules._env import lookup, truthy
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
@@ -102,8 +103,20 @@ def check(ctx: Context) -> Iterator[Hit]:
                 continue
             yield Hit(
                 ("launch", "setup", i),
-                f"setup line {i + 1} runs uv under srun on every task of the allocation ({tasks}), "
-                "all syncing the same .venv and cache at once; drop it (launch.uv_sync: two-phase "
-                "syncs once on one node) or run it with srun --ntasks=1",
+                _stampede(ctx, i, tasks),
             )
             break
+
+
+def _stampede(ctx: Context, i: int, tasks: int) -> str:
+    if words.in_script(ctx):
+        return (
+            f"this srun runs uv on every task of the allocation ({tasks}), all syncing the same "
+            "environment and cache at once; sync once (srun --ntasks=1 uv sync, or uv sync before "
+            "the steps) and start the program with uv run --no-sync"
+        )
+    return (
+        f"setup line {i + 1} runs uv under srun on every task of the allocation ({tasks}), all "
+        "syncing the same .venv and cache at once; drop it (launch.uv_sync: two-phase syncs once "
+        "on one node) or run it with srun --ntasks=1"
+    )

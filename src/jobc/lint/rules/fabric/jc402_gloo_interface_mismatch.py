@@ -37,6 +37,7 @@ resilience: {checkpoint: {async: true}}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules._env import Setting, lookup
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
@@ -111,9 +112,14 @@ def _fixed_gloo(ctx: Context, gloo: Setting, nccl: Setting | None) -> Iterator[H
         return
     wrong = [n for n in names if not nccl_matches(spec, n)]
     if wrong or not names:
+        fix = (
+            "set both to the same interface"
+            if words.in_script(ctx)
+            else "remove it and name the interface once in fabric.interface"
+        )
         yield Hit(
             gloo.path,
             f"{gloo.where} is {gloo.text!r} but NCCL uses {spec.lstrip('=')!r} ({source}): Gloo, "
-            "which asynchronous checkpointing and the process-group bootstrap use, runs on "
-            "another network; remove it and name the interface once in fabric.interface",
+            f"which asynchronous checkpointing and the process-group bootstrap use, runs on "
+            f"another network; {fix}",
         )

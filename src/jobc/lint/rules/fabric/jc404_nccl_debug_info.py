@@ -37,6 +37,7 @@ srun python train.py
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Edit, Fix, Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules._env import lookup
 from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
@@ -71,10 +72,12 @@ def check(ctx: Context) -> Iterator[Hit]:
     if found is None or found[1] not in _VERBOSE:
         return
     path, level, where = found
+    debugging = (
+        "keep INFO for a debugging run" if words.in_script(ctx) else "set debug: true for a debugging run"
+    )
     yield Hit(
         path,
         f"{where} is {level}: every one of the {max(ctx.world, 1)} ranks logs NCCL's whole setup "
-        "(topology, rings, channels, each communicator), burying real errors; use WARN, or set "
-        "debug: true for a debugging run",
+        f"(topology, rings, channels, each communicator), burying real errors; use WARN, or {debugging}",
         fix=Fix.make("set NCCL_DEBUG to WARN", Edit(path, "WARN"), safe=False),
     )

@@ -25,6 +25,7 @@ resilience: {requeue: true, signal: SIGTERM, grace_s: 180}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 
@@ -42,9 +43,14 @@ SCRIPTS = True
 def check(ctx: Context) -> Iterator[Hit]:
     res = ctx.spec.resilience
     if res.requeue and res.signal is None:
+        if words.in_script(ctx):
+            head = f"{words.name(ctx, ('resilience', 'requeue'))} but no #SBATCH --signal"
+            fix = "add #SBATCH --signal=B:TERM@120 (or USR2) and trap it to checkpoint and requeue"
+        else:
+            head = "resilience.requeue is true but resilience.signal is null"
+            fix = "set signal: SIGTERM (or SIGUSR2)"
         yield Hit(
             ("resilience", "requeue"),
-            "resilience.requeue is true but resilience.signal is null: the program is never warned "
-            "before the time limit, so it cannot checkpoint and ask to be requeued, and Slurm does "
-            "not requeue a job that times out; set signal: SIGTERM (or SIGUSR2)",
+            f"{head}: the program is never warned before the time limit, so it cannot checkpoint "
+            f"and ask to be requeued, and Slurm does not requeue a job that times out; {fix}",
         )

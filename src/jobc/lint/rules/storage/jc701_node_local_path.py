@@ -44,10 +44,11 @@ storage:
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules._env import lookup
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
-from jobc.tables.paths import place
+from jobc.tables.paths import Place, place
 
 META = Meta(
     code="JC701",
@@ -97,7 +98,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         value = getattr(spec.storage, key)
         if value is None:
             continue
-        where = place(value, shared)
+        where = _in_words(ctx, place(value, shared))
+        said = words.name(ctx, ("storage", key), f"storage.{key} {value!r}")
         if where.kind == "local":
             scope = (
                 f"each of the {nodes} nodes keeps its own {what} there"
@@ -106,27 +108,37 @@ def check(ctx: Context) -> Iterator[Hit]:
             )
             yield Hit(
                 ("storage", key),
-                f"storage.{key} {value!r}: {where.reason}, and {scope}; {reader}; put the {what} "
-                "on shared storage",
+                f"{said}: {where.reason}, and {scope}; {reader}; put the {what} on shared storage",
                 severity=severity,
             )
         elif where.kind == "outside" and (ctx.multinode or (key == "checkpoints" and requeue)):
             yield Hit(
                 ("storage", key),
-                f"storage.{key} {value!r}: {where.reason}, so other nodes may not see the {what}; "
+                f"{said}: {where.reason}, so other nodes may not see the {what}; "
                 f"{reader}; move them under a shared prefix, or add their file system to "
-                "storage.shared if it is shared",
+                f"{_SHARED[words.in_script(ctx)]} if it is shared",
                 severity=severity,
             )
     if not ctx.multinode:
         return
     for path, value, name in _caches(ctx):
-        where = place(value, shared)
+        where = _in_words(ctx, place(value, shared))
         if where.kind in ("local", "outside"):
+            said = words.name(ctx, path, f"{name} {value!r}") if path[0] == "storage" else f"{name} {value!r}"
             yield Hit(
                 path,
-                f"{name} {value!r}: {where.reason}, so each of the {nodes} nodes downloads the "
+                f"{said}: {where.reason}, so each of the {nodes} nodes downloads the "
                 "same files into its own copy, again in every job (and cannot on an air-gapped "
                 "cluster); put the cache on shared storage",
                 severity=Severity.WARNING,
             )
+
+
+_SHARED = {False: "storage.shared", True: "the profile's storage.shared"}
+
+
+def _in_words(ctx: Context, where: Place) -> Place:
+    """A script names no storage.shared of its own: the shared prefixes are its profile's."""
+    if where.kind == "outside" and words.in_script(ctx):
+        return Place(where.kind, where.reason.replace("storage.shared", "the profile's storage.shared"))
+    return where

@@ -23,6 +23,7 @@ launch: {mode: srun, program: train.py}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import derived
 from jobc.spec.context import Context
@@ -50,9 +51,17 @@ def check(ctx: Context) -> Iterator[Hit]:
     if ctx.spec.launch.mode != "srun" or tasks is None or ctx.gpus_per_node == 0:
         return
     if tasks != ctx.gpus_per_node:
-        yield Hit(
-            ("resources", "tasks_per_node"),
-            f"launch.mode srun starts one rank per task, but tasks_per_node is {tasks} and "
-            f"gpus_per_node is {ctx.gpus_per_node}; set tasks_per_node to {ctx.gpus_per_node} "
-            "or remove it",
-        )
+        gpus = ctx.gpus_per_node
+        if words.in_script(ctx):
+            where = words.name(ctx, ("resources", "tasks_per_node"))
+            message = (
+                f"srun starts one rank per task, but {where} gives {tasks} task(s) per node for "
+                f"{gpus} GPUs per node; ask for {gpus} (#SBATCH --ntasks-per-node={gpus}, or "
+                f"srun --ntasks-per-node={gpus})"
+            )
+        else:
+            message = (
+                f"launch.mode srun starts one rank per task, but tasks_per_node is {tasks} and "
+                f"gpus_per_node is {gpus}; set tasks_per_node to {gpus} or remove it"
+            )
+        yield Hit(("resources", "tasks_per_node"), message)

@@ -46,6 +46,7 @@ srun torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import derived
 from jobc.spec.context import Context
@@ -81,11 +82,19 @@ def check(ctx: Context) -> Iterator[Hit]:
     if ctx.spec.launch.mode != "torchrun" or tasks is None or tasks == 1:
         return
     workers = max(ctx.gpus_per_node, 1)
+    if words.in_script(ctx):
+        where = words.name(ctx, ("resources", "tasks_per_node"))
+        head = f"the launcher starts {workers} workers in each task, and {where}"
+        fix = "ask for one task per node (--ntasks-per-node=1)"
+    else:
+        head = (
+            f"launch.mode torchrun runs one torch.distributed.run per task and each starts {workers} "
+            f"workers, so tasks_per_node {tasks}"
+        )
+        fix = "set tasks_per_node to 1 or remove it"
     yield Hit(
         ("resources", "tasks_per_node"),
-        f"launch.mode torchrun runs one torch.distributed.run per task and each starts {workers} "
-        f"workers, so tasks_per_node {tasks} starts {tasks} launchers per node that bind the same "
-        f"rendezvous port (EADDRINUSE) and {tasks * workers} ranks per node instead of {workers}; "
-        "set tasks_per_node to 1 or remove it",
+        f"{head} starts {tasks} launchers per node that bind the same rendezvous port (EADDRINUSE) and "
+        f"{tasks * workers} ranks per node instead of {workers}; {fix}",
         fix=Fix.make("set tasks_per_node to 1", Edit(("resources", "tasks_per_node"), "1")),
     )

@@ -25,6 +25,7 @@ resources: {nodes: 2, gpus_per_node: 8}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 
@@ -45,15 +46,22 @@ def check(ctx: Context) -> Iterator[Hit]:
     if capacity is None or want <= capacity:
         return
     total = want * ctx.nodes
-    same = (
-        f", or gpus_per_node {capacity} on {total // capacity} nodes for the same {total} GPUs"
-        if capacity and total % capacity == 0
-        else ""
-    )
-    yield Hit(
-        _where(ctx),
-        f"gpus_per_node {want} but {source} has {capacity} GPUs; use gpus_per_node {capacity} or fewer{same}",
-    )
+    even = bool(capacity) and total % capacity == 0
+    if words.in_script(ctx):
+        asked = words.name(ctx, ("resources", "gpus_per_node"))
+        source = source.replace("(cluster.gpus_per_node)", "(the profile's cluster.gpus_per_node)")
+        same = f", or {capacity} on {total // capacity} nodes (#SBATCH --nodes) for the same {total} GPUs"
+        message = (
+            f"{asked} asks for {want} GPUs per node but {source} has {capacity}; ask for {capacity} or "
+            f"fewer (#SBATCH --gpus-per-node={capacity}){same if even else ''}"
+        )
+    else:
+        same = f", or gpus_per_node {capacity} on {total // capacity} nodes for the same {total} GPUs"
+        message = (
+            f"gpus_per_node {want} but {source} has {capacity} GPUs; use gpus_per_node {capacity} or "
+            f"fewer{same if even else ''}"
+        )
+    yield Hit(_where(ctx), message)
 
 
 def _capacity(ctx: Context) -> tuple[int | None, str]:

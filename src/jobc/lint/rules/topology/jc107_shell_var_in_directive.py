@@ -40,6 +40,7 @@ import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Edit, Fix, Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
@@ -90,7 +91,11 @@ def check(ctx: Context) -> Iterator[Hit]:
             new = substitute(text) if is_file and path[:2] == ("slurm", "extra") else None
             # JSON's string is YAML's double-quoted one: the value stays a string whatever it holds
             fix = Fix.make("use Slurm's filename patterns", Edit(path, json.dumps(new))) if new else None
-            yield Hit(path, f"{name} {mask(text)!r} becomes an #SBATCH line, {problem}", fix=fix)
+            if words.in_script(ctx):
+                message = f"{words.name(ctx, path)} is read by sbatch itself, {problem}"
+            else:
+                message = f"{name} {mask(text)!r} becomes an #SBATCH line, {problem}"
+            yield Hit(path, message, fix=fix)
 
 
 def _directive_values(ctx: Context) -> Iterator[tuple[DataPath, str, bool]]:

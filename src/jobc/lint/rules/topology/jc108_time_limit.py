@@ -40,6 +40,7 @@ srun python train.py
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
 from jobc.spec.slurmtime import FORMS, TimeLimitError, describe, parse_time
@@ -67,10 +68,12 @@ def check(ctx: Context) -> Iterator[Hit]:
         if ctx.multinode:
             # a missing key: the locator falls back to the spec's own `slurm:` (or its top), never
             # to a profile's `slurm:` section, which is not where the limit belongs
+            time = words.setting(ctx, ("slurm", "time"), "24:00:00", 'slurm.time, e.g. "24:00:00"')
+            without = "#SBATCH --time" if words.in_script(ctx) else "slurm.time"
             yield Hit(
                 ("slurm", "time"),
-                f"a {ctx.nodes}-node job needs a time limit: without slurm.time it gets the "
-                'partition\'s default and cannot be backfilled; add slurm.time, e.g. "24:00:00"',
+                f"a {ctx.nodes}-node job needs a time limit: without {without} it gets the "
+                f"partition's default and cannot be backfilled; add {time}",
                 at_value=False,
             )
         return
@@ -78,7 +81,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     try:
         seconds = parse_time(slurm.time)
     except TimeLimitError as exc:
-        yield Hit(where, f"slurm.time {exc}")
+        yield Hit(where, f"{words.name(ctx, where, 'slurm.time')} {exc}")
         return
     limit, limit_problem = _partition_limit(ctx)
     if limit_problem:
@@ -86,17 +89,19 @@ def check(ctx: Context) -> Iterator[Hit]:
     part = ctx.partition_limits
     if seconds is None:
         cap = f"; partition {slurm.partition!r} allows at most {part.max_time!r}" if limit is not None else ""
+        said = words.name(ctx, where, f"slurm.time {slurm.time!r}")
         yield Hit(
             where,
-            f"slurm.time {slurm.time!r} asks for no time limit: the job cannot be backfilled and "
+            f"{said} asks for no time limit: the job cannot be backfilled and "
             f"may pend forever on a partition with a maximum{cap}; give a real limit, "
             'e.g. "24:00:00"',
         )
         return
     if limit is not None and seconds > limit:
+        said = words.name(ctx, where, f"slurm.time {slurm.time!r}")
         yield Hit(
             where,
-            f"slurm.time {slurm.time!r} ({describe(seconds)}) is over the limit of partition "
+            f"{said} ({describe(seconds)}) is over the limit of partition "
             f"{slurm.partition!r}, {part.max_time!r} ({describe(limit)}), so the job would be refused "
             f"or pend forever (PartitionTimeLimit); use at most {part.max_time!r} and resume from a "
             "checkpoint, or pick a partition with a longer limit",

@@ -26,6 +26,7 @@ launch: {mode: srun, program: train.py}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 
@@ -61,9 +62,12 @@ def check(ctx: Context) -> Iterator[Hit]:
         else "a node"
     )
     fit = available // tasks
-    fix = f"use cpus_per_task {fit} or fewer" if fit else f"use at most {available} tasks per node"
-    yield Hit(
-        ("resources", "cpus_per_task"),
-        f"cpus_per_task {per_task} × {tasks} tasks per node ({why}) = {per_task * tasks} CPUs, but "
-        f"{node} has {available}; {fix}",
-    )
+    if words.in_script(ctx):
+        asked = words.name(ctx, ("resources", "cpus_per_task"))
+        fix = f"ask for {fit} or fewer (#SBATCH --cpus-per-task={fit})" if fit else ""
+        fix = fix or f"run at most {available} tasks per node"
+        message = f"{asked}: {per_task} CPUs × {tasks} tasks per node = {per_task * tasks} CPUs"
+    else:
+        fix = f"use cpus_per_task {fit} or fewer" if fit else f"use at most {available} tasks per node"
+        message = f"cpus_per_task {per_task} × {tasks} tasks per node ({why}) = {per_task * tasks} CPUs"
+    yield Hit(("resources", "cpus_per_task"), f"{message}, but {node} has {available}; {fix}")
