@@ -4,6 +4,7 @@ compiled script wrote)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jobc.jobs.findings import (
@@ -143,6 +144,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     for f in findings:
         if f.cls == "host_oom" and f.node is None and nodes:
             f.node = nodes[0]
+            f.summary = f.summary.replace(": a process", f": on {nodes[0]}", 1)
     _demote_echoes(findings, stop_at)
     _reports(findings)
     # a lost rendezvous after another failure is that failure's echo
@@ -154,6 +156,11 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     findings = _merge(findings)
     _place_unlabelled(findings)
 
+    if not any(f.cause for f in findings):
+        # a signal the job received (Lightning's `Received SIGTERM`, torchrun's agent) and nothing else
+        received = [f for f in findings if f.code in ("L203", "L205")]
+        if received:
+            received[0].cause, received[0].role = True, "cause"
     if not any(f.cause for f in findings):
         retry = [f for f in findings if f.cls == "rendezvous"]
         if retry:
@@ -386,6 +393,8 @@ def _summary(
             return f"{who} ended by {sig}" + (f" (exit code {code})" if code is not None else "")
         return f"{who} exited with {code}: {_exit_text(code)}" if code is not None else f"{who} ended"
     what = fx.get("what") or fx.get("command") or fx.get("module") or ""
+    if not what and sig is not None:
+        what = f"{sig}" if e.sig is None or e.sig.code != "L205" else f"received {sig}"
     if cls == "collective_timeout" and fx.get("op"):
         what = f"collective {fx['op']} (SeqNum {fx.get('seq', '?')}) timed out"
     if fx.get("endpoint"):
@@ -551,7 +560,7 @@ def _merge(findings: list[Finding]) -> list[Finding]:
     for f in sorted(findings, key=lambda f: f.order):
         if f.role in {"symptom", "context"}:
             key: tuple[Any, ...] = (f.role, f.code or f.kind, f.cls)
-        elif f.cls in ("rendezvous", "port_in_use"):
+        elif f.cls in ("rendezvous", "port_in_use", "host_oom"):
             key = ("cause", f.cls)
         elif f.kind in ("exception-line",) or f.code.startswith("P") or f.cls in ("import_error",):
             key = ("cause", f.cls, f.summary.split(" raised ", 1)[-1][:120])
@@ -574,16 +583,21 @@ def _merge(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+_COLLECTIVE = re.compile(r"collective ([A-Za-z_]{1,40}) \(SeqNum ([0-9]{1,18})\)")
+
+
 def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:
     """A log that holds only symptoms: say so, and name the ranks that did not time out."""
     timeouts = [f for f in findings if f.cls == "collective_timeout"]
     if not timeouts:
         return None
     waited = sorted({r for f in timeouts for r in f.ranks})
-    ops = [f.summary for f in timeouts if "SeqNum" in f.summary]
     op = ""
-    if ops:
-        op = " in " + ops[0].split(": ", 1)[-1].split(": ", 1)[-1]
+    for f in timeouts:
+        m = _COLLECTIVE.search(f.summary)
+        if m is not None:
+            op = f" in {m.group(1)} (SeqNum {m.group(2)})"
+            break
     suspects = ""
     if scanner.world and waited and scanner.world <= 65536:
         missing = [r for r in range(scanner.world) if r not in waited]
