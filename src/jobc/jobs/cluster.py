@@ -39,8 +39,9 @@ def read(*, accounting: bool = True) -> ClusterFacts:
     and QOS that sacctmgr knows)."""
     slurm.require("scontrol")
     config = _scontrol("config")
-    partitions = _scontrol("partition", "-o")
-    nodes = _scontrol("node", "-o")
+    # --all: hidden partitions too (a user may be allowed in one); one line a record
+    partitions = _scontrol("partition", "-o", "--all")
+    nodes = _scontrol("node", "-o", "--all")
     accounts = qos = None
     if accounting and "accounting_storage/none" not in config:
         accounts = _sacctmgr("account", "account")

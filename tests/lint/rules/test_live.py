@@ -124,3 +124,11 @@ def test_a_script_meets_the_live_rules_at_its_directives(tmp_path: Path) -> None
         result = lint_path(script)
     found = {(f.code, f.span.line) for f in result.findings if f.code.startswith("JC12")}
     assert found == {("JC121", 3), ("JC121", 5), ("JC123", 6)}, result.findings
+
+
+def test_several_partitions_each_must_exist_and_no_limits_are_guessed(tmp_path: Path) -> None:
+    result = live_lint(tmp_path, partition='"batch,short"', nodes=3, gpus=4)
+    assert not [c for c in codes(result) if c.startswith("JC12")]
+    result = live_lint(tmp_path, partition='"batch,shrot"')
+    assert where(result, "JC120") == [(4, 14)]
+    assert "partition 'shrot' does not exist" in only(result, "JC120").message

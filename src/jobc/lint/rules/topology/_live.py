@@ -35,6 +35,8 @@ def target(ctx: Context) -> Target | None:
     if cluster is None:
         return None
     name = ctx.spec.slurm.partition
+    if name and "," in name:
+        return None  # several partitions: the job runs in the first that fits; no one set of limits
     part = cluster.partition(name) if name else cluster.default_partition
     if part is None:
         return None

@@ -58,15 +58,21 @@ def check(ctx: Context) -> Iterator[Hit]:
             )
             return
     else:
-        part = cluster.partition(name)
-        if part is None:
-            close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        # `--partition=a,b`: the job may run in any of them; each must exist
+        asked = [n.strip() for n in name.split(",") if n.strip()]
+        unknown = [n for n in asked if cluster.partition(n) is None]
+        for missing in unknown:
+            close = difflib.get_close_matches(missing, names, n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             yield Hit(
                 PARTITION,
-                f"partition {name!r} does not exist on cluster {cluster.name or '(unnamed)'}: its "
+                f"partition {missing!r} does not exist on cluster {cluster.name or '(unnamed)'}: its "
                 f"partitions are {', '.join(names)}{hint}",
             )
+        if unknown or len(asked) != 1:
+            return
+        part = cluster.partition(asked[0])
+        if part is None:
             return
     state = part.state.split("+")[0]
     if state != "UP":
