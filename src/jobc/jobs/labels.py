@@ -92,7 +92,11 @@ def parse(raw: str) -> Line:
                 break
         else:
             m = _HOST.match(text)
-            if m is not None and node is None and _is_host(m.group(1)):
+            if m is not None and node is None and m.group(1).startswith("slurmstepd-"):
+                # some sites name slurmstepd after its node: `slurmstepd-gpu07: error: …`
+                node = m.group(1).removeprefix("slurmstepd-") or None
+                text = "slurmstepd: " + text[m.end() :]
+            elif m is not None and node is None and _is_host(m.group(1)):
                 node = m.group(1)
                 text = text[m.end() :]
         if text == before:
