@@ -348,3 +348,34 @@ def test_a_read_only_file_is_not_replaced(tmp_path: Path, capsys: pytest.Capture
     assert main(["lint", str(script), "--fix"]) == 2
     assert script.read_text(encoding="utf-8") == BROKEN
     assert "read-only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("slurm", "written"),
+    [
+        (
+            "slurm:\n  partition: batch   # the big one\n",
+            'slurm:\n  time: "04:00:00"\n  partition: batch   # the big one\n',
+        ),
+        ("slurm: {partition: batch}\n", 'slurm: {time: "04:00:00", partition: batch}\n'),
+        ("", 'launch: {program: train.py}\nslurm:\n  time: "04:00:00"\n'),
+    ],
+    ids=["block", "flow", "no-section"],
+)
+def test_a_specs_missing_time_gets_the_partitions_default_as_written(
+    tmp_path: Path, slurm: str, written: str
+) -> None:
+    (tmp_path / "site.yaml").write_text(
+        "profile: site\nslurm: {partition: batch}\n" + PROFILE.split("\n", 1)[1], encoding="utf-8"
+    )
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        f"version: 1\nname: x\nextends: site.yaml\n{slurm}resources: {{nodes: 2, gpus_per_node: 8}}\n"
+        "launch: {program: train.py}\n",
+        encoding="utf-8",
+    )
+    assert not fix_path(spec, config=Config(), unsafe=False).changed  # a value jobc chose: unsafe
+    outcome = fix_path(spec, config=Config(), unsafe=True)
+    assert written in outcome.after
+    assert outcome.result is not None
+    assert "JC108" not in {f.code for f in outcome.result.findings}

@@ -64,6 +64,9 @@ class Edit:
     at: Span | DataPath
     text: str
     at_value: bool = True
+    # `text` is a new `key: value` entry for the mapping at the data path `at`: the emitter puts it
+    # in as the mapping is written (a line at its indentation, or into its braces)
+    insert: bool = False
 
 
 @record

@@ -155,3 +155,39 @@ def _inside_flow(text: str, col: int) -> bool:
         elif ch in "]}":
             depth -= 1
     return depth > 0
+
+
+def entry_insertion(tree: Pos | None, text: str, path: DataPath, entry: str) -> tuple[Span, str] | None:
+    """Where and how to write `entry` (`key: value`) as a new entry of the mapping at `path` of a
+    file whose text is `text`: before the mapping's first key, at its indentation, or first inside
+    its braces; a top-level section that is not there is added at the end of a block-style file.
+    None when the mapping is written in a way an insertion could get wrong."""
+    lines = text.split("\n")
+    node: Pos | None = tree
+    if not isinstance(node, MapPos) or _is_flow(lines, node.line, node.col):
+        return None
+    for depth, part in enumerate(path):
+        if not isinstance(node, MapPos) or not isinstance(part, str):
+            return None
+        if part not in node.entries:
+            if depth != len(path) - 1 or depth != 0:
+                return None
+            # a top-level section the file does not have yet: at its end
+            lead = "" if text.endswith("\n") or not text else "\n"
+            end = Span(len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 1)
+            return end, f"{lead}{part}:\n  {entry}\n"
+        _, _, vline, vcol, child, _ = node.entries[part]
+        node = child
+        if depth == len(path) - 1:
+            if not isinstance(child, MapPos):
+                return None
+            if _is_flow(lines, vline, vcol):
+                after = Span(vline + 1, vcol + 2, vline + 1, vcol + 2)
+                return after, f"{entry}, " if child.entries else entry
+            if not child.entries:
+                return None
+            kline, kcol = min((k[0], k[1]) for k in child.entries.values())
+            if lines[kline][:kcol].strip():
+                return None  # the first key shares its line with something else
+            return Span(kline + 1, 1, kline + 1, 1), f"{' ' * kcol}{entry}\n"
+    return None

@@ -37,9 +37,10 @@ srun python train.py
 ```
 """
 
+import json
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Applicability, Hit, Severity
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
@@ -56,9 +57,11 @@ META = Meta(
 SCRIPTS = True
 FIX = Repair(
     Applicability.UNSAFE,
-    "adds `#SBATCH --time` with the partition's default limit when the cluster profile gives "
-    "it (`cluster.partitions.NAME.default_time`); otherwise the finding stays",
-    "scripts",
+    "writes the partition's default limit, when the cluster profile gives it "
+    "(`cluster.partitions.NAME.default_time`), as `#SBATCH --time` after a script's directives or "
+    "as `time:` in a spec's `slurm:` section (added when the spec has none); otherwise the finding "
+    "stays",
+    "scripts, and specs",
 )
 
 
@@ -75,6 +78,7 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"a {ctx.nodes}-node job needs a time limit: without {without} it gets the "
                 f"partition's default and cannot be backfilled; add {time}",
                 at_value=False,
+                fix=_default_time(ctx),
             )
         return
     where = ("slurm", "time")
@@ -106,6 +110,19 @@ def check(ctx: Context) -> Iterator[Hit]:
             f"or pend forever (PartitionTimeLimit); use at most {part.max_time!r} and resume from a "
             "checkpoint, or pick a partition with a longer limit",
         )
+
+
+def _default_time(ctx: Context) -> Fix | None:
+    """The partition's default limit written as slurm.time, when the cluster profile gives it."""
+    part = ctx.partition_limits
+    default = getattr(part, "default_time", None) if part is not None else None
+    if not default:
+        return None  # the limit is the user's to choose
+    return Fix.make(
+        f"ask for the partition's default time limit, {default}",
+        Edit(("slurm",), f"time: {json.dumps(default)}", insert=True),
+        safe=False,
+    )
 
 
 def _partition_limit(ctx: Context) -> tuple[int | None, Hit | None]:
