@@ -205,3 +205,10 @@ def test_logs_rank_filter_reads_huge_and_unicode_labels() -> None:
 
     for raw in (f"{BIG}: x\n".encode(), f"[rank{BIG}]: x\n".encode(), "²: x\n".encode(), b"3: x\n"):
         assert keep(raw, 3, torchrun=False, per_node=None) == (raw == b"3: x\n")
+
+
+def test_a_flattened_traceback_of_a_megabyte_is_linear(tmp_path: Path) -> None:
+    head = b"Traceback (most recent call last): "
+    big = head + b"ErrorError: " * (1_000_000 // 12) + b"\n"
+    small = head + b"ErrorError: " * (100_000 // 12) + b"\n"
+    assert _ratio(tmp_path, big, small) < 4

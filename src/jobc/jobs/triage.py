@@ -62,6 +62,11 @@ _LEADING_INT = re.compile(r"^\s{0,8}(-?[0-9]{1,18})(?![0-9])")
 _LOCAL_RANK = re.compile(r"local_rank: ([0-9]{1,9})\)")
 _SIGNAL_NUMBER = re.compile(r"Signal ([0-9]{1,3}) \((SIG[A-Z0-9]{2,8})\)")
 _LIGHTNING_WORLD = re.compile(r"GLOBAL_RANK: ([0-9]{1,9}), MEMBER: ([0-9]{1,9})/([0-9]{1,9})")
+_INLINE_EXCEPTION = re.compile(
+    r"(?<![A-Za-z0-9_.])((?:[A-Za-z_][A-Za-z0-9_]{0,100}+\.){0,20}+[A-Za-z_][A-Za-z0-9_]{0,100}+)"
+    r"(?:: (.{0,500})|$)"
+)
+_INLINE_FRAME = re.compile(r'File "[^"]{1,1000}", line [0-9]{1,9}, in \S{1,200}')
 _LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "/lib/python3", "/lib64/python3", "<string>")
 
 
@@ -210,6 +215,9 @@ class Scanner(Facts):
         self, key: tuple[Any, ...], ev: Evidence, order: tuple[int, int], line: labels.Line, text: str
     ) -> bool:
         if text.startswith("Traceback (most recent call last):"):
+            rest = text[len("Traceback (most recent call last):") :]
+            if len(rest.strip()) > 8 and self._flattened(key, ev, order, line, rest):
+                return True
             chained = key in self.chain_pending
             self.chain_pending.discard(key)
             if len(self.open_tb) < 4096 or key in self.open_tb:
@@ -235,6 +243,24 @@ class Scanner(Facts):
         del self.open_tb[key]
         message = rest[1:].strip() if rest else ""
         self._exception(key, opened, ev, order, line=line, name=name, message=message)
+        return True
+
+    def _flattened(
+        self, key: tuple[Any, ...], ev: Evidence, order: tuple[int, int], line: labels.Line, rest: str
+    ) -> bool:
+        """A traceback pasted with its newlines lost: frames and the exception on one line."""
+        found = None
+        for m in _INLINE_EXCEPTION.finditer(rest[:MAX_LINE]):
+            if _is_exception(m.group(1)):
+                found = m
+        if found is None:
+            return False
+        tail: deque[tuple[Evidence, str]] = deque(maxlen=TRACEBACK_TAIL)
+        for frame in _INLINE_FRAME.finditer(rest[: found.start()]):
+            tail.append((ev, frame.group(0)))
+        opened = _OpenTraceback(ev, self.current, tail, chained=False)
+        message = (found.group(2) or "").strip()
+        self._exception(key, opened, ev, order, line=line, name=found.group(1), message=message)
         return True
 
     def _expire(self) -> None:
