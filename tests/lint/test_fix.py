@@ -379,3 +379,17 @@ def test_a_specs_missing_time_gets_the_partitions_default_as_written(
     assert written in outcome.after
     assert outcome.result is not None
     assert "JC108" not in {f.code for f in outcome.result.findings}
+
+
+def test_an_entry_leaves_its_mapping_with_its_comma_or_its_line() -> None:
+    from jobc.reader.locate import entry_removal
+    from jobc.reader.source import parse_text
+
+    text = 'a: {x: 1, y: 2}\nb: {y: 2, x: 1}\nc: {x: 1}\nd:\n  x: "1"   # gone\n  y: 2\ne:\n  x: 1\n'
+    src = parse_text(text, "t.yaml")
+    out, _ = apply(
+        text,
+        [Fix.make(k, Edit(span, "")) for k in "abcde" if (span := entry_removal(src.tree, text, (k, "x")))],
+    )
+    # the only entry of a block mapping stays: without it the mapping would be null
+    assert out == "a: {y: 2}\nb: {y: 2}\nc: {}\nd:\n  y: 2\ne:\n  x: 1\n"

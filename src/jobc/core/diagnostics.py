@@ -67,6 +67,9 @@ class Edit:
     # `text` is a new `key: value` entry for the mapping at the data path `at`: the emitter puts it
     # in as the mapping is written (a line at its indentation, or into its braces)
     insert: bool = False
+    # the entry at the data path `at` (its key and value) is taken out of its mapping, with its
+    # separator or its line; `text` is unused
+    remove: bool = False
 
 
 @record

@@ -12,7 +12,7 @@ from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 from jobc.lint.config import Config, enabled, severity_for
 from jobc.reader import source as _source
-from jobc.reader.locate import entry_insertion, locate
+from jobc.reader.locate import entry_insertion, entry_removal, locate
 from jobc.spec.context import Context
 
 if TYPE_CHECKING:
@@ -158,6 +158,13 @@ class Run:
         for edit in fix.edits:
             if isinstance(edit.at, Span):
                 edits.append(edit)
+                continue
+            if edit.remove:
+                src = next((s for s in self.layers if s.file == file), None) if layer is None else layer
+                gone = None if src is None else entry_removal(src.tree, src.text, edit.at)
+                if gone is None:
+                    return None
+                edits.append(Edit(gone, ""))
                 continue
             if edit.insert:
                 # a new entry goes into the file the finding is in, as that file writes mappings

@@ -191,3 +191,34 @@ def entry_insertion(tree: Pos | None, text: str, path: DataPath, entry: str) -> 
                 return None  # the first key shares its line with something else
             return Span(kline + 1, 1, kline + 1, 1), f"{' ' * kcol}{entry}\n"
     return None
+
+
+def entry_removal(tree: Pos | None, text: str, path: DataPath) -> Span | None:
+    """The text to delete to take the entry at `path` (a key with a one-line scalar value) out of
+    its mapping: in braces, the entry and its comma; in a block, its whole line. None when the
+    entry is written otherwise, or is the only one of a block mapping (which would become null)."""
+    lines = text.split("\n")
+    node: Pos | None = tree
+    for part in path[:-1]:
+        if not isinstance(node, MapPos) or not isinstance(part, str) or part not in node.entries:
+            return None
+        node = node.entries[part][4]
+    key = path[-1] if path else None
+    if not isinstance(node, MapPos) or not isinstance(key, str) or key not in node.entries:
+        return None
+    kline, kcol, vline, vcol, child, null = node.entries[key]
+    if child is not None or null or vline != kline:
+        return None
+    line = lines[kline]
+    end = _scalar_span(lines, vline, vcol).end_col - 1
+    if _inside_flow(line, kcol):
+        rest = re.match(r"\s*,\s*", line[end:])
+        if rest is not None:
+            return Span(kline + 1, kcol + 1, kline + 1, end + rest.end() + 1)
+        before = re.search(r",\s*$", line[:kcol])
+        if before is not None:
+            return Span(kline + 1, before.start() + 1, kline + 1, end + 1)
+        return Span(kline + 1, kcol + 1, kline + 1, end + 1)  # the only entry: `{}` is left
+    if line[:kcol].strip() or not re.fullmatch(r"\s*(#.*)?", line[end:]) or len(node.entries) < 2:
+        return None
+    return Span(kline + 1, 1, kline + 2, 1)

@@ -51,7 +51,7 @@ srun python train.py
 from collections.abc import Iterator
 
 from jobc.compile.rendezvous import PORT_BASE, PORT_SPAN
-from jobc.core.diagnostics import Applicability, Hit, Severity
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
@@ -68,9 +68,10 @@ META = Meta(
 )
 FIX = Repair(
     Applicability.UNSAFE,
-    "replaces the fixed port with one derived from the job id, `$((20000 + SLURM_JOB_ID % "
-    "9000))`, as compiled scripts do",
-    "scripts",
+    "removes a spec's fixed port (launch.master_port, env MASTER_PORT), so that jobc derives one "
+    "from the job id; in a script, replaces the fixed port with `$((20000 + SLURM_JOB_ID % 9000))`, "
+    "as compiled scripts derive it",
+    "specs and scripts",
 )
 # A batch script can have this pitfall in the same form: the rule runs on scripts too.
 SCRIPTS = True
@@ -95,6 +96,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             ("launch", "master_port"),
             f"{where} fixes the port at {port} but {why} can bind it too (EADDRINUSE); {fix}",
+            fix=_remove(("launch", "master_port")),
         )
     if "MASTER_PORT" in ctx.spec.env:
         value = ctx.spec.env["MASTER_PORT"]
@@ -102,7 +104,14 @@ def check(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             ("env", "MASTER_PORT"),
             f"{where} fixes the port at {value} but {why} can bind it too (EADDRINUSE); {fix}",
+            fix=_remove(("env", "MASTER_PORT")),
         )
+
+
+def _remove(path: tuple[str, str]) -> Fix:
+    """Out of a spec: jobc derives the port from the job id (in a script the repair is made from
+    the script's words instead)."""
+    return Fix.make(f"remove {'.'.join(path)}", Edit(path, "", remove=True), safe=False)
 
 
 def _exclusive(ctx: Context) -> bool:
