@@ -145,3 +145,25 @@ def test_the_assembled_bad_example_of_each_rule_fires(code: str, tmp_path: Path)
     script = tmp_path / "bad.sh"
     script.write_text("#!/bin/bash\n" + match.group(1), encoding="utf-8")
     assert code in {f.code for f in lint_path(script).findings}
+
+
+def test_a_step_shell_sees_exported_variables_only(tmp_path: Path) -> None:
+    step = "    srun bash -c 'torchrun --nproc_per_node=$NPROC train.py'\n"
+    exported = _script(tmp_path, "    export NPROC=8\n" + step, "exported.sh")
+    assert "JC804" in [c for c, *_ in _found(exported)]
+    plain = _script(tmp_path, "    NPROC=8\n" + step, "plain.sh")
+    assert "JC804" not in [c for c, *_ in _found(plain)]
+
+
+def test_branches_merge_without_copying_every_variable() -> None:
+    # many variables and many branches: each `if` costs what it sets (this would take minutes
+    # if each branch copied the variables)
+    n = 3000
+    body = "".join(f"V{i}=x\n" for i in range(n))
+    body += "".join(f'if [ -n "$A" ]; then B{i}=1; else B{i}=2; fi\n' for i in range(n))
+    body += 'if [ -n "$A" ]; then N=8; else N=8; fi\nsrun torchrun --nproc_per_node=$N train.py\n'
+    facts = read_bytes(("#!/bin/bash\n" + body).encode(), "many.sh")
+    step = facts.main_step
+    assert step is not None
+    assert step.launcher is not None
+    assert step.launcher.options["nproc_per_node"].text == "8"  # both ways agree

@@ -244,14 +244,14 @@ class _Frame:
 
 
 class _Branches:
-    """Variables before an `if`/`case`/loop, and after each of its branches, to merge at its end."""
+    """An `if`/`case`/loop: what each of its branches set, to merge at its end."""
 
-    __slots__ = ("before", "complete", "results")
+    __slots__ = ("complete", "mark", "results")
 
-    def __init__(self, before: dict[str, _values.Value | None] | None, complete: bool) -> None:
-        self.before: dict[str, _values.Value | None] = before or {}
+    def __init__(self, mark: int, complete: bool) -> None:
+        self.mark = mark  # where the journal stood before the first branch
         self.complete = complete  # one branch always runs (an `else` or a `*)` case)
-        self.results: list[dict[str, _values.Value | None]] = []
+        self.results: list[dict[str, Any]] = []  # per branch: the variables it set, as it left them
 
 
 class _Reader:
@@ -272,6 +272,9 @@ class _Reader:
         self.src = _values.Src(raw)
         self.bodies: dict[str, tuple[_values.Src, Any]] = {}  # function name → its definition
         self.vars: dict[str, _values.Value | None] = {}  # None: set, but to something unknown
+        # every change of a variable, with the value before it: branches are undone and merged
+        # from it, so an `if` costs what its branches set, not the number of variables
+        self.journal: list[tuple[str, Any]] = []
         self.frames: list[_Frame] = [_Frame(None)]
         self.base = base
         self.exported: set[str] = set()
@@ -396,17 +399,51 @@ class _Reader:
                 self.budget -= 1
                 self.statement(stack, item[1], item[2], item[3])
             elif kind == "snapshot":
-                item[1].before = dict(self.vars)
-            elif kind == "branch":
-                self.vars = dict(item[1].before)
+                item[1].mark = len(self.journal)
             elif kind == "branch_end":
-                item[1].results.append(self.vars)
+                item[1].results.append(self.undo(item[1].mark))
             elif kind == "merge":
-                self.vars = _merge(item[1])
+                self.merge(item[1])
             elif kind == "restore":
-                self.vars = item[1]
+                self.undo(item[1])
             elif kind == "frame_end":
                 self.frames.pop()
+
+    def setvar(self, name: str, value: _values.Value | None) -> None:
+        self.journal.append((name, self.vars.get(name, _UNSET)))
+        self.vars[name] = value
+
+    def undo(self, mark: int) -> dict[str, Any]:
+        """Undo the changes since ``mark``; what each changed variable held before the undo."""
+        changed: dict[str, Any] = {}
+        journal = self.journal
+        while len(journal) > mark:
+            name, old = journal.pop()
+            if name not in changed:
+                changed[name] = self.vars.get(name, _UNSET)
+            if old is _UNSET:
+                self.vars.pop(name, None)
+            else:
+                self.vars[name] = old
+        return changed
+
+    def merge(self, state: _Branches) -> None:
+        """After branches: a value every way through agrees on, else unknown."""
+        names: dict[str, None] = {}
+        for result in state.results:
+            names.update(dict.fromkeys(result))
+        for name in names:
+            before = self.vars.get(name, _UNSET)
+            ways = [r.get(name, before) for r in state.results]
+            if not state.complete or not state.results:
+                ways.append(before)
+            first = ways[0]
+            # the same text either way is the same value, wherever each way wrote it
+            key = _values.key(first) if first is not _UNSET else _UNSET
+            agree = key is not _UNSET and all(w is not _UNSET and _values.key(w) == key for w in ways[1:])
+            merged = first if agree else None
+            if merged is not before:
+                self.setvar(name, merged)
 
     def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
         kind = node.type
@@ -432,7 +469,7 @@ class _Reader:
             self.branches(stack, src, node, bg)
         elif kind in ("for_statement", "while_statement", "c_style_for_statement", "until_statement"):
             # a loop body may run any number of times, none included: what it sets is unknown after
-            state = _Branches(dict(self.vars), complete=False)
+            state = _Branches(len(self.journal), complete=False)
             stack.append(("merge", state))
             stack.append(("branch_end", state))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(_statements(node))) if _runs(c))
@@ -441,14 +478,14 @@ class _Reader:
             children = [(c, b) for c, b in _statements(node) if _runs(c)]
             if not children:
                 return
-            state = _Branches(dict(self.vars), complete=False)
+            state = _Branches(len(self.journal), complete=False)
             stack.append(("merge", state))
             stack.append(("branch_end", state))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(children[1:]))
             stack.append(("s", src, children[0][0], bg or children[0][1]))
         elif kind in ("subshell", "pipeline"):
             # a subshell's (and a pipeline's) assignments do not reach the batch shell
-            stack.append(("restore", dict(self.vars)))
+            stack.append(("restore", len(self.journal)))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(_statements(node))) if _runs(c))
         else:
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(_statements(node))) if _runs(c))
@@ -491,12 +528,11 @@ class _Reader:
                     arms.append([(c, cb) for c, cb in list(_statements(child))[1:] if _runs(c)])
                 elif _runs(child):
                     conditions.append((child, b))
-        state = _Branches(None, complete)
+        state = _Branches(len(self.journal), complete)
         stack.append(("merge", state))
         for arm_items in reversed(arms):
             stack.append(("branch_end", state))
             stack.extend(("s", src, c, bg or cb) for c, cb in reversed(arm_items) if _runs(c))
-            stack.append(("branch", state))
         # the conditions run first, then one branch, each from the variables as they were then
         stack.append(("snapshot", state))
         stack.extend(("s", src, c, bg or cb) for c, cb in reversed(conditions) if _runs(c))
@@ -526,7 +562,7 @@ class _Reader:
                 if associative:
                     name = child.child_by_field_name("name")
                     if name is not None:
-                        self.vars[self.text(name, src)] = None
+                        self.setvar(self.text(name, src), None)
             elif child.type == "variable_name":
                 name = self.text(child, src)
                 if exported:
@@ -537,7 +573,7 @@ class _Reader:
                                 old.name, old.value, old.raw, old.span, old.value_span, True
                             )
                 elif keyword in ("local", "declare", "typeset") and name not in self.vars:
-                    self.vars[name] = ((),) if not associative else None
+                    self.setvar(name, ((),) if not associative else None)
         self.batch_expansions(src, node)
 
     def assignment(self, src: _values.Src, node: Any, *, exported: bool) -> None:
@@ -594,7 +630,9 @@ class _Reader:
         if value is not None and len(value) == 1 and value[0] and not any(seg[3] for seg in value[0]):
             # nothing of it is known (`$(scontrol …)`): an unknown variable, shown by its name
             value = None
-        self.vars[name] = value
+        self.setvar(name, value)
+        if exported or self.allexport:
+            self.exported.add(name)
         single = (
             value is not None and len(value) == 1 and value_node is not None and value_node.type != "array"
         )
@@ -744,7 +782,7 @@ class _Reader:
                 if value is _UNSET and not _values.environment_name(name):
                     got = self._operand(src, operand, quoted)
                     if op in (":=", "="):
-                        self.vars[name] = (_values.join(got, " "),) if got else ((),)
+                        self.setvar(name, (_values.join(got, " "),) if got else ((),))
                     return got
                 if set_ and empty and op.startswith(":"):
                     return self._operand(src, operand, quoted)
@@ -854,7 +892,7 @@ class _Reader:
         field = self._heredoc(src, redirected)
         if field is None:
             return False
-        self.vars[names[-1]] = (field,) if len(names) == 1 else None
+        self.setvar(names[-1], (field,) if len(names) == 1 else None)
         return True
 
     def word_of(self, f: _values.Field, node: Any, src: _values.Src) -> Word:
@@ -1109,13 +1147,14 @@ class _Reader:
 
         The step's shell is a new one: it sees the exported variables only, and its own arguments
         are not followed."""
-        saved = self.vars, self.frames
-        self.vars = {k: v for k, v in self.vars.items() if k in self.exported or self.allexport}
-        self.frames = [_Frame(None)]
+        saved = self.vars, self.frames, self.journal
+        names = self.vars if self.allexport else self.exported
+        self.vars = {k: self.vars[k] for k in names if k in self.vars}
+        self.frames, self.journal = [_Frame(None)], []
         try:
             self._commands_of(step, root, src)
         finally:
-            self.vars, self.frames = saved
+            self.vars, self.frames, self.journal = saved
 
     def _commands_of(self, step: Step, root: Any, src: _values.Src) -> None:
         for cmd in _descendants(root):
@@ -1158,24 +1197,6 @@ _SKIPPED = frozenset({"command_substitution", "heredoc_body", "heredoc_start", "
 def _runs(node: Any) -> bool:
     """Whether a child node is a statement the walk follows (not a comment or a heredoc's text)."""
     return node.type not in _SKIPPED
-
-
-def _merge(state: _Branches) -> dict[str, _values.Value | None]:
-    """Variables after branches: a value every way through agrees on, else unknown."""
-    results = list(state.results)
-    if not state.complete:
-        results.append(state.before)
-    if not results:
-        return dict(state.before)
-    names = set().union(*results)
-    out: dict[str, _values.Value | None] = {}
-    for name in names:
-        first = results[0].get(name, _UNSET)
-        if all(r.get(name, _UNSET) == first for r in results[1:]) and first is not _UNSET:
-            out[name] = first
-        else:
-            out[name] = None
-    return out
 
 
 def _dash_c(option: str) -> bool:

@@ -258,5 +258,8 @@ def size(v: Value) -> int:
     return sum(len(s[0]) for f in v for s in f)
 
 
-def same(a: Any, b: Any) -> bool:
-    return bool(a == b)
+def key(v: Value | None) -> Any:
+    """What a value says, without where it was written: two values that read the same compare equal."""
+    if v is None:
+        return None
+    return tuple((text(f), literal(f)) for f in v)
