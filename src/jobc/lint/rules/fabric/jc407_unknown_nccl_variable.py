@@ -4,7 +4,8 @@ NCCL reads its settings from the environment once, when a communicator is create
 every name it does not know without a word: `NCCL_SOCKET_IFACE=ib0` leaves NCCL choosing its own
 interface, and the job runs with defaults while looking tuned. jobc checks every `NCCL_*` and
 `TORCH_NCCL_*` name in `fabric.env` and `env` against the names NCCL (2.2x–2.3x, plus older
-names still read) and PyTorch's ProcessGroupNCCL read, suggests the closest known name, and
+names still read) and PyTorch's ProcessGroupNCCL read (with the flight recorder's `TORCH_FR_*`,
+which jobc's compiled scripts set), suggests the closest known name, and
 catches near misses of the prefix itself (`NCLL_DEBUG`). Names PyTorch has renamed
 (`NCCL_ASYNC_ERROR_HANDLING` → `TORCH_NCCL_ASYNC_ERROR_HANDLING`) still work but warn at run
 time and will stop working. Variables of network plugins that use their own `NCCL_<PLUGIN>_`
@@ -46,7 +47,7 @@ META = Meta(
 # A batch script can have this pitfall in the same form: the rule runs on scripts too.
 SCRIPTS = True
 
-_PREFIXES = ("NCCL_", "TORCH_NCCL_")
+_PREFIXES = ("NCCL_", "TORCH_NCCL_", "TORCH_FR_")
 # how close a name outside the NCCL prefixes must be to a known one to count as its typo
 _TYPO_CUTOFF = 0.85
 _SUGGEST_CUTOFF = 0.6
