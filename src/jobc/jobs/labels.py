@@ -31,6 +31,8 @@ _HOST = re.compile(r"^([A-Za-z][A-Za-z0-9_.\-]{0,62}): ")
 _BRACKET = re.compile(
     rf"^\[(?:(rank|Rank|RANK) ?:? ?({_N})|([A-Za-z_]{{1,32}}?)({_N})|([A-Za-z0-9_.\-]{{1,63}}):({_N}))\]:? ?"
 )
+# OpenMPI's --tag-output: `[1,3]<stderr>:` names the job and the global (MPI) rank
+_MPI = re.compile(rf"^\[[0-9]{{1,9}},({_N})\]<(?:stdout|stderr|stddiag)>: ?")
 _TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): ")
 _TIME = re.compile(
     r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T_][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
@@ -71,6 +73,10 @@ def parse(raw: str) -> Line:
         if task is None and (m := _SRUN.match(text)):
             task = int(m.group(1))
             text = text[m.end() :]
+        if rank is None and (m := _MPI.match(text)) is not None:
+            rank = int(m.group(1))
+            text = text[m.end() :]
+            continue
         if (m := _BRACKET.match(text)) is not None:
             if m.group(2) is not None:
                 rank = int(m.group(2))

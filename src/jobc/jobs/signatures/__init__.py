@@ -164,6 +164,7 @@ def trie_pattern(words: tuple[str, ...]) -> str:
 
 
 PREFILTER: re.Pattern[bytes] = re.compile(trie_pattern(keywords()).encode("utf-8"))
-#: Words too common in their first character for the combined pattern, found with `bytes.find`
-#: (a `:` starts most labels; `command not found` follows one).
-FIND_WORDS: tuple[bytes, ...] = (b"command not found",)
+#: Words whose lines hold no other keyword and start with a character too common for the combined
+#: pattern, found with `bytes.find` instead (`command not found` follows a `:`, pdsh's report is
+#: all lower case).
+FIND_WORDS: tuple[bytes, ...] = (b"command not found", b"ssh exited with exit code")

@@ -76,6 +76,23 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L206",
+        "pdsh-ssh-exit",
+        "exit_code",
+        "cause",
+        ("ssh exited with exit code",),
+        re.compile(
+            r"pdsh@[^:\s]{1,200}: (?P<node>[^:\s]{1,200}): "
+            r"ssh exited with exit code (?P<exit_code>[0-9]{1,9})"
+        ),
+        "pdsh (DeepSpeed's multi-node launcher) reporting that the command on a node exited",
+        "pdsh@gpu-node01: gpu-node02: ssh exited with exit code 1",
+        "pdsh@gpu-node01: gpu-node02: connected",
+        "pdsh (as DeepSpeed's runner starts it for multi-node jobs)",
+        ("node", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L205",
         "received-sigterm",
         "signal",
