@@ -62,3 +62,19 @@ def test_every_signature_fires_somewhere_in_the_corpus() -> None:
         seen |= {e.sig.code for e in scanner.events if e.sig is not None}
         seen |= {"G306" for e in scanner.events if e.fields.get("abort")}
     assert {s.code for s in CATALOGUE} - seen == set()
+
+
+def test_advice_for_a_log_jobc_did_not_compile_names_no_spec_field(tmp_path: Path) -> None:
+    from jobc.jobs.judge import ADVICE
+
+    sections = ("slurm.", "launch.", "resources.", "parallelism.", "resilience.", "fabric.", "storage.")
+    for cls, (plain, _compiled) in ADVICE.items():
+        assert not any(s in plain for s in sections), (cls, plain)
+    for _path, _cls, _rank, _node, body in _cases():
+        log = tmp_path / "x.log"
+        log.write_text(body, encoding="utf-8")
+        d = triage_files([log])
+        if d.compiled:
+            continue
+        for f in d.findings:
+            assert not any(s in f.advice or s in f.summary for s in sections), (f.advice, f.summary)

@@ -309,9 +309,7 @@ def test_jc407_names_the_pytorch_rename(tmp_path: Path) -> None:
 
 def test_jc407_knows_the_flight_recorder_names(tmp_path: Path) -> None:
     # the compiled script sets these (monitoring); a typo of one is still caught
-    result = lint_text(
-        spec('env: {TORCH_FR_BUFFER_SIZE: "2000", TORCH_FR_DUMP_ON_TIMEOUT: "1"}\n'), tmp_path
-    )
+    result = lint_text(spec('env: {TORCH_FR_BUFFER_SIZE: "2000", TORCH_FR_DUMP_ON_TIMEOUT: "1"}\n'), tmp_path)
     assert "JC407" not in codes(result)
     result = lint_text(spec('env: {TORCH_FR_BUFER_SIZE: "2000"}\n'), tmp_path)
     assert "did you mean TORCH_FR_BUFFER_SIZE?" in only(result, "JC407").message
