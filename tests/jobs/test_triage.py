@@ -88,7 +88,6 @@ def test_a_task_its_memory_cgroup_killed_is_out_of_memory() -> None:
     assert first.cause
     assert first.rank == 0
     assert "memory" in first.summary
-    assert any(f.node == "jobc-f13736-0" and f.rank == 0 for f in d.findings), d.findings
 
 
 def test_a_node_lost_mid_job_is_named() -> None:

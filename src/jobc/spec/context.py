@@ -79,9 +79,14 @@ class Context:
         return ("resources", "gpu") if self.given("resources", "gpu") else ("cluster", "gpu")
 
     @property
+    def partition_name(self) -> str | None:
+        """The partition the job runs in: slurm.partition, else the profile's default partition."""
+        return self.spec.slurm.partition or self.spec.cluster.default_partition
+
+    @property
     def partition_limits(self) -> Any:
         """The cluster's record of the chosen partition, if the profile describes it."""
-        name = self.spec.slurm.partition
+        name = self.partition_name
         return self.spec.cluster.partitions.get(name) if name else None
 
     @property

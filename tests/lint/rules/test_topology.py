@@ -529,3 +529,36 @@ def test_jc110_near_miss_every_form_sbatch_reads(tmp_path: Path) -> None:
         tmp_path,
     )
     assert "JC110" not in codes(result)
+
+
+def test_a_profiles_default_partition_holds_a_spec_that_names_none(tmp_path: Path) -> None:
+    profile = """\
+    version: 1
+    profile: site
+    cluster:
+      default_partition: batch
+      partitions:
+        batch: {max_time: "04:00:00", cpus_per_node: 32}
+    """
+    spec = """\
+    version: 1
+    name: t
+    extends: site.yaml
+    slurm:
+      time: "08:00:00"
+    resources:
+      nodes: 2
+      gpus_per_node: 8
+      cpus_per_task: 8
+    launch: {mode: srun, program: train.py}
+    storage: {shared: [/shared]}
+    """
+    result = lint_text(spec, tmp_path, files={"site.yaml": profile})
+    assert where(result, "JC108") == [(5, 9)]
+    assert "over the limit of partition 'batch'" in only(result, "JC108").message
+    assert where(result, "JC109") == [(9, 18)]
+    assert "a node of partition 'batch' has 32" in only(result, "JC109").message
+    # a partition the spec names is the one held to its limits
+    named = spec.replace('  time: "08:00:00"', '  time: "08:00:00"\n      partition: long')
+    result = lint_text(named, tmp_path, files={"site.yaml": profile})
+    assert not where(result, "JC108")

@@ -68,7 +68,7 @@ def _capacity(ctx: Context) -> tuple[int | None, str]:
     """GPUs in one node, and where that number comes from (for the message)."""
     part = ctx.partition_limits
     if part is not None and part.gpus_per_node is not None:
-        return int(part.gpus_per_node), f"a node of partition {ctx.spec.slurm.partition!r}"
+        return int(part.gpus_per_node), f"a node of partition {ctx.partition_name!r}"
     if ctx.spec.cluster.gpus_per_node is not None:
         return ctx.spec.cluster.gpus_per_node, "a node of this cluster (cluster.gpus_per_node)"
     gpu = ctx.gpu

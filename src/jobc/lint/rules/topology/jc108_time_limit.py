@@ -92,7 +92,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         yield limit_problem
     part = ctx.partition_limits
     if seconds is None:
-        cap = f"; partition {slurm.partition!r} allows at most {part.max_time!r}" if limit is not None else ""
+        name = ctx.partition_name
+        cap = f"; partition {name!r} allows at most {part.max_time!r}" if limit is not None else ""
         said = words.name(ctx, where, f"slurm.time {slurm.time!r}")
         yield Hit(
             where,
@@ -106,7 +107,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         yield Hit(
             where,
             f"{said} ({describe(seconds)}) is over the limit of partition "
-            f"{slurm.partition!r}, {part.max_time!r} ({describe(limit)}), so the job would be refused "
+            f"{ctx.partition_name!r}, {part.max_time!r} ({describe(limit)}), so the job would be refused "
             f"or pend forever (PartitionTimeLimit); use at most {part.max_time!r} and resume from a "
             "checkpoint, or pick a partition with a longer limit",
         )
@@ -133,5 +134,5 @@ def _partition_limit(ctx: Context) -> tuple[int | None, Hit | None]:
     try:
         return parse_time(part.max_time), None
     except TimeLimitError:
-        path = ("cluster", "partitions", ctx.spec.slurm.partition or "", "max_time")
+        path = ("cluster", "partitions", ctx.partition_name or "", "max_time")
         return None, Hit(path, f"max_time {part.max_time!r} is not a Slurm time limit; write one of {FORMS}")

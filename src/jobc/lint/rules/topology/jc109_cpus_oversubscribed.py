@@ -55,7 +55,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         why = "one task per GPU with launch.mode srun"
     else:
         why = "one task per node with launch.mode torchrun"
-    part = ctx.spec.slurm.partition
+    part = ctx.partition_name
     node = (
         f"a node of partition {part!r}"
         if ctx.partition_limits is not None and ctx.partition_limits.cpus_per_node is not None

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.live import current
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.topology._live import PARTITION
 from jobc.spec.context import Context
@@ -51,8 +52,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         if part is None:
             yield Hit(
                 PARTITION,
-                f"the cluster has no default partition, so sbatch needs one: set slurm.partition to one "
-                f"of {', '.join(names)}",
+                f"the cluster has no default partition, so sbatch needs one: set "
+                f"{words.name(ctx, PARTITION, 'slurm.partition')} to one of {', '.join(names)}",
                 at_value=False,
                 severity=Severity.WARNING,
             )

@@ -24,6 +24,7 @@ resources: {nodes: 2, gpus_per_node: 4}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.topology._live import Target, constraint_features, target
 from jobc.spec.context import Context
@@ -68,7 +69,8 @@ def _time(ctx: Context, t: Target) -> Iterator[Hit]:
         return
     yield Hit(
         ("slurm", "time"),
-        f"slurm.time {ctx.spec.slurm.time!r} ({describe(asked)}) is over the MaxTime of {t.label} on the "
+        f"{words.name(ctx, ('slurm', 'time'), f'slurm.time {ctx.spec.slurm.time!r}')} ({describe(asked)}) "
+        f"is over the MaxTime of {t.label} on the "
         f"cluster, {t.partition.max_time} ({describe(limit)}): the job would pend for ever "
         "(PartitionTimeLimit) or be refused; ask for at most that",
     )
@@ -94,7 +96,8 @@ def _nodes(ctx: Context, t: Target) -> Iterator[Hit]:
     if gpus > most:
         yield Hit(
             ("resources", "gpus_per_node"),
-            f"gpus_per_node {gpus}, but no node of {t.label} has more than {most} GPUs",
+            f"{words.name(ctx, ('resources', 'gpus_per_node'), f'gpus_per_node {gpus}')}: {gpus} GPUs "
+            f"per node, but no node of {t.label} has more than {most}",
         )
         return
     cpus = _cpus(ctx)

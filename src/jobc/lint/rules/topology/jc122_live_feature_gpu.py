@@ -27,6 +27,7 @@ resources: {gpu: a100-80gb}
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.topology._live import feature_words, target
 from jobc.spec.context import Context
@@ -68,7 +69,8 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     yield Hit(
         ctx.gpu_path,
-        f"{ctx.gpu_path[0]}.gpu is {gpu.key}, but the GPUs of {t.label} are of type {', '.join(types)}: "
-        "the memory and CUDA settings planned for it would be wrong there",
+        f"{words.name(ctx, ctx.gpu_path, f'{ctx.gpu_path[0]}.gpu')} asks for {gpu.key}, but the GPUs of "
+        f"{t.label} are of type {', '.join(types)}: the memory and CUDA settings planned for "
+        f"{gpu.key} would be wrong there",
         severity=Severity.WARNING,
     )
