@@ -46,9 +46,12 @@ def _call(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def _check_answer(verb: str, code: int, out: str, err: str) -> None:
+def _check_answer(verb: str, code: int, out: str, err: str, *, quoted: bool = False) -> None:
+    """``quoted``: the input is a script whose own text findings may quote (a `Traceback` in it
+    is the script's, not jobc's; an exception of jobc's reaches the caller or says internal error)."""
     assert code in (0, 1, 2), (verb, code, err)
-    assert "Traceback" not in out + err, (verb, err)
+    if not quoted:
+        assert "Traceback" not in out + err, (verb, err)
     assert "internal error" not in err, (verb, err)
     if code == 2:
         assert err.count("\n") == 1, (verb, err)
@@ -71,3 +74,85 @@ def run(directory: Path, raw: bytes, sets: list[str] | None = None) -> None:
         assert compiled == 0, (out, cerr)
         parsed = subprocess.run(["bash", "-n"], input=script, text=True, capture_output=True, check=False)
         assert parsed.returncode == 0, (parsed.stderr, script)
+
+
+# --- scripts, import and logs ---------------------------------------------------------------------
+
+SCRIPT_SEEDS = ROOT / "tests" / "script" / "corpus"
+LOG_SEEDS = (ROOT / "tests" / "jobs" / "corpus", ROOT / "tests" / "jobs" / "logs")
+# the errors an imported spec may still have: each names what the script itself left unknown
+LEFT_UNKNOWN = (
+    ("JC003", "launch needs 'program'"),
+    ("JC003", "resources needs 'gpus_per_node'"),
+    ("JC108", "needs a time limit"),
+    # the program is kept as the script runs it, and the spec's comment says why JC702 objects
+    ("JC702", "launch.program holds"),
+    ("JC702", "launch.module holds"),
+)
+
+
+def script_seeds() -> list[Path]:
+    return sorted(p for p in SCRIPT_SEEDS.iterdir() if p.is_file())
+
+
+def log_seeds() -> list[Path]:
+    return sorted(p for d in LOG_SEEDS if d.is_dir() for p in d.rglob("*") if p.is_file())
+
+
+def run_script(directory: Path, raw: bytes) -> None:
+    """Lint ``raw`` as an sbatch script in every format: findings, never a traceback."""
+    script = directory / "fuzzed.sh"
+    script.write_bytes(b"#!/bin/bash\n" + raw if not raw.startswith(b"#!") else raw)
+    code, out, err = _call(["lint", str(script)])
+    _check_answer("lint", code, out, err, quoted=True)
+    for fmt in ("json", "github"):
+        _check_answer("lint", *_call(["lint", "--format", fmt, str(script)]), quoted=True)
+
+
+def run_import(directory: Path, raw: bytes) -> None:
+    """Import ``raw`` as a script: a clear error, or a spec that parses, lints (failing only on
+    what the script left unknown) and compiles into a script bash parses."""
+    script = directory / "fuzzed.sh"
+    script.write_bytes(b"#!/bin/bash\n" + raw if not raw.startswith(b"#!") else raw)
+    spec = directory / "imported.yaml"
+    spec.unlink(missing_ok=True)
+    code, out, err = _call(["import", str(script), "-o", str(spec)])
+    assert code in (0, 1, 2), (code, err)
+    assert "internal error" not in err, err
+    assert _RAW_CONTROL.search(out + err) is None, err
+    if not spec.exists():
+        assert "jobc import:" in err, err
+        return
+    text = spec.read_text(encoding="utf-8")
+    assert _RAW_CONTROL.search(text) is None, text
+    lint_code, lint_out, lint_err = _call(["lint", "--format", "json", str(spec)])
+    _check_answer("lint", lint_code, lint_out, lint_err, quoted=True)
+    import json
+
+    findings = json.loads(lint_out) if lint_out.strip() else []
+    errors = [f for f in findings if f["severity"] == "error"]
+    unexplained = [
+        (f["code"], f["message"])
+        for f in errors
+        if not any(f["code"] == c and words in f["message"] for c, words in LEFT_UNKNOWN)
+    ]
+    assert not unexplained, (unexplained, text)
+    if errors:
+        return
+    compiled, body, cerr = _call(["compile", str(spec)])
+    assert compiled == 0, (cerr, text)
+    assert "\0" not in body
+    parsed = subprocess.run(["bash", "-n"], input=body, text=True, capture_output=True, check=False)
+    assert parsed.returncode == 0, (parsed.stderr, body)
+
+
+def run_log(directory: Path, raw: bytes) -> None:
+    """Triage ``raw`` as a job's log: a diagnosis or one line, no raw control character printed."""
+    log = directory / "fuzzed.out"
+    log.write_bytes(raw)
+    for fmt in ("text", "json"):
+        code, out, err = _call(["triage", str(log), "--format", fmt])
+        assert code in (0, 1, 2), (code, err)
+        assert "Traceback" not in err, err  # the log's own tracebacks are evidence, on stdout
+        assert "internal error" not in err, err
+        assert _RAW_CONTROL.search(out + err) is None, (out + err)[:2000]

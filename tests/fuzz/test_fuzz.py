@@ -86,3 +86,20 @@ def test_spliced_bytes(scratch: Path, raw: bytes, example: Path, cut: int) -> No
     # a real spec with random bytes spliced in: structure mostly intact, the rest hostile
     text = example.read_bytes()
     run(scratch, text[:cut] + raw + text[cut:])
+
+
+# scripts, import and logs: the seeds of each target mutated as `python -m tests.fuzz.run` does
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32))
+@pytest.mark.parametrize("name", ["script", "import", "log"])
+def test_mutated_scripts_imports_and_logs(scratch: Path, name: str, seed: int) -> None:
+    import random
+
+    from tests.fuzz.run import TARGETS, mutate
+
+    run_target, seed_files = TARGETS[name]
+    seeds = [p.read_bytes() for p in seed_files()]
+    rng = random.Random(seed)
+    run_target(scratch, mutate(rng, rng.choice(seeds), seeds))

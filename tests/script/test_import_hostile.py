@@ -202,3 +202,32 @@ def test_a_nul_byte_anywhere_is_not_imported(tmp_path: Path, capsys: pytest.Capt
     assert code == 1
     assert spec == ""
     assert "NUL byte at line 10005" in err
+
+
+def test_a_program_path_that_looks_like_a_token_is_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD + "srun python /data/sk-abcdefghijklmnopqrstuvwx1/train.py --lr 1\n")
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert 'program: "/data/sk-abcdefghijklmnopqrstuvwx1/train.py"  # line 5' in spec
+    assert "# jobc: launch.program kept as the script runs it, although JC702 says" in spec
+    found = lint_file(tmp_path / "spec.yaml", config=Config()).findings
+    assert [(f.code, f.path) for f in found] == [("JC702", ("launch", "program"))]
+
+
+def test_a_control_character_in_a_directive_value_is_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found by the import fuzz target: --output's directory became storage.logs with its DEL
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=1\n#SBATCH --time=1:00:00\n"
+        "#SBATCH --output=/home/alice\x7fsweep/%A_%a.out\n#SBATCH --partition=a\x1bb\nsrun python t.py\n"
+    )
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert re.search(r"(?m)^\s*(logs|partition):", spec) is None
+    assert "left out, JC003: storage.logs: a line break or control character" in spec
+    assert lint_file(tmp_path / "spec.yaml", config=Config()).findings == []

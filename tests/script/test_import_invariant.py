@@ -28,6 +28,9 @@ LEFT_UNKNOWN = (
     ("JC003", "launch needs 'program'"),
     ("JC003", "resources needs 'gpus_per_node'"),
     ("JC108", "needs a time limit"),
+    # the program is kept as the script runs it, and the spec's comment says why JC702 objects
+    ("JC702", "launch.program holds"),
+    ("JC702", "launch.module holds"),
 )
 
 

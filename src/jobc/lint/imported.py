@@ -25,6 +25,7 @@ def imported(facts: ScriptFacts) -> Derived:
         problems = _pitfalls(derived)
         if not problems:
             break
+        problems = [p for p in problems if p[0] not in _KEPT or _kept(derived, *p)]
         for path, code, message in problems:
             span = derived.spans.get(path)
             if _remove(derived.data, path):
@@ -35,6 +36,18 @@ def imported(facts: ScriptFacts) -> Derived:
         resilience.pop("grace_s", None)  # a grace window without its signal means nothing
     derived.unmapped.sort(key=lambda u: u.line)
     return derived
+
+
+# What the job runs is never dropped for a pitfall a rule reads in it (a path that looks like a
+# token to JC702): the script runs it, so the spec does, and lint of the spec says the same.
+_KEPT = frozenset({("launch", "program"), ("launch", "module")})
+
+
+def _kept(derived: Derived, path: tuple[str | int, ...], code: str, message: str) -> bool:
+    note = f"{'.'.join(map(str, path))} kept as the script runs it, although {code} says: {message}"
+    if note not in derived.notes:
+        derived.notes.append(note)
+    return False
 
 
 def refused(facts: ScriptFacts) -> list[str]:
@@ -88,6 +101,13 @@ def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
                 continue
             if _exists(derived.data, hit.path) and hit.path[:1] not in (("name",), ("version",)):
                 out.append((hit.path, code, hit.message))
+    # values the compiler cannot write into the script (a control character in an #SBATCH value,
+    # a NUL in an argument): lint reports them as JC003, so the import leaves them out too
+    from jobc.compile.sbatch import problems as sbatch_problems
+
+    for hit in sbatch_problems(ctx):
+        if _exists(derived.data, hit.path):
+            out.append((hit.path, "JC003", hit.message))
     return out
 
 
