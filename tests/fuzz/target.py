@@ -76,10 +76,9 @@ def run(directory: Path, raw: bytes, sets: list[str] | None = None) -> None:
         assert parsed.returncode == 0, (parsed.stderr, script)
 
 
-# --- scripts, import and logs ---------------------------------------------------------------------
+# --- scripts and import (job logs: tests/fuzz/log_target.py) ------------------------------------
 
 SCRIPT_SEEDS = ROOT / "tests" / "script" / "corpus"
-LOG_SEEDS = (ROOT / "tests" / "jobs" / "corpus", ROOT / "tests" / "jobs" / "logs")
 # the errors an imported spec may still have: each names what the script itself left unknown
 LEFT_UNKNOWN = (
     ("JC003", "launch needs 'program'"),
@@ -93,10 +92,6 @@ LEFT_UNKNOWN = (
 
 def script_seeds() -> list[Path]:
     return sorted(p for p in SCRIPT_SEEDS.iterdir() if p.is_file())
-
-
-def log_seeds() -> list[Path]:
-    return sorted(p for d in LOG_SEEDS if d.is_dir() for p in d.rglob("*") if p.is_file())
 
 
 def run_script(directory: Path, raw: bytes) -> None:
@@ -143,15 +138,3 @@ def run_import(directory: Path, raw: bytes) -> None:
     assert "\0" not in body
     parsed = subprocess.run(["bash", "-n"], input=body, text=True, capture_output=True, check=False)
     assert parsed.returncode == 0, (parsed.stderr, body)
-
-
-def run_log(directory: Path, raw: bytes) -> None:
-    """Triage ``raw`` as a job's log: a diagnosis or one line, no raw control character printed."""
-    log = directory / "fuzzed.out"
-    log.write_bytes(raw)
-    for fmt in ("text", "json"):
-        code, out, err = _call(["triage", str(log), "--format", fmt])
-        assert code in (0, 1, 2), (code, err)
-        assert "Traceback" not in err, err  # the log's own tracebacks are evidence, on stdout
-        assert "internal error" not in err, err
-        assert _RAW_CONTROL.search(out + err) is None, (out + err)[:2000]

@@ -88,13 +88,13 @@ def test_spliced_bytes(scratch: Path, raw: bytes, example: Path, cut: int) -> No
     run(scratch, text[:cut] + raw + text[cut:])
 
 
-# scripts, import and logs: the seeds of each target mutated as `python -m tests.fuzz.run` does
+# scripts and import: the seeds of each target mutated as `python -m tests.fuzz.run` does
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32))
-@pytest.mark.parametrize("name", ["script", "import", "log"])
-def test_mutated_scripts_imports_and_logs(scratch: Path, name: str, seed: int) -> None:
+@pytest.mark.parametrize("name", ["script", "import"])
+def test_mutated_scripts_and_imports(scratch: Path, name: str, seed: int) -> None:
     import random
 
     from tests.fuzz.run import TARGETS, mutate
