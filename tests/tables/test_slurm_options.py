@@ -6,10 +6,12 @@ from jobc.script.directives import parse_line
 from jobc.script.parse import read_bytes
 from jobc.tables.slurm_options import (
     CLI_ONLY,
+    COUNT_OPTIONS,
     SBATCH_FLAGS,
     SBATCH_OPTIONS,
     SBATCH_SHORT,
     SPEC_FIELD,
+    SPEC_PATH,
     SRUN_FLAGS,
     SRUN_SHORT,
     is_pyxis,
@@ -22,6 +24,9 @@ def test_every_short_letter_and_owned_option_is_an_sbatch_option() -> None:
     assert CLI_ONLY <= SBATCH_OPTIONS
     assert {name for name in SBATCH_FLAGS if not is_pyxis(name)} <= SBATCH_OPTIONS
     assert set(SBATCH_SHORT.items()) <= set(SRUN_SHORT.items())  # srun reads sbatch's letters
+    assert set(COUNT_OPTIONS) <= SBATCH_OPTIONS
+    assert set(SPEC_PATH) <= SBATCH_OPTIONS
+    assert len(set(SPEC_PATH.values())) == len(SPEC_PATH)  # one option per field, read both ways
 
 
 def test_pyxis_options_are_not_slurms_own_container_options() -> None:

@@ -17,21 +17,8 @@ from jobc.core.diagnostics import Span
 from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
 from jobc.core.record import record
 from jobc.script.facts import Directive, ScriptFacts, Word
+from jobc.tables.slurm_options import COUNT_OPTIONS
 
-#: sbatch and srun options that take a count, and the least each may be
-COUNTS = {
-    "nodes": 1,
-    "ntasks": 1,
-    "ntasks-per-node": 1,
-    "ntasks-per-gpu": 1,
-    "ntasks-per-socket": 1,
-    "ntasks-per-core": 1,
-    "cpus-per-task": 1,
-    "cpus-per-gpu": 1,
-    "gpus-per-task": 0,
-    "gpus-per-node": 0,
-    "gpus": 0,
-}
 #: launcher options (normalised names) that take a number, with the least and the most each may be
 LAUNCHER_NUMBERS = {
     "nnodes": (1, SLURM_MAX),
@@ -83,8 +70,8 @@ def problems(facts: ScriptFacts) -> Iterator[Refused]:
             found.extend(_directive(d))
     for step in facts.steps:
         for name, word in (step.srun or {}).items():
-            if name in COUNTS and word.literal:
-                found.extend(_count_word(f"srun {word.raw}", word, COUNTS[name]))
+            if name in COUNT_OPTIONS and word.literal:
+                found.extend(_count_word(f"srun {word.raw}", word, COUNT_OPTIONS[name]))
         if step.launcher is not None:
             for name, word in step.launcher.options.items():
                 if name in LAUNCHER_NUMBERS and word.literal:
@@ -106,11 +93,11 @@ def problems(facts: ScriptFacts) -> Iterator[Refused]:
 def _directive(d: Directive) -> Iterator[Refused]:
     value = d.value or ""
     where = f"#SBATCH {shown(d.text, keep=30)}"
-    if d.name in COUNTS:
+    if d.name in COUNT_OPTIONS:
         # --nodes=2-4 and --nodes=2,4 are ranges and lists; --gpus-per-node=h100:8 names a type
         parts = value.rpartition(":")[2] if d.name.startswith("gpus") else value
         for part in re.split(r"[-,]", parts) if d.name == "nodes" else [parts]:
-            problem = count_problem(part, COUNTS[d.name])
+            problem = count_problem(part, COUNT_OPTIONS[d.name])
             if problem is not None:
                 yield Refused(d.span, d.text, f"{where}: the count is {problem}; sbatch refuses the job")
                 return

@@ -20,7 +20,6 @@ from jobc.script import signals
 from jobc.script.facts import PER_RANK, Directive, Export, Launcher, ScriptFacts, Step, Word
 from jobc.tables import launchers
 from jobc.tables.paths import node_local
-from jobc.tables.secrets import PREFILTER
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
@@ -49,8 +48,8 @@ CACHES = {
     "NEMO_HOME": "nemo_home",
     "PIP_CACHE_DIR": "pip_cache_dir",
 }
-# what the setup rules look for besides a literal secret (`jobc.tables.secrets.PREFILTER`, for
-# JC702): a step started by srun in a setup line (JC504), and `uv` in a step's line (JC504 too)
+# what the setup rules look for: a step started by srun in a setup line, and `uv` in a step's
+# line (both JC504)
 _SRUN = re.compile(r"srun")
 _UV = re.compile(r"\buv\b")
 _SIMPLE = (
@@ -627,9 +626,9 @@ _DIAGNOSTIC = frozenset({"echo", "printf", "logger", ":", "true"})
 def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
     """The batch shell's commands, as setup lines: where the spec rules look for shell.
 
-    Only commands a setup rule can have something to say about: a step (srun), an assignment or
-    flag value (a literal secret), a token's prefix, or a per-rank variable; the echo and mkdir
-    lines of a long script are left out, so they cost nothing.
+    Only commands a setup rule can have something to say about: a step (srun, uv) or a per-rank
+    variable; the echo and mkdir lines of a long script are left out, so they cost nothing. (JC702
+    reads a script's every line itself.)
     """
     batch = sorted((x.span for x in facts.expansions if x.shell == "batch"), key=lambda sp: (sp.line, sp.col))
     starts = [(sp.line, sp.col) for sp in batch]
@@ -639,16 +638,13 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
         for c in facts.commands
         if (_any_line(batch_lines, c.span.line, c.span.line) and c.name not in _DIAGNOSTIC)
         or _SRUN.search(c.text)
-        or PREFILTER.search(c.text)
     ]
     # a step's program and arguments are launch.program and launch.args already; its line is
     # needed only for what the setup rules find in it (uv under srun, a per-rank variable)
     items += [
         (s.span, s.text)
         for s in facts.steps
-        if _any_line(batch_lines, s.span.line, s.span.end_line)
-        or _UV.search(s.text)
-        or PREFILTER.search(s.text)
+        if _any_line(batch_lines, s.span.line, s.span.end_line) or _UV.search(s.text)
     ]
     items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
     # `srun bash -c "uv sync && …"`: the sync every task runs, as the srun line JC504 reads

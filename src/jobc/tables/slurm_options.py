@@ -181,6 +181,21 @@ SPEC_PATH: dict[str, tuple[str, ...]] = {
     "requeue": ("resilience", "requeue"),
     "chdir": ("launch", "workdir"),
 }
+# sbatch and srun options that take a count, and the least each may be (sbatch and srun refuse
+# less, and anything that is not a whole number)
+COUNT_OPTIONS = {
+    "nodes": 1,
+    "ntasks": 1,
+    "ntasks-per-node": 1,
+    "ntasks-per-gpu": 1,
+    "ntasks-per-socket": 1,
+    "ntasks-per-core": 1,
+    "cpus-per-task": 1,
+    "cpus-per-gpu": 1,
+    "gpus-per-task": 0,
+    "gpus-per-node": 0,
+    "gpus": 0,
+}
 # Command-line-only options that make no sense inside a script.
 CLI_ONLY = frozenset({"help", "usage", "version", "wrap", "parsable", "test-only"})
 # pyxis's options (`--container-image`, `--no-container-mount-home`, …) belong to srun; Slurm's own

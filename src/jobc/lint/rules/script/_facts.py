@@ -22,6 +22,14 @@ def derived(ctx: Context) -> Derived | None:
     return ctx.facts.get("derived")
 
 
+def mode_known(ctx: Context) -> bool:
+    """Whether the script shows what its main step runs (a launcher, a program, a module): behind
+    `srun bash -c "$step"` or `srun ./run.sh` the launch mode is unknown, and a rule that reasons
+    from it would only guess a finding."""
+    d = derived(ctx)
+    return d is not None and d.mode_known
+
+
 def hit(span: Span, message: str, **more: Any) -> Hit:
     """A finding at a place in the script's text."""
     return Hit((), message, span=span, **more)

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import derived
+from jobc.lint.rules.script._facts import mode_known
 from jobc.spec.context import Context
 
 META = Meta(
@@ -36,14 +36,10 @@ META = Meta(
     remediation="Remove resources.tasks_per_node (it is derived), or set it to gpus_per_node.",
 )
 
-# Runs on scripts too, when the script shows what its step runs: behind `srun bash -c "$step"` or
-# `srun ./run.sh` the launch mode is unknown, and guessing one would only guess a finding.
-
 
 def check_script(ctx: Context) -> Iterator[Hit]:
-    d = derived(ctx)
-    if d is not None and d.mode_known:
-        yield from check(ctx)
+    """On a script too, when it shows what its main step runs (`mode_known`)."""
+    return check(ctx) if mode_known(ctx) else iter(())
 
 
 def check(ctx: Context) -> Iterator[Hit]:
