@@ -134,10 +134,15 @@ def flight_recorder_text(fr: dict[str, Any]) -> str:
     return (
         f"**torch's flight recorder, off and on** (torch {fr['torch']}, two gloo ranks, "
         f"{fr['steps']} steps of a 4096-float all-reduce plus the stop flag's all-reduce, median of "
-        f"{fr['rounds']} fresh pairs each): off {fr['off_steps_per_s']:.0f} steps/s "
+        f"{fr['rounds']} fresh pairs each, 1-minute load average {fr['machine'].get('load_1min', '?')} "
+        f"at the end): off {fr['off_steps_per_s']:.0f} steps/s "
         f"({fr['off_range'][0]:.0f}–{fr['off_range'][1]:.0f}), on (2000 entries) "
         f"{fr['on_steps_per_s']:.0f} steps/s ({fr['on_range'][0]:.0f}–{fr['on_range'][1]:.0f}): "
-        f"ratio on/off {fr['ratio']:.3f}."
+        f"ratio on/off {fr['ratio']:.2f}; CPU time of rank 0 per step {fr['off_cpu_us_per_step']:.0f} µs "
+        f"off, {fr['on_cpu_us_per_step']:.0f} µs on (ratio {fr['cpu_ratio']:.2f}). The step is nothing "
+        "but its two collectives, so this is the recorder's cost per collective, about "
+        f"{(fr['on_cpu_us_per_step'] - fr['off_cpu_us_per_step']) / 2:.0f} µs of CPU here (the ranges "
+        "overlap on a loaded machine); a step with real computation pays the same per collective."
     )
 
 
