@@ -77,6 +77,8 @@ def test_pre_commit_snippets_name_the_repository() -> None:
     assert readme_repos == [REPOSITORY]
     manifest = (ROOT / ".pre-commit-hooks.yaml").read_text("utf-8")
     assert re.findall(r"repo: (\S+)", manifest) == [REPOSITORY]
-    (hook,) = yaml.safe_load(manifest)
-    assert f"- id: {hook['id']}" in readme()
+    hooks = yaml.safe_load(manifest)
+    assert [hook["id"] for hook in hooks] == ["jobc-lint", "jobc-fix"]
+    for hook in hooks:
+        assert f"- id: {hook['id']}" in readme()
     assert f"rev: v{VERSION}" in readme()
