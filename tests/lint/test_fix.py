@@ -393,3 +393,23 @@ def test_an_entry_leaves_its_mapping_with_its_comma_or_its_line() -> None:
     )
     # the only entry of a block mapping stays: without it the mapping would be null
     assert out == "a: {y: 2}\nb: {y: 2}\nc: {}\nd:\n  y: 2\ne:\n  x: 1\n"
+
+
+def test_a_crlf_script_is_converted_first_and_then_fixed(tmp_path: Path) -> None:
+    script = tmp_path / "job.sh"
+    script.write_bytes(BROKEN.replace("\n", "\r\n").encode())
+    outcome = fix_path(script, config=Config(), unsafe=False)
+    assert outcome.stopped is None
+    assert "\r" not in outcome.after
+    assert {"JC810", "JC801", "JC807", "JC106"} <= {f.code for f in outcome.fixed}
+    assert outcome.after == fix_path(_lf(tmp_path), config=Config(), unsafe=False).after
+    # with JC810 ignored the line breaks stay, and so does everything else
+    kept = fix_path(script, config=Config(ignore=["JC810"]), unsafe=False)
+    assert not kept.changed
+    assert kept.stopped is not None
+
+
+def _lf(tmp_path: Path) -> Path:
+    path = tmp_path / "lf.sh"
+    path.write_text(BROKEN, encoding="utf-8")
+    return path

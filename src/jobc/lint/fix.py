@@ -197,15 +197,25 @@ def fix_path(
         data = (bom + current).encode("utf-8", "surrogateescape")
         return lint_path(path, config=config, display=file, profile=profile, data=data)
 
+    converted: list[Finding] = []
     if script and "\r\n" in body:
-        # bash reads the \r as part of each line's last word, so the script does not run as it
-        # reads; edits around it would only hide that
-        outcome = Outcome(path, file, text, text, result=lint(body))
-        outcome.stopped = (
-            "the script ends its lines with CRLF, which bash does not read; convert it to LF first"
-        )
-        return outcome
+        # bash reads the \r as part of each line's last word: the line breaks are converted
+        # first and alone (JC810's fix), and the other fixes are made on the converted text
+        from jobc.lint.rules.script.jc810_dos_line_breaks import META as CRLF
+
+        first = lint(body)
+        crlf = [f for f in first.findings if f.code == CRLF.code and wanted(f, file, unsafe=unsafe)]
+        new = apply(body, [f.fix for f in crlf if f.fix is not None])[0] if crlf else body
+        if "\r\n" in new:
+            outcome = Outcome(path, file, text, text, result=first)
+            outcome.stopped = (
+                "the script ends its lines with CRLF, which bash does not read; convert it to LF first"
+            )
+            return outcome
+        body, converted = new, crlf
     outcome = fix_file(path, file, body, lint, unsafe=unsafe)
+    outcome.fixed[:0] = converted
+    outcome.before = text[len(bom) :]
     outcome.before, outcome.after = bom + outcome.before, bom + outcome.after
     return outcome
 

@@ -151,6 +151,7 @@ class ScriptFacts:
     # (where a value was written, the command that runs it): a finding on the value names both
     origins: list[tuple[Span, Span]] = field(default_factory=list)
     crlf: int | None = None  # the first line that ends in \r\n (sbatch refuses DOS line breaks)
+    crlf_lines: tuple[int, ...] = ()  # every line that ends in \r\n, for the repair
 
     def honoured(self) -> dict[str, Directive]:
         """The directives sbatch reads, by name; a later one wins, as in sbatch."""

@@ -112,6 +112,7 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
     facts = ScriptFacts(file=file, lines=lines, shell="bash", readable=False)
     if (crlf := data.find(b"\r\n")) >= 0:
         facts.crlf = data.count(b"\n", 0, crlf) + 1
+        facts.crlf_lines = tuple(n for n, raw in enumerate(data.split(b"\n"), 1) if raw.endswith(b"\r"))
     if b"\0" in data:  # anywhere: sbatch refuses a script with a NUL byte wherever it stands
         at = data.index(b"\0")
         line = data.count(b"\n", 0, at) + 1

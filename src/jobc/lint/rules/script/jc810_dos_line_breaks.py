@@ -25,8 +25,8 @@ srun python train.py
 
 from collections.abc import Iterator
 
-from jobc.core.diagnostics import Hit, Severity, Span
-from jobc.lint.rules.base import Meta
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
 
@@ -37,6 +37,7 @@ META = Meta(
     summary="The script has DOS line breaks (\\r\\n), which sbatch refuses",
     remediation="Convert the file to \\n line breaks (dos2unix, or sed -i 's/\\r$//').",
 )
+FIX = Repair(Applicability.SAFE, "converts every \\r\\n line break to \\n", "scripts")
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:
@@ -50,4 +51,13 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         f'line {line} ends in \\r\\n (a DOS line break): sbatch refuses the script ("Batch script '
         'contains DOS line breaks"); convert the file to \\n line breaks (dos2unix, or '
         "sed -i 's/\\r$//')",
+        fix=Fix.make(
+            "convert the line breaks to \\n",
+            # each line's \r is the character after the line as read
+            *(
+                Edit(Span(n, len(f.lines[n - 1]) + 1, n, len(f.lines[n - 1]) + 2), "")
+                for n in f.crlf_lines
+                if n <= len(f.lines)
+            ),
+        ),
     )
