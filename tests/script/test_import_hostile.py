@@ -231,3 +231,23 @@ def test_a_control_character_in_a_directive_value_is_left_out(
     assert re.search(r"(?m)^\s*(logs|partition):", spec) is None
     assert "left out, JC003: storage.logs: a line break or control character" in spec
     assert lint_file(tmp_path / "spec.yaml", config=Config()).findings == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "#SBATCH --container-image=nvcr.io#nvidia=nvcr.io#nvidia/pytorch:24.05-py3",  # JC502: two '#'
+        "#SBATCH --container-workdir=/lustre/code",  # pyxis options without an image
+    ],
+)
+def test_a_container_import_cannot_describe_is_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str
+) -> None:
+    # both found by the import fuzz target: the spec failed JC502, or JC003 (container needs image)
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD.replace("#SBATCH --time", f"{line}\n#SBATCH --time") + "srun python t.py\n")
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert re.search(r"(?m)^container:", spec) is None
+    assert "left out" in spec or "container options without an image" in spec
+    assert [f.code for f in lint_file(tmp_path / "spec.yaml", config=Config()).findings] == []

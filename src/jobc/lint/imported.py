@@ -31,6 +31,15 @@ def imported(facts: ScriptFacts) -> Derived:
             if _remove(derived.data, path):
                 line = derived.labels.get(path) or ".".join(map(str, path))
                 derived.skip(span or _first(facts), line, f"left out, {code}: {message.split(';')[0]}")
+    container = derived.data.get("container")
+    if isinstance(container, dict) and container and "image" not in container:
+        # pyxis options without an image (or with one left out above) describe no container
+        derived.data.pop("container")
+        derived.skip(
+            derived.spans.get(("container",)) or _first(facts),
+            "--container-* options",
+            "container options without an image to run in: write container.image to use them",
+        )
     resilience = derived.data.get("resilience", {})
     if "signal" not in resilience:
         resilience.pop("grace_s", None)  # a grace window without its signal means nothing
@@ -93,11 +102,13 @@ def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
     ctx = Context(spec=JobSpec.build(derived.data), data=derived.data, own=derived.data)
     out = []
     for code, rule in RULES.items():
-        # the pitfalls linting the script reports; the spec-only advice stays for the user to read
-        if rule.check is None or rule.script_check is None:
+        # the pitfalls linting the script reports, and any error the spec itself would have (a
+        # pyxis image with two '#', JC502); the spec-only advice stays for the user to read
+        if rule.check is None:
             continue
         for hit in rule.check(ctx):
-            if hit.severity is None and rule.meta.severity.name == "INFO":
+            severity = hit.severity if hit.severity is not None else rule.meta.severity
+            if severity.name == "INFO" or (rule.script_check is None and severity.name != "ERROR"):
                 continue
             if _exists(derived.data, hit.path) and hit.path[:1] not in (("name",), ("version",)):
                 out.append((hit.path, code, hit.message))
