@@ -76,6 +76,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "no_time.sh": [("JC108", 5, 1)],
     "node_rank_batch.sh": [("JC106", 9, 57)],
     "output_home.sh": [("JC107", 6, 9), ("JC107", 7, 9)],
+    "pmix_container.sh": [("JC505", 6, 6)],
     "pyxis.sh": [],
     "requeue_no_signal.sh": [("JC601", 6, 9)],
     "signal_right.sh": [],

@@ -139,3 +139,15 @@ def test_script_lint_uses_the_pipelines_public_interface_only() -> None:
     assert "#script" not in text
     assert "JC106" not in text
     assert not re.search(r"^import re$", text, re.MULTILINE)  # no message is rewritten
+
+
+def test_jc505_pmix_in_a_containered_step(tmp_path: Path) -> None:
+    image = "--container-image=nvcr.io#nvidia/pytorch:25.01-py3"
+    found = lint(tmp_path, f"srun --mpi=pmix {image} python train.py\n")
+    hits = [f for f in found if f[0] == "JC505"]
+    assert [(line, col) for _, line, col, _ in hits] == [(6, 6)]
+    assert "srun --mpi=pmix" in hits[0][3]
+    assert not SPEC_WORDS.search(hits[0][3])
+    # near misses: pmi2 in a container, pmix without one
+    assert "JC505" not in {f[0] for f in lint(tmp_path, f"srun --mpi=pmi2 {image} python train.py\n")}
+    assert "JC505" not in {f[0] for f in lint(tmp_path, "srun --mpi=pmix python train.py\n")}

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules._env import lookup
 from jobc.lint.rules.base import Meta
+from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
 
 META = Meta(
@@ -55,3 +56,18 @@ def check(ctx: Context) -> Iterator[Hit]:
     for i, line in enumerate(ctx.spec.launch.setup):
         if _PMIX_LINE.search(line):
             yield Hit(("launch", "setup", i), f"setup line {i + 1} uses PMIx: {_WHY}")
+
+
+def check_script(ctx: Context) -> Iterator[Hit]:
+    """In a script: an `srun --mpi=pmix` step that runs in a pyxis container, or SLURM_MPI_TYPE
+    exported for a script whose steps run in one."""
+    f = facts(ctx)
+    if f is None or not any(step.container for step in f.steps):
+        return
+    setting = lookup(ctx, "SLURM_MPI_TYPE")
+    if setting is not None and setting.text.strip().lower().startswith("pmix"):
+        yield Hit(setting.path, f"{setting.where} makes srun start tasks with PMIx: {_WHY}")
+    for step in f.steps:
+        mpi = (step.srun or {}).get("mpi")
+        if step.container and mpi is not None and mpi.text.strip().lower().startswith("pmix"):
+            yield hit(mpi.span, f"srun --mpi={mpi.text} starts this containered step with PMIx: {_WHY}")
