@@ -167,3 +167,13 @@ def test_branches_merge_without_copying_every_variable() -> None:
     assert step is not None
     assert step.launcher is not None
     assert step.launcher.options["nproc_per_node"].text == "8"  # both ways agree
+
+
+def test_huge_and_doubling_values_are_not_followed() -> None:
+    doubling = "X=a\n" + 'X="$X$X"\n' * 60 + "srun torchrun $X train.py\n"
+    facts = read_bytes(("#!/bin/bash\n" + doubling).encode(), "doubling.sh")
+    assert facts.main_step is not None
+    many = 'B="' + "x " * 20000 + '"\n' + "srun python train.py $B\n" * 50
+    facts = read_bytes(("#!/bin/bash\n" + many).encode(), "many.sh")
+    # twenty thousand words from one expansion are no launch line: one unknown argument
+    assert [len(s.args) for s in facts.steps] == [1] * 50

@@ -84,6 +84,7 @@ _MAY_LAUNCH = re.compile(
 )
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MAX_CALLS = 16  # functions followed inside one another
+_MAX_FIELDS = 1024  # words one expansion may give and still be followed
 _MAX_SOURCED = 8  # files followed through `source`
 _UNSET: Any = object()  # a variable the script never set
 _MAY_EXPAND = re.compile(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK)) + rb")")
@@ -283,6 +284,9 @@ class _Reader:
         self.sourced: set[Path] = set()
         # statements followed through calls, eval and sourced files: bounded by the script's size
         self.budget = 50_000 + 20 * len(raw)
+        # characters of values copied into the words that use them, and how many may be
+        self.spent = 0
+        self.allowance = 4 * _values.MAX_VALUE + 8 * len(raw)
 
     # positions: tree-sitter counts bytes, findings count characters
     def col(self, row: int, byte: int) -> int:
@@ -682,9 +686,13 @@ class _Reader:
             return self._string(src, node)
         if kind in ("simple_expansion", "expansion"):
             got = self._parameter(src, node, quoted=quoted)
-            if quoted or assigned:
-                return got
-            return [piece for f in got for piece in _values.split(f)]
+            if not (quoted or assigned):
+                got = [piece for f in got for piece in _values.split(f)]
+            if len(got) > _MAX_FIELDS:
+                # thousands of words from one expansion are no launch line: not followed
+                return [self._unknown(src, node)]
+            self.spent += 64 * len(got)
+            return got
         if kind == "concatenation":
             out: list[_values.Field] = []
             for child in node.children:
@@ -795,6 +803,10 @@ class _Reader:
         if value is None or value is _UNSET:
             return [self._unknown(src, node)]
         assert isinstance(value, tuple)
+        self.spent += _values.size(value)
+        if self.spent > self.allowance:
+            # values copied into words past a multiple of the script's size: not followed further
+            return [self._unknown(src, node)]
         if index in ("*",) or (name == "*" and index is None):
             return [_values.join(list(value))] if quoted else list(value)
         return list(value)

@@ -35,7 +35,7 @@ _ENVIRONMENT = re.compile(
     r"RANK|LOCAL_RANK|WORLD_SIZE|NODE_RANK|LOCAL_WORLD_SIZE|GROUP_RANK)$"
 )
 _DEFAULTS = frozenset({":-", "-", ":=", "="})
-MAX_VALUE = 1 << 20  # a value longer than this (bytes) is not followed: unknown
+MAX_VALUE = 1 << 16  # a value costlier than this (see size) is not followed: unknown
 
 
 def text(f: Field) -> str:
@@ -255,7 +255,8 @@ def is_default(op: str) -> bool:
 
 
 def size(v: Value) -> int:
-    return sum(len(s[0]) for f in v for s in f)
+    """What holding a value costs: its characters, and a little for each of its parts."""
+    return sum(len(s[0]) + 32 for f in v for s in f)
 
 
 def key(v: Value | None) -> Any:
