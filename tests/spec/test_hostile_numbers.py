@@ -63,3 +63,20 @@ def test_an_array_in_a_spec_with_5000_digits(tmp_path: Path) -> None:
 def test_runtime_signal_numbers_in_unicode_or_huge(value: str) -> None:
     with pytest.raises(ContractError):
         parse_signal(value)
+
+
+def test_other_readers_of_numbers_take_ascii_digits_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobc.commands.profile import _date
+    from jobc.jobs.flight import _int as flight_int
+    from jobc.spec import slurmfacts
+
+    assert flight_int("²") is None
+    assert flight_int(HUGE) is None
+    assert flight_int("-3") == -3
+    assert slurmfacts._int({"CPUTot": "²"}, "CPUTot") is None
+    assert slurmfacts._int({"CPUTot": HUGE}, "CPUTot") is None
+    assert slurmfacts.gpus_in("gpu:²") == (1, ("²",))  # a type named ², as Slurm would read it
+    assert slurmfacts.gpus_in(f"gpu:{HUGE}")[0] == 1
+    for epoch in ("²", HUGE):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+        assert len(_date()) == 10

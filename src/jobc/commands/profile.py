@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from jobc.commands import Exit
+from jobc.core.numbers import ascii_int
 
 
 def register(sub: Any, name: str) -> None:
@@ -30,7 +31,8 @@ def register(sub: Any, name: str) -> None:
 
 def _date() -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    seconds = int(epoch) if epoch.isdigit() else time.time()
+    number = ascii_int(epoch, max_digits=11)  # ASCII digits of a date's size, not "²" or 5000 digits
+    seconds = number if number is not None else time.time()
     return time.strftime("%Y-%m-%d", time.gmtime(seconds))
 
 

@@ -192,8 +192,8 @@ def _int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 20:
-        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
+        return int(value)  # ASCII digits of an int64's size: not "²", not 5000 digits
     return None
 
 

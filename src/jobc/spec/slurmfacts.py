@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 
 _NOTHING = frozenset({"", "(null)", "none", "n/a", "unlimited", "infinite"})
@@ -112,7 +113,7 @@ def _value(record: Mapping[str, str], key: str) -> str | None:
 
 def _int(record: Mapping[str, str], key: str) -> int | None:
     value = _value(record, key)
-    return int(value) if value is not None and value.isdigit() else None
+    return ascii_int(value)  # not "²" (isdigit() is true), not past any count
 
 
 def _names(value: str | None) -> tuple[str, ...] | None:
@@ -175,8 +176,9 @@ def gpus_in(gres: str | None) -> tuple[int, tuple[str, ...]]:
             continue
         parts = [p for p in (match["rest"] or "").split(":") if p and p != "no_consume"]
         count = 1
-        if parts and parts[-1].isdigit():
-            count = int(parts.pop())
+        if parts and (number := ascii_int(parts[-1])) is not None:
+            parts.pop()
+            count = number
         if parts:
             types.add(parts[0])
         total += count
