@@ -413,3 +413,26 @@ def _lf(tmp_path: Path) -> Path:
     path = tmp_path / "lf.sh"
     path.write_text(BROKEN, encoding="utf-8")
     return path
+
+
+def test_bytes_that_are_not_utf8_are_written_back_as_they_were(tmp_path: Path) -> None:
+    script = tmp_path / "job.sh"
+    data = BROKEN.encode().replace(b"# checkpoint warning", b"# caf\xe9")
+    script.write_bytes(data)
+    assert main(["lint", str(script), "--fix"]) == 0
+    assert b"#SBATCH --signal=B:USR1@90   # caf\xe9\n" in script.read_bytes()
+
+
+def test_a_diff_of_bytes_that_are_not_utf8_shows_them_as_they_were(tmp_path: Path) -> None:
+    import sys
+
+    script = tmp_path / "job.sh"
+    script.write_bytes(BROKEN.encode().replace(b"# checkpoint warning", b"# caf\xe9"))
+    done = subprocess.run(
+        [sys.executable, "-m", "jobc", "lint", "--diff", str(script)],
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"+#SBATCH --signal=B:USR1@90   # caf\xe9\n" in done.stdout

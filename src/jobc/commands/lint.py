@@ -186,13 +186,14 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
         if outcome.changed:
             changed += 1
             if args.diff:
-                sys.stdout.write(diff(outcome))
+                _write(diff(outcome))
             else:
                 try:
                     if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
                         # a rename would replace a file its owner made read-only (even for root)
                         raise PermissionError(13, "permission denied (the file is read-only)")
-                    replace(path, outcome.after)
+                    # the bytes jobc could not decode go back as they were
+                    replace(path, outcome.after.encode("utf-8", "surrogateescape"))
                 except OSError as exc:
                     print(f"jobc lint: {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
                     return Exit.ERROR
@@ -222,3 +223,12 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
     )
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
+
+
+def _write(text: str) -> None:
+    """A diff holds the file's own bytes, which may not be UTF-8: they are written as they were."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
