@@ -160,6 +160,7 @@ read -r -d '' jobc_agent <<'JOBC_AGENT' || true
 import os
 import signal
 import sys
+import time
 
 
 def jobc_children():
@@ -183,17 +184,40 @@ def jobc_children():
 jobc_relayed = []
 
 
+def jobc_running(pid):
+    # An exited worker stays a zombie until torchrun reaps it (and reads its exit code).
+    try:
+        with open("/proc/" + str(pid) + "/stat") as stat:
+            text = stat.read()
+    except OSError:
+        return False
+    return text[text.rfind(")") + 2 :][:1] not in ("Z", "X")
+
+
 def jobc_relay(signum, frame):
     if jobc_relayed:
         return
     jobc_relayed.append(signum)
     name = os.environ.get("JOBC_SIGNAL", "SIGTERM")
     sig = getattr(signal, name, signal.SIGTERM) if name.startswith("SIG") else signal.SIGTERM
+    sent = []
     for pid in jobc_children():
         try:
             os.kill(pid, sig)
+            sent.append(pid)
         except OSError:
             pass
+    # torchrun stops every worker (SIGTERM, then SIGKILL) as soon as it sees one exit: the first
+    # worker done with its checkpoint would cut the others' short and give them a second signal.
+    # This handler runs in the agent's main thread, so torchrun looks again only once every
+    # worker has exited or the grace window (JOBC_GRACE_S) is over.
+    try:
+        grace = float(os.environ.get("JOBC_GRACE_S", "0"))
+    except ValueError:
+        grace = 0.0
+    end = time.monotonic() + grace
+    while time.monotonic() < end and any(jobc_running(pid) for pid in sent):
+        time.sleep(0.1)
 
 
 signal.signal(signal.SIGURG, jobc_relay)

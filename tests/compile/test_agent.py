@@ -46,24 +46,24 @@ def _exit_with(tmp_path: Path, code: int) -> Path:
 @pytest.mark.parametrize(("worker", "agent"), [(75, 75), (3, 1), (0, 0)])
 def test_the_agent_keeps_only_the_requeue_code(tmp_path: Path, worker: int, agent: int) -> None:
     proc = _start(_exit_with(tmp_path, worker), env={})
-    output, _ = proc.communicate(timeout=120)
+    output, _ = proc.communicate()
     assert proc.returncode == agent, output
     assert ("exited with the requeue code 75" in output) is (worker == 75), output
 
 
 def test_sigurg_gives_each_worker_the_spec_signal_once(tmp_path: Path) -> None:
     # The agent is told to kill its workers 1 s after a signal it forwards itself; it must never
-    # forward one, so the workers keep their whole 4 s checkpoint.
-    env = {"JOBC_SIGNAL": "SIGUSR2", "TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "1"}
+    # forward one, so the workers keep their whole checkpoint (4 s, 6 s). Worker 0 exits first:
+    # torchrun would then stop worker 1 (a second signal) if the agent did not wait for it.
+    env = {"JOBC_SIGNAL": "SIGUSR2", "TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "1", "JOBC_GRACE_S": "600"}
     proc = _start(COUNTER, str(tmp_path), "4", env=env)
-    deadline = time.monotonic() + 120
+    # However slowly torch starts on a busy machine: the agent ends if the workers cannot start.
     while len(list(tmp_path.glob("ready-*"))) < WORKERS:
         assert proc.poll() is None, proc.communicate()[0]
-        assert time.monotonic() < deadline, "the workers did not start"
         time.sleep(0.1)
     proc.send_signal(signal.SIGURG)
     proc.send_signal(signal.SIGURG)  # a second wake-up (another scancel) changes nothing
-    output, _ = proc.communicate(timeout=120)
+    output, _ = proc.communicate()
     assert proc.returncode == 75, output
     records = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(tmp_path.glob("rank-*.json"))]
     assert [r["signals"] for r in records] == [[int(signal.SIGUSR2)]] * WORKERS, output

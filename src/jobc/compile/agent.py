@@ -9,7 +9,10 @@ and torch the runtime supports (no newer syntax, no torch internals beyond `main
   children, the workers, once. The agent never sees the spec's signal itself, so it neither dies
   of a SIGUSR1/SIGUSR2 it does not handle (older torch handles only TERM, INT, HUP and QUIT), nor
   forwards a second copy, nor SIGKILLs the workers after its shutdown timeout (30 s, fixed in all
-  but the newest torch): the workers keep the whole grace window on any torch.
+  but the newest torch): the workers keep the whole grace window on any torch. torchrun also
+  stops every worker (SIGTERM, a second signal) as soon as one has exited, so after relaying the
+  agent waits, up to JOBC_GRACE_S, until all the workers it signalled have exited: one that is
+  done with its checkpoint first does not cut the others' short.
 * torchrun turns any worker failure into exit code 1. When a worker exited with the requeue code
   (`JOBC_REQUEUE_EXIT_CODE`) and every other failed worker either did the same or was ended by a
   signal (the agent stops the rest of its workers after the first exit), the agent exits with the
@@ -25,6 +28,7 @@ _SOURCE = """\
 import os
 import signal
 import sys
+import time
 
 
 def jobc_children():
@@ -48,17 +52,40 @@ def jobc_children():
 jobc_relayed = []
 
 
+def jobc_running(pid):
+    # An exited worker stays a zombie until torchrun reaps it (and reads its exit code).
+    try:
+        with open("/proc/" + str(pid) + "/stat") as stat:
+            text = stat.read()
+    except OSError:
+        return False
+    return text[text.rfind(")") + 2 :][:1] not in ("Z", "X")
+
+
 def jobc_relay(signum, frame):
     if jobc_relayed:
         return
     jobc_relayed.append(signum)
     name = os.environ.get("JOBC_SIGNAL", "SIGTERM")
     sig = getattr(signal, name, signal.SIGTERM) if name.startswith("SIG") else signal.SIGTERM
+    sent = []
     for pid in jobc_children():
         try:
             os.kill(pid, sig)
+            sent.append(pid)
         except OSError:
             pass
+    # torchrun stops every worker (SIGTERM, then SIGKILL) as soon as it sees one exit: the first
+    # worker done with its checkpoint would cut the others' short and give them a second signal.
+    # This handler runs in the agent's main thread, so torchrun looks again only once every
+    # worker has exited or the grace window (JOBC_GRACE_S) is over.
+    try:
+        grace = float(os.environ.get("JOBC_GRACE_S", "0"))
+    except ValueError:
+        grace = 0.0
+    end = time.monotonic() + grace
+    while time.monotonic() < end and any(jobc_running(pid) for pid in sent):
+        time.sleep(0.1)
 
 
 signal.signal(signal.SIGURG, jobc_relay)
