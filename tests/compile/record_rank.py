@@ -55,11 +55,11 @@ def main() -> int:
         return int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
     if mode == "exit" or restart != "0":
         return 0
-    deadline = time.monotonic() + 120
-    while not signals and time.monotonic() < deadline:
+    # As long as the job may run: its time limit ends a rank the signal never reaches.
+    while not signals:
         time.sleep(0.1)
     _publish(out / f"{name}.signal", json.dumps(signals))
-    return int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75")) if signals else 3
+    return int(os.environ.get("JOBC_REQUEUE_EXIT_CODE", "75"))
 
 
 if __name__ == "__main__":
