@@ -238,7 +238,7 @@ def test_checkpoint_cancel_requeues_and_status_and_triage_show_the_chain(
         resilience={"signal": "SIGUSR1", "grace_s": 30, "requeue": True, "max_restarts": 2},
     )
     job = submit(slurm_cluster, jobs, tmp_path, str(path))
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + LIMIT_S
     while len(list(out.glob("ready-*"))) < NODES * GPUS:
         if time.monotonic() > deadline:
             pytest.fail("the ranks did not start")
@@ -247,7 +247,7 @@ def test_checkpoint_cancel_requeues_and_status_and_triage_show_the_chain(
     assert cancel.returncode == 0, cancel.stderr
     assert "SIGUSR1" in cancel.stderr
     slurm_cluster.wait_for(
-        int(job), lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", 60, "requeue"
+        int(job), lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING", LIMIT_S, "requeue"
     )
     slurm_cluster.release(int(job))
     assert slurm_cluster.wait(int(job), LIMIT_S) == "COMPLETED"
@@ -312,7 +312,8 @@ def test_a_two_by_three_sweep_runs_six_array_tasks_each_with_its_values(
     plan = jobc(slurm_cluster, tmp_path, "plan", str(path))
     assert "sweep      6 array tasks (--array=0-5%3)" in plan.stdout, plan.stderr
     job = submit(slurm_cluster, jobs, tmp_path, str(path))
-    deadline = time.monotonic() + 180
+    # Six tasks, three at a time: two rounds of what a task may run.
+    deadline = time.monotonic() + 2 * LIMIT_S
     while True:
         rows = json.loads(jobc(slurm_cluster, tmp_path, "status", job, "--format", "json").stdout or "[]")
         done = {r["job_id"] for r in rows if r["state"] == "COMPLETED"}

@@ -23,6 +23,9 @@ from tests.support.cluster import SlurmCluster
 
 PROGRAM = Path(__file__).with_name("await_checkpoint.py")
 
+# Waits for a job are bounded by what it may run (--time=2 minutes) plus time for Slurm to
+# schedule and end it, not by a guess of how fast a busy machine is.
+LIMIT_S = 2 * 60 + 180
 BROKEN = """\
 #!/bin/bash
 #SBATCH --job-name={name}
@@ -54,7 +57,7 @@ def _records(out: Path, kind: str) -> dict[str, dict[str, Any]]:
 def _run(cluster: SlurmCluster, jobs: list[int], script: Path, cwd: Path) -> str:
     jobs.append(cluster.sbatch(script, cwd=cwd))
     # as long as the job may run: its time limit, and Slurm's kill wait after it
-    return cluster.wait(jobs[-1], 300)
+    return cluster.wait(jobs[-1], LIMIT_S)
 
 
 def test_fix_makes_every_rank_know_its_node_and_the_checkpoint_signal_arrive(

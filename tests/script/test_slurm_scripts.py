@@ -23,6 +23,9 @@ from tests.support.slurm_jobs import job_log, submit
 RECORDER = Path(__file__).with_name("record_identity.py")
 NODES, GPUS = 2, 2
 
+# Waits for a job are bounded by what it may run (--time=5 minutes) plus time for Slurm to
+# schedule and end it, not by a guess of how fast a busy machine is.
+LIMIT_S = 5 * 60 + 180
 HEADER = """\
 #!/bin/bash
 #SBATCH --job-name={name}
@@ -72,7 +75,7 @@ def _run(
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
     job = submit(cluster, jobs, script, cwd)
-    state = cluster.wait(job, 120)
+    state = cluster.wait(job, LIMIT_S)
     assert state == "COMPLETED", f"{state}\n{job_log(logs)}"
     return _identities(out)
 
