@@ -92,6 +92,13 @@ def test_what_bash_reads_but_the_grammar_does_not_is_only_a_note(tmp_path: Path)
     assert [(c, s) for c, s, *_ in _lint(broken) if c == "JC800"] == [("JC800", Severity.ERROR)]
 
 
+def test_an_error_bash_names_but_exits_0_for_is_an_error(tmp_path: Path) -> None:
+    # `bash -n` exits 0 on an empty `[[`, but names the error; the job would skip that line
+    script = _script(tmp_path, HEAD + "    [[;\n    srun python train.py\n")
+    found = [(c, s, line) for c, s, line, _ in _lint(script) if c == "JC800"]
+    assert found == [("JC800", Severity.ERROR, HEAD.count("\n") + 1)]
+
+
 def test_asking_bash_executes_nothing(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     body = HEAD + f"    x=$(touch {marker})\n    ranges=${{rest%%\\]*}}\n    `touch {marker}`\n"

@@ -44,12 +44,24 @@ def parse(
         return None
 
 
+def complained(stderr: bytes) -> bool:
+    """True when bash named an error in the text, whatever its exit code.
+
+    `bash -n` reports some syntax errors on stderr and still exits 0: a `[[` with nothing to test
+    ("unexpected token `;' in conditional command"); running the text then skips that command and
+    goes on. Only its warnings (an unclosed heredoc, which JC509 reports on its own) leave the
+    text whole."""
+    return any(
+        line.strip() and "warning: " not in line for line in stderr.decode("utf-8", "replace").splitlines()
+    )
+
+
 def accepts(text: str) -> bool | None:
     """True when bash parses the text, False when it does not, None when no bash can tell."""
     if "\0" in text:
         return None  # bash drops NUL bytes while reading: its verdict would be on another text
     done = parse(text)
-    return None if done is None else done.returncode == 0
+    return None if done is None else done.returncode == 0 and not complained(done.stderr)
 
 
 _COMPLAINT = re.compile(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
@@ -60,7 +72,7 @@ def refusal(text: str) -> tuple[int, str] | None:
     if "\0" in text:
         return None
     done = parse(text, numbered=True)
-    if done is None or done.returncode == 0:
+    if done is None or (done.returncode == 0 and not complained(done.stderr)):
         return None
     said = done.stderr.decode("utf-8", "replace")
     match = _COMPLAINT.search(said)

@@ -352,6 +352,8 @@ def _setup_spec(items: str) -> str:
         ("    - echo ok\n    - fi\n", (9, 7), "unexpected token `fi'"),
         ('    - "echo \'it"\n', (8, 7), "matching `''"),
         ("    - 'module load cuda &&'\n", (8, 7), "end of file"),
+        # bash -n names this one and still exits 0
+        ("    - echo ok\n    - '[[;'\n", (9, 7), "conditional command"),
     ],
     ids=[
         "quote",
@@ -361,6 +363,7 @@ def _setup_spec(items: str) -> str:
         "stray-fi",
         "single-quote",
         "and-at-end",
+        "empty-conditional",
     ],
 )
 def test_jc509_fires_at_the_item_bash_cannot_parse(

@@ -91,6 +91,25 @@ def test_jc103_fires_above_the_profiles_node(tmp_path: Path) -> None:
     assert "gpus_per_node 8 on 2 nodes for the same 16 GPUs" in message
 
 
+def test_jc103_on_a_cluster_of_nodes_without_gpus(tmp_path: Path) -> None:
+    # no same-total hint to give (and nothing to divide by)
+    result = lint_text(
+        """\
+        version: 1
+        name: t
+        cluster: {gpus_per_node: 0}
+        resources:
+          nodes: 1
+          gpus_per_node: 4
+        launch: {program: train.py}
+        """,
+        tmp_path,
+    )
+    message = only(result, "JC103").message
+    assert "has 0 GPUs" in message
+    assert "for the same" not in message
+
+
 def test_jc103_fires_above_the_catalogue_server(tmp_path: Path) -> None:
     result = lint_text(
         """\

@@ -96,7 +96,7 @@ def _parse(bash: str, text: str) -> _Verdict | None:
             f"its heredoc is never closed (no line {heredoc.group(2)} ends it), so it would swallow the rest "
             "of the script",
         )
-    if done.returncode == 0:
+    if done.returncode == 0 and not bashcheck.complained(done.stderr):
         return _Verdict(True, None, "")
     found = _MESSAGE.search(err)
     if found is None:

@@ -50,16 +50,25 @@ def check(ctx: Context) -> Iterator[Hit]:
     if words.in_script(ctx):
         asked = words.name(ctx, ("resources", "gpus_per_node"))
         source = source.replace("(cluster.gpus_per_node)", "(the profile's cluster.gpus_per_node)")
-        same = f", or {capacity} on {total // capacity} nodes (#SBATCH --nodes) for the same {total} GPUs"
+        # a node of 0 GPUs divides nothing: the same-total hint is built only when it is whole
+        same = (
+            f", or {capacity} on {total // capacity} nodes (#SBATCH --nodes) for the same {total} GPUs"
+            if even
+            else ""
+        )
         message = (
             f"{asked} asks for {want} GPUs per node but {source} has {capacity}; ask for {capacity} or "
-            f"fewer (#SBATCH --gpus-per-node={capacity}){same if even else ''}"
+            f"fewer (#SBATCH --gpus-per-node={capacity}){same}"
         )
     else:
-        same = f", or gpus_per_node {capacity} on {total // capacity} nodes for the same {total} GPUs"
+        same = (
+            f", or gpus_per_node {capacity} on {total // capacity} nodes for the same {total} GPUs"
+            if even
+            else ""
+        )
         message = (
             f"gpus_per_node {want} but {source} has {capacity} GPUs; use gpus_per_node {capacity} or "
-            f"fewer{same if even else ''}"
+            f"fewer{same}"
         )
     yield Hit(_where(ctx), message)
 
