@@ -434,6 +434,8 @@ class Scanner(Facts):
 
 def _is_exception(name: str) -> bool:
     last = name.rpartition(".")[2]
+    if last in py.BUILTIN_BASES:
+        return True
     return last.endswith(py.EXCEPTION_SUFFIXES) and last not in py.EXCEPTION_SUFFIXES
 
 

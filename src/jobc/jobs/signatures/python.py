@@ -91,3 +91,6 @@ SIGNATURES: tuple[Signature, ...] = (
 
 #: The last word of a name that makes it an exception class.
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Failure", "Interrupt", "Exit", "Timeout")
+#: Python's own base classes, raised as they are (`raise Exception("...")`): exceptions although
+#: their names are bare suffixes, which alone ("Error: ...") are a log's wording, not a class.
+BUILTIN_BASES = frozenset({"Exception", "BaseException"})

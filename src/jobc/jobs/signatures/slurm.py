@@ -7,7 +7,9 @@ import re
 
 from jobc.jobs.signatures import Signature
 
-_NODE = r"(?P<node>[^\s:*]{1,200})"
+# A host name starts with a letter or digit; a name elided in a paste ("ON ...", "<node>") still
+# matches the line but names no node.
+_NODE = r"(?:(?P<node>[A-Za-z0-9][^\s:*]{0,199})|[^\s:*A-Za-z0-9][^\s:*]{0,199})"
 _TASKS = r"tasks? (?P<tasks>[0-9][0-9,\-]{0,200})"
 _STEPD = (
     r"\*\*\* (?:JOB|STEP) (?P<job>[0-9][0-9A-Za-z_.+]{0,40}) ON " + _NODE + r" CANCELLED AT (?P<at>\S{1,40})"
