@@ -16,7 +16,6 @@ import json
 import os
 import re
 import stat
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,31 +39,30 @@ VALID: dict[str, Any] = {
         "caches": {"uv_cache_dir": "/lustre/cache/uv"},
     },
 }
-# A generous bound: each case takes well under a second; quadratic parsing took tens of seconds.
-SECONDS = 5.0
+# No wall-clock bound here: a busy machine makes any number of seconds wrong. That lint's work
+# grows linearly with its input is held by tests/lint/test_linear.py (work counted and compared
+# across sizes), and a file over the size limit is one finding (test_a_huge_file_is_one_finding).
 
 
-def lint(*args: str) -> tuple[int, str, str, float]:
-    """Run `jobc lint ARGS…` in-process: exit code, stdout, stderr, seconds."""
+def lint(*args: str) -> tuple[int, str, str]:
+    """Run `jobc lint ARGS…` in-process: exit code, stdout, stderr."""
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["lint", *args])
-    return code, out.getvalue(), err.getvalue(), time.perf_counter() - start
+    return code, out.getvalue(), err.getvalue()
 
 
-def check_answer(code: int, out: str, err: str, seconds: float, *, codes: tuple[int, ...] = (0, 1)) -> None:
+def check_answer(code: int, out: str, err: str, *, codes: tuple[int, ...] = (0, 1)) -> None:
     assert "Traceback" not in out + err
     assert "internal error" not in err, err
     assert code in codes, (code, out, err)
-    assert seconds < SECONDS
 
 
 def lint_bytes(directory: Path, raw: bytes, *, expect: tuple[int, ...] = (0, 1)) -> tuple[str, str]:
     path = directory / "spec.yaml"
     path.write_bytes(raw)
-    code, out, err, seconds = lint(str(path))
-    check_answer(code, out, err, seconds, codes=expect)
+    code, out, err = lint(str(path))
+    check_answer(code, out, err, codes=expect)
     return out, err
 
 
@@ -446,33 +444,33 @@ def test_non_string_keys_are_named_plainly(tmp_path: Path, text: str, line: int)
 def test_a_directory_named_like_a_spec(tmp_path: Path) -> None:
     empty = tmp_path / "spec.yaml"
     empty.mkdir()
-    code, out, err, seconds = lint(str(empty))
-    check_answer(code, out, err, seconds, codes=(2,))
+    code, out, err = lint(str(empty))
+    check_answer(code, out, err, codes=(2,))
     assert err.count("\n") == 1
     assert "spec.yaml" in err
     (empty / "job.yml").write_text(dump(VALID).decode())
-    code, out, err, seconds = lint(str(empty))
-    check_answer(code, out, err, seconds, codes=(0,))
+    code, out, err = lint(str(empty))
+    check_answer(code, out, err, codes=(0,))
 
 
 def test_a_missing_file(tmp_path: Path) -> None:
-    code, out, err, seconds = lint(str(tmp_path / "nope.yaml"))
-    check_answer(code, out, err, seconds, codes=(2,))
+    code, out, err = lint(str(tmp_path / "nope.yaml"))
+    check_answer(code, out, err, codes=(2,))
     assert "no such file" in err
 
 
 def test_not_a_regular_file(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo.yaml"
     os.mkfifo(fifo)
-    code, out, err, seconds = lint(str(fifo))
-    check_answer(code, out, err, seconds, codes=(2,))
+    code, out, err = lint(str(fifo))
+    check_answer(code, out, err, codes=(2,))
     assert "not a regular file" in err
 
 
 def test_a_file_that_cannot_be_read(tmp_path: Path) -> None:
     # /proc/self/mem is a regular file that nobody, root included, can read from offset 0
-    code, out, err, seconds = lint("/proc/self/mem")
-    check_answer(code, out, err, seconds, codes=(2,))
+    code, out, err = lint("/proc/self/mem")
+    check_answer(code, out, err, codes=(2,))
     assert err.startswith("jobc lint: /proc/self/mem: cannot read")
     assert err.count("\n") == 1
 
@@ -482,13 +480,13 @@ def test_a_file_without_read_permission(tmp_path: Path) -> None:
     path.write_text(dump(VALID).decode())
     path.chmod(0)
     try:
-        code, out, err, seconds = lint(str(path))
+        code, out, err = lint(str(path))
     finally:
         path.chmod(stat.S_IRUSR | stat.S_IWUSR)
     if os.geteuid() == 0:  # root reads it anyway: then it simply lints
-        check_answer(code, out, err, seconds, codes=(0,))
+        check_answer(code, out, err, codes=(0,))
     else:
-        check_answer(code, out, err, seconds, codes=(2,))
+        check_answer(code, out, err, codes=(2,))
         assert "cannot read" in err
 
 
@@ -535,8 +533,8 @@ def test_numbers_no_spec_value_can_hold(tmp_path: Path, number: str) -> None:
     assert re.search(r"spec\.yaml:20:\d+: JC00[13]", out), out
     path = tmp_path / "spec.yaml"
     path.write_bytes(dump(VALID))
-    code, out, err, seconds = lint(str(path), "--set", f"resources.nodes={number}")
-    check_answer(code, out, err, seconds, codes=(1,))
+    code, out, err = lint(str(path), "--set", f"resources.nodes={number}")
+    check_answer(code, out, err, codes=(1,))
 
 
 NUMBER_FIELDS_TEXT = [".".join(map(str, p)) for p in NUMERIC_FIELDS]
@@ -563,10 +561,10 @@ def test_a_lone_surrogate_escape_is_a_finding(tmp_path: Path) -> None:
         out, _ = lint_bytes(tmp_path, raw, expect=(1,))
         assert "half of a UTF-16 surrogate pair" in out
         for fmt in ("github", "json", "sarif"):
-            code, out2, err, seconds = lint(str(tmp_path / "spec.yaml"), "--format", fmt)
-            check_answer(code, out2, err, seconds, codes=(1,))
-    code, out, err, seconds = (*_compile(tmp_path / "spec.yaml"), 0.0)
-    check_answer(code, out, err, seconds, codes=(1,))
+            code, out2, err = lint(str(tmp_path / "spec.yaml"), "--format", fmt)
+            check_answer(code, out2, err, codes=(1,))
+    code, out, err = _compile(tmp_path / "spec.yaml")
+    check_answer(code, out, err, codes=(1,))
 
 
 def _compile(path: Path, *args: str) -> tuple[int, str, str]:
@@ -639,8 +637,8 @@ def test_set_with_invalid_utf8_is_a_usage_error(tmp_path: Path) -> None:
     path = tmp_path / "spec.yaml"
     path.write_bytes(dump(VALID))
     bad = os.fsdecode(b"name=\xff")
-    code, out, err, seconds = lint(str(path), "--set", bad)
-    check_answer(code, out, err, seconds, codes=(2,))
+    code, out, err = lint(str(path), "--set", bad)
+    check_answer(code, out, err, codes=(2,))
     assert err.count("\n") == 1
     assert "not valid UTF-8" in err
 
@@ -649,8 +647,8 @@ def test_sarif_for_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / os.fsdecode(b"caf\xe9.yaml")
     path.write_bytes(dump(VALID) + b"bogus: 1\n")
     for fmt in ("sarif", "json", "text", "github"):
-        code, out, err, seconds = lint(str(path), "--format", fmt)
-        check_answer(code, out, err, seconds, codes=(1,))
+        code, out, err = lint(str(path), "--format", fmt)
+        check_answer(code, out, err, codes=(1,))
         out.encode("utf-8")  # printable on any UTF-8 stream
         if fmt == "sarif":
             assert "caf%E9.yaml" in out
@@ -725,7 +723,7 @@ def test_a_job_name_ending_in_a_newline_is_refused_at_lint(tmp_path: Path) -> No
 def _lint_and_compile(directory: Path, raw: bytes) -> tuple[int, str, str, str]:
     path = directory / "spec.yaml"
     path.write_bytes(raw)
-    code, out, _, _ = lint(str(path))
+    code, out, _ = lint(str(path))
     compiled, script, cerr = _compile(path)
     return code, out, str(compiled), script if compiled == 0 else cerr
 
@@ -755,8 +753,8 @@ def test_an_error_cannot_be_suppressed_into_a_clean_lint(tmp_path: Path) -> None
     config.write_text('ignore = ["JC003"]\n[severity]\nJC003 = "warning"\n')
     path = tmp_path / "spec.yaml"
     path.write_bytes(dump(VALID) + b"bogus: 1\n")
-    code, out, err, _ = lint(str(path), "--config", str(config))
-    check_answer(code, out, err, 0.0, codes=(1,))
+    code, out, err = lint(str(path), "--config", str(config))
+    check_answer(code, out, err, codes=(1,))
     assert "JC003 [error]" in out
 
 

@@ -34,7 +34,9 @@ from tests.support import ROOT
 SRC = ROOT / "src"
 
 
-def run_python(code: str, timeout: float = 20) -> subprocess.CompletedProcess[str]:
+# Only a guard against a hang: a busy machine may start Python slowly, and every program here
+# ends within seconds when the code under test is right.
+def run_python(code: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     env.pop("JOBC_SIGNAL", None)
     return subprocess.run(
@@ -60,7 +62,7 @@ def test_handler_sets_the_flag_and_chains_the_previous_handler() -> None:
         assert not watch.requested
         before = time.time()
         os.kill(os.getpid(), signal.SIGUSR2)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 600  # the handler runs at once; only a guard against a hang
         while not watch.requested and time.monotonic() < deadline:
             time.sleep(0.001)
         assert watch.received == signal.SIGUSR2
@@ -148,8 +150,7 @@ def test_watchdog_fires_while_the_main_thread_is_stuck_in_c() -> None:
         threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGUSR2)).start()
         libc.pthread_mutex_lock(mutex)
         print("not reached", flush=True)
-        """,
-        timeout=10,
+        """
     )
     assert result.returncode == WATCHDOG_EXIT_CODE, result
     assert "after SIGUSR2" in result.stderr
