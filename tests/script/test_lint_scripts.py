@@ -262,3 +262,22 @@ def test_set_says_it_does_not_apply_to_scripts(capsys: pytest.CaptureFixture[str
     path = str(CORPUS / "srun_native.sh")
     assert main(["lint", path, "--set", "resources.nodes=4"]) == 0
     assert f"--set applies to specs, not to sbatch scripts: {path}" in capsys.readouterr().err
+
+
+def test_a_time_limit_written_after_the_first_command_is_where_jc108_points(tmp_path: Path) -> None:
+    # the limit is in the script, but sbatch no longer reads it there: that line is the one to edit
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nmodule load cuda\n"
+        "#SBATCH --time=04:00:00\nsrun python train.py\n",
+        encoding="utf-8",
+    )
+    found = {(f.code, f.span.line) for f in lint_path(script, config=Config()).findings}
+    assert ("JC108", 5) in found
+    assert ("JC801", 5) in found
+    # without a late one, the finding stays at the block of directives
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nmodule load cuda\nsrun python train.py\n",
+        encoding="utf-8",
+    )
+    assert [f.span.line for f in lint_path(script, config=Config()).findings if f.code == "JC108"] == [3]

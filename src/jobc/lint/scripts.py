@@ -29,6 +29,7 @@ from jobc.lint.pipeline import (
 )
 from jobc.reader import source as _source
 from jobc.spec.context import Context
+from jobc.tables.slurm_options import SPEC_PATH
 
 if TYPE_CHECKING:
     from jobc.lint.rules.base import Check
@@ -205,6 +206,12 @@ class ScriptPlaces:
         found = run.find(path, hit.at_value, first=1)
         if found is not None:
             return found
+        # written, but after the first command, where sbatch no longer reads it: the user's edit
+        # is to move that line (JC801 says so at the same place)
+        late = [d for d in self.facts.directives if not d.honoured and SPEC_PATH.get(d.name) == path]
+        if late:
+            line = late[-1].span.line
+            return self.facts.file, Span(line, 1, line, len(self.facts.lines[line - 1]) + 1)
         directives = [d for d in self.facts.directives if d.honoured]
         if directives:
             last = directives[-1].span.line
