@@ -277,7 +277,8 @@ def test_a_time_limit_written_after_the_first_command_is_where_jc108_points(tmp_
     assert ("JC801", 5) in found
     # without a late one, the finding stays at the block of directives
     script.write_text(
-        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nmodule load cuda\nsrun python train.py\n",
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nmodule load cuda\n"
+        "srun python train.py\n",
         encoding="utf-8",
     )
     assert [f.span.line for f in lint_path(script, config=Config()).findings if f.code == "JC108"] == [3]
