@@ -492,8 +492,19 @@ def _reports(findings: list[Finding]) -> None:
                 f.cause, f.role = False, "context"
 
 
+# The exit code a process ends with after a first cause of each kind (Python's 1 otherwise): the
+# errno slurmstepd exits the task with when execve fails (ENOENT, EACCES), CPython's 2 for a
+# script it cannot open, the shell's 127 for a command it cannot find.
+_EXIT_OF: dict[str, tuple[int, ...]] = {
+    "execve-failed": (2, 13),
+    "missing-script": (2,),
+    "command-not-found": (127,),
+}
+
+
 def _place_unlabelled(findings: list[Finding]) -> None:
-    """A traceback without labels, and one report that names who exited with 1: the same process.
+    """A first cause without labels, and one report that names who exited with its code: the same
+    process.
 
     torchrun's table names the global rank and host of the first worker that failed; srun names the
     task and node of a task that exited with 1. When the log's first cause says nothing of who
@@ -504,7 +515,7 @@ def _place_unlabelled(findings: list[Finding]) -> None:
     first = causes[0]
     if first.rank is not None or first.task is not None or first.local_rank is not None:
         return
-    ones = [f for f in findings if f.report and f.exit_code == 1]
+    ones = [f for f in findings if f.report and f.exit_code in _EXIT_OF.get(first.kind, (1,))]
     tables = [f for f in ones if f.kind == "torchrun-root-cause" and f.rank is not None]
     sruns = [f for f in ones if f.kind == "srun-task-exit-code" and f.task is not None]
     if len({f.rank for f in tables}) == 1:
