@@ -95,6 +95,7 @@ class Scanner(Facts):
         self._piece = 0
         self.current = 0  # the line being read
         self.abort_at: Evidence | None = None  # a C++ terminate line waiting for its what()
+        self.child_failed: tuple[Evidence, tuple[int, int], labels.Line] | None = None
 
     # -- state the reader asks about ------------------------------------------------------
 
@@ -301,7 +302,10 @@ class Scanner(Facts):
                 previous.sig, previous.cls, previous.role, previous.kind = sig, sig.cls, sig.role, sig.name
             return
         if name.endswith("ChildFailedError"):
-            return  # torchrun's agent reporting its workers: its table is read instead
+            # torchrun's agent reporting its workers: its table is read instead (and this line
+            # stands for it when the table was cut off)
+            self.child_failed = self.child_failed or (ev, order, line)
+            return
         sig = _classify(f"{name}: {message}") or _by_code("P104")
         evidence = [opened.start]
         if frames:
@@ -417,6 +421,10 @@ class Scanner(Facts):
         sacct_state: str | None = None,
     ) -> Diagnosis:
         final = sacct_state or state
+        if self.child_failed is not None and not any(e.sig is not None and e.sig.report for e in self.events):
+            # torchrun said a worker failed, and no table or other report says which one
+            ev, order, line = self.child_failed
+            self._event(_by_code("L202"), ev, order, line, {})
         found = judge(self, final)
         return Diagnosis(
             job_id=job_id or self.job_id,
