@@ -282,3 +282,31 @@ def test_a_time_limit_written_after_the_first_command_is_where_jc108_points(tmp_
         encoding="utf-8",
     )
     assert [f.span.line for f in lint_path(script, config=Config()).findings if f.code == "JC108"] == [3]
+
+
+_HEAD_106 = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --time=01:00:00\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        # shown once in the batch shell: no rank reads it
+        ('X=$SLURM_NODEID\necho "node $X"\nsrun python train.py\n', False),
+        ("X=$SLURM_NODEID\nsrun python train.py\n", False),
+        # handed on: to a step, by export, by declare -x, through a file, through another variable
+        ("X=$SLURM_NODEID\nsrun python train.py --node $X\n", True),
+        ("X=$SLURM_NODEID\nexport X\nsrun python train.py\n", True),
+        ("declare -x X=$SLURM_NODEID\nsrun python train.py\n", True),
+        ("X=$SLURM_NODEID\ncat > run.sh <<EOF\npython train.py --node $X\nEOF\nsrun bash run.sh\n", True),
+        ('X=$SLURM_NODEID\nARGS="--node $X"\nsrun python train.py $ARGS\n', True),
+        ("X=$SLURM_NODEID srun python train.py\n", True),
+    ],
+    ids=["echoed", "unread", "step", "export", "declare-x", "heredoc", "variable", "prefix"],
+)
+def test_jc106_lets_go_a_per_rank_value_only_the_batch_shell_shows(
+    tmp_path: Path, body: str, fires: bool
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(_HEAD_106 + body, encoding="utf-8")
+    codes = {f.code for f in lint_path(script, config=Config()).findings}
+    assert ("JC106" in codes) == fires, codes

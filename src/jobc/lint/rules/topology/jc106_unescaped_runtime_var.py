@@ -47,11 +47,12 @@ srun bash -c "python train.py --node-rank=$SLURM_NODEID"
 
 import bisect
 import re
+import shlex
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta, Repair
-from jobc.lint.rules.script._facts import derived
+from jobc.lint.rules.script._facts import derived, facts
 from jobc.spec.context import Context
 
 META = Meta(
@@ -131,9 +132,20 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     d = derived(ctx)
     if d is None:
         return
+    script = facts(ctx)
+    used = _used_beyond_logging(script.lines) if script is not None else None
     for i, line in enumerate(ctx.spec.launch.setup):
         names = _expanded_by_shell(line)
         path = ("launch", "setup", i)
+        span = d.expansions.get(path)
+        if (
+            names
+            and script is not None
+            and used is not None
+            and span is not None
+            and _kept_in_the_batch_shell(script.lines[span.line - 1], used)
+        ):
+            continue  # a shell variable only echoed or logged: no rank ever reads it
         if names:
             yield Hit(
                 path,
@@ -141,6 +153,46 @@ def check_script(ctx: Context) -> Iterator[Hit]:
                 'inside the step expand it (srun bash -c "… \\$SLURM_PROCID …")',
                 span=d.expansions.get(path),
             )
+
+
+# A plain shell assignment (not exported): its value stays in the batch shell unless a later
+# line hands it on.
+_ASSIGNED = re.compile(
+    r"[ \t]*(?:(?:local|declare|typeset|readonly)[ \t]+(?P<flags>(?:-[A-Za-z]+[ \t]+)*))?"
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]\n]*\])?\+?="
+)
+_EXPORTING = re.compile(r"[ \t]*(?:export|declare[ \t]+-[A-Za-z]*x|typeset[ \t]+-[A-Za-z]*x)[ \t]")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+# commands that only show a value: a per-rank value shown once in the batch shell is harmless
+_LOGGING = re.compile(r"[ \t]*(?:echo|printf|logger|:)(?:[ \t]|$)")
+
+
+def _used_beyond_logging(lines: list[str]) -> set[str]:
+    """The shell variables some line reads other than to show them (one pass over the script).
+
+    A later assignment, a step, an export, a heredoc or a file written from it all count, so only
+    a variable that is echoed or never read again is let go."""
+    used: set[str] = set()
+    for line in lines:
+        if _EXPORTING.match(line):
+            used.update(_IDENTIFIER.findall(line))  # `export X` hands X to every step after it
+        elif "$" in line and not _LOGGING.match(line):
+            used.update(_REFERENCE.findall(line))
+    return used
+
+
+def _kept_in_the_batch_shell(line: str, used: set[str]) -> bool:
+    """The line only sets a shell variable (not exported, no command after it) that no later line
+    reads other than to show it."""
+    assigned = _ASSIGNED.match(line)
+    if assigned is None or "x" in (assigned.group("flags") or "") or assigned.group("name") in used:
+        return False
+    try:
+        words = shlex.split(line[assigned.end() :], comments=True)
+    except ValueError:
+        return False
+    return len(words) <= 1  # `X=$SLURM_NODEID srun …` hands the value to the command
 
 
 def _expanded_by_shell(line: str) -> list[str]:
