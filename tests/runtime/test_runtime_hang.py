@@ -19,16 +19,16 @@ PROLOGUE = """
 import sys, threading, time
 from pathlib import Path
 from jobc.runtime.hang import HangWatch
-watch = HangWatch(hang_s=0.6, dump_dir=Path(sys.argv[1]), rank=3, restart=2, backend="gloo",
+watch = HangWatch(hang_s=HANG_S, dump_dir=Path(sys.argv[1]), rank=3, restart=2, backend="gloo",
                   recorder=lambda backend: b'{"entries": []}', world_size=4,
                   groups=lambda: {"0": [0, 1, 2, 3]})
 watch.start()
 """
 
 
-def run(tmp_path: Path, body: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+def run(tmp_path: Path, body: str, hang_s: float = 0.6) -> tuple[subprocess.CompletedProcess[str], Path]:
     program = tmp_path / "prog.py"
-    program.write_text(PROLOGUE + textwrap.dedent(body))
+    program.write_text(PROLOGUE.replace("HANG_S", repr(hang_s)) + textwrap.dedent(body))
     dumps = tmp_path / "dumps"
     done = subprocess.run(
         [sys.executable, str(program), str(dumps)],
@@ -101,16 +101,20 @@ def test_another_exception_is_left_to_python(tmp_path: Path) -> None:
 
 
 def test_a_program_that_makes_progress_writes_nothing(tmp_path: Path) -> None:
+    # Progress every 50 ms for 5 s, more than twice the 2 s hang time: the watchdog is reset each
+    # time. 2 s, not 0.6 s: a busy machine may leave this process unscheduled for a good part of
+    # a second between two steps, which is no hang.
     done, dumps = run(
         tmp_path,
         """
-        for _ in range(30):
+        for _ in range(100):
             time.sleep(0.05)
             watch.progress()
         watch.stop()
-        time.sleep(1.0)
+        time.sleep(3.0)
         print("done")
         """,
+        hang_s=2.0,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "done"
