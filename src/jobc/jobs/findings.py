@@ -27,7 +27,8 @@ _SIGNALS = {
     13: "SIGPIPE",
     15: "SIGTERM",
 }
-_SIGNAL_WORDS = {
+# how bash and srun name a signal that ended a process
+SIGNAL_WORDS = {
     "Killed": "SIGKILL",
     "Segmentation fault": "SIGSEGV",
     "Aborted": "SIGABRT",

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from jobc.jobs.findings import (
+    SIGNAL_WORDS,
     Diagnosis,
     Event,
     Evidence,
@@ -236,8 +237,8 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         scanner.task_node.setdefault(task, fx["node"])
     code = _int_field(fx.get("exit_code"))
     sig = fx.get("signal")
-    if sig in _SIGNAL_WORDS:
-        sig = _SIGNAL_WORDS[sig]
+    if sig in SIGNAL_WORDS:
+        sig = SIGNAL_WORDS[sig]
     if sig is None and fx.get("signum") is not None:
         sig = signal_of(-(_int_field(fx.get("signum")) or 0) or None)
     if sig is None:
@@ -276,17 +277,6 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
     )
     f.report = bool(e.sig and e.sig.report)
     return f
-
-
-_SIGNAL_WORDS = {
-    "Killed": "SIGKILL",
-    "Segmentation fault": "SIGSEGV",
-    "Aborted": "SIGABRT",
-    "Bus error": "SIGBUS",
-    "Floating point exception": "SIGFPE",
-    "Illegal instruction": "SIGILL",
-    "Terminated": "SIGTERM",
-}
 
 
 def _int_field(value: Any) -> int | None:
