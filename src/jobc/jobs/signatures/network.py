@@ -149,12 +149,23 @@ SIGNATURES: tuple[Signature, ...] = (
         "lost-peer",
         "collective_timeout",
         "symptom",
-        ("Connection", "ECONNRESET", "Broken pipe", "DistBackendError", "remote process exited"),
+        (
+            "Connection",
+            "ECONNRESET",
+            "Broken pipe",
+            "DistBackendError",
+            "remote process exited",
+            "ncclUniqueId",
+        ),
         re.compile(
             r"(?P<what>Connection closed by peer|Connection reset by peer|ECONNRESET|Broken pipe|"
-            r"remote process exited|DistBackendError)"
+            r"remote process exited|DistBackendError|"
+            # ProcessGroupNCCL waiting for rank 0's NCCL id in the store (any error: a socket
+            # timeout, a key never written); older torch spells it "retreiving"
+            r"retr(?:ie|ei)ving ncclUniqueId from \[[0-9]{1,9}\] via c10d key-value store)"
         ),
-        "a rank losing its peer or the store (Gloo's pair.cc, a reset socket): a symptom of a peer's death",
+        "a rank losing its peer or the store (Gloo's pair.cc, a reset socket, rank 0's NCCL id never "
+        "read from the store): a symptom of a peer's death",
         "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
         "peer [10.0.0.2]:14052",
         "Connection established with peer 10.0.0.2",
