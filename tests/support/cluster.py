@@ -208,7 +208,7 @@ class SlurmCluster:
         memory_mb: int = 8192,
         node_prefix: str = "jobc-node",
         base_dir: Path | None = None,
-        start_timeout: float = 30.0,
+        start_timeout: float = 300.0,
         shapes: Sequence[Shape] | None = None,
         partitions: Sequence[PartitionConf] | None = None,
         accounting: bool | None = None,
@@ -707,8 +707,10 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
             time.sleep(delay)
             delay = min(delay * 1.5, 0.5)
 
-    def wait_idle(self, timeout: float = 30.0) -> None:
-        """Wait until every node is idle (after start, or after other tests' jobs)."""
+    def wait_idle(self, timeout: float = 300.0) -> None:
+        """Wait until every node is idle (after start, or after other tests' jobs). Five minutes,
+        not 30 s: on a busy machine the daemons may take that long to start and register, and a
+        daemon that exits fails the wait at once."""
 
         def idle() -> bool:
             for name, proc in self._procs.items():
