@@ -307,6 +307,11 @@ class Scanner(Facts):
             self.child_failed = self.child_failed or (ev, order, line)
             return
         sig = _classify(f"{name}: {message}") or _by_code("P104")
+        if sig.code != "P104" and (m := sig.search(f"{name}: {message}")) is not None:
+            # what the signature reads in the exception's message (a signal, an exit code, ...)
+            for k, v in m.groupdict().items():
+                if v is not None:
+                    fields.setdefault(k, v)
         evidence = [opened.start]
         if frames:
             evidence.append(frames[-1][0])

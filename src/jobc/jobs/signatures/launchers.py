@@ -93,6 +93,24 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L207",
+        "spawn-process-ended",
+        "exit_code",
+        "cause",
+        ("terminated with",),
+        re.compile(
+            r"process (?P<process>[0-9]{1,9}) terminated with (?:signal (?P<signal>SIG[A-Z0-9]{2,8})|"
+            r"exit code (?P<exit_code>-?[0-9]{1,18}))"
+        ),
+        "torch.multiprocessing.spawn reporting a worker process that ended (its index is the spawn "
+        "argument, not a rank); a signal is what ended it",
+        "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL",
+        "process 1 terminated normally",
+        "PyTorch (torch/multiprocessing/spawn.py, ProcessContext.join)",
+        ("signal", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L205",
         "received-sigterm",
         "signal",
