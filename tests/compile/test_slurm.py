@@ -358,7 +358,9 @@ def test_every_process_gets_the_signal_once_and_keeps_the_grace(
     out.mkdir()
     logs.mkdir()
     world = NODES * GPUS
-    # Each rank stays 8 s after the signal, its checkpoint; a second copy would land in that time.
+    # Each rank stays 8 s after the signal, plus 2 s per rank (its checkpoint; a second copy would
+    # land in that time). Rank 0 ends first: under torchrun that used to make the agent stop the
+    # others with a SIGTERM, a second signal (jobc.compile.agent now waits for them).
     spec = _plain_spec(tmp_path, mode, COUNTER, [str(out), "8"], signal=signal, grace_s=60, requeue=True)
     if uv:
         # `uv run` forwards the signals it gets to Python; VIRTUAL_ENV picks this interpreter.
