@@ -111,6 +111,25 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L208",
+        "launcher-subprocess-ended",
+        "exit_code",
+        "cause",
+        ("Command '",),
+        re.compile(
+            r"Command '[^\n]{0,4000}?' (?:died with <Signals\.(?P<signal>SIG[A-Z0-9]{2,8}): [0-9]{1,3}>|"
+            r"returned non-zero exit status (?P<exit_code>[0-9]{1,9}))"
+        ),
+        "a launcher's CalledProcessError for a worker it started (torch.distributed.launch, DeepSpeed's "
+        "and accelerate's launchers): the worker's end, reported; a signal is what ended it",
+        "subprocess.CalledProcessError: Command '['/usr/bin/python3', '-u', 'train.py', "
+        "'--local_rank=7']' died with <Signals.SIGSEGV: 11>.",
+        "Command '['/usr/bin/python3', 'train.py']' started",
+        "CPython (Lib/subprocess.py, CalledProcessError.__str__) as the launchers raise it",
+        ("signal", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L205",
         "received-sigterm",
         "signal",

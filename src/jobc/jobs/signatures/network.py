@@ -172,6 +172,20 @@ SIGNATURES: tuple[Signature, ...] = (
         "Gloo (gloo/transport/tcp/pair.cc)",
         ("what",),
     ),
+    Signature(
+        "N409",
+        "ucx-caught-signal",
+        "signal",
+        "cause",
+        ("Caught signal",),
+        re.compile(r"Caught signal (?P<signum>[0-9]{1,3}) \((?P<what>[A-Za-z ]{1,60})"),
+        "UCX (the transport under MPI, UCC or NCCL plugins) reporting the signal that crashed its process",
+        "[gpu-node09:332629:0:332629] Caught signal 11 (Segmentation fault: address not mapped to object "
+        "at address 0x10)",
+        "Caught signals are forwarded to the default handler",
+        "UCX (src/ucs/debug/debug.c)",
+        ("signum",),
+    ),
 )
 
 #: An endpoint in a rendezvous or socket message: `(host, port)` or `[host]:port`, tried first ...
