@@ -30,10 +30,11 @@ HEADER = """\
 #SBATCH --output={out}/%x.out
 
 """
-# the step records each signal it gets, and ends on the first one (or after 90 s)
+# the step records each signal it gets and ends on the first one; it waits for it as long as the
+# job may run (it used to give up after 90 s, before Slurm's signal came on a busy machine)
 STEP = (
     'srun bash -c \'for s in USR2 TERM; do trap "echo $s >> {out}/{name}.step; exit 0" $s; done; '
-    "sleep 90 & wait'\n"
+    "sleep 300 & wait'\n"
     "date +%s > {out}/{name}.after\n"
 )
 TO_STEPS = HEADER + "trap 'echo USR2 > {out}/{name}.batch' USR2\n" + STEP
