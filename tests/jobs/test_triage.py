@@ -257,3 +257,15 @@ def test_scanner_is_fed_line_by_line() -> None:
     s.feed("x", 1, "0: Traceback (most recent call last):\n")
     s.feed("x", 2, "0: OSError: disk full\n")
     assert s.diagnosis(None, None, None, ["x"]).findings[0].summary.startswith("srun task 0 raised OSError")
+
+
+def test_a_shell_naming_its_script_is_no_host_prefix() -> None:
+    # bash reports `SCRIPT: line N: PID Aborted …`; the compiled step's shell is named jobc-step
+    from jobc.jobs.labels import parse
+
+    line = parse("1: jobc-step: line 62: 11414 Aborted                 ( trap - INT QUIT; exec x )")
+    assert (line.task, line.node) == (1, None)
+    assert line.text.startswith("jobc-step: line 62:")
+    assert parse("run-node1.sh: line 3: 77 Killed   python train.py").node is None
+    # a host prefix in front of other text is still read as one
+    assert parse("gpu-07: Traceback (most recent call last):").node == "gpu-07"

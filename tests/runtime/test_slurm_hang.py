@@ -123,7 +123,8 @@ def test_a_hang_ends_the_job_and_triage_names_rank_collective_and_line(
         # gloo aborted a rank on the size mismatch (SIGABRT, 128 + 6, is the step's highest code);
         # the ranks it left waiting ended through the watchdog, as srun reports for each.
         assert exit_code == "134:0", (exit_code, text)
-        assert re.search(rf"task \d+: Exited with exit code {HANG_EXIT_CODE}", text), text
+        # srun groups the tasks of one node that ended alike: `tasks 2-3: Exited with …`
+        assert re.search(rf"tasks? [0-9,-]+: Exited with exit code {HANG_EXIT_CODE}", text), text
     data = triage(log, capsys)
     first = data["findings"][0]
     assert first["kind"] == "hang", data

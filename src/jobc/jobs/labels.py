@@ -102,12 +102,22 @@ def parse(raw: str) -> Line:
                 # some sites name slurmstepd after its node: `slurmstepd-gpu07: error: …`
                 node = m.group(1).removeprefix("slurmstepd-") or None
                 text = "slurmstepd: " + text[m.end() :]
-            elif m is not None and node is None and _is_host(m.group(1)):
+            elif (
+                m is not None
+                and node is None
+                and _is_host(m.group(1))
+                # `NAME: line 62: …` is bash naming its script (the compiled step's jobc-step, a
+                # job's run-node1.sh), not a host
+                and _SHELL_LINE.match(text, m.end()) is None
+            ):
                 node = m.group(1)
                 text = text[m.end() :]
         if text == before:
             break
     return Line(task, rank, local, text, node)
+
+
+_SHELL_LINE = re.compile(r"line [0-9]{1,9}: ")
 
 
 def _is_host(name: str) -> bool:
