@@ -220,8 +220,10 @@ def test_time_limit(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
     assert first["class"] == "time_limit"
     assert first["action"] == "raise_limit"
     assert "time limit" in first["summary"]
-    # Slurm's own SIGTERM at the limit may reach the batch shell's trap before the kill or not
-    assert "no checkpoint followed" in first["summary"] or "no signal reached it" in first["summary"]
+    # Slurm's own SIGTERM at the limit may reach the batch shell's trap, or only the tasks, before
+    # the kill, or nothing at all: each is said, none is silent
+    summary = first["summary"]
+    assert "no checkpoint followed" in summary or "no signal reached the batch shell" in summary, summary
 
 
 def test_checkpoint_cancel_requeues_and_status_and_triage_show_the_chain(

@@ -137,7 +137,13 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
                 f.summary += "; the signal arrived, it checkpointed and was requeued"
             elif scanner.signals:
                 f.summary += "; the signal arrived but no checkpoint followed (no requeue code)"
-            elif not any(x.cls == "signal" for x in findings):
+            elif any(x.cls == "signal" for x in findings):
+                # the tasks' own report of the signal, with no word from the batch shell's trap
+                f.summary += (
+                    "; the time limit's signal ended the tasks before the batch shell's trap ran, "
+                    "so no checkpoint followed"
+                )
+            else:
                 f.summary += "; no signal reached the batch shell before the end"
 
     # slurmstepd's OOM count names no node; srun's report of the same kill does
