@@ -132,19 +132,9 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
             f.order = min(f.order, scanner.signals[0].line)
             f.evidence = [scanner.signals[0], *f.evidence][:4]
         if f.cls == "time_limit" and scanner.compiled:
-            # what jobc's own script says about the signal and the checkpoint
-            if checkpointed:
-                f.summary += "; the signal arrived, it checkpointed and was requeued"
-            elif scanner.signals:
-                f.summary += "; the signal arrived but no checkpoint followed (no requeue code)"
-            elif any(x.cls == "signal" for x in findings):
-                # the tasks' own report of the signal, with no word from the batch shell's trap
-                f.summary += (
-                    "; the time limit's signal ended the tasks before the batch shell's trap ran, "
-                    "so no checkpoint followed"
-                )
-            else:
-                f.summary += "; no signal reached the batch shell before the end"
+            f.summary += _time_limit_ending(
+                checkpointed, bool(scanner.signals), any(x.cls == "signal" for x in findings)
+            )
 
     # slurmstepd's OOM count names no node; srun's report of the same kill does
     nodes = [f.node for f in findings if f.cls == "host_oom" and f.node]
@@ -623,6 +613,21 @@ def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:
         rank=None,
         ranks=waited,
     )
+
+
+def _time_limit_ending(checkpointed: bool, trapped: bool, tasks_signalled: bool) -> str:
+    """What jobc's own script says about the signal and the checkpoint at a time limit."""
+    if checkpointed:
+        return "; the signal arrived, it checkpointed and was requeued"
+    if trapped:
+        return "; the signal arrived but no checkpoint followed (no requeue code)"
+    if tasks_signalled:
+        # the tasks' own report of the signal, with no word from the batch shell's trap
+        return (
+            "; the time limit's signal ended the tasks before the batch shell's trap ran, "
+            "so no checkpoint followed"
+        )
+    return "; no signal reached the batch shell before the end"
 
 
 def _advise(f: Finding, compiled: bool) -> None:
