@@ -177,3 +177,25 @@ def test_huge_and_doubling_values_are_not_followed() -> None:
     facts = read_bytes(("#!/bin/bash\n" + many).encode(), "many.sh")
     # twenty thousand words from one expansion are no launch line: one unknown argument
     assert [len(s.args) for s in facts.steps] == [1] * 50
+
+
+def test_blanks_between_two_expansions_in_double_quotes_are_kept(tmp_path: Path) -> None:
+    # the grammar counts the blank of `"$A $B"` into the second `$`: the value keeps it
+    path = _script(
+        tmp_path,
+        """
+    LAUNCHER="python -u"
+    PROGRAM="train.py"
+    export CMD="$LAUNCHER $PROGRAM"
+    export BOTH="$PROGRAM ${PROGRAM}  $PROGRAM"
+    srun bash -c "RANK=\\$SLURM_PROCID $CMD"
+    """,
+    )
+    facts = read(path)
+    values = {e.name: e.value for e in facts.exports}
+    assert values["CMD"] == "python -u train.py"
+    assert values["BOTH"] == "train.py train.py  train.py"
+    step = facts.main_step
+    assert step is not None
+    assert step.program is not None
+    assert step.program.text == "train.py"

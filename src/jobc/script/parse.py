@@ -734,6 +734,12 @@ class _Reader:
             kind = child.type
             if kind == '"' and i in (0, len(children) - 1):
                 continue
+            raw = src.raw[child.start_byte : child.end_byte] if kind != "string_content" else b""
+            if raw[:1].isspace() and (lead := child.end_byte - len(raw.lstrip())) > child.start_byte:
+                # the grammar counts the blanks between two expansions (`"$A $B"`, `"$A ${B}"`)
+                # into the second one's `$`: they are the string's text all the same
+                out = out or [()]
+                out[-1] = out[-1] + tuple(_values.dq_segs(src, child.start_byte, lead))
             if kind == "string_content":
                 out[-1] = out[-1] + tuple(_values.dq_segs(src, child.start_byte, child.end_byte))
             elif kind in ("simple_expansion", "expansion"):
