@@ -54,10 +54,18 @@ __all__ = [
 
 MAX_DUMP_BYTES = 64 << 20
 MAX_FRAMES = 200
+MAX_TORCH_DUMPS = 100_000
 _NAME = re.compile(r"rank(\d{1,7})-restart(\d{1,6})\.(fr|stacks)\.json")
-# torch's own dump on a collective timeout (TORCH_FR_DUMP_TEMP_FILE + rank), a pickle.
+# torch's own dump on a collective timeout: one file a rank, named by a prefix and the global rank
+# (TORCH_NCCL_DEBUG_INFO_TEMP_FILE, default /tmp/nccl_trace_rank_, or TORCH_FR_DUMP_TEMP_FILE;
+# DebugInfoWriter in torch/csrc/distributed/c10d/FlightRecorder.cpp). Like torch's fr_trace
+# (flight_recorder/components/loader.py), any prefix is read; the compiled script's is this one.
 TORCH_PREFIX = "torch-trace-rank"
-_TORCH_NAME = re.compile(re.escape(TORCH_PREFIX) + r"(\d{1,7})")
+_TORCH_NAME = re.compile(r"(?P<prefix>.*?)(?P<rank>\d{1,7})(?:\.(?:json|pkl|pickle))?")
+# the dump formats read: "1.x" (seq_id, pg_id) and "2.x" (collective_seq_id, process_group), as
+# the pickle (_dump_nccl_trace, on a timeout) or as JSON (_dump_nccl_trace_json)
+KNOWN_MAJOR = (1, 2)
+_P2P_NAME = re.compile(r":(?:send|recv)\b")
 _LIBRARY = ("/site-packages/", "/dist-packages/", "/jobc/runtime/", "/lib/python3", "/lib64/python3")
 _FATAL = "Fatal Python error:"
 _THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
@@ -83,13 +91,15 @@ class Entry:
     op: str
     sizes: str
     dtypes: str
+    state: str = ""  # scheduled | started | completed ("" when the dump does not say)
+    frames: tuple[Frame, ...] = ()  # where the program called it, innermost first
 
     @property
     def signature(self) -> tuple[str, str, str]:
         return (self.op, self.sizes, self.dtypes)
 
     def describe(self) -> str:
-        return f"{self.op} {self.sizes} {self.dtypes}"
+        return " ".join(part for part in (self.op, self.sizes, self.dtypes) if part)
 
 
 @dataclass
@@ -104,6 +114,8 @@ class RankDump:
     host: str | None = None
     world_size: int | None = None
     groups: dict[str, list[int]] = field(default_factory=dict)
+    version: str | None = None  # the flight recorder's format version ("2.10")
+    p2p: list[Entry] = field(default_factory=list)  # point-to-point entries, not lined up
 
 
 @dataclass
@@ -127,13 +139,21 @@ class FlightReport:
     missing: list[int]
     divergence: Divergence | None
     notes: list[str] = field(default_factory=list)
+    completed: bool = False  # every collective recorded completed on every rank
 
     def summary(self) -> str:
         d = self.divergence
-        if d is None:
-            seen = _ranks_text(sorted(self.dumps))
-            return f"hang dumps from {seen} in {self.directory}: the collectives agree; no rank parted"
-        return d.detail
+        if d is not None:
+            return d.detail
+        if not self.dumps:
+            return f"no readable flight-recorder dump in {self.directory}"
+        seen = _ranks_text(sorted(self.dumps))
+        if self.completed:
+            return (
+                f"hang dumps from {seen} in {self.directory}: every collective recorded agrees "
+                "across the ranks and completed; the dumps show no hang"
+            )
+        return f"hang dumps from {seen} in {self.directory}: the collectives agree; no rank parted"
 
 
 def user_first(frames: Sequence[Frame]) -> list[Frame]:
@@ -166,25 +186,70 @@ def _load(path: Path, notes: list[str]) -> Any:
 
 
 class _PlainUnpickler(pickle.Unpickler):
-    """Plain data only: a pickle that names any class or function is refused, never run."""
+    """Plain data only: a pickle that names any class or function is refused, never run.
+
+    torch writes its dumps with its own pickler (``pickle_str``), which uses only containers,
+    strings, numbers, booleans and None: a dump that asks for a Python object is not torch's."""
 
     def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"refused: {module}.{name}")
+        raise pickle.UnpicklingError(f"it names the Python object {module[:80]}.{name[:80]}")
+
+    def persistent_load(self, pid: Any) -> Any:
+        raise pickle.UnpicklingError("it asks for a persistent object")
 
 
-def _load_pickle(path: Path, notes: list[str]) -> Any:
+def _read_capped(path: Path, notes: list[str]) -> bytes | None:
     try:
-        data = path.read_bytes()
-        if len(data) > MAX_DUMP_BYTES:
-            notes.append(f"{path}: larger than {MAX_DUMP_BYTES >> 20} MiB; not read")
-            return None
+        with path.open("rb") as stream:
+            data = stream.read(MAX_DUMP_BYTES + 1)
+    except OSError as exc:
+        notes.append(f"{path}: cannot read: {exc.strerror or exc}")
+        return None
+    if len(data) > MAX_DUMP_BYTES:
+        notes.append(f"{path}: larger than {MAX_DUMP_BYTES >> 20} MiB; not read")
+        return None
+    return data
+
+
+def _load_pickle(path: Path, notes: list[str], data: bytes | None = None) -> Any:
+    data = _read_capped(path, notes) if data is None else data
+    if data is None:
+        return None
+    try:
         return _PlainUnpickler(io.BytesIO(data)).load()
-    except (OSError, pickle.UnpicklingError, ValueError, EOFError, RecursionError, MemoryError) as exc:
+    except pickle.UnpicklingError as exc:
+        text = str(exc).splitlines()[0][:200] if str(exc) else "not a pickle"
+        if text.startswith("it "):
+            notes.append(
+                f"{path}: refused, not loaded: {text} (a flight-recorder dump holds plain data only)"
+            )
+        else:
+            notes.append(f"{path}: not a readable flight-recorder dump (UnpicklingError: {text})")
+        return None
+    except Exception as exc:  # any other way a hostile or cut-off pickle can fail to load
         notes.append(f"{path}: not a readable flight-recorder dump ({type(exc).__name__})")
         return None
-    except Exception as exc:  # any other way a hostile pickle can fail to load
-        notes.append(f"{path}: not a readable flight-recorder dump ({type(exc).__name__})")
+
+
+def _load_torch(path: Path, notes: list[str]) -> Any:
+    """A dump of torch's flight recorder, pickled (on a timeout) or JSON (the JSON dump API):
+    the first byte tells which. Anything else is not a dump and is passed over quietly."""
+    data = _read_capped(path, notes)
+    if data is None:
         return None
+    head = data.lstrip()[:1]
+    if data[:1] == b"\x80":
+        return _load_pickle(path, notes, data)
+    if head == b"{":
+        try:
+            return json.loads(data.decode("utf-8", "replace"))
+        except (ValueError, RecursionError) as exc:
+            notes.append(f"{path}: not a readable JSON dump ({type(exc).__name__})")
+            return None
+    return _NOT_A_DUMP
+
+
+_NOT_A_DUMP = object()
 
 
 def _int(value: Any) -> int | None:
@@ -232,34 +297,97 @@ def _short(value: Any, out: list[str], budget: list[int]) -> None:
     budget[0] -= len(text)
 
 
-def _entries(data: Any) -> list[Entry]:
-    out: list[Entry] = []
+def _group_of(raw: dict[Any, Any]) -> tuple[str, str]:
+    """(name, description): ``process_group`` is a (name, desc) pair since format 2.0 (a tuple
+    in the pickle, a list in JSON); format 1.x has only the group's number, ``pg_id``."""
+    group = raw.get("process_group")
+    if isinstance(group, (list, tuple)) and group:
+        return _text(group[0]), _text(group[1]) if len(group) > 1 else ""
+    if isinstance(group, str):
+        return group[:200], ""
+    pg_id = _int(raw.get("pg_id"))
+    return (str(pg_id), "") if pg_id is not None else ("", "")
+
+
+def _entry_frames(raw: Any) -> tuple[Frame, ...]:
+    """torch's frames of one entry (``name``, ``filename``, ``line``; innermost first)."""
+    if not isinstance(raw, list):
+        return ()
+    return tuple(
+        _frames(
+            [
+                {"file": f.get("filename"), "line": f.get("line"), "function": f.get("name")}
+                for f in raw[:MAX_FRAMES]
+                if isinstance(f, dict)
+            ]
+        )
+    )
+
+
+def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
+    """(collectives, point-to-point operations) of one dump, in the order recorded."""
+    collectives: list[Entry] = []
+    p2p: list[Entry] = []
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-        return out
+        return collectives, p2p
     for raw in data["entries"]:
-        if not isinstance(raw, dict) or raw.get("is_p2p") is True:
+        if not isinstance(raw, dict):
             continue
-        seq = _int(raw.get("collective_seq_id"))
-        group = raw.get("process_group")
+        op = _text(raw.get("profiling_name", "?"))
+        is_p2p = raw.get("is_p2p") is True or bool(_P2P_NAME.search(op))
+        # 2.x counts collectives and point-to-point apart; 1.x has one seq_id for both
+        key = "p2p_seq_id" if is_p2p and "p2p_seq_id" in raw else "collective_seq_id"
+        seq = _int(raw.get(key, raw.get("seq_id")))
         if seq is None or seq <= 0:
             continue
-        name, description = "", ""
-        if isinstance(group, (list, tuple)) and group:
-            name = _text(group[0])
-            description = _text(group[1]) if len(group) > 1 else ""
-        elif isinstance(group, str):
-            name = group
-        out.append(
-            Entry(
-                group=name,
-                description=description,
-                seq=seq,
-                op=_text(raw.get("profiling_name", "?")),
-                sizes=_text(raw.get("input_sizes", [])),
-                dtypes=_text(raw.get("input_dtypes", [])),
-            )
+        name, description = _group_of(raw)
+        state = raw.get("state")
+        entry = Entry(
+            group=name,
+            description=description,
+            seq=seq,
+            op=op,
+            sizes=_text(raw.get("input_sizes", [])),
+            dtypes=_text(raw["input_dtypes"]) if "input_dtypes" in raw else "",
+            state=state[:20] if isinstance(state, str) else "",
+            frames=_entry_frames(raw.get("frames")),
         )
+        (p2p if is_p2p else collectives).append(entry)
+    return collectives, p2p
+
+
+def _entries(data: Any) -> list[Entry]:
+    return _split_entries(data)[0]
+
+
+def _pg_config(data: Any) -> dict[str, list[int]]:
+    """Each process group's global ranks, as the dump's ``pg_config`` lists them: 2.x maps a
+    group's name to ``{"name", "desc", "ranks": "[0, 1, 2]"}``; 1.x a group's number to a list."""
+    out: dict[str, list[int]] = {}
+    config = data.get("pg_config") if isinstance(data, dict) else None
+    if not isinstance(config, dict):
+        return out
+    for key, value in list(config.items())[:10_000]:
+        name, ranks = str(key)[:200], value
+        if isinstance(value, dict):
+            name = _text(value.get("name", key))
+            ranks = value.get("ranks")
+        if isinstance(ranks, str):
+            ranks = re.findall(r"-?\d{1,9}", ranks[:1_000_000])
+        if isinstance(ranks, list) and ranks and all(_int(r) is not None for r in ranks):
+            out[name] = sorted({int(r) for r in ranks})
     return out
+
+
+def _version(data: Any, path: Path, notes: list[str]) -> str | None:
+    version = data.get("version") if isinstance(data, dict) else None
+    if not isinstance(version, str):
+        notes.append(f"{path}: the dump names no format version; read as format 2.x")
+        return None
+    major = _int(version.split(".")[0])
+    if major not in KNOWN_MAJOR:
+        notes.append(f"{path}: format version {version[:20]!r} is not one jobc knows (1.x, 2.x); read as 2.x")
+    return version[:20]
 
 
 def _frames(raw: Any) -> list[Frame]:
@@ -281,23 +409,6 @@ def _frames(raw: Any) -> list[Frame]:
     return out
 
 
-def _torch_frames(data: Any) -> list[Frame]:
-    """The stack torch recorded with this rank's last collective (innermost first)."""
-    if not isinstance(data, dict) or not isinstance(data.get("entries"), list) or not data["entries"]:
-        return []
-    last = data["entries"][-1]
-    frames = last.get("frames") if isinstance(last, dict) else None
-    if not isinstance(frames, list):
-        return []
-    return _frames(
-        [
-            {"file": f.get("filename"), "line": f.get("line"), "function": f.get("name")}
-            for f in frames[:MAX_FRAMES]
-            if isinstance(f, dict)
-        ]
-    )
-
-
 def _stacks(data: Any, dump: RankDump) -> None:
     if not isinstance(data, dict):
         return
@@ -316,6 +427,57 @@ def _stacks(data: Any, dump: RankDump) -> None:
                 dump.groups[str(name)] = [int(r) for r in ranks]
 
 
+def _torch_dump(rank: int, path: Path, notes: list[str]) -> RankDump | None:
+    data = _load_torch(path, notes)
+    if data is _NOT_A_DUMP or data is None:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("entries", []), list):
+        notes.append(f"{path}: not shaped like a flight-recorder dump (no entries list); not read")
+        return None
+    collectives, p2p = _split_entries(data)
+    return RankDump(
+        rank=rank,
+        restart=-1,
+        recorder=path,
+        entries=collectives,
+        groups=_pg_config(data),
+        version=_version(data, path, notes),
+        p2p=p2p,
+    )
+
+
+def _torch_dumps(directory: Path, names: Sequence[str], notes: list[str]) -> dict[int, RankDump]:
+    """torch's own dumps: the files named a common prefix and a rank (the prefix most of them
+    share, as fr_trace infers it), whose content is a pickle or a JSON object."""
+    by_prefix: dict[str, dict[int, str]] = {}
+    for name in names:
+        if _NAME.fullmatch(name):
+            continue
+        m = _TORCH_NAME.fullmatch(name)
+        if m is not None:
+            by_prefix.setdefault(m["prefix"], {})[int(m["rank"])] = name
+    found: dict[str, dict[int, RankDump]] = {}
+    for prefix, files in sorted(by_prefix.items(), key=lambda kv: (kv[0] != TORCH_PREFIX, -len(kv[1]))):
+        read: dict[int, RankDump] = {}
+        for rank, name in sorted(files.items())[:MAX_TORCH_DUMPS]:
+            path = directory / name
+            if not path.is_file():
+                continue
+            dump = _torch_dump(rank, path, notes)
+            if dump is not None:
+                read[rank] = dump
+        if read:
+            found[prefix] = read
+    if not found:
+        return {}
+    best = max(found, key=lambda p: (p == TORCH_PREFIX, len(found[p])))
+    for other in sorted(p for p in found if p != best):
+        notes.append(
+            f"{directory}: also holds dumps named {other!r} + rank; read only those named {best!r} + rank"
+        )
+    return found[best]
+
+
 def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | None, dict[int, RankDump]]:
     """The dumps of the latest restart that wrote any: (restart, rank → dump)."""
     notes = notes if notes is not None else []
@@ -325,20 +487,7 @@ def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | N
     except OSError as exc:
         notes.append(f"{directory}: cannot list: {exc.strerror or exc}")
         return None, {}
-    torch_dumps: dict[int, RankDump] = {}
     for name in names:
-        t = _TORCH_NAME.fullmatch(name)
-        if t is not None:
-            rank = int(t.group(1))
-            data = _load_pickle(directory / name, notes)
-            torch_dumps[rank] = RankDump(
-                rank=rank,
-                restart=-1,
-                recorder=directory / name,
-                entries=_entries(data),
-                stack=_torch_frames(data),
-            )
-            continue
         m = _NAME.fullmatch(name)
         if m is None:
             continue
@@ -348,14 +497,16 @@ def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | N
         data = _load(path, notes)
         if kind == "fr":
             dump.recorder = path
-            dump.entries = _entries(data)
+            dump.entries, dump.p2p = _split_entries(data)
+            version = data.get("version") if isinstance(data, dict) else None
+            dump.version = version[:20] if isinstance(version, str) else None
         else:
             dump.stacks_file = path
             _stacks(data, dump)
     if not found:
         # Only torch's own dumps (a program without jobc.runtime, or a timeout before the
-        # watchdog): their stacks are those of each rank's last collective.
-        return (None, torch_dumps) if torch_dumps else (None, {})
+        # watchdog): they hold each collective's call stack, not where the rank is now.
+        return None, _torch_dumps(directory, names, notes)
     restart = max(r for r, _ in found)
     return restart, {rank: d for (r, rank), d in found.items() if r == restart}
 
@@ -370,8 +521,11 @@ def _by_group(dumps: dict[int, RankDump]) -> dict[str, dict[int, dict[int, Entry
 
 
 def _members(group: str, dumps: dict[int, RankDump], seen: Iterable[int], world: int | None) -> list[int]:
+    ranks = set(seen)
     for dump in dumps.values():
-        if group in dump.groups:
+        # a list that leaves out a rank that recorded the group's collectives is not its members
+        # (gloo's recorder lists the default group as "" with one rank)
+        if group in dump.groups and ranks <= set(dump.groups[group]):
             return sorted(dump.groups[group])
     if group == "0" and world is not None:  # the default group is the whole world
         return list(range(world))
@@ -387,7 +541,23 @@ def _describe_group(group: str, description: str) -> str:
 def _ranks_text(ranks: Sequence[int]) -> str:
     if len(ranks) == 1:
         return f"rank {ranks[0]}"
-    return "ranks " + ", ".join(str(r) for r in ranks)
+    return "ranks " + _span_text(sorted(ranks))
+
+
+def _span_text(ranks: Sequence[int]) -> str:
+    """``0, 2, 3`` as it is, ``0-5, 7``: runs of three or more ranks as a span."""
+    parts: list[str] = []
+    i = 0
+    while i < len(ranks):
+        j = i
+        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{ranks[i]}-{ranks[j]}")
+        else:
+            parts.extend(str(r) for r in ranks[i : j + 1])
+        i = j + 1
+    return ", ".join(parts)
 
 
 def _first_divergence(group: str, ranks: dict[int, dict[int, Entry]]) -> Divergence | None:
@@ -411,8 +581,8 @@ def _first_divergence(group: str, ranks: dict[int, dict[int, Entry]]) -> Diverge
             others: list[int] = []
             calls = "; ".join(
                 f"{_ranks_text(sorted(r for r, e in present.items() if e.signature == sig))} "
-                f"call {sig[0]} {sig[1]} {sig[2]}"
-                for sig, _ in ranked
+                f"{'calls' if n == 1 else 'call'} {' '.join(part for part in sig if part)}"
+                for sig, n in ranked
             )
             detail = f"collectives differ at #{seq} of {_describe_group(group, entry.description)}: {calls}"
             op = None
@@ -514,20 +684,172 @@ def _log_lines(paths: Sequence[Path]) -> Iterator[str]:
             continue
 
 
+Groups = dict[str, dict[int, dict[int, Entry]]]
+
+
+def _lost(
+    lost: list[int],
+    *,
+    dumps: dict[int, RankDump],
+    groups: Groups,
+    members: dict[str, list[int]],
+    stacks: dict[int, list[Frame]],
+    directory: Path,
+) -> Divergence:
+    """Members that wrote no dump. With one missing, or one whose stack (from the log) differs
+    from where the others are, that rank is named; with several and nothing to tell them apart,
+    none is: which of them did not reach the collective is not in the dumps."""
+    odd = _odd_one_out(stacks)
+    named = [r for r in odd if r in lost] or (lost if len(lost) == 1 else [])
+    waiting = sorted(dumps)
+    op, seq, description, group, state = None, None, "", "0", ""
+    theirs = [g for g in groups if set(lost) & set(members.get(g, []))]
+    chosen = groups.get("0") if "0" in theirs else (groups[sorted(theirs)[0]] if theirs else None)
+    if chosen:
+        top = max(max(s) for s in chosen.values() if s)
+        entry = next((s[top] for s in chosen.values() if top in s), None)
+        if entry is not None:
+            op, seq, description, group, state = entry.op, top, entry.description, entry.group, entry.state
+    where = f"{op} #{seq} of {_describe_group(group, description)}" if op else "their last collective"
+    if state:
+        where += f" ({state})"
+    gone = "wrote no dump" if named == lost else f"wrote no dump (or their files are not in {directory})"
+    detail = f"{_ranks_text(lost)} {gone}"
+    if named == lost and not odd:
+        detail += " (the process died, taking its flight recorder along, or its file is not there)"
+    detail += f"; {_ranks_text(waiting)} {'was' if len(waiting) == 1 else 'were'} last in {where}"
+    if not named:
+        detail += f"; which of {_ranks_text(lost)} did not reach it cannot be told without their dumps"
+    elif len(lost) > len(named):
+        rest = [r for r in lost if r not in named]
+        detail += f"; {_ranks_text(rest)} died too, at the same line as the others"
+    return Divergence("lost", group, description, seq, op, named, waiting, detail)
+
+
+_PROGRESS = {"scheduled": 0, "started": 1, "completed": 2}
+
+
+def _stuck(groups: Groups) -> Divergence | None:
+    """The first collective every rank entered and not every rank completed: nobody skipped it,
+    so the dumps cannot name a rank that parted; they can name ranks whose GPU never began it."""
+    for group in sorted(groups, key=lambda g: (g != "0", g)):
+        ranks = groups[group]
+        if not ranks or not all(ranks.values()):
+            continue
+        oldest = max(min(seqs) for seqs in ranks.values())
+        for seq in sorted({s for seqs in ranks.values() for s in seqs if s >= oldest}):
+            present = {r: seqs[seq] for r, seqs in ranks.items() if seq in seqs}
+            states = {r: e.state for r, e in present.items()}
+            if len(present) < len(ranks) or not all(st in _PROGRESS for st in states.values()):
+                break  # a rank without it is a late rank's case; a dump without states says nothing
+            if all(st == "completed" for st in states.values()):
+                continue
+            entry = next(iter(present.values()))
+            least = min(_PROGRESS[st] for st in states.values())
+            behind = sorted(r for r, st in states.items() if _PROGRESS[st] == least)
+            what = f"{entry.describe()} #{seq} of {_describe_group(group, entry.description)}"
+            if len(behind) == len(present):
+                detail = (
+                    f"every rank that wrote a dump ({_span_text(sorted(present))}) "
+                    f"entered {what} and none completed it ({entry.state}): no rank skipped it; the "
+                    "dumps cannot tell which rank's GPU or network link held it up (NCCL's own log, "
+                    "NCCL_DEBUG=INFO, or a GPU error on one node can)"
+                )
+                return Divergence(
+                    "stuck", group, entry.description, seq, entry.op, [], sorted(present), detail
+                )
+            by_state = "; ".join(
+                f"{_ranks_text(sorted(r for r, st in states.items() if st == name))} {name} it"
+                for name in ("completed", "started", "scheduled")
+                if name in states.values()
+            )
+            detail = (
+                f"every rank entered {what}, but not every rank's GPU began it: {by_state}; "
+                f"{_ranks_text(behind)} never started it (still busy with earlier work)"
+            )
+            others = sorted(r for r in present if r not in behind)
+            return Divergence("stuck", group, entry.description, seq, entry.op, behind, others, detail)
+    return None
+
+
+def _called(d: Divergence, rank: int, groups: Groups) -> Entry | None:
+    """The entry of ``rank`` that ``d`` is about: the one at the divergence, or a late rank's last."""
+    seqs = groups.get(d.group, {}).get(rank, {})
+    if d.kind == "late":
+        return seqs[max(seqs)] if seqs else None
+    return seqs.get(d.seq) if d.seq is not None else None
+
+
+def _place(d: Divergence, dumps: dict[int, RankDump], groups: Groups, stacks: dict[int, list[Frame]]) -> None:
+    """Where each named rank is: its stack at the dump (jobc's stacks, or faulthandler's in the
+    log) when there is one, else only where it called its collective (torch's dumps record the
+    call's stack, not where a rank is now); and where the others called the one they wait in."""
+    heres: list[str] = []
+    for rank in d.ranks:
+        if rank in stacks:
+            d.stacks[rank] = user_first(stacks[rank])
+            frame = d.stacks[rank][0]
+            code = f": {frame.code}" if frame.code else ""
+            heres.append(f"{_ranks_text([rank])} is at {frame.where()}{code}")
+            continue
+        entry = _called(d, rank, groups)
+        if entry is None or not entry.frames:
+            if rank in dumps:
+                heres.append(f"{_ranks_text([rank])}'s dump records no call stack")
+            continue
+        d.stacks[rank] = user_first(entry.frames)
+        where = d.stacks[rank][0].where()
+        if d.kind == "late":
+            heres.append(
+                f"{_ranks_text([rank])} last called {entry.op} #{entry.seq} at {where}; where it is "
+                "now the flight recorder does not record"
+            )
+        else:
+            heres.append(f"{_ranks_text([rank])} called {entry.op} #{entry.seq} at {where}")
+    waiting = [r for r in d.others if r not in stacks]
+    if d.seq is not None and d.kind != "desync" and waiting:
+        entry = next(
+            (e for r in waiting if (e := groups.get(d.group, {}).get(r, {}).get(d.seq)) and e.frames), None
+        )
+        if entry is not None:
+            verb = "wait in it, called" if d.kind != "stuck" else "called it"
+            heres.append(f"{_ranks_text(waiting)} {verb} at {user_first(entry.frames)[0].where()}")
+    if heres:
+        d.detail += "; " + "; ".join(heres)
+
+
+def _p2p_notes(dumps: dict[int, RankDump]) -> list[str]:
+    """Point-to-point operations left unfinished: said, not lined up (their sequence numbers
+    count each rank's own sends and receives, so they do not meet across ranks by number)."""
+    out = []
+    for rank, dump in sorted(dumps.items()):
+        open_ = [e for e in dump.p2p if e.state in ("scheduled", "started")]
+        if open_:
+            e = open_[0]
+            out.append(
+                f"rank {rank} has {e.op} (point-to-point #{e.seq} of "
+                f"{_describe_group(e.group, e.description)}) {e.state}, not completed; "
+                "jobc does not line up point-to-point operations across ranks"
+            )
+    return out[:8]
+
+
 def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = False) -> FlightReport | None:
-    """The first divergence in the dumps of ``directory`` (None when it holds no dump)."""
+    """The first divergence in the dumps of ``directory`` (None when it holds nothing to read;
+    a report without dumps when it holds only files that could not be read)."""
     notes: list[str] = []
     restart, dumps = read_dumps(directory, notes)
     if not dumps:
-        return None
+        return FlightReport(directory, restart, {}, [], None, notes) if notes else None
     world = max((d.world_size for d in dumps.values() if d.world_size), default=None)
     groups = _by_group(dumps)
     found: list[Divergence] = []
     missing: set[int] = set()
+    members: dict[str, list[int]] = {}
     for group in sorted(groups, key=lambda g: (g != "0", g)):
         ranks = groups[group]
-        members = _members(group, dumps, ranks, world)
-        missing |= {m for m in members if m not in dumps}
+        members[group] = _members(group, dumps, ranks, world)
+        missing |= {m for m in members[group] if m not in dumps}
         d = _first_divergence(group, ranks)
         if d is not None:
             found.append(d)
@@ -538,36 +860,17 @@ def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = Fals
     for rank, frames in log_stacks.items():
         stacks.setdefault(rank, frames)
     if lost and (divergence is None or divergence.kind == "late"):
-        # A rank that died took its recorder along; the others' records cannot tell it apart.
-        odd = _odd_one_out(stacks)
-        named = [r for r in odd if r in lost] or lost
-        waiting = sorted(dumps)
-        op, seq, description, group = None, None, "", "0"
-        default = groups.get("0", {})
-        if default:
-            top = max(max(s) for s in default.values() if s)
-            entry = next((s[top] for s in default.values() if top in s), None)
-            if entry is not None:
-                op, seq, description, group = entry.op, top, entry.description, entry.group
-        where = f"{op} #{seq} of {_describe_group(group, description)}" if op else "their last collective"
-        detail = (
-            f"{_ranks_text(named)} wrote no dump (the process died, taking its flight recorder "
-            f"along); {_ranks_text(waiting)} were in {where}"
+        divergence = _lost(
+            lost, dumps=dumps, groups=groups, members=members, stacks=stacks, directory=directory
         )
-        if odd and set(odd) <= set(lost) and len(lost) > len(odd):
-            rest = [r for r in lost if r not in odd]
-            detail += f"; {_ranks_text(rest)} died too, at the same line as the others"
-        divergence = Divergence("lost", group, description, seq, op, named, waiting, detail)
+    if divergence is None:
+        divergence = _stuck(groups)
     if divergence is not None:
-        for rank in divergence.ranks:
-            if rank in stacks:
-                divergence.stacks[rank] = user_first(stacks[rank])
-        heres = []
-        for rank in divergence.ranks:
-            frame = divergence.stacks.get(rank, [None])[0]
-            if frame is not None:
-                code = f": {frame.code}" if frame.code else ""
-                heres.append(f"{_ranks_text([rank])} is at {frame.where()}{code}")
-        if heres:
-            divergence.detail += "; " + "; ".join(heres)
-    return FlightReport(directory, restart, dumps, lost, divergence, notes)
+        _place(divergence, dumps, groups, stacks)
+    versions = sorted({d.version for d in dumps.values() if d.version})
+    if len(versions) > 1:
+        notes.append(f"{directory}: the dumps are of different formats ({', '.join(versions)})")
+    notes.extend(_p2p_notes(dumps))
+    report = FlightReport(directory, restart, dumps, lost, divergence, notes)
+    report.completed = all(e.state == "completed" for d in dumps.values() for e in d.entries)
+    return report

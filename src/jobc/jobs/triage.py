@@ -578,6 +578,32 @@ def render(d: Diagnosis) -> str:
 # --- hang dumps: the first cause, when jobc.runtime's hang watchdog left them (jobc.jobs.flight)
 
 
+_HANG_ADVICE = {
+    "late": "fix the program where the rank named stopped (its stack is shown)",
+    "desync": "make every rank call the same collectives in the same order, with the same sizes",
+    "lost": "find why the rank named ended or wrote no dump (its log, its node)",
+    "stuck": "look at the node of the rank named (GPU errors, earlier work on its GPU)",
+}
+
+
+def _no_divergence(text: str, evidence: list[Evidence], *, stuck: bool = False) -> Finding:
+    return Finding(
+        "hang-dumps",
+        text,
+        cause=False,
+        evidence=evidence,
+        cls="collective_timeout",
+        role="context",
+        action="resubmit" if stuck else "fix_program",
+        advice=(
+            "every rank entered the collective: look at the nodes (NCCL's log, GPU errors), not "
+            "at a rank that skipped it"
+            if stuck
+            else "the dumps show no divergence between the ranks"
+        ),
+    )
+
+
 def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
     """Put the hang the dumps show first; the log's timeouts and lost peers are its symptoms.
 
@@ -595,20 +621,13 @@ def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
         return d
     report = flight.analyse(directory, [Path(p) for p in d.logs], torchrun=d.mode == "torchrun")
     if report is None:
+        if dumps is not None:  # named on the command line: say that it held nothing to read
+            d.findings.append(_no_divergence(f"no flight-recorder dump in {directory}", []))
         return d
     div = report.divergence
-    if div is None:
-        d.findings.append(
-            Finding(
-                "hang-dumps",
-                report.summary(),
-                cause=False,
-                cls="collective_timeout",
-                role="context",
-                action="fix_program",
-                advice="the dumps show no divergence between the ranks",
-            )
-        )
+    if div is None or (div.kind == "stuck" and not div.ranks):
+        notes = [Evidence(str(report.directory), 0, n) for n in report.notes[:EVIDENCE_PER_FINDING]]
+        d.findings.append(_no_divergence(report.summary(), notes, stuck=div is not None))
         return d
     evidence: list[Evidence] = []
     for rank in div.ranks:
@@ -631,8 +650,8 @@ def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
         # the rank that never joined the collective the others waited in
         cls="collective_timeout",
         role="cause",
-        action="fix_program",
-        advice="fix the program where the rank named stopped (its stack is shown)",
+        action="resubmit" if div.kind == "stuck" else "fix_program",
+        advice=_HANG_ADVICE.get(div.kind, _HANG_ADVICE["late"]),
         ranks=list(div.ranks),
     )
     # the log's own timeouts are now symptoms of the hang

@@ -1,0 +1,192 @@
+"""torch's own flight-recorder dumps, in each format torch has written (tests/jobs/frdumps.py says
+from which source), read without torch: who did not reach the collective, which one, where."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from jobc.cli import main
+from jobc.jobs.flight import analyse
+from tests.jobs.frdumps import Call, steady, write
+
+VERSIONS = ["1.4", "2.0", "2.4", "2.10"]
+
+
+def _late(rank_late: int = 2, world: int = 4) -> dict[int, list[Call]]:
+    """Rank 2 stops in Python after #4 (called at line 40); the others enqueue #5 at line 52,
+    rank 0 even #6 (NCCL enqueues ahead of the GPU)."""
+    out: dict[int, list[Call]] = {}
+    for rank in range(world):
+        calls = steady(4)
+        if rank != rank_late:
+            calls.append(Call(5, sizes=[[4096, 8]], state="scheduled", line=52, function="sync_grads"))
+        if rank == 0:
+            calls.append(Call(6, state="scheduled", line=52, function="sync_grads"))
+        out[rank] = calls
+    return out
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_rank_that_never_joined_is_named_in_every_pickle_format(tmp_path: Path, version: str) -> None:
+    report = analyse(write(tmp_path, version, _late(), world=4))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.others, d.seq, d.op, d.group) == (
+        "late",
+        [2],
+        [0, 1, 3],
+        5,
+        "nccl:all_reduce",
+        "0",
+    )
+    text = report.summary()
+    assert "rank 2 never entered nccl:all_reduce #5 of process group 0" in text
+    # where rank 2 last called a collective, said as that, not as where it is now
+    assert "rank 2 last called nccl:all_reduce #4 at /home/alice/train.py:40 in train_step" in text
+    assert "where it is now the flight recorder does not record" in text
+    assert "ranks 0, 1, 3 wait in it, called at /home/alice/train.py:52 in sync_grads" in text
+    assert (d.stacks[2][0].file, d.stacks[2][0].line) == ("/home/alice/train.py", 40)
+
+
+def test_the_json_variant_is_read_and_says_it_has_no_stacks(tmp_path: Path) -> None:
+    report = analyse(write(tmp_path, "2.4", _late(), world=4, json_form=True))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.seq, d.op) == ("late", [2], 5, "nccl:all_reduce")
+    assert "rank 2's dump records no call stack" in report.summary()
+
+
+@pytest.mark.parametrize("prefix", ["nccl_trace_rank_", "trace_", "torch-trace-rank", "fr_dump."])
+def test_any_prefix_and_rank_is_a_dump_and_other_files_are_passed_over(tmp_path: Path, prefix: str) -> None:
+    write(tmp_path, "2.4", _late(), world=4, prefix=prefix)
+    (tmp_path / "slurm-1234").write_text("a log, not a dump\n")  # a name that ends in digits too
+    (tmp_path / "notes.txt").write_text("x")
+    report = analyse(tmp_path)
+    assert report is not None
+    assert report.divergence is not None
+    assert report.divergence.ranks == [2]
+    assert sorted(report.dumps) == [0, 1, 2, 3]
+    assert report.notes == []
+
+
+def test_all_ranks_completed_is_no_hang(tmp_path: Path) -> None:
+    report = analyse(write(tmp_path, "2.10", {r: steady(6) for r in range(4)}, world=4))
+    assert report is not None
+    assert report.divergence is None
+    assert report.missing == []
+    assert "completed; the dumps show no hang" in report.summary()
+
+
+def test_one_rank_dump_names_nobody_and_says_the_others_are_unknown(tmp_path: Path) -> None:
+    report = analyse(write(tmp_path, "2.4", {0: _late()[0]}, world=4))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.others) == ("lost", [], [0])
+    assert report.missing == [1, 2, 3]
+    text = report.summary()
+    assert "ranks 1-3 wrote no dump (or their files are not in" in text
+    assert "rank 0 was last in nccl:all_reduce #6 of process group 0 (default_pg) (scheduled)" in text
+    assert "which of ranks 1-3 did not reach it cannot be told without their dumps" in text
+
+
+def test_one_missing_rank_among_waiting_ones_is_named(tmp_path: Path) -> None:
+    ranks = {r: [*steady(4), Call(5, state="scheduled", line=52)] for r in (0, 1, 3)}
+    report = analyse(write(tmp_path, "2.0", ranks, world=4))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.others, d.seq) == ("lost", [2], [0, 1, 3], 5)
+
+
+def test_every_rank_in_and_none_done_is_said_plainly(tmp_path: Path) -> None:
+    ranks = {r: [*steady(4), Call(5, state="scheduled", line=52)] for r in range(4)}
+    report = analyse(write(tmp_path, "2.4", ranks, world=4))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.seq) == ("stuck", [], 5)
+    assert "every rank that wrote a dump (0-3) entered nccl:all_reduce [[1024]]" in report.summary()
+    assert "cannot tell which rank's GPU or network link held it up" in report.summary()
+
+
+def test_the_tutorials_extra_collective_is_a_desync_of_sizes(tmp_path: Path) -> None:
+    # the flight recorder tutorial's crash.py: rank 0 all-reduces a (4, 5) tensor the others skip
+    r0 = [Call(1, sizes=[[3, 4]]), Call(2, sizes=[[3, 4]]), Call(3, sizes=[[4, 5]], line=35)]
+    r0 += [Call(4, sizes=[[3, 4]], line=44), Call(5, sizes=[[3, 4]], state="scheduled", line=44)]
+    r1 = [Call(1, sizes=[[3, 4]]), Call(2, sizes=[[3, 4]]), Call(3, sizes=[[3, 4]], line=44)]
+    r1 += [Call(4, sizes=[[3, 4]], line=44)]
+    report = analyse(write(tmp_path, "2.4", {0: r0, 1: r1}, world=2, prefix="trace_"))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.seq) == ("desync", 3)
+    text = report.summary()
+    assert (
+        'rank 0 calls nccl:all_reduce [[4,5]] ["Float"]; rank 1 calls nccl:all_reduce [[3,4]] ["Float"]'
+        in text
+    )
+    assert "rank 0 called nccl:all_reduce #3 at /home/alice/train.py:35" in text
+
+
+def test_point_to_point_operations_are_said_not_lined_up(tmp_path: Path) -> None:
+    ranks = {r: [*steady(3), Call(1, op=f"send {r}->{r + 1}", state="scheduled", p2p=True)] for r in range(2)}
+    report = analyse(write(tmp_path, "2.4", ranks, world=2))
+    assert report is not None
+    assert any("nccl:send 0->1 (point-to-point #1" in n and "does not line up" in n for n in report.notes)
+
+
+def test_an_unknown_format_version_is_read_and_said(tmp_path: Path) -> None:
+    write(tmp_path, "2.4", _late(), world=4)
+    data = pickle.loads((tmp_path / "nccl_trace_rank_0").read_bytes())
+    data["version"] = "3.1"
+    (tmp_path / "nccl_trace_rank_0").write_bytes(pickle.dumps(data, protocol=2))
+    report = analyse(tmp_path)
+    assert report is not None
+    assert report.divergence is not None
+    assert report.divergence.ranks == [2]
+    assert any("format version '3.1' is not one jobc knows" in n for n in report.notes)
+
+
+def test_a_malicious_pickle_is_refused_in_one_line_and_not_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = tmp_path / "ran"
+    # GLOBAL os.system, then call it: what a hostile dump would do on a plain pickle.load
+    (tmp_path / "nccl_trace_rank_0").write_bytes(
+        b"\x80\x02cos\nsystem\n(S'touch " + str(marker).encode() + b"'\ntR."
+    )
+    log = tmp_path / "job.out"
+    log.write_text("x\n")
+    assert main(["triage", str(log), "--dumps", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert not marker.exists()
+    line = next(x for x in out.splitlines() if "refused" in x)
+    assert "refused, not loaded: it names the Python object os.system" in line
+    assert f"no readable flight-recorder dump in {tmp_path}" in out
+
+
+def test_triage_reads_torch_dumps_named_by_torch_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dumps = write(tmp_path / "fr", "2.10", _late(), world=4)
+    log = tmp_path / "job.out"
+    log.write_text("[rank0]:[E ProcessGroupNCCL.cpp:616] Watchdog caught collective operation timeout\n")
+    assert main(["triage", str(log), "--dumps", str(dumps), "--format", "json"]) == 0
+    first = json.loads(capsys.readouterr().out)["findings"][0]
+    assert (first["kind"], first["rank"]) == ("hang", 2)
+    assert "never entered nccl:all_reduce #5" in first["summary"]
+
+
+def test_a_dump_directory_without_dumps_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "d").mkdir()
+    log = tmp_path / "job.out"
+    log.write_text("x\n")
+    assert main(["triage", str(log), "--dumps", str(tmp_path / "d")]) == 0
+    assert f"no flight-recorder dump in {tmp_path / 'd'}" in capsys.readouterr().out
