@@ -9,7 +9,7 @@ import pytest
 
 from jobc.lint.pipeline import lint_file
 from jobc.spec.profilegen import render
-from jobc.spec.slurmfacts import gpus_in, parse_config, parse_partitions, split_gres
+from jobc.spec.slurmfacts import gpus_in, parse_config, parse_nodes, parse_partitions, split_gres
 from tests.support.slurm_facts import example_facts as facts
 from tests.support.slurm_facts import replaced
 
@@ -125,3 +125,65 @@ def test_partitions_in_scontrols_multi_line_form() -> None:
     )
     assert (standard.default_time, standard.total_nodes, standard.preempt_mode) == ("01:00:00", 561, "OFF")
     assert (parallel.name, parallel.max_nodes, parallel.oversubscribe) == ("parallel", None, "EXCLUSIVE")
+
+
+def test_a_drained_24_05_node_without_configured_memory() -> None:
+    # scontrol show node of Slurm 24.05 (multi-line, a whitespace-only line before Reason=), as
+    # posted in awslabs/awsome-distributed-ai#195: RealMemory=1 is Slurm's default for a node
+    # whose memory is not configured (CfgTRES says mem=1M), so the memory is unknown, not 1 MB.
+    text = (
+        Path(__file__).parents[1] / "support" / "slurm_output" / "scontrol-24.05-node-drain.txt"
+    ).read_text()
+    (node,) = parse_nodes(text)
+    assert (node.name, node.cpus, node.memory_mb) == ("yigou-dev-102-68", 8, None)
+    assert (node.gpus, node.gpu_types, node.features) == (1, ("nvidia-rtx-3090",), ())
+    assert (node.partitions, node.state) == (("compute100",), "IDLE+DRAIN")
+
+
+def test_a_configured_memory_is_read_as_it_is() -> None:
+    # near miss: RealMemory of a configured node, in the same layout
+    (node,) = parse_nodes("NodeName=n1 CPUTot=64 RealMemory=515000 Gres=gpu:4\n")
+    assert (node.cpus, node.memory_mb, node.gpus) == (64, 515000, 4)
+
+
+def test_cpus_jobs_may_use_are_the_effective_ones() -> None:
+    # scontrol (21.08+) prints CPUEfctv beside CPUTot; CoreSpecCount/CpuSpecList keep the rest
+    # for the system, so a job gets CPUEfctv (Slurm's scontrol man page, NODES section)
+    text = (
+        "NodeName=g001 Arch=x86_64 CoresPerSocket=32\n"
+        "   CPUAlloc=0 CPUEfctv=120 CPUTot=128 CPULoad=0.50\n"
+        "   AvailableFeatures=ib,a100\n   ActiveFeatures=ib,a100\n"
+        "   Gres=gpu:a100:8(S:0-1)\n   RealMemory=1000000 AllocMem=0 FreeMem=990000 Sockets=2\n"
+        "   State=MIXED+PLANNED ThreadsPerCore=2 TmpDisk=0 Weight=1\n"
+        "   CoreSpecCount=4 CPUSpecList=0-3,64-67 MemSpecLimit=20000\n"
+        "   CfgTRES=cpu=128,mem=1000000M,billing=128,gres/gpu=8\n"
+    )
+    (node,) = parse_nodes(text)
+    assert (node.cpus, node.gpus, node.gpu_types, node.features) == (120, 8, ("a100",), ("a100", "ib"))
+
+
+def test_features_of_a_slurm_before_17_11_and_a_type_only_cfgtres_knows() -> None:
+    # before 17.11 scontrol printed Features= (no AvailableFeatures); a node whose Gres is untyped
+    # may still count its GPUs by type in CfgTRES (gres/gpu:h100=8, AccountingStorageTRES)
+    old = parse_nodes("NodeName=c1 CPUTot=16 RealMemory=64000 Features=haswell,ib Gres=gpu:4 State=IDLE\n")
+    assert (old[0].features, old[0].gpu_types) == (("haswell", "ib"), ())
+    typed = parse_nodes(
+        "NodeName=h1 CPUTot=96 Gres=gpu:8 CfgTRES=cpu=96,mem=2000G,gres/gpu=8,gres/gpu:h100=8\n"
+    )
+    assert (typed[0].gpus, typed[0].gpu_types) == (8, ("h100",))
+
+
+def test_a_profile_says_an_unknown_memory_and_lints_clean(tmp_path: Path) -> None:
+    text = (
+        Path(__file__).parents[1] / "support" / "slurm_output" / "scontrol-24.05-node-drain.txt"
+    ).read_text()
+    nodes = tuple(parse_nodes(text))
+    part = "PartitionName=compute100 Default=YES MaxTime=UNLIMITED State=UP TotalNodes=1\n"
+    cluster = facts(nodes=nodes, partitions=tuple(parse_partitions(part)))
+    profile = render(cluster, command="jobc profile", date="2026-01-01")
+    assert "      # memory_mb unknown: Slurm was not told it (RealMemory)" in profile.splitlines()
+    assert "memory_mb: 1" not in profile
+    assert "nvidia-rtx-3090x1-8cpu:" in profile
+    path = tmp_path / "cluster.yaml"
+    path.write_text(profile)
+    assert lint_file(path).findings == []

@@ -120,6 +120,8 @@ def render(facts: ClusterFacts, *, command: str, date: str) -> str:
                 out.append(f"      cpus: {cpus}")
             if mem is not None:
                 out.append(f"      memory_mb: {mem}")
+            else:
+                out.append("      # memory_mb unknown: Slurm was not told it (RealMemory)")
             out.append(f"      gpus: {gpus}")
             if len(kinds) == 1:
                 out.append(f"      gpu_type: {scalar(kinds[0])}")

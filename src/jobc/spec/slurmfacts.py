@@ -185,6 +185,21 @@ def gpus_in(gres: str | None) -> tuple[int, tuple[str, ...]]:
     return total, tuple(sorted(types))
 
 
+def _tres_gpu_types(tres: str | None) -> tuple[str, ...]:
+    """GPU types from CfgTRES (`cpu=128,mem=1000G,gres/gpu=8,gres/gpu:a100=8`): a node whose
+    Gres is untyped (`gpu:8`) may still be counted by type there (AccountingStorageTRES)."""
+    if tres is None:
+        return ()
+    return tuple(sorted({m for m in re.findall(r"(?:^|,)gres/gpu:([^=,]+)=", tres) if m}))
+
+
+def _memory(rec: Mapping[str, str]) -> int | None:
+    """RealMemory in MB; 1 is Slurm's default for a node whose memory is not configured
+    (CfgTRES then says mem=1M), so it says nothing about the node."""
+    memory = _int(rec, "RealMemory")
+    return None if memory is not None and memory <= 1 else memory
+
+
 def parse_nodes(text: str) -> list[NodeFacts]:
     nodes = []
     for rec in parse_records(text):
@@ -192,13 +207,18 @@ def parse_nodes(text: str) -> list[NodeFacts]:
         if name is None:
             continue
         gpus, types = gpus_in(rec.get("Gres"))
-        features = _value(rec, "AvailableFeatures")
+        if gpus and not types:
+            types = _tres_gpu_types(_value(rec, "CfgTRES"))
+        # AvailableFeatures since Slurm 17.11; Features before
+        features = _value(rec, "AvailableFeatures") if "AvailableFeatures" in rec else _value(rec, "Features")
         partitions = _value(rec, "Partitions")
+        # CPUEfctv (21.08+): the CPUs jobs may use, without those CoreSpecCount/CpuSpecList keep
+        cpus = _int(rec, "CPUEfctv")
         nodes.append(
             NodeFacts(
                 name=name,
-                cpus=_int(rec, "CPUTot"),
-                memory_mb=_int(rec, "RealMemory"),
+                cpus=cpus if cpus is not None else _int(rec, "CPUTot"),
+                memory_mb=_memory(rec),
                 gpus=gpus,
                 gpu_types=types,
                 features=tuple(sorted({f for f in (features or "").split(",") if f})),
