@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import TextIO, cast
 
 from jobc import __version__
 from jobc.commands import COMMANDS, Exit, crash
+from jobc.core.text import visible_lines
 
 
 class UsageError(Exception):
@@ -19,6 +22,32 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
+
+
+class _Escaping(io.TextIOBase):
+    """stderr as the commands write it, with every control character of a message escaped: a
+    file name, a job id or a value quoted in a one-line error cannot move the cursor or retitle
+    the terminal, whichever message forgot to escape it."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        self._inner.write(visible_lines(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._inner.flush()
+
+    def isatty(self) -> bool:
+        return self._inner.isatty()
+
+    def fileno(self) -> int:
+        return self._inner.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._inner.encoding
 
 
 def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -50,9 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # so it rests while a command runs and is restored afterwards.
     collecting = gc.isenabled()
     gc.disable()
+    stderr = sys.stderr
+    sys.stderr = cast(TextIO, _Escaping(stderr))
     try:
         return _run(argv)
     finally:
+        sys.stderr = stderr
         if collecting:
             gc.enable()
 

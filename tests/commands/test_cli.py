@@ -464,3 +464,27 @@ def test_select_and_ignore_may_be_repeated(project: Path, capsys: pytest.Capture
     assert run(capsys, "lint", "--ignore", "JC101", "--ignore", "JC004", "spec.yaml") == (0, "", "")
     code, out, _ = run(capsys, "lint", "--select", "JC004", "--select", "JC101", "spec.yaml")
     assert (code, len(out.splitlines())) == (1, 2)
+
+
+def test_no_error_line_prints_a_control_character_of_a_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an OSC sequence in a directory name retitles the terminal wherever a message forgets to
+    # escape it: every line jobc writes to stderr is escaped, whichever command wrote it
+    odd = tmp_path / "a\x1b]0;PWN\x07b"
+    odd.mkdir()
+    spec = odd / "s.yaml"
+    spec.write_text("version: 1\nname: x\n", encoding="utf-8")
+    commands = [
+        ["compile", str(spec), "-o", str(odd / "no" / "x.sh")],
+        ["status", "--ledger", str(odd)],
+        ["plan", str(odd / "none.yaml")],
+        ["import", str(odd / "none.sh")],
+        ["lint", str(odd / "none.yaml")],
+    ]
+    for argv in commands:
+        assert main(argv) in (0, 1, 2)
+        err = capsys.readouterr().err
+        assert "\x1b" not in err, (argv, err)
+        assert "\x07" not in err, (argv, err)
+        assert "a\\e]0;PWN\\x07b" in err, (argv, err)

@@ -65,6 +65,8 @@ TARGETS: dict[str, tuple[Callable[[Path, bytes], None], Callable[[], list[Path]]
     "script": (target.run_script, target.script_seeds),
     "import": (target.run_import, target.script_seeds),
     "spec": (target.run, target.examples),
+    "fix-script": (target.run_fix_script, target.script_seeds),
+    "fix-spec": (target.run_fix_spec, target.examples),
 }
 
 
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [p.read_bytes() for p in seed_files()]
     rng = random.Random(args.seed)
     directory = Path(tempfile.mkdtemp(prefix=f"jobc-fuzz-{args.target}-"))
-    if args.target == "spec":
+    if args.target in ("spec", "fix-spec"):
         target.workspace(directory)
     start = time.monotonic()
     for n in range(args.runs):

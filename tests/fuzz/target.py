@@ -138,3 +138,61 @@ def run_import(directory: Path, raw: bytes) -> None:
     assert "\0" not in body
     parsed = subprocess.run(["bash", "-n"], input=body, text=True, capture_output=True, check=False)
     assert parsed.returncode == 0, (parsed.stderr, body)
+
+
+# --- fixes --------------------------------------------------------------------------------------
+
+
+def _bash_parses(path: Path) -> bool:
+    parsed = subprocess.run(["bash", "-n", str(path)], capture_output=True, check=False)
+    return parsed.returncode == 0
+
+
+def _yaml_errors(path: Path) -> int:
+    import json
+
+    findings = json.loads(_call(["lint", "--format", "json", str(path)])[1] or "[]")
+    return sum(1 for f in findings if f["code"] == "JC001")
+
+
+def _fix_once(path: Path) -> tuple[int, str, str]:
+    code, out, err = _call(["lint", "--fix", "--unsafe-fixes", str(path)])
+    _check_answer("lint", code, out, err, quoted=True)
+    return code, out, err
+
+
+def run_fix(directory: Path, raw: bytes, *, script: bool) -> None:
+    """`lint --fix --unsafe-fixes` on ``raw`` as a script or a spec: findings or one line on
+    stderr; the file keeps its mode and its final newline; a script bash parsed still parses; a
+    spec that was YAML stays YAML; and a second run changes nothing."""
+    if script:
+        path = directory / "fuzzed.sh"
+        path.write_bytes(b"#!/bin/bash\n" + raw if not raw.startswith(b"#!") else raw)
+    else:
+        path = workspace(directory) / "fuzzed.yaml"
+        path.write_bytes(raw)
+    path.chmod(0o750)
+    before = path.read_bytes()
+    parsed = script and _bash_parses(path)
+    unreadable = not script and _yaml_errors(path)
+    _, _, err = _fix_once(path)
+    after = path.read_bytes()
+    assert path.stat().st_mode & 0o777 == 0o750, oct(path.stat().st_mode)
+    if before.endswith(b"\n"):
+        assert after.endswith(b"\n"), after[-200:]
+    if parsed:
+        assert _bash_parses(path), (before, after)
+    if not script and after != before:
+        assert _yaml_errors(path) <= unreadable, (before, after)
+    if "were still offered" in err:
+        return  # the passes ran out: a next run may take more
+    _fix_once(path)
+    assert path.read_bytes() == after, (after, path.read_bytes())
+
+
+def run_fix_script(directory: Path, raw: bytes) -> None:
+    run_fix(directory, raw, script=True)
+
+
+def run_fix_spec(directory: Path, raw: bytes) -> None:
+    run_fix(directory, raw, script=False)

@@ -154,3 +154,72 @@ def test_a_pickle_that_names_a_function_is_refused_not_run(tmp_path: Path) -> No
     assert report is not None
     assert not marker.exists()
     assert any("refused" in n or "not a readable" in n for n in report.notes)
+
+
+def _pickle_dump(seq: int, line: int, op: str = "gloo:all_reduce") -> bytes:
+    import pickle
+
+    frames = [{"filename": "train.py", "line": line, "name": "step"}]
+    entry = {"collective_seq_id": seq, "process_group": ["0", "default_pg"], "profiling_name": op}
+    return pickle.dumps({"entries": [{**entry, "frames": frames}]})
+
+
+def test_a_pickle_of_numbers_past_int64_is_read_without_printing_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a pickle carries ints of any size; 10**5000 cannot even be printed (past 4300 digits)
+    huge = 10**5000
+    (tmp_path / "torch-trace-rank0").write_bytes(_pickle_dump(2, huge))
+    (tmp_path / "torch-trace-rank1").write_bytes(_pickle_dump(1, huge))
+    (tmp_path / "torch-trace-rank2").write_bytes(_pickle_dump(huge, 1))
+    log = tmp_path / "job.out"
+    log.write_text("x\n")
+    assert main(["triage", str(log), "--dumps", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "rank 1 never entered gloo:all_reduce #2" in out
+    assert "train.py:0 in step" in out  # the line number no dump could give
+
+
+def test_a_pickle_nested_past_the_recursion_limit_is_read(tmp_path: Path) -> None:
+    import pickle
+
+    # pickle builds nesting without recursion: 200,000 lists, each in the one before it
+    deep = b"]" * 200_000 + b"a" * 199_999
+    placeholder = pickle.dumps("DEEP", protocol=2)[2:-1]
+    for rank, seq in ((0, 2), (1, 1)):
+        (tmp_path / f"torch-trace-rank{rank}").write_bytes(
+            _pickle_dump(seq, 3, op="DEEP").replace(placeholder, deep)
+        )
+    report = analyse(tmp_path)
+    assert report is not None
+    assert report.divergence is not None
+    assert report.divergence.op is not None
+    assert len(report.divergence.op) <= 200
+
+
+def test_a_world_size_no_job_has_is_not_believed(tmp_path: Path) -> None:
+    entry = {"collective_seq_id": 1, "process_group": ["0", "default_pg"], "profiling_name": "x"}
+    for rank in (0, 1):
+        (tmp_path / f"rank{rank}-restart0.fr.json").write_text(json.dumps({"entries": [entry]}))
+    # listing the ranks of a world of 10**12 that wrote no dump would exhaust the memory
+    (tmp_path / "rank0-restart0.stacks.json").write_text(json.dumps({"world_size": 10**12}))
+    # a big world's members, all named: 2998 lost ranks, no two adjacent (no span shortens them)
+    groups = {"0": [0, 1, *range(2, 5998, 2)]}
+    (tmp_path / "rank1-restart0.stacks.json").write_text(json.dumps({"groups": groups}))
+    report = analyse(tmp_path)
+    assert report is not None
+    assert report.divergence is not None
+    assert len(report.missing) == 2998
+    assert len(report.divergence.detail) < 1000
+    assert "and 2967 more" in report.divergence.detail
+
+
+def test_a_faulthandler_line_number_of_5000_digits_is_not_a_frame() -> None:
+    lines = [
+        "0: Fatal Python error: Aborted",
+        "0: Current thread 0x00007f (most recent call first):",
+        '0:   File "train.py", line 12 in step',
+        '0:   File "train.py", line ' + "9" * 5000 + " in <module>",
+    ]
+    # not a frame (int() refused it past 4300 digits): the block ends before it
+    assert fatal_stacks(lines) == {0: [Frame("train.py", 12, "step")]}

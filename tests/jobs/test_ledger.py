@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,44 @@ def test_ledger_location(tmp_path: Path) -> None:
     conf = tmp_path / "pyproject.toml"
     assert ledger.ledger_dir(spec, "runs/ledger", str(conf)) == tmp_path / "runs/ledger"
     assert ledger.ledger_dir(spec, "/abs/l", str(conf)) == Path("/abs/l")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        # a lone surrogate is valid JSON but no text: hashing or printing it failed
+        (lambda d: d.update(script="#!/bin/bash\n\ud800\n"), "not JSON in UTF-8"),
+        (lambda d: d.update(log=5), "'log' is not a string"),
+        (lambda d: d.update(cluster={"a": 1}), "'cluster' is not a string"),
+        (lambda d: d.update(submit_dir=["a"]), "of the wrong type"),
+        (lambda d: d.update(git_dirty="yes"), "of the wrong type"),
+        (lambda d: d.update(after=[{}]), "must be lists"),
+        (lambda d: d.update(sweep=[1, 2]), "must be lists"),
+    ],
+)
+def test_entries_of_the_wrong_shape_are_refused_with_a_message(
+    tmp_path: Path, edit: object, message: str
+) -> None:
+    path = ledger.write(tmp_path, _entry("5"))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data)  # type: ignore[operator]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ledger.LedgerError, match=message):
+        ledger.read(path)
+
+
+def test_a_deep_a_huge_a_fifo_and_a_directory_entry_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ledger, "MAX_ENTRY_BYTES", 200_000)
+    (tmp_path / "1.json").write_bytes(b"[" * 100_000)
+    (tmp_path / "2.json").write_bytes(b" " * 200_001 + b"{}")
+    os.mkfifo(tmp_path / "3.json")  # opening it must not wait for a writer
+    (tmp_path / "4.json").mkdir()
+    messages = [str(item) for item in ledger.entries(tmp_path)]
+    assert messages == [
+        f"{tmp_path / '1.json'}: not a ledger entry (nested too deeply)",
+        f"{tmp_path / '2.json'}: not a ledger entry (larger than 200,000 bytes)",
+        f"{tmp_path / '3.json'}: cannot read: not a regular file",
+        f"{tmp_path / '4.json'}: cannot read: Is a directory",
+    ]

@@ -436,3 +436,28 @@ def test_a_diff_of_bytes_that_are_not_utf8_shows_them_as_they_were(tmp_path: Pat
     )
     assert done.returncode == 0, done.stderr
     assert b"+#SBATCH --signal=B:USR1@90   # caf\xe9\n" in done.stdout
+
+
+def test_a_crlf_script_with_a_lone_carriage_return_is_left_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # JC810's fix converts CRLF; a lone \r among them made that fix refuse the text, uncaught
+    script = tmp_path / "job.sh"
+    data = b"#!/bin/bash\r\n#SBATCH --nodes=1\r#SBATCH -N 1\r\nsrun python train.py\r\n"
+    script.write_bytes(data)
+    assert main(["lint", "--fix", str(script)]) == 1
+    err = capsys.readouterr().err
+    assert "breaks lines with characters other than" in err
+    assert "internal error" not in err
+    assert script.read_bytes() == data
+
+
+def test_a_directive_line_in_a_script_jobc_does_not_read_as_shell_is_not_moved(tmp_path: Path) -> None:
+    # under python the line after the command is inside a string: moving it changed the string
+    script = tmp_path / "job.py"
+    text = '#!/usr/bin/env python3\nHELP = """usage:\n#SBATCH --time=1:00:00\n"""\nprint(HELP)\n'
+    script.write_text(text, encoding="utf-8")
+    outcome = fix_path(script, config=Config(), unsafe=True)
+    assert outcome.result is not None
+    assert "JC801" in {f.code for f in outcome.result.findings}
+    assert outcome.after == text

@@ -87,8 +87,11 @@ def _layout(job_id: str, directory: Path) -> tuple[bool, int | None]:
 def script_layout(script: str) -> tuple[bool, int | None]:
     import re
 
-    m = re.search(r"--nproc-per-node=(\d+)", script)
+    from jobc.core.numbers import ascii_int
+
+    # ASCII digits only, of a count's size: the ledger's script is a file a hand may have edited
+    m = re.search(r"--nproc-per-node=([0-9]+)", script)
     if m:
-        return True, int(m.group(1))
-    m = re.search(r"^#SBATCH --ntasks-per-node=(\d+)", script, re.M)
-    return False, int(m.group(1)) if m else None
+        return True, ascii_int(m.group(1))
+    m = re.search(r"^#SBATCH --ntasks-per-node=([0-9]+)", script, re.M)
+    return False, ascii_int(m.group(1)) if m else None

@@ -26,3 +26,14 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """``text`` with every unsafe character written as a backslash escape."""
     return UNSAFE.sub(_escape, text)
+
+
+_LINES_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+)
+
+
+def visible_lines(text: str) -> str:
+    """``text`` escaped as `visible` does, but its line breaks and tabs kept: for a stream of
+    messages, each of which may name a file or quote a value."""
+    return _LINES_UNSAFE.sub(_escape, text)

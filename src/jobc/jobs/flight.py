@@ -55,6 +55,11 @@ __all__ = [
 MAX_DUMP_BYTES = 64 << 20
 MAX_FRAMES = 200
 MAX_TORCH_DUMPS = 100_000
+# No job has this many ranks: a larger world size or rank in a dump is not believed (listing the
+# ranks of a world of 10**12 that wrote no dump would never finish).
+MAX_WORLD = 1 << 20
+# A rank list of more parts than this is shortened when printed
+_LISTED = 32
 _NAME = re.compile(r"rank(\d{1,7})-restart(\d{1,6})\.(fr|stacks)\.json")
 # torch's own dump on a collective timeout: one file a rank, named by a prefix and the global rank
 # (TORCH_NCCL_DEBUG_INFO_TEMP_FILE, default /tmp/nccl_trace_rank_, or TORCH_FR_DUMP_TEMP_FILE;
@@ -69,7 +74,7 @@ _P2P_NAME = re.compile(r":(?:send|recv)\b")
 _LIBRARY = ("/site-packages/", "/dist-packages/", "/jobc/runtime/", "/lib/python3", "/lib64/python3")
 _FATAL = "Fatal Python error:"
 _THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
-_FILE = re.compile(r'^\s+File "(.*)", line (\d+) in (.*)$')
+_FILE = re.compile(r'^\s+File "(.*)", line ([0-9]{1,9}) in (.*)$')
 
 
 @dataclass(frozen=True)
@@ -256,7 +261,9 @@ def _int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value
+        # a pickle carries ints of any size; one past int64 is not a count torch wrote (and
+        # past 4300 digits Python refuses to print it)
+        return value if abs(value) < 1 << 63 else None
     if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
         return int(value)  # ASCII digits of an int64's size: not "²", not 5000 digits
     return None
@@ -368,13 +375,13 @@ def _pg_config(data: Any) -> dict[str, list[int]]:
     if not isinstance(config, dict):
         return out
     for key, value in list(config.items())[:10_000]:
-        name, ranks = str(key)[:200], value
+        name, ranks = _text(key), value  # a pickle's key may be an int past what str() prints
         if isinstance(value, dict):
             name = _text(value.get("name", key))
             ranks = value.get("ranks")
         if isinstance(ranks, str):
             ranks = re.findall(r"-?\d{1,9}", ranks[:1_000_000])
-        if isinstance(ranks, list) and ranks and all(_int(r) is not None for r in ranks):
+        if isinstance(ranks, list) and 0 < len(ranks) <= MAX_WORLD and all(_rank(r) for r in ranks):
             out[name] = sorted({int(r) for r in ranks})
     return out
 
@@ -419,12 +426,22 @@ def _stacks(data: Any, dump: RankDump) -> None:
             dump.stack = _frames(main.get("frames"))
     dump.reason = _text(data["reason"], 400) if isinstance(data.get("reason"), str) else None
     dump.host = _text(data["host"]) if isinstance(data.get("host"), str) else None
-    dump.world_size = _int(data.get("world_size"))
+    dump.world_size = _rank_count(data.get("world_size"))
     groups = data.get("groups")
     if isinstance(groups, dict):
         for name, ranks in list(groups.items())[:10_000]:
-            if isinstance(ranks, list) and all(_int(r) is not None for r in ranks):
-                dump.groups[str(name)] = [int(r) for r in ranks]
+            if isinstance(ranks, list) and len(ranks) <= MAX_WORLD and all(_rank(r) for r in ranks):
+                dump.groups[_text(name)] = [int(r) for r in ranks]
+
+
+def _rank(value: Any) -> bool:
+    number = _int(value)
+    return number is not None and 0 <= number < MAX_WORLD
+
+
+def _rank_count(value: Any) -> int | None:
+    number = _int(value)
+    return number if number is not None and 0 < number <= MAX_WORLD else None
 
 
 def _torch_dump(rank: int, path: Path, notes: list[str]) -> RankDump | None:
@@ -545,13 +562,16 @@ def _ranks_text(ranks: Sequence[int]) -> str:
 
 
 def _span_text(ranks: Sequence[int]) -> str:
-    """``0, 2, 3`` as it is, ``0-5, 7``: runs of three or more ranks as a span."""
+    """``0, 2, 3`` as it is, ``0-5, 7``: runs of three or more ranks as a span; past `_LISTED`
+    parts, the count of the rest."""
     parts: list[str] = []
     i = 0
     while i < len(ranks):
         j = i
         while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
             j += 1
+        if len(parts) == _LISTED - 1:
+            return ", ".join(parts) + f" and {len(ranks) - i} more"
         if j - i >= 2:
             parts.append(f"{ranks[i]}-{ranks[j]}")
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -93,30 +94,31 @@ def write(directory: Path, entry: Entry) -> Path:
 _REQUIRED_STR = ("job_id", "spec", "spec_sha256", "script", "submitted", "name", "script_sha256")
 
 
+# An entry holds one compiled script: far below this. A larger file is not read whole.
+MAX_ENTRY_BYTES = 16 << 20
+# The type each field must have in the file (None allowed where the field is optional).
+_OPTIONAL_STR = ("cluster", "partition", "git_commit", "log", "array")
+
+
 def read(path: Path) -> Entry:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise LedgerError(f"{path}: no such ledger entry") from None
-    except OSError as exc:
-        raise LedgerError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise LedgerError(f"{path}: not a ledger entry (not JSON: {exc})") from None
-    if not isinstance(data, dict):
-        raise LedgerError(f"{path}: not a ledger entry (not a JSON object)")
+    data = _load(path)
     for key in _REQUIRED_STR:
         if not isinstance(data.get(key), str):
             raise LedgerError(f"{path}: not a ledger entry ({key!r} missing or not a string)")
+    for key in _OPTIONAL_STR:
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise LedgerError(f"{path}: not a ledger entry ({key!r} is not a string)")
+    if not isinstance(data.get("submit_dir", "."), str) or not isinstance(data.get("git_dirty", False), bool):
+        raise LedgerError(f"{path}: not a ledger entry ('submit_dir' or 'git_dirty' of the wrong type)")
+    after, sweep = data.get("after", []), data.get("sweep", [])
+    lists = isinstance(after, list) and isinstance(sweep, list)
+    if not lists or not all(isinstance(a, str) for a in after) or not all(isinstance(s, dict) for s in sweep):
+        raise LedgerError(
+            f"{path}: not a ledger entry ('after' and 'sweep' must be lists: of job ids, of objects)"
+        )
     known = set(Entry.__dataclass_fields__)
     values = {key: value for key, value in data.items() if key in known}
-    try:
-        entry = Entry(**values)
-    except TypeError as exc:
-        raise LedgerError(f"{path}: not a ledger entry ({exc})") from None
-    if not isinstance(entry.after, list) or not isinstance(entry.sweep, list):
-        raise LedgerError(f"{path}: not a ledger entry ('after' and 'sweep' must be lists)")
+    entry = Entry(**values)
     if entry.script_sha256 != data["script_sha256"]:
         raise LedgerError(
             f"{path}: the entry was edited after submission (its script no longer matches "
@@ -125,6 +127,39 @@ def read(path: Path) -> Entry:
     if path.stem != entry.job_id:
         raise LedgerError(f"{path}: the entry was edited after submission (it names job {entry.job_id})")
     return entry
+
+
+def _read_regular(path: Path) -> bytes:
+    # O_NONBLOCK: opening a FIFO named like an entry must not wait for a writer
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        return stream.read(MAX_ENTRY_BYTES + 1)
+
+
+def _load(path: Path) -> dict[str, Any]:
+    """The entry's JSON object; text that is not UTF-8 (a lone surrogate written as \\ud800 too)
+    or nested past what the decoder follows is not an entry."""
+    try:
+        raw = _read_regular(path)
+    except FileNotFoundError:
+        raise LedgerError(f"{path}: no such ledger entry") from None
+    except OSError as exc:
+        raise LedgerError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_ENTRY_BYTES:
+        raise LedgerError(f"{path}: not a ledger entry (larger than {MAX_ENTRY_BYTES:,} bytes)")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        # every string must be text that can be written again (and hashed): no lone surrogate
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (UnicodeError, ValueError) as exc:
+        raise LedgerError(f"{path}: not a ledger entry (not JSON in UTF-8: {exc})") from None
+    except RecursionError:
+        raise LedgerError(f"{path}: not a ledger entry (nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise LedgerError(f"{path}: not a ledger entry (not a JSON object)")
+    return data
 
 
 def paths(directory: Path) -> list[Path]:

@@ -205,12 +205,15 @@ def fix_path(
 
         first = lint(body)
         crlf = [f for f in first.findings if f.code == CRLF.code and wanted(f, file, unsafe=unsafe)]
-        new = apply(body, [f.fix for f in crlf if f.fix is not None])[0] if crlf else body
+        try:
+            new = apply(body, [f.fix for f in crlf if f.fix is not None])[0] if crlf else body
+        except Unfixable as exc:  # a lone \r or another line break among the CRLFs
+            new, stopped = body, str(exc)
+        else:
+            stopped = "the script ends its lines with CRLF, which bash does not read; convert it to LF first"
         if "\r\n" in new:
             outcome = Outcome(path, file, text, text, result=first)
-            outcome.stopped = (
-                "the script ends its lines with CRLF, which bash does not read; convert it to LF first"
-            )
+            outcome.stopped = stopped
             return outcome
         body, converted = new, crlf
     outcome = fix_file(path, file, body, lint, unsafe=unsafe)

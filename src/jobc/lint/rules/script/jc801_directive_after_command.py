@@ -64,7 +64,9 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             Span(line, 1, line, len(text) + 1),
             f"#SBATCH {mask(' '.join(options))} comes after the first command (line {first}), so sbatch "
             f"ignores it and the job runs without it; move it above line {first}",
-            fix=_move(line, text, target, len(f.lines)),
+            # in a script jobc did not read as shell (python, csh, …) the line may be inside a
+            # string of that language: moving it would change the string, so it is only reported
+            fix=_move(line, text, target, len(f.lines)) if f.readable else None,
         )
 
 
