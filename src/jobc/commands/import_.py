@@ -113,7 +113,8 @@ def render(derived: Derived, facts: ScriptFacts) -> str:
     data = copy.deepcopy(derived.data)
     for path, text in list(fields(data)):
         # `ckpt-{epoch}.pt` is the program's own template, not a reference to a spec value
-        _put(data, path, escape(text))
+        if path not in derived.templated:
+            _put(data, path, escape(text))
     header = [
         f"Imported from {facts.file} by `jobc import`.",
         "Each value names the script line it came from; lines not mapped are listed at the end.",
@@ -127,6 +128,7 @@ def render(derived: Derived, facts: ScriptFacts) -> str:
             f"  line {u.line}: {_masked(_one_line(u.text))} — {_masked(u.why)}" for u in derived.unmapped
         ]
     notes = {path: f"line {span.line}" for path, span in derived.spans.items()}
+    notes.update(derived.sources)
     required = ("version", "name", "resources", "launch")
     return document(data, order=_ORDER, header=header, notes=notes, footer=footer, required=required)
 

@@ -77,6 +77,8 @@ _SPECIAL_WORD = re.compile(r"[\\*?\[]")
 _QUOTED_ESCAPE = re.compile(r'\\([$`"\\\n])')
 _ESCAPE = re.compile(r"\\(.)")
 # names a command that may start a step or set a trap; any other command is only recorded
+# `${X:=8}` and `${X=8}` assign X as they expand (`: "${X:=8}"` is how scripts give defaults)
+_ASSIGNS_DEFAULT = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 _MAY_LAUNCH = re.compile(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
@@ -968,6 +970,8 @@ class _Reader:
             # words are not needed beyond the name
             name = self.text(first, src)
             self.batch_expansions(src, node)
+            if _ASSIGNS_DEFAULT.search(bytes(node.text)):
+                self.words(src, arguments)  # `: "${X:=8}"` sets X: its words are expanded for that
             words_text = tuple(w.text for w in self.words(src, arguments[:2])) if name == "cd" else (name,)
             self.facts.commands.append(Command(name, self.text(node, src), self.where(node, src), words_text))
             return

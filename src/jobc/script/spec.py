@@ -91,6 +91,10 @@ class Derived:
     notes: list[str] = field(default_factory=list)
     # what the spec needs and import left out (a value Slurm refuses), said at the top of the spec
     unknown: list[str] = field(default_factory=list)
+    # values written as templates already (an `{unknown.NAME}` kept in place): not escaped again
+    templated: set[DataPath] = field(default_factory=set)
+    # where a value came from when no line of the script wrote it (GPUs the script never asked for)
+    sources: dict[DataPath, str] = field(default_factory=dict)
 
     def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
         node: Any = self.data
@@ -244,7 +248,7 @@ def _allocation(
         if key is not None:
             out.put(("resources", "gpu"), key, gpu_d.span, f"#SBATCH {gpu_d.text}")
     elif not has_profile:
-        out.data["resources"]["gpus_per_node"] = 0
+        _no_gpus(out, step, for_lint=for_lint)
     entry = launchers.entry(step.launcher.name) if step is not None and step.launcher is not None else None
     # a launcher that runs once per node and starts its workers keeps that behaviour as torchrun;
     # one process per task (plain python, mpirun) as srun
@@ -313,6 +317,29 @@ def _allocation(
             out.put(("launch", "workdir"), d.value, d.span, f"#SBATCH {d.text}")
         else:
             _extra(out, d, for_lint=for_lint)
+
+
+def _no_gpus(out: Derived, step: Step | None, *, for_lint: bool) -> None:
+    """No GPU request in the script: 0 GPUs per node, said so; unless its launcher starts several
+    processes per node, which on nodes whose GPUs Slurm hands out without a request (whole nodes)
+    is one per GPU: then the count is not known and the import says so."""
+    launcher = step.launcher if step is not None else None
+    entry = launchers.entry(launcher.name) if launcher is not None else None
+    procs = None
+    if not for_lint and launcher is not None and entry is not None:
+        procs = next((launcher.options[o] for o in entry.procs_per_node if o in launcher.options), None)
+    count = _int(procs.text) if procs is not None and procs.literal else None
+    if launcher is not None and procs is not None and (count is None or count > 1):
+        out.unknown.append(
+            f"resources.gpus_per_node: the script asks Slurm for no GPUs, but line {procs.span.line} "
+            f"starts {procs.text if procs.literal else procs.raw} processes per node ({launcher.name}); "
+            "write the GPUs per node (0 for a CPU-only job)"
+        )
+        return
+    out.data["resources"]["gpus_per_node"] = 0
+    out.sources[("resources", "gpus_per_node")] = (
+        "the script asks for no GPUs (no --gres=gpu, --gpus, --gpus-per-node or --gpus-per-task)"
+    )
 
 
 _UNKNOWN_TASKS = "the step's task count, computed when the job runs"
@@ -435,14 +462,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         text = word.text if word.literal else _resolve(word.raw, variables)
         if text is None:
             if not for_lint:
-                per_rank = [name for name in PER_RANK if name in word.raw]
-                why = (
-                    f"a per-rank value ({', '.join(sorted(per_rank))}); arguments are passed "
-                    "literally, read it in the program (jobc.runtime.init())"
-                    if per_rank
-                    else "an argument computed in the batch shell; write its value"
-                )
-                out.skip(word.span, word.raw, why)
+                args.append(_unknown_arg(out, facts, word, variables, len(args)))
             continue
         out.spans[("launch", "args", len(args))] = word.span
         args.append(text)
@@ -555,6 +575,82 @@ def _sharding(out: Derived, step: Step) -> None:
             if word.literal and pattern.match(text):
                 out.put(("parallelism", "sharding"), sharding, word.span, word.raw)
                 return
+
+
+_SCRIPT_ARGS = re.compile(r"\$(?:[@*0-9]|\{[@*0-9]+\})")
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _allocation_refs(facts: ScriptFacts, out: Derived) -> dict[str, str]:
+    """Slurm's variables for the allocation that the spec holds as values: `$SLURM_NNODES` in an
+    argument is `{resources.nodes}` when the script asked for a fixed number of nodes."""
+    refs: dict[str, str] = {}
+    resources = out.data.get("resources", {})
+    nodes = facts.honoured().get("nodes")
+    if "nodes" in resources and nodes is not None and ascii_int(nodes.value or "") is not None:
+        refs.update(SLURM_NNODES="{resources.nodes}", SLURM_JOB_NUM_NODES="{resources.nodes}")
+    if resources.get("gpus_per_node"):
+        refs.update(SLURM_GPUS_ON_NODE="{resources.gpus_per_node}")
+    if "cpus_per_task" in resources:
+        refs.update(SLURM_CPUS_PER_TASK="{resources.cpus_per_task}")
+    if ("name",) in out.spans and "job-name" in facts.honoured():
+        refs.update(SLURM_JOB_NAME="{name}")
+    return refs
+
+
+def _unknown_arg(out: Derived, facts: ScriptFacts, word: Word, variables: dict[str, str], index: int) -> str:
+    """An argument whose value the script computes when the job runs. Slurm's allocation
+    variables become the spec values they equal (`{resources.nodes}`); any other keeps its place
+    in launch.args as `{unknown.NAME}`, which fails lint (JC008) until it is written: an argument
+    is never dropped."""
+    per_rank = sorted(name for name in PER_RANK if name in word.raw)
+    placeholder = _placeholder(word.raw, variables, {} if per_rank else _allocation_refs(facts, out))
+    path: DataPath = ("launch", "args", index)
+    out.spans[path] = word.span
+    out.templated.add(path)
+    if "{unknown." not in placeholder:
+        return placeholder
+    if _SCRIPT_ARGS.search(word.raw):
+        why = f"the script's own arguments (`sbatch job.sh ARGS`), kept as {placeholder}: write them"
+    elif per_rank:
+        why = (
+            f"a per-rank value ({', '.join(per_rank)}), kept as {placeholder}: arguments are "
+            "passed literally, so read it in the program (jobc.runtime.init()) or write its value"
+        )
+    else:
+        why = f"a value computed when the job runs, kept as {placeholder}: write its value"
+    out.unknown.append(f"launch.args: line {word.span.line} passes {word.raw}, {why}")
+    return placeholder
+
+
+def _placeholder(raw: str, variables: dict[str, str], refs: dict[str, str]) -> str:
+    """``raw`` as a template: its literal text escaped, each variable the script set to a literal
+    value written out, each other one `{unknown.NAME}`; a word with any other expansion (`$(…)`,
+    `$1`, `${X%…}`) is `{unknown.value}` as a whole."""
+    from jobc.spec.interpolate import UNKNOWN, escape
+
+    # double quotes only group the word (`"$DIR"/x`): what they hold is the word's text
+    text = raw.replace('"', "") if "\\" not in raw and "'" not in raw else raw
+    pieces: list[str] = []
+    rest: list[str] = []
+    at = 0
+    for m in _VARIABLE.finditer(text):
+        rest.append(text[at : m.start()])
+        pieces.append(escape(text[at : m.start()]))
+        name = m.group(1) or m.group(2)
+        value = variables.get(name)
+        if value is not None:
+            pieces.append(escape(value))
+        else:
+            pieces.append(refs.get(name, f"{{{UNKNOWN}.{name}}}"))
+        at = m.end()
+    rest.append(text[at:])
+    pieces.append(escape(text[at:]))
+    if _SCRIPT_ARGS.search(raw):
+        return f"{{{UNKNOWN}.args}}"
+    if any(ch in "".join(rest) for ch in "$`\\'\"*?") or at == 0:
+        return f"{{{UNKNOWN}.value}}"
+    return "".join(pieces)
 
 
 def _resolve(raw: str, variables: dict[str, str]) -> str | None:
@@ -789,6 +885,8 @@ def _why(name: str, words: tuple[str, ...]) -> str:
         return "environment activation: launch.python names the interpreter instead"
     if name in ("wait", "exit"):
         return "jobc waits for the step and passes its exit code on"
+    if name == ":":
+        return "sets defaults of variables: their values are written where the script uses them"
     if name in ("echo", "printf", "date", "hostname", "nvidia-smi", "set", "ulimit", "mkdir"):
         return "a helper command; not needed by the spec"
     return "not a launch; put it in launch.setup if the job needs it"

@@ -19,6 +19,11 @@ _TOKEN = re.compile(r"\{\{|\}\}|\$\{[^{}]*\}|\{([^{}]*)\}")
 _REF = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_0-9]+)*\Z")
 
 
+# `jobc import` writes `{unknown.NAME}` where the script passed a value it computed only when the
+# job ran ($NAME): the argument keeps its place, and the spec does not lint until it is written
+UNKNOWN = "unknown"
+
+
 class InterpolationError(ValueError):
     pass
 
@@ -60,6 +65,11 @@ def target(values: dict[str, Any], ref: str) -> tuple[str | int, ...]:
         elif isinstance(node, list) and index is not None and index < len(node):
             node = node[index]
             path.append(index)
+        elif not path and part == UNKNOWN:
+            raise InterpolationError(
+                f"{{{ref}}} stands for a value the imported script computed only when the job ran; "
+                "write the value itself"
+            )
         else:
             raise InterpolationError(f"{{{ref}}} names no spec value")
     if node is None:

@@ -1,0 +1,103 @@
+"""What a script leaves unknown stays in the imported spec as unknown, said where it belongs: an
+argument computed when the job runs keeps its place (and fails lint until written), GPUs the script
+never asked for are 0 with the reason, and `: "${X:=8}"` defaults are followed."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from jobc.commands.import_ import render
+from jobc.lint.imported import imported
+from jobc.lint.pipeline import lint_file
+from jobc.script.parse import read
+
+
+def _import(tmp_path: Path, body: str) -> tuple[str, list[tuple[str, str]]]:
+    script = tmp_path / "job.sh"
+    script.write_text(textwrap.dedent(body), encoding="utf-8")
+    facts = read(script)
+    text = render(imported(facts), facts)
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text, encoding="utf-8")
+    return text, [(f.code, f.message) for f in lint_file(spec).findings]
+
+
+def test_an_argument_computed_when_the_job_runs_keeps_its_place(tmp_path: Path) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=4
+        #SBATCH --gpus-per-node=4
+        #SBATCH --time=1:00:00
+        DATA=$(realpath data)
+        srun python train.py --data "$DATA/{split}" --nodes "$SLURM_NNODES" --seed 1 "$@"
+        """,
+    )
+    args = text.split("  args:\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split("  #")[0].strip() for line in args.splitlines()] == [
+        '- "--data"',
+        '- "{unknown.DATA}/{{split}}"',
+        '- "--nodes"',
+        '- "{resources.nodes}"',
+        '- "--seed"',
+        '- "1"',
+        '- "{unknown.args}"',
+    ]
+    assert '# Not known: launch.args: line 7 passes "$DATA/{split}"' in text
+    assert "the script's own arguments" in text
+    codes = sorted(code for code, _ in findings)
+    assert codes == ["JC008", "JC008"]
+    assert all("the imported script computed only when the job ran" in m for _, m in findings)
+
+
+def test_no_gpu_request_is_zero_gpus_with_its_reason(tmp_path: Path) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=4
+        #SBATCH --time=1:00:00
+        srun python cpu_job.py
+        """,
+    )
+    assert "gpus_per_node: 0  # the script asks for no GPUs" in text
+    assert findings == []
+
+
+def test_a_launcher_with_processes_but_no_gpu_request_leaves_gpus_unknown(tmp_path: Path) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --exclusive
+        #SBATCH --time=1:00:00
+        srun torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d --rdzv_endpoint "$(hostname)" train.py
+        """,
+    )
+    assert "gpus_per_node" not in text.split("# Not known")[-1].split("resources:")[1].split("launch:")[0]
+    assert "# Not known: resources.gpus_per_node: the script asks Slurm for no GPUs, but line 5" in text
+    assert [code for code, _ in findings] == ["JC003"]
+
+
+def test_colon_defaults_are_followed_into_the_arguments(tmp_path: Path) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=1
+        #SBATCH --ntasks-per-node=2
+        #SBATCH --gpus-per-node=2
+        : "${NUM_LAYERS:=36}"
+        : ${HIDDEN:=4096}
+        srun python pretrain.py --num-layers $NUM_LAYERS --hidden "$HIDDEN"
+        """,
+    )
+    assert '- "36"  # line 5' in text
+    assert '- "4096"  # line 6' in text
+    assert 'line 5: : "${NUM_LAYERS:=36}" — sets defaults of variables' in text
+    assert findings == []
