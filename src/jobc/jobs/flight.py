@@ -134,6 +134,8 @@ class Divergence:
     others: list[int]  # the ranks they parted from
     detail: str
     stacks: dict[int, list[Frame]] = field(default_factory=dict)  # named ranks, user's frame first
+    # ranks whose stack is only the one torch recorded with a collective call, not where they are
+    recorded: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -331,6 +333,13 @@ def _entry_frames(raw: Any) -> tuple[Frame, ...]:
     )
 
 
+def _dtypes(raw: Any) -> str:
+    """``["Float", "Float"]`` as ``Float,Float``; absent (format 1.x) as nothing."""
+    if isinstance(raw, list) and all(isinstance(t, str) for t in raw[:64]):
+        return ",".join(t[:40] for t in raw[:64])
+    return "" if raw is None else _text(raw)
+
+
 def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
     """(collectives, point-to-point operations) of one dump, in the order recorded."""
     collectives: list[Entry] = []
@@ -355,7 +364,7 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
             seq=seq,
             op=op,
             sizes=_text(raw.get("input_sizes", [])),
-            dtypes=_text(raw["input_dtypes"]) if "input_dtypes" in raw else "",
+            dtypes=_dtypes(raw.get("input_dtypes")),
             state=state[:20] if isinstance(state, str) else "",
             frames=_entry_frames(raw.get("frames")),
         )
@@ -550,7 +559,8 @@ def _members(group: str, dumps: dict[int, RankDump], seen: Iterable[int], world:
 
 
 def _describe_group(group: str, description: str) -> str:
-    if description and description != group:
+    # "undefined" is what torch records for a group created without a description
+    if description and description not in (group, "undefined"):
         return f"process group {group} ({description})"
     return f"process group {group}"
 
@@ -629,8 +639,11 @@ def _first_divergence(group: str, ranks: dict[int, dict[int, Entry]]) -> Diverge
         op = waited.op if waited else None
         what = f"{op} #{late_seq}" if op else f"#{late_seq}"
         desc = waited.description if waited else ""
+        shape = ""
+        if waited is not None and waited.sizes not in ("", "[]"):
+            shape = f", input {' '.join(p for p in (waited.sizes, waited.dtypes) if p)},"
         detail = (
-            f"{_ranks_text(first)} never entered {what} of {_describe_group(group, desc)}, "
+            f"{_ranks_text(first)} never entered {what} of {_describe_group(group, desc)}{shape or ','} "
             f"which {_ranks_text(waiting)} wait in"
         )
         return Divergence("late", group, desc, late_seq, op, first, waiting, detail)
@@ -806,6 +819,8 @@ def _place(d: Divergence, dumps: dict[int, RankDump], groups: Groups, stacks: di
     call's stack, not where a rank is now); and where the others called the one they wait in."""
     heres: list[str] = []
     for rank in d.ranks:
+        if rank not in stacks:
+            d.recorded.add(rank)
         if rank in stacks:
             d.stacks[rank] = user_first(stacks[rank])
             frame = d.stacks[rank][0]

@@ -580,6 +580,11 @@ def render(d: Diagnosis) -> str:
 
 _HANG_ADVICE = {
     "late": "fix the program where the rank named stopped (its stack is shown)",
+    # torch's own dumps record where a collective was called, not where a rank is now
+    "late-recorded": (
+        "find where the rank named stopped after the collective it last called (shown); a stack "
+        "of the live process (py-spy dump, or faulthandler) shows where it is"
+    ),
     "desync": "make every rank call the same collectives in the same order, with the same sizes",
     "lost": "find why the rank named ended or wrote no dump (its log, its node)",
     "stuck": "look at the node of the rank named (GPU errors, earlier work on its GPU)",
@@ -632,9 +637,9 @@ def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
     evidence: list[Evidence] = []
     for rank in div.ranks:
         for frame in div.stacks.get(rank, [])[:3]:
-            evidence.append(
-                Evidence(frame.file, frame.line, f"rank {rank} in {frame.function}: {frame.code}")
-            )
+            where = "called the collective from" if rank in div.recorded else "in"
+            code = f": {frame.code}" if frame.code else ""
+            evidence.append(Evidence(frame.file, frame.line, f"rank {rank} {where} {frame.function}{code}"))
         dump = report.dumps.get(rank)
         if dump is not None and dump.recorder is not None:
             evidence.append(Evidence(str(dump.recorder), 1, f"rank {rank}: flight recorder"))
@@ -651,7 +656,11 @@ def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
         cls="collective_timeout",
         role="cause",
         action="resubmit" if div.kind == "stuck" else "fix_program",
-        advice=_HANG_ADVICE.get(div.kind, _HANG_ADVICE["late"]),
+        advice=(
+            _HANG_ADVICE["late-recorded"]
+            if div.kind == "late" and set(div.ranks) <= div.recorded
+            else _HANG_ADVICE.get(div.kind, _HANG_ADVICE["late"])
+        ),
         ranks=list(div.ranks),
     )
     # the log's own timeouts are now symptoms of the hang
