@@ -203,3 +203,17 @@ def test_real_torch_dumps_under_torchs_default_name_name_the_late_rank() -> None
     assert (d.kind, d.ranks, d.others, d.seq, d.op) == ("late", [2], [0, 1], 4, "gloo:all_reduce")
     assert "rank 2 last called gloo:all_reduce #3 at /tmp/frreal/late.py:12 in run" in report.summary()
     assert "ranks 0, 1 wait in it, called at /tmp/frreal/late.py:14 in run" in report.summary()
+
+
+def test_dumps_copied_node_by_node_into_subdirectories_are_read(tmp_path: Path) -> None:
+    late = _late()
+    write(tmp_path / "node1", "2.4", {0: late[0], 1: late[1]}, world=4)
+    write(tmp_path / "node2" / "fr", "2.4", {2: late[2], 3: late[3]}, world=4)
+    big = tmp_path / "node2" / "train.log.1"  # ends in a digit, is no dump, is not read whole
+    big.write_bytes(b"x" * 1000)
+    report = analyse(tmp_path)
+    assert report is not None
+    assert sorted(report.dumps) == [0, 1, 2, 3]
+    assert report.divergence is not None
+    assert report.divergence.ranks == [2]
+    assert report.notes == []

@@ -241,6 +241,14 @@ def _load_pickle(path: Path, notes: list[str], data: bytes | None = None) -> Any
 def _load_torch(path: Path, notes: list[str]) -> Any:
     """A dump of torch's flight recorder, pickled (on a timeout) or JSON (the JSON dump API):
     the first byte tells which. Anything else is not a dump and is passed over quietly."""
+    try:
+        with path.open("rb") as stream:
+            first = stream.read(256).lstrip()[:1]
+    except OSError as exc:
+        notes.append(f"{path}: cannot read: {exc.strerror or exc}")
+        return None
+    if first not in (b"\x80", b"{"):
+        return _NOT_A_DUMP  # a log or anything else whose name ends in digits: not read whole
     data = _read_capped(path, notes)
     if data is None:
         return None
@@ -472,23 +480,42 @@ def _torch_dump(rank: int, path: Path, notes: list[str]) -> RankDump | None:
     )
 
 
+def _candidates(directory: Path, names: Sequence[str], notes: list[str]) -> dict[str, dict[int, Path]]:
+    """prefix → rank → file, in the directory and, as dumps are often copied node by node, in
+    its subdirectories one and two levels down (torch's fr_trace walks the whole tree)."""
+    by_prefix: dict[str, dict[int, Path]] = {}
+    levels: list[tuple[Path, Sequence[str]]] = [(directory, names)]
+    for depth in range(3):
+        below: list[tuple[Path, Sequence[str]]] = []
+        for where, listed in levels:
+            for name in listed[:MAX_TORCH_DUMPS]:
+                path = where / name
+                m = None if _NAME.fullmatch(name) else _TORCH_NAME.fullmatch(name)
+                if m is not None and path.is_file():
+                    ranks = by_prefix.setdefault(m["prefix"], {})
+                    if int(m["rank"]) in ranks:
+                        notes.append(
+                            f"{path}: a second dump of rank {m['rank']}; read {ranks[int(m['rank'])]}"
+                        )
+                        continue
+                    ranks[int(m["rank"])] = path
+                elif depth < 2 and path.is_dir() and not path.is_symlink() and len(below) < 10_000:
+                    try:
+                        below.append((path, sorted(p.name for p in path.iterdir())))
+                    except OSError:
+                        continue
+        levels = below
+    return by_prefix
+
+
 def _torch_dumps(directory: Path, names: Sequence[str], notes: list[str]) -> dict[int, RankDump]:
     """torch's own dumps: the files named a common prefix and a rank (the prefix most of them
     share, as fr_trace infers it), whose content is a pickle or a JSON object."""
-    by_prefix: dict[str, dict[int, str]] = {}
-    for name in names:
-        if _NAME.fullmatch(name):
-            continue
-        m = _TORCH_NAME.fullmatch(name)
-        if m is not None:
-            by_prefix.setdefault(m["prefix"], {})[int(m["rank"])] = name
+    by_prefix = _candidates(directory, names, notes)
     found: dict[str, dict[int, RankDump]] = {}
     for prefix, files in sorted(by_prefix.items(), key=lambda kv: (kv[0] != TORCH_PREFIX, -len(kv[1]))):
         read: dict[int, RankDump] = {}
-        for rank, name in sorted(files.items())[:MAX_TORCH_DUMPS]:
-            path = directory / name
-            if not path.is_file():
-                continue
+        for rank, path in sorted(files.items())[:MAX_TORCH_DUMPS]:
             dump = _torch_dump(rank, path, notes)
             if dump is not None:
                 read[rank] = dump
