@@ -101,3 +101,24 @@ def test_colon_defaults_are_followed_into_the_arguments(tmp_path: Path) -> None:
     assert '- "4096"  # line 6' in text
     assert 'line 5: : "${NUM_LAYERS:=36}" — sets defaults of variables' in text
     assert findings == []
+
+
+def test_a_container_value_the_batch_shell_computes_is_never_written_as_its_variable(
+    tmp_path: Path,
+) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=1
+        #SBATCH --ntasks-per-node=2
+        #SBATCH --gpus-per-node=2
+        : "${IMAGE:=$(pwd)/train.sqsh}"
+        srun --container-image "$IMAGE" --container-mounts=$HOME/data:/data,/fsx:/fsx python train.py
+        """,
+    )
+    assert 'image: "{unknown.value}"  # line 5' in text
+    assert '- "{unknown.HOME}/data:/data"  # line 6' in text
+    assert '- "/fsx:/fsx"  # line 6' in text
+    assert "$HOME" not in text.split("# Not known")[-1].split("\n", 1)[1].split("# Not mapped")[0]
+    assert [code for code, _ in findings] == ["JC008", "JC008"]

@@ -426,6 +426,30 @@ def _container_option(out: Derived, name: str, value: str | None, span: Span) ->
     return True
 
 
+def _container_value(
+    out: Derived, facts: ScriptFacts, name: str, word: Word, variables: dict[str, str]
+) -> str:
+    """A pyxis option's value that the batch shell computes (`--container-image $IMAGE`): the
+    value when it reads only variables the script set, else `{unknown.NAME}` in its place, which
+    fails lint (JC008) until it is written: never the variable's name as if it were the value."""
+    # the word is the option and its value (`--container-image=$IMAGE`, `--container-image $IMAGE`)
+    raw = re.sub(r"\A--[A-Za-z-]+(?:=|\s+)", "", word.raw) if word.raw.startswith("--") else word.raw
+    text = _resolve(raw, variables)
+    if text is not None:
+        return text
+    placeholder = _placeholder(raw, variables, _allocation_refs(facts, out))
+    key = name.removeprefix("container-")
+    if key == "mounts":
+        out.templated.update(("container", "mounts", i) for i in range(len(placeholder.split(","))))
+    else:
+        out.templated.add(("container", key))
+    out.unknown.append(
+        f"container.{key}: line {word.span.line} passes {raw}, a value computed when the job runs, "
+        f"kept as {placeholder}: write its value"
+    )
+    return placeholder
+
+
 def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
     launch = out.data["launch"]
     if for_lint or out.mode_known:
@@ -473,7 +497,10 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         _sharding(out, step)
     if step.container:
         for name, word in step.container.items():
-            _container_option(out, name, None if name in step.srun_flags else word.text, word.span)
+            value = None if name in step.srun_flags else word.text
+            if value is not None and not word.literal and not for_lint:
+                value = _container_value(out, facts, name, word, variables)
+            _container_option(out, name, value, word.span)
     launcher = step.launcher
     if launcher is not None:
         port = launcher.port

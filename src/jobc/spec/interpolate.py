@@ -161,8 +161,9 @@ def fields(data: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
     for key, value in (storage.get("caches") or {}).items():
         if isinstance(value, str):
             yield ("storage", "caches", key), value
-    if isinstance(container.get("workdir"), str):
-        yield ("container", "workdir"), container["workdir"]
+    for key in ("image", "workdir"):
+        if isinstance(container.get(key), str):
+            yield ("container", key), container[key]
     for i, mount in enumerate(container.get("mounts") or []):
         if isinstance(mount, str):
             yield ("container", "mounts", i), mount
