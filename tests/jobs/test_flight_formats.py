@@ -217,3 +217,41 @@ def test_dumps_copied_node_by_node_into_subdirectories_are_read(tmp_path: Path) 
     assert report.divergence is not None
     assert report.divergence.ranks == [2]
     assert report.notes == []
+
+
+def test_without_pg_config_a_single_dump_claims_nothing(tmp_path: Path) -> None:
+    write(tmp_path, "2.4", {0: _late()[0]}, world=4)
+    data = pickle.loads((tmp_path / "nccl_trace_rank_0").read_bytes())
+    data["pg_config"] = {}
+    (tmp_path / "nccl_trace_rank_0").write_bytes(pickle.dumps(data, protocol=2))
+    report = analyse(tmp_path)
+    assert report is not None
+    assert report.divergence is None  # not "stuck": a member may have written no dump
+    assert "do not list the members of process group 0" in report.summary()
+    assert "whether one is missing cannot be told" in report.summary()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x80\x02}q\x00(X\x07\x00\x00\x00entries",  # cut off
+        pickle.dumps([1, 2, 3], protocol=2),  # not a dict
+        b"\x80\x02X\x01\x00\x00\x00aQ.",  # a persistent id
+        pickle.dumps({"entries": "x", "version": 5}, protocol=2),
+        b"{not json",
+        b"\x80\x02" + b"(" * 100_000,
+    ],
+)
+def test_hostile_torch_dumps_are_notes(
+    tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, "2.4", {1: _late()[1]}, world=2)
+    (tmp_path / "nccl_trace_rank_0").write_bytes(content)
+    report = analyse(tmp_path)
+    assert report is not None
+    report.summary()
+    assert report.notes
+    log = tmp_path / "job.out"
+    log.write_text("x\n")
+    assert main(["triage", str(log), "--dumps", str(tmp_path)]) == 0
+    assert "nccl_trace_rank_0" in capsys.readouterr().out

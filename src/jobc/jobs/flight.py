@@ -147,6 +147,7 @@ class FlightReport:
     divergence: Divergence | None
     notes: list[str] = field(default_factory=list)
     completed: bool = False  # every collective recorded completed on every rank
+    unknown_members: list[str] = field(default_factory=list)  # groups the dumps list no members of
 
     def summary(self) -> str:
         d = self.divergence
@@ -159,6 +160,13 @@ class FlightReport:
             return (
                 f"hang dumps from {seen} in {self.directory}: every collective recorded agrees "
                 "across the ranks and completed; the dumps show no hang"
+            )
+        if self.unknown_members and not self.completed:
+            groups = ", ".join(self.unknown_members[:5])
+            return (
+                f"hang dumps from {seen} in {self.directory}: the collectives they recorded agree, but "
+                f"the dumps do not list the members of process group {groups} (no pg_config), so a "
+                "member that wrote no dump cannot be named, and whether one is missing cannot be told"
             )
         return f"hang dumps from {seen} in {self.directory}: the collectives agree; no rank parted"
 
@@ -789,12 +797,13 @@ def _lost(
 _PROGRESS = {"scheduled": 0, "started": 1, "completed": 2}
 
 
-def _stuck(groups: Groups) -> Divergence | None:
+def _stuck(groups: Groups, known: set[str]) -> Divergence | None:
     """The first collective every rank entered and not every rank completed: nobody skipped it,
-    so the dumps cannot name a rank that parted; they can name ranks whose GPU never began it."""
+    so the dumps cannot name a rank that parted; they can name ranks whose GPU never began it.
+    Only in a group whose members the dumps list (else a member may have written no dump)."""
     for group in sorted(groups, key=lambda g: (g != "0", g)):
         ranks = groups[group]
-        if not ranks or not all(ranks.values()):
+        if group not in known or not ranks or not all(ranks.values()):
             continue
         oldest = max(min(seqs) for seqs in ranks.values())
         for seq in sorted({s for seqs in ranks.values() for s in seqs if s >= oldest}):
@@ -908,9 +917,14 @@ def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = Fals
     found: list[Divergence] = []
     missing: set[int] = set()
     members: dict[str, list[int]] = {}
+    known: set[str] = set()
     for group in sorted(groups, key=lambda g: (g != "0", g)):
         ranks = groups[group]
         members[group] = _members(group, dumps, ranks, world)
+        if any(group in d.groups and set(ranks) <= set(d.groups[group]) for d in dumps.values()) or (
+            group == "0" and world is not None
+        ):
+            known.add(group)
         missing |= {m for m in members[group] if m not in dumps}
         d = _first_divergence(group, ranks)
         if d is not None:
@@ -926,7 +940,7 @@ def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = Fals
             lost, dumps=dumps, groups=groups, members=members, stacks=stacks, directory=directory
         )
     if divergence is None:
-        divergence = _stuck(groups)
+        divergence = _stuck(groups, known)
     if divergence is not None:
         _place(divergence, dumps, groups, stacks)
     versions = sorted({d.version for d in dumps.values() if d.version})
@@ -935,4 +949,5 @@ def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = Fals
     notes.extend(_p2p_notes(dumps))
     report = FlightReport(directory, restart, dumps, lost, divergence, notes)
     report.completed = all(e.state == "completed" for d in dumps.values() for e in d.entries)
+    report.unknown_members = sorted(g for g in groups if g not in known)
     return report
