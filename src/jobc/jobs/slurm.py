@@ -187,17 +187,36 @@ def unavailable_nodes(node_lists: Sequence[str]) -> dict[str, tuple[str, str]]:
     if not node_lists:
         return {}
     done = run(["sinfo", "-h", "-N", "-n", ",".join(node_lists), "-o", "%N|%T|%E"], check=False)
+    return parse_unavailable(done.stdout)
+
+
+def parse_unavailable(text: str) -> dict[str, tuple[str, str]]:
+    """The nodes of sinfo's `%N|%T|%E` lines that jobs cannot use now."""
     found = {}
-    for line in done.stdout.splitlines():
+    for line in text.splitlines():
         parts = line.strip().split("|", 2)
         if len(parts) == 3:
             name, state, reason = parts
-            if state.endswith("*") or state.split("+")[0].lower() in _UNAVAILABLE:
+            if unavailable(state):
                 found[name] = (state, reason)
     return found
 
 
-_UNAVAILABLE = frozenset({"down", "drained", "draining", "drain", "fail", "failing", "no_respond"})
+def unavailable(state: str) -> bool:
+    """Whether sinfo's state (`%T`: `down~`, `drained*`, `draining@`, `mixed-`, `idle+drain` …)
+    is one a job cannot run in. A trailing flag is stripped first (sinfo(1), NODE STATE CODES:
+    `*` not responding, which is itself unavailable; `~` powered off, `#` powering up, `!` and `%`
+    powering down, `$` maintenance, `@` reboot pending, `^` rebooting, `-` planned)."""
+    state = state.strip().lower()
+    if state.endswith("*"):
+        return True
+    base = state.rstrip("~#!%$@^-")
+    return any(part in _UNAVAILABLE for part in base.split("+"))
+
+
+_UNAVAILABLE = frozenset(
+    {"down", "drained", "draining", "drain", "fail", "failing", "no_respond", "not_responding", "inval"}
+)
 
 
 def squeue_states(job_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
