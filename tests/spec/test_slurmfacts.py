@@ -187,3 +187,12 @@ def test_a_profile_says_an_unknown_memory_and_lints_clean(tmp_path: Path) -> Non
     path = tmp_path / "cluster.yaml"
     path.write_text(profile)
     assert lint_file(path).findings == []
+
+
+def test_partitions_of_a_slurm_before_16_05_say_shared() -> None:
+    # before 16.05 scontrol printed Shared= where it now prints OverSubscribe= (same values)
+    old = "PartitionName=gpu MaxNodes=UNLIMITED MaxTime=INFINITE Shared=EXCLUSIVE State=UP TotalNodes=4\n"
+    (part,) = parse_partitions(old)
+    assert (part.oversubscribe, part.max_time, part.max_nodes) == ("EXCLUSIVE", None, None)
+    (new,) = parse_partitions("PartitionName=gpu OverSubscribe=NO State=UP\n")
+    assert new.oversubscribe == "NO"

@@ -142,7 +142,10 @@ def parse_partitions(text: str) -> list[PartitionFacts]:
                 state=(_value(rec, "State") or "UP").upper(),
                 allow_accounts=_names(_value(rec, "AllowAccounts")),
                 allow_qos=_names(_value(rec, "AllowQos")),
-                oversubscribe=_value(rec, "OverSubscribe"),
+                # OverSubscribe since Slurm 16.05; Shared before it, with the same values
+                oversubscribe=_value(rec, "OverSubscribe")
+                if "OverSubscribe" in rec
+                else _value(rec, "Shared"),
             )
         )
     return parts
