@@ -180,6 +180,7 @@ def test_triage_reads_torch_dumps_named_by_torch_default(
     assert main(["triage", str(log), "--dumps", str(dumps), "--format", "json"]) == 0
     first = json.loads(capsys.readouterr().out)["findings"][0]
     assert (first["kind"], first["rank"]) == ("hang", 2)
+    assert first["user_frame"] == "train_step at /home/alice/train.py:40"
     assert (
         "never entered nccl:all_reduce #5 of process group 0 (default_pg), input [[4096,8]] Float"
         in first["summary"]

@@ -591,6 +591,15 @@ _HANG_ADVICE = {
 }
 
 
+def _first_frame(div: Any) -> str | None:
+    """The first named rank's own frame, as an exception's `user_frame` is written."""
+    for rank in div.ranks:
+        frames = div.stacks.get(rank)
+        if frames:
+            return f"{frames[0].function} at {frames[0].file}:{frames[0].line}"
+    return None
+
+
 def _no_divergence(text: str, evidence: list[Evidence], *, stuck: bool = False) -> Finding:
     return Finding(
         "hang-dumps",
@@ -662,6 +671,7 @@ def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
             else _HANG_ADVICE.get(div.kind, _HANG_ADVICE["late"])
         ),
         ranks=list(div.ranks),
+        user_frame=_first_frame(div),
     )
     # the log's own timeouts are now symptoms of the hang
     for f in d.findings:
