@@ -363,9 +363,12 @@ def _summary(
             extra = " (" + ", ".join(f"{k} {c[k]}" for k in ("tp", "pp", "cp", "dp", "ep") if k in c) + ")"
         return f"{who}{extra} raised {text[:300]}{where}{mine}{then}"
     if e.kind == "torchrun-root-cause":
-        what = _exit_text(code) if code is not None else (sig or "an unknown exit")
-        shown = "?" if code is None else str(code)
-        return f"torchrun's first observed failure: {who} exited with {shown} ({what})"
+        if code is not None:
+            return f"torchrun's first observed failure: {who} exited with {code} ({_exit_text(code)})"
+        if sig is not None:
+            return f"torchrun's first observed failure: {who} ended by {sig}"
+        # the table was cut off before its exitcode line (or never printed)
+        return f"torchrun's first observed failure: {who} failed; its exit code is not in the log"
     if cls == "time_limit":
         return f"the job reached its time limit (slurmstepd on {node or '?'})"
     if cls == "preempted":
@@ -374,6 +377,9 @@ def _summary(
         return f"the job or step was cancelled (scancel; slurmstepd on {node or '?'})"
     if cls == "node_fail":
         return f"a node failed: {node or 'not named'}"
+    if e.kind == "ray-worker-died":
+        where = f" on {node}" if node else ""
+        return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
     if e.sig is not None and e.sig.report:
         if sig is not None:
             return f"{who} ended by {sig}" + (f" (exit code {code})" if code is not None else "")

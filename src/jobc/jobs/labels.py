@@ -37,7 +37,7 @@ _TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): "
 _TIME = re.compile(
     r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T_][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
     r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?"
-    r"(?: ?[-|:] ?| )"
+    r"(?: ?[-|:] ?| |\t)"
 )
 _LEVEL = re.compile(r"^\[?(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}")
 _WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
@@ -45,6 +45,35 @@ _GLOG = re.compile(
     r"^\[?[IWEF](?:[0-9]{4} [0-9:.]{8,24}(?: {1,8}[0-9]{1,10})?)? [A-Za-z0-9_./\-]{1,200}:[0-9]{1,6}\] ?"
 )
 _PYLOG = re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]{1,80}:")
+# vLLM's logger after its level: `08-19 21:33:11 worker_base.py:386] `, newer `[core.py:330] `
+_VLLM = re.compile(
+    r"^[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})? "
+    r"\[?[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}\] ?"
+)
+# Ray's Python logger after its level (`worker.py:1829 -- `) and its C++ logger
+# (`[2025-12-07 09:57:19,206 E 393463 393463] (raylet) node_manager.cc:3277: `)
+_RAYLOG = re.compile(
+    r"^[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6} -- "
+    r"|^\[[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:,.]{8,16} [IWEFD] [0-9]{1,10} [0-9]{1,10}\] "
+    r"(?:\([a-z_]{1,40}\) )?[A-Za-z0-9_./\-]{1,80}\.(?:cc|h):[0-9]{1,6}: "
+)
+# the kernel's timestamp (dmesg): `[ 1843.308145] `
+_DMESG = re.compile(r"^\[ {0,8}[0-9]{1,9}\.[0-9]{6}\] ")
+# A Ray actor's or vLLM worker's prefix: `(RayWorkerWrapper pid=4139, ip=128.1.219.180) `,
+# `(VllmWorker rank=5 pid=3073) `, `(raylet) `; Ray colours it, and a paste often keeps the
+# colour codes without their escape character (`[36m(...)[0m `).
+_ACTOR = re.compile(
+    r"^(?:\[[0-9;]{1,8}m){0,3}\((?:[A-Za-z_][A-Za-z0-9_.:<>\-]{0,80})"
+    r"(?: rank=(?P<rank>[0-9]{1,9}))?(?: pid=[0-9]{1,10})?(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\)"
+    r"(?:\[[0-9;]{1,8}m){0,3} ?"
+)
+# UCX's prefix: `[host:pid:tid]`, `[host:pid :0:tid]`, after an optional `[seconds.micros] `
+# (a pasted line may have lost its opening bracket)
+_UCX = re.compile(
+    r"^(?:\[[0-9]{9,11}\.[0-9]{6}\] {1,4})?\[?(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):[0-9]{1,10} {0,4}"
+    r"(?::[0-9]{1,10}){1,2}\] {0,8}"
+)
+_NO_NODE = ("0.0.0.0", "127.0.0.1", "::1", "::")
 # Host names that look like words a program would print before a colon are not hosts: a host
 # prefix needs a digit or a dash (node12, gpu-a100-03, worker-0) or is localhost.
 _WORDISH = re.compile(r"^[A-Za-z_]+$")
@@ -73,6 +102,18 @@ def parse(raw: str) -> Line:
         if task is None and (m := _SRUN.match(text)):
             task = int(m.group(1))
             text = text[m.end() :]
+        if (m := _ACTOR.match(text)) is not None:
+            if m.group("rank") is not None and rank is None:
+                rank = int(m.group("rank"))
+            ip = m.group("ip")
+            if ip is not None and node is None and ip not in _NO_NODE:
+                node = ip
+            text = text[m.end() :]
+            continue
+        if node is None and (m := _UCX.match(text)) is not None:
+            node = m.group("host")
+            text = text[m.end() :]
+            continue
         if rank is None and (m := _MPI.match(text)) is not None:
             rank = int(m.group(1))
             text = text[m.end() :]
@@ -91,7 +132,7 @@ def parse(raw: str) -> Line:
                 local = int(m.group(6))
             text = text[m.end() :]
             continue
-        for pattern in (_TAG, _TIME, _GLOG, _WHERE, _LEVEL, _PYLOG):
+        for pattern in (_TAG, _RAYLOG, _TIME, _GLOG, _WHERE, _LEVEL, _PYLOG, _VLLM, _DMESG):
             m = pattern.match(text)
             if m is not None and m.end() > 0:
                 text = text[m.end() :]

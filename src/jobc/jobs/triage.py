@@ -37,6 +37,7 @@ from jobc.jobs.findings import (
 from jobc.jobs.judge import judge
 from jobc.jobs.judge import render as _render
 from jobc.jobs.signatures import CATALOGUE, FIND_WORDS, PREFILTER, Signature
+from jobc.jobs.signatures import launchers as launch
 from jobc.jobs.signatures import network as net
 from jobc.jobs.signatures import python as py
 from jobc.tables import contract
@@ -125,8 +126,11 @@ class Scanner(Facts):
         if text.startswith(("jobc: ", "jobc.runtime: ")):
             self._jobc_line(ev, text)
             return
-        if self.table_left > 0 and self._table_line(ev, order, line, text):
-            return
+        if self.table_left > 0:
+            if self._table_line(ev, order, line, text):
+                return
+            if self.table_root and "rank" in self.table:
+                self._table_block(line)  # the table stopped before its end: what it said stands
         key = (line.task, line.rank, line.local_rank, line.node)
         if self._traceback(key, ev, order, line, text):
             return
@@ -358,6 +362,11 @@ class Scanner(Facts):
                 first, self.abort_at = self.abort_at, None
                 self._event(sig, ev, order, line, fields, first=first)
                 return
+            elif sig.code == "N404" and (cf := net.NCCL_CUDA_FAILURE.search(fields.get("what", ""))):
+                # NCCL passing on a failed CUDA call: the CUDA error is the failure
+                inner = _classify(f"CUDA error: {cf.group('cuda')}", exclude=("N404", "P104"))
+                if inner is not None and inner.cls in ("gpu_error", "cuda_oom"):
+                    sig = inner
             self._event(sig, ev, order, line, fields)
             return
 
@@ -382,6 +391,10 @@ class Scanner(Facts):
                     if not hp.group("h3").endswith(net.SOURCE_FILES):
                         fields["endpoint"] = f"{hp.group('h3')}:{hp.group('p3')}"
                         break
+        if sig.code in ("L209", "L210") and "node" not in fields:
+            rm = launch.RAY_NODE.search(line.text[:MAX_LINE])
+            if rm is not None and rm.group("ip") not in launch.NOT_A_NODE:
+                fields["node"] = rm.group("ip")
         if fields.get("tasks") and fields.get("node"):
             self._task_nodes(fields["tasks"], fields["node"])
         # the same signature from the same writer with the same words: one event, more evidence
@@ -426,6 +439,9 @@ class Scanner(Facts):
         sacct_state: str | None = None,
     ) -> Diagnosis:
         final = sacct_state or state
+        if self.table_root and "rank" in self.table:
+            # the log ends inside torchrun's table: what it said stands
+            self._table_block(labels.Line(None, None, None, ""))
         if self.child_failed is not None and not any(e.sig is not None and e.sig.report for e in self.events):
             # torchrun said a worker failed, and no table or other report says which one
             ev, order, line = self.child_failed

@@ -24,7 +24,7 @@ CLASSES: dict[str, str] = {
     "cuda_oom": "the GPU ran out of memory",
     "gpu_error": "a CUDA or GPU hardware error (illegal access, ECC, Xid, unknown error)",
     "host_oom": "the node ran out of host memory (the kernel's or the cgroup's OOM killer)",
-    "nccl_error": "NCCL failed (system, internal or remote error, a NCCL WARN)",
+    "nccl_error": "NCCL or the network under it failed (system, internal or remote error, a NCCL WARN, UCX)",
     "collective_timeout": "a collective did not finish in time (NCCL watchdog, Gloo timeout, lost peer)",
     "rendezvous": "the ranks could not meet at the rendezvous endpoint",
     "port_in_use": "the rendezvous port was already taken (errno 98, EADDRINUSE)",

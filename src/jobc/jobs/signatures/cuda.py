@@ -75,6 +75,21 @@ SIGNATURES: tuple[Signature, ...] = (
         ("xid",),
     ),
     Signature(
+        "G308",
+        "gpu-fallen-off-bus",
+        "gpu_error",
+        "cause",
+        ("NVRM",),
+        re.compile(r"NVRM: [^\n]{0,200}?(?P<what>fallen off the bus)"),
+        "the NVIDIA driver saying a GPU fell off the bus without an Xid (the message spans lines)",
+        "[ 1843.308145] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+        "               NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+        "               NVRM: fallen off the bus and is not responding to commands.",
+        "NVRM: loading NVIDIA UNIX x86_64 Kernel Module",
+        "NVIDIA driver (kernel log)",
+        ("what",),
+    ),
+    Signature(
         "G305",
         "gpu-ecc",
         "gpu_error",

@@ -1,7 +1,8 @@
 """The launchers' own reports: torchrun (torch.distributed.elastic), DeepSpeed's launcher,
-PyTorch Lightning. Formats from torch/distributed/elastic/multiprocessing/api.py and errors/,
-deepspeed/launcher/launch.py, lightning/fabric/plugins/environments and lightning's SIGTERM
-handling."""
+PyTorch Lightning, Ray (the actors vLLM and Ray Train run their workers in). Formats from
+torch/distributed/elastic/multiprocessing/api.py and errors/, deepspeed/launcher/launch.py,
+lightning/fabric/plugins/environments and lightning's SIGTERM handling, and Ray's worker-death
+and OOM-killer messages (ray/exceptions.py, raylet's node_manager.cc)."""
 
 from __future__ import annotations
 
@@ -142,4 +143,60 @@ SIGNATURES: tuple[Signature, ...] = (
         "PyTorch Lightning (lightning/pytorch/trainer/connectors/signal_connector.py)",
         ("signal",),
     ),
+    Signature(
+        "L209",
+        "ray-worker-died",
+        "exit_code",
+        "cause",
+        ("ActorDiedError", "RayActorError", "Worker exit type", "The actor died"),
+        re.compile(
+            r"(?P<what>The actor died unexpectedly before finishing this task|"
+            r"The actor is dead because its worker process has died|"
+            r"A worker died or was killed while executing a task by an unexpected system error|"
+            r"RayTaskError\((?:ActorDiedError|RayActorError)\))"
+        ),
+        "Ray saying a worker process (an actor) died: how it ended is not said (Ray lists the usual "
+        "suspects: the OOM killer, a crash); the node is the IP Ray names",
+        "ray.exceptions.RayTaskError(ActorDiedError): ray::TaskRunner.run() (pid=18948, ip=10.1.2.3, "
+        "actor_id=2dbcd32867b5c511f131cbb201000000)",
+        "ray.exceptions.RayTaskError(ValueError): ray::TaskRunner.run() (pid=18948, ip=10.1.2.3)",
+        "Ray (python/ray/exceptions.py; the worker's exit detail from the raylet)",
+        ("what",),
+    ),
+    Signature(
+        "L210",
+        "ray-oom-killer",
+        "host_oom",
+        "cause",
+        (
+            "Task was killed due to the node running low on memory",
+            "Memory on the node",
+            "Workers (tasks / actors)",
+            "IP: ",
+        ),
+        re.compile(
+            r"(?P<what>Task was killed due to the node running low on memory|"
+            r"Memory on the node \(IP: |"
+            r"Workers \(tasks / actors\) killed due to memory pressure \(OOM\)|"
+            # the raylet message's end, which names the node (a wrapped paste puts it on a line
+            # of its own)
+            r"IP: [0-9A-Fa-f.:]{3,45}\) over the last time period)"
+        ),
+        "Ray's memory monitor killing a worker because the node's host memory ran low; the node is "
+        "the IP Ray names",
+        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+        "Memory on the node (IP: 10.1.2.3, ID: fc2befb2867c) where the task (pid=4331) was running "
+        "was 59.49GB / 62.58GB (0.950744), which exceeds the memory usage threshold of 0.95.",
+        "Memory on the node is plentiful (32 GB free)",
+        "Ray (src/ray/raylet/node_manager.cc, the memory monitor's message)",
+        ("what",),
+    ),
 )
+
+#: The node a Ray message names: `ip=10.1.2.3` (an actor's repr), `ip: 10.1.2.3` (ActorDiedError's
+#: fields), `Worker IP address: …` (the raylet), `Memory on the node (IP: …` (the memory monitor)
+RAY_NODE = re.compile(
+    r"(?:\bip=|\bip: |Worker IP address: |\(IP: |, IP: )(?P<ip>[0-9A-Fa-f][0-9A-Fa-f.:]{2,44})"
+)
+#: addresses that name no node (a worker bound to every interface, the loopback)
+NOT_A_NODE = frozenset({"0.0.0.0", "127.0.0.1", "::1", "::"})

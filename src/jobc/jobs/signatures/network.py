@@ -2,7 +2,8 @@
 
 Formats from PyTorch's ProcessGroupNCCL.cpp (the watchdog), NCCLUtils (`NCCL error in: …`),
 Gloo's tcp transport (pair.cc, unbound_buffer.cc), c10d's TCPStore and socket.cpp, and
-torch.distributed.elastic.rendezvous; NCCL's own `host:pid:tid [dev] NCCL WARN` lines."""
+torch.distributed.elastic.rendezvous; NCCL's own `host:pid:tid [dev] NCCL WARN` lines; UCX's
+`[host:pid:tid]` error lines (the InfiniBand transport under MPI, UCC and NCCL plugins)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ SIGNATURES: tuple[Signature, ...] = (
         re.compile(
             r"(?P<what>ncclSystemError|ncclInternalError|ncclUnhandledCudaError|ncclRemoteError|"
             r"ncclInvalidUsage|ncclInvalidArgument|"
-            r"NCCL error in: [^\n]{0,400}?(?:unhandled system error|internal error|unhandled cuda error|"
+            r"NCCL error(?: in)?: [^\n]{0,400}?(?:unhandled system error|internal error|unhandled cuda error|"
             r"remote process exited|network error|invalid usage|invalid argument|"
             r"Net : Call to .{1,80} failed))"
         ),
@@ -83,7 +84,8 @@ SIGNATURES: tuple[Signature, ...] = (
             r"\[(?P<device>[0-9]{1,4})\] )?"
             r".{0,200}?NCCL WARN (?P<what>.{1,300})"
         ),
-        "NCCL's own warning lines; NCCL's `host:pid:tid [device]` prefix names the node",
+        "NCCL's own warning lines; NCCL's `host:pid:tid [device]` prefix names the node; a CUDA "
+        "failure NCCL reports (`Cuda failure 700 '...'`) is classified by its CUDA error",
         "gpu-a07:412:790 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
         "10.3.1.8<36721> with error 12, opcode 0, len 0, vendor err 129 (Recv)",
         "gpu-a07:412:790 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[0] [send] via NET/IB/0",
@@ -186,6 +188,23 @@ SIGNATURES: tuple[Signature, ...] = (
         "UCX (src/ucs/debug/debug.c)",
         ("signum",),
     ),
+    Signature(
+        "N410",
+        "ucx-transport-error",
+        "nccl_error",
+        "cause",
+        ("Transport retry count exceeded", "UCX  ERROR", "UCX ERROR", "UCX  FATAL"),
+        re.compile(
+            r"(?P<what>Transport retry count exceeded[^\n]{0,200}|UCX {1,2}(?:ERROR|FATAL) [^\n]{1,300})"
+        ),
+        "UCX failing in its network transport (an InfiniBand queue pair's retries exhausted: a link or "
+        "a peer gone); UCX's `[host:pid:tid]` prefix names the node",
+        "[gpu-node09:19546:0:19546] ib_mlx5_log.c:139  Transport retry count exceeded on mlx5_0:1/IB "
+        "(synd 0x15 vend 0x81 hw_synd 0/0)",
+        "[gpu-node09:19546:0:19546] ucp_context.c:1082 UCX  WARN  transport 'rc' is not available",
+        "UCX (src/uct/ib/mlx5/ib_mlx5_log.c, src/ucs/debug/log.c)",
+        ("what",),
+    ),
 )
 
 #: An endpoint in a rendezvous or socket message: `(host, port)` or `[host]:port`, tried first ...
@@ -197,3 +216,5 @@ HOST_PORT = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?P<h3>[A-Za-z][A-Za-z0-9_.\-]{0,200}+):(?P<p3>[0-9]{2,5})(?![0-9])"
 )
 SOURCE_FILES = (".cpp", ".cc", ".py", ".h", ".hpp", ".c")
+#: NCCL's report of a failed CUDA call (src/include/checks.h): `Cuda failure 700 'an illegal …'`
+NCCL_CUDA_FAILURE = re.compile(r"Cuda failure (?:[0-9]{1,4} )?'(?P<cuda>[^']{1,200})'")
