@@ -488,3 +488,26 @@ def test_no_error_line_prints_a_control_character_of_a_path(
         assert "\x1b" not in err, (argv, err)
         assert "\x07" not in err, (argv, err)
         assert "a\\e]0;PWN\\x07b" in err, (argv, err)
+
+
+def test_profile_output_is_replaced_whole_or_not_at_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from jobc.jobs import cluster
+    from jobc.spec.slurmfacts import build
+
+    facts = build("PartitionName=gpu Default=YES MaxTime=1-00:00:00 Nodes=n1 State=UP\n", "NodeName=n1\n", "")
+    monkeypatch.setattr(cluster, "read", lambda **_: facts)
+    out = tmp_path / "site.yaml"
+    out.write_text("profile: old\n", encoding="utf-8")
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    assert main(["profile", "-o", str(out)]) == 2
+    assert capsys.readouterr().err == f"jobc profile: cannot write {out}: No space left on device\n"
+    assert out.read_text(encoding="utf-8") == "profile: old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["site.yaml"]

@@ -67,6 +67,7 @@ TARGETS: dict[str, tuple[Callable[[Path, bytes], None], Callable[[], list[Path]]
     "spec": (target.run, target.examples),
     "fix-script": (target.run_fix_script, target.script_seeds),
     "fix-spec": (target.run_fix_spec, target.examples),
+    "flight": (target.run_flight, target.flight_seeds),
 }
 
 

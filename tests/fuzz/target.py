@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -121,7 +122,6 @@ def run_import(directory: Path, raw: bytes) -> None:
     assert _RAW_CONTROL.search(text) is None, text
     lint_code, lint_out, lint_err = _call(["lint", "--format", "json", str(spec)])
     _check_answer("lint", lint_code, lint_out, lint_err, quoted=True)
-    import json
 
     findings = json.loads(lint_out) if lint_out.strip() else []
     errors = [f for f in findings if f["severity"] == "error"]
@@ -149,7 +149,6 @@ def _bash_parses(path: Path) -> bool:
 
 
 def _yaml_errors(path: Path) -> int:
-    import json
 
     findings = json.loads(_call(["lint", "--format", "json", str(path)])[1] or "[]")
     return sum(1 for f in findings if f["code"] == "JC001")
@@ -196,3 +195,133 @@ def run_fix_script(directory: Path, raw: bytes) -> None:
 
 def run_fix_spec(directory: Path, raw: bytes) -> None:
     run_fix(directory, raw, script=False)
+
+
+# --- hang dumps ---------------------------------------------------------------------------------
+
+FLIGHT = ROOT / "tests" / "jobs" / "flight"
+
+
+def flight_seeds() -> list[Path]:
+    """Every dump of the fixtures: jobc.runtime's JSON and torch's own pickles."""
+    skip = (".md", ".txt", ".out")
+    return sorted(p for p in FLIGHT.glob("*/**/*") if p.is_file() and not p.name.endswith(skip))
+
+
+# values a hostile dump may hold where a dump holds a number, a string or a list
+_HOSTILE_VALUES: list[object] = [
+    10**5000,  # a pickle's int past what str() prints (JSON gets 2**63 instead)
+    2**63,
+    -1,
+    0,
+    1.5,
+    float("nan"),
+    True,
+    None,
+    "\x1b]0;title\x07\u202e\x9b",
+    "9" * 5000,
+    "\u0663",
+    "",
+    [],
+    {},
+    [[[[[]]]]],
+    list(range(2000)),
+    {"0": list(range(5000))},
+]
+
+
+def hash_of(raw: bytes) -> int:
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(raw).digest()[:8], "big")
+
+
+def _reshaped(raw: bytes, choice: bytes | None = None) -> tuple[object, object] | None:
+    """A seed dump (JSON, or a pickle of plain data) with some of its values replaced by hostile
+    ones, chosen by the bytes: (the JSON form, the pickle form); None when it is neither."""
+    import io
+    import pickle
+    import random
+
+    class Plain(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> object:
+            raise pickle.UnpicklingError(name)
+
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        try:
+            data = Plain(io.BytesIO(raw)).load()
+        except Exception:
+            return None
+    rng = random.Random(hash_of(choice if choice is not None else raw))
+
+    def walk(value: object, depth: int) -> object:
+        if rng.random() < 0.08:
+            return rng.choice(_HOSTILE_VALUES)
+        if depth > 30:
+            return value
+        if isinstance(value, dict):
+            return {k: walk(v, depth + 1) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [walk(v, depth + 1) for v in value]
+        return value
+
+    def for_json(value: object) -> object:  # JSON cannot write an int past 4300 digits either
+        if isinstance(value, int) and value.bit_length() > 64:
+            return 2**63
+        if isinstance(value, dict):
+            return {str(k): for_json(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [for_json(v) for v in value]
+        return value if value is None or isinstance(value, (str, int, float)) else str(value)
+
+    shaped = walk(data, 0)
+    return for_json(shaped), shaped
+
+
+def run_flight(directory: Path, raw: bytes) -> None:
+    """Triage a log beside a dump directory holding ``raw`` as one rank's dump, in each of the
+    names triage reads (jobc.runtime's recorder and stacks, torch's pickle), beside the real
+    dumps of a run: a report or one line on stderr, never an internal error; the text holds no
+    raw control character and the JSON parses. A seed that still parses has some of its values
+    replaced by hostile ones (numbers past 64 bits, deep lists, control characters)."""
+    import pickle
+
+    dumps = directory / "dumps"
+    shutil.rmtree(dumps, ignore_errors=True)
+    dumps.mkdir()
+    for seed in (FLIGHT / "collective" / "dumps").iterdir():
+        (dumps / seed.name).write_bytes(seed.read_bytes())
+    (dumps / "rank1-restart0.fr.json").write_bytes(raw)
+    (dumps / "rank1-restart0.stacks.json").write_bytes(raw)
+    seeds = flight_seeds()
+    # the input if it parses, else a seed it picks: either way with hostile values in its shape
+    shaped = _reshaped(raw) or _reshaped(seeds[hash_of(raw) % len(seeds)].read_bytes(), raw)
+    assert shaped is not None
+    for name in ("rank2-restart0.fr.json", "rank2-restart0.stacks.json"):
+        (dumps / name).write_bytes(json.dumps(shaped[0]).encode())
+    torch = directory / "torch"
+    shutil.rmtree(torch, ignore_errors=True)
+    torch.mkdir()
+    for seed in (FLIGHT / "torch-dump").glob("torch-trace-rank*"):
+        (torch / seed.name).write_bytes(seed.read_bytes())
+    (torch / "torch-trace-rank1").write_bytes(raw)
+    (torch / "torch-trace-rank2").write_bytes(pickle.dumps(shaped[1], protocol=4))
+    log = directory / "job.out"
+    log.write_bytes((FLIGHT / "collective" / "job.out").read_bytes())
+    from jobc.jobs.flight import read_dumps
+
+    for where in (dumps, torch):
+        # whatever triage read from a dump can be printed, shown or not
+        for dump in read_dumps(where)[1].values():
+            text = " ".join(f"#{e.seq} {e.describe()}" for e in dump.entries)
+            text += " ".join(f.where() for f in dump.stack) + f"{dump.world_size} {dump.groups}"
+            assert len(text) < 10_000_000
+    for where in (dumps, torch):
+        code, out, err = _call(["triage", str(log), "--dumps", str(where)])
+        _check_answer("triage", code, out, err, quoted=True)
+        assert _RAW_CONTROL.search(out + err) is None, out + err
+        code, out, err = _call(["triage", str(log), "--dumps", str(where), "--format", "json"])
+        _check_answer("triage", code, out, err, quoted=True)
+        json.loads(out)

@@ -93,8 +93,8 @@ def test_spliced_bytes(scratch: Path, raw: bytes, example: Path, cut: int) -> No
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32))
-@pytest.mark.parametrize("name", ["script", "import"])
-def test_mutated_scripts_and_imports(scratch: Path, name: str, seed: int) -> None:
+@pytest.mark.parametrize("name", ["script", "import", "fix-script", "fix-spec", "flight"])
+def test_mutated_inputs_of_each_target(scratch: Path, name: str, seed: int) -> None:
     import random
 
     from tests.fuzz.run import TARGETS, mutate

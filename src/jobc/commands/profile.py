@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from jobc.commands import Exit
@@ -53,8 +52,10 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return Exit.OK
+    from jobc.core.atomic import replace
+
     try:
-        Path(args.output).write_text(text, encoding="utf-8")
+        replace(args.output, text)  # whole or not at all: a full disk leaves the old profile
     except OSError as exc:
         print(f"jobc profile: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return Exit.ERROR
