@@ -88,6 +88,8 @@ LEFT_UNKNOWN = (
     # the program is kept as the script runs it, and the spec's comment says why JC702 objects
     ("JC702", "launch.program holds"),
     ("JC702", "launch.module holds"),
+    # an argument the script computed when the job ran, kept in its place as {unknown.NAME}
+    ("JC008", "stands for a value the imported script computed only when the job ran"),
 )
 
 
