@@ -256,3 +256,28 @@ def test_hostile_torch_dumps_are_notes(
     log.write_text("x\n")
     assert main(["triage", str(log), "--dumps", str(tmp_path)]) == 0
     assert "nccl_trace_rank_0" in capsys.readouterr().out
+
+
+def test_a_rank_whose_dump_holds_no_collective_never_joined(tmp_path: Path) -> None:
+    ranks: dict[int, list[Call]] = {r: [Call(1, state="scheduled", line=52)] for r in (0, 1, 2)}
+    ranks[3] = []  # stuck before its first collective (loading data, say): an empty recorder
+    report = analyse(write(tmp_path, "2.4", ranks, world=4))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.others, d.seq) == ("late", [3], [0, 1, 2], 1)
+    text = report.summary()
+    assert (
+        "rank 3 never entered nccl:all_reduce #1 of process group 0 (default_pg), the first collective"
+        in text
+    )
+    assert "rank 3 recorded no collective, so where it is the dumps do not say" in text
+    assert "ranks 0-2 wait in it, called at /home/alice/train.py:52" in text
+
+
+def test_empty_recorders_everywhere_are_no_divergence(tmp_path: Path) -> None:
+    # near miss: no rank recorded any collective; nobody is named
+    report = analyse(write(tmp_path, "2.4", {r: [] for r in range(2)}, world=2))
+    assert report is not None
+    assert report.divergence is None
+    assert "they record no collective" in report.summary()

@@ -22,9 +22,16 @@ number across ranks and names the first point where they part:
   ``faulthandler``, which prints it on a fatal signal. The rank whose own line differs from the
   others' is then named.
 
+torch's own dumps (one file a rank, ``<prefix><rank>``, pickled on a timeout or JSON; formats 1.x
+and 2.x) are read when the watchdog left none. They list each group's members (``pg_config``), so
+a member without a dump can be told from one that was never a member; they record where each
+collective was *called*, not where a rank is now, and the report says which it shows. When every
+rank entered a collective and none completed it (**stuck**), no rank is named: the dumps cannot
+tell which GPU or link held it up.
+
 Every named rank comes with its stack, the program's own frame first (not torch's, not the
 standard library's, not jobc's). Input is untrusted: a file that is too large, not JSON, or not
-shaped like a dump becomes a note, never a traceback.
+shaped like a dump becomes a note, never a traceback; a pickle is loaded as plain data only.
 """
 
 from __future__ import annotations
@@ -156,6 +163,8 @@ class FlightReport:
         if not self.dumps:
             return f"no readable flight-recorder dump in {self.directory}"
         seen = _ranks_text(sorted(self.dumps))
+        if not any(d.entries for d in self.dumps.values()):
+            return f"hang dumps from {seen} in {self.directory}: they record no collective"
         if self.completed:
             return (
                 f"hang dumps from {seen} in {self.directory}: every collective recorded agrees "
@@ -685,6 +694,25 @@ def _first_divergence(group: str, ranks: dict[int, dict[int, Entry]]) -> Diverge
     return desync
 
 
+def _never_joined(group: str, ranks: dict[int, dict[int, Entry]], idle: list[int]) -> Divergence | None:
+    """Members whose dump holds no collective at all while the others recorded some: they never
+    joined one (torch's own desync report says the same of ranks that "never joined any
+    collectives")."""
+    seqs = [min(s) for s in ranks.values() if s]
+    if not idle or not seqs:
+        return None
+    seq = min(seqs)
+    entry = next(s[seq] for s in ranks.values() if seq in s)
+    waiting = sorted(ranks)
+    first = "the first collective" if seq == 1 else "the oldest collective"
+    detail = (
+        f"{_ranks_text(idle)} never entered {entry.op} #{seq} of "
+        f"{_describe_group(group, entry.description)}, {first} {_ranks_text(waiting)} recorded: "
+        f"{'its dump holds' if len(idle) == 1 else 'their dumps hold'} no collective at all"
+    )
+    return Divergence("late", group, entry.description, seq, entry.op, idle, waiting, detail)
+
+
 def _user_frame(stack: Sequence[Frame]) -> Frame | None:
     ordered = user_first(stack)
     return ordered[0] if ordered else None
@@ -865,7 +893,11 @@ def _place(d: Divergence, dumps: dict[int, RankDump], groups: Groups, stacks: di
             continue
         entry = _called(d, rank, groups)
         if entry is None or not entry.frames:
-            if rank in dumps:
+            if rank in dumps and not dumps[rank].entries:
+                heres.append(
+                    f"{_ranks_text([rank])} recorded no collective, so where it is the dumps do not say"
+                )
+            elif rank in dumps:
                 heres.append(f"{_ranks_text([rank])}'s dump records no call stack")
             continue
         d.stacks[rank] = user_first(entry.frames)
@@ -926,7 +958,9 @@ def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = Fals
         ):
             known.add(group)
         missing |= {m for m in members[group] if m not in dumps}
-        d = _first_divergence(group, ranks)
+        idle = [m for m in members[group] if m in dumps and not dumps[m].entries and not dumps[m].p2p]
+        d = _never_joined(group, ranks, idle) if group in known else None
+        d = d or _first_divergence(group, ranks)
         if d is not None:
             found.append(d)
     divergence = found[0] if found else None
