@@ -31,7 +31,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import IO, Self
+
+from jobc.compile.rendezvous import PORT_SPAN
 
 #: Job states after which a job never runs again (a requeued job goes back to PENDING instead).
 FINAL_STATES = frozenset(
@@ -61,6 +63,13 @@ TEST_QOS = "jobc-qos"
 NVIDIA_MAJOR = 195
 
 ROOT_PREFIX = "jobc-slurm-"
+#: A compiled script derives MASTER_PORT from the job id (20000 + id % 9000), so two clusters
+#: that run at once on this host (the workers of one test run, or two test runs) must not hand
+#: out ids with the same remainder: each takes a block of ids of its own, held by a lock file for
+#: as long as it runs, and Slurm wraps back to the block's first id after its last.
+JOB_ID_BLOCK = 1000
+JOB_ID_BLOCKS = PORT_SPAN // JOB_ID_BLOCK
+JOB_ID_LOCK = "jobc-test-job-ids-{}.lock"
 #: The pid of the process that started a cluster, in its directory: a cluster whose owner is
 #: gone was left by a killed test run (daemons die with it, job steps do not).
 OWNER_FILE = "owner.pid"
@@ -150,6 +159,25 @@ def free_ports(count: int) -> list[int]:
             sock.bind(("", 0))
             ports.append(sock.getsockname()[1])
         return ports
+
+
+def reserve_job_ids(base: Path) -> tuple[IO[bytes], int]:
+    """Lock a block of job ids no other running cluster on this host holds; return the open
+    lock file (closing it frees the block) and the block's first id. Waits for a block when all
+    are taken rather than share one."""
+    blocks = list(range(JOB_ID_BLOCKS))
+    # start at a place of our own so that clusters starting together do not all try block 0
+    start = os.getpid() % JOB_ID_BLOCKS
+    for attempt, block in enumerate(blocks[start:] + blocks[:start]):
+        lock = (base / JOB_ID_LOCK.format(block)).open("ab")
+        try:
+            flags = fcntl.LOCK_EX if attempt == JOB_ID_BLOCKS - 1 else fcntl.LOCK_EX | fcntl.LOCK_NB
+            fcntl.flock(lock, flags)
+        except BlockingIOError:
+            lock.close()
+            continue
+        return lock, 1 + block * JOB_ID_BLOCK
+    raise AssertionError("unreachable: the last attempt waits for its block")
 
 
 def ensure_hosts_entries(
@@ -246,6 +274,8 @@ class SlurmCluster:
         self._nodes: tuple[Node, ...] = ()
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
         self._munge_socket: Path | None = None
+        self._id_lock: IO[bytes] | None = None
+        self.first_job_id = 1
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -318,6 +348,7 @@ class SlurmCluster:
             (self.root / sub).mkdir()
         self.workdir.chmod(0o1777)
         ensure_hosts_entries(self.node_names)
+        self._id_lock, self.first_job_id = reserve_job_ids(self.root.parent)
         self._munge_socket = self._start_munge()
         ctld_port, *node_ports = free_ports(1 + self.node_count)
         shapes = [shape for shape in self.shapes for _ in range(shape.count)]
@@ -354,6 +385,9 @@ class SlurmCluster:
             shutil.rmtree(self._root, ignore_errors=True)
             self._root = None
             self._procs.clear()
+            if self._id_lock is not None:
+                self._id_lock.close()  # releases the block of job ids
+                self._id_lock = None
 
     # -- munge -------------------------------------------------------------------------------
 
@@ -579,6 +613,8 @@ DebugLevel=info
                 accounting += f"AccountingStoragePass={self._munge_socket}\n"
         return f"""\
 ClusterName=jobctest
+FirstJobId={self.first_job_id}
+MaxJobId={self.first_job_id + JOB_ID_BLOCK - 1}
 SlurmctldHost={self.hostname}(127.0.0.1)
 SlurmctldPort={ctld_port}
 SlurmUser=root

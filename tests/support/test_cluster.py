@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from jobc.compile.rendezvous import PORT_SPAN
 from tests.support.cluster import (
+    JOB_ID_BLOCK,
     SlurmCluster,
     cluster_processes,
     ensure_hosts_entries,
@@ -164,6 +166,13 @@ def test_second_cluster_side_by_side_cleans_up(slurm_cluster: SlurmCluster, tmp_
         job = other.sbatch(script, cwd=tmp_path)
         assert other.wait(job) == "COMPLETED"
         assert other.processes()
+        # the ids each may hand out give MASTER_PORTs (20000 + id % 9000) the other never does
+        ours = {
+            i % PORT_SPAN
+            for i in range(slurm_cluster.first_job_id, slurm_cluster.first_job_id + JOB_ID_BLOCK)
+        }
+        assert job % PORT_SPAN not in ours
+        assert other.first_job_id % PORT_SPAN not in ours
     assert not root.exists()
     assert not cluster_processes(root)
 
