@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from jobc.runtime.contract import DEFAULT_REQUEUE_EXIT_CODE
 from jobc.runtime.launch import fallback_master_port
 from tests.runtime.procs import (
     REPO,
@@ -289,15 +289,20 @@ def test_dataloader_workers_need_the_hook_to_survive_the_signal(
     forkserver: ForkServer, tmp_path: Path
 ) -> None:
     # Control for the test above: a single rank whose workers are left exposed to the
-    # step-wide signal dies with a DataLoader error instead of checkpointing.
+    # step-wide signal loses them to it. Whether the rank then dies of the DataLoader's error
+    # at once or first finishes its step and checkpoint (the error comes later, from the
+    # iterator's cleanup) depends on which process the scheduler runs first: both happen on a
+    # busy machine, so only what holds either way is asserted.
     checkpoints = tmp_path / "exposed"
     envs = toy_envs(checkpoints, nodes=1, per_node=1, requeue_exit_code=REQUEUE)
     group = run_toy(forkserver, envs, tmp_path / "logs", "--step-sleep", "0.1", "--no-worker-init")
     wait_for(lambda: steps_done(checkpoints, 0) >= 3, LIMIT_S, "three steps", group)
     group.signal(0)
     codes = group.wait(LIMIT_S)
-    assert codes[0] not in (0, REQUEUE, DEFAULT_REQUEUE_EXIT_CODE), group.describe()
-    assert "DataLoader worker" in group.stderr(0), group.describe()
+    assert codes[0] != 0, group.describe()
+    assert re.search(r"DataLoader worker \(pid \d+\) is killed by signal: Terminated", group.stderr(0)), (
+        group.describe()
+    )
 
 
 @pytest.mark.slow

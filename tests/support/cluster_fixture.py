@@ -49,8 +49,14 @@ def jobs(slurm_cluster: SlurmCluster) -> Iterator[list[int]]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Every test that needs the cluster is marked, so `-m "not slurm"` leaves them all out.
     for item in items:
-        if CLUSTER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        used = CLUSTER_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        if used:
             item.add_marker(pytest.mark.slurm)
+        # Under `pytest -n N --dist loadgroup` every worker starts the session's cluster for
+        # itself, but the tests of a cluster of their own (module-scoped: other partitions,
+        # cgroups named after nodes) all go to one worker, so that cluster starts once.
+        for name in sorted(used - {SLURM_FIXTURE}):
+            item.add_marker(pytest.mark.xdist_group(name))
 
 
 @pytest.hookimpl(wrapper=True)
