@@ -94,7 +94,9 @@ def test_one_rank_dump_names_nobody_and_says_the_others_are_unknown(tmp_path: Pa
     assert report.missing == [1, 2, 3]
     text = report.summary()
     assert "ranks 1-3 wrote no dump (or their files are not in" in text
-    assert "rank 0 was last in nccl:all_reduce #6 of process group 0 (default_pg) (scheduled)" in text
+    # the oldest collective rank 0 has not completed, not #6 it enqueued after it
+    assert "rank 0 was last in nccl:all_reduce #5 of process group 0 (default_pg) (scheduled)" in text
+    assert "rank 0 waits in it, called at /home/alice/train.py:52 in sync_grads" in text
     assert "which of ranks 1-3 did not reach it cannot be told without their dumps" in text
 
 
@@ -281,3 +283,23 @@ def test_empty_recorders_everywhere_are_no_divergence(tmp_path: Path) -> None:
     assert report is not None
     assert report.divergence is None
     assert "they record no collective" in report.summary()
+
+
+def test_gloo_records_no_completion_so_none_is_claimed(tmp_path: Path) -> None:
+    # gloo's entries stay "scheduled"; one that left the work list is retired (torch-late shows it)
+    ranks = {r: [Call(s, op="all_reduce", state="scheduled") for s in (1, 2, 3)] for r in range(3)}
+    write(tmp_path, "2.10", ranks, world=3)
+    for rank in range(3):
+        path = tmp_path / f"nccl_trace_rank_{rank}"
+        data = pickle.loads(path.read_bytes())
+        for e in data["entries"]:
+            e["profiling_name"] = "gloo:all_reduce"
+            e["retired"] = e["collective_seq_id"] < 3 or rank == 0
+        path.write_bytes(pickle.dumps(data, protocol=2))
+    report = analyse(tmp_path)
+    assert report is not None
+    assert not report.completed
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.seq) == ("stuck", [], 3)
+    assert "ranks 1, 2 are still in it, the others left it (gloo records no completion" in report.summary()

@@ -383,6 +383,10 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
             continue
         name, description = _group_of(raw)
         state = raw.get("state")
+        if op.startswith("gloo:") and raw.get("retired") is True:
+            # gloo's recorder never marks a collective started or completed (every entry stays
+            # "scheduled"); one that left the work list finished, or timed out: "retired"
+            state = "retired"
         entry = Entry(
             group=name,
             description=description,
@@ -802,7 +806,10 @@ def _lost(
     theirs = [g for g in groups if set(lost) & set(members.get(g, []))]
     chosen = groups.get("0") if "0" in theirs else (groups[sorted(theirs)[0]] if theirs else None)
     if chosen:
-        top = max(max(s) for s in chosen.values() if s)
+        # the oldest collective not completed (NCCL lets a rank enqueue past the one it waits in),
+        # else the last one recorded
+        pending = [q for s in chosen.values() for q, e in s.items() if e.state in ("scheduled", "started")]
+        top = min(pending) if pending else max(max(s) for s in chosen.values() if s)
         entry = next((s[top] for s in chosen.values() if top in s), None)
         if entry is not None:
             op, seq, description, group, state = entry.op, top, entry.description, entry.group, entry.state
@@ -822,7 +829,8 @@ def _lost(
     return Divergence("lost", group, description, seq, op, named, waiting, detail)
 
 
-_PROGRESS = {"scheduled": 0, "started": 1, "completed": 2}
+_PROGRESS = {"scheduled": 0, "started": 1, "retired": 2, "completed": 2}
+_DONE = ("retired", "completed")
 
 
 def _stuck(groups: Groups, known: set[str]) -> Divergence | None:
@@ -839,12 +847,23 @@ def _stuck(groups: Groups, known: set[str]) -> Divergence | None:
             states = {r: e.state for r, e in present.items()}
             if len(present) < len(ranks) or not all(st in _PROGRESS for st in states.values()):
                 break  # a rank without it is a late rank's case; a dump without states says nothing
-            if all(st == "completed" for st in states.values()):
+            if all(st in _DONE for st in states.values()):
                 continue
             entry = next(iter(present.values()))
             least = min(_PROGRESS[st] for st in states.values())
             behind = sorted(r for r, st in states.items() if _PROGRESS[st] == least)
             what = f"{entry.describe()} #{seq} of {_describe_group(group, entry.description)}"
+            if "retired" in states.values():
+                still = sorted(r for r, st in states.items() if st not in _DONE)
+                detail = (
+                    f"every rank that wrote a dump ({_span_text(sorted(present))}) entered {what}; "
+                    f"{_ranks_text(still)} {'is' if len(still) == 1 else 'are'} still in it, the others "
+                    "left it (gloo records no completion: finished or timed out), so the dumps cannot "
+                    "tell which rank held it up"
+                )
+                return Divergence(
+                    "stuck", group, entry.description, seq, entry.op, [], sorted(present), detail
+                )
             if len(behind) == len(present):
                 detail = (
                     f"every rank that wrote a dump ({_span_text(sorted(present))}) "
@@ -915,7 +934,8 @@ def _place(d: Divergence, dumps: dict[int, RankDump], groups: Groups, stacks: di
             (e for r in waiting if (e := groups.get(d.group, {}).get(r, {}).get(d.seq)) and e.frames), None
         )
         if entry is not None:
-            verb = "wait in it, called" if d.kind != "stuck" else "called it"
+            verb = ("waits" if len(waiting) == 1 else "wait") + " in it, called"
+            verb = verb if d.kind != "stuck" else "called it"
             heres.append(f"{_ranks_text(waiting)} {verb} at {user_first(entry.frames)[0].where()}")
     if heres:
         d.detail += "; " + "; ".join(heres)

@@ -602,7 +602,10 @@ _HANG_ADVICE = {
         "of the live process (py-spy dump, or faulthandler) shows where it is"
     ),
     "desync": "make every rank call the same collectives in the same order, with the same sizes",
-    "lost": "find why the rank named ended or wrote no dump (its log, its node)",
+    "lost": (
+        "find why the ranks without a dump ended or wrote none (their log, their node); with their "
+        "dumps the rank that did not join can be named"
+    ),
     "stuck": "look at the node of the rank named (GPU errors, earlier work on its GPU)",
 }
 
