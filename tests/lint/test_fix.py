@@ -217,6 +217,29 @@ def test_unsafe_fixes_need_the_flag(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["lint", str(spec), "--fix", "--set", "resources.nodes=2"]) == 2
 
 
+def test_text_output_says_how_many_findings_fix_would_repair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(BASE.replace("resources: {nodes: 1", "resources: {node: 2"))
+    assert main(["lint", str(spec)]) == 1
+    assert (
+        capsys.readouterr().err == "jobc lint: 1 with --fix --unsafe-fixes (--diff shows the changes first)\n"
+    )
+    script = tmp_path / "job.sh"
+    script.write_text(BROKEN, encoding="utf-8")
+    main(["lint", str(script)])
+    assert re.fullmatch(
+        r"jobc lint: \d+ fixable with --fix \(--diff shows the changes first\)\n", capsys.readouterr().err
+    )
+    main(["lint", str(script), "--format", "json"])  # the JSON carries each fix instead
+    assert capsys.readouterr().err == ""
+    clean = tmp_path / "clean.sh"
+    clean.write_text("#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n", encoding="utf-8")
+    main(["lint", str(clean)])  # near miss: nothing to fix, nothing said
+    assert capsys.readouterr().err == ""
+
+
 def test_json_and_sarif_carry_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "job.sh"
     script.write_text(BROKEN, encoding="utf-8")

@@ -156,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
     unique = {(f.file, f.span, f.code, f.message): f for f in findings}
     findings = sorted(unique.values(), key=Finding.sort_key)
     print_findings(findings, sources, args.format)
+    if args.format == "text":
+        _say_fixable(findings)
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
 
@@ -223,6 +225,18 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
     )
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
+
+
+def _say_fixable(findings: list[Finding]) -> None:
+    """Which findings --fix would repair (JSON and SARIF carry each finding's fix instead)."""
+    safe = sum(1 for f in findings if f.fix is not None and f.fix.safe)
+    unsafe = sum(1 for f in findings if f.fix is not None and not f.fix.safe)
+    if not safe and not unsafe:
+        return
+    parts = [f"{safe} fixable with --fix"] if safe else []
+    if unsafe:
+        parts.append(f"{unsafe} {'more ' if safe else ''}with --fix --unsafe-fixes")
+    print(f"jobc lint: {'; '.join(parts)} (--diff shows the changes first)", file=sys.stderr)
 
 
 def _write(text: str) -> None:
