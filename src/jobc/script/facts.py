@@ -152,6 +152,9 @@ class ScriptFacts:
     origins: list[tuple[Span, Span]] = field(default_factory=list)
     crlf: int | None = None  # the first line that ends in \r\n (sbatch refuses DOS line breaks)
     crlf_lines: tuple[int, ...] = ()  # every line that ends in \r\n, for the repair
+    # per-rank names the script gives values itself (`NODE_RANK=1`, `for NODE_RANK in …`): its own
+    # variables, not the ones Slurm or a launcher sets for each rank
+    own: frozenset[str] = frozenset()
 
     def honoured(self) -> dict[str, Directive]:
         """The directives sbatch reads, by name; a later one wins, as in sbatch."""

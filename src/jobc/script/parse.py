@@ -329,6 +329,27 @@ class _Reader:
         self._comments(root)
         self.walk(self.src, list(_statements(root)))
         self._errors(root)
+        self._own_variables()
+
+    def _own_variables(self) -> None:
+        """A per-rank name the script gives a value itself (`NODE_RANK=1`, `for NODE_RANK in …`,
+        `(( NODE_RANK=1; … ))`) is the script's own variable, not the one Slurm or the launcher
+        sets for each rank: its expansions are not per-rank ones (where its value came from is
+        checked where it was assigned)."""
+        raw = self.src.raw
+        if not _MAY_EXPAND.search(raw):
+            return
+        own = {
+            name
+            for name in PER_RANK
+            if re.search(
+                rb"(?<![\w$])" + name.encode() + rb"\+?=|\bfor\s+" + name.encode() + rb"\b",
+                raw,
+            )
+        }
+        if own:
+            self.facts.own = frozenset(own)
+            self.facts.expansions[:] = [x for x in self.facts.expansions if x.name not in own]
 
     def _comments(self, root: Any) -> None:
         """`#SBATCH` lines that bash reads as comments (not a heredoc's or a string's lines)."""

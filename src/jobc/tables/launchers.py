@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 
 class Launcher(NamedTuple):
-    name: str  # torchrun | accelerate | deepspeed | mpirun | python
+    name: str  # torchrun | accelerate | deepspeed | mpirun | composer | python
     # the command words that start it; "python" stands for any interpreter (python3, /env/bin/python)
     spellings: tuple[tuple[str, ...], ...]
     per_node: bool  # one copy per node starts that node's workers: it wants one task per node
@@ -157,6 +157,21 @@ MPIRUN = Launcher(
     ),
 )
 
+# MosaicML's composer launcher: one copy per node starts that node's workers with torchrun's
+# environment (RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR); --world_size counts the whole job
+COMPOSER = Launcher(
+    name="composer",
+    spellings=(("composer",), ("python", "-m", "composer.cli.launcher")),
+    per_node=True,
+    procs_per_node=("nproc", "n"),
+    procs_total=("world_size",),
+    node_rank=("node_rank",),
+    address=("master_addr",),
+    port=("master_port",),
+    flags=frozenset({"verbose", "v", "module_mode", "m", "command_mode", "c"}),
+    module_flags=("module_mode", "m"),
+)
+
 # Lightning (and any program that srun starts once per GPU): no launcher command of its own; its
 # sizes are the Trainer's arguments, which must match srun's tasks
 LIGHTNING = Launcher(
@@ -167,7 +182,7 @@ LIGHTNING = Launcher(
     procs_per_node=("devices", "trainer.devices"),
 )
 
-ALL = (TORCHRUN, ACCELERATE, DEEPSPEED, MPIRUN)
+ALL = (TORCHRUN, ACCELERATE, DEEPSPEED, MPIRUN, COMPOSER)
 BY_NAME = {entry.name: entry for entry in ALL}
 # mpirun options that take a value even though their names look like flags
 MPI_VALUED = frozenset(

@@ -75,9 +75,11 @@ def check(ctx: Context) -> Iterator[Hit]:
     debugging = (
         "keep INFO for a debugging run" if words.in_script(ctx) else "set debug: true for a debugging run"
     )
+    # no count when the world is not known (a script that asks Slurm for no GPUs): never "1 ranks"
+    ranks = f"every one of the {ctx.world} ranks" if ctx.world > 1 else "every rank"
     yield Hit(
         path,
-        f"{where} is {level}: every one of the {max(ctx.world, 1)} ranks logs NCCL's whole setup "
+        f"{where} is {level}: {ranks} logs NCCL's whole setup "
         f"(topology, rings, channels, each communicator), burying real errors; use WARN, or {debugging}",
         fix=Fix.make("set NCCL_DEBUG to WARN", Edit(path, "WARN"), safe=False),
     )

@@ -63,7 +63,9 @@ def _number(text: str | None) -> int | None:
 
 def _packed(f: ScriptFacts, step: Step) -> bool:
     """Independent steps packed into one allocation (`srun -N 1 -n 1 … &` several times, then
-    `wait`): each is sized on purpose to a part of the job."""
+    `wait`), or a step placed on named nodes: each is sized on purpose to a part of the job."""
+    if step.srun is not None and {"nodelist", "w"} & set(step.srun):
+        return True  # placed on named nodes (`srun --nodelist=$NODE -n 1`, one per node in a loop)
     if not step.background:
         return False
     sized = [

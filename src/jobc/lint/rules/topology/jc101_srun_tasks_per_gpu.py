@@ -38,7 +38,11 @@ META = Meta(
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:
-    """On a script too, when it shows what its main step runs (`mode_known`)."""
+    """On a script too, when it shows what its main step runs (`mode_known`). One task on a
+    one-node job is no finding: one process may drive all the node's GPUs itself
+    (torch.multiprocessing.spawn, DataParallel, a model spread with device_map)."""
+    if ctx.spec.resources.nodes == 1 and ctx.spec.resources.tasks_per_node == 1:
+        return iter(())
     return check(ctx) if mode_known(ctx) else iter(())
 
 

@@ -134,8 +134,9 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         return
     script = facts(ctx)
     used = _used_beyond_logging(script.lines) if script is not None else None
+    own = script.own if script is not None else frozenset()
     for i, line in enumerate(ctx.spec.launch.setup):
-        names = _expanded_by_shell(line)
+        names = [n for n in _expanded_by_shell(line) if n not in own]
         path = ("launch", "setup", i)
         span = d.expansions.get(path)
         if (
