@@ -45,3 +45,26 @@ def test_a_pyproject_without_tool_jobc_is_passed_over(tmp_path: Path, text: str)
     (tmp_path / ".git").mkdir()
     (tmp_path / "pyproject.toml").write_text(text)
     assert config.find(tmp_path) is None
+
+
+@pytest.mark.parametrize("text", ['tool = "jobc"\n', "tool = 5\n", 'tool = ["jobc"]\n'])
+def test_a_tool_key_that_is_not_a_table_holds_no_settings(
+    tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jobc.cli import main
+
+    # `"jobc" in "jobc"` was true, and the string's .get() an internal error
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    assert config.find(tmp_path) is None
+    spec = tmp_path / "s.yaml"
+    spec.write_text("version: 1\nname: x\n", encoding="utf-8")
+    assert main(["lint", str(spec)]) == 1
+    assert "internal error" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key", ["profile", "ledger"])
+def test_a_path_setting_with_a_nul_is_refused(tmp_path: Path, key: str) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text(f'[tool.jobc]\n{key} = "a\\u0000b"\n', encoding="utf-8")
+    with pytest.raises(config.ConfigError, match=f"{key} must be"):
+        config.load(path, set())

@@ -45,27 +45,44 @@ def expand_log(pattern: str, job_id: str) -> str:
 
 
 def git_commit(spec: Path) -> tuple[str | None, bool]:
-    """The commit of the spec's repository and whether the spec differs from it."""
+    """The commit of the spec's repository and whether the spec differs from it.
+
+    Only `git rev-parse` is run, and the comparison is made here: `git status` would refresh the
+    index, which runs what the repository's own configuration names (core.fsmonitor, a clean
+    filter of .gitattributes), so submitting a spec from an unpacked archive or a clone could run
+    its commands."""
     git = shutil.which("git")
     if git is None:
         return None, False
-    where = str(spec.resolve().parent)
+    path = spec.resolve()
+    head = _rev_parse(git, path.parent, "HEAD")
+    if head is None:
+        return None, False
+    committed = _rev_parse(git, path.parent, f"HEAD:./{path.name}")
     try:
-        head = subprocess.run(
-            [git, "-C", where, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=False
-        )
-        if head.returncode != 0:
-            return None, False
-        dirty = subprocess.run(
-            [git, "-C", where, "status", "--porcelain", "--", spec.resolve().name],
+        data = path.read_bytes()
+    except OSError:
+        return head, True
+    # a blob's id: the hash of its header and content (SHA-256 in a repository of 64-digit ids)
+    digest = hashlib.sha256 if len(head) == 64 else hashlib.sha1
+    blob = digest(b"blob %d\0" % len(data) + data).hexdigest()
+    return head, committed != blob
+
+
+def _rev_parse(git: str, where: Path, name: str) -> str | None:
+    try:
+        done = subprocess.run(
+            [git, "-c", "core.fsmonitor=false", "-C", str(where), "rev-parse", "--verify", "-q", name],
             capture_output=True,
             text=True,
             timeout=10,
             check=False,
+            stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
-        return None, False
-    return head.stdout.strip() or None, bool(dirty.stdout.strip())
+        return None
+    value = done.stdout.strip()
+    return value if done.returncode == 0 and value else None
 
 
 def submit(

@@ -47,13 +47,19 @@ def find(start: Path) -> Path | None:
         if pyproject.is_file():
             try:
                 text = _text(pyproject)
-                if _MAY_HOLD_TOOL_JOBC.search(text) and "jobc" in _parse(pyproject, text).get("tool", {}):
+                if _MAY_HOLD_TOOL_JOBC.search(text) and "jobc" in _tool(_parse(pyproject, text)):
                     return pyproject
             except ConfigError:
                 continue
         if (directory / ".git").exists():
             break
     return None
+
+
+def _tool(raw: dict[str, Any]) -> dict[str, Any]:
+    """The [tool] table; a `tool` key that is not a table (`tool = "jobc"`) holds no settings."""
+    tool = raw.get("tool", {})
+    return tool if isinstance(tool, dict) else {}
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -78,7 +84,7 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
 
 def load(path: Path, known_codes: set[str]) -> Config:
     raw = _read(path)
-    table = raw.get("tool", {}).get("jobc", {}) if path.name == "pyproject.toml" else raw
+    table = _tool(raw).get("jobc", {}) if path.name == "pyproject.toml" else raw
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.jobc] must be a table")
     cfg = Config(source=str(path))
@@ -101,12 +107,12 @@ def load(path: Path, known_codes: set[str]) -> Config:
                 raise ConfigError(f"{path}: strict must be true or false")
             cfg.strict = value
         elif key == "profile":
-            if not isinstance(value, str) or not value.strip():
+            if not isinstance(value, str) or not value.strip() or "\0" in value:
                 raise ConfigError(f"{path}: profile must be the path of a cluster profile")
             # relative to the file that says it, as `extends:` is relative to its spec
             cfg.profile = str(path.parent / value) if not Path(value).is_absolute() else value
         elif key == "ledger":
-            if not isinstance(value, str) or not value.strip():
+            if not isinstance(value, str) or not value.strip() or "\0" in value:
                 raise ConfigError(f"{path}: ledger must be a directory path")
             cfg.ledger = value
         else:
