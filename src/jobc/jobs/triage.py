@@ -97,12 +97,14 @@ class Scanner(Facts):
         self.current = 0  # the line being read
         self.abort_at: Evidence | None = None  # a C++ terminate line waiting for its what()
         self.child_failed: tuple[Evidence, tuple[int, int], labels.Line] | None = None
+        self.ray_died: Event | None = None  # a Ray worker's death whose `ip:` field may follow
+        self.ray_left = 0
 
     # -- state the reader asks about ------------------------------------------------------
 
     def busy(self) -> bool:
         """Whether every line matters now (an open traceback, a torchrun table being read)."""
-        return bool(self.open_tb) or self.table_left > 0
+        return bool(self.open_tb) or self.table_left > 0 or self.ray_left > 0
 
     # -- feeding ---------------------------------------------------------------------------
 
@@ -125,6 +127,8 @@ class Scanner(Facts):
         self._labels(line)
         if text.startswith(("jobc: ", "jobc.runtime: ")):
             self._jobc_line(ev, text)
+            return
+        if self.ray_left > 0 and self._ray_field(text):
             return
         if self.table_left > 0:
             if self._table_line(ev, order, line, text):
@@ -166,6 +170,17 @@ class Scanner(Facts):
             self.requeues.append(ev)
         elif contract.RUNTIME_WATCHDOG.pattern.search(text):
             self.watchdog.append(ev)
+
+    def _ray_field(self, text: str) -> bool:
+        """ActorDiedError's field lines after it (`ip: 10.1.2.3`): the node of the dead worker."""
+        self.ray_left -= 1
+        m = launch.RAY_IP_FIELD.match(text)
+        if m is None or self.ray_died is None:
+            return False
+        if "node" not in self.ray_died.fields and m.group("ip") not in launch.NOT_A_NODE:
+            self.ray_died.fields["node"] = m.group("ip")
+        self.ray_left = 0
+        return True
 
     def _table_line(self, ev: Evidence, order: tuple[int, int], line: labels.Line, text: str) -> bool:
         """torchrun's ChildFailedError table: `  rank      : 5 (local_rank: 1)` and its fellows."""
@@ -416,6 +431,8 @@ class Scanner(Facts):
             self.seen[dedupe] = event
         if len(self.events) < 50_000:
             self.events.append(event)
+        if sig.code == "L209" and "node" not in fields:
+            self.ray_died, self.ray_left = event, launch.RAY_FIELD_LINES
         return event
 
     def _task_nodes(self, tasks: str, node: str) -> None:

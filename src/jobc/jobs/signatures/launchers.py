@@ -196,7 +196,11 @@ SIGNATURES: tuple[Signature, ...] = (
 #: The node a Ray message names: `ip=10.1.2.3` (an actor's repr), `ip: 10.1.2.3` (ActorDiedError's
 #: fields), `Worker IP address: …` (the raylet), `Memory on the node (IP: …` (the memory monitor)
 RAY_NODE = re.compile(
-    r"(?:\bip=|\bip: |Worker IP address: |\(IP: |, IP: )(?P<ip>[0-9A-Fa-f][0-9A-Fa-f.:]{2,44})"
+    r"(?:\bip=|\bip: |Worker IP address: |\(IP: |, IP: )\[?(?P<ip>[0-9A-Fa-f][0-9A-Fa-f.:]{2,44})"
 )
+#: ActorDiedError's own field lines, which follow it: `        ip: 10.1.2.3` (a paste may have
+#: turned the address into a markdown link)
+RAY_IP_FIELD = re.compile(r"^\s{0,16}ip: \[?(?P<ip>[0-9A-Fa-f][0-9A-Fa-f.:]{2,44})")
+RAY_FIELD_LINES = 12
 #: addresses that name no node (a worker bound to every interface, the loopback)
 NOT_A_NODE = frozenset({"0.0.0.0", "127.0.0.1", "::1", "::"})

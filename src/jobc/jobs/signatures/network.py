@@ -158,10 +158,14 @@ SIGNATURES: tuple[Signature, ...] = (
             "DistBackendError",
             "remote process exited",
             "ncclUniqueId",
+            "TCPStore",
+            "got 0 bytes",
         ),
         re.compile(
             r"(?P<what>Connection closed by peer|Connection reset by peer|ECONNRESET|Broken pipe|"
             r"remote process exited|DistBackendError|"
+            # the store's server (torchrun's agent or rank 0) gone: c10d's recvBytes
+            r"[Ff]ailed to recv, got 0 bytes|"
             # ProcessGroupNCCL waiting for rank 0's NCCL id in the store (any error: a socket
             # timeout, a key never written); older torch spells it "retreiving"
             r"retr(?:ie|ei)ving ncclUniqueId from \[[0-9]{1,9}\] via c10d key-value store)"
