@@ -40,7 +40,10 @@ def register(sub: Any, name: str) -> None:
     p.add_argument(
         "--dumps",
         metavar="DIR",
-        help="the hang dumps of jobc.runtime (default: <log stem>.flight beside the log)",
+        help=(
+            "a directory of hang dumps: jobc.runtime's, or torch's flight-recorder files "
+            "(<prefix><rank>, e.g. nccl_trace_rank_0) (default: <log stem>.flight beside the log)"
+        ),
     )
     add_ledger_argument(p)
     p.set_defaults(run=run)
