@@ -303,3 +303,13 @@ def test_gloo_records_no_completion_so_none_is_claimed(tmp_path: Path) -> None:
     assert d is not None
     assert (d.kind, d.ranks, d.seq) == ("stuck", [], 3)
     assert "ranks 1, 2 are still in it, the others left it (gloo records no completion" in report.summary()
+
+
+def test_one_long_rank_list_shared_by_many_groups_is_read_once(tmp_path: Path) -> None:
+    # a pickle's memo lets one list of 2**20 ranks stand for 10,000 groups in a few bytes each
+    ranks = list(range(1 << 20))
+    data = {"version": "1.4", "entries": [], "pg_config": dict.fromkeys(range(10000), ranks)}
+    (tmp_path / "nccl_trace_rank_0").write_bytes(pickle.dumps(data, protocol=2))
+    report = analyse(tmp_path)
+    assert report is not None
+    assert len(report.dumps[0].groups) == 1

@@ -412,6 +412,9 @@ def _pg_config(data: Any) -> dict[str, list[int]]:
     config = data.get("pg_config") if isinstance(data, dict) else None
     if not isinstance(config, dict):
         return out
+    # one budget for the whole dump: a pickle can list one long list under many groups through
+    # its memo at no cost in bytes, and each would be read again
+    budget = MAX_WORLD
     for key, value in list(config.items())[:10_000]:
         name, ranks = _text(key), value  # a pickle's key may be an int past what str() prints
         if isinstance(value, dict):
@@ -419,7 +422,10 @@ def _pg_config(data: Any) -> dict[str, list[int]]:
             ranks = value.get("ranks")
         if isinstance(ranks, str):
             ranks = re.findall(r"-?\d{1,9}", ranks[:1_000_000])
-        if isinstance(ranks, list) and 0 < len(ranks) <= MAX_WORLD and all(_rank(r) for r in ranks):
+        if not isinstance(ranks, list) or len(ranks) > budget:
+            continue
+        budget -= len(ranks)
+        if ranks and all(_rank(r) for r in ranks):
             out[name] = sorted({int(r) for r in ranks})
     return out
 
