@@ -3,6 +3,7 @@ from which source), read without torch: who did not reach the collective, which 
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
 from pathlib import Path
@@ -313,3 +314,45 @@ def test_one_long_rank_list_shared_by_many_groups_is_read_once(tmp_path: Path) -
     report = analyse(tmp_path)
     assert report is not None
     assert len(report.dumps[0].groups) == 1
+
+
+class _IntList(list[int]):
+    """A list torch's pickler writes through build_intlist."""
+
+
+class _TorchLikePickler(pickle._Pickler):  # type: ignore[name-defined,misc]
+    def save(self, obj: object, save_persistent_id: bool = True) -> None:
+        if type(obj) is _IntList:
+            self.write(b"ctorch.jit._pickle\nbuild_intlist\n")  # GLOBAL
+            self.save(list(obj))
+            self.write(pickle.TUPLE1 + pickle.REDUCE)
+            return
+        super().save(obj, save_persistent_id)
+
+
+def test_torchs_typed_list_builders_are_read_as_lists(tmp_path: Path) -> None:
+    # torch's pickler writes a typed int list as GLOBAL torch.jit._pickle.build_intlist + its list
+    write(tmp_path, "2.4", _late(), world=4)
+    path = tmp_path / "nccl_trace_rank_1"
+    data = pickle.loads(path.read_bytes())
+    for entry in data["entries"]:
+        entry["input_sizes"] = [_IntList(size) for size in entry["input_sizes"]]
+    out = io.BytesIO()
+    _TorchLikePickler(out, protocol=2).dump(data)
+    assert b"build_intlist" in out.getvalue()
+    path.write_bytes(out.getvalue())
+    report = analyse(tmp_path)
+    assert report is not None
+    assert report.notes == []
+    assert report.divergence is not None
+    assert report.divergence.ranks == [2]
+
+
+def test_other_torch_objects_are_still_refused(tmp_path: Path) -> None:
+    (tmp_path / "nccl_trace_rank_0").write_bytes(b"\x80\x02ctorch.jit._pickle\nrestore_type_tag\n)R.")
+    report = analyse(tmp_path)
+    assert report is not None
+    assert any(
+        "refused, not loaded: it names the Python object torch.jit._pickle.restore_type_tag" in n
+        for n in report.notes
+    )

@@ -213,13 +213,27 @@ class _PlainUnpickler(pickle.Unpickler):
     """Plain data only: a pickle that names any class or function is refused, never run.
 
     torch writes its dumps with its own pickler (``pickle_str``), which uses only containers,
-    strings, numbers, booleans and None: a dump that asks for a Python object is not torch's."""
+    strings, numbers, booleans and None: a dump that asks for a Python object is not torch's.
+    The one exception is the list builders that pickler writes for a typed list
+    (``torch.jit._pickle.build_intlist`` …, torch/csrc/jit/serialization/pickler.cpp): they only
+    return the list they are given, and are read as that list."""
 
     def find_class(self, module: str, name: str) -> Any:
+        if module == "torch.jit._pickle" and name in _LIST_BUILDERS:
+            return _same_list
         raise pickle.UnpicklingError(f"it names the Python object {module[:80]}.{name[:80]}")
 
     def persistent_load(self, pid: Any) -> Any:
         raise pickle.UnpicklingError("it asks for a persistent object")
+
+
+_LIST_BUILDERS = frozenset({"build_intlist", "build_doublelist", "build_boollist"})
+
+
+def _same_list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise pickle.UnpicklingError("a list builder given something else than a list")
+    return value
 
 
 def _read_capped(path: Path, notes: list[str]) -> bytes | None:
