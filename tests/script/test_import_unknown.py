@@ -122,3 +122,16 @@ def test_a_container_value_the_batch_shell_computes_is_never_written_as_its_vari
     assert '- "/fsx:/fsx"  # line 6' in text
     assert "$HOME" not in text.split("# Not known")[-1].split("\n", 1)[1].split("# Not mapped")[0]
     assert [code for code, _ in findings] == ["JC008", "JC008"]
+
+
+def test_a_step_inside_what_the_grammar_read_only_in_part_is_said_so(tmp_path: Path) -> None:
+    # tree-sitter reads a thousand nested subshells only in part (JC800, info): the import never
+    # claims the script starts no step
+    script = tmp_path / "nested.sh"
+    body = "(" * 1000 + "srun python train.py" + ")" * 1000
+    script.write_text(f"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=1:00:00\n{body}\n", encoding="utf-8")
+    facts = read(script)
+    assert len(facts.problems) == 1  # where reading stumbled; info when bash accepts the script
+    text = render(imported(facts), facts)
+    assert "# Not known: launch.program: jobc read line 4 only in part (JC800)" in text
+    assert "starts no step" not in text

@@ -460,7 +460,15 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             launch["program"] = "train.py"
         else:
             out.skip(_first_line(facts), "the launch", _UNKNOWN_PROGRAM)
-            out.unknown.append("launch.program: the script starts no step jobc can read; write it")
+            if facts.problems:
+                # a step may be in what the grammar could not read: never say there is none
+                line = facts.problems[0].span.line
+                out.unknown.append(
+                    f"launch.program: jobc read line {line} only in part (JC800) and found no step it "
+                    "can read; write it"
+                )
+            else:
+                out.unknown.append("launch.program: the script starts no step jobc can read; write it")
         return
     python = step.python or "python"
     out.put(("launch", "python"), python if python != "uv" else "uv", None)

@@ -4,6 +4,10 @@
 values, such as `{parallelism.tp}` or `{name}`. A reference to a value that does not exist
 would otherwise reach the program as literal text. Write `{{` and `}}` for literal braces.
 
+`jobc import` writes `{unknown.NAME}` where a script passed a value it computed only when the job
+ran (`--data "$DATA"`): the argument keeps its place, and this finding names it until the value
+is written.
+
 Bad:
 
 ```yaml
