@@ -97,14 +97,16 @@ class Scanner(Facts):
         self.current = 0  # the line being read
         self.abort_at: Evidence | None = None  # a C++ terminate line waiting for its what()
         self.child_failed: tuple[Evidence, tuple[int, int], labels.Line] | None = None
-        self.ray_died: Event | None = None  # a Ray worker's death whose `ip:` field may follow
-        self.ray_left = 0
+        # a report whose details follow on lines of their own (Ray's ActorDiedError fields,
+        # Hydra's exit code): the event, which reader, and how many lines it may still read
+        self.follow: tuple[str, Event] | None = None
+        self.follow_left = 0
 
     # -- state the reader asks about ------------------------------------------------------
 
     def busy(self) -> bool:
         """Whether every line matters now (an open traceback, a torchrun table being read)."""
-        return bool(self.open_tb) or self.table_left > 0 or self.ray_left > 0
+        return bool(self.open_tb) or self.table_left > 0 or self.follow_left > 0
 
     # -- feeding ---------------------------------------------------------------------------
 
@@ -128,7 +130,7 @@ class Scanner(Facts):
         if text.startswith(("jobc: ", "jobc.runtime: ")):
             self._jobc_line(ev, text)
             return
-        if self.ray_left > 0 and self._ray_field(text):
+        if self.follow_left > 0 and self._follow(text):
             return
         if self.table_left > 0:
             if self._table_line(ev, order, line, text):
@@ -171,16 +173,37 @@ class Scanner(Facts):
         elif contract.RUNTIME_WATCHDOG.pattern.search(text):
             self.watchdog.append(ev)
 
-    def _ray_field(self, text: str) -> bool:
-        """ActorDiedError's field lines after it (`ip: 10.1.2.3`): the node of the dead worker."""
-        self.ray_left -= 1
-        m = launch.RAY_IP_FIELD.match(text)
-        if m is None or self.ray_died is None:
+    def _follow(self, text: str) -> bool:
+        """A line after a report that may hold its details: ActorDiedError's `ip:` field (the
+        node of the dead worker), Hydra's `EXIT CODE: 9` or `KILLED BY SIGNAL: 9`."""
+        self.follow_left -= 1
+        if self.follow is None:
             return False
-        if "node" not in self.ray_died.fields and m.group("ip") not in launch.NOT_A_NODE:
-            self.ray_died.fields["node"] = m.group("ip")
-        self.ray_left = 0
-        return True
+        kind, event = self.follow
+        if kind == "ray":
+            m = launch.RAY_IP_FIELD.match(text)
+            if m is None:
+                return False
+            if "node" not in event.fields and m.group("ip") not in launch.NOT_A_NODE:
+                event.fields["node"] = m.group("ip")
+            self.follow_left = 0
+            return True
+        if kind == "mpirun":
+            self.follow_left = 0
+            w = launch.MPIRUN_SIGNAL.match(text)
+            if w is not None:
+                event.fields["signum"] = w.group("signum")
+            return False
+        h = launch.HYDRA_END.search(text[:2000])
+        if h is None:
+            return False
+        if h.group("code") is not None:
+            event.fields.setdefault("exit_code", h.group("code"))
+        elif (signum := h.group("signum") or h.group("signum2")) is not None:
+            event.fields["signum"] = signum
+            event.fields.pop("exit_code", None)  # Hydra's EXIT CODE was the signal's number
+            self.follow_left = 0
+        return False
 
     def _table_line(self, ev: Evidence, order: tuple[int, int], line: labels.Line, text: str) -> bool:
         """torchrun's ChildFailedError table: `  rank      : 5 (local_rank: 1)` and its fellows."""
@@ -432,7 +455,11 @@ class Scanner(Facts):
         if len(self.events) < 50_000:
             self.events.append(event)
         if sig.code == "L209" and "node" not in fields:
-            self.ray_died, self.ray_left = event, launch.RAY_FIELD_LINES
+            self.follow, self.follow_left = ("ray", event), launch.RAY_FIELD_LINES
+        elif sig.code == "L211" and "signum" not in fields:
+            self.follow, self.follow_left = ("mpirun", event), 1
+        elif sig.code == "L212":
+            self.follow, self.follow_left = ("hydra", event), launch.HYDRA_LINES
         return event
 
     def _task_nodes(self, tasks: str, node: str) -> None:

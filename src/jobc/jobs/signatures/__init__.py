@@ -165,6 +165,10 @@ def trie_pattern(words: tuple[str, ...]) -> str:
 
 PREFILTER: re.Pattern[bytes] = re.compile(trie_pattern(keywords()).encode("utf-8"))
 #: Words whose lines hold no other keyword and start with a character too common for the combined
-#: pattern, found with `bytes.find` instead (`command not found` follows a `:`, pdsh's report is
-#: all lower case).
-FIND_WORDS: tuple[bytes, ...] = (b"command not found", b"ssh exited with exit code")
+#: pattern, found with `bytes.find` instead (`command not found` follows a `:`, pdsh's report and
+#: mpirun's are all lower case).
+FIND_WORDS: tuple[bytes, ...] = (
+    b"command not found",
+    b"ssh exited with exit code",
+    b"noticed that process rank",
+)

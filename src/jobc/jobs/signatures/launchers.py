@@ -191,6 +191,45 @@ SIGNATURES: tuple[Signature, ...] = (
         "Ray (src/ray/raylet/node_manager.cc, the memory monitor's message)",
         ("what",),
     ),
+    Signature(
+        "L211",
+        "mpirun-process-ended",
+        "exit_code",
+        "cause",
+        ("noticed that process rank",),
+        re.compile(
+            r"(?:mpirun|mpiexec|prterun|prte) noticed that process rank (?P<rank>[0-9]{1,9}) with PID "
+            r"[0-9]{1,10} on node (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}) exited on"
+            r"(?: signal (?P<signum>[0-9]{1,3}))?"
+        ),
+        "Open MPI's mpirun reporting the first process that ended: its MPI rank (the global rank), "
+        "node and signal (a wrapped line may have lost the signal)",
+        "mpirun noticed that process rank 3 with PID 21183 on node gpu-node07 exited on signal 9 (Killed).",
+        "mpirun noticed that the job aborted, but has no info as to the process that caused that situation.",
+        "Open MPI (orte/tools/orterun/help-orterun.txt; prte's help-prterun.txt)",
+        ("rank", "node", "signum"),
+        report=True,
+    ),
+    Signature(
+        "L212",
+        "hydra-bad-termination",
+        "exit_code",
+        "cause",
+        ("RUNNING AT",),
+        re.compile(
+            r"^= {1,8}(?:RANK (?P<rank>[0-9]{1,9}) )?PID [0-9]{1,10} RUNNING AT "
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})"
+        ),
+        "MPICH's or Intel MPI's mpiexec (Hydra) reporting a process that ended badly: its node (and "
+        "rank), with the exit code or signal on the lines that follow",
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
+        "=   RANK 3 PID 18452 RUNNING AT node07\n"
+        "=   KILLED BY SIGNAL: 9 (Killed)",
+        "=   CLEANING UP REMAINING PROCESSES",
+        "MPICH Hydra (src/pm/hydra, the BAD TERMINATION banner)",
+        ("rank", "node"),
+        report=True,
+    ),
 )
 
 #: The node a Ray message names: `ip=10.1.2.3` (an actor's repr), `ip: 10.1.2.3` (ActorDiedError's
@@ -204,3 +243,11 @@ RAY_IP_FIELD = re.compile(r"^\s{0,16}ip: \[?(?P<ip>[0-9A-Fa-f][0-9A-Fa-f.:]{2,44
 RAY_FIELD_LINES = 12
 #: addresses that name no node (a worker bound to every interface, the loopback)
 NOT_A_NODE = frozenset({"0.0.0.0", "127.0.0.1", "::1", "::"})
+#: The lines after Hydra's `RUNNING AT` line: the exit code, or the signal that ended the process
+HYDRA_END = re.compile(
+    r"^= {1,8}(?:EXIT CODE: (?P<code>[0-9]{1,4})|KILLED BY SIGNAL: (?P<signum>[0-9]{1,3}))"
+    r"|EXIT STRING: [^\n]{0,80}?\(signal (?P<signum2>[0-9]{1,3})\)"
+)
+HYDRA_LINES = 8
+#: the signal of mpirun's report, when a wrapped line put it on the next one
+MPIRUN_SIGNAL = re.compile(r"^\s{0,8}signal (?P<signum>[0-9]{1,3})\b")
