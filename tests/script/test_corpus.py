@@ -204,7 +204,21 @@ IMPORTED: dict[str, tuple[int, int, str | None, str | None, list[str] | None]] =
     "uv_sync_in_step.sh": (2, 8, "srun", "train.py", []),
     # real scripts from public repositories
     "aws_cpu_ddp.sbatch": (2, 0, "torchrun", "ddp.py", ["50", "10"]),  # GPUs unknown: said
-    "aws_fsdp.sbatch": (4, 0, None, None, None),  # srun ${AUTO_RESUME}: set in an `if`
+    "aws_fsdp.sbatch": (  # srun ${AUTO_RESUME}: an srun option on one path, nothing on the other
+        4,
+        0,  # GPUs left unknown (torchrun starts 8 per node without a GPU request): said
+        "torchrun",
+        "./train.py",
+        [
+            *("--max_context_width=4096", "--num_key_value_heads=32", "--intermediate_size=11008"),
+            *("--hidden_width=4096", "--num_layers=32", "--num_heads=32", "--model_type=llama_v2"),
+            *("--tokenizer=hf-internal-testing/llama-tokenizer", "--checkpoint_freq=5000"),
+            *("--validation_freq=500", "--max_steps=5000", "--checkpoint_dir=./checkpoints"),
+            *("--dataset=c4", "--dataset_config_name=en", "--resume_from_checkpoint=./checkpoints"),
+            *("--train_batch_size=1", "--val_batch_size=1", "--sharding_strategy=full"),
+            "--offload_activations=1",  # the array's `# 7b: …` comments are no arguments
+        ],
+    ),
     "aws_megatron.sbatch": (
         24,
         8,
@@ -240,7 +254,13 @@ IMPORTED: dict[str, tuple[int, int, str | None, str | None, list[str] | None]] =
             "save_folder={unknown.MODEL}",
         ],
     ),
-    "aws_picotron.sbatch": (2, 0, None, None, None),
+    "aws_picotron.sbatch": (
+        2,
+        0,
+        "torchrun",
+        "/picotron/train.py",
+        ["--config", "{unknown.PWD}/conf/llama-1B-tp2/config.json"],
+    ),
     "aws_stable_diffusion.sbatch": (
         2,
         8,

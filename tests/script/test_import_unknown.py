@@ -135,3 +135,23 @@ def test_a_step_inside_what_the_grammar_read_only_in_part_is_said_so(tmp_path: P
     text = render(imported(facts), facts)
     assert "# Not known: launch.program: jobc read line 4 only in part (JC800)" in text
     assert "starts no step" not in text
+
+
+def test_an_srun_option_set_on_one_path_only_keeps_the_step_readable(tmp_path: Path) -> None:
+    text, _ = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=1
+        #SBATCH --gpus-per-node=8
+        #SBATCH --time=1:00:00
+        AUTO_RESUME=""
+        if [ -d "/opt/sagemaker_cluster" ]; then
+            AUTO_RESUME="--auto-resume=1"
+        fi
+        srun ${AUTO_RESUME} -l torchrun --nproc_per_node=8 --nnodes=2 train.py --steps 10
+        """,
+    )
+    assert 'program: "train.py"  # line 10' in text
+    assert "line 10: srun ${AUTO_RESUME} — srun options the script adds on some paths only" in text

@@ -199,3 +199,19 @@ def test_blanks_between_two_expansions_in_double_quotes_are_kept(tmp_path: Path)
     assert step is not None
     assert step.program is not None
     assert step.program.text == "train.py"
+
+
+def test_a_comment_inside_an_array_is_no_element(tmp_path: Path) -> None:
+    path = _script(
+        tmp_path,
+        """
+    ARGS=(
+        --num_layers=32 # 7b: 32 13b: 40
+        --model_type=llama_v2
+    )
+    srun python train.py "${ARGS[@]}"
+    """,
+    )
+    step = read(path).main_step
+    assert step is not None
+    assert [w.text for w in step.args] == ["--num_layers=32", "--model_type=llama_v2"]

@@ -26,6 +26,8 @@ def imported(facts: ScriptFacts) -> Derived:
         if not problems:
             break
         problems = [p for p in problems if p[0] not in _KEPT or _kept(derived, *p)]
+        # a value kept as {unknown.NAME} stays in its place: JC008 names it until it is written
+        problems = [p for p in problems if p[0] not in derived.templated]
         for path, code, message in problems:
             span = derived.spans.get(path)
             if _remove(derived.data, path):

@@ -279,6 +279,10 @@ class _Reader:
         # every change of a variable, with the value before it: branches are undone and merged
         # from it, so an `if` costs what its branches set, not the number of variables
         self.journal: list[tuple[str, Any]] = []
+        # variables set differently on two paths, each time to srun options or nothing
+        # (`AUTO_RESUME=""; if …; then AUTO_RESUME="--auto-resume=1"; fi`): unknown, but an
+        # option wherever they stand among srun's options
+        self.optionish: set[str] = set()
         self.frames: list[_Frame] = [_Frame(None)]
         self.base = base
         self.exported: set[str] = set()
@@ -438,6 +442,7 @@ class _Reader:
                 self.frames.pop()
 
     def setvar(self, name: str, value: _values.Value | None) -> None:
+        self.optionish.discard(name)
         self.journal.append((name, self.vars.get(name, _UNSET)))
         self.vars[name] = value
 
@@ -472,6 +477,8 @@ class _Reader:
             merged = first if agree else None
             if merged is not before:
                 self.setvar(name, merged)
+            if not agree and all(w is _UNSET or _options_only(w) for w in ways):
+                self.optionish.add(name)
 
     def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
         kind = node.type
@@ -624,7 +631,10 @@ class _Reader:
             raw = ""
             value_span = Span.point(node.end_point[0] + 1, self.col(*node.end_point))
         elif value_node.type == "array":
-            value = tuple(f for c in value_node.named_children for f in self.fields(src, c))
+            # a `# …` inside the parentheses is a comment, not an element
+            value = tuple(
+                f for c in value_node.named_children if c.type != "comment" for f in self.fields(src, c)
+            )
             fld = _values.join(list(value))
             raw = self.text(value_node, src)
             value_span = self.span(value_node, src)
@@ -1123,7 +1133,7 @@ class _Reader:
         srun_flags: tuple[str, ...] = ()
         container: dict[str, Word] = {}
         if i < len(words) and os.path.basename(words[i].text) == "srun":
-            srun, srun_flags, i = _srun_options(words, i + 1)
+            srun, srun_flags, i = _srun_options(words, i + 1, self.optionish)
             container = {k: v for k, v in srun.items() if k.startswith("container-")}
             for w in words[:i]:
                 flag = w.text.removeprefix("--")
@@ -1380,12 +1390,29 @@ def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
     return i
 
 
-def _srun_options(words: list[Word], i: int) -> tuple[dict[str, Word], tuple[str, ...], int]:
+def _options_only(value: Any) -> bool:
+    """A variable's value that is nothing or srun options only (`""`, `--auto-resume=1`)."""
+    return isinstance(value, tuple) and all(
+        _values.literal(f) and (not _values.text(f) or _values.text(f).startswith("-")) for f in value
+    )
+
+
+_PLAIN_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+
+
+def _srun_options(
+    words: list[Word], i: int, optionish: set[str] | frozenset[str] = frozenset()
+) -> tuple[dict[str, Word], tuple[str, ...], int]:
     options: dict[str, Word] = {}
     flags: list[str] = []
     while i < len(words):
         w = words[i]
         text = w.text
+        if not w.literal and (m := _PLAIN_VARIABLE.fullmatch(w.raw)) and m.group(1) in optionish:
+            # srun options on some paths, nothing on others: kept as said, by its name
+            flags.append(w.raw)
+            i += 1
+            continue
         if text == "--":
             return options, tuple(flags), i + 1
         if text.startswith("--") and len(text) > 2:

@@ -328,8 +328,7 @@ def _no_gpus(out: Derived, step: Step | None, *, for_lint: bool) -> None:
     procs = None
     if not for_lint and launcher is not None and entry is not None:
         procs = next((launcher.options[o] for o in entry.procs_per_node if o in launcher.options), None)
-    count = _int(procs.text) if procs is not None and procs.literal else None
-    if launcher is not None and procs is not None and (count is None or count > 1):
+    if launcher is not None and procs is not None:
         out.unknown.append(
             f"resources.gpus_per_node: the script asks Slurm for no GPUs, but line {procs.span.line} "
             f"starts {procs.text if procs.literal else procs.raw} processes per node ({launcher.name}); "
@@ -885,6 +884,14 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             to = "to the job steps only" if m.sent is not None else "at all"
             why = f"left out, JC807: Slurm never sends {m.signal} to the batch shell ({to}), so it never ran"
         out.skip(t.span, f"trap {t.action!r} {' '.join(t.signals)}", why)
+    for flag in step.srun_flags if step is not None else ():
+        if flag.startswith("$"):
+            out.skip(
+                step.span,  # type: ignore[union-attr]
+                f"srun {flag}",
+                "srun options the script adds on some paths only (set in an `if`); not carried: "
+                "put them in slurm.extra if the job needs them",
+            )
     for x in facts.expansions:
         if x.shell == "batch":
             out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
