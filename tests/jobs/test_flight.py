@@ -223,3 +223,38 @@ def test_a_faulthandler_line_number_of_5000_digits_is_not_a_frame() -> None:
     ]
     # not a frame (int() refused it past 4300 digits): the block ends before it
     assert fatal_stacks(lines) == {0: [Frame("train.py", 12, "step")]}
+
+
+def test_a_pickle_naming_a_far_memo_slot_costs_no_memory(tmp_path: Path) -> None:
+    import tracemalloc
+
+    # the C unpickler sized its memo by the index a pickle names and zeroed it: 8 bytes a slot,
+    # so `r\xff\xff\xff\x7f` (a few bytes) asked for 17 GB; 5,000,000 asked for 80 MB here
+    def peak(index: int) -> int:
+        (tmp_path / "torch-trace-rank0").write_bytes(b"\x80\x02N" + b"r" + index.to_bytes(4, "little") + b".")
+        tracemalloc.start()
+        try:
+            read_dumps(tmp_path)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    assert peak(5_000_000) - peak(0) < 8 << 20
+
+
+def test_one_entry_named_many_times_is_read_a_bounded_number_of_times(tmp_path: Path) -> None:
+    import pickle
+
+    from jobc.jobs.flight import MAX_DUMP_FRAMES, MAX_ENTRIES
+
+    # a pickle names one object again with a memo reference of two bytes: 50,000 entries of
+    # 200 frames each were 10 million frames to read from a file of a few hundred KB
+    frames = [{"filename": "train.py", "line": 3, "name": "step"}] * 200
+    entry = {"collective_seq_id": 1, "process_group": ["0", "d"], "profiling_name": "x", "frames": frames}
+    data = pickle.dumps({"entries": [entry] * 50_000})
+    assert len(data) < 200_000
+    (tmp_path / "torch-trace-rank0").write_bytes(data)
+    dumps = read_dumps(tmp_path)[1]
+    assert len(dumps[0].entries) == MAX_ENTRIES
+    assert sum(len(e.frames) for e in dumps[0].entries) <= MAX_DUMP_FRAMES
+    assert dumps[0].entries[-1].frames  # the newest entries keep their frames

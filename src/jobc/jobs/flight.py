@@ -62,6 +62,10 @@ __all__ = [
 MAX_DUMP_BYTES = 64 << 20
 MAX_FRAMES = 200
 MAX_TORCH_DUMPS = 100_000
+# torch's recorder keeps 2,000 entries by default (TORCH_NCCL_TRACE_BUFFER_SIZE); the newest this
+# many of a dump are read, and this many frames of them in all
+MAX_ENTRIES = 20_000
+MAX_DUMP_FRAMES = 20_000
 # No job has this many ranks: a larger world size or rank in a dump is not believed (listing the
 # ranks of a world of 10**12 that wrote no dump would never finish).
 MAX_WORLD = 1 << 20
@@ -209,14 +213,20 @@ def _load(path: Path, notes: list[str]) -> Any:
         return None
 
 
-class _PlainUnpickler(pickle.Unpickler):
+class _PlainUnpickler(pickle._Unpickler):
     """Plain data only: a pickle that names any class or function is refused, never run.
 
     torch writes its dumps with its own pickler (``pickle_str``), which uses only containers,
     strings, numbers, booleans and None: a dump that asks for a Python object is not torch's.
     The one exception is the list builders that pickler writes for a typed list
     (``torch.jit._pickle.build_intlist`` …, torch/csrc/jit/serialization/pickler.cpp): they only
-    return the list they are given, and are read as that list."""
+    return the list they are given, and are read as that list.
+
+    The Python unpickler, not the C one: the C one sizes its memo by the largest index a pickle
+    names and zeroes it (8 bytes a slot: `r\xff\xff\xff\x7f` asked for 17 GB), and allocates a
+    BINBYTES8's length before reading it, so a few bytes could exhaust the machine's memory. The
+    Python one keeps its memo in a dict and reads no more than the file holds (about 2 s for
+    10 MB of the smallest operations)."""
 
     def find_class(self, module: str, name: str) -> Any:
         if module == "torch.jit._pickle" and name in _LIST_BUILDERS:
@@ -357,19 +367,20 @@ def _group_of(raw: dict[Any, Any]) -> tuple[str, str]:
     return (str(pg_id), "") if pg_id is not None else ("", "")
 
 
-def _entry_frames(raw: Any) -> tuple[Frame, ...]:
-    """torch's frames of one entry (``name``, ``filename``, ``line``; innermost first)."""
-    if not isinstance(raw, list):
+def _entry_frames(raw: Any, budget: list[int]) -> tuple[Frame, ...]:
+    """torch's frames of one entry (``name``, ``filename``, ``line``; innermost first), no more
+    than ``budget`` has left for the dump."""
+    if not isinstance(raw, list) or budget[0] <= 0:
         return ()
-    return tuple(
-        _frames(
-            [
-                {"file": f.get("filename"), "line": f.get("line"), "function": f.get("name")}
-                for f in raw[:MAX_FRAMES]
-                if isinstance(f, dict)
-            ]
-        )
+    frames = _frames(
+        [
+            {"file": f.get("filename"), "line": f.get("line"), "function": f.get("name")}
+            for f in raw[: min(MAX_FRAMES, budget[0])]
+            if isinstance(f, dict)
+        ]
     )
+    budget[0] -= max(len(frames), 1)
+    return tuple(frames)
 
 
 def _dtypes(raw: Any) -> str:
@@ -385,7 +396,10 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
     p2p: list[Entry] = []
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         return collectives, p2p
-    for raw in data["entries"]:
+    # A pickle can name one entry millions of times in a few bytes each (a memo reference):
+    # only the newest entries are read, and the frames of the newest first, within a budget.
+    budget = [MAX_DUMP_FRAMES]
+    for raw in reversed(data["entries"][-MAX_ENTRIES:]):
         if not isinstance(raw, dict):
             continue
         op = _text(raw.get("profiling_name", "?"))
@@ -409,10 +423,10 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
             sizes=_text(raw.get("input_sizes", [])),
             dtypes=_dtypes(raw.get("input_dtypes")),
             state=state[:20] if isinstance(state, str) else "",
-            frames=_entry_frames(raw.get("frames")),
+            frames=_entry_frames(raw.get("frames"), budget),
         )
         (p2p if is_p2p else collectives).append(entry)
-    return collectives, p2p
+    return collectives[::-1], p2p[::-1]
 
 
 def _entries(data: Any) -> list[Entry]:
