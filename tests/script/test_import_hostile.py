@@ -251,3 +251,13 @@ def test_a_container_import_cannot_describe_is_left_out(
     assert re.search(r"(?m)^container:", spec) is None
     assert "left out" in spec or "container options without an image" in spec
     assert [f.code for f in lint_file(tmp_path / "spec.yaml", config=Config()).findings] == []
+
+
+def test_a_failed_write_is_the_one_line_of_the_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the summary ("script → spec") came first, as if the spec had been written
+    script = tmp_path / "job.sh"
+    script.write_text("#!/bin/bash\n#SBATCH -N 1\nsrun python train.py\n", encoding="utf-8")
+    assert main(["import", str(script), "-o", "/dev/full"]) == 2
+    assert capsys.readouterr().err == "jobc import: /dev/full: cannot write: No space left on device\n"

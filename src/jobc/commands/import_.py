@@ -80,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
         name = ".".join(map(str, exc.path))
         print(f"jobc import: {shown}: not imported: {at}{name}: {exc.why}", file=sys.stderr)
         return Exit.FINDINGS
-    print(summary(derived, facts, args.output), file=sys.stderr, end="")
     if args.output is None:
+        print(summary(derived, facts, args.output), file=sys.stderr, end="")
         sys.stdout.write(text)
         return Exit.FINDINGS if refusals else Exit.OK
     from jobc.core.atomic import replace
@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"jobc import: {visible(args.output)}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return Exit.ERROR
+    # said once the spec is written: a write that failed is the one line of the answer
+    print(summary(derived, facts, args.output), file=sys.stderr, end="")
     return Exit.FINDINGS if refusals else Exit.OK
 
 
