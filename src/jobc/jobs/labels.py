@@ -63,8 +63,10 @@ _DMESG = re.compile(r"^\[ {0,8}[0-9]{1,9}\.[0-9]{6}\] ")
 # `(VllmWorker rank=5 pid=3073) `, `(raylet) `; Ray colours it, and a paste often keeps the
 # colour codes without their escape character (`[36m(...)[0m `).
 _ACTOR = re.compile(
-    r"^(?:\[[0-9;]{1,8}m){0,3}\((?:[A-Za-z_][A-Za-z0-9_.:<>\-]{0,80})"
-    r"(?: rank=(?P<rank>[0-9]{1,9}))?(?: pid=[0-9]{1,10})?(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\)"
+    r"^(?:\[[0-9;]{1,8}m){0,3}\("
+    r"(?:(?:[A-Za-z_][A-Za-z0-9_.:<>\-]{0,80} (?:[A-Za-z][A-Za-z0-9_]{0,20} )?)?"
+    r"(?:rank=(?P<rank>[0-9]{1,9}) )?pid=[0-9]{1,10}|raylet|gcs_server|autoscaler|monitor)"
+    r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\)"
     r"(?:\[[0-9;]{1,8}m){0,3} ?"
 )
 # UCX's prefix: `[host:pid:tid]`, `[host:pid :0:tid]`, after an optional `[seconds.micros] `
@@ -110,7 +112,7 @@ def parse(raw: str) -> Line:
                 node = ip
             text = text[m.end() :]
             continue
-        if node is None and (m := _UCX.match(text)) is not None:
+        if node is None and (m := _UCX.match(text)) is not None and not m.group("host").isdigit():
             node = m.group("host")
             text = text[m.end() :]
             continue
