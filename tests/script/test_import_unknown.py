@@ -155,3 +155,24 @@ def test_an_srun_option_set_on_one_path_only_keeps_the_step_readable(tmp_path: P
     )
     assert 'program: "train.py"  # line 10' in text
     assert "line 10: srun ${AUTO_RESUME} — srun options the script adds on some paths only" in text
+
+
+def test_a_value_set_differently_on_two_paths_is_unknown_not_the_last_one_written(
+    tmp_path: Path,
+) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=1
+        #SBATCH --ntasks-per-node=8
+        #SBATCH --gres=gpu:8
+        case "$MODE" in
+          small) ZERO=2 ;;
+          *) ZERO=3 ;;
+        esac
+        srun python train.py --zero_stage "$ZERO"
+        """,
+    )
+    assert '- "{unknown.ZERO}"  # line 9' in text
+    assert [code for code, _ in findings] == ["JC008"]

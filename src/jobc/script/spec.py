@@ -487,10 +487,12 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         )
         if target is not None:
             launch.pop("mode", None)
-    variables = {e.name: e.value for e in facts.exports if e.value is not None}
+    # what the value follower left unknown stays unknown: a variable's last assignment in the
+    # text is not its value (`case … in 1) Z=2 ;; *) Z=3 ;; esac` is either)
+    variables: dict[str, str] = {}
     args: list[str] = []
     for i, word in enumerate(step.args):
-        text = word.text if word.literal else _resolve(word.raw, variables)
+        text = word.text if word.literal else None
         if text is None:
             if not for_lint:
                 args.append(_unknown_arg(out, facts, word, variables, len(args)))
