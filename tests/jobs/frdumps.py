@@ -101,7 +101,16 @@ def entry(version: str, index: int, call: Call, *, json_form: bool = False) -> d
     return out
 
 
-def dump(version: str, calls: list[Call], world: int, *, json_form: bool = False) -> dict[str, Any]:
+def dump(
+    version: str,
+    calls: list[Call],
+    world: int,
+    *,
+    json_form: bool = False,
+    groups: dict[str, tuple[str, list[int]]] | None = None,
+) -> dict[str, Any]:
+    """``groups``: further process groups (name -> (desc, global ranks)), as ``pg_config`` lists
+    each group torch made (a pipeline group of Megatron, say)."""
     entries = [entry(version, i, c, json_form=json_form) for i, c in enumerate(calls)]
     if version.startswith("1."):
         return {"entries": entries, "version": version, "pg_config": {0: list(range(world))}}
@@ -110,6 +119,9 @@ def dump(version: str, calls: list[Call], world: int, *, json_form: bool = False
     if version == "2.10":
         out["comm_lib_version"] = "2.27.3"
     out["pg_config"] = {"0": {"name": "0", "desc": "default_pg", "ranks": ranks}}
+    for name, (desc, members) in (groups or {}).items():
+        listed = "[" + ", ".join(str(r) for r in members) + "]"
+        out["pg_config"][name] = {"name": name, "desc": desc, "ranks": listed}
     if _v(version) >= (2, 4):
         enqueued = max((c.seq for c in calls if not c.p2p), default=0)
         completed = max((c.seq for c in calls if not c.p2p and c.state == "completed"), default=0)
@@ -128,10 +140,11 @@ def write(
     world: int,
     prefix: str = "nccl_trace_rank_",
     json_form: bool = False,
+    groups: dict[str, tuple[str, list[int]]] | None = None,
 ) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     for rank, calls in ranks.items():
-        data = dump(version, calls, world, json_form=json_form)
+        data = dump(version, calls, world, json_form=json_form, groups=groups)
         path = directory / f"{prefix}{rank}"
         if json_form:
             path.write_text(json.dumps(data))

@@ -137,13 +137,6 @@ def test_the_tutorials_extra_collective_is_a_desync_of_sizes(tmp_path: Path) -> 
     assert "rank 0 called nccl:all_reduce #3 at /home/alice/train.py:35" in text
 
 
-def test_point_to_point_operations_are_said_not_lined_up(tmp_path: Path) -> None:
-    ranks = {r: [*steady(3), Call(1, op=f"send {r}->{r + 1}", state="scheduled", p2p=True)] for r in range(2)}
-    report = analyse(write(tmp_path, "2.4", ranks, world=2))
-    assert report is not None
-    assert any("nccl:send 0->1 (point-to-point #1" in n and "does not line up" in n for n in report.notes)
-
-
 def test_an_unknown_format_version_is_read_and_said(tmp_path: Path) -> None:
     write(tmp_path, "2.4", _late(), world=4)
     data = pickle.loads((tmp_path / "nccl_trace_rank_0").read_bytes())

@@ -28,6 +28,8 @@ a member without a dump can be told from one that was never a member; they recor
 collective was *called*, not where a rank is now, and the report says which it shows. When every
 rank entered a collective and none completed it (**stuck**), no rank is named: the dumps cannot
 tell which GPU or link held it up.
+Point-to-point operations (pipeline parallelism) are matched by peer, as torch's fr_trace does:
+a send or recv left open whose partner the peer never posted names that peer.
 
 Every named rank comes with its stack, the program's own frame first (not torch's, not the
 standard library's, not jobc's). Input is untrusted: a file that is too large, not JSON, or not
@@ -82,6 +84,8 @@ _TORCH_NAME = re.compile(r"(?P<prefix>.*?)(?P<rank>\d{1,7})(?:\.(?:json|pkl|pick
 # the pickle (_dump_nccl_trace, on a timeout) or as JSON (_dump_nccl_trace_json)
 KNOWN_MAJOR = (1, 2)
 _P2P_NAME = re.compile(r":(?:send|recv)\b")
+_SEND = re.compile(r"[a-z]+:send ([0-9]{1,7})->([0-9]{1,7})")
+_RECV = re.compile(r"[a-z]+:recv ([0-9]{1,7})<-([0-9]{1,7})")
 _LIBRARY = ("/site-packages/", "/dist-packages/", "/jobc/runtime/", "/lib/python3", "/lib64/python3")
 _FATAL = "Fatal Python error:"
 _THREAD = re.compile(r"^(Current thread|Thread) 0x[0-9a-fA-F]+ \(most recent call first\):")
@@ -109,6 +113,10 @@ class Entry:
     dtypes: str
     state: str = ""  # scheduled | started | completed ("" when the dump does not say)
     frames: tuple[Frame, ...] = ()  # where the program called it, innermost first
+    # a send's or recv's ranks within its group, from torch's name ("nccl:send 0->1",
+    # "nccl:recv 1<-0"; torch's fr_trace reads them the same way); None when it names none
+    src: int | None = None
+    dst: int | None = None
 
     @property
     def signature(self) -> tuple[str, str, str]:
@@ -410,6 +418,7 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
         if seq is None or seq <= 0:
             continue
         name, description = _group_of(raw)
+        peers = _peers(op)
         state = raw.get("state")
         if op.startswith("gloo:") and raw.get("retired") is True:
             # gloo's recorder never marks a collective started or completed (every entry stays
@@ -424,9 +433,20 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
             dtypes=_dtypes(raw.get("input_dtypes")),
             state=state[:20] if isinstance(state, str) else "",
             frames=_entry_frames(raw.get("frames"), budget),
+            src=peers[0],
+            dst=peers[1],
         )
         (p2p if is_p2p else collectives).append(entry)
     return collectives[::-1], p2p[::-1]
+
+
+def _peers(op: str) -> tuple[int | None, int | None]:
+    """(source, destination) of a send or recv within its group, as torch names them."""
+    if m := _SEND.fullmatch(op):
+        return int(m[1]), int(m[2])
+    if m := _RECV.fullmatch(op):
+        return int(m[2]), int(m[1])
+    return None, None
 
 
 def _entries(data: Any) -> list[Entry]:
@@ -975,20 +995,150 @@ def _place(d: Divergence, dumps: dict[int, RankDump], groups: Groups, stacks: di
         d.detail += "; " + "; ".join(heres)
 
 
-def _p2p_notes(dumps: dict[int, RankDump]) -> list[str]:
-    """Point-to-point operations left unfinished: said, not lined up (their sequence numbers
-    count each rank's own sends and receives, so they do not meet across ranks by number)."""
-    out = []
-    for rank, dump in sorted(dumps.items()):
-        open_ = [e for e in dump.p2p if e.state in ("scheduled", "started")]
-        if open_:
-            e = open_[0]
-            out.append(
-                f"rank {rank} has {e.op} (point-to-point #{e.seq} of "
-                f"{_describe_group(e.group, e.description)}) {e.state}, not completed; "
-                "jobc does not line up point-to-point operations across ranks"
-            )
-    return out[:8]
+_OPEN = ("scheduled", "started")
+
+
+@dataclass(frozen=True)
+class _Posted:
+    """A send or recv a rank posted and did not complete."""
+
+    rank: int
+    entry: Entry
+    state: str
+    send: bool
+
+
+def _p2p_state(dump: RankDump) -> list[tuple[Entry, str]]:
+    """Each point-to-point entry with the state that counts: inside a batch (``batch_isend_irecv``
+    records each op, then one ``nccl:coalesced`` entry of the same sequence number that alone
+    carries the batch's state) the batch's, else its own."""
+    marks = {(e.group, e.seq): e.state for e in dump.p2p if e.op.endswith(":coalesced")}
+    return [(e, marks.get((e.group, e.seq), e.state)) for e in dump.p2p if not e.op.endswith(":coalesced")]
+
+
+def _posted(dumps: dict[int, RankDump]) -> list[_Posted]:
+    return [
+        _Posted(rank, e, state, ":send " in e.op)
+        for rank, dump in sorted(dumps.items())
+        for e, state in _p2p_state(dump)
+        if state in _OPEN and e.src is not None and e.dst is not None
+    ]
+
+
+def _group_ranks(group: str, dumps: dict[int, RankDump], world: int | None) -> list[int] | None:
+    """The group's global ranks in group-rank order, as the dumps list them; None when they do not."""
+    for dump in dumps.values():
+        if group in dump.groups:
+            return sorted(dump.groups[group])
+    return list(range(world)) if group == "0" and world is not None else None
+
+
+def _p2p_what(p: _Posted) -> str:
+    e = p.entry
+    shape = " ".join(part for part in (e.sizes, e.dtypes) if part and part != "[]")
+    return (
+        f"{e.op}{' ' + shape if shape else ''} (point-to-point #{e.seq} of "
+        f"{_describe_group(e.group, e.description)}, stage pair {e.src} → {e.dst})"
+    )
+
+
+def _p2p_call(rank: int, entry: Entry | None) -> str:
+    if entry is None or not entry.frames:
+        return ""
+    return f"; rank {rank} called {entry.op} at {user_first(entry.frames)[0].where()}"
+
+
+def _p2p_hang(dumps: dict[int, RankDump], world: int | None) -> Divergence | None:
+    """A send or recv left open whose partner is missing names the peer that never posted it
+    (a send on A to B pairs with a recv on B from A in the same group, as torch's fr_trace
+    matches them); a pair both posted and both open says both sides wait."""
+    posted = _posted(dumps)
+    index = {(p.rank, p.entry.group, p.entry.src, p.entry.dst, p.send) for p in posted}
+    missing: list[tuple[_Posted, int | None]] = []
+    pairs: list[tuple[_Posted, int]] = []
+    for p in posted:
+        ranks = _group_ranks(p.entry.group, dumps, world)
+        mine, theirs = (p.entry.src, p.entry.dst) if p.send else (p.entry.dst, p.entry.src)
+        if mine is None or theirs is None:  # _posted keeps only entries naming both
+            continue
+        if ranks is None or max(mine, theirs) >= len(ranks) or ranks[mine] != p.rank:
+            missing.append((p, None))  # which global rank the peer is, the dumps do not say
+            continue
+        peer = ranks[theirs]
+        if (peer, p.entry.group, p.entry.src, p.entry.dst, not p.send) in index:
+            pairs.append((p, peer))
+        else:
+            missing.append((p, peer))
+    # a peer that wrote a dump without the partner first, then one without a dump, then unknown
+    missing.sort(key=lambda m: (m[1] is None, m[1] is not None and m[1] not in dumps))
+    if missing:
+        return _p2p_missing(*missing[0], dumps)
+    if pairs:
+        p, peer = pairs[0]
+        both = sorted({p.rank, peer})
+        detail = (
+            f"rank {p.rank}'s {_p2p_what(p)} is {p.state}, not completed, and rank {peer} posted its "
+            f"partner, which is open too: both sides are waiting on each other's transfer, so no "
+            "rank skipped it; the network or transport between them (NCCL's log, NCCL_DEBUG=INFO), "
+            "not a missing rank, is the likely cause"
+        )
+        d = Divergence(
+            "p2p-stuck", p.entry.group, p.entry.description, p.entry.seq, p.entry.op, both, [], detail
+        )
+        d.detail += _p2p_call(p.rank, p.entry)
+        return d
+    return None
+
+
+def _p2p_missing(p: _Posted, peer: int | None, dumps: dict[int, RankDump]) -> Divergence:
+    e = p.entry
+    other = f"{'recv from' if p.send else 'send to'} rank {p.rank}"
+    head = f"rank {p.rank}'s {_p2p_what(p)} is {p.state}, not completed"
+    if peer is None:
+        local = e.dst if p.send else e.src
+        detail = (
+            f"{head}; its peer is rank {local} of {_describe_group(e.group, e.description)}, whose "
+            "global rank the dumps do not say (no pg_config for the group), so the rank it waits on "
+            "cannot be named"
+        )
+        named: list[int] = []
+    elif peer not in dumps:
+        detail = (
+            f"{head}; it waits on rank {peer}, which wrote no dump: whether it posted the matching "
+            f"{other} is unknown"
+        )
+        named = [peer]
+    else:
+        detail = f"{head}; rank {peer} never posted the matching {other}: rank {peer} is the one it waits on"
+        named = [peer]
+    d = Divergence("p2p", e.group, e.description, e.seq, e.op, named, [p.rank], detail)
+    d.detail += _p2p_call(p.rank, e)
+    return d
+
+
+def _place_p2p(d: Divergence, dumps: dict[int, RankDump], stacks: dict[int, list[Frame]]) -> None:
+    """Where the named peer is: its stack at the dump when there is one, else where it last
+    called a point-to-point op or collective (torch records the call, not where it is now)."""
+    for rank in d.ranks:
+        if d.kind == "p2p-stuck":
+            continue
+        if rank in stacks:
+            d.stacks[rank] = user_first(stacks[rank])
+            d.detail += f"; rank {rank} is at {d.stacks[rank][0].where()}"
+            continue
+        dump = dumps.get(rank)
+        last = next(
+            (e for e in reversed([*(dump.entries if dump else []), *(dump.p2p if dump else [])]) if e.frames),
+            None,
+        )
+        if last is None:
+            continue
+        d.recorded.add(rank)
+        d.stacks[rank] = user_first(last.frames)
+        d.detail += (
+            f"; rank {rank} last called {last.op} at {d.stacks[rank][0].where()}; where it is now the "
+            "flight recorder does not record"
+        )
 
 
 def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = False) -> FlightReport | None:
@@ -1029,13 +1179,24 @@ def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = Fals
         )
     if divergence is None:
         divergence = _stuck(groups, known)
-    if divergence is not None:
+    p2p = _p2p_hang(dumps, world)
+    if p2p is not None and (
+        divergence is None
+        or divergence.kind == "stuck"
+        or (divergence.kind == "lost" and p2p.ranks and set(p2p.ranks) <= set(lost))
+    ):
+        divergence = p2p
+        _place_p2p(divergence, dumps, stacks)
+    elif divergence is not None:
         _place(divergence, dumps, groups, stacks)
+        if p2p is not None:
+            notes.append(f"point-to-point: {p2p.detail}")
     versions = sorted({d.version for d in dumps.values() if d.version})
     if len(versions) > 1:
         notes.append(f"{directory}: the dumps are of different formats ({', '.join(versions)})")
-    notes.extend(_p2p_notes(dumps))
     report = FlightReport(directory, restart, dumps, lost, divergence, notes)
-    report.completed = all(e.state == "completed" for d in dumps.values() for e in d.entries)
+    report.completed = all(e.state == "completed" for d in dumps.values() for e in d.entries) and all(
+        state == "completed" for d in dumps.values() for _, state in _p2p_state(d)
+    )
     report.unknown_members = sorted(g for g in groups if g not in known)
     return report

@@ -651,6 +651,11 @@ _HANG_ADVICE = {
         "dumps the rank that did not join can be named"
     ),
     "stuck": "look at the node of the rank named (GPU errors, earlier work on its GPU)",
+    "p2p": (
+        "find why the peer named did not post its send or recv (its stack is shown): a pipeline "
+        "stage that stopped, or ranks that disagree on the schedule"
+    ),
+    "p2p-stuck": "look at the link between the two ranks' nodes (NCCL_DEBUG=INFO, the network fabric)",
 }
 
 
@@ -727,7 +732,7 @@ def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
         # the rank that never joined the collective the others waited in
         cls="collective_timeout",
         role="cause",
-        action="resubmit" if div.kind == "stuck" else "fix_program",
+        action="resubmit" if div.kind in ("stuck", "p2p-stuck") else "fix_program",
         advice=(
             _HANG_ADVICE["late-recorded"]
             if div.kind == "late" and set(div.ranks) <= div.recorded
