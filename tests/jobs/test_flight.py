@@ -258,3 +258,16 @@ def test_one_entry_named_many_times_is_read_a_bounded_number_of_times(tmp_path: 
     assert len(dumps[0].entries) == MAX_ENTRIES
     assert sum(len(e.frames) for e in dumps[0].entries) <= MAX_DUMP_FRAMES
     assert dumps[0].entries[-1].frames  # the newest entries keep their frames
+
+
+def test_a_fifo_or_a_device_named_like_a_dump_is_not_read(tmp_path: Path) -> None:
+    import os
+
+    # opening a FIFO waited for a writer for ever; a link to /dev/zero was read without end
+    for dump in (FIXTURES / "collective" / "dumps").glob("rank1-*"):
+        (tmp_path / dump.name).write_bytes(dump.read_bytes())
+    os.mkfifo(tmp_path / "rank0-restart0.fr.json")
+    (tmp_path / "rank0-restart0.stacks.json").symlink_to("/dev/zero")
+    report = analyse(tmp_path)
+    assert report is not None
+    assert sum("not a regular file" in note for note in report.notes) == 2

@@ -40,8 +40,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -211,12 +213,12 @@ def find_dump_dir(log: Path) -> Path | None:
 
 
 def _load(path: Path, notes: list[str]) -> Any:
+    data = _read_capped(path, notes)
+    if data is None:
+        return None
     try:
-        if path.stat().st_size > MAX_DUMP_BYTES:
-            notes.append(f"{path}: larger than {MAX_DUMP_BYTES >> 20} MiB; not read")
-            return None
-        return json.loads(path.read_bytes().decode("utf-8", "replace"))
-    except (OSError, ValueError, RecursionError) as exc:
+        return json.loads(data.decode("utf-8", "replace"))
+    except (ValueError, RecursionError) as exc:
         notes.append(f"{path}: not a readable JSON dump ({type(exc).__name__})")
         return None
 
@@ -255,8 +257,13 @@ def _same_list(value: Any) -> list[Any]:
 
 
 def _read_capped(path: Path, notes: list[str]) -> bytes | None:
+    """A dump's bytes, at most `MAX_DUMP_BYTES`; a FIFO or a device named like a dump (a link to
+    /dev/zero) is not read: opening it does not wait for a writer, and it is refused."""
     try:
-        with path.open("rb") as stream:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(0, "not a regular file")
             data = stream.read(MAX_DUMP_BYTES + 1)
     except OSError as exc:
         notes.append(f"{path}: cannot read: {exc.strerror or exc}")
