@@ -187,3 +187,44 @@ def test_triage_reports_the_stage_in_json(tmp_path: Path, capsys: pytest.Capture
     first = json.loads(capsys.readouterr().out)["findings"][0]
     assert (first["kind"], first["rank"]) == ("hang", 4)
     assert "stage pair 1 → 2" in first["summary"]
+
+
+def test_one_dump_file_is_read_and_its_peer_named_as_waited_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dumps = write(tmp_path / "dumps", "2.4", _pipeline(), world=8, groups=PP)
+    log = tmp_path / "job.out"
+    log.write_text("0: [rank0]: Watchdog caught collective operation timeout\n")
+    assert main(["triage", str(log), "--format", "json", "--dumps", str(dumps / "nccl_trace_rank_2")]) == 0
+    first = json.loads(capsys.readouterr().out)["findings"][0]
+    assert (first["kind"], first["rank"]) == ("hang", 4)
+    assert "it waits on rank 4, which wrote no dump" in first["summary"]
+
+
+def test_several_dump_files_are_read_together(tmp_path: Path) -> None:
+    dumps = write(tmp_path, "2.4", _pipeline(), world=8, groups=PP)
+    report = analyse(sorted(dumps.iterdir()))
+    assert report is not None
+    assert report.divergence is not None
+    assert (report.divergence.kind, report.divergence.ranks) == ("p2p", [4])
+    assert sorted(report.dumps) == list(range(8))
+
+
+def test_a_named_file_that_is_no_dump_is_said(tmp_path: Path) -> None:
+    (tmp_path / "trace_3").write_text("not a dump\n")
+    (tmp_path / "notes").write_text("x")
+    report = analyse([tmp_path / "trace_3", tmp_path / "notes"])
+    assert report is not None
+    assert report.dumps == {}
+    assert any("trace_3: neither a pickle nor JSON" in n for n in report.notes)
+    assert any("notes: its name ends in no rank" in n for n in report.notes)
+
+
+def test_a_dumps_path_that_is_neither_file_nor_directory_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "job.out"
+    log.write_text("hello\n")
+    assert main(["triage", str(log), "--dumps", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"jobc triage: --dumps {tmp_path / 'nowhere'}: neither a directory nor a dump file"

@@ -39,10 +39,13 @@ def register(sub: Any, name: str) -> None:
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument(
         "--dumps",
-        metavar="DIR",
+        metavar="DIR|FILE",
+        nargs="+",
+        action="extend",
         help=(
-            "a directory of hang dumps: jobc.runtime's, or torch's flight-recorder files "
-            "(<prefix><rank>, e.g. nccl_trace_rank_0) (default: <log stem>.flight beside the log)"
+            "a directory of hang dumps (jobc.runtime's, or torch's flight-recorder files), or "
+            "torch's dump files themselves (<prefix><rank>, e.g. nccl_trace_rank_0) "
+            "(default: <log stem>.flight beside the log)"
         ),
     )
     add_ledger_argument(p)
@@ -128,13 +131,18 @@ def run(args: argparse.Namespace) -> int:
     return Exit.OK
 
 
-def _dumps(args: argparse.Namespace) -> Path | None:
-    if args.dumps is None:
+def _dumps(args: argparse.Namespace) -> Path | list[Path] | None:
+    """One directory, or dump files (one or several)."""
+    if not args.dumps:
         return None
-    directory = Path(args.dumps)
-    if not directory.is_dir():
-        raise CommandError(f"--dumps {directory}: not a directory")
-    return directory
+    paths = [Path(p) for p in args.dumps]
+    for path in paths:
+        if not path.is_dir() and not path.is_file():
+            raise CommandError(f"--dumps {path}: neither a directory nor a dump file")
+    dirs = [p for p in paths if p.is_dir()]
+    if dirs and len(paths) > 1:
+        raise CommandError(f"--dumps {dirs[0]}: give one directory, or dump files, not both or several")
+    return dirs[0] if dirs else paths
 
 
 def _unchanged_spec(entry: Any) -> Path | None:

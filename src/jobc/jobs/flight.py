@@ -613,6 +613,28 @@ def _torch_dumps(directory: Path, names: Sequence[str], notes: list[str]) -> dic
     return found[best]
 
 
+def read_dump_files(paths: Sequence[Path], notes: list[str]) -> dict[int, RankDump]:
+    """torch's dumps named one by one (``--dumps nccl_trace_rank_3``): each file's rank is the
+    number its name ends in, as torch names them; a file that is not a dump is said."""
+    out: dict[int, RankDump] = {}
+    for path in paths[:MAX_TORCH_DUMPS]:
+        m = _TORCH_NAME.fullmatch(path.name)
+        if m is None:
+            notes.append(f"{path}: its name ends in no rank (torch names a dump <prefix><rank>); not read")
+            continue
+        rank = int(m["rank"])
+        if rank in out:
+            notes.append(f"{path}: a second dump of rank {rank}; read {out[rank].recorder}")
+            continue
+        before = len(notes)
+        dump = _torch_dump(rank, path, notes)
+        if dump is not None:
+            out[rank] = dump
+        elif len(notes) == before:
+            notes.append(f"{path}: neither a pickle nor JSON, so not a flight-recorder dump; not read")
+    return out
+
+
 def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | None, dict[int, RankDump]]:
     """The dumps of the latest restart that wrote any: (restart, rank → dump)."""
     notes = notes if notes is not None else []
@@ -1148,11 +1170,18 @@ def _place_p2p(d: Divergence, dumps: dict[int, RankDump], stacks: dict[int, list
         )
 
 
-def analyse(directory: Path, logs: Sequence[Path] = (), *, torchrun: bool = False) -> FlightReport | None:
-    """The first divergence in the dumps of ``directory`` (None when it holds nothing to read;
-    a report without dumps when it holds only files that could not be read)."""
+def analyse(
+    source: Path | Sequence[Path], logs: Sequence[Path] = (), *, torchrun: bool = False
+) -> FlightReport | None:
+    """The first divergence in the dumps of ``source``, a directory or dump files (None when it
+    holds nothing to read; a report without dumps when it holds only files that could not be read)."""
     notes: list[str] = []
-    restart, dumps = read_dumps(directory, notes)
+    if isinstance(source, Path):
+        directory = source
+        restart, dumps = read_dumps(directory, notes)
+    else:
+        directory = source[0] if len(source) == 1 else source[0].parent
+        restart, dumps = None, read_dump_files(source, notes)
     if not dumps:
         return FlightReport(directory, restart, {}, [], None, notes) if notes else None
     world = max((d.world_size for d in dumps.values() if d.world_size), default=None)

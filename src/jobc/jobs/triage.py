@@ -686,14 +686,15 @@ def _no_divergence(text: str, evidence: list[Evidence], *, stuck: bool = False) 
     )
 
 
-def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
+def with_hang_dumps(d: Diagnosis, dumps: Path | Sequence[Path] | None = None) -> Diagnosis:
     """Put the hang the dumps show first; the log's timeouts and lost peers are its symptoms.
 
-    ``dumps`` is the dump directory; by default the one the compiled script makes beside each log.
+    ``dumps`` is the dump directory or torch's dump files; by default the directory the compiled
+    script makes beside each log.
     """
     from jobc.jobs import flight
 
-    directory = dumps
+    directory: Path | Sequence[Path] | None = dumps
     if directory is None:
         for log in d.logs:
             directory = flight.find_dump_dir(Path(log))
@@ -704,7 +705,8 @@ def with_hang_dumps(d: Diagnosis, dumps: Path | None = None) -> Diagnosis:
     report = flight.analyse(directory, [Path(p) for p in d.logs], torchrun=d.mode == "torchrun")
     if report is None:
         if dumps is not None:  # named on the command line: say that it held nothing to read
-            d.findings.append(_no_divergence(f"no flight-recorder dump in {directory}", []))
+            where = directory if isinstance(directory, Path) else ", ".join(str(p) for p in directory[:5])
+            d.findings.append(_no_divergence(f"no flight-recorder dump in {where}", []))
         return d
     div = report.divergence
     if div is None or (div.kind == "stuck" and not div.ranks):
