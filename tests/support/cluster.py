@@ -463,28 +463,38 @@ class SlurmCluster:
             )
         db = self.root / "db"
         db.mkdir()
+        # A MariaDB server removes the `#sql…` temporary tables it finds in its tmpdir when it
+        # starts; sharing /tmp, one cluster's starting server deleted another's tables halfway
+        # through mariadb-install-db ("Unknown table 'mysql.tmp_user_sys'").
+        tmp = self.root / "dbtmp"
+        tmp.mkdir()
         sock = self.root / "run" / "mysqld.sock"
         sql_port, dbd_port = free_ports(2)
-        subprocess.run(
+        installed = subprocess.run(
             [
                 "mariadb-install-db",
                 "--no-defaults",
                 f"--datadir={db}",
+                f"--tmpdir={tmp}",
                 "--user=root",
                 "--skip-test-db",
                 "--auth-root-authentication-method=normal",
             ],
             capture_output=True,
-            check=True,
-            timeout=120,
+            check=False,
+            timeout=self._start_timeout,
             cwd=self.root,
         )
+        if installed.returncode != 0:
+            output = (installed.stdout + installed.stderr).decode(errors="replace").strip()
+            raise ClusterUnavailable(f"mariadb-install-db failed (exit {installed.returncode}):\n{output}")
         self._spawn(
             "mariadbd",
             [
                 "mariadbd",
                 "--no-defaults",
                 f"--datadir={db}",
+                f"--tmpdir={tmp}",
                 f"--socket={sock}",
                 f"--port={sql_port}",
                 "--bind-address=127.0.0.1",

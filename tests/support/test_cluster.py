@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -175,6 +176,19 @@ def test_second_cluster_side_by_side_cleans_up(slurm_cluster: SlurmCluster, tmp_
         assert other.first_job_id % PORT_SPAN not in ours
     assert not root.exists()
     assert not cluster_processes(root)
+
+
+def test_clusters_with_accounting_start_side_by_side(slurm_cluster: SlurmCluster) -> None:
+    # The workers of `pytest -n 4` start their clusters at once. Their MariaDB servers once
+    # shared /tmp as tmpdir and deleted each other's temporary tables while installing.
+    clusters = [SlurmCluster(nodes=1, gpus_per_node=0, accounting=True) for _ in range(3)]
+    try:
+        with ThreadPoolExecutor(len(clusters)) as pool:
+            list(pool.map(lambda cluster: cluster.start(), clusters))
+        assert all(cluster.accounting for cluster in clusters)
+    finally:
+        for cluster in clusters:
+            cluster.stop()
 
 
 def test_hosts_entries_are_added_once(tmp_path: Path) -> None:
