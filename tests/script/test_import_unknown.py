@@ -176,3 +176,29 @@ def test_a_value_set_differently_on_two_paths_is_unknown_not_the_last_one_writte
     )
     assert '- "{unknown.ZERO}"  # line 9' in text
     assert [code for code, _ in findings] == ["JC008"]
+
+
+def test_an_export_on_some_paths_only_is_unknown_not_the_last_value_written(tmp_path: Path) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=1
+        #SBATCH --ntasks-per-node=8
+        #SBATCH --gres=gpu:8
+        export HF_HUB_OFFLINE=1
+        if [ -n "$FAST" ]; then
+          export NCCL_ALGO=Ring
+          export OMP_NUM_THREADS=4
+        else
+          export NCCL_ALGO=Tree
+        fi
+        srun python train.py
+        """,
+    )
+    env = text.split("\nenv:\n", 1)[1].split("\n\n", 1)[0]
+    assert '  HF_HUB_OFFLINE: "1"  # line 5' in env
+    assert '  NCCL_ALGO: "{unknown.NCCL_ALGO}"  # line 7' in env
+    assert '  OMP_NUM_THREADS: "{unknown.OMP_NUM_THREADS}"  # line 8' in env
+    assert "Tree" not in env
+    assert [code for code, _ in findings] == ["JC008", "JC008"]

@@ -155,6 +155,9 @@ class ScriptFacts:
     # per-rank names the script gives values itself (`NODE_RANK=1`, `for NODE_RANK in …`): its own
     # variables, not the ones Slurm or a launcher sets for each rank
     own: frozenset[str] = frozenset()
+    # each assigned variable's value where the batch shell reaches its step, as far as the script
+    # says it (None: unknown there, set differently on two paths, or unset again)
+    final: dict[str, str | None] = field(default_factory=dict)
 
     def honoured(self) -> dict[str, Directive]:
         """The directives sbatch reads, by name; a later one wins, as in sbatch."""

@@ -334,6 +334,10 @@ class _Reader:
         self.walk(self.src, list(_statements(root)))
         self._errors(root)
         self._own_variables()
+        for name in {e.name for e in self.facts.exports}:
+            value = self.vars.get(name)
+            known = isinstance(value, tuple) and len(value) == 1 and _values.literal(value[0])
+            self.facts.final[name] = _values.text(value[0]) if known and value is not None else None
 
     def _own_variables(self) -> None:
         """A per-rank name the script gives a value itself (`NODE_RANK=1`, `for NODE_RANK in …`,

@@ -725,7 +725,32 @@ def _environment(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
         if for_lint:
             out.put(("env", e.name), e.value, e.value_span, f"export {e.name}={e.raw}")
             continue
+        final = facts.final.get(e.name, e.value)
+        if final != e.value and e.name not in COMPUTED:
+            if final is None:
+                _env_unknown(out, e)
+            else:
+                out.skip(e.span, f"export {e.name}={e.raw}", "a later line of the script changes it")
+            continue
         _import_env(out, e)
+
+
+def _env_unknown(out: Derived, e: Export) -> None:
+    """An export whose value the step may not see (set in an `if`, differently on two paths, or
+    changed later): the variable keeps its place in env as `{unknown.NAME}`, which fails lint
+    (JC008) until it is written, never a value of one path as if it were every path's."""
+    from jobc.spec.interpolate import UNKNOWN
+
+    path: DataPath = ("env", e.name)
+    out.skip(e.span, f"export {e.name}={e.raw}", "not the value the step sees on every path")
+    if path in out.templated:
+        return
+    out.put(path, f"{{{UNKNOWN}.{e.name}}}", e.value_span)
+    out.templated.add(path)
+    out.unknown.append(
+        f"env.{e.name}: line {e.span.line} sets it on some paths only, or differently on others "
+        f"(an `if`, a `case`, a loop), kept as {{{UNKNOWN}.{e.name}}}: write its value"
+    )
 
 
 def _import_env(out: Derived, e: Export) -> None:
