@@ -349,3 +349,38 @@ def test_other_torch_objects_are_still_refused(tmp_path: Path) -> None:
         "refused, not loaded: it names the Python object torch.jit._pickle.restore_type_tag" in n
         for n in report.notes
     )
+
+
+@pytest.mark.parametrize("version", ["2.4", "2.10"])
+def test_pg_status_confirms_the_late_ranks_last_collective_and_the_timeout_is_said(
+    tmp_path: Path, version: str
+) -> None:
+    report = analyse(write(tmp_path, version, _late(), world=4))
+    assert report is not None
+    text = report.summary()
+    assert "pg_status gives the last collective completed in the group: rank 2 #4" in text
+    assert "its timeout was 600 s (timeout_ms 600000)" in text
+    assert not any("pg_status" in n for n in report.notes)  # it agrees with the entries
+
+
+def test_a_format_without_pg_status_or_timeout_says_neither(tmp_path: Path) -> None:
+    report = analyse(write(tmp_path, "2.0", _late(), world=4))
+    assert report is not None
+    assert "pg_status" not in report.summary()
+    assert "timeout" not in report.summary()
+
+
+def test_pg_status_that_contradicts_the_entries_is_noted(tmp_path: Path) -> None:
+    write(tmp_path, "2.4", _late(), world=4)
+    data = pickle.loads((tmp_path / "nccl_trace_rank_1").read_bytes())
+    data["pg_status"]["0"]["last_completed_collective"] = 2  # its entries record #4 completed
+    (tmp_path / "nccl_trace_rank_1").write_bytes(pickle.dumps(data, protocol=2))
+    report = analyse(tmp_path)
+    assert report is not None
+    assert report.divergence is not None
+    assert report.divergence.ranks == [2]
+    assert any(
+        "rank 1: pg_status of process group 0 says the last collective completed is #2, but its "
+        "entries record #4" in n
+        for n in report.notes
+    )

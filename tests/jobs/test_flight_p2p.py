@@ -228,3 +228,9 @@ def test_a_dumps_path_that_is_neither_file_nor_directory_is_one_line(
     assert main(["triage", str(log), "--dumps", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
     assert err.strip() == f"jobc triage: --dumps {tmp_path / 'nowhere'}: neither a directory nor a dump file"
+
+
+def test_the_open_sends_timeout_is_said(tmp_path: Path) -> None:
+    report = analyse(write(tmp_path, "2.4", _pipeline(), world=8, groups=PP))
+    assert report is not None
+    assert "its timeout was 600 s (timeout_ms 600000)" in report.summary()

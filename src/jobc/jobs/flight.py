@@ -119,6 +119,7 @@ class Entry:
     # "nccl:recv 1<-0"; torch's fr_trace reads them the same way); None when it names none
     src: int | None = None
     dst: int | None = None
+    timeout_ms: int | None = None  # the timeout the watchdog applies to it (format 2.4 on)
 
     @property
     def signature(self) -> tuple[str, str, str]:
@@ -141,7 +142,9 @@ class RankDump:
     world_size: int | None = None
     groups: dict[str, list[int]] = field(default_factory=dict)
     version: str | None = None  # the flight recorder's format version ("2.10")
-    p2p: list[Entry] = field(default_factory=list)  # point-to-point entries, not lined up
+    p2p: list[Entry] = field(default_factory=list)  # point-to-point entries
+    # pg_status (format 2.4 on): group → last collective enqueued, started, completed
+    status: dict[str, tuple[int | None, int | None, int | None]] = field(default_factory=dict)
 
 
 @dataclass
@@ -442,6 +445,7 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
             frames=_entry_frames(raw.get("frames"), budget),
             src=peers[0],
             dst=peers[1],
+            timeout_ms=_int(raw.get("timeout_ms")),
         )
         (p2p if is_p2p else collectives).append(entry)
     return collectives[::-1], p2p[::-1]
@@ -559,7 +563,66 @@ def _torch_dump(rank: int, path: Path, notes: list[str]) -> RankDump | None:
         groups=_pg_config(data),
         version=_version(data, path, notes),
         p2p=p2p,
+        status=_pg_status(data),
     )
+
+
+_STATUS_KEYS = ("last_enqueued_collective", "last_started_collective", "last_completed_collective")
+
+
+def _pg_status(data: dict[Any, Any]) -> dict[str, tuple[int | None, int | None, int | None]]:
+    """``pg_status``: each group's last collective enqueued, started and completed, as torch
+    keeps them apart from the ring buffer (ints in the pickle, strings in JSON; -1 for none)."""
+    raw = data.get("pg_status")
+    out: dict[str, tuple[int | None, int | None, int | None]] = {}
+    if not isinstance(raw, dict):
+        return out
+    for key, value in list(raw.items())[:10_000]:
+        if isinstance(value, dict):
+            a, b, c = (_int(value.get(k)) for k in _STATUS_KEYS)
+            out[_text(key)] = (a, b, c)
+    return out
+
+
+def _status_notes(dumps: dict[int, RankDump], groups: Groups) -> list[str]:
+    """Where a rank's pg_status contradicts its own entries: it says a collective completed that
+    the entries record open, or the entries record one completed past what it says."""
+    out: list[str] = []
+    for rank, dump in sorted(dumps.items()):
+        for group, (_, _, completed) in sorted(dump.status.items()):
+            seqs = groups.get(group, {}).get(rank, {})
+            if completed is None or not seqs:
+                continue
+            done = max((q for q, e in seqs.items() if e.state == "completed"), default=None)
+            said = seqs.get(completed)
+            if (done is not None and done > completed) or (said is not None and said.state in _OPEN):
+                out.append(
+                    f"rank {rank}: pg_status of process group {group} says the last collective "
+                    f"completed is #{completed}, but its entries record #{done if done is not None else '?'} "
+                    "as the last completed; the entries are used"
+                )
+            if len(out) >= 8:
+                return out
+    return out
+
+
+def _sharpen(d: Divergence, dumps: dict[int, RankDump], groups: Groups) -> None:
+    """What pg_status confirms of the named ranks, and the timeout that fired."""
+    confirmed = [
+        f"rank {r} #{dumps[r].status[d.group][2]}"
+        for r in d.ranks
+        if r in dumps and d.group in dumps[r].status and (dumps[r].status[d.group][2] or -1) >= 0
+    ]
+    if confirmed and d.kind in ("late", "stuck"):
+        d.detail += (
+            f"; pg_status gives the last collective completed in the group: {', '.join(confirmed[:8])}"
+        )
+    entry = next(
+        (e for r in [*d.others, *d.ranks] if (e := groups.get(d.group, {}).get(r, {}).get(d.seq or -1))),
+        None,
+    )
+    if entry is not None and entry.timeout_ms is not None and entry.timeout_ms > 0:
+        d.detail += f"; its timeout was {entry.timeout_ms / 1000:g} s (timeout_ms {entry.timeout_ms})"
 
 
 def _candidates(directory: Path, names: Sequence[str], notes: list[str]) -> dict[str, dict[int, Path]]:
@@ -1140,6 +1203,8 @@ def _p2p_missing(p: _Posted, peer: int | None, dumps: dict[int, RankDump]) -> Di
     else:
         detail = f"{head}; rank {peer} never posted the matching {other}: rank {peer} is the one it waits on"
         named = [peer]
+    if e.timeout_ms is not None and e.timeout_ms > 0:
+        detail += f"; its timeout was {e.timeout_ms / 1000:g} s (timeout_ms {e.timeout_ms})"
     d = Divergence("p2p", e.group, e.description, e.seq, e.op, named, [p.rank], detail)
     d.detail += _p2p_call(p.rank, e)
     return d
@@ -1225,11 +1290,13 @@ def analyse(
         _place_p2p(divergence, dumps, stacks)
     elif divergence is not None:
         _place(divergence, dumps, groups, stacks)
+        _sharpen(divergence, dumps, groups)
         if p2p is not None:
             notes.append(f"point-to-point: {p2p.detail}")
     versions = sorted({d.version for d in dumps.values() if d.version})
     if len(versions) > 1:
         notes.append(f"{directory}: the dumps are of different formats ({', '.join(versions)})")
+    notes.extend(_status_notes(dumps, groups))
     report = FlightReport(directory, restart, dumps, lost, divergence, notes)
     report.completed = all(e.state == "completed" for d in dumps.values() for e in d.entries) and all(
         state == "completed" for d in dumps.values() for _, state in _p2p_state(d)
