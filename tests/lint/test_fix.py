@@ -484,3 +484,15 @@ def test_a_directive_line_in_a_script_jobc_does_not_read_as_shell_is_not_moved(t
     assert outcome.result is not None
     assert "JC801" in {f.code for f in outcome.result.findings}
     assert outcome.after == text
+
+
+def test_a_diff_quotes_a_file_name_with_control_characters_as_git_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a raw OSC sequence in the header retitled the terminal; patch reads the quoted form
+    script = tmp_path / "d\x1b]0;PWN\x07.sh"
+    script.write_text("#!/bin/bash\n#SBATCH -N 1\necho hi\n#SBATCH -t 10\nsrun x\n", encoding="utf-8")
+    main(["lint", "--diff", str(script)])
+    header = capsys.readouterr().out.splitlines()[:2]
+    name = str(tmp_path).replace("\\", "\\\\") + "/d\\033]0;PWN\\a.sh"
+    assert header == [f'--- "{name}"', f'+++ "{name}"']

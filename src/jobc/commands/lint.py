@@ -165,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
 def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Path | None) -> Exit:
     """`--fix` / `--diff`: fix each file in memory, then write it (or print the diff)."""
     from jobc.core.atomic import replace
+    from jobc.core.text import visible_lines
     from jobc.lint.fix import diff, fix_path
 
     findings: list[Finding] = []
@@ -188,7 +189,9 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
         if outcome.changed:
             changed += 1
             if args.diff:
-                _write(diff(outcome))
+                # for patch, the file's own bytes; for a terminal, its control characters escaped
+                text = diff(outcome)
+                _write(visible_lines(text) if sys.stdout.isatty() else text)
             else:
                 try:
                     if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:

@@ -228,11 +228,34 @@ def diff(outcome: Outcome) -> str:
     import difflib
 
     out = []
+    name = quoted_name(outcome.file)
     for line in difflib.unified_diff(
         outcome.before.splitlines(keepends=True),
         outcome.after.splitlines(keepends=True),
-        fromfile=outcome.file,
-        tofile=outcome.file,
+        fromfile=name,
+        tofile=name,
     ):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+_C_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\"}
+
+
+def quoted_name(name: str) -> str:
+    """A file name for a diff header: as it is, or, when it holds a control character, a byte
+    that is not UTF-8 or a bidirectional override, in double quotes with C escapes, as git
+    writes it and patch reads it (a raw ESC in the header reached the terminal)."""
+    from jobc.core.text import UNSAFE
+
+    if UNSAFE.search(name) is None and not name.startswith('"'):
+        return name
+    out = []
+    for byte in name.encode("utf-8", "surrogateescape"):
+        if byte in _C_ESCAPES:
+            out.append(_C_ESCAPES[byte])
+        elif byte < 0x20 or byte >= 0x7F:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(chr(byte))
+    return '"' + "".join(out) + '"'
