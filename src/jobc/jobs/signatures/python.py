@@ -66,6 +66,24 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "P106",
+        "cause-is-elsewhere",
+        "exception",
+        "symptom",
+        ("See root cause above", "See stack trace", "initialization failed due to an exception"),
+        re.compile(
+            r"(?P<what>See root cause above|See stack trace above for root cause|"
+            r"See stack trace for root cause|"
+            r"initialization failed due to an exception in a background process)"
+        ),
+        "a process saying it failed because another one did (vLLM's engine and its workers): the "
+        "cause is in that other process's output",
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}",
+        "RuntimeError: Engine core initialization failed: out of disk",
+        "vLLM (vllm/v1/engine/utils.py, vllm/v1/executor/multiproc_executor.py)",
+        ("what",),
+    ),
+    Signature(
         "P104",
         "exception-line",
         "exception",
