@@ -384,3 +384,36 @@ def test_pg_status_that_contradicts_the_entries_is_noted(tmp_path: Path) -> None
         "entries record #4" in n
         for n in report.notes
     )
+
+
+def _coalescing(last_size: int = 512, state: str = "completed") -> list[Call]:
+    """_coalescing_manager: two all_reduces, then the nccl:coalesced entry of the same number
+    (torch gives the collectives inside and their end marker one collective_seq_id)."""
+    return [
+        *steady(2),
+        Call(3, sizes=[[1024]], state="scheduled", line=77, function="sync_buckets"),
+        Call(3, sizes=[[last_size]], state="scheduled", line=77, function="sync_buckets"),
+        Call(3, op="coalesced", sizes=[], state=state, line=77, function="sync_buckets"),
+    ]
+
+
+def test_a_coalesced_group_is_shown_as_the_collectives_inside_it(tmp_path: Path) -> None:
+    ranks = {r: _coalescing() for r in range(3)}
+    ranks[3] = _coalescing(last_size=256)
+    report = analyse(write(tmp_path, "2.4", ranks, world=4))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks, d.seq) == ("desync", [3], 3)
+    assert (
+        "rank 3 calls nccl:coalesced (nccl:all_reduce [[1024]] Float, nccl:all_reduce [[256]] Float) "
+        "where ranks 0-2 call nccl:coalesced (nccl:all_reduce [[1024]] Float, "
+        "nccl:all_reduce [[512]] Float)"
+    ) in d.detail
+
+
+def test_an_agreeing_completed_coalesced_group_is_no_hang(tmp_path: Path) -> None:
+    report = analyse(write(tmp_path, "2.4", {r: _coalescing() for r in range(4)}, world=4))
+    assert report is not None
+    assert report.divergence is None
+    assert "the dumps show no hang" in report.summary()

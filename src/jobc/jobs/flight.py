@@ -732,12 +732,41 @@ def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | N
 
 
 def _by_group(dumps: dict[int, RankDump]) -> dict[str, dict[int, dict[int, Entry]]]:
-    """group → rank → seq → entry."""
+    """group → rank → seq → entry (a coalesced group as one entry that lists its collectives)."""
     out: dict[str, dict[int, dict[int, Entry]]] = {}
     for rank, dump in dumps.items():
+        batch: dict[tuple[str, int], list[Entry]] = {}
         for entry in dump.entries:
-            out.setdefault(entry.group, {}).setdefault(rank, {})[entry.seq] = entry
+            batch.setdefault((entry.group, entry.seq), []).append(entry)
+        for (group, seq), entries in batch.items():
+            out.setdefault(group, {}).setdefault(rank, {})[seq] = _coalesced(entries)
     return out
+
+
+def _coalesced(entries: list[Entry]) -> Entry:
+    """A coalesced group (``_coalescing_manager``): torch records each collective and then one
+    ``nccl:coalesced`` entry of the same sequence number, which alone carries the state and no
+    sizes. It is shown as the collectives inside it, in the marker's state; without a marker the
+    last entry of the number is the one read."""
+    marker = next((e for e in reversed(entries) if e.op.endswith(":coalesced")), None)
+    inner = [e for e in entries if not e.op.endswith(":coalesced")]
+    if marker is None or not inner:
+        return entries[-1]
+    listed = ", ".join(e.describe() for e in inner[:16])
+    if len(inner) > 16:
+        listed += f" and {len(inner) - 16} more"
+    frames = next((e.frames for e in inner if e.frames), marker.frames)
+    return Entry(
+        group=marker.group,
+        description=marker.description,
+        seq=marker.seq,
+        op=f"{marker.op} ({listed})",
+        sizes="",
+        dtypes="",
+        state=marker.state,
+        frames=frames,
+        timeout_ms=marker.timeout_ms,
+    )
 
 
 def _members(group: str, dumps: dict[int, RankDump], seen: Iterable[int], world: int | None) -> list[int]:
@@ -817,7 +846,7 @@ def _first_divergence(group: str, ranks: dict[int, dict[int, Entry]]) -> Diverge
             detail = (
                 f"collectives differ at #{seq} of {_describe_group(group, entry.description)}: "
                 f"{theirs} where {_ranks_text(others)} call "
-                f"{majority[0]} {majority[1]} {majority[2]}"
+                f"{' '.join(part for part in majority if part)}"
             )
             op = majority[0]
         desync = Divergence("desync", group, entry.description, seq, op, named, others, detail)
@@ -1298,7 +1327,9 @@ def analyse(
         notes.append(f"{directory}: the dumps are of different formats ({', '.join(versions)})")
     notes.extend(_status_notes(dumps, groups))
     report = FlightReport(directory, restart, dumps, lost, divergence, notes)
-    report.completed = all(e.state == "completed" for d in dumps.values() for e in d.entries) and all(
+    # a coalesced group's collectives by its marker's state (torch never updates theirs)
+    recorded = (e for ranks in groups.values() for seqs in ranks.values() for e in seqs.values())
+    report.completed = all(e.state == "completed" for e in recorded) and all(
         state == "completed" for d in dumps.values() for _, state in _p2p_state(d)
     )
     report.unknown_members = sorted(g for g in groups if g not in known)
