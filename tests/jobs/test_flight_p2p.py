@@ -234,3 +234,21 @@ def test_the_open_sends_timeout_is_said(tmp_path: Path) -> None:
     report = analyse(write(tmp_path, "2.4", _pipeline(), world=8, groups=PP))
     assert report is not None
     assert "its timeout was 600 s (timeout_ms 600000)" in report.summary()
+
+
+def test_many_open_sends_and_peers_out_of_range_stay_bounded(tmp_path: Path) -> None:
+    # 5,000 open sends a rank in 8 ranks, half to group ranks no group has: each group's members
+    # are looked up once, the peers out of range are said unknown, never guessed
+    ranks = {
+        r: [
+            Call(i, op=f"send {r}->{(r + 1) % 8 if i % 2 else 9_999_999}", state="started", p2p=True)
+            for i in range(1, 5_001)
+        ]
+        for r in range(8)
+    }
+    report = analyse(write(tmp_path, "2.4", ranks, world=8, json_form=True))
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert d.kind == "p2p"
+    assert all(0 <= r < 8 for r in d.ranks)

@@ -1177,8 +1177,11 @@ def _p2p_hang(dumps: dict[int, RankDump], world: int | None) -> Divergence | Non
     index = {(p.rank, p.entry.group, p.entry.src, p.entry.dst, p.send) for p in posted}
     missing: list[tuple[_Posted, int | None]] = []
     pairs: list[tuple[_Posted, int]] = []
+    members: dict[str, list[int] | None] = {}  # looked up once a group: dumps x entries is large
     for p in posted:
-        ranks = _group_ranks(p.entry.group, dumps, world)
+        if p.entry.group not in members:
+            members[p.entry.group] = _group_ranks(p.entry.group, dumps, world)
+        ranks = members[p.entry.group]
         mine, theirs = (p.entry.src, p.entry.dst) if p.send else (p.entry.dst, p.entry.src)
         if mine is None or theirs is None:  # _posted keeps only entries naming both
             continue
