@@ -252,3 +252,28 @@ def test_many_open_sends_and_peers_out_of_range_stay_bounded(tmp_path: Path) -> 
     assert d is not None
     assert d.kind == "p2p"
     assert all(0 <= r < 8 for r in d.ranks)
+
+
+def test_the_pipeline_groups_dumps_alone_name_the_stage_not_the_ranks_without_dumps(tmp_path: Path) -> None:
+    # only the pipeline group's four files given: the data-parallel peers wrote none, but every
+    # collective recorded completed, so the open send is what waits
+    dumps = write(tmp_path, "2.4", _pipeline(), world=8, groups=PP)
+    report = analyse([dumps / f"nccl_trace_rank_{r}" for r in (0, 2, 4, 6)])
+    assert report is not None
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.ranks) == ("p2p", [4])
+    assert "ranks 1, 3, 5, 7 wrote no dump (or their files were not given)" in report.notes
+
+
+def test_ranks_without_dumps_in_an_open_collective_still_come_first(tmp_path: Path) -> None:
+    ranks = _pipeline()
+    for r in (0, 2, 4, 6):
+        ranks[r].append(Call(3, state="started", line=90))
+    report = analyse(
+        [write(tmp_path, "2.4", ranks, world=8, groups=PP) / f"nccl_trace_rank_{r}" for r in (0, 2, 4, 6)]
+    )
+    assert report is not None
+    assert report.divergence is not None
+    assert report.divergence.kind == "lost"
+    assert any(n.startswith("point-to-point: rank 2's nccl:send 1->2") for n in report.notes)

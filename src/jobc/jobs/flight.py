@@ -621,7 +621,7 @@ def _sharpen(d: Divergence, dumps: dict[int, RankDump], groups: Groups) -> None:
         (e for r in [*d.others, *d.ranks] if (e := groups.get(d.group, {}).get(r, {}).get(d.seq or -1))),
         None,
     )
-    if entry is not None and entry.timeout_ms is not None and entry.timeout_ms > 0:
+    if entry is not None and entry.state not in _DONE and entry.timeout_ms and entry.timeout_ms > 0:
         d.detail += f"; its timeout was {entry.timeout_ms / 1000:g} s (timeout_ms {entry.timeout_ms})"
 
 
@@ -1313,11 +1313,18 @@ def analyse(
     if divergence is None:
         divergence = _stuck(groups, known)
     p2p = _p2p_hang(dumps, world)
+    # every collective recorded completed: the ranks without a dump held up no collective, the
+    # open send or recv is what waits
+    settled = all(
+        e.state in _DONE for ranks in groups.values() for seqs in ranks.values() for e in seqs.values()
+    )
     if p2p is not None and (
         divergence is None
         or divergence.kind == "stuck"
-        or (divergence.kind == "lost" and p2p.ranks and set(p2p.ranks) <= set(lost))
+        or (divergence.kind == "lost" and (settled or (p2p.ranks and set(p2p.ranks) <= set(lost))))
     ):
+        if divergence is not None and divergence.kind == "lost":
+            notes.append(f"{_ranks_text(lost)} wrote no dump (or their files were not given)")
         divergence = p2p
         _place_p2p(divergence, dumps, stacks)
     elif divergence is not None:
