@@ -277,3 +277,13 @@ def test_ranks_without_dumps_in_an_open_collective_still_come_first(tmp_path: Pa
     assert report.divergence is not None
     assert report.divergence.kind == "lost"
     assert any(n.startswith("point-to-point: rank 2's nccl:send 1->2") for n in report.notes)
+
+
+def test_the_peers_last_call_is_its_newest_entry_collective_or_not(tmp_path: Path) -> None:
+    ranks = _pipeline()
+    # a collective (in a group of its own) after its last send
+    ranks[4].append(Call(1, line=99, function="log_loss", group=("7", "tensor_model_parallel_group")))
+    report = analyse(write(tmp_path, "2.4", ranks, world=8, groups=PP))
+    assert report is not None
+    assert report.divergence is not None
+    assert "rank 4 last called nccl:all_reduce at /home/alice/train.py:99 in log_loss" in report.summary()

@@ -120,6 +120,7 @@ class Entry:
     src: int | None = None
     dst: int | None = None
     timeout_ms: int | None = None  # the timeout the watchdog applies to it (format 2.4 on)
+    age: int = 0  # entries recorded after it in the dump (0: the newest)
 
     @property
     def signature(self) -> tuple[str, str, str]:
@@ -417,7 +418,7 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
     # A pickle can name one entry millions of times in a few bytes each (a memo reference):
     # only the newest entries are read, and the frames of the newest first, within a budget.
     budget = [MAX_DUMP_FRAMES]
-    for raw in reversed(data["entries"][-MAX_ENTRIES:]):
+    for order, raw in enumerate(reversed(data["entries"][-MAX_ENTRIES:])):
         if not isinstance(raw, dict):
             continue
         op = _text(raw.get("profiling_name", "?"))
@@ -446,6 +447,7 @@ def _split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
             src=peers[0],
             dst=peers[1],
             timeout_ms=_int(raw.get("timeout_ms")),
+            age=order,
         )
         (p2p if is_p2p else collectives).append(entry)
     return collectives[::-1], p2p[::-1]
@@ -1253,10 +1255,8 @@ def _place_p2p(d: Divergence, dumps: dict[int, RankDump], stacks: dict[int, list
             d.detail += f"; rank {rank} is at {d.stacks[rank][0].where()}"
             continue
         dump = dumps.get(rank)
-        last = next(
-            (e for e in reversed([*(dump.entries if dump else []), *(dump.p2p if dump else [])]) if e.frames),
-            None,
-        )
+        recorded = [e for e in [*(dump.entries if dump else []), *(dump.p2p if dump else [])] if e.frames]
+        last = min(recorded, key=lambda e: e.age, default=None)
         if last is None:
             continue
         d.recorded.add(rank)
