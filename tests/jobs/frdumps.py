@@ -10,6 +10,10 @@ without ``frames``, ``process_group`` as a list, ``pg_status`` values as strings
 times as 0). Format "2.10" (torch 2.15) adds ``comm_lib_version``, ``thread_id`` and ``thread_name``.
 The file name is ``TORCH_NCCL_DEBUG_INFO_TEMP_FILE`` (default ``/tmp/nccl_trace_rank_``) + the rank.
 torch pickles with protocol 2 and plain containers only, as ``pickle.dumps(..., protocol=2)`` does.
+Point-to-point names carry the ranks within the group, ``nccl:send 1->2`` and ``nccl:recv 2<-1``
+(``Op`` in torch/distributed/flight_recorder/components/types.py); a coalesced group is its
+operations and then one ``nccl:coalesced`` entry of the same sequence number
+(``find_coalesced_group`` in that package's utils.py).
 """
 
 from __future__ import annotations
