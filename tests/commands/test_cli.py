@@ -511,3 +511,17 @@ def test_profile_output_is_replaced_whole_or_not_at_all(
     assert capsys.readouterr().err == f"jobc profile: cannot write {out}: No space left on device\n"
     assert out.read_text(encoding="utf-8") == "profile: old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["site.yaml"]
+
+
+def test_a_fifo_or_a_directory_given_as_the_file_is_named_for_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    fifo = tmp_path / "spec.yaml"
+    os.mkfifo(fifo)  # never opened: reading it would wait for a writer
+    for verb in ("compile", "plan", "import"):
+        assert main([verb, str(fifo)]) == 2
+        assert capsys.readouterr().err == f"jobc {verb}: {fifo}: not a regular file\n"
+    assert main(["import", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"jobc import: {tmp_path}: is a directory\n"

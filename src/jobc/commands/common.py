@@ -117,5 +117,13 @@ def lint_spec(args: Any) -> Result:
     conf = config(args.config, None, None)
     path = Path(args.spec)
     if not path.is_file():
-        raise CommandError(f"{args.spec}: no such file")
+        raise CommandError(f"{args.spec}: {not_a_file(path)}")
     return lint_one(path, conf, overrides(args.overrides))
+
+
+def not_a_file(path: Path) -> str:
+    """Why a path that is not a regular file cannot be read: a FIFO, a device or a directory is
+    not missing, and saying so sent the user looking for a typo."""
+    if path.is_dir():
+        return "is a directory"
+    return "not a regular file" if path.exists() else "no such file"

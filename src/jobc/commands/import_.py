@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobc.commands import Exit
-from jobc.commands.common import CommandError
+from jobc.commands.common import CommandError, not_a_file
 
 if TYPE_CHECKING:
     from jobc.script.facts import ScriptFacts
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.script)
     try:
         if not path.is_file():
-            raise CommandError(f"{shown}: no such file")
+            raise CommandError(f"{shown}: {not_a_file(path)}")
         facts = read(path, args.script)
     except CommandError as exc:
         print(f"jobc import: {exc}", file=sys.stderr)

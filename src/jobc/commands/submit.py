@@ -8,7 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from jobc.commands import Exit
-from jobc.commands.common import CommandError, add_spec_arguments, config, lint_one, overrides, print_findings
+from jobc.commands.common import (
+    CommandError,
+    add_spec_arguments,
+    config,
+    lint_one,
+    not_a_file,
+    overrides,
+    print_findings,
+)
 from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
 from jobc.core.diagnostics import Severity
 
@@ -46,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         specs = [Path(args.spec), *(Path(p) for p in args.then or [])]
         for path in specs:
             if not path.is_file():
-                raise CommandError(f"{path}: no such file")
+                raise CommandError(f"{path}: {not_a_file(path)}")
         conf = config(args.config, None, None)
         overs = overrides(args.overrides)
         compiled = [_compile(path, conf, overs if i == 0 else []) for i, path in enumerate(specs)]
