@@ -287,3 +287,13 @@ def test_the_peers_last_call_is_its_newest_entry_collective_or_not(tmp_path: Pat
     assert report is not None
     assert report.divergence is not None
     assert "rank 4 last called nccl:all_reduce at /home/alice/train.py:99 in log_loss" in report.summary()
+
+
+def test_a_log_written_after_dumps_is_told_to_come_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dumps = write(tmp_path / "dumps", "2.4", _pipeline(), world=8, groups=PP)
+    log = tmp_path / "job.out"
+    log.write_text("hello\n")
+    assert main(["triage", "--dumps", str(dumps / "nccl_trace_rank_2"), str(log)]) == 2
+    assert "--dumps takes every path after it, so put it last" in capsys.readouterr().err

@@ -66,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(listing(args.format))
         return Exit.OK
     if not args.targets:
-        print("jobc triage: give a job id or a log file (or --signatures)", file=sys.stderr)
+        # --dumps takes every path after it: a log written after it was taken for a dump
+        hint = "; --dumps takes every path after it, so put it last" if args.dumps else ""
+        print(f"jobc triage: give a job id or a log file (or --signatures){hint}", file=sys.stderr)
         return Exit.ERROR
     if args.format == "markdown":
         print("jobc triage: --format markdown is for --signatures", file=sys.stderr)
