@@ -111,7 +111,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "hf_accelerate_multinode.sh": [("JC104", 32, 5)],
     "nersc_signal_requeue.sh": [],
     "ngc_pyxis_sh_c.sh": [],
-    "nodestest_dist_launch.sh": [],
+    "nodestest_dist_launch.sh": [("JC813", 13, 1)],
     "nugraph_conda.sh": [],
     "pytorch_ddp_tutorial.sh": [("JC108", 8, 1), ("JC104", 24, 31)],
     "pytorch_mingpt.sh": [("JC108", 8, 1), ("JC104", 23, 31)],

@@ -14,6 +14,7 @@ from jobc.lint.rules.script import (
     jc810_dos_line_breaks,
     jc811_bom_before_shebang,
     jc812_missing_shebang,
+    jc813_misspelled_directive,
 )
 
 MODULES = [
@@ -30,4 +31,5 @@ MODULES = [
     jc810_dos_line_breaks,
     jc811_bom_before_shebang,
     jc812_missing_shebang,
+    jc813_misspelled_directive,
 ]

@@ -1,0 +1,100 @@
+"""A misspelled or malformed `#SBATCH` line in the directive block, which sbatch ignores.
+
+sbatch reads a line as a directive only when it starts with exactly `#SBATCH` followed by a space
+or a tab. `#SBTACH`, `#SABTCH`, `#sbatch`, `# SBATCH` (a space after `#`) and `#SBATCH--nodes`
+are ordinary comments to it: the line is ignored without a warning, and the job runs with the
+default instead (one node, the partition's time limit, no GPUs). `##SBATCH` is left alone: it is
+the usual way to switch a directive off on purpose.
+
+Bad:
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=1
+#SBTACH --time=02:00:00
+srun python train.py
+```
+
+Good:
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=1
+#SBATCH --time=02:00:00
+srun python train.py
+```
+"""
+
+import re
+from collections.abc import Iterator
+
+from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.lint.rules.base import Meta, Repair
+from jobc.lint.rules.script._facts import facts, hit
+from jobc.script.directives import PREFIX, is_directive
+from jobc.spec.context import Context
+from jobc.tables.secrets import mask
+
+META = Meta(
+    code="JC813",
+    name="misspelled-directive",
+    severity=Severity.WARNING,
+    summary="A misspelled or malformed #SBATCH line (#SBTACH, # SBATCH, #sbatch), which sbatch ignores",
+    remediation="Start the line with exactly `#SBATCH` and a space.",
+)
+FIX = Repair(Applicability.SAFE, "rewrites the line's start as `#SBATCH `, its options unchanged", "scripts")
+
+# `#`, spaces, a word, then an option right away or after spaces: prose (`# SBATCH options below`)
+# has no option after the word and is left alone
+_LINE = re.compile(r"#(?P<gap>[ \t]*)(?P<word>[A-Za-z]+)(?P<space>[ \t]*)(?P<option>-{1,2}[A-Za-z].*)")
+_WANT = PREFIX.removeprefix("#")
+
+
+def check_script(ctx: Context) -> Iterator[Hit]:
+    f = facts(ctx)
+    if f is None:
+        return
+    end = f.first_command.line - 1 if f.first_command is not None else len(f.lines)
+    for number, line in enumerate(f.lines[:end], start=1):
+        text = line.removeprefix("\ufeff") if number == 1 else line
+        if text.startswith("#!") or is_directive(text):
+            continue
+        m = _LINE.fullmatch(text.rstrip("\r"))
+        if m is None or not _misspelled(m.group("word")):
+            continue
+        option = mask(m.group("option").strip())
+        written = text[: m.start("option")].rstrip()
+        why = f"`{written}` is not `#SBATCH`"
+        if written == PREFIX:
+            why = f"`{PREFIX}{option}` has no space after `{PREFIX}`"
+        yield hit(
+            Span(number, 1, number, len(line) + 1),
+            f"{why}, so sbatch ignores this line without a warning and the job runs without "
+            f"{option} (with the default); write `{PREFIX} {option}`",
+            fix=_fix(number, len(line) - len(text), m),
+        )
+
+
+def _misspelled(word: str) -> bool:
+    """`SBATCH` in another case, with two letters swapped, or one letter missing, extra or wrong."""
+    up = word.upper()
+    return up == _WANT or (len(up) >= len(_WANT) - 1 and _near(up, _WANT))
+
+
+def _near(a: str, b: str) -> bool:
+    """Whether one edit (a letter added, dropped, changed, or two neighbours swapped) turns a into b."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        i = diff[0]
+        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _fix(number: int, offset: int, m: re.Match[str]) -> Fix:
+    start, end = offset + 1, offset + m.start("option") + 1
+    return Fix.make("write `#SBATCH `", Edit(Span(number, start, number, end), f"{PREFIX} "))

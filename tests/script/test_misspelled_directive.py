@@ -1,0 +1,84 @@
+"""JC813: a misspelled or malformed `#SBATCH` line in the directive block, which sbatch ignores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.fix import apply
+from jobc.lint.scripts import lint_path
+
+HEAD = "#!/bin/bash\n#SBATCH --time=01:00:00\n"
+
+
+def lint(tmp_path: Path, body: str) -> list[tuple[int, int, Severity, str]]:
+    path = tmp_path / "job.sh"
+    path.write_text(HEAD + body + "srun python train.py\n", encoding="utf-8")
+    return [
+        (f.span.line, f.span.col, f.severity, f.message)
+        for f in lint_path(path).findings
+        if f.code == "JC813"
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "#SBTACH --nodes=2",
+        "#SABTCH --nodes=2",
+        "#SBACTH --nodes=2",
+        "# SBATCH --nodes=2",
+        "#\tSBATCH --nodes=2",
+        "#sbatch --nodes=2",
+        "#Sbatch -N 2",
+        "#SBATCH--nodes=2",
+        "#SBATC --nodes=2",
+        "#SBATCHH --nodes=2",
+    ],
+)
+def test_a_line_sbatch_ignores_is_reported_with_its_option(tmp_path: Path, line: str) -> None:
+    [(row, col, severity, message)] = lint(tmp_path, "#SBATCH --ntasks=1\n" + line + "\n")
+    assert (row, col, severity) == (4, 1, Severity.WARNING)
+    assert "sbatch ignores this line" in message
+    assert "#SBATCH " in message
+    assert ("--nodes=2" in message) or ("-N 2" in message)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # prose about the directives, with no option after the word
+        "# SBATCH options below set the size of the job",
+        "# sbatch reads the lines below",
+        # the usual way to switch a directive off on purpose
+        "##SBATCH --nodes=4",
+        "## SBATCH --nodes=4",
+        # other words, other schedulers
+        "# batch size: 32",
+        "#PBS -l nodes=2",
+        "#BSUB -n 4",
+        "#SBATCH --nodes=2",
+        "#SBATCH\t--nodes=2",
+    ],
+)
+def test_prose_disabled_lines_and_directives_are_left_alone(tmp_path: Path, line: str) -> None:
+    assert lint(tmp_path, line + "\n") == []
+
+
+def test_a_line_after_the_first_command_is_left_to_jc801(tmp_path: Path) -> None:
+    assert lint(tmp_path, "module load cuda\n#SBTACH --nodes=2\n") == []
+
+
+def test_the_fix_writes_the_prefix_and_keeps_the_options(tmp_path: Path) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(
+        HEAD + "#SBTACH --nodes=2  # two\n# SBATCH -N 2\n#SBATCH--gpus-per-node=8\nsrun python t.py\n",
+        encoding="utf-8",
+    )
+    findings = [f for f in lint_path(path).findings if f.code == "JC813"]
+    assert len(findings) == 3
+    assert all(f.fix is not None for f in findings)
+    text, _ = apply(path.read_text(encoding="utf-8"), [f.fix for f in findings if f.fix])
+    assert text.splitlines()[2:5] == ["#SBATCH --nodes=2  # two", "#SBATCH -N 2", "#SBATCH --gpus-per-node=8"]
