@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
+from jobc.cli import main
 from jobc.core.diagnostics import Severity
 from jobc.lint.fix import apply
 from jobc.lint.scripts import lint_path
@@ -33,9 +35,7 @@ def lint(tmp_path: Path, body: str) -> list[tuple[int, int, Severity, str]]:
         "#\tSBATCH --nodes=2",
         "#sbatch --nodes=2",
         "#Sbatch -N 2",
-        "#SBATCH--nodes=2",
         "#SBATC --nodes=2",
-        "#SBATCHH --nodes=2",
     ],
 )
 def test_a_line_sbatch_ignores_is_reported_with_its_option(tmp_path: Path, line: str) -> None:
@@ -61,10 +61,19 @@ def test_a_line_sbatch_ignores_is_reported_with_its_option(tmp_path: Path, line:
         "#BSUB -n 4",
         "#SBATCH --nodes=2",
         "#SBATCH\t--nodes=2",
+        # sbatch reads these (tried on Slurm 22.05): no blank is needed before the option
+        "#SBATCH--nodes=2",
+        "#SBATCH-N 2",
     ],
 )
 def test_prose_disabled_lines_and_directives_are_left_alone(tmp_path: Path, line: str) -> None:
     assert lint(tmp_path, line + "\n") == []
+
+
+def test_a_word_after_the_prefix_makes_sbatch_refuse_the_script(tmp_path: Path) -> None:
+    [(row, _, _, message)] = lint(tmp_path, "#SBATCHH --nodes=2\n")
+    assert row == 3
+    assert "sbatch refuses the script" in message
 
 
 def test_a_line_after_the_first_command_is_left_to_jc801(tmp_path: Path) -> None:
@@ -74,7 +83,7 @@ def test_a_line_after_the_first_command_is_left_to_jc801(tmp_path: Path) -> None
 def test_the_fix_writes_the_prefix_and_keeps_the_options(tmp_path: Path) -> None:
     path = tmp_path / "job.sh"
     path.write_text(
-        HEAD + "#SBTACH --nodes=2  # two\n# SBATCH -N 2\n#SBATCH--gpus-per-node=8\nsrun python t.py\n",
+        HEAD + "#SBTACH --nodes=2  # two\n# SBATCH -N 2\n#SBATCHX --gpus-per-node=8\nsrun python t.py\n",
         encoding="utf-8",
     )
     findings = [f for f in lint_path(path).findings if f.code == "JC813"]
@@ -82,3 +91,17 @@ def test_the_fix_writes_the_prefix_and_keeps_the_options(tmp_path: Path) -> None
     assert all(f.fix is not None for f in findings)
     text, _ = apply(path.read_text(encoding="utf-8"), [f.fix for f in findings if f.fix])
     assert text.splitlines()[2:5] == ["#SBATCH --nodes=2  # two", "#SBATCH -N 2", "#SBATCH --gpus-per-node=8"]
+
+
+def test_a_directive_without_a_blank_after_the_prefix_is_read(tmp_path: Path) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH--nodes=2\n#SBATCH-t 01:00:00\n#SBATCH --ntasks-per-node=1\n"
+        "srun python train.py\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "spec.yaml"
+    assert main(["import", str(script), "-o", str(out)]) in (0, 1)
+    spec = out.read_text(encoding="utf-8")
+    assert re.search(r"^\s*nodes: 2\b", spec, re.MULTILINE), spec
+    assert "01:00:00" in spec, spec

@@ -22,7 +22,9 @@ _PLAIN_WORD = re.compile(r"[^ \t\r]+")
 
 
 def is_directive(line: str) -> bool:
-    return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t")
+    # sbatch (22.05) reads `#SBATCH--job-name=x` and `#SBATCH-J x` too: it skips blanks after
+    # the prefix but needs none; `#SBATCHX --job-name=x` it refuses outright.
+    return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t-")
 
 
 def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:

@@ -1,10 +1,11 @@
 """A misspelled or malformed `#SBATCH` line in the directive block, which sbatch ignores.
 
-sbatch reads a line as a directive only when it starts with exactly `#SBATCH` followed by a space
-or a tab. `#SBTACH`, `#SABTCH`, `#sbatch`, `# SBATCH` (a space after `#`) and `#SBATCH--nodes`
-are ordinary comments to it: the line is ignored without a warning, and the job runs with the
-default instead (one node, the partition's time limit, no GPUs). `##SBATCH` is left alone: it is
-the usual way to switch a directive off on purpose.
+sbatch reads a line as a directive only when it starts with exactly `#SBATCH` (followed by a
+blank or straight by an option: `#SBATCH--nodes=2` is read). `#SBTACH`, `#SABTCH`, `#sbatch` and
+`# SBATCH` (a space after `#`) are ordinary comments to it: the line is ignored without a warning,
+and the job runs with the default instead (one node, the partition's time limit, no GPUs).
+`#SBATCHH --nodes=2` is worse: sbatch refuses the script. `##SBATCH` is left alone: it is the usual
+way to switch a directive off on purpose.
 
 Bad:
 
@@ -64,13 +65,16 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             continue
         option = mask(m.group("option").strip())
         written = text[: m.start("option")].rstrip()
-        why = f"`{written}` is not `#SBATCH`"
-        if written == PREFIX:
-            why = f"`{PREFIX}{option}` has no space after `{PREFIX}`"
+        if written.startswith(PREFIX):
+            effect = "so sbatch refuses the script"  # it reads the prefix, then an unknown word
+        else:
+            effect = (
+                "so sbatch ignores this line without a warning and the job runs without "
+                f"{option} (with the default)"
+            )
         yield hit(
             Span(number, 1, number, len(line) + 1),
-            f"{why}, so sbatch ignores this line without a warning and the job runs without "
-            f"{option} (with the default); write `{PREFIX} {option}`",
+            f"`{written}` is not `#SBATCH`, {effect}; write `{PREFIX} {option}`",
             fix=_fix(number, len(line) - len(text), m),
         )
 
