@@ -269,3 +269,21 @@ def test_a_shell_naming_its_script_is_no_host_prefix() -> None:
     assert parse("run-node1.sh: line 3: 77 Killed   python train.py").node is None
     # a host prefix in front of other text is still read as one
     assert parse("gpu-07: Traceback (most recent call last):").node == "gpu-07"
+
+
+def test_a_full_disk_is_its_own_cause_with_its_rank_and_action(tmp_path: Path) -> None:
+    log = tmp_path / "full.out"
+    log.write_text(
+        "[rank2]: Traceback (most recent call last):\n"
+        '[rank2]:   File "/home/me/train.py", line 88, in save\n'
+        "[rank2]:     torch.save(state, path)\n"
+        "[rank2]: OSError: [Errno 28] No space left on device: '/scratch/ckpt/step_900.pt'\n"
+        "[rank0]: RuntimeError: NCCL communicator was aborted on rank 0.\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    first = d.findings[0]
+    assert (first.cls, first.rank, first.action, first.cause) == ("disk_full", 2, "free_space", True)
+    assert "No space left on device" in first.summary
+    log.write_text("OSError: [Errno 2] No such file or directory: '/scratch/ckpt'\n", encoding="utf-8")
+    assert triage_files([log]).findings[0].cls == "exception"

@@ -83,6 +83,11 @@ ADVICE: dict[str, tuple[str, str]] = {
         "fix the command's path, or PATH in the batch script",
         "fix launch.program (or launch.python) in the spec",
     ),
+    "disk_full": (
+        "free space or ask for more quota (df -h, quota -s), or write checkpoints and outputs to a "
+        "file system with room (not the home directory or /tmp of a node)",
+    )
+    * 2,
     "exit_code": ("the process's own output before it ended says why",) * 2,
 }
 assert set(ADVICE) == set(CLASSES)

@@ -35,6 +35,7 @@ CLASSES: dict[str, str] = {
     "cancelled": "the job was cancelled",
     "import_error": "a module could not be imported",
     "missing_program": "the program or a command was not found",
+    "disk_full": "a file system was full or over its quota (errno 28 ENOSPC, errno 122 EDQUOT)",
     "exit_code": "a process exited with a non-zero code and no other cause is in the log",
 }
 
@@ -45,6 +46,7 @@ ACTIONS: dict[str, str] = {
     "fix_spec_or_script": "fix the spec or the batch script",
     "exclude_node": "exclude the node and resubmit",
     "raise_limit": "raise a limit (time, memory)",
+    "free_space": "free space, or write to a file system with room",
 }
 
 #: The usual action for each class; a finding may say otherwise.
@@ -64,6 +66,7 @@ DEFAULT_ACTION: dict[str, str] = {
     "cancelled": "resubmit",
     "import_error": "fix_spec_or_script",
     "missing_program": "fix_spec_or_script",
+    "disk_full": "free_space",
     "exit_code": "fix_program",
 }
 

@@ -84,6 +84,28 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "P107",
+        "disk-full",
+        "disk_full",
+        "cause",
+        ("No space left on device", "Disk quota exceeded", "PytorchStreamWriter failed writing"),
+        re.compile(
+            r"(?P<what>(?:\[Errno (?P<errno>28|122)\] )?(?:No space left on device|Disk quota exceeded)|"
+            r"PytorchStreamWriter failed writing file (?P<file>[^:\s]{1,300}): file write failed)"
+        ),
+        "a write failing because the file system is full or the quota is used up (ENOSPC, EDQUOT), "
+        "or torch.save failing to write a checkpoint's record (what a full disk looks like there)",
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 88, in <module>\n'
+        "    torch.save(state, path)\n"
+        "RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing "
+        "file data.pkl: file write failed",
+        "Checking free space on device /scratch before saving",
+        "CPython (errno strings of the C library: ENOSPC, EDQUOT); PyTorch "
+        "(caffe2/serialize/inline_container.cc)",
+        ("what", "errno", "file"),
+    ),
+    Signature(
         "P104",
         "exception-line",
         "exception",
