@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from jobc.cli import main
 from jobc.lint.config import Config
@@ -96,6 +97,27 @@ def test_a_program_name_that_is_not_utf8_fails_and_leaves_the_old_spec(
         "tr\\xffain.py holds bytes that are not UTF-8, which a spec cannot hold"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["job.sh", "spec.yaml"]  # no temporary left
+
+
+def test_an_exported_name_longer_than_a_yaml_key_may_be_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Written as a key, YAML stops reading it after 1,024 characters and the spec fails to
+    # parse; a name one character under the limit imports and parses.
+    script = tmp_path / "job.sh"
+    long = "CUDA_" + "9" * 5000 + "_X"
+    script.write_text(HEAD + f"export {long}=1\nsrun python train.py\n")
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 1
+    assert err.strip().splitlines()[-1] == (
+        f"jobc import: {script}: not imported: line 5: env.{long}: "
+        "a name of 5,007 characters, longer than a YAML key may be"
+    )
+    fits = "A" * 1000
+    script.write_text(HEAD + f"export {fits}=1\nsrun python train.py\n")
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert f"  {fits}: " in spec
+    assert yaml.safe_load(spec)["env"][fits] == "1"
 
 
 def test_a_file_name_that_is_not_utf8_to_a_strict_utf8_stdout(tmp_path: Path) -> None:

@@ -63,10 +63,19 @@ def quoted(text: str, path: DataPath = ()) -> str:
     return '"' + _QUOTE.sub(_yaml_escape, text) + '"'
 
 
+#: YAML reads a key written before `: ` on its line only within 1,024 characters of its start
+#: ("mapping values are not allowed here" after that); a little room is kept for the quotes.
+MAX_KEY = 1000
+
+
 def key(name: Any, path: DataPath = ()) -> str:
     if isinstance(name, str) and _PLAIN_KEY.fullmatch(name) and name.lower() not in _SPECIAL:
-        return name
-    return quoted(str(name), path)
+        written = name
+    else:
+        written = quoted(str(name), path)
+    if len(written) > MAX_KEY:
+        raise Unwritable(path, f"a name of {len(str(name)):,} characters, longer than a YAML key may be")
+    return written
 
 
 def scalar(value: Any, path: DataPath = ()) -> str:
