@@ -36,6 +36,9 @@ def lint(tmp_path: Path, body: str) -> list[tuple[int, int, Severity, str]]:
         "#sbatch --nodes=2",
         "#Sbatch -N 2",
         "#SBATC --nodes=2",
+        # sbatch takes an indented directive for a comment (tried on Slurm 22.05)
+        "  #SBATCH --nodes=2",
+        "\t#SBATCH -N 2",
     ],
 )
 def test_a_line_sbatch_ignores_is_reported_with_its_option(tmp_path: Path, line: str) -> None:
@@ -90,6 +93,14 @@ def test_the_fix_writes_the_prefix_and_keeps_the_options(tmp_path: Path) -> None
     assert len(findings) == 3
     assert all(f.fix is not None for f in findings)
     text, _ = apply(path.read_text(encoding="utf-8"), [f.fix for f in findings if f.fix])
+    indented = tmp_path / "indented.sh"
+    indented.write_text(HEAD + "  #SBATCH --nodes=2  # two\nsrun python t.py\n", encoding="utf-8")
+    [found] = [f for f in lint_path(indented).findings if f.code == "JC813"]
+    assert found.fix is not None
+    assert (
+        apply(indented.read_text(encoding="utf-8"), [found.fix])[0].splitlines()[2]
+        == "#SBATCH --nodes=2  # two"
+    )
     assert text.splitlines()[2:5] == ["#SBATCH --nodes=2  # two", "#SBATCH -N 2", "#SBATCH --gpus-per-node=8"]
 
 

@@ -4,7 +4,8 @@ sbatch reads a line as a directive only when it starts with exactly `#SBATCH` (f
 blank or straight by an option: `#SBATCH--nodes=2` is read). `#SBTACH`, `#SABTCH`, `#sbatch` and
 `# SBATCH` (a space after `#`) are ordinary comments to it: the line is ignored without a warning,
 and the job runs with the default instead (one node, the partition's time limit, no GPUs).
-`#SBATCHH --nodes=2` is worse: sbatch refuses the script. `##SBATCH` is left alone: it is the usual
+`#SBATCHH --nodes=2` is worse: sbatch refuses the script. An indented `  #SBATCH` is a comment to
+sbatch too. `##SBATCH` is left alone: it is the usual
 way to switch a directive off on purpose.
 
 Bad:
@@ -47,7 +48,9 @@ FIX = Repair(Applicability.SAFE, "rewrites the line's start as `#SBATCH `, its o
 
 # `#`, spaces, a word, then an option right away or after spaces: prose (`# SBATCH options below`)
 # has no option after the word and is left alone
-_LINE = re.compile(r"#(?P<gap>[ \t]*)(?P<word>[A-Za-z]+)(?P<space>[ \t]*)(?P<option>-{1,2}[A-Za-z].*)")
+_LINE = re.compile(
+    r"(?P<lead>[ \t]*)#(?P<gap>[ \t]*)(?P<word>[A-Za-z]+)(?P<space>[ \t]*)(?P<option>-{1,2}[A-Za-z].*)"
+)
 _WANT = PREFIX.removeprefix("#")
 
 
@@ -65,7 +68,14 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             continue
         option = mask(m.group("option").strip())
         written = text[: m.start("option")].rstrip()
-        if written.startswith(PREFIX):
+        why = f"`{written.strip()}` is not `{PREFIX}`"
+        if m.group("lead"):
+            why = f"`{written.strip()}` is indented"
+            effect = (
+                "so sbatch takes it for a comment: sbatch ignores this line without a warning and "
+                f"the job runs without {option} (with the default)"
+            )
+        elif written.startswith(PREFIX):
             effect = "so sbatch refuses the script"  # it reads the prefix, then an unknown word
         else:
             effect = (
@@ -74,7 +84,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             )
         yield hit(
             Span(number, 1, number, len(line) + 1),
-            f"`{written}` is not `#SBATCH`, {effect}; write `{PREFIX} {option}`",
+            f"{why}, {effect}; write `{PREFIX} {option}` at the start of the line",
             fix=_fix(number, len(line) - len(text), m),
         )
 
