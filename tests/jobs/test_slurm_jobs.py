@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from jobc.jobs import ledger
-from tests.support.cluster import SlurmCluster, free_ports
+from tests.support.cluster import SlurmCluster
 
 SCENARIO = Path(__file__).with_name("scenario.py")
 NODES, GPUS = 2, 2
@@ -42,9 +42,8 @@ def spec(tmp_path: Path, name: str, mode: str, *args: str, **sections: Any) -> P
             "workdir": str(tmp_path),
             "program": str(SCENARIO),
             "args": list(args),
-            # Job ids restart at 1 in every test cluster, and clusters of other test runs on this
-            # machine would otherwise derive the same port from them.
-            "master_port": free_ports(1)[0],
+            # no master_port: the script derives it from the job id, and each test cluster on
+            # this host hands out ids of its own block, so no two jobs derive the same port
         },
         "storage": {"shared": ["/tmp"], "logs": str(tmp_path / "logs")},
     }
@@ -415,7 +414,7 @@ def test_triage_missing_program(slurm_cluster: SlurmCluster, jobs: list[int], tm
 def test_triage_two_jobs_on_one_port(slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path) -> None:
     held = tmp_path / "held"
     held.mkdir()
-    port = free_ports(1)[0]
+    port = slurm_cluster.spare_ports(1)[0]
     first_spec = spec(
         tmp_path, "holder", "srun", "hold", str(held), "90", resources={"nodes": 1, "gpus_per_node": 1}
     )

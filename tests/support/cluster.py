@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
 
-from jobc.compile.rendezvous import PORT_SPAN
+from jobc.compile.rendezvous import PORT_BASE, PORT_SPAN
 
 #: Job states after which a job never runs again (a requeued job goes back to PENDING instead).
 FINAL_STATES = frozenset(
@@ -70,6 +70,13 @@ ROOT_PREFIX = "jobc-slurm-"
 JOB_ID_BLOCK = 1000
 JOB_ID_BLOCKS = PORT_SPAN // JOB_ID_BLOCK
 JOB_ID_LOCK = "jobc-test-job-ids-{}.lock"
+#: The daemons' ports come from the same block: a port picked as free and closed again could be
+#: handed to two clusters starting at once (seen as slurmd's "Address already in use"), while a
+#: range held under the block's lock is this cluster's alone. The ranges lie above the jobs'
+#: MASTER_PORTs (with a gap: a test's ranks may look one port above theirs) and below Linux's
+#: ephemeral ports (32768-60999), which the kernel hands out.
+DAEMON_PORT_BASE = PORT_BASE + PORT_SPAN + 100
+DAEMON_PORTS_PER_BLOCK = 400
 #: The pid of the process that started a cluster, in its directory: a cluster whose owner is
 #: gone was left by a killed test run (daemons die with it, job steps do not).
 OWNER_FILE = "owner.pid"
@@ -149,16 +156,23 @@ def missing_accounting() -> list[str]:
     return [name for name in ACCOUNTING_PROGRAMS if shutil.which(name) is None]
 
 
-def free_ports(count: int) -> list[int]:
-    """Ports nobody listens on now; all sockets stay open until the last is picked so the
-    kernel cannot hand out the same port twice."""
-    with contextlib.ExitStack() as stack:
-        ports = []
-        for _ in range(count):
-            sock = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
-            sock.bind(("", 0))
-            ports.append(sock.getsockname()[1])
-        return ports
+def block_ports(first_job_id: int, count: int, after: int | None = None) -> list[int]:
+    """`count` ports of the daemon range of the job-id block starting at `first_job_id`, above
+    `after` when given, skipping any port something else on the host holds now (or holds in
+    TIME_WAIT: the bind is tried without SO_REUSEADDR)."""
+    block = (first_job_id - 1) // JOB_ID_BLOCK
+    low = DAEMON_PORT_BASE + block * DAEMON_PORTS_PER_BLOCK
+    ports: list[int] = []
+    for port in range(max(low, (after or 0) + 1), low + DAEMON_PORTS_PER_BLOCK):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("", port))
+            except OSError:
+                continue
+        ports.append(port)
+        if len(ports) == count:
+            return ports
+    raise ClusterUnavailable(f"fewer than {count} free ports in {low}-{low + DAEMON_PORTS_PER_BLOCK - 1}")
 
 
 def reserve_job_ids(base: Path) -> tuple[IO[bytes], int]:
@@ -276,6 +290,7 @@ class SlurmCluster:
         self._munge_socket: Path | None = None
         self._id_lock: IO[bytes] | None = None
         self.first_job_id = 1
+        self._last_port = 0  # the highest port of the block's range handed out so far
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -350,12 +365,13 @@ class SlurmCluster:
         ensure_hosts_entries(self.node_names)
         self._id_lock, self.first_job_id = reserve_job_ids(self.root.parent)
         self._munge_socket = self._start_munge()
-        ctld_port, *node_ports = free_ports(1 + self.node_count)
+        ctld_port, *node_ports = block_ports(self.first_job_id, 1 + self.node_count)
         shapes = [shape for shape in self.shapes for _ in range(shape.count)]
         self._nodes = tuple(
             Node(name, port, self._make_gpu_files(name, shape.gpus), shape)
             for name, port, shape in zip(self.node_names, node_ports, shapes, strict=True)
         )
+        self._last_port = max(ctld_port, *node_ports)
         dbd_port = self._start_accounting()
         self._write_config(ctld_port, dbd_port)
         if dbd_port is not None:
@@ -469,7 +485,7 @@ class SlurmCluster:
         tmp = self.root / "dbtmp"
         tmp.mkdir()
         sock = self.root / "run" / "mysqld.sock"
-        sql_port, dbd_port = free_ports(2)
+        sql_port, dbd_port = self.spare_ports(2)
         installed = subprocess.run(
             [
                 "mariadb-install-db",
@@ -673,6 +689,13 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
                 kind = f" Type={node.shape.gpu_type}" if node.shape.gpu_type else ""
                 lines.append(f"NodeName={node.name} Name=gpu{kind} File={directory}/nvidia[0-{last}]\n")
         return "".join(lines)
+
+    def spare_ports(self, count: int) -> list[int]:
+        """Ports of this cluster's own range not handed out before and free now: safe from the
+        other clusters on this host (a job's fixed MASTER_PORT, a daemon's port)."""
+        ports = block_ports(self.first_job_id, count, after=self._last_port)
+        self._last_port = ports[-1]
+        return ports
 
     # -- processes ---------------------------------------------------------------------------
 

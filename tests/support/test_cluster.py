@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from jobc.compile.rendezvous import PORT_SPAN
+from jobc.compile.rendezvous import PORT_BASE, PORT_SPAN
 from tests.support.cluster import (
+    DAEMON_PORT_BASE,
+    DAEMON_PORTS_PER_BLOCK,
     JOB_ID_BLOCK,
+    JOB_ID_BLOCKS,
     SlurmCluster,
+    block_ports,
     cluster_processes,
     ensure_hosts_entries,
     parse_scontrol_record,
@@ -186,9 +190,35 @@ def test_clusters_with_accounting_start_side_by_side(slurm_cluster: SlurmCluster
         with ThreadPoolExecutor(len(clusters)) as pool:
             list(pool.map(lambda cluster: cluster.start(), clusters))
         assert all(cluster.accounting for cluster in clusters)
+        # slurmd's ports, like all daemon ports, come from each cluster's own locked range
+        node_ports = [node.port for cluster in clusters for node in cluster.nodes]
+        assert len(set(node_ports)) == len(node_ports)
     finally:
         for cluster in clusters:
             cluster.stop()
+
+
+def test_daemon_port_ranges_are_disjoint_and_clear_of_job_and_ephemeral_ports() -> None:
+    firsts = [1 + block * JOB_ID_BLOCK for block in range(JOB_ID_BLOCKS)]
+    ranges = [set(block_ports(first, 3)) for first in firsts]
+    assert all(len(ports) == 3 for ports in ranges)
+    assert all(a.isdisjoint(b) for i, a in enumerate(ranges) for b in ranges[i + 1 :])
+    everything = set().union(*ranges)
+    assert min(everything) > PORT_BASE + PORT_SPAN  # no job's MASTER_PORT, nor one above it
+    last_block_top = DAEMON_PORT_BASE + JOB_ID_BLOCKS * DAEMON_PORTS_PER_BLOCK
+    assert last_block_top <= 32768  # the kernel's ephemeral ports start there
+
+
+def test_daemon_ports_skip_a_port_in_use_and_follow_after() -> None:
+    first = block_ports(1, 1)[0]
+    with socket.socket() as held:
+        held.bind(("", first))
+        held.listen()
+        ports = block_ports(1, 2)
+        assert first not in ports
+        assert ports == sorted(ports)
+    later = block_ports(1, 2, after=ports[-1])
+    assert min(later) > ports[-1]
 
 
 def test_hosts_entries_are_added_once(tmp_path: Path) -> None:
