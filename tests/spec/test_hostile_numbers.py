@@ -75,8 +75,10 @@ def test_other_readers_of_numbers_take_ascii_digits_only(monkeypatch: pytest.Mon
     assert flight_int("-3") == -3
     assert slurmfacts._int({"CPUTot": "²"}, "CPUTot") is None
     assert slurmfacts._int({"CPUTot": HUGE}, "CPUTot") is None
-    assert slurmfacts.gpus_in("gpu:²") == (1, ("²",))  # a type named ², as Slurm would read it
-    assert slurmfacts.gpus_in(f"gpu:{HUGE}")[0] == 1
+    # a count that cannot be read is unknown, not one GPU
+    assert slurmfacts.gpus_in("gpu:²") == (None, ())
+    assert slurmfacts.gpus_in(f"gpu:{HUGE}") == (None, ())
+    assert slurmfacts.gpus_in(f"gpu:a100:{HUGE}") == (None, ("a100",))
     for epoch in ("²", HUGE):
         monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
         assert len(_date()) == 10

@@ -196,3 +196,25 @@ def test_partitions_of_a_slurm_before_16_05_say_shared() -> None:
     assert (part.oversubscribe, part.max_time, part.max_nodes) == ("EXCLUSIVE", None, None)
     (new,) = parse_partitions("PartitionName=gpu OverSubscribe=NO State=UP\n")
     assert new.oversubscribe == "NO"
+
+
+def test_a_profile_says_what_it_cannot_read_instead_of_copying_it(tmp_path: Path) -> None:
+    nodes = (
+        "NodeName=g0 CPUTot=8 RealMemory=8192 Gres=gpu:a100:x4 Partitions=gpu State=IDLE\n"
+        "NodeName=g1 CPUTot=8 RealMemory=8192 Gres=gpu:a100:x4 Partitions=gpu State=IDLE\n"
+    )
+    part = "PartitionName=gpu Default=YES MaxTime=two-days DefaultTime=soon State=UP TotalNodes=2\n"
+    cluster = facts(nodes=tuple(parse_nodes(nodes)), partitions=tuple(parse_partitions(part)))
+    profile = render(cluster, command="jobc profile", date="2026-01-01")
+    lines = profile.splitlines()
+    assert "  # gpus unknown: jobc cannot read the GPU count in the nodes' Gres" in lines
+    assert "      # gpus unknown: jobc cannot read the GPU count in the nodes' Gres" in lines
+    assert '      # max_time unknown: jobc cannot read the MaxTime Slurm printed, "two-days"' in lines
+    assert '      # default_time unknown: jobc cannot read the DefaultTime Slurm printed, "soon"' in lines
+    assert "gpus: 1" not in profile
+    assert "gpus_per_node: 1" not in profile
+    assert "two-days" not in profile.replace('printed, "two-days"', "")
+    assert "a100xunknown-8cpu-8g:" in profile
+    path = tmp_path / "cluster.yaml"
+    path.write_text(profile)
+    assert lint_file(path).findings == []

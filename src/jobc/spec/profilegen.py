@@ -17,13 +17,16 @@ import re
 from collections.abc import Sequence
 
 from jobc.spec.slurmfacts import ClusterFacts, NodeFacts, PartitionFacts
+from jobc.spec.slurmtime import TimeLimitError, parse_time
 
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9._/-]*$")
 #: words a YAML 1.1 reader takes for booleans or null
 _YAML11 = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
 _NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
-Shape = tuple[int | None, int | None, int, tuple[str, ...], tuple[str, ...]]
+Shape = tuple[int | None, int | None, int | None, tuple[str, ...], tuple[str, ...]]
+#: said where a node's GPU count would be, when Slurm printed one jobc cannot read
+_GPUS_UNKNOWN = "# gpus unknown: jobc cannot read the GPU count in the nodes' Gres"
 
 
 def scalar(value: str) -> str:
@@ -54,12 +57,12 @@ def node_types(facts: ClusterFacts) -> dict[str, tuple[Shape, list[NodeFacts]]]:
 
     def order(shape: Shape) -> tuple[object, ...]:
         cpus, mem, gpus, types, features = shape
-        return (-gpus, types, -(cpus or 0), -(mem or 0), features)
+        return (gpus is None, -(gpus or 0), types, -(cpus or 0), -(mem or 0), features)
 
     named: dict[str, tuple[Shape, list[NodeFacts]]] = {}
     for shape in sorted(groups, key=order):
         cpus, mem, gpus, types, _ = shape
-        kind = f"{'-'.join(types) or 'gpu'}x{gpus}" if gpus else "cpu"
+        kind = f"{'-'.join(types) or 'gpu'}x{'unknown' if gpus is None else gpus}" if gpus != 0 else "cpu"
         base = f"{kind}-{cpus if cpus is not None else 'unknown'}cpu"
         if mem is not None:
             base += f"-{mem // 1024}g" if mem >= 1024 and mem % 1024 == 0 else f"-{mem}m"
@@ -96,7 +99,7 @@ def render(facts: ClusterFacts, *, command: str, date: str) -> str:
     all_shapes = {_shape(n) for n in facts.nodes}
     if len(all_shapes) == 1:
         cpus, _, gpus, _, _ = next(iter(all_shapes))
-        out.append(f"  gpus_per_node: {gpus}")
+        out.append(f"  gpus_per_node: {gpus}" if gpus is not None else f"  {_GPUS_UNKNOWN}")
         if cpus is not None:
             out.append(f"  cpus_per_node: {cpus}")
     elif facts.nodes:
@@ -122,7 +125,7 @@ def render(facts: ClusterFacts, *, command: str, date: str) -> str:
                 out.append(f"      memory_mb: {mem}")
             else:
                 out.append("      # memory_mb unknown: Slurm was not told it (RealMemory)")
-            out.append(f"      gpus: {gpus}")
+            out.append(f"      gpus: {gpus}" if gpus is not None else f"      {_GPUS_UNKNOWN}")
             if len(kinds) == 1:
                 out.append(f"      gpu_type: {scalar(kinds[0])}")
             elif kinds:
@@ -146,9 +149,9 @@ def _partition(
 ) -> list[str]:
     default = "                # the default partition" if part.default else ""
     lines = [f"    {scalar(part.name)}:{default}"]
-    lines.append(f"      max_time: {json.dumps(part.max_time)}" if part.max_time else "      # no MaxTime")
+    lines.append(_time_line("max_time", "MaxTime", part.max_time) or "      # no MaxTime")
     if part.default_time:
-        lines.append(f"      default_time: {json.dumps(part.default_time)}")
+        lines.append(_time_line("default_time", "DefaultTime", part.default_time))
     nodes = facts.nodes_of(part.name)
     count = part.total_nodes if part.total_nodes is not None else len(nodes)
     lines.append(f"      nodes: {count}")
@@ -158,12 +161,28 @@ def _partition(
         lines.append(f"      preempt_mode: {json.dumps(part.preempt_mode)}")
     kinds = sorted({type_of[n.name] for n in nodes}, key=list(shapes).index)
     if per_partition and nodes:
-        gpus = max(n.gpus for n in nodes)
+        counts = [n.gpus for n in nodes]
         cpus = [n.cpus for n in nodes if n.cpus is not None]
         mixed = "  # the largest node; its kinds of node differ" if len(kinds) > 1 else ""
-        lines.append(f"      gpus_per_node: {gpus}{mixed}")
+        if None in counts:
+            lines.append(f"      {_GPUS_UNKNOWN}")
+        else:
+            lines.append(f"      gpus_per_node: {max(c for c in counts if c is not None)}{mixed}")
         if cpus:
             lines.append(f"      cpus_per_node: {max(cpus)}{mixed}")
     if kinds:
         lines.append(f"      node_types: {flow(kinds)}")
     return lines
+
+
+def _time_line(key: str, slurm_key: str, value: str | None) -> str:
+    """`      max_time: "2-00:00:00"`; a value that is no Slurm time limit is said, not copied
+    (the profile would carry it to every spec that extends it); "" for no value."""
+    if value is None:
+        return ""
+    try:
+        parse_time(value)
+    except TimeLimitError:
+        printed = json.dumps(value[:40])
+        return f"      # {key} unknown: jobc cannot read the {slurm_key} Slurm printed, {printed}"
+    return f"      {key}: {json.dumps(value)}"

@@ -44,7 +44,7 @@ class NodeFacts:
     name: str
     cpus: int | None = None
     memory_mb: int | None = None
-    gpus: int = 0
+    gpus: int | None = 0  # None: Slurm printed a count jobc cannot read
     gpu_types: tuple[str, ...] = ()  # the types of its gpu GRES; () when untyped
     features: tuple[str, ...] = ()
     partitions: tuple[str, ...] = ()
@@ -166,26 +166,44 @@ def split_gres(text: str) -> list[str]:
     return [item.strip() for item in items if item.strip()]
 
 
-def gpus_in(gres: str | None) -> tuple[int, tuple[str, ...]]:
+def gpus_in(gres: str | None) -> tuple[int | None, tuple[str, ...]]:
     """GPUs and their types from a node's Gres: `gpu:a100:4(S:0-1)`, `gpu:4`,
     `gpu:a100:2,gpu:v100:2`, `gpu:tesla:2(S:0),mps:200` … Types come back sorted, without
-    duplicates; untyped GPUs add to the count and no type."""
+    duplicates; untyped GPUs add to the count and no type. The count is None (unknown) when an
+    item's count cannot be read (`gpu:a100:x2`, a count of thousands of digits): a node is not
+    given GPUs it may not have, nor denied ones it has."""
     if gres is None or gres.strip().lower() in _NOTHING:
         return 0, ()
-    total, types = 0, set()
+    total: int | None = 0
+    types = set()
     for item in split_gres(gres):
         match = _GRES.match(item)
         if match is None or match["name"] != "gpu":
             continue
         parts = [p for p in (match["rest"] or "").split(":") if p and p != "no_consume"]
-        count = 1
-        if parts and (number := ascii_int(parts[-1])) is not None:
-            parts.pop()
-            count = number
-        if parts:
+        count = _gres_count(parts)
+        if len(parts) > 1 or (parts and not parts[0][:1].isdigit()):  # type:count, or a type
             types.add(parts[0])
-        total += count
+        total = None if total is None or count is None else total + count
     return total, tuple(sorted(types))
+
+
+_COUNT = re.compile(r"([0-9]{1,12})([KMG]?)")
+_SUFFIX = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def _gres_count(parts: list[str]) -> int | None:
+    """The count of one GRES item from its `[type:]count` parts. No count at all is Slurm's
+    default of one (gres.conf: "otherwise the default value is one"); a lone part that is not a
+    number is a type, counted as one; a count that cannot be read is None."""
+    if not parts:
+        return 1
+    match = _COUNT.fullmatch(parts[-1])
+    if match is not None:
+        return int(match[1]) * _SUFFIX[match[2]]
+    if len(parts) == 1 and not parts[0][:1].isdigit():
+        return 1
+    return None
 
 
 def _tres_gpu_types(tres: str | None) -> tuple[str, ...]:

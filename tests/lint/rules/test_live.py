@@ -138,3 +138,15 @@ def test_several_partitions_each_must_exist_and_no_limits_are_guessed(tmp_path: 
     result = live_lint(tmp_path, partition='"batch,shrot"')
     assert where(result, "JC120") == [(4, 14)]
     assert "partition 'shrot' does not exist" in only(result, "JC120").message
+
+
+def test_jc121_claims_nothing_about_gpus_slurm_printed_unreadably(tmp_path: Path) -> None:
+    # 8 GPUs a node is more than batch's nodes have (JC121 above); with one node's Gres count
+    # unreadable, that node may have any number, so "no node has more than 4" is not said.
+    cluster = facts()
+    nodes = tuple(replaced(n, gpus=None) if n.name == "jobc-a1" else n for n in cluster.nodes)
+    result = live_lint(tmp_path, replaced(cluster, nodes=nodes), nodes=1, gpus=8, constraint="a100")
+    assert "JC121" not in codes(result)
+    # the nodes whose count is known still count: two such nodes cannot be had, only jobc-a1 might
+    result = live_lint(tmp_path, replaced(cluster, nodes=nodes), nodes=2, gpus=8, constraint="a100")
+    assert "has 1 such node(s) of 3" in only(result, "JC121").message

@@ -92,8 +92,10 @@ def _nodes(ctx: Context, t: Target) -> Iterator[Hit]:
         )
     if not t.nodes:
         return
-    most = max(n.gpus for n in t.nodes)
-    if gpus > most:
+    counts = [n.gpus for n in t.nodes]
+    # a node whose GPU count Slurm printed unreadably may have any number: no claim about "most"
+    most = max(c for c in counts if c is not None) if None not in counts else None
+    if most is not None and gpus > most:
         yield Hit(
             ("resources", "gpus_per_node"),
             f"{words.name(ctx, ('resources', 'gpus_per_node'), f'gpus_per_node {gpus}')}: {gpus} GPUs "
@@ -125,7 +127,7 @@ def _cpus(ctx: Context) -> int:
 
 
 def _fits(node: NodeFacts, gpus: int, cpus: int, features: list[str]) -> bool:
-    if node.gpus < gpus:
+    if node.gpus is not None and node.gpus < gpus:
         return False
     if cpus and node.cpus is not None and node.cpus < cpus:
         return False
