@@ -287,3 +287,27 @@ def test_a_full_disk_is_its_own_cause_with_its_rank_and_action(tmp_path: Path) -
     assert "No space left on device" in first.summary
     log.write_text("OSError: [Errno 2] No such file or directory: '/scratch/ckpt'\n", encoding="utf-8")
     assert triage_files([log]).findings[0].cls == "exception"
+
+
+def test_a_missed_monitored_barrier_is_the_missing_ranks_and_gives_way_to_their_own_failure(
+    tmp_path: Path,
+) -> None:
+    barrier = "[rank0]: RuntimeError: [Rank 0]: Ranks 3, 1 failed to pass monitoredBarrier in 30000 ms\n"
+    _, d = _triage(barrier, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.rank, first.ranks, first.cause) == ("collective_timeout", 1, [1, 3], True)
+    assert "rank 1 (and rank(s) 3) did not reach the monitored barrier in 30000 ms" in first.summary
+    # rank 1's own failure, before or after rank 0's report of it, is the cause
+    own = "[rank1]: Traceback (most recent call last):\n[rank1]: ValueError: bad batch shape (3, 7)\n"
+    for text in (own + barrier, barrier + own):
+        _, d = _triage(text, tmp_path)
+        first = d.findings[0]  # type: ignore[attr-defined]
+        assert (first.cls, first.rank) == ("exception", 1)
+        barrier_finding = next(f for f in d.findings if f.code == "N411")  # type: ignore[attr-defined]
+        assert not barrier_finding.cause
+        assert barrier_finding.summary.startswith("then rank 0's monitored barrier missed rank 1")
+    # another rank's failure is no reason to doubt the barrier's word about rank 1
+    _, d = _triage(
+        "[rank2]: Traceback (most recent call last):\n[rank2]: ValueError: x\n" + barrier, tmp_path
+    )
+    assert next(f for f in d.findings if f.code == "N411").cause  # type: ignore[attr-defined]

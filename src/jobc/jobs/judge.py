@@ -149,6 +149,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
             f.summary = f.summary.replace(": a process", f": on {nodes[0]}", 1)
     _demote_echoes(findings, stop_at)
     _reports(findings)
+    _barrier_gives_way(findings)
     # a lost rendezvous after another failure is that failure's echo
     first_other = min((f.order for f in findings if f.cause and f.cls not in ("rendezvous",)), default=None)
     for f in findings:
@@ -214,6 +215,8 @@ def _stop(scanner: Facts, events: list[Event]) -> float:
 def _finding(scanner: Facts, e: Event) -> Finding | None:
     fx = e.fields
     line = e.line
+    if e.sig is not None and e.sig.code == BARRIER:
+        return _barrier(scanner, e)
     rank = _int_field(fx.get("rank"))
     if rank is None:
         rank = line.rank
@@ -278,6 +281,54 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
     )
     f.report = bool(e.sig and e.sig.report)
     return f
+
+
+#: rank 0's monitored barrier names the ranks that missed it: the finding is theirs
+BARRIER = "N411"
+
+
+def _barrier(scanner: Facts, e: Event) -> Finding:
+    """`[Rank 0]: Ranks 1, 2 failed to pass monitoredBarrier in 2000 ms`, printed by rank 0 about
+    the others: the first rank named is the finding's, on its own node when the log places it."""
+    culprits = sorted(
+        {r for part in str(e.fields["culprits"]).split(", ") if (r := parse_int(part)) is not None}
+    )
+    rank = culprits[0] if culprits else None
+    node = _node_of(scanner, rank, None)
+    who = _who(rank, None, None, 1, node)
+    more = f" (and rank(s) {_list(culprits[1:])})" if len(culprits) > 1 else ""
+    summary = (
+        f"{who}{more} did not reach the monitored barrier in {e.fields.get('ms', '?')} ms (rank 0 "
+        "waited for it): it stopped, hung or ended before the barrier"
+    )
+    return Finding(
+        kind=e.kind,
+        summary=summary,
+        cause=True,
+        rank=rank,
+        node=node,
+        order=e.ev.line + e.order[1] * 1e-9,
+        evidence=[e.ev, *e.more][:4],
+        cls="collective_timeout",
+        role="cause",
+        code=BARRIER,
+        ranks=culprits,
+    )
+
+
+def _barrier_gives_way(findings: list[Finding]) -> None:
+    """A rank the barrier names that failed on its own account (an exception, a signal, an OOM):
+    that failure is the cause, and the missed barrier its echo on rank 0."""
+    for f in findings:
+        if f.code != BARRIER or not f.cause:
+            continue
+        own = [
+            g
+            for g in findings
+            if g is not f and g.cause and not g.report and g.cls != "collective_timeout" and g.rank in f.ranks
+        ]
+        if own:
+            _symptom(f, f"then rank 0's monitored barrier missed rank {own[0].rank}")
 
 
 def _int_field(value: Any) -> int | None:

@@ -169,9 +169,10 @@ def trie_pattern(words: tuple[str, ...]) -> str:
 PREFILTER: re.Pattern[bytes] = re.compile(trie_pattern(keywords()).encode("utf-8"))
 #: Words whose lines hold no other keyword and start with a character too common for the combined
 #: pattern, found with `bytes.find` instead (`command not found` follows a `:`, pdsh's report and
-#: mpirun's are all lower case).
+#: mpirun's are all lower case, and torch logs a monitored barrier's ranks as `[E…] [Rank 0]: …`).
 FIND_WORDS: tuple[bytes, ...] = (
     b"command not found",
     b"ssh exited with exit code",
     b"noticed that process rank",
+    b"failed to pass monitoredBarrier",
 )

@@ -34,6 +34,27 @@ SIGNATURES: tuple[Signature, ...] = (
         ("rank", "seq", "op"),
     ),
     Signature(
+        "N411",
+        "monitored-barrier-missed",
+        "collective_timeout",
+        "cause",
+        ("failed to pass monitoredBarrier",),
+        re.compile(
+            r"Ranks? (?P<culprits>[0-9]{1,9}(?:, [0-9]{1,9}){0,4095}) failed to pass monitoredBarrier "
+            r"in (?P<ms>[0-9]{1,12}) ms"
+        ),
+        "rank 0's monitored barrier (torch.distributed.monitored_barrier) naming the ranks that did not "
+        "reach it in time: the finding is theirs, not rank 0's, and gives way to their own failure "
+        "when the log has it",
+        "RuntimeError: [Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms\n"
+        " Original exception: \n"
+        "[../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.0.0.7]:8594",
+        "[Rank 0]: monitoredBarrier passed by all ranks in 2000 ms",
+        "PyTorch (torch/csrc/distributed/c10d/ProcessGroupGloo.cpp, monitoredBarrier; "
+        "`Ranks 1, 2 failed …` with wait_all_ranks=True)",
+        ("culprits",),
+    ),
+    Signature(
         "N402",
         "collective-timeout",
         "collective_timeout",
@@ -42,8 +63,7 @@ SIGNATURES: tuple[Signature, ...] = (
         re.compile(
             r"(?P<what>Some NCCL operations have failed or timed out|NCCL communicator was aborted|"
             r"Timed out waiting (?P<ms>[0-9]{1,12})ms for (?:send|recv) operation to complete|"
-            r"Application timeout caused pair closure|Timeout waiting for key: |"
-            r"Rank [0-9]{1,9} failed to pass monitoredBarrier)"
+            r"Application timeout caused pair closure|Timeout waiting for key: )"
         ),
         "a collective or a peer wait timing out on this rank (NCCL, Gloo): a symptom of a failure elsewhere",
         "RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting "
