@@ -311,3 +311,21 @@ def test_a_missed_monitored_barrier_is_the_missing_ranks_and_gives_way_to_their_
         "[rank2]: Traceback (most recent call last):\n[rank2]: ValueError: x\n" + barrier, tmp_path
     )
     assert next(f for f in d.findings if f.code == "N411").cause  # type: ignore[attr-defined]
+
+
+def test_slurm_refusing_a_step_or_a_job_is_its_own_cause(tmp_path: Path) -> None:
+    _, d = _triage(
+        "srun: error: Unable to create step for job 41: More processors requested than permitted\n"
+        "srun: error: Unable to create step for job 41: Job/step already completing or completed\n",
+        tmp_path,
+    )
+    (first,) = d.findings  # type: ignore[attr-defined]  # the second line is the job's end, an echo
+    assert (first.cls, first.action, first.cause) == ("slurm_refused", "fix_spec_or_script", True)
+    assert first.summary == "srun could not start a step in job 41: More processors requested than permitted"
+    # a controller that did not answer refused nothing: submit again
+    _, d = _triage(
+        "salloc: error: Job submit/allocate failed: Socket timed out on send/recv operation\n", tmp_path
+    )
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.action) == ("slurm_refused", "resubmit")
+    assert first.summary.startswith("salloc could not get the job an allocation: Socket timed out")

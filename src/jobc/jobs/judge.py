@@ -88,6 +88,12 @@ ADVICE: dict[str, tuple[str, str]] = {
         "file system with room (not the home directory or /tmp of a node)",
     )
     * 2,
+    "slurm_refused": (
+        "ask for what the partition's nodes have (sinfo -o '%P %D %c %m %G'); a step (srun) inside a "
+        "job may ask for at most the job's own nodes, tasks, CPUs, GPUs and memory",
+        "compare the spec's resources with the partition's nodes (jobc lint --live); an srun of "
+        "launch.setup may ask for at most the job's own nodes, tasks, CPUs, GPUs and memory",
+    ),
     "exit_code": ("the process's own output before it ended says why",) * 2,
 }
 assert set(ADVICE) == set(CLASSES)
@@ -433,6 +439,13 @@ def _summary(
         return f"the job or step was cancelled (scancel; slurmstepd on {node or '?'})"
     if cls == "node_fail":
         return f"a node failed: {node or 'not named'}"
+    if cls == "slurm_refused":
+        what = str(fx.get("what", "")).strip()[:300]
+        if e.kind == "srun-step-refused":
+            return f"srun could not start a step in job {fx.get('job', '?')}: {what}"
+        tool = fx.get("tool", "srun")
+        doing = "submit the job" if tool == "sbatch" else "get the job an allocation"
+        return f"{tool} could not {doing}: {what}"
     if e.kind == "ray-worker-died":
         where = f" on {node}" if node else ""
         return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
@@ -692,12 +705,25 @@ def _time_limit_ending(checkpointed: bool, trapped: bool, tasks_signalled: bool)
     return "; no signal reached the batch shell before the end"
 
 
+#: Slurm's error strings for a controller too busy to answer: the request itself may be fine
+_SLURM_BUSY = (
+    "Socket timed out on send/recv operation",
+    "Unable to contact slurm controller",
+    "Zero Bytes were transmitted or received",
+    "Resource temporarily unavailable",
+)
+
+
 def _advise(f: Finding, compiled: bool) -> None:
     action = DEFAULT_ACTION[f.cls]
     if f.cls == "signal":
         action = (
             "fix_program" if f.signal in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL") else "resubmit"
         )
+    if f.cls == "slurm_refused" and any(w in f.summary for w in _SLURM_BUSY):
+        f.action = "resubmit"
+        f.advice = "the controller did not answer in time; submit again (if it keeps failing, ask the admins)"
+        return
     f.action = action
     text = ADVICE[f.cls][1 if compiled else 0]
     f.advice = text.replace("{node}", f.node or "NODE").replace("{{", "{").replace("}}", "}")

@@ -36,6 +36,7 @@ CLASSES: dict[str, str] = {
     "import_error": "a module could not be imported",
     "missing_program": "the program or a command was not found",
     "disk_full": "a file system was full or over its quota (errno 28 ENOSPC, errno 122 EDQUOT)",
+    "slurm_refused": "Slurm refused the job or a step: what it asked for cannot be had, or is invalid",
     "exit_code": "a process exited with a non-zero code and no other cause is in the log",
 }
 
@@ -67,6 +68,7 @@ DEFAULT_ACTION: dict[str, str] = {
     "import_error": "fix_spec_or_script",
     "missing_program": "fix_spec_or_script",
     "disk_full": "free_space",
+    "slurm_refused": "fix_spec_or_script",
     "exit_code": "fix_program",
 }
 

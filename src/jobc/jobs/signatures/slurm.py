@@ -241,4 +241,41 @@ SIGNATURES: tuple[Signature, ...] = (
         "Slurm slurmstepd (src/slurmd/slurmstepd/exec_wait.c)",
         ("command",),
     ),
+    Signature(
+        "S517",
+        "srun-step-refused",
+        "slurm_refused",
+        "cause",
+        ("Unable to create step",),
+        # a step refused because the job is already ending is an echo of that end, not a cause
+        re.compile(
+            r"Unable to create step for job (?P<job>[0-9]{1,18}): "
+            r"(?!Job/step already completing|Job has been cancelled|Job/step already completed)"
+            r"(?P<what>[^\n]{1,300})"
+        ),
+        "srun refused a step inside the job: it asked for nodes, tasks, CPUs, GPUs or memory the "
+        "job's allocation does not have (or named nodes outside it)",
+        "srun: error: Unable to create step for job 17627941: Requested node configuration is not available",
+        "srun: error: Unable to create step for job 874: Job/step already completing or completed",
+        "Slurm srun (src/srun/libsrun/launch.c; the reason is Slurm's error string)",
+        ("job", "what"),
+    ),
+    Signature(
+        "S518",
+        "allocation-refused",
+        "slurm_refused",
+        "cause",
+        ("Unable to allocate resources", "Batch job submission failed", "Job submit/allocate failed"),
+        re.compile(
+            r"(?P<tool>srun|salloc|sbatch): error: "
+            r"(?:Unable to allocate resources|Batch job submission failed|Job submit/allocate failed): "
+            r"(?P<what>[^\n]{1,300})"
+        ),
+        "srun, salloc or sbatch refused a job: the partition has no such nodes, a limit forbids it, "
+        "or an option is invalid (the controller's reason follows the colon)",
+        "sbatch: error: Batch job submission failed: Requested node configuration is not available",
+        "srun: job 4512 queued and waiting for resources",
+        "Slurm srun, salloc, sbatch (src/srun/libsrun/allocate.c, src/salloc/salloc.c, src/sbatch/sbatch.c)",
+        ("tool", "what"),
+    ),
 )
