@@ -329,3 +329,18 @@ def test_slurm_refusing_a_step_or_a_job_is_its_own_cause(tmp_path: Path) -> None
     first = d.findings[0]  # type: ignore[attr-defined]
     assert (first.cls, first.action) == ("slurm_refused", "resubmit")
     assert first.summary.startswith("salloc could not get the job an allocation: Socket timed out")
+
+
+def test_open_mpis_first_failed_process_gives_its_rank_and_the_exit_code_below(tmp_path: Path) -> None:
+    block = (
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "the job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[42807,1],3]\n"
+        "  Exit code:    7\n"
+    )
+    _, d = _triage(block, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.rank, first.exit_code, first.cause) == ("exit_code", 3, 7, True)
+    # rank 3's own exception explains the exit: the report is not a second cause
+    _, d = _triage("[rank3]: Traceback (most recent call last):\n[rank3]: KeyError: 'x'\n" + block, tmp_path)
+    assert [(f.cls, f.rank) for f in d.findings if f.cause] == [("exception", 3)]  # type: ignore[attr-defined]

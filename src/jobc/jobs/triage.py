@@ -175,7 +175,8 @@ class Scanner(Facts):
 
     def _follow(self, text: str) -> bool:
         """A line after a report that may hold its details: ActorDiedError's `ip:` field (the
-        node of the dead worker), Hydra's `EXIT CODE: 9` or `KILLED BY SIGNAL: 9`."""
+        node of the dead worker), Hydra's `EXIT CODE: 9` or `KILLED BY SIGNAL: 9`, Open MPI's
+        `Exit code:    1` under the first failed process's name."""
         self.follow_left -= 1
         if self.follow is None:
             return False
@@ -186,6 +187,13 @@ class Scanner(Facts):
                 return False
             if "node" not in event.fields and m.group("ip") not in launch.NOT_A_NODE:
                 event.fields["node"] = m.group("ip")
+            self.follow_left = 0
+            return True
+        if kind == "mpirun-exit":
+            c = launch.MPIRUN_EXIT_CODE.match(text)
+            if c is None:
+                return False
+            event.fields["exit_code"] = c.group("code")
             self.follow_left = 0
             return True
         if kind == "mpirun":
@@ -458,6 +466,8 @@ class Scanner(Facts):
             self.follow, self.follow_left = ("ray", event), launch.RAY_FIELD_LINES
         elif sig.code == "L211" and "signum" not in fields:
             self.follow, self.follow_left = ("mpirun", event), 1
+        elif sig.code == "L213":
+            self.follow, self.follow_left = ("mpirun-exit", event), launch.MPIRUN_EXIT_LINES
         elif sig.code == "L212":
             self.follow, self.follow_left = ("hydra", event), launch.HYDRA_LINES
         return event

@@ -230,6 +230,24 @@ SIGNATURES: tuple[Signature, ...] = (
         ("rank", "node"),
         report=True,
     ),
+    Signature(
+        "L213",
+        "mpirun-first-nonzero-exit",
+        "exit_code",
+        "cause",
+        ("Process name: [[",),
+        re.compile(r"^\s{0,8}Process name: \[\[[0-9]{1,10},[0-9]{1,10}\],(?P<rank>[0-9]{1,9})\]"),
+        "Open MPI's mpirun naming the first process that exited with a non-zero code: its rank (the "
+        "last number of the process name), with the exit code on the line that follows",
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "the job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[42807,1],3]\n"
+        "  Exit code:    1",
+        "  Process name: unknown (the launch failed before names were given)",
+        "Open MPI (orte/tools/orterun/help-orterun.txt, orterun:non-zero-exit; prte's prun:non-zero-exit)",
+        ("rank",),
+        report=True,
+    ),
 )
 
 #: The node a Ray message names: `ip=10.1.2.3` (an actor's repr), `ip: 10.1.2.3` (ActorDiedError's
@@ -249,5 +267,8 @@ HYDRA_END = re.compile(
     r"|EXIT STRING: [^\n]{0,80}?\(signal (?P<signum2>[0-9]{1,3})\)"
 )
 HYDRA_LINES = 8
+#: the exit code under Open MPI's `Process name: [[42807,1],3]`
+MPIRUN_EXIT_CODE = re.compile(r"^\s{0,8}Exit code:\s{1,8}(?P<code>[0-9]{1,4})\b")
+MPIRUN_EXIT_LINES = 2
 #: the signal of mpirun's report, when a wrapped line put it on the next one
 MPIRUN_SIGNAL = re.compile(r"^\s{0,8}signal (?P<signum>[0-9]{1,3})\b")
