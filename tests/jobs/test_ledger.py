@@ -124,6 +124,6 @@ def test_a_deep_a_huge_a_fifo_and_a_directory_entry_are_refused(
     assert messages == [
         f"{tmp_path / '1.json'}: not a ledger entry (nested too deeply)",
         f"{tmp_path / '2.json'}: not a ledger entry (larger than 200,000 bytes)",
-        f"{tmp_path / '3.json'}: cannot read: not a regular file",
-        f"{tmp_path / '4.json'}: cannot read: Is a directory",
+        f"{tmp_path / '3.json'}: cannot read: a FIFO, not a regular file",
+        f"{tmp_path / '4.json'}: cannot read: a directory, not a regular file",
     ]

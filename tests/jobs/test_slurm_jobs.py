@@ -447,3 +447,22 @@ def test_triage_sigkill_under_torchrun(slurm_cluster: SlurmCluster, jobs: list[i
     assert (first["class"], first["signal"]) == ("signal", "SIGKILL"), report
     assert first["rank"] == 1  # torchrun's table names the global rank
     assert first["node"] == _node_of_rank(report, 1)
+
+
+def test_logs_refuses_a_fifo_in_place_of_the_output_instead_of_waiting(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    script = tmp_path / "hello.sh"
+    script.write_text("#!/bin/bash\necho hello\n", encoding="utf-8")
+    out = tmp_path / "hello.out"
+    job = slurm_cluster.sbatch(script, f"--output={out}", cwd=tmp_path)
+    jobs.append(job)
+    assert slurm_cluster.wait(job, LIMIT_S) == "COMPLETED"
+    assert jobc(slurm_cluster, tmp_path, "logs", str(job)).stdout == "hello\n"
+    # the file Slurm names as the job's output is now a FIFO: opening it would wait for a writer
+    out.unlink()
+    os.mkfifo(out)
+    for argv in (("logs", str(job)), ("logs", str(job), "-f")):
+        run = jobc(slurm_cluster, tmp_path, *argv)
+        assert run.returncode == 2, run.stderr
+        assert run.stderr == f"jobc logs: {out}: cannot read: a FIFO, not a regular file\n"

@@ -344,3 +344,13 @@ def test_open_mpis_first_failed_process_gives_its_rank_and_the_exit_code_below(t
     # rank 3's own exception explains the exit: the report is not a second cause
     _, d = _triage("[rank3]: Traceback (most recent call last):\n[rank3]: KeyError: 'x'\n" + block, tmp_path)
     assert [(f.cls, f.rank) for f in d.findings if f.cause] == [("exception", 3)]  # type: ignore[attr-defined]
+
+
+def test_a_fifo_given_as_a_log_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "job.out"
+    os.mkfifo(fifo)
+    run = subprocess.run(
+        [sys.executable, "-m", "jobc", "triage", str(fifo)], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 2
+    assert run.stderr == f"jobc triage: {fifo}: cannot read: a FIFO, not a regular file\n"

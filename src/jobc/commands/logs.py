@@ -56,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
 
             follow(path, write, active, rank=args.rank, torchrun=torchrun, per_node=per_node)
             return Exit.OK
+        from jobc.core.files import open_regular  # a FIFO as the job's output is not waited on
+
         try:
-            stream = path.open("rb")
+            stream = open_regular(path)
         except OSError as exc:
             raise LogError(f"{path}: cannot read: {exc.strerror or exc}") from None
         with stream:

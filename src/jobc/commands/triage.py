@@ -76,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
     reports = []
     try:
         for target in args.targets:
-            if Path(target).is_file():
+            given = Path(target)
+            # a FIFO, device or directory given by name is a file argument, refused as what it is
+            if given.is_file() or (given.exists() and not valid_job_id(target)):
                 coords, per_node = _coords(Path(args.spec) if args.spec else None)
                 report = triage_files([Path(target)], coords=coords, per_node=per_node)
                 reports.append(with_hang_dumps(report, _dumps(args)))
@@ -99,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"jobc triage: {exc}; reading the log only", file=sys.stderr)
             spec = Path(args.spec) if args.spec else _unchanged_spec(entry)
             coords, per_node = _coords(spec)
-            if not path.is_file():
+            if not path.exists():
                 raise LogError(f"job {target}: its log {path} does not exist (yet)")
             report = triage_files(
                 [path],

@@ -40,10 +40,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import pickle
 import re
-import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -263,11 +261,10 @@ def _same_list(value: Any) -> list[Any]:
 def _read_capped(path: Path, notes: list[str]) -> bytes | None:
     """A dump's bytes, at most `MAX_DUMP_BYTES`; a FIFO or a device named like a dump (a link to
     /dev/zero) is not read: opening it does not wait for a writer, and it is refused."""
+    from jobc.core.files import open_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        with os.fdopen(fd, "rb") as stream:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise OSError(0, "not a regular file")
+        with open_regular(path) as stream:
             data = stream.read(MAX_DUMP_BYTES + 1)
     except OSError as exc:
         notes.append(f"{path}: cannot read: {exc.strerror or exc}")
@@ -301,8 +298,10 @@ def _load_pickle(path: Path, notes: list[str], data: bytes | None = None) -> Any
 def _load_torch(path: Path, notes: list[str]) -> Any:
     """A dump of torch's flight recorder, pickled (on a timeout) or JSON (the JSON dump API):
     the first byte tells which. Anything else is not a dump and is passed over quietly."""
+    from jobc.core.files import open_regular
+
     try:
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:
             first = stream.read(256).lstrip()[:1]
     except OSError as exc:
         notes.append(f"{path}: cannot read: {exc.strerror or exc}")
@@ -952,9 +951,11 @@ def fatal_stacks(lines: Iterable[str], *, torchrun: bool = False) -> dict[int, l
 
 
 def _log_lines(paths: Sequence[Path]) -> Iterator[str]:
+    from jobc.core.files import open_regular
+
     for path in paths:
         try:
-            with path.open("rb") as stream:
+            with open_regular(path) as stream:
                 for raw in stream:
                     yield raw[:8192].decode("utf-8", "replace")
         except OSError:

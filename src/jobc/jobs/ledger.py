@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -130,11 +129,9 @@ def read(path: Path) -> Entry:
 
 
 def _read_regular(path: Path) -> bytes:
-    # O_NONBLOCK: opening a FIFO named like an entry must not wait for a writer
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file")
+    from jobc.core.files import open_regular  # a FIFO named like an entry must not be waited on
+
+    with open_regular(path) as stream:
         return stream.read(MAX_ENTRY_BYTES + 1)
 
 

@@ -90,7 +90,13 @@ def follow(
             raise LogError(f"{path}: no such file, and the job is no longer running")
         time.sleep(poll_s)
         waited += poll_s
-    with path.open("rb") as stream:
+    from jobc.core.files import open_regular  # a FIFO as the job's output is not waited on
+
+    try:
+        opened = open_regular(path)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with opened as stream:
         partial = b""
         while True:
             got = False

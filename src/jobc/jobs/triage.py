@@ -631,9 +631,11 @@ def triage_files(
 ) -> Diagnosis:
     """Read the logs and judge them; `first` are findings from elsewhere (a dump directory, say)
     that come before everything the logs show."""
+    from jobc.core.files import open_regular  # a FIFO in place of a log is refused, not waited on
+
     scanner = Scanner(coords, per_node)
     for path in paths:
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:
             scan([(str(path), stream)], scanner)
     d = scanner.diagnosis(job_id, state, exit_code, [str(p) for p in paths], sacct_state)
     if first:
