@@ -119,7 +119,8 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "stas_lightning_launcher.slurm": [],
     "stas_srun_launcher.slurm": [],
     "stas_torchrun_launcher.slurm": [],
-    "ulhpc_horovod_mpirun.sh": [],
+    # `#!/bin/sh –l`: an en dash, as the tutorial's page has it; the job fails at once
+    "ulhpc_horovod_mpirun.sh": [("JC814", 1, 11)],
 }
 SCRIPTS = sorted(CORPUS.iterdir())
 # (nodes, GPUs per node, launch mode, program or "-m module", arguments) the import writes; None

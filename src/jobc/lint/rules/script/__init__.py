@@ -15,6 +15,7 @@ from jobc.lint.rules.script import (
     jc811_bom_before_shebang,
     jc812_missing_shebang,
     jc813_misspelled_directive,
+    jc814_typographic_dash,
 )
 
 MODULES = [
@@ -32,4 +33,5 @@ MODULES = [
     jc811_bom_before_shebang,
     jc812_missing_shebang,
     jc813_misspelled_directive,
+    jc814_typographic_dash,
 ]
