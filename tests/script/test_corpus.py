@@ -109,7 +109,8 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "csc_lightning_torchrun.sh": [("JC104", 16, 18)],
     "hf_accelerate_fsdp.sh": [("JC104", 34, 5)],
     "hf_accelerate_multinode.sh": [("JC104", 32, 5)],
-    "nersc_signal_requeue.sh": [],
+    # --signal=SIGINT@60 without B:, and `python …` run by the batch shell: no step gets it
+    "nersc_signal_requeue.sh": [("JC815", 5, 9)],
     "ngc_pyxis_sh_c.sh": [],
     "nodestest_dist_launch.sh": [("JC813", 13, 1)],
     "nugraph_conda.sh": [],

@@ -16,6 +16,7 @@ from jobc.lint.rules.script import (
     jc812_missing_shebang,
     jc813_misspelled_directive,
     jc814_typographic_dash,
+    jc815_signal_without_step,
 )
 
 MODULES = [
@@ -34,4 +35,5 @@ MODULES = [
     jc812_missing_shebang,
     jc813_misspelled_directive,
     jc814_typographic_dash,
+    jc815_signal_without_step,
 ]
