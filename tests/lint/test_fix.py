@@ -496,3 +496,17 @@ def test_a_diff_quotes_a_file_name_with_control_characters_as_git_does(
     header = capsys.readouterr().out.splitlines()[:2]
     name = str(tmp_path).replace("\\", "\\\\") + "/d\\033]0;PWN\\a.sh"
     assert header == [f'--- "{name}"', f'+++ "{name}"']
+
+
+def test_no_fix_rewrites_a_step_read_up_to_an_unclosed_substitution(tmp_path: Path) -> None:
+    # found by the fix-script fuzz target: the step ran to the end of the file, and JC106's
+    # `bash -c '…'` rewrite was built from a text shorter than what it replaced (a line was lost)
+    script = tmp_path / "job.sh"
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n"
+        "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID \\\n"
+        "  --master_addr=$(scontrol show hostnames train.py\n"
+    )
+    script.write_text(text, encoding="utf-8")
+    assert main(["lint", "--fix", "--unsafe-fixes", str(script)]) == 1
+    assert script.read_text(encoding="utf-8") == text

@@ -36,9 +36,12 @@ def text_at(facts: ScriptFacts, span: Span) -> str | None:
 
 
 def _step_text(facts: ScriptFacts, step: Step) -> str:
+    """The step's text as written; "" when its span runs past the script's last line (a step
+    read up to an unclosed `$(` ends at the end of the file), so that no fix rewrites it from
+    a text shorter than what it replaces."""
     span = step.span
     lines = facts.lines[span.line - 1 : span.end_line]
-    if not lines:
+    if not lines or span.end_line > len(facts.lines):
         return ""
     lines[-1] = lines[-1][: span.end_col - 1]
     lines[0] = lines[0][span.col - 1 :]
