@@ -33,6 +33,11 @@ def test_labels_srun_torchrun_and_torch_prefixes() -> None:
     assert rank_of(parse("0: torchrun agent line"), torchrun=True, per_node=4) is None
     assert rank_of(parse("7: plain"), torchrun=False, per_node=4) == 7
     assert parse("no label").task is None
+    # accelerate's `[host:1]:` names a local rank; Open MPI's `[host:236649]` a process id
+    line = parse("[gpu-node3:1]: Traceback (most recent call last):")
+    assert (line.node, line.local_rank) == ("gpu-node3", 1)
+    line = parse("[c4140-02:236649] Signal: Segmentation fault (11)")
+    assert (line.node, line.local_rank, line.text) == ("c4140-02", None, "Signal: Segmentation fault (11)")
 
 
 @pytest.mark.parametrize("name", ["srun-raise", "torchrun-raise"])

@@ -76,6 +76,8 @@ _UCX = re.compile(
     r"(?::[0-9]{1,10}){1,2}\] {0,8}"
 )
 _NO_NODE = ("0.0.0.0", "127.0.0.1", "::1", "::")
+#: more processes than any node runs: a number past it in `[host:N]` is a process id
+MAX_LOCAL_RANK = 1024
 # Host names that look like words a program would print before a colon are not hosts: a host
 # prefix needs a digit or a dash (node12, gpu-a100-03, worker-0) or is localhost.
 _WORDISH = re.compile(r"^[A-Za-z_]+$")
@@ -131,7 +133,10 @@ def parse(raw: str) -> Line:
                     local = int(m.group(4))
             elif m.group(6) is not None:
                 node = node or m.group(5)
-                local = int(m.group(6))
+                # accelerate's `[host:1]:` names a local rank; Open MPI's signal report
+                # `[host:236649] Signal: …` a process id, which is no rank of any node
+                if int(m.group(6)) < MAX_LOCAL_RANK:
+                    local = int(m.group(6))
             text = text[m.end() :]
             continue
         for pattern in (_TAG, _RAYLOG, _TIME, _GLOG, _WHERE, _LEVEL, _PYLOG, _VLLM, _DMESG):

@@ -231,6 +231,22 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L214",
+        "openmpi-process-signal",
+        "signal",
+        "cause",
+        ("Signal: ",),
+        re.compile(r"^Signal: (?P<what>[A-Za-z][A-Za-z ]{0,40}) \((?P<signum>[0-9]{1,3})\)\s*$"),
+        "Open MPI's signal handler in a process (`[host:pid] *** Process received signal ***`, then "
+        "the signal and a backtrace): the node is the host of the prefix",
+        "[c4140-02:236649] *** Process received signal ***\n"
+        "[c4140-02:236649] Signal: Segmentation fault (11)\n"
+        "[c4140-02:236649] Signal code: Address not mapped (1)",
+        "[c4140-02:236649] Signal code: Address not mapped (1)",
+        "Open MPI (opal/util/stacktrace.c, the handler's report)",
+        ("what", "signum"),
+    ),
+    Signature(
         "L213",
         "mpirun-first-nonzero-exit",
         "exit_code",

@@ -55,6 +55,24 @@ SIGNATURES: tuple[Signature, ...] = (
         ("culprits",),
     ),
     Signature(
+        "N412",
+        "rendezvous-host-unresolved",
+        "rendezvous",
+        "cause",
+        ("host not found", "cannot be retrieved"),
+        re.compile(
+            r"(?P<what>host not found: [A-Za-z][^\n]{0,80}|"
+            r"The IPv[46] network addresses of \(?P<host>[^,()\s]{1,200}, ?[0-9]{1,5}\) cannot be "
+            r"retrieved[^\n]{0,80})"
+        ),
+        "the rendezvous store's host name not resolving on this node (MASTER_ADDR or the rendezvous "
+        "endpoint names a host the node's resolver does not know)",
+        "ValueError: host not found: Temporary failure in name resolution",
+        "[I socket.cpp:566] [c10d] The IPv4 network addresses of (node01, 29500) were retrieved",
+        "PyTorch (TCPStore's `host not found` before 1.11; torch/csrc/distributed/c10d/socket.cpp)",
+        ("what",),
+    ),
+    Signature(
         "N402",
         "collective-timeout",
         "collective_timeout",
