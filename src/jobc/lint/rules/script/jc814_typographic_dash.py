@@ -90,7 +90,7 @@ def _shebang(number: int, offset: int, text: str) -> Iterator[Hit]:
 
 def _directive(number: int, offset: int, text: str) -> Iterator[Hit]:
     for m in _OPTION.finditer(text, len(PREFIX)):
-        name = m.group("name").partition("=")[0]
+        name = m.group("name")  # the name stops before `=`
         want = _sbatch_hyphens(name)
         option = f"`{want}{name}`" if want else "the option with hyphens"
         yield hit(
@@ -128,7 +128,7 @@ def _hyphens(name: str) -> str:
 
 def _sbatch_hyphens(name: str) -> str | None:
     """The hyphens that make `name` an option sbatch knows: `-N`, `--time`; None when neither."""
-    if len(name) >= 1 and name[0] in SBATCH_SHORT and (len(name) == 1 or not name[1:2].isalpha()):
+    if name[0] in SBATCH_SHORT and (len(name) == 1 or not name[1:2].isalpha()):
         return "-"
     if name in SBATCH_OPTIONS:
         return "--"
