@@ -245,7 +245,7 @@ def test_a_pickle_naming_a_far_memo_slot_costs_no_memory(tmp_path: Path) -> None
 def test_one_entry_named_many_times_is_read_a_bounded_number_of_times(tmp_path: Path) -> None:
     import pickle
 
-    from jobc.jobs.flight import MAX_DUMP_FRAMES, MAX_ENTRIES
+    from jobc.jobs.flight.fields import MAX_DUMP_FRAMES, MAX_ENTRIES
 
     # a pickle names one object again with a memo reference of two bytes: 50,000 entries of
     # 200 frames each were 10 million frames to read from a file of a few hundred KB

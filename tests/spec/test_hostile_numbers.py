@@ -67,7 +67,7 @@ def test_runtime_signal_numbers_in_unicode_or_huge(value: str) -> None:
 
 def test_other_readers_of_numbers_take_ascii_digits_only(monkeypatch: pytest.MonkeyPatch) -> None:
     from jobc.commands.profile import _date
-    from jobc.jobs.flight import _int as flight_int
+    from jobc.jobs.flight.fields import integer as flight_int
     from jobc.spec import slurmfacts
 
     assert flight_int("²") is None
