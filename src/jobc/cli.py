@@ -69,7 +69,20 @@ def parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     names = [first] if first in COMMANDS else COMMANDS
     for name in names:
         import_module(f"jobc.commands.{COMMANDS[name]}").register(sub, name)
+        _colour_option(sub.choices[name], argparse.SUPPRESS)
+    _colour_option(top, "auto")
     return top
+
+
+def _colour_option(p: argparse.ArgumentParser, default: str) -> None:
+    """`--color` before or after the command: the command's own default is SUPPRESS, so a value
+    given before the command is not overwritten by the command's default."""
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default=default,
+        help="colour the output: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always, never",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -94,8 +94,12 @@ def test_text_plan_reads_at_a_glance(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "dense      tp 2 × cp 1 × dp 32 × pp 1, sequence parallel, sharding distributed-optimizer" in out
     assert "experts    etp 1 × ep 32 × edp 2 × pp 1" in out
     assert "rank layout (Megatron order tp-cp-ep-dp-pp" in out
-    # 64 ranks: one line per node
-    assert "  1     8-15   0-7    0-1  0   4-7    0   0    8-15   0" in out
+    # a grid per dimension: tp 2 pairs neighbouring GPUs inside a node; ep 32 spans 4 nodes
+    assert "  tp: 32 groups of 2 ranks, each inside one node" in out
+    assert "  node 1   4  4  5  5  6  6  7  7" in out
+    assert "  ep: 2 groups of 32 ranks, each spanning up to 4 nodes" in out
+    # the rank table is gone from the text (the JSON keeps every rank)
+    assert "rank  node  local" not in out
     assert "  weights                 18.1 GB     16.9 GiB" in out
     assert "does not fit" in out
     assert "assumptions\n  - " in out
@@ -109,9 +113,11 @@ def test_plan_of_a_fitting_job_exits_0(tmp_path: Path, capsys: pytest.CaptureFix
     assert len(data["stages"]) == 2
     assert main(["plan", _write(tmp_path, SERVING)]) == 0
     out = capsys.readouterr().out
-    # 8 ranks: every rank on its own line
-    assert "  rank  node  local  tp  cp  dp  pp" in out
-    assert "  5     0     5      1   0   0   1" in out
+    # tp 4 × pp 2 on one node: two tp groups of four GPUs, the two pipeline stages side by side
+    assert "  tp: 2 groups of 4 ranks, each inside one node" in out
+    assert "  pp: 4 groups of 2 ranks, each inside one node" in out
+    assert "  node 0  0 0 0 0 1 1 1 1" in out
+    assert "  node 0  0 1 2 3 0 1 2 3" in out
     assert "KV cache" in out
     assert "per stage: 0: " in out
 
@@ -203,10 +209,11 @@ def test_big_worlds_are_compressed(tmp_path: Path, capsys: pytest.CaptureFixture
     big = MINIMAX.replace("nodes: 8,", "nodes: 128,").replace("ep: 32", "ep: 64")
     main(["plan", _write(tmp_path, big)])
     out = capsys.readouterr().out
-    table = out.split("rank layout")[1].split("\n\n")[0].splitlines()
-    assert len(table) < 20
-    assert any(line.strip().startswith("…") for line in table)
-    assert table[-1].split()[:2] == ["127", "1016-1023"]
+    # 128 nodes: the grids show the first twelve, an ellipsis and the last three
+    grid = out.split("  tp: ")[1].split("\n\n")[0].splitlines()
+    assert len(grid) < 20
+    assert any(line.strip() == "…" for line in grid)
+    assert grid[-1].split()[:2] == ["node", "127"]
 
 
 def test_plan_without_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -268,4 +275,4 @@ def test_huge_worlds_leave_the_rank_list_out_of_the_json(
     assert data["memory"] is not None
     assert main(["plan", _write(tmp_path, huge)]) == code
     out = capsys.readouterr().out
-    assert "  16383  131064-131071" in out
+    assert "  node 16383" in out

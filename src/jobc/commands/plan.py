@@ -31,7 +31,12 @@ def register(sub: Any, name: str) -> None:
         ),
     )
     add_spec_arguments(p, "parallelism.ep=16")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "svg"),
+        default="text",
+        help="text (default), json (the plan as data) or svg (the layout and memory as a picture)",
+    )
     p.set_defaults(run=run)
 
 
@@ -51,7 +56,16 @@ def run(args: argparse.Namespace) -> int:
     from jobc.memory import plan
 
     data = plan.build(result.context, result.file, _sweep(result.context))
-    sys.stdout.write(json.dumps(data, indent=2) + "\n" if args.format == "json" else plan.render(data))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    elif args.format == "svg":
+        from jobc.memory.picture import svg
+
+        sys.stdout.write(svg(data))
+    else:
+        from jobc.core.colour import wanted
+
+        sys.stdout.write(plan.render(data, wanted(sys.stdout, getattr(args, "color", "auto"))))
     return Exit.FINDINGS if failed else Exit.OK
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from jobc.memory import context as mem
-from jobc.memory import placement
+from jobc.memory import picture
 from jobc.memory import ranks as layout
 from jobc.memory.params import count
 
@@ -19,10 +19,6 @@ if TYPE_CHECKING:
     from jobc.memory.shape import ModelShape
     from jobc.spec.context import Context
 
-# Worlds up to this size list every rank; larger ones one line per node, and very many nodes
-# only the first and last of them.
-_RANK_ROWS = 32
-_NODE_ROWS = 16
 # The JSON lists every rank of worlds up to this size (the text never lists more than a page).
 _JSON_RANKS = 65536
 
@@ -181,7 +177,8 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def render(data: dict[str, Any]) -> str:
+def render(data: dict[str, Any], colour: bool = False) -> str:
+    """The plan as text; `colour` paints the layout's groups and the memory bar."""
     lines: list[str] = [f"plan for {data['spec']}", ""]
     par, gpu = data["parallelism"], data["gpu"]
     gpu_text = f", {gpu['key']} ({gpu['memory_bytes'] / 1e9:.1f} GB)" if gpu else ""
@@ -225,65 +222,22 @@ def render(data: dict[str, Any]) -> str:
         lines.append(text)
     lines += [f"note       {note}" for note in data["notes"]]
     if data["parallelism"]["dp"] is not None:
-        lines += ["", *_layout_lines(data)]
+        lines += ["", *picture.grid_lines(data, colour)]
     memory = data["memory"]
     if memory:
-        lines += ["", *_memory_lines(data)]
+        lines += ["", *_memory_lines(data, colour)]
     if data["assumptions"]:
         lines += ["", "assumptions"]
         lines += [f"  - {a}" for a in data["assumptions"]]
     return "\n".join(lines) + "\n"
 
 
-def _layout_lines(data: dict[str, Any]) -> list[str]:
-    par, gpus = data["parallelism"], data["gpus_per_node"]
-    sizes = placement.Sizes(data["world"], par["tp"], par["pp"], par["cp"], par["ep"], par["etp"], par["vpp"])
-    moe = bool(data["model"] and data["model"]["moe"])
-    cols = ["tp", "cp", "dp", "pp"] + (["etp", "ep", "edp"] if moe else [])
-    out = [
-        f"rank layout (Megatron order {data['layout']['order']}: tp varies fastest, pp slowest; "
-        "ranks fill nodes in order)"
-    ]
-    if sizes.world <= _RANK_ROWS:
-        header = ["rank", "node", "local", *cols]
-        rows = [
-            [str(getattr(c, k)) for k in ("rank", "node", "local_rank", *cols)]
-            for c in (layout.coords(r, sizes, gpus) for r in range(sizes.world))
-        ]
-    else:
-        header = ["node", "ranks", "local", *cols]
-        nodes = sizes.world // gpus if gpus else 1
-        per_node = gpus or sizes.world
-        shown = (
-            list(range(nodes))
-            if nodes <= _NODE_ROWS
-            else [*range(_NODE_ROWS - 4), -1, *range(nodes - 3, nodes)]
-        )
-        rows = []
-        for node in shown:
-            if node == -1:
-                rows.append(["…"] * len(header))
-                continue
-            members = [layout.coords(r, sizes, gpus) for r in range(node * per_node, (node + 1) * per_node)]
-            rows.append(
-                [
-                    str(node),
-                    layout.span([m.rank for m in members]),
-                    layout.span([m.local_rank for m in members]),
-                    *(layout.span([getattr(m, c) for m in members]) for c in cols),
-                ]
-            )
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    out.append("  " + "  ".join(h.ljust(widths[i]) for i, h in enumerate(header)).rstrip())
-    out += ["  " + "  ".join(c.ljust(widths[i]) for i, c in enumerate(row)).rstrip() for row in rows]
-    return out
-
-
-def _memory_lines(data: dict[str, Any]) -> list[str]:
+def _memory_lines(data: dict[str, Any], colour: bool) -> list[str]:
     memory = data["memory"]
     training = data["workload"]["kind"] in ("pretrain", "finetune")
     where = f"pipeline stage {memory['stage']}, " if data["parallelism"]["pp"] > 1 else ""
     out = [f"memory per GPU, most loaded rank ({where}peak during the {memory['phase']})"]
+    out += picture.bar_lines(memory, colour)
     rows: list[tuple[str, int | None]] = [("weights", memory["weights_bytes"])]
     if memory["expert_weights_bytes"]:
         rows.append(("  of which experts", memory["expert_weights_bytes"]))
