@@ -12,6 +12,7 @@ from typing import TextIO, cast
 
 from jobc import __version__
 from jobc.commands import COMMANDS, Exit, crash
+from jobc.core import colour
 from jobc.core.text import visible_lines
 
 
@@ -98,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(argv)
     finally:
         sys.stderr = stderr
+        colour.choice = "auto"
         if collecting:
             gc.enable()
 
@@ -107,6 +109,7 @@ def _run(argv: Sequence[str] | None) -> int:
     crash.hold_reserve()
     try:
         args = parser(args_list).parse_args(args_list)
+        colour.choice = args.color
         if args.command is None:
             parser().print_help(sys.stderr)
             return Exit.ERROR

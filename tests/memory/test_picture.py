@@ -219,3 +219,15 @@ def test_no_color_keeps_a_pipe_plain(
     out = capsys.readouterr().out
     assert "\x1b" not in out
     assert "  tp: 4 groups of 2 ranks, each inside one node" in out
+
+
+def test_lint_text_follows_color_and_no_color(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(SPEC.replace('slurm: {time: "01:00:00"}\n', ""))
+    assert main(["lint", str(spec), "--color=always"]) == 1
+    painted = capsys.readouterr().out
+    assert "\x1b[31mJC108" in painted
+    assert main(["lint", str(spec)]) == 1
+    plain = capsys.readouterr().out
+    assert "\x1b" not in plain
+    assert ANSI.sub("", painted) == plain

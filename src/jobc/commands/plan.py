@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from jobc.core.colour import wanted
 
-        sys.stdout.write(plan.render(data, wanted(sys.stdout, getattr(args, "color", "auto"))))
+        sys.stdout.write(plan.render(data, wanted(sys.stdout)))
     return Exit.FINDINGS if failed else Exit.OK
 
 

@@ -15,13 +15,18 @@ from typing import Protocol
 
 CHOICES = ("auto", "always", "never")
 
+#: The `--color` of the running command (`jobc.cli` sets it once per command line).
+choice = "auto"
+
 
 class _Stream(Protocol):
     def isatty(self) -> bool: ...
 
 
-def wanted(stream: _Stream, choice: str | None = "auto", env: Mapping[str, str] | None = None) -> bool:
-    """Whether output to `stream` should carry colour, for the `--color` `choice`."""
+def wanted(stream: _Stream, choice: str | None = None, env: Mapping[str, str] | None = None) -> bool:
+    """Whether output to `stream` should carry colour, for the `--color` `choice` (default: the
+    running command's)."""
+    choice = globals()["choice"] if choice is None else choice
     if choice == "always":
         return True
     if choice == "never":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
+from jobc.core.colour import wanted
 from jobc.core.diagnostics import Finding, Severity
 from jobc.lint.report.safe import visible
 
@@ -42,15 +43,25 @@ def _secret_spans(findings: Sequence[Finding]) -> dict[tuple[str, int], list[tup
 
 
 def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextIO, tty: bool) -> None:
+    """Findings as text; on a terminal (`tty`) with their source line, a caret and the name, in
+    colour unless `--color`, `NO_COLOR` or `TERM=dumb` says otherwise (`jobc.core.colour`)."""
+    paint = wanted(out)
+    bold, reset, dim = (_BOLD, _RESET, _DIM) if paint else ("", "", "")
     secrets = _secret_spans(findings) if tty else {}
     for f in findings:
         if not tty:
-            out.write("".join(text + "\n" for text in (line(f), *also(f))))
+            if paint:  # --color=always on a pipe: the same line, coloured
+                c = _COLOURS[f.severity]
+                where = f"{visible(f.file)}:{f.span.line}:{f.span.col}:"
+                text = f"{where} {c}{f.code}{_RESET} [{c}{f.severity}{_RESET}] {visible(f.message)}"
+                out.write("".join(t + "\n" for t in (text, *also(f))))
+            else:
+                out.write("".join(text + "\n" for text in (line(f), *also(f))))
             continue
-        colour = _COLOURS[f.severity]
+        colour = _COLOURS[f.severity] if paint else ""
         out.write(
-            f"{_BOLD}{visible(f.file)}:{f.span.line}:{f.span.col}:{_RESET} {colour}{f.code}{_RESET} "
-            f"[{colour}{f.severity}{_RESET}] {visible(f.message)} {_DIM}({f.name}){_RESET}\n"
+            f"{bold}{visible(f.file)}:{f.span.line}:{f.span.col}:{reset} {colour}{f.code}{reset} "
+            f"[{colour}{f.severity}{reset}] {visible(f.message)} {dim}({f.name}){reset}\n"
         )
         lines = sources.get(f.file, [])
         if 0 < f.span.line <= len(lines):
@@ -61,10 +72,10 @@ def write(findings: Sequence[Finding], sources: dict[str, list[str]], out: TextI
                 # the source line would show the secret on screen (and in any recorded terminal)
                 text = text[:start] + _redact(text[start:end]) + text[end:]
             gutter = f"{f.span.line:>4} | "
-            out.write(f"{_DIM}{gutter}{_RESET}{visible(text)}\n")
-            out.write(" " * len(gutter) + " " * (f.span.col - 1) + colour + "^" * width + _RESET + "\n")
+            out.write(f"{dim}{gutter}{reset}{visible(text)}\n")
+            out.write(" " * len(gutter) + " " * (f.span.col - 1) + colour + "^" * width + reset + "\n")
         for text in also(f):
-            out.write(f"{_DIM}{text}{_RESET}\n")
+            out.write(f"{dim}{text}{reset}\n")
     if tty and findings:
         counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
         parts = [f"{n} {s}{'s' if n != 1 else ''}" for s, n in sorted(counts.items(), reverse=True) if n]
