@@ -9,6 +9,8 @@ The targets, in the order they are made (a later one reads what an earlier one w
 - `model`: `schema/jobc.schema.json`, its packaged copy `src/jobc/data/jobc.schema.json` and
   `src/jobc/spec/plain.py`, from the pydantic models in `jobc.spec.model`;
 - `rules`: `docs/rules.md`, from the rules' metadata and docstrings (`jobc rules --format markdown`);
+- `spec`: `docs/spec.md`, every field of a spec with its type, default, what it compiles to and
+  the rules that read it (`jobc schema --format markdown`);
 - `triage`: `docs/triage.md`, from triage's catalogue of failure signatures
   (`jobc triage --signatures --format markdown`);
 - `goldens`: `golden/<name>.sbatch` and `golden/<name>.attach.sh`, every job spec of `specs/`
@@ -59,6 +61,12 @@ def _rules() -> dict[Path, str | None]:
     return {ROOT / "docs" / "rules.md": markdown()}
 
 
+def _spec() -> dict[Path, str | None]:
+    from jobc.lint.reference import markdown
+
+    return {ROOT / "docs" / "spec.md": markdown()}
+
+
 def _triage() -> dict[Path, str | None]:
     from jobc.jobs.catalogue_doc import listing
 
@@ -91,6 +99,7 @@ def _docs() -> dict[Path, str | None]:
 TARGETS = (
     Target("model", "the JSON Schema (both copies) and jobc.spec.plain", _model),
     Target("rules", "docs/rules.md", _rules),
+    Target("spec", "docs/spec.md, the spec reference", _spec),
     Target("triage", "docs/triage.md", _triage),
     Target("goldens", "golden/*.sbatch and golden/*.attach.sh", goldens),
     Target("docs", "the generated blocks of README.md and docs/", _docs),

@@ -14,8 +14,12 @@ def register(sub: Any, name: str) -> None:
     p = sub.add_parser(
         name,
         help="print the JSON Schema",
-        description="Print the JSON Schema of spec files and cluster profiles.",
+        description=(
+            "Print the JSON Schema of spec files and cluster profiles, or (--format markdown) the "
+            "spec reference: every field, its type, default, what it compiles to and the rules that read it."
+        ),
     )
+    p.add_argument("--format", choices=("json", "markdown"), default="json")
     p.set_defaults(run=run)
 
 
@@ -26,5 +30,10 @@ def text() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    sys.stdout.write(text())
+    if args.format == "markdown":
+        from jobc.lint.reference import markdown
+
+        sys.stdout.write(markdown())
+    else:
+        sys.stdout.write(text())
     return Exit.OK
