@@ -5,6 +5,7 @@ plain tables and the small functions built from them: what the compiled script p
 exit codes it uses (`contract`), read by the compiler that writes those lines and by triage that
 reads them back; which directories are node-local (`paths`); what a literal secret looks like and
 the cheap prefilter built from those shapes (`secrets`); Slurm's sbatch and srun option grammar
-(`slurm_options`), read by the compiler, the script reader and the rules. A stage imports the
+(`slurm_options`), read by the compiler, the script reader and the rules; the variables that
+differ from rank to rank (`ranks`), read by the rules that find them in literal values. A stage imports the
 table instead of keeping its own copy, so the writer and the reader of a fact cannot drift apart.
 """

@@ -30,8 +30,8 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.topology.jc106_unescaped_runtime_var import _VAR as RUNTIME_VAR
 from jobc.spec.context import Context
+from jobc.tables.ranks import RUNTIME_VAR
 
 META = Meta(
     code="JC507",

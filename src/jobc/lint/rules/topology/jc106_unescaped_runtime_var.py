@@ -54,6 +54,7 @@ from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import derived, facts
 from jobc.spec.context import Context
+from jobc.tables.ranks import RUNTIME_NAME, RUNTIME_VAR
 
 META = Meta(
     code="JC106",
@@ -74,18 +75,10 @@ FIX = Repair(
     "scripts",
 )
 
-_RUNTIME = (
-    r"SLURM_PROCID|SLURM_NODEID|SLURM_LOCALID|SLURM_GTIDS|SLURM_TASK_PID|SLURMD_NODENAME"
-    r"|SLURM_STEP_[A-Z0-9_]+|RANK|LOCAL_RANK|NODE_RANK|GROUP_RANK|ROLE_RANK"
-    r"|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL"
-)
-# $NAME or ${NAME…}: the name must end there, so $RANKS or $SLURM_NODEIDX do not count
-_VAR = re.compile(rf"\$(?:\{{({_RUNTIME})(?=[}}:#%/^,@-]|\[)|({_RUNTIME})(?![A-Za-z0-9_]))")
 # $(( … )): arithmetic names variables without a `$`, as in $((SLURM_NODEID * 8 + SLURM_LOCALID));
 # the expression runs to the first `))` after the `$((` (found by a search over the positions of
 # every `))`, made once per text: a regex from each `$((` rescanned the rest of the text each time)
 _CLOSE = re.compile(r"(?=\)\))")
-_NAME = re.compile(rf"(?<![A-Za-z0-9_])({_RUNTIME})(?![A-Za-z0-9_])")
 
 
 _BATCH = (
@@ -220,7 +213,7 @@ def _expansions(text: str, *, shell: bool = False) -> list[str]:
         elif shell and ch == '"':
             double = not double
         elif ch == "$":
-            match = _VAR.match(text, i)
+            match = RUNTIME_VAR.match(text, i)
             if match:
                 found.append(match.group(1) or match.group(2))
             elif text.startswith("$((", i):
@@ -229,7 +222,7 @@ def _expansions(text: str, *, shell: bool = False) -> list[str]:
                 k = bisect.bisect_left(closes, i + 3)
                 if k < len(closes):
                     end = closes[k]
-                    found += [m.group(1) for m in _NAME.finditer(text, i + 3, end)]
+                    found += [m.group(1) for m in RUNTIME_NAME.finditer(text, i + 3, end)]
                     i = end + 1
         i += 1
     return found

@@ -1,0 +1,378 @@
+"""Words and assignments: what each word of a command expands to, and what each assignment sets,
+as far as the script itself says (`jobc.script.values` holds the values' segments)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from jobc.core.diagnostics import Span
+from jobc.core.numbers import ascii_int
+from jobc.script import values as _values
+from jobc.script.facts import Export, Word
+from jobc.script.tree import Positions, argument_nodes
+from jobc.script.variables import UNSET, Variables
+
+_SPECIAL_WORD = re.compile(r"[\\*?\[]")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_MAX_FIELDS = 1024  # words one expansion may give and still be followed
+_MAX_INDEX = 1 << 16  # `A[N]=x` past this is not followed (it would allocate N empty elements)
+
+
+class Expander:
+    """Expands the words of one script against its variables, and records what assignments set."""
+
+    def __init__(self, pos: Positions, state: Variables, may_expand: re.Pattern[bytes]) -> None:
+        self.pos = pos
+        self.state = state
+        self.facts = pos.facts
+        self.may_expand = may_expand  # bytes that may hold a per-rank variable
+
+    def declaration(self, src: _values.Src, node: Any) -> None:
+        keyword = node.children[0].type if node.children else ""
+        options = {self.pos.text(c, src) for c in node.children if c.type == "word"}
+        exported = keyword == "export" or any(o.startswith("-") and "x" in o for o in options)
+        associative = any(o.startswith("-") and "A" in o for o in options)
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self.assignment(src, child, exported=exported)
+                if associative:
+                    name = child.child_by_field_name("name")
+                    if name is not None:
+                        self.state.setvar(self.pos.text(name, src), None)
+            elif child.type == "variable_name":
+                name = self.pos.text(child, src)
+                if exported:
+                    self.state.exported.add(name)
+                    for i, old in enumerate(self.facts.exports):
+                        if old.name == name and not old.exported:
+                            self.facts.exports[i] = Export(
+                                old.name, old.value, old.raw, old.span, old.value_span, True
+                            )
+                elif keyword in ("local", "declare", "typeset") and name not in self.state.vars:
+                    self.state.setvar(name, ((),) if not associative else None)
+        self.batch_expansions(src, node)
+
+    def assignment(self, src: _values.Src, node: Any, *, exported: bool) -> None:
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None:
+            return
+        name = self.pos.text(name_node, src)
+        index: str | None = None
+        if name_node.type == "subscript":
+            var = name_node.child_by_field_name("name")
+            idx = name_node.child_by_field_name("index")
+            index = self.pos.text(idx, src) if idx is not None else None
+            name = self.pos.text(var, src) if var is not None else name
+        append = any(c.type == "+=" for c in node.children)
+        value: _values.Value | None
+        if value_node is None:
+            value = ((),)
+            fld: _values.Field = ()
+            raw = ""
+            value_span = Span.point(node.end_point[0] + 1, self.pos.col(*node.end_point))
+        elif value_node.type == "array":
+            # a `# …` inside the parentheses is a comment, not an element
+            value = tuple(
+                f for c in value_node.named_children if c.type != "comment" for f in self.fields(src, c)
+            )
+            fld = _values.join(list(value))
+            raw = self.pos.text(value_node, src)
+            value_span = self.pos.span(value_node, src)
+        else:
+            got = self.fields(src, value_node, assigned=True)
+            fld = _values.join(got, "") if got else ()
+            value = (fld,)
+            raw = self.pos.text(value_node, src)
+            value_span = self.word_of(fld, value_node, src).span
+        old = self.state.vars.get(name, ((),))
+        if index is not None:
+            at = ascii_int(index)
+            if old is None or at is None or at > _MAX_INDEX or value is None:
+                value = None  # an index no array of a script reaches is not followed
+            else:
+                elements = list(old)
+                while len(elements) <= at:
+                    elements.append(())
+                elements[at] = value[0] if value else ()
+                value = tuple(elements)
+        elif append and old is not None and value is not None:
+            if value_node is not None and value_node.type == "array":
+                value = old + value
+            else:
+                first = old[0] if old else ()
+                value = (first + (value[0] if value else ()), *old[1:])
+        elif append:
+            value = None
+        if value is not None and _values.size(value) > _values.MAX_VALUE:
+            value = None
+        if value is not None and len(value) == 1 and value[0] and not any(seg[3] for seg in value[0]):
+            # nothing of it is known (`$(scontrol …)`): an unknown variable, shown by its name
+            value = None
+        self.state.setvar(name, value)
+        if exported or self.state.allexport:
+            self.state.exported.add(name)
+        single = (
+            value is not None and len(value) == 1 and value_node is not None and value_node.type != "array"
+        )
+        literal = single and value is not None and _values.literal(value[0])
+        text = _values.text(value[0]) if literal and value is not None else None
+        self.facts.exports.append(Export(name, text, raw, self.pos.span(node, src), value_span, exported))
+        del fld
+        self.batch_expansions(src, node)
+
+    def batch_expansions(self, src: _values.Src, node: Any) -> None:
+        if self.may_expand.search(bytes(node.text)):
+            self.facts.expansions.extend(self.pos.expansions(node, "batch", src))
+
+    def word_of(self, f: _values.Field, node: Any, src: _values.Src) -> Word:
+        """A word for one field of ``node``: as written when it is the node's own text, else
+        placed where its parts were written."""
+        literal = _values.literal(f)
+        a, b = node.start_byte, node.end_byte
+        if (
+            src is self.pos.src
+            and all(a <= s[1] and s[2] <= b for s in f if s[1] >= 0)
+            and any(s[1] >= 0 for s in f)
+        ):
+            raw = self.pos.text(node)
+            if literal:
+                return Word(_values.text(f), self.pos.span(node), True, raw, node, f)
+            return Word(raw, self.pos.span(node), False, raw, node, f)
+        text = _values.text(f)
+        where = _values.place(f)
+        span = self.pos.offsets(*where) if where is not None else self.pos.where(node, src)
+        return Word(text, span, literal, text, node, f, True)
+
+    def words(self, src: _values.Src, nodes: list[Any]) -> list[Word]:
+        out: list[Word] = []
+        for node in nodes:
+            if node.type == "word" and src is self.pos.src and not _SPECIAL_WORD.search(self.pos.text(node)):
+                # the common case (options, file names, numbers): the text is the word
+                raw = self.pos.text(node)
+                seg = (raw, node.start_byte, node.end_byte, True)
+                out.append(Word(raw, self.pos.span(node), True, raw, node, (seg,)))
+                continue
+            out.extend(self.word_of(f, node, src) for f in self.fields(src, node))
+        return out
+
+    def fields(
+        self, src: _values.Src, node: Any, *, quoted: bool = False, assigned: bool = False
+    ) -> list[_values.Field]:
+        """The fields ``node`` expands to (an assignment's value is not split)."""
+        kind = node.type
+        a, b = node.start_byte, node.end_byte
+        if kind in ("word", "number"):
+            return [tuple(_values.word_segs(src, a, b))]
+        if kind == "raw_string":
+            return [tuple(src.segs(a + 1, b - 1))]
+        if kind == "string":
+            return self._string(src, node)
+        if kind in ("simple_expansion", "expansion"):
+            got = self._parameter(src, node, quoted=quoted)
+            if not (quoted or assigned):
+                got = [piece for f in got for piece in _values.split(f)]
+            if len(got) > _MAX_FIELDS:
+                # thousands of words from one expansion are no launch line: not followed
+                return [self._unknown(src, node)]
+            self.state.spent += 64 * len(got)
+            return got
+        if kind == "concatenation":
+            out: list[_values.Field] = []
+            for child in node.children:
+                if not child.is_named:
+                    if child.type in ("$", "`"):
+                        continue
+                    part: list[_values.Field] = [
+                        tuple(_values.word_segs(src, child.start_byte, child.end_byte))
+                    ]
+                else:
+                    part = self.fields(src, child, quoted=quoted, assigned=assigned)
+                if not part:
+                    continue
+                if out:
+                    out[-1] = out[-1] + part[0]
+                    out.extend(part[1:])
+                else:
+                    out.extend(part)
+            return out
+        if kind == "command_substitution":
+            heredoc = self._cat_heredoc(src, node)
+            if heredoc is not None:
+                return [heredoc]
+        return [self._unknown(src, node)]
+
+    def _unknown(self, src: _values.Src, node: Any) -> _values.Field:
+        seg = src.unknown_at(node.start_byte, node.end_byte)
+        if seg is not None and node.type == "word":
+            return (seg,)
+        where = src.range(node.start_byte, node.end_byte)
+        a, b = where if where is not None else (-1, -1)
+        return _values.unknown(self.pos.text(node, src), a, b)
+
+    def _string(self, src: _values.Src, node: Any) -> list[_values.Field]:
+        """A double-quoted string: one field, or one per element for `"$@"` and `"${A[@]}"`."""
+        out: list[_values.Field] = [()]
+        children = node.children
+        for i, child in enumerate(children):
+            kind = child.type
+            if kind == '"' and i in (0, len(children) - 1):
+                continue
+            raw = src.raw[child.start_byte : child.end_byte] if kind != "string_content" else b""
+            if raw[:1].isspace() and (lead := child.end_byte - len(raw.lstrip())) > child.start_byte:
+                # the grammar counts the blanks between two expansions (`"$A $B"`, `"$A ${B}"`)
+                # into the second one's `$`: they are the string's text all the same
+                out = out or [()]
+                out[-1] = out[-1] + tuple(_values.dq_segs(src, child.start_byte, lead))
+            if kind == "string_content":
+                out[-1] = out[-1] + tuple(_values.dq_segs(src, child.start_byte, child.end_byte))
+            elif kind in ("simple_expansion", "expansion"):
+                got = self._parameter(src, child, quoted=True)
+                if not got:
+                    if len(out) == 1 and not out[0] and _array_all(child):
+                        out = []  # "${A[@]}" of an empty array: no field at all
+                    continue
+                if not out:
+                    out = [()]
+                out[-1] = out[-1] + got[0]
+                out.extend(got[1:])
+            elif kind == "command_substitution":
+                heredoc = self._cat_heredoc(src, child)
+                piece = heredoc if heredoc is not None else self._unknown(src, child)
+                out[-1] = out[-1] + piece
+            elif child.is_named:
+                out[-1] = out[-1] + self._unknown(src, child)
+            else:
+                out[-1] = out[-1] + tuple(src.segs(child.start_byte, child.end_byte))
+        return out
+
+    def _parameter(self, src: _values.Src, node: Any, *, quoted: bool) -> list[_values.Field]:
+        """`$NAME`, `${NAME}`, `${NAME:-default}`, `${A[@]}`, `$1`, `"$@"`: the fields it gives."""
+        name = ""
+        index: str | None = None
+        op = ""
+        operand: list[Any] = []
+        length = False
+        children = node.children
+        for i, child in enumerate(children):
+            kind = child.type
+            if kind in ("variable_name", "special_variable_name") and not name:
+                name = self.pos.text(child, src)
+            elif kind == "subscript":
+                var = child.child_by_field_name("name")
+                idx = child.child_by_field_name("index")
+                name = self.pos.text(var, src) if var is not None else ""
+                index = self.pos.text(idx, src) if idx is not None else None
+            elif kind == "#" and i == 1:
+                length = True
+            elif not child.is_named and kind not in ("$", "${", "}") and name and not op:
+                op = kind
+            elif child.is_named and name and op:
+                operand.append(child)
+            elif child.is_named and name and not op:
+                op = "?"  # an operation the grammar names differently: not followed
+        if not name or length or (op and not _values.is_default(op) and op not in (":+", "+")):
+            return [self._unknown(src, node)]
+        value = self.state.lookup(name, index)
+        if op:
+            set_ = value is not None and value is not UNSET
+            empty = set_ and all(not f for f in value)
+            if _values.is_default(op):
+                if value is UNSET and not _values.environment_name(name):
+                    got = self._operand(src, operand, quoted)
+                    if op in (":=", "="):
+                        self.state.setvar(name, (_values.join(got, " "),) if got else ((),))
+                    return got
+                if set_ and empty and op.startswith(":"):
+                    return self._operand(src, operand, quoted)
+            elif op in (":+", "+"):
+                if value is UNSET or (empty and op == ":+"):
+                    return [()] if quoted else []
+                if set_:
+                    return self._operand(src, operand, quoted)
+        if value is None or value is UNSET:
+            return [self._unknown(src, node)]
+        assert isinstance(value, tuple)
+        self.state.spent += _values.size(value)
+        if self.state.spent > self.state.allowance:
+            # values copied into words past a multiple of the script's size: not followed further
+            return [self._unknown(src, node)]
+        if index in ("*",) or (name == "*" and index is None):
+            return [_values.join(list(value))] if quoted else list(value)
+        return list(value)
+
+    def _operand(self, src: _values.Src, operand: list[Any], quoted: bool) -> list[_values.Field]:
+        out: list[_values.Field] = []
+        for child in operand:
+            got = self.fields(src, child, quoted=quoted, assigned=quoted)
+            if out and got:
+                out[-1] = out[-1] + got[0]
+                out.extend(got[1:])
+            else:
+                out.extend(got)
+        return out or [()]
+
+    def _cat_heredoc(self, src: _values.Src, node: Any) -> _values.Field | None:
+        """`$(cat <<EOF … EOF)`: the heredoc's text, trailing newlines removed as `$(…)` does."""
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) != 1 or inner[0].type != "redirected_statement":
+            return None
+        body = inner[0].child_by_field_name("body") or inner[0].named_children[0]
+        if body.type != "command" or self.pos.text(body, src).strip() != "cat":
+            return None
+        field = self._heredoc(src, inner[0])
+        if field is None:
+            return None
+        while field and field[-1][3] and field[-1][0].endswith("\n"):
+            last = field[-1]
+            stripped = last[0].rstrip("\n")
+            field = field[:-1] + ((_values._slice(last, 0, len(stripped)),) if stripped else ())
+        return field
+
+    def _heredoc(self, src: _values.Src, redirected: Any) -> _values.Field | None:
+        for child in redirected.named_children:
+            if child.type != "heredoc_redirect":
+                continue
+            start = next((c for c in child.named_children if c.type == "heredoc_start"), None)
+            body = next((c for c in child.named_children if c.type == "heredoc_body"), None)
+            if body is None:
+                return ()
+            quoted = start is not None and self.pos.text(start, src)[:1] in ("'", '"', "\\")
+            if quoted:
+                return tuple(src.segs(body.start_byte, body.end_byte))
+            out: _values.Field = ()
+            pos = body.start_byte
+            for part in body.named_children:
+                if part.type == "heredoc_content":
+                    continue
+                out += tuple(_values.dq_segs(src, pos, part.start_byte))
+                if part.type in ("simple_expansion", "expansion"):
+                    got = self._parameter(src, part, quoted=True)
+                    out += _values.join(got) if got else ()
+                else:
+                    out += self._unknown(src, part)
+                pos = part.end_byte
+            out += tuple(_values.dq_segs(src, pos, body.end_byte))
+            return out
+        return None
+
+    def read_heredoc(self, src: _values.Src, command: Any, redirected: Any) -> bool:
+        """`read -r -d '' NAME <<EOF … EOF`: NAME holds the heredoc's text."""
+        arguments = argument_nodes(command)
+        if not arguments or self.pos.text(arguments[0], src) != "read":
+            return False
+        names = [self.pos.text(a, src) for a in arguments[1:] if not self.pos.text(a, src).startswith("-")]
+        names = [n for n in names if _NAME.match(n)]
+        if not names:
+            return False
+        field = self._heredoc(src, redirected)
+        if field is None:
+            return False
+        self.state.setvar(names[-1], (field,) if len(names) == 1 else None)
+        return True
+
+
+def _array_all(node: Any) -> bool:
+    raw = bytes(node.text)
+    return raw in (b"$@", b"${@}") or raw.endswith(b"[@]}")

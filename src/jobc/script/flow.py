@@ -1,0 +1,330 @@
+"""Control flow: the walk over a script's statements in the order bash runs them, with one
+explicit stack (nesting costs no recursion), through branches, loops, lists, subshells, function
+calls, `eval`, `bash -c` in the batch shell and sourced files."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from jobc.core.diagnostics import Span
+from jobc.core.numbers import ascii_int
+from jobc.script import values as _values
+from jobc.script.expand import Expander
+from jobc.script.facts import Command, Trap, Word
+from jobc.script.signals import normalise
+from jobc.script.steps import Steps, skip_wrappers, step_words
+from jobc.script.tree import (
+    Positions,
+    argument_nodes,
+    dash_c,
+    descendants,
+    field,
+    parser,
+    runs,
+    statements,
+    within,
+)
+from jobc.script.variables import Branches, Frame, Variables
+
+# `${X:=8}` and `${X=8}` assign X as they expand (`: "${X:=8}"` is how scripts give defaults)
+_ASSIGNS_DEFAULT = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
+# names a command that may start a step or set a trap; any other command is only recorded
+_MAY_LAUNCH = re.compile(
+    rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
+    rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
+    rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|conda|micromamba)$"
+)
+_MAX_CALLS = 16  # functions followed inside one another
+_MAX_SOURCED = 8  # files followed through `source`
+
+
+class Flow:
+    """Walks one script's statements, handing assignments to the expander and commands to the
+    step reader."""
+
+    def __init__(
+        self, pos: Positions, state: Variables, expand: Expander, steps: Steps, base: Path | None
+    ) -> None:
+        self.pos = pos
+        self.state = state
+        self.expand = expand
+        self.steps = steps
+        self.facts = pos.facts
+        self.base = base
+        self.sourced: set[Path] = set()
+
+    def walk(self, src: _values.Src, items: list[tuple[Any, bool]]) -> None:
+        stack: list[tuple[Any, ...]] = [("s", src, n, bg) for n, bg in reversed(items)]
+        while stack:
+            item = stack.pop()
+            kind = item[0]
+            if kind == "s":
+                self.state.budget -= 1
+                self.statement(stack, item[1], item[2], item[3])
+            elif kind == "snapshot":
+                item[1].mark = len(self.state.journal)
+            elif kind == "branch_end":
+                item[1].results.append(self.state.undo(item[1].mark))
+            elif kind == "merge":
+                self.state.merge(item[1])
+            elif kind == "restore":
+                self.state.undo(item[1])
+            elif kind == "frame_end":
+                self.state.frames.pop()
+
+    def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
+        kind = node.type
+        if kind == "command":
+            self.command(stack, src, node, bg)
+        elif kind == "declaration_command":
+            self.expand.declaration(src, node)
+        elif kind == "variable_assignment":
+            self.expand.assignment(src, node, exported=False)
+        elif kind == "function_definition":
+            self.function(src, node)
+        elif kind == "comment":
+            return
+        elif kind == "redirected_statement":
+            body = node.child_by_field_name("body") or (
+                node.named_children[0] if node.named_children else None
+            )
+            if body is not None and body.type == "command" and self.expand.read_heredoc(src, body, node):
+                return
+            if body is not None:
+                stack.append(("s", src, body, bg))
+        elif kind in ("if_statement", "case_statement"):
+            self.branches(stack, src, node, bg)
+        elif kind in ("for_statement", "while_statement", "c_style_for_statement", "until_statement"):
+            # a loop body may run any number of times, none included: what it sets is unknown after
+            state = Branches(len(self.state.journal), complete=False)
+            stack.append(("merge", state))
+            stack.append(("branch_end", state))
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
+        elif kind == "list":
+            # `a && b || c`: the first runs; what the others set may or may not be set after
+            children = [(c, b) for c, b in statements(node) if runs(c)]
+            if not children:
+                return
+            state = Branches(len(self.state.journal), complete=False)
+            stack.append(("merge", state))
+            stack.append(("branch_end", state))
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(children[1:]))
+            stack.append(("s", src, children[0][0], bg or children[0][1]))
+        elif kind in ("subshell", "pipeline"):
+            # a subshell's (and a pipeline's) assignments do not reach the batch shell
+            stack.append(("restore", len(self.state.journal)))
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
+        else:
+            stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
+
+    def branches(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
+        """`if`/`case`: conditions run, then one of the branches; variables merge after."""
+        conditions: list[Any] = []
+        arms: list[list[tuple[Any, bool]]] = []
+        complete = False
+        if node.type == "if_statement":
+            arm: list[tuple[Any, bool]] | None = None
+            for clause in (
+                node,
+                *[c for c in node.named_children if c.type in ("elif_clause", "else_clause")],
+            ):
+                body = clause.type == "else_clause"
+                arm = [] if body else None
+                children = clause.children
+                last = len(children) - 1
+                for i, child in enumerate(children):
+                    if child.type == "then":
+                        body, arm = True, []
+                        continue
+                    if not child.is_named or child.type in ("elif_clause", "else_clause") or not runs(child):
+                        continue
+                    bg = i < last and children[i + 1].type == "&"
+                    if body and arm is not None:
+                        arm.append((child, bg))
+                    else:
+                        conditions.append((child, bg))
+                if arm is not None:
+                    arms.append(arm)
+                complete = complete or clause.type == "else_clause"
+        else:
+            for child, b in statements(node):
+                if child.type == "case_item":
+                    pattern = child.named_children[0] if child.named_children else None
+                    if pattern is not None and self.pos.text(pattern, src) == "*":
+                        complete = True
+                    arms.append([(c, cb) for c, cb in list(statements(child))[1:] if runs(c)])
+                elif runs(child):
+                    conditions.append((child, b))
+        state = Branches(len(self.state.journal), complete)
+        stack.append(("merge", state))
+        for arm_items in reversed(arms):
+            stack.append(("branch_end", state))
+            stack.extend(("s", src, c, bg or cb) for c, cb in reversed(arm_items) if runs(c))
+        # the conditions run first, then one branch, each from the variables as they were then
+        stack.append(("snapshot", state))
+        stack.extend(("s", src, c, bg or cb) for c, cb in reversed(conditions) if runs(c))
+
+    def function(self, src: _values.Src, node: Any) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        name = self.pos.text(name_node, src)
+        if name not in self.facts.functions:
+            self.facts.functions.append(name)
+        self.state.bodies[name] = (src, node)
+        # the body runs where the function is called: inside a step (export -f, then
+        # srun bash -c NAME), so its per-rank variables are not the batch shell's
+        self.facts.expansions.extend(self.pos.expansions(node, "step", src))
+        if b"trap" in bytes(node.text):
+            self.function_traps(src, node, name)
+
+    def command(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, background: bool) -> None:
+        row = node.start_point[0]
+        if src is self.pos.src and row in self.pos.runs:
+            # a run of plain lines, read as one: the command of its first line, spanning them all
+            last, line = self.pos.runs[row], self.facts.lines[row]
+            name = line.split()[0] if line.split() else ":"
+            span = Span(row + 1, 1, last + 1, len(self.facts.lines[last]) + 1)
+            self.facts.commands.append(Command(name, line.strip(), span, (name,)))
+            return
+        arguments = argument_nodes(node)
+        first = arguments[0] if arguments else None
+        if (
+            first is not None
+            and first.type == "word"
+            and not _MAY_LAUNCH.search(bytes(first.text))
+            and self.pos.text(first, src) not in self.state.bodies
+        ):
+            # most lines of a long script (echo, cd, module, mkdir …) start no step: their
+            # words are not needed beyond the name
+            name = self.pos.text(first, src)
+            self.expand.batch_expansions(src, node)
+            if _ASSIGNS_DEFAULT.search(bytes(node.text)):
+                self.expand.words(src, arguments)  # `: "${X:=8}"` sets X: its words are expanded for that
+            words_text = (
+                tuple(w.text for w in self.expand.words(src, arguments[:2])) if name == "cd" else (name,)
+            )
+            self.facts.commands.append(
+                Command(name, self.pos.text(node, src), self.pos.where(node, src), words_text)
+            )
+            return
+        self.expand.batch_expansions(src, node)
+        words = self.expand.words(src, arguments)
+        if not words:
+            for child in node.named_children:
+                if child.type == "variable_assignment":
+                    self.expand.assignment(src, child, exported=False)
+            return
+        text = self.pos.text(node, src)
+        span = self.pos.where(node, src)
+        name = words[0].text
+        if name == "trap":
+            self.trap(words, span)
+            return
+        if name in {"export", "declare"}:
+            return
+        if name in self.state.bodies and self.state.budget > 0 and len(self.state.frames) < _MAX_CALLS:
+            self.call(stack, name, words[1:])
+            return
+        if name == "set" and any(w.text in ("-a", "allexport") for w in words[1:]):
+            self.state.allexport = True
+        if name == "shift":
+            frame = self.state.frames[-1]
+            if frame.args is not None:
+                n = (ascii_int(words[1].text) if len(words) > 1 else None) or 1
+                frame.args = frame.args[n:]
+            return
+        if name == "eval" and len(words) > 1 and self.state.budget > 0:
+            self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
+            self.run_text(stack, _values.join([field(w) for w in words[1:]]), span)
+            return
+        if name in ("source", ".") and len(words) > 1:
+            self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
+            self.source(stack, words[1], span)
+            return
+        i, _ = skip_wrappers(words, 0)
+        rest = words[i:]
+        if (
+            rest
+            and os.path.basename(rest[0].text) in ("bash", "sh")
+            and len(rest) >= 3
+            and dash_c(rest[1].text)
+            and self.state.budget > 0
+            and rest[2].text not in self.state.bodies
+        ):
+            # `bash -c "$CMD"` in the batch shell: its commands run on the first node (an srun
+            # among them starts a step)
+            self.facts.commands.append(
+                Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words))
+            )
+            self.run_text(stack, field(rest[2]), span)
+            return
+        step = self.steps.step(words, text, span, background, src)
+        if step is not None:
+            # `bash -c '…'` and friends: the string is a script the step runs
+            self.facts.steps.append(step)
+            for w in step_words(step, words):
+                if not within(w.span, span):
+                    self.facts.origins.append((w.span, span))
+            return
+        self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
+
+    def call(self, stack: list[tuple[Any, ...]], name: str, args: list[Word]) -> None:
+        """A call of a function defined in the script: its body, with the call's arguments."""
+        src, node = self.state.bodies[name]
+        body = node.child_by_field_name("body")
+        if body is None:
+            return
+        self.state.frames.append(Frame([field(w) for w in args]))
+        stack.append(("frame_end",))
+        stack.extend(("s", src, c, b) for c, b in reversed(list(statements(body))) if runs(c))
+
+    def run_text(self, stack: list[tuple[Any, ...]], f: _values.Field, span: Span) -> None:
+        """Commands held in a value (`eval "$CMD"`, `bash -c "$CMD"`), parsed and followed."""
+        if not any(seg[3] and seg[0].strip() for seg in f):
+            return  # nothing of it is known (`eval "$(conda shell.bash hook)"`)
+        src = _values.assemble(f)
+        src.fallback = span
+        tree = parser().parse(src.raw)
+        stack.extend(("s", src, c, b) for c, b in reversed(list(statements(tree.root_node))) if runs(c))
+
+    def source(self, stack: list[tuple[Any, ...]], word: Word, span: Span) -> None:
+        """`source FILE` of a file beside the script: its variables and functions are the script's."""
+        if self.base is None or not word.literal or not word.text or word.text.startswith(("/", "~")):
+            return
+        path = (self.base / word.text).resolve()
+        if path in self.sourced or len(self.sourced) >= _MAX_SOURCED or not path.is_file():
+            return
+        try:
+            if path.stat().st_size > _values.MAX_VALUE:
+                return
+            data = path.read_bytes()
+        except OSError:
+            return
+        self.sourced.add(path)
+        # the file's text is written nowhere in this script: what it sets points at the source line
+        src = _values.Src(data, [(0, (data.decode("utf-8", "surrogateescape"), -1, -1, True))])
+        src.fallback = span
+        tree = parser().parse(data)
+        stack.extend(("s", src, c, b) for c, b in reversed(list(statements(tree.root_node))) if runs(c))
+
+    def trap(self, words: list[Word], span: Span, function: str | None = None) -> None:
+        if len(words) < 3 or words[1].text in ("-l", "-p"):
+            return
+        action = words[1].text
+        if action == "-":
+            return  # resets: nothing is trapped any more
+        signals = tuple(normalise(w.text) for w in words[2:])
+        self.facts.traps.append(Trap(action, signals, span, function))
+
+    def function_traps(self, src: _values.Src, node: Any, function: str) -> None:
+        """Traps a function sets: they trap in whichever shell calls the function."""
+        for cmd in descendants(node):
+            if cmd.type != "command":
+                continue
+            arguments = argument_nodes(cmd)
+            if arguments and self.pos.text(arguments[0], src) == "trap":
+                self.trap(self.expand.words(src, arguments), self.pos.span(cmd, src), function)

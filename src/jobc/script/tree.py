@@ -1,0 +1,148 @@
+"""The bash parse tree of one script: the parser, positions (tree-sitter counts bytes, findings
+count characters) and the small walks over nodes every part of the reader shares."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from typing import Any
+
+from jobc.core.diagnostics import Span
+from jobc.script import values as _values
+from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Word
+
+_PARSER: Any = None
+
+
+def parser() -> Any:
+    """The bash parser, made once; tree-sitter is imported only when a script is read."""
+    global _PARSER  # noqa: PLW0603 - one parser per process; building it loads the grammar
+    if _PARSER is None:
+        import tree_sitter_bash
+        from tree_sitter import Language, Parser
+
+        _PARSER = Parser(Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+class Positions:
+    """The script being read: its facts, its bytes, and where each node of its tree stands."""
+
+    def __init__(self, facts: ScriptFacts, raw: bytes, runs: dict[int, int]) -> None:
+        self.facts = facts
+        self.raw = raw
+        self.runs = runs  # first row → last row of each run of plain lines read as one
+        self.line_bytes = raw.split(b"\n")
+        self.line_starts = [0]
+        for line in self.line_bytes[:-1]:
+            self.line_starts.append(self.line_starts[-1] + len(line) + 1)
+        self.ascii = raw.isascii()
+        self.src = _values.Src(raw)
+
+    def col(self, row: int, byte: int) -> int:
+        if self.ascii or row >= len(self.line_bytes):
+            return byte + 1
+        return len(self.line_bytes[row][:byte].decode("utf-8", "surrogateescape")) + 1
+
+    def span(self, node: Any, src: _values.Src | None = None) -> Span:
+        if src is not None and src is not self.src:
+            where = src.range(node.start_byte, node.end_byte)
+            return self.offsets(*where) if where is not None else src.fallback
+        (r0, c0), (r1, c1) = node.start_point, node.end_point
+        if self.ascii:
+            return Span(r0 + 1, c0 + 1, r1 + 1, c1 + 1)
+        return Span(r0 + 1, self.col(r0, c0), r1 + 1, self.col(r1, c1))
+
+    def where(self, node: Any, src: _values.Src) -> Span:
+        """Where a command is run: in the script, or the line that runs the text it came from."""
+        return src.fallback if src.fallback is not None else self.span(node)
+
+    def offsets(self, a: int, b: int) -> Span:
+        r0 = bisect.bisect_right(self.line_starts, a) - 1
+        r1 = bisect.bisect_right(self.line_starts, max(b - 1, a)) - 1
+        end = b - self.line_starts[r1]
+        return Span(r0 + 1, self.col(r0, a - self.line_starts[r0]), r1 + 1, self.col(r1, end))
+
+    def text(self, node: Any, src: _values.Src | None = None) -> str:
+        if src is not None and src is not self.src:
+            return src.show(node.start_byte, node.end_byte)
+        return bytes(node.text).decode("utf-8", "surrogateescape")
+
+    def expansions(self, node: Any, shell: str, src: _values.Src | None = None) -> Iterator[Expansion]:
+        """Per-rank variables that ``node`` expands (raw strings and escapes expand nothing)."""
+        stack = [node]
+        while stack:
+            cur = stack.pop()
+            if cur.type in ("simple_expansion", "expansion"):
+                for child in cur.named_children:
+                    if child.type == "variable_name":
+                        name = self.text(child, src)
+                        if name in PER_RANK:
+                            yield Expansion(name, self.span(cur, src), shell)
+                continue
+            if cur.type == "arithmetic_expansion":
+                for sub in descendants(cur):
+                    if sub.type == "variable_name" and self.text(sub, src) in PER_RANK:
+                        yield Expansion(self.text(sub, src), self.span(cur, src), shell)
+                continue
+            stack.extend(reversed(cur.children))
+
+
+def statements(node: Any) -> Iterator[tuple[Any, bool]]:
+    """The named children of ``node``, each with whether an `&` follows it (runs in the background).
+
+    From one list of the children: a node's `next_sibling` walks its parent's children from the
+    first, which made a script of thousands of lines cost the square of its length."""
+    children = node.children
+    last = len(children) - 1
+    for i, child in enumerate(children):
+        if child.is_named:
+            yield child, i < last and children[i + 1].type == "&"
+
+
+_SKIPPED = frozenset({"command_substitution", "heredoc_body", "heredoc_start", "heredoc_end", "comment"})
+
+
+def runs(node: Any) -> bool:
+    """Whether a child node is a statement the walk follows (not a comment or a heredoc's text)."""
+    return node.type not in _SKIPPED
+
+
+def descendants(node: Any) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(reversed(cur.children))
+
+
+def argument_nodes(node: Any) -> list[Any]:
+    """The words of a command: its name and arguments, without assignments and redirections."""
+    out: list[Any] = []
+    for child in node.named_children:
+        if child.type == "command_name":
+            out.extend(child.named_children or [child])
+        elif child.type in ("variable_assignment", "file_redirect", "herestring_redirect", "comment"):
+            continue
+        else:
+            out.append(child)
+    return out
+
+
+def dash_c(option: str) -> bool:
+    """`-c`, `-lc`, `-ec`, `-xc`: bash's option that runs its next word as a script."""
+    return option.startswith("-") and not option.startswith("--") and "c" in option and option[1:].isalpha()
+
+
+def field(w: Word) -> _values.Field:
+    """A word's value as segments (a word made of nothing followed is one segment of its text)."""
+    if w.segs is not None:
+        return tuple(w.segs)
+    return ((w.text, -1, -1, w.literal),)
+
+
+def within(inner: Span, outer: Span) -> bool:
+    return (inner.line, inner.col) >= (outer.line, outer.col) and (inner.end_line, inner.end_col) <= (
+        outer.end_line,
+        outer.end_col,
+    )

@@ -1,0 +1,141 @@
+"""What each shell variable holds at each point of the walk, and how branches change it.
+
+Every change is written to a journal with the value before it: a branch is undone and merged from
+the journal, so an `if` costs what its branches set, not the number of variables the script has.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobc.core.numbers import ascii_int, is_digits
+from jobc.script import values as _values
+
+UNSET: Any = object()  # a variable the script never set
+
+
+class Frame:
+    """The positional parameters of a function being followed."""
+
+    __slots__ = ("args",)
+
+    def __init__(self, args: list[_values.Field] | None) -> None:
+        self.args = args  # None: the script's own arguments, which are not known
+
+
+class Branches:
+    """An `if`/`case`/loop: what each of its branches set, to merge at its end."""
+
+    __slots__ = ("complete", "mark", "results")
+
+    def __init__(self, mark: int, complete: bool) -> None:
+        self.mark = mark  # where the journal stood before the first branch
+        self.complete = complete  # one branch always runs (an `else` or a `*)` case)
+        self.results: list[dict[str, Any]] = []  # per branch: the variables it set, as it left them
+
+
+class Variables:
+    """The shell's variables, functions' arguments and exports as the walk reaches each statement."""
+
+    def __init__(self, size: int) -> None:
+        self.vars: dict[str, _values.Value | None] = {}  # None: set, but to something unknown
+        # every change of a variable, with the value before it
+        self.journal: list[tuple[str, Any]] = []
+        # variables set differently on two paths, each time to srun options or nothing
+        # (`AUTO_RESUME=""; if …; then AUTO_RESUME="--auto-resume=1"; fi`): unknown, but an
+        # option wherever they stand among srun's options
+        self.optionish: set[str] = set()
+        self.frames: list[Frame] = [Frame(None)]
+        self.exported: set[str] = set()
+        self.bodies: dict[str, tuple[_values.Src, Any]] = {}  # function name → its definition
+        self.allexport = False  # `set -a`: every variable set from here on is exported
+        # statements followed through calls, eval and sourced files: bounded by the script's size
+        self.budget = 50_000 + 20 * size
+        # characters of values copied into the words that use them, and how many may be
+        self.spent = 0
+        self.allowance = 4 * _values.MAX_VALUE + 8 * size
+
+    def setvar(self, name: str, value: _values.Value | None) -> None:
+        self.optionish.discard(name)
+        self.journal.append((name, self.vars.get(name, UNSET)))
+        self.vars[name] = value
+
+    def undo(self, mark: int) -> dict[str, Any]:
+        """Undo the changes since ``mark``; what each changed variable held before the undo."""
+        changed: dict[str, Any] = {}
+        journal = self.journal
+        while len(journal) > mark:
+            name, old = journal.pop()
+            if name not in changed:
+                changed[name] = self.vars.get(name, UNSET)
+            if old is UNSET:
+                self.vars.pop(name, None)
+            else:
+                self.vars[name] = old
+        return changed
+
+    def merge(self, state: Branches) -> None:
+        """After branches: a value every way through agrees on, else unknown."""
+        names: dict[str, None] = {}
+        for result in state.results:
+            names.update(dict.fromkeys(result))
+        for name in names:
+            before = self.vars.get(name, UNSET)
+            ways = [r.get(name, before) for r in state.results]
+            if not state.complete or not state.results:
+                ways.append(before)
+            first = ways[0]
+            # the same text either way is the same value, wherever each way wrote it
+            key = _values.key(first) if first is not UNSET else UNSET
+            agree = key is not UNSET and all(w is not UNSET and _values.key(w) == key for w in ways[1:])
+            merged = first if agree else None
+            if merged is not before:
+                self.setvar(name, merged)
+            if not agree and all(w is UNSET or options_only(w) for w in ways):
+                self.optionish.add(name)
+
+    def lookup(self, name: str, index: str | None) -> Any:
+        """A variable's fields (all its elements for `@`/`*`), None when unknown, UNSET if unset."""
+        if is_digits(name) or name in ("@", "*"):
+            args = self.frames[-1].args
+            if args is None:
+                return None
+            if name in ("@", "*"):
+                return tuple(args)
+            n = ascii_int(name)
+            if not n:
+                return None  # $0, or a position past any count: not followed
+            return (args[n - 1],) if n <= len(args) else UNSET
+        if name in ("#", "?", "$", "!", "-", "_"):
+            return None
+        if name not in self.vars:
+            return UNSET
+        value = self.vars[name]
+        if value is None:
+            return None
+        if index in ("@", "*"):
+            return value
+        if index is None:
+            return value[:1]
+        if (at := ascii_int(index)) is not None:
+            return (value[at],) if at < len(value) else UNSET
+        return None
+
+    def step_shell(self) -> tuple[Any, ...]:
+        """Enter a step's own shell: it sees the exported variables only, and its arguments are not
+        followed. Returns what `leave` restores."""
+        saved = self.vars, self.frames, self.journal
+        names = self.vars if self.allexport else self.exported
+        self.vars = {k: self.vars[k] for k in names if k in self.vars}
+        self.frames, self.journal = [Frame(None)], []
+        return saved
+
+    def leave(self, saved: tuple[Any, ...]) -> None:
+        self.vars, self.frames, self.journal = saved
+
+
+def options_only(value: Any) -> bool:
+    """A variable's value that is nothing or srun options only (`""`, `--auto-resume=1`)."""
+    return isinstance(value, tuple) and all(
+        _values.literal(f) and (not _values.text(f) or _values.text(f).startswith("-")) for f in value
+    )
