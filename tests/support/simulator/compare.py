@@ -1,0 +1,218 @@
+"""What differs between two simulated runs of a script, in words.
+
+`compare(a, b, ignore)` lines up two simulations scenario by scenario: whether sbatch refused
+the script, the options it read, the events of the job's life, the batch shell's exit status, its
+output, the files left in the job's directory, and every process the stubs recorded (kind, name,
+host, argv, environment, working directory, signals received, exit status). Processes are compared
+as a multiset: the order in which parallel tasks start is not behaviour. `Ignore` says what may
+differ — what a fix's finding names, or what an import cannot carry — and an empty list means the
+two scripts did the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from tests.support.simulator.run import Process, Run, Simulation
+
+# Never compared: bash's own bookkeeping, and numbers that differ from run to run (pids, ports of
+# srun's own, the order in which parallel steps got their ids).
+ALWAYS = frozenset(
+    {
+        "_",
+        "SHLVL",
+        "SLURM_TASK_PID",
+        "SLURM_STEP_ID",
+        "SLURM_STEPID",
+        "SLURM_STEP_LAUNCHER_PORT",
+        "SLURM_SRUN_COMM_PORT",
+    }
+)
+# What tells one task of a step from another on the same node, and the counts of tasks (the
+# allocation's too): with `per_node`, a step is compared by what each node runs
+TASK_IDENTITY = frozenset(
+    {
+        "SLURM_PROCID",
+        "SLURM_LOCALID",
+        "SLURM_GTIDS",
+        "SLURM_NTASKS",
+        "SLURM_NPROCS",
+        "SLURM_TASKS_PER_NODE",
+        "SLURM_NTASKS_PER_NODE",
+        "SLURM_STEP_NUM_TASKS",
+        "SLURM_STEP_TASKS_PER_NODE",
+        "SLURM_JOB_CPUS_PER_NODE",
+        "SLURM_CPUS_ON_NODE",
+    }
+)
+_LINE = re.compile(r"\bline \d+\b")
+
+
+@dataclass(frozen=True)
+class Ignore:
+    """What may differ between the two runs."""
+
+    env: Collection[str] = ()  # variables not compared (`NAME`, or `PREFIX*`)
+    only_env: Collection[str] | None = None  # compare only these variables (None: every one)
+    kinds: Collection[str] = ()  # process kinds not compared: run, step, call
+    names: Collection[str] = ()  # commands not compared (`hostname`, `scontrol`)
+    allocation: Collection[str] = ()  # sbatch options not compared; "*": none of them
+    per_node: bool = False  # a step's tasks on one node count once (tasks per node may differ)
+    replace: Sequence[tuple[str, str]] = ()  # (pattern, replacement) for every text compared
+    output: bool = False
+    status: bool = False
+    events: bool = False
+    files: bool = False
+    scenarios: Collection[str] = ()  # scenarios not compared
+
+    def text(self, value: str) -> str:
+        for pattern, replacement in self.replace:
+            value = re.sub(pattern, replacement, value)
+        return value
+
+    def env_kept(self, name: str) -> bool:
+        if name in ALWAYS or (self.per_node and name in TASK_IDENTITY):
+            return False
+        if self.only_env is not None and name not in self.only_env:
+            return False
+        return not any(name == e or (e.endswith("*") and name.startswith(e[:-1])) for e in self.env)
+
+
+Key = tuple[object, ...]
+
+
+def _key(p: Process, ignore: Ignore) -> Key:
+    env = tuple(sorted((k, ignore.text(v)) for k, v in p.env.items() if ignore.env_kept(k)))
+    argv = tuple(ignore.text(a) for a in p.argv)
+    return (p.kind, p.name, p.host, argv, env, ignore.text(p.cwd), tuple(sorted(set(p.signals))), p.exit)
+
+
+def _label(key: Key) -> str:
+    kind, name, host, argv, env = key[0], key[1], key[2], key[3], dict(key[4])  # type: ignore[arg-type]
+    rank = env.get("SLURM_PROCID")
+    where = f"on {host}" + (f", task {rank}" if rank is not None and "SLURM_STEP_NUM_TASKS" in env else "")
+    shown = " ".join(str(a) for a in argv)  # type: ignore[attr-defined]
+    return f"{kind} `{name} {shown[:160]}` {where}"
+
+
+def _fields(a: Key, b: Key) -> list[str]:
+    out = []
+    names = ("kind", "name", "host", "argv", "env", "cwd", "signals", "exit")
+    for i, field in enumerate(names):
+        if a[i] == b[i]:
+            continue
+        if field == "env":
+            ea, eb = dict(a[i]), dict(b[i])  # type: ignore[call-overload]
+            for k in sorted(set(ea) | set(eb)):
+                if ea.get(k) != eb.get(k):
+                    out.append(f"env {k}: {ea.get(k)!r} -> {eb.get(k)!r}")
+        else:
+            out.append(f"{field}: {a[i]!r} -> {b[i]!r}")
+    return out
+
+
+def _processes(a: Run, b: Run, ignore: Ignore) -> list[str]:
+    def keys(run: Run) -> Counter[Key]:
+        kept = [p for p in run.processes if p.kind not in ignore.kinds and p.name not in ignore.names]
+        counted = Counter(_key(p, ignore) for p in kept)
+        return Counter(dict.fromkeys(counted, 1)) if ignore.per_node else counted
+
+    ka, kb = keys(a), keys(b)
+    only_a = list((ka - kb).elements())
+    only_b = list((kb - ka).elements())
+    out = []
+    # pair what differs by command, host and rank, to say which of its fields changed
+    for x in list(only_a):
+        match = next((y for y in only_b if y[:3] == x[:3] and _rank(y) == _rank(x)), None)
+        if match is None:
+            match = next((y for y in only_b if y[:2] == x[:2]), None)
+        if match is None:
+            continue
+        only_a.remove(x)
+        only_b.remove(match)
+        out.append(f"{_label(x)} differs: " + "; ".join(_fields(x, match)))
+    out += [f"only before: {_label(x)}" for x in only_a]
+    out += [f"only after: {_label(y)}" for y in only_b]
+    return out
+
+
+def _rank(key: Key) -> str | None:
+    return dict(key[4]).get("SLURM_PROCID")  # type: ignore[call-overload, no-any-return]
+
+
+def _output(run: Run, ignore: Ignore) -> Counter[str]:
+    return Counter(_LINE.sub("line N", ignore.text(line)) for line in run.output.splitlines())
+
+
+def _allocation(run: Run, ignore: Ignore) -> dict[str, str | None]:
+    if "*" in ignore.allocation:
+        return {}
+    return {k: v for k, v in run.allocation.items() if k not in ignore.allocation}
+
+
+def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
+    """The differences between two runs of one scenario, each one line; [] when none."""
+    ignore = ignore or Ignore()
+    out = []
+    if a.refused != b.refused:
+        out.append(f"sbatch refuses: {a.refused!r} -> {b.refused!r}")
+    aa, ab = _allocation(a, ignore), _allocation(b, ignore)
+    if aa != ab:
+        for k in sorted(set(aa) | set(ab)):
+            if aa.get(k, "<absent>") != ab.get(k, "<absent>"):
+                out.append(f"#SBATCH --{k}: {aa.get(k, '<absent>')!r} -> {ab.get(k, '<absent>')!r}")
+    if not ignore.events and a.events != b.events:
+        out.append(f"events: {a.events} -> {b.events}")
+    if not ignore.status and a.status != b.status:
+        out.append(f"exit status of the batch shell: {a.status} -> {b.status}")
+    if not ignore.output:
+        oa, ob = _output(a, ignore), _output(b, ignore)
+        out += [f"output only before: {line!r}" for line in sorted((oa - ob).elements())]
+        out += [f"output only after: {line!r}" for line in sorted((ob - oa).elements())]
+    if not ignore.files and a.files != b.files:
+        out.append(f"files in the job's directory: {sorted(a.files)} -> {sorted(b.files)}")
+    out += _processes(a, b, ignore)
+    return out
+
+
+def compare(a: Simulation, b: Simulation, ignore: Ignore | None = None) -> list[str]:
+    """The differences between two simulations, scenario by scenario (`[signal] …`); [] when the
+    two scripts behaved the same in every scenario both ran."""
+    ignore = ignore or Ignore()
+    out = []
+    for scenario, run in a.runs.items():
+        if scenario in ignore.scenarios or scenario not in b.runs:
+            continue
+        out += [f"[{scenario}] {d}" for d in compare_runs(run, b.runs[scenario], ignore)]
+    return out
+
+
+def merged(*ignores: Ignore) -> Ignore:
+    """One Ignore that lets differ what any of ``ignores`` lets differ."""
+
+    def union(values: list[Collection[str]]) -> frozenset[str]:
+        return frozenset().union(*values) if values else frozenset()
+
+    only = [i.only_env for i in ignores if i.only_env is not None]
+    return Ignore(
+        env=union([i.env for i in ignores]),
+        only_env=frozenset.intersection(*map(frozenset, only)) if only else None,
+        kinds=union([i.kinds for i in ignores]),
+        names=union([i.names for i in ignores]),
+        allocation=union([i.allocation for i in ignores]),
+        per_node=any(i.per_node for i in ignores),
+        replace=tuple(r for i in ignores for r in i.replace),
+        output=any(i.output for i in ignores),
+        status=any(i.status for i in ignores),
+        events=any(i.events for i in ignores),
+        files=any(i.files for i in ignores),
+        scenarios=union([i.scenarios for i in ignores]),
+    )
+
+
+def env_of(process: Process, names: Collection[str]) -> Mapping[str, str]:
+    """The named variables of a process's environment (for a test's own asserts)."""
+    return {k: v for k, v in process.env.items() if k in names}

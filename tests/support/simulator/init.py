@@ -1,0 +1,251 @@
+#!/usr/bin/python3 -IS
+"""The simulated Slurm controller: process 1 of the sandbox a batch script runs in.
+
+It gives the sandbox a file system of its own (fresh /tmp, /home, /run, /var/spool, an empty
+/etc/profile), names the host `node0`, starts the batch script as slurmd would (its own session,
+the job's environment, output to one file) and then plays the clock. Time passes only when every
+process of the job waits (none runnable, none in a system call that would wake it, their counters
+unchanged over a few polls): then the next event of the job's life comes — the `--signal`
+warning (to the batch shell with `B:`, else to every task of every running step), then the time
+limit (SIGTERM to every process), then SIGKILL. When the batch shell ends, whatever it left
+running gets SIGTERM, then SIGKILL, as when a job completes. Each event is written to
+`events.jsonl`, the batch shell's exit status last.
+
+Standard library only; run as `python3 -IS init.py SIMDIR` under `unshare` (user, pid, mount,
+net, uts and ipc namespaces).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import resource
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+MS_BIND = 4096
+MS_REC = 16384
+POLL = 0.01
+STILL = 4  # polls in a row with nothing changed: every process waits
+MAX_PIDS = 40_000  # processes a job may start before its time is up (a loop of commands)
+
+
+def _mount(libc: Any, source: str, target: str, fstype: str | None, flags: int) -> None:
+    if libc.mount(source.encode(), target.encode(), fstype.encode() if fstype else None, flags, None) != 0:
+        raise OSError(ctypes.get_errno(), f"mount {source} on {target}")
+
+
+def private_filesystem(sim: Path, config: dict[str, Any]) -> None:
+    """The sandbox's own /run (the simulator), /home (the job's directory), /var/spool (the script
+    where slurmd keeps it), /tmp, /var/tmp and /dev/shm, and an empty /etc/profile."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    _mount(libc, "tmpfs", "/run", "tmpfs", 0)
+    os.makedirs("/run/jobc-sim")
+    _mount(libc, str(sim), "/run/jobc-sim", None, MS_BIND)
+    _mount(libc, "tmpfs", "/home", "tmpfs", 0)
+    work = config["workdir"]
+    os.makedirs(work)
+    _mount(libc, str(sim / "work"), work, None, MS_BIND)
+    _mount(libc, "tmpfs", "/var/spool", "tmpfs", 0)
+    script = Path(config["script"])
+    script.parent.mkdir(parents=True)
+    script.write_bytes((sim / "script").read_bytes())
+    script.chmod(0o755)
+    for tmp in ("/tmp", "/var/tmp", "/dev/shm"):
+        if os.path.isdir(tmp):
+            _mount(libc, "tmpfs", tmp, "tmpfs", 0)
+    for profile in ("/etc/profile", "/etc/bash.bashrc"):
+        if os.path.exists(profile):
+            _mount(libc, "/run/jobc-sim/empty", profile, None, MS_BIND)
+
+
+class Clock:
+    """Whether every process of the job waits: nothing runnable, nothing changed for STILL polls."""
+
+    def __init__(self) -> None:
+        self.last: dict[int, tuple[str, ...]] = {}
+        self.still = 0
+
+    def quiet(self) -> bool:
+        now: dict[int, tuple[str, ...]] = {}
+        busy = False
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or entry == "1":
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                status = Path(f"/proc/{entry}/status").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(")") + 2 :].split()
+            state = fields[0]
+            if state in ("R", "D", "W"):
+                busy = True
+            switches = tuple(line.split()[1] for line in status.splitlines() if "ctxt_switches" in line)
+            now[int(entry)] = (state, fields[11], fields[12], *switches)
+        if busy or now != self.last:
+            self.last, self.still = now, 0
+            return False
+        self.still += 1
+        return self.still >= STILL
+
+    @staticmethod
+    def others() -> list[int]:
+        return [int(e) for e in os.listdir("/proc") if e.isdigit() and e != "1"]
+
+
+def _limits() -> None:
+    """A runaway script ends instead of holding the test: CPU seconds, file size, processes."""
+    resource.setrlimit(resource.RLIMIT_CPU, (10, 15))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+
+def start(config: dict[str, Any], sim: Path) -> int:
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        os.setsid()
+        null = os.open("/dev/null", os.O_RDONLY)
+        out = os.open(sim / "output", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.dup2(null, 0)
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        _limits()
+        os.chdir(config["cwd"])
+        script = config["script"]
+        os.execve(script, [script], config["env"])
+    except OSError as exc:
+        os.write(2, f"simulator: cannot run the script: {exc}\n".encode())
+    os._exit(127)
+
+
+class Controller:
+    def __init__(self, sim: Path, config: dict[str, Any]) -> None:
+        self.sim = sim
+        self.config = config
+        self.events = open(sim / "events.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+        self.clock = Clock()
+        self.batch: int | None = None
+        self.status: int | None = None
+        self.warning = config.get("warning")  # {"signal": "SIGUSR1", "batch": true}
+        self.stage = 0  # 0: before the warning, 1: before the time limit, 2: before SIGKILL
+
+    def event(self, what: str, **more: Any) -> None:
+        self.events.write(json.dumps({"event": what, **more}) + "\n")
+        self.events.flush()
+
+    def reap(self) -> None:
+        while True:
+            try:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if pid == self.batch:
+                self.status = os.WEXITSTATUS(code) if os.WIFEXITED(code) else 128 + os.WTERMSIG(code)
+                self.event("batch-exit", status=self.status)
+
+    def run(self) -> None:
+        self.batch = start(self.config, self.sim)
+        (self.sim / "state" / "batch.pid").write_text(str(self.batch))
+        while True:
+            time.sleep(POLL)
+            self.reap()
+            if self.status is not None:
+                self.finish()
+                return
+            if (self.sim / "state" / "cancel").exists():
+                (self.sim / "state" / "cancel").unlink()
+                self.event("cancelled")
+                self.stage = max(self.stage, 1)
+                self.next_event()
+                continue
+            if self.clock.quiet() or self._runaway():
+                self.next_event()
+
+    def _runaway(self) -> bool:
+        try:
+            last = int(Path("/proc/sys/kernel/ns_last_pid").read_text())
+        except (OSError, ValueError):
+            return False
+        if last > MAX_PIDS and self.stage < 1:
+            self.event("runaway", pids=last)
+            self.stage = 1
+            return True
+        return False
+
+    def next_event(self) -> None:
+        if self.stage == 0 and self.warning:
+            self.stage = 1
+            signum = signal.Signals[self.warning["signal"]]
+            if self.warning["batch"]:
+                self.event("warning", signal=signum.name, to="batch")
+                os.kill(self.batch or 0, signum)
+            else:
+                self.event("warning", signal=signum.name, to="steps")
+                self._signal_tasks(signum)
+            return
+        if self.stage <= 1:
+            self.stage = 2
+            self.event("time-limit")
+            os.kill(-1, signal.SIGCONT)
+            os.kill(-1, signal.SIGTERM)
+            return
+        self.event("killed")
+        os.kill(-1, signal.SIGKILL)
+
+    def _signal_tasks(self, signum: int) -> None:
+        tasks = self.sim / "state" / "tasks"
+        for task in sorted(tasks.iterdir()) if tasks.exists() else ():
+            try:
+                os.killpg(int(task.name), signum)
+            except (OSError, ValueError):
+                continue  # the task has ended
+
+    def finish(self) -> None:
+        """The batch shell has ended. What it left running first runs until everything waits (a
+        program takes no time unless it waits for a signal); what still waits then ends with the
+        job: SIGTERM, then SIGKILL."""
+        self._settle()
+        if Clock.others() and self.stage < 2:
+            self.event("job-end")
+            self.stage = 2
+            os.kill(-1, signal.SIGCONT)
+            os.kill(-1, signal.SIGTERM)
+            self._settle()
+        if Clock.others():
+            self.event("killed")
+            os.kill(-1, signal.SIGKILL)
+        while True:
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+        self.event("done")
+
+    def _settle(self) -> None:
+        clock = Clock()
+        while Clock.others() and not clock.quiet():
+            time.sleep(POLL)
+            self.reap()
+
+
+def main() -> None:
+    sim = Path(sys.argv[1])
+    config = json.loads((sim / "config.json").read_text())
+    private_filesystem(sim, config)
+    socket.sethostname("node0")
+    # the paths the stubs and the script see from now on
+    Controller(Path("/run/jobc-sim"), config).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,448 @@
+"""Run a batch script under a simulated Slurm allocation and collect what it did.
+
+`simulate(text)` reads the `#SBATCH` lines as sbatch does (only the block before the first
+command), builds the job's environment, and runs the script with real bash in a sandbox (see
+`init.py`): user, pid, mount, network, uts and ipc namespaces, the system's files read-only to it
+(it runs as `nobody` when the tests run as root), a private /tmp and /home, and the stubs of
+`stub.py` first on PATH. It returns one `Run` per scenario:
+
+- `complete`: every program exits 0 at once;
+- `fail`: every program exits 1 at once (error paths: `||`, `set -e`, `if srun …`);
+- `signal`: programs run until a signal comes; when everything waits, the `--signal` warning is
+  sent (to the batch shell with `B:`, else to the steps' tasks), then the time limit (SIGTERM to
+  all), then SIGKILL.
+
+Nothing here depends on jobc's reading of the script: the simulator is the referee of jobc's
+fixes and imports, so it reads the directives and runs the script the way sbatch and bash do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pwd
+import shlex
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobc.tables import slurm_options as slurm
+from tests.support.simulator import slurmlib
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = ("complete", "fail", "signal")
+JOB_ID = 4242
+WORKDIR = "/home/user/job"
+SCRIPT = f"/var/spool/slurmd/job{JOB_ID:05d}/slurm_script"
+STUB_BIN = "/run/jobc-sim/bin"
+MAX_NODES = 16
+MAX_TASKS = 128
+# a run that has not ended by then is killed and said so (a safety net, not a measure: a run
+# takes well under a second)
+SAFETY_S = 900
+# every command the stubs stand in for
+STUBS = (
+    "srun",
+    "scontrol",
+    "scancel",
+    "sbatch",
+    "squeue",
+    "sacct",
+    "sinfo",
+    "sstat",
+    "sattach",
+    "sacctmgr",
+    "hostname",
+    "sleep",
+    "nvidia-smi",
+    "python",
+    "python3",
+    *(f"python3.{n}" for n in range(6, 15)),
+    "torchrun",
+    "accelerate",
+    "deepspeed",
+    "mpirun",
+    "mpiexec",
+    "horovodrun",
+    "composer",
+    "uv",
+    "pip",
+    "pip3",
+    "conda",
+    "mamba",
+    "micromamba",
+    "module",
+    "ml",
+    "singularity",
+    "apptainer",
+    "docker",
+    "podman",
+    "enroot",
+    "git",
+    "wandb",
+    "huggingface-cli",
+    "ssh",
+    "pdsh",
+    "ibstat",
+    "ibv_devinfo",
+    "ray",
+    "jsrun",
+)
+
+
+class SimulatorUnavailable(RuntimeError):
+    """This machine cannot run the sandbox (no user namespaces, no system python3)."""
+
+
+@dataclass(frozen=True)
+class Process:
+    """One run of a stub: a program (`run`), a job step (`step`, srun) or another command (`call`)."""
+
+    kind: str
+    name: str
+    argv: tuple[str, ...]
+    env: Mapping[str, str]
+    cwd: str
+    host: str
+    signals: tuple[str, ...] = ()
+    exit: int | None = None
+
+
+@dataclass
+class Run:
+    """What a batch script did in one scenario."""
+
+    scenario: str
+    refused: str | None = None  # why sbatch refuses the script (then nothing ran)
+    allocation: dict[str, str | None] = field(default_factory=dict)  # the options sbatch read
+    status: int | None = None  # the batch shell's exit status (128 + N: killed by signal N)
+    events: list[str] = field(default_factory=list)  # what the simulated Slurm did, in order
+    processes: list[Process] = field(default_factory=list)
+    output: str = ""  # the batch shell's stdout and stderr (tasks write there too)
+    files: dict[str, str] = field(default_factory=dict)  # files left in the job's directory: sha256
+
+    def named(self, name: str) -> list[Process]:
+        return [p for p in self.processes if p.name == name]
+
+
+@dataclass
+class Simulation:
+    """A script's runs, one per scenario."""
+
+    runs: dict[str, Run]
+
+    def __getitem__(self, scenario: str) -> Run:
+        return self.runs[scenario]
+
+
+# --- sbatch's reading of the script -------------------------------------------------------------
+
+
+def directives(text: str) -> tuple[list[tuple[str, str | None]], str | None]:
+    """The options of the `#SBATCH` lines sbatch reads (up to the first command), in order, and
+    why sbatch refuses the script when it does."""
+    lines = text.split("\n")
+    if not text.startswith("#!"):
+        return [], "the first line is not a #! line"
+    if "\r\n" in text:
+        return [], "DOS line breaks"
+    out: list[tuple[str, str | None]] = []
+    flags = set(slurm.SBATCH_FLAGS)
+    for line in lines[1:]:
+        if line.startswith("#SBATCH"):
+            rest = line[len("#SBATCH") :]
+            try:
+                words = shlex.split(rest, comments=True)
+            except ValueError:
+                return out, f"unreadable directive: {line.strip()}"
+            if words and not words[0].startswith("-"):
+                return out, f"invalid directive: {words[0]}"
+            options, _ = slurmlib.parse_options(words, slurm.SBATCH_SHORT, flags, {})
+            out += [(slurm.ALIASES.get(k, k), v) for k, v in options.items()]
+            continue
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            break
+    return out, None
+
+
+@dataclass
+class Allocation:
+    options: dict[str, str | None]
+    nodes: list[str]
+    counts: list[int]
+    gpus: int
+    warning: dict[str, Any] | None
+    too_large: str | None = None
+
+    @classmethod
+    def read(cls, options: dict[str, str | None], cpus: int) -> Allocation:
+        nodes = slurmlib.number(options.get("nodes")) or 1
+        if nodes > MAX_NODES:
+            return cls(options, [], [], 0, None, f"{nodes} nodes (the simulator runs at most {MAX_NODES})")
+        tpn = slurmlib.number(options.get("ntasks-per-node"))
+        ntasks = slurmlib.number(options.get("ntasks"))
+        if ntasks is None:
+            ntasks = nodes * tpn if tpn else nodes
+        if ntasks > MAX_TASKS:
+            return cls(options, [], [], 0, None, f"{ntasks} tasks (the simulator runs at most {MAX_TASKS})")
+        counts = slurmlib.distribute(ntasks, nodes, tpn, cpus)
+        names = [slurmlib.node_name(i) for i in range(nodes)]
+        return cls(
+            options, names, counts, min(slurmlib.gpus_of(options), 64), _warning(options.get("signal"))
+        )
+
+
+def _warning(value: str | None) -> dict[str, Any] | None:
+    """`--signal=[B:|R:]SIG[@SECONDS]` → what the controller sends before the time limit."""
+    if not value:
+        return None
+    flags, sep, rest = value.partition(":")
+    if not sep:
+        flags, rest = "", value
+    name = rest.partition("@")[0].strip().upper()
+    numbers = {"1": "HUP", "2": "INT", "3": "QUIT", "10": "USR1", "12": "USR2", "14": "ALRM", "15": "TERM"}
+    name = numbers.get(name, name).removeprefix("SIG")
+    if name not in {"HUP", "INT", "QUIT", "USR1", "USR2", "ALRM", "TERM", "CONT", "KILL"}:
+        return None
+    return {"signal": f"SIG{name}", "batch": "B" in flags.upper()}
+
+
+def batch_env(alloc: Allocation, name: str, extra: Mapping[str, str]) -> dict[str, str]:
+    """The batch shell's environment, as Slurm 22.05 sets it (seen on the test cluster)."""
+    o = alloc.options
+    counts = slurmlib.counts_text(alloc.counts)
+    env = {
+        "PATH": f"{STUB_BIN}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/home/user",
+        "USER": "user",
+        "LOGNAME": "user",
+        "SHELL": "/bin/bash",
+        "LANG": "C.UTF-8",
+        "SLURM_JOB_ID": str(JOB_ID),
+        "SLURM_JOBID": str(JOB_ID),
+        "SLURM_JOB_NAME": o.get("job-name") or name,
+        "SLURM_JOB_NODELIST": slurmlib.compress(alloc.nodes),
+        "SLURM_NODELIST": slurmlib.compress(alloc.nodes),
+        "SLURM_JOB_NUM_NODES": str(len(alloc.nodes)),
+        "SLURM_NNODES": str(len(alloc.nodes)),
+        "SLURM_TASKS_PER_NODE": counts,
+        "SLURM_JOB_CPUS_PER_NODE": counts,
+        "SLURM_CPUS_ON_NODE": str(alloc.counts[0]),
+        "SLURM_NODEID": "0",
+        "SLURM_PROCID": "0",
+        "SLURM_LOCALID": "0",
+        "SLURM_GTIDS": "0",
+        "SLURMD_NODENAME": alloc.nodes[0],
+        "SLURM_TOPOLOGY_ADDR": alloc.nodes[0],
+        "SLURM_SUBMIT_DIR": WORKDIR,
+        "SLURM_SUBMIT_HOST": "login0",
+        "SLURM_CLUSTER_NAME": "sim",
+        "SLURM_JOB_PARTITION": o.get("partition") or "batch",
+        "SLURM_JOB_ACCOUNT": o.get("account") or "user",
+        "SLURM_JOB_QOS": o.get("qos") or "normal",
+        "SLURM_JOB_USER": "user",
+    }
+    if o.get("ntasks") is not None or o.get("ntasks-per-node") is not None:
+        env["SLURM_NTASKS"] = env["SLURM_NPROCS"] = str(sum(alloc.counts))
+    if o.get("ntasks-per-node") is not None:
+        env["SLURM_NTASKS_PER_NODE"] = o["ntasks-per-node"] or ""
+    if o.get("cpus-per-task") is not None:
+        env["SLURM_CPUS_PER_TASK"] = o["cpus-per-task"] or ""
+    if o.get("gpus-per-node") is not None:
+        env["SLURM_GPUS_PER_NODE"] = o["gpus-per-node"] or ""
+    if alloc.gpus:
+        devices = ",".join(str(i) for i in range(alloc.gpus))
+        env.update(
+            {
+                "SLURM_GPUS_ON_NODE": str(alloc.gpus),
+                "SLURM_JOB_GPUS": devices,
+                "CUDA_VISIBLE_DEVICES": devices,
+                "GPU_DEVICE_ORDINAL": devices,
+                "ROCR_VISIBLE_DEVICES": devices,
+            }
+        )
+    if o.get("array"):
+        first = slurmlib.number(o["array"]) or 0
+        env.update(
+            {
+                "SLURM_ARRAY_JOB_ID": str(JOB_ID),
+                "SLURM_ARRAY_TASK_ID": str(first),
+                "SLURM_ARRAY_TASK_MIN": str(first),
+                "SLURM_ARRAY_TASK_COUNT": "1",
+            }
+        )
+    env.update(extra)
+    return env
+
+
+# --- the sandbox ---------------------------------------------------------------------------------
+
+
+def system_python() -> str:
+    """A python3 every user may run (the tests' own interpreter may live under /root)."""
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"):
+        if os.access(candidate, os.X_OK):
+            return candidate
+    raise SimulatorUnavailable("no system python3 (/usr/bin/python3) for the simulator's stubs")
+
+
+def _prepare(data: bytes, config: dict[str, Any]) -> Path:
+    sim = Path(tempfile.mkdtemp(prefix="jobc-sim-"))
+    bin_dir = sim / "bin"
+    for sub in ("bin", "records", "state", "work"):
+        (sim / sub).mkdir()
+    python = system_python()
+    for module in ("stub.py", "init.py", "slurmlib.py"):
+        text = (HERE / module).read_text(encoding="utf-8")
+        (bin_dir / module).write_text(text.replace("#!/usr/bin/python3 -IS", f"#!{python} -IS", 1))
+        (bin_dir / module).chmod(0o755)
+    for name in STUBS:
+        (bin_dir / name).symlink_to("stub.py")
+    (sim / "empty").write_text("")
+    (sim / "script").write_bytes(data)
+    (sim / "config.json").write_text(json.dumps(config))
+    if os.geteuid() == 0:
+        nobody = pwd.getpwnam("nobody")
+        for root, dirs, files in os.walk(sim):
+            for item in (root, *(os.path.join(root, n) for n in dirs + files)):
+                os.lchown(item, nobody.pw_uid, nobody.pw_gid)
+    sim.chmod(0o755)
+    return sim
+
+
+def _command(sim: Path) -> list[str]:
+    cmd: list[str] = []
+    if os.geteuid() == 0:
+        # nobody outside, root inside its own user namespace: the system's files stay read-only
+        cmd += ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    cmd += ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child", "--mount"]
+    cmd += [
+        "--mount-proc",
+        "--net",
+        "--uts",
+        "--ipc",
+        system_python(),
+        "-IS",
+        str(sim / "bin" / "init.py"),
+        str(sim),
+    ]
+    return cmd
+
+
+def _one(
+    data: bytes, name: str, scenario: str, alloc: Allocation, env: Mapping[str, str], *, cpus: int
+) -> Run:
+    run = Run(scenario, allocation=dict(alloc.options))
+    config = {
+        "scenario": scenario,
+        "script": SCRIPT,
+        "workdir": WORKDIR,
+        "cwd": alloc.options.get("chdir") or WORKDIR,
+        "env": batch_env(alloc, name, env),
+        "warning": alloc.warning,
+        "gpus_per_node": alloc.gpus,
+        "cpus": cpus,
+        "srun": {
+            "short": slurm.SRUN_SHORT,
+            "flags": sorted(slurm.SRUN_FLAGS),
+            "short_flags": slurm.SRUN_SHORT_FLAGS,
+        },
+    }
+    sim = _prepare(data, config)
+    try:
+        done = subprocess.run(
+            _command(sim), stdin=subprocess.DEVNULL, capture_output=True, timeout=SAFETY_S, check=False
+        )
+        if done.returncode != 0 and not (sim / "events.jsonl").exists():
+            raise SimulatorUnavailable(done.stderr.decode(errors="replace").strip()[-500:])
+        _collect(sim, run)
+    except subprocess.TimeoutExpired:
+        run.events.append(f"did not end within {SAFETY_S} s")
+    finally:
+        shutil.rmtree(sim, ignore_errors=True)
+    return run
+
+
+def _collect(sim: Path, run: Run) -> None:
+    for line in (sim / "events.jsonl").read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        what = item.pop("event")
+        if what == "batch-exit":
+            run.status = item["status"]
+        elif what != "done":
+            run.events.append(" ".join([what, *(f"{k}={v}" for k, v in sorted(item.items()) if k != "left")]))
+    for path in sorted((sim / "records").iterdir()):
+        run.processes.append(_process(path))
+    run.output = (
+        (sim / "output").read_text(encoding="utf-8", errors="surrogateescape")
+        if (sim / "output").exists()
+        else ""
+    )
+    work = sim / "work"
+    for path in sorted(work.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            run.files[str(path.relative_to(work))] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def _process(path: Path) -> Process:
+    lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    head = json.loads(lines[0])
+    signals: list[str] = []
+    status = None
+    for line in lines[1:]:
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "signal" in item:
+            signals.append(item["signal"])
+        elif "exit" in item:
+            status = item["exit"]
+    return Process(
+        head["kind"],
+        head["name"],
+        tuple(head["argv"]),
+        head["env"],
+        head["cwd"],
+        head["host"],
+        tuple(signals),
+        status,
+    )
+
+
+def simulate(
+    script: str | bytes,
+    *,
+    name: str = "job.sh",
+    scenarios: Iterable[str] = SCENARIOS,
+    options: Iterable[str] = (),
+    env: Mapping[str, str] | None = None,
+    cpus: int = 64,
+) -> Simulation:
+    """Run ``script`` (its text or bytes) under a simulated allocation, once per scenario.
+
+    ``options`` are sbatch command-line options (`--ntasks-per-node=1`): they override the
+    script's `#SBATCH` lines, as on sbatch's command line. ``env`` is added to the batch shell's
+    environment (as if exported before sbatch). ``cpus`` is the CPUs of a simulated node."""
+    data = script.encode("utf-8", "surrogateescape") if isinstance(script, str) else script
+    text = data.decode("utf-8", "surrogateescape")
+    read, refused = directives(text)
+    cli, _ = slurmlib.parse_options(list(options), slurm.SBATCH_SHORT, set(slurm.SBATCH_FLAGS), {})
+    merged = dict(read)
+    merged.update(cli)
+    runs: dict[str, Run] = {}
+    alloc = Allocation.read(merged, cpus)
+    for scenario in scenarios:
+        if refused or alloc.too_large:
+            runs[scenario] = Run(
+                scenario, refused=refused or f"too large to simulate: {alloc.too_large}", allocation=merged
+            )
+            continue
+        runs[scenario] = _one(data, name, scenario, alloc, env or {}, cpus=cpus)
+    return Simulation(runs)

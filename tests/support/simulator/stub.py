@@ -1,0 +1,511 @@
+#!/usr/bin/python3 -IS
+"""The commands a batch script runs, as the simulator stands them in (srun, torchrun, python, …).
+
+One program for every stub: the simulator links each name (`srun`, `torchrun`, `python3`, …) to
+this file in the sandbox's `bin/`, first on PATH, and the name it is run by says what it does.
+Every stub writes a record of how it was run (argv, environment, working directory, host) to the
+sandbox's `records/`, then:
+
+- `srun` fans out tasks as Slurm would (SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID, the step's
+  counts), each task in a process group of its own and, on another node than the caller's, in a
+  UTS namespace named after that node; it forwards the signals srun forwards, waits for its
+  tasks and exits with the highest exit status;
+- a program (python with a script or module, torchrun, accelerate, deepspeed, mpirun, `uv run`,
+  a container run) exits at once (scenario `complete`, status 0; `fail`, status 1), or, in the
+  scenario `signal`, runs until a signal comes, records it and exits with 128 + its number;
+- `scontrol show hostnames`, `hostname`, `sbatch`, `scancel --signal` answer as Slurm would;
+  `sleep` returns at once (time passes in the controller, not here), and blocks for good after
+  `MAX_SLEEPS` calls, so a polling loop ends at the time limit;
+- every other stub (module, conda, nvidia-smi, pip, …) records and succeeds.
+
+It runs under the system's python3 (`-I -S`), with the standard library only.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import sys
+from typing import Any
+
+# (few imports: the stub starts for every command a job runs, on a busy machine)
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, HERE)
+
+import slurmlib  # noqa: E402
+
+SIM = os.path.dirname(HERE)
+with open(os.path.join(SIM, "config.json"), encoding="utf-8") as _f:
+    CONFIG: dict[str, Any] = json.load(_f)
+RECORDS = os.path.join(SIM, "records")
+STATE = os.path.join(SIM, "state")
+TASKS = os.path.join(STATE, "tasks")
+MAX_RECORDS = 3000
+MAX_SLEEPS = 30
+CLONE_NEWUTS = 0x04000000
+
+# signals a program records: what Slurm, srun, scancel or a trap's `kill` may send
+CATCH = (
+    signal.SIGHUP,
+    signal.SIGINT,
+    signal.SIGQUIT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGALRM,
+    signal.SIGTERM,
+    signal.SIGXCPU,
+)
+# srun forwards these to its tasks
+FORWARD = (
+    signal.SIGHUP,
+    signal.SIGINT,
+    signal.SIGQUIT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGALRM,
+    signal.SIGTERM,
+    signal.SIGCONT,
+)
+LAUNCHERS = {"torchrun", "accelerate", "deepspeed", "mpirun", "mpiexec", "horovodrun", "composer"}
+CONTAINERS = {"singularity", "apptainer", "docker", "podman", "enroot"}
+SLURM_QUIET = {"squeue", "sacct", "sinfo", "sstat", "sattach", "sacctmgr"}
+
+
+def _counter(name: str, add: int = 1) -> int:
+    """A count shared by every process of the sandbox (steps, records, sleeps)."""
+    with open(os.path.join(STATE, name), "a+", encoding="ascii") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        text = f.read().strip()
+        value = int(text) if text.isdigit() else 0
+        f.seek(0)
+        f.truncate()
+        f.write(str(value + add))
+        return value
+
+
+class Record:
+    """One process's record: a JSON header line, then a line per signal, then its exit status."""
+
+    def __init__(self, kind: str, name: str, argv: list[str]) -> None:
+        if _counter("records") >= MAX_RECORDS:
+            print(f"simulator: more than {MAX_RECORDS} processes; {name} not run", file=sys.stderr)
+            os._exit(126)
+        path = os.path.join(RECORDS, f"{os.getpid()}-{name[:40]}")
+        n = 0
+        while True:  # a pid is used again after an exec: each record gets a file of its own
+            try:
+                fd = os.open(f"{path}-{n}.jsonl", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                break
+            except FileExistsError:
+                n += 1
+        self.file = os.fdopen(fd, "a", encoding="utf-8", errors="surrogateescape")
+        head = {
+            "kind": kind,
+            "name": name,
+            "argv": argv,
+            "env": dict(os.environ),
+            "cwd": _cwd(),
+            "host": os.uname().nodename,
+        }
+        self.write(head)
+
+    def write(self, item: dict[str, Any]) -> None:
+        self.file.write(json.dumps(item, ensure_ascii=True) + "\n")
+        self.file.flush()
+
+    def signal(self, signum: int) -> None:
+        self.write({"signal": signal.Signals(signum).name})
+
+    def exit(self, status: int) -> None:
+        self.write({"exit": status})
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return "?"
+
+
+def _scenario() -> str:
+    return str(CONFIG.get("scenario", "complete"))
+
+
+def _status() -> int:
+    return 1 if _scenario() == "fail" else 0
+
+
+# --- programs ------------------------------------------------------------------------------------
+
+
+def _runs_long(name: str, argv: list[str]) -> bool:
+    """Whether the command is a program that runs (training, a launcher), not a quick check."""
+    if name in LAUNCHERS:
+        return True
+    if name in CONTAINERS:
+        return bool(argv) and argv[0] in ("exec", "run", "start")
+    if name == "uv":
+        return bool(argv) and argv[0] == "run"
+    if name.startswith("python"):
+        rest = [a for a in argv if a not in ("-u", "-B", "-O", "-OO", "-E", "-s", "-I")]
+        if not rest or rest[0] in ("-c", "-V", "--version", "-h", "--help"):
+            return False
+        return not (rest[0] == "-m" and len(rest) > 1 and rest[1] in ("pip", "venv", "ensurepip", "site"))
+    return False
+
+
+def program(name: str, argv: list[str]) -> None:
+    long = _runs_long(name, argv)
+    record = Record("run" if long else "call", name, argv)
+    if long and _scenario() == "signal":
+        _until_signalled(record)
+    status = _status() if long else 0
+    record.exit(status)
+    sys.stdout.flush()
+    os._exit(status)
+
+
+def _until_signalled(record: Record) -> None:
+    """Wait for a signal; record it (and any other already pending) and exit 128 + its number."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, CATCH)
+    got = signal.sigwaitinfo(set(CATCH)).si_signo
+    pending = sorted(signal.sigpending() & set(CATCH))
+    for signum in sorted({got, *pending}):
+        record.signal(signum)
+    record.exit(128 + got)
+    os._exit(128 + got)
+
+
+# --- srun ---------------------------------------------------------------------------------------
+
+
+def _tables() -> tuple[dict[str, str], set[str], dict[str, str]]:
+    t = CONFIG["srun"]
+    return dict(t["short"]), set(t["flags"]), dict(t["short_flags"])
+
+
+class Step:
+    """The geometry of one job step: its nodes, and tasks per node."""
+
+    def __init__(self, options: dict[str, str | None], env: dict[str, str]) -> None:
+        job_nodes = slurmlib.expand(env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST") or "")
+        if not job_nodes:
+            job_nodes = [slurmlib.node_name(0)]
+        job_counts = slurmlib.parse_counts(env.get("SLURM_TASKS_PER_NODE", "")) or []
+        if len(job_counts) != len(job_nodes):
+            job_counts = [1] * len(job_nodes)
+        nodes = job_nodes
+        wanted = options.get("nodelist")
+        if wanted:
+            listed = [n for n in slurmlib.expand(wanted) if n in job_nodes]
+            nodes = listed or nodes
+        excluded = set(slurmlib.expand(options.get("exclude") or ""))
+        nodes = [n for n in nodes if n not in excluded] or nodes
+        n_opt = slurmlib.number(options.get("ntasks"))
+        big_n = slurmlib.number(options.get("nodes"))
+        tpn_opt = slurmlib.number(options.get("ntasks-per-node"))
+        given = n_opt is not None or big_n is not None or tpn_opt is not None or wanted
+        if not given:
+            self.nodes = job_nodes
+            self.counts = job_counts
+            return
+        if big_n is None:
+            big_n = len(nodes) if wanted or tpn_opt is not None else None
+        if big_n is None:
+            big_n = min(n_opt or len(nodes), len(nodes))
+        big_n = max(1, min(big_n, len(nodes)))
+        self.nodes = nodes[:big_n]
+        tpn = tpn_opt if tpn_opt is not None else slurmlib.number(env.get("SLURM_NTASKS_PER_NODE"))
+        if n_opt is None:
+            n_opt = big_n * tpn if tpn else big_n
+        capacity = max(job_counts) if job_counts else 1
+        self.counts = slurmlib.distribute(n_opt, big_n, tpn, max(capacity, int(CONFIG.get("cpus", 64))))
+
+    @property
+    def ntasks(self) -> int:
+        return sum(self.counts)
+
+
+def _export(options: dict[str, str | None], env: dict[str, str]) -> dict[str, str]:
+    """The environment srun hands its tasks: all of it (`--export=ALL`, the default), or only
+    Slurm's variables and those named (`--export=NONE`, `--export=A,B=1`)."""
+    spec = options.get("export")
+    if spec is None:
+        return dict(env)
+    items = [i for i in spec.split(",") if i]
+    base = (
+        dict(env) if items and items[0] == "ALL" else {k: v for k, v in env.items() if k.startswith("SLURM")}
+    )
+    for item in items:
+        if item in ("ALL", "NONE", "NIL"):
+            continue
+        name, eq, value = item.partition("=")
+        if eq:
+            base[name] = value
+        elif name in env:
+            base[name] = env[name]
+    return base
+
+
+def _task_env(base: dict[str, str], step: Step, step_id: int, where: tuple[int, int, int]) -> dict[str, str]:
+    node, local, rank = where
+    env = dict(base)
+    name = step.nodes[node]
+    first = sum(step.counts[:node])
+    gtids = ",".join(str(first + i) for i in range(step.counts[node]))
+    env.update(
+        {
+            "SLURM_STEP_ID": str(step_id),
+            "SLURM_STEPID": str(step_id),
+            "SLURM_STEP_NODELIST": slurmlib.compress(step.nodes),
+            "SLURM_STEP_NUM_NODES": str(len(step.nodes)),
+            "SLURM_STEP_NUM_TASKS": str(step.ntasks),
+            "SLURM_STEP_TASKS_PER_NODE": slurmlib.counts_text(step.counts),
+            "SLURM_NNODES": str(len(step.nodes)),
+            "SLURM_NTASKS": str(step.ntasks),
+            "SLURM_NPROCS": str(step.ntasks),
+            "SLURM_TASKS_PER_NODE": slurmlib.counts_text(step.counts),
+            "SLURM_PROCID": str(rank),
+            "SLURM_LOCALID": str(local),
+            "SLURM_NODEID": str(node),
+            "SLURMD_NODENAME": name,
+            "SLURM_TOPOLOGY_ADDR": name,
+            "SLURM_GTIDS": gtids,
+            "SLURM_DISTRIBUTION": "block",
+            "SLURM_LAUNCH_NODE_IPADDR": slurmlib.node_address(0),
+            "SLURM_SRUN_COMM_HOST": slurmlib.node_address(0),
+        }
+    )
+    gpus = int(CONFIG.get("gpus_per_node", 0))
+    if gpus:
+        devices = ",".join(str(i) for i in range(gpus))
+        env.update({"CUDA_VISIBLE_DEVICES": devices, "SLURM_STEP_GPUS": devices})
+    return env
+
+
+def srun(argv: list[str]) -> None:
+    short, flags, short_flags = _tables()
+    options, command = slurmlib.parse_options(argv, short, flags, short_flags)
+    record = Record("step", "srun", argv)
+    if not command:
+        print("srun: fatal: No command given to execute.", file=sys.stderr)
+        record.exit(1)
+        os._exit(1)
+    env = dict(os.environ)
+    step = Step(options, env)
+    step_id = _counter("steps")
+    base = _export(options, env)
+    cwd = options.get("chdir") or _cwd()
+    here = os.uname().nodename
+    groups: list[int] = []
+    live: dict[int, int] = {}
+
+    def forward(signum: int, _frame: Any) -> None:
+        for pgid in groups:
+            _try(os.killpg, pgid, signum)
+
+    for s in FORWARD:
+        signal.signal(s, forward)
+    rank = 0
+    for node, count in enumerate(step.counts):
+        for local in range(count):
+            env_t = _task_env(base, step, step_id, (node, local, rank))
+            pid = os.fork()
+            if pid == 0:
+                _task(command, env_t, cwd, step.nodes[node], here)
+            _try(os.setpgid, pid, pid)  # the child does it too: whichever runs first
+            groups.append(pid)
+            live[pid] = rank
+            os.makedirs(TASKS, exist_ok=True)
+            with open(os.path.join(TASKS, str(pid)), "w", encoding="ascii") as f:
+                f.write(f"{step_id}.{rank}")
+            rank += 1
+    status = 0
+    while live:
+        try:
+            pid, code = os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        if pid not in live:
+            continue
+        del live[pid]
+        _try(os.unlink, os.path.join(TASKS, str(pid)))
+        status = max(status, _code(code))
+    record.exit(status)
+    os._exit(status)
+
+
+def _code(wait_status: int) -> int:
+    if os.WIFSIGNALED(wait_status):
+        return 128 + os.WTERMSIG(wait_status)
+    return os.WEXITSTATUS(wait_status)
+
+
+def _task(command: list[str], env: dict[str, str], cwd: str, node: str, here: str) -> None:
+    """In the forked child: a process group of its own, the node's host name, then the command."""
+    try:
+        os.setpgid(0, 0)
+        for s in FORWARD:
+            signal.signal(s, signal.SIG_DFL)
+        if node != here:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.unshare(CLONE_NEWUTS) == 0:
+                raw = node.encode()
+                libc.sethostname(raw, len(raw))
+        try:
+            os.chdir(cwd)
+        except OSError as exc:
+            print(f"slurmstepd: error: couldn't chdir to `{cwd}': {exc.strerror}", file=sys.stderr)
+        os.execvpe(command[0], command, env)
+    except OSError as exc:
+        print(f"slurmstepd: error: execve(): {command[0]}: {exc.strerror}", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(2)
+    os._exit(2)
+
+
+# --- Slurm's other commands -----------------------------------------------------------------------
+
+
+def scontrol(argv: list[str]) -> None:
+    record = Record("call", "scontrol", argv)
+    words = [a for a in argv if not a.startswith("-")]
+    if len(words) >= 2 and words[0] == "show" and words[1] in ("hostnames", "hostname"):
+        hostlist = words[2] if len(words) > 2 else os.environ.get("SLURM_JOB_NODELIST", "")
+        for name in slurmlib.expand(hostlist):
+            print(name)
+    elif len(words) >= 2 and words[0] == "show" and words[1] == "job":
+        nodes = os.environ.get("SLURM_JOB_NODELIST", "")
+        job = os.environ.get("SLURM_JOB_ID", "")
+        print(f"JobId={job} JobName={os.environ.get('SLURM_JOB_NAME', '')} NodeList={nodes} BatchHost=node0")
+    sys.stdout.flush()
+    record.exit(0)
+    os._exit(0)
+
+
+def scancel(argv: list[str]) -> None:
+    """`scancel --signal=SIG [--batch|--full] JOB`: the signal to the batch shell, the steps' tasks or
+    both; plain `scancel JOB` ends the job (the controller's time-limit path)."""
+    record = Record("call", "scancel", argv)
+    options, _ = slurmlib.parse_options(
+        argv, {"s": "signal", "b": "batch", "f": "full"}, {"batch", "full"}, {"b": "batch", "f": "full"}
+    )
+    name = options.get("signal")
+    if name is None:
+        with open(os.path.join(STATE, "cancel"), "w", encoding="ascii") as f:
+            f.write("scancel")
+        record.exit(0)
+        os._exit(0)
+    signum = _signum(name)
+    if signum is None:
+        print(f"scancel: error: Invalid job signal: {name}", file=sys.stderr)
+        record.exit(1)
+        os._exit(1)
+    to_batch = "batch" in options or "full" in options
+    to_steps = "batch" not in options
+    if to_batch:
+        with open(os.path.join(STATE, "batch.pid"), encoding="ascii") as f:
+            _try(os.kill, int(f.read() or 0), signum)
+    if to_steps:
+        for task in os.listdir(TASKS) if os.path.isdir(TASKS) else ():
+            if task.isdigit():
+                _try(os.killpg, int(task), signum)
+    record.exit(0)
+    os._exit(0)
+
+
+def _try(call: Any, *args: Any) -> None:
+    """A call whose target may be gone already (a task that ended, a file removed)."""
+    try:
+        call(*args)
+    except OSError:
+        return
+
+
+def _signum(name: str) -> int | None:
+    up = name.upper()
+    if up.isdigit():
+        return int(up) if 0 < int(up) < 65 else None
+    try:
+        return int(signal.Signals(up if up.startswith("SIG") else f"SIG{up}"))
+    except ValueError:
+        return None
+
+
+def sbatch(argv: list[str]) -> None:
+    record = Record("call", "sbatch", argv)
+    number = 2000 + _counter("submitted")
+    print(number if "--parsable" in argv else f"Submitted batch job {number}")
+    sys.stdout.flush()
+    record.exit(0)
+    os._exit(0)
+
+
+def hostname(argv: list[str]) -> None:
+    record = Record("call", "hostname", argv)
+    name = os.uname().nodename
+    index = slurmlib.node_index(name)
+    if any(a in ("-I", "-i", "--ip-address", "--all-ip-addresses") for a in argv):
+        print(slurmlib.node_address(index or 0))
+    else:
+        print(name)
+    sys.stdout.flush()
+    record.exit(0)
+    os._exit(0)
+
+
+def sleep(argv: list[str]) -> None:
+    record = Record("call", "sleep", argv)
+    if _counter("sleeps") >= MAX_SLEEPS:
+        # time runs out: the controller sees everything waiting and ends the job
+        signal.pthread_sigmask(signal.SIG_BLOCK, CATCH)
+        got = signal.sigwaitinfo(set(CATCH)).si_signo
+        record.exit(128 + got)
+        os._exit(128 + got)
+    record.exit(0)
+    os._exit(0)
+
+
+def nvidia_smi(argv: list[str]) -> None:
+    record = Record("call", "nvidia-smi", argv)
+    if "-L" in argv or "--list-gpus" in argv:
+        for i in range(int(CONFIG.get("gpus_per_node", 0))):
+            print(f"GPU {i}: Simulated GPU (UUID: GPU-{i:08d})")
+    sys.stdout.flush()
+    record.exit(0)
+    os._exit(0)
+
+
+def quiet(name: str, argv: list[str]) -> None:
+    record = Record("call", name, argv)
+    record.exit(0)
+    os._exit(0)
+
+
+def main() -> None:
+    name = os.path.basename(sys.argv[0])
+    argv = sys.argv[1:]
+    handlers = {
+        "srun": srun,
+        "scontrol": scontrol,
+        "scancel": scancel,
+        "sbatch": sbatch,
+        "hostname": hostname,
+        "sleep": sleep,
+        "nvidia-smi": nvidia_smi,
+    }
+    if name in handlers:
+        handlers[name](argv)
+    elif name in SLURM_QUIET:
+        quiet(name, argv)
+    else:
+        program(name, argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,293 @@
+"""The behaviour simulator does what Slurm and bash do, and its comparison says what differs."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.cluster import SlurmCluster
+from tests.support.simulator import Ignore, differences, simulate, slurmlib
+from tests.support.simulator.run import directives
+
+HEAD = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=01:00:00\n"
+
+
+def _env(run_output: str, prefix: str) -> list[dict[str, str]]:
+    """Lines `PREFIX k=v k=v …` printed by the tasks, one dict per line, by rank."""
+    rows = []
+    for line in run_output.splitlines():
+        if line.startswith(prefix + " "):
+            rows.append(dict(item.split("=", 1) for item in line.split()[1:]))
+    return sorted(rows, key=lambda r: int(r.get("SLURM_PROCID", "0")))
+
+
+# --- Slurm's arithmetic ---------------------------------------------------------------------------
+
+
+def test_host_lists_and_task_counts_read_and_write_as_slurm_does() -> None:
+    assert slurmlib.expand("node[0-2,5],gpu07,x[08-10]") == [
+        "node0",
+        "node1",
+        "node2",
+        "node5",
+        "gpu07",
+        "x08",
+        "x09",
+        "x10",
+    ]
+    assert slurmlib.compress(["node0", "node1", "node2", "node5"]) == "node[0-2,5]"
+    assert slurmlib.counts_text([2, 2, 1]) == "2(x2),1"
+    assert slurmlib.parse_counts("2(x2),1") == [2, 2, 1]
+    # seen on the test cluster (8 CPUs a node): --ntasks=4 --nodes=2 gave 3,1 and --ntasks=3 2,1
+    assert slurmlib.distribute(4, 2, None, 8) == [3, 1]
+    assert slurmlib.distribute(3, 2, None, 2) == [2, 1]
+    assert slurmlib.distribute(16, 2, 8, 64) == [8, 8]
+
+
+def test_only_the_directive_block_is_read_and_what_sbatch_refuses_is_said() -> None:
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n# SBATCH --exclusive\n  #SBATCH --requeue\n"
+        "#SBATCH--gpus-per-node=8 # a comment\n\n#SBATCH -t 10\necho hi\n#SBATCH --ntasks=4\n"
+    )
+    read, refused = directives(text)
+    assert refused is None
+    assert read == [("nodes", "2"), ("gpus-per-node", "8"), ("time", "10")]
+    assert directives("#SBATCH --nodes=2\necho hi\n")[1] == "the first line is not a #! line"
+    assert directives("#!/bin/bash\r\necho hi\r\n")[1] == "DOS line breaks"
+    assert directives("#!/bin/bash\n#SBATCH \u2013-time=10\n")[1] is not None
+    run = simulate("#SBATCH --nodes=2\nsrun python t.py\n", scenarios=("complete",))["complete"]
+    assert run.refused is not None
+    assert run.processes == []
+
+
+# --- the allocation and srun -----------------------------------------------------------------------
+
+PROBE = (
+    "echo {tag} SLURM_PROCID=$SLURM_PROCID SLURM_LOCALID=$SLURM_LOCALID SLURM_NODEID=$SLURM_NODEID "
+    "SLURM_NTASKS=$SLURM_NTASKS SLURM_NNODES=$SLURM_NNODES SLURM_GTIDS=$SLURM_GTIDS "
+    "SLURM_TASKS_PER_NODE=$SLURM_TASKS_PER_NODE SLURM_STEP_NUM_TASKS=$SLURM_STEP_NUM_TASKS "
+    "SLURM_STEP_TASKS_PER_NODE=$SLURM_STEP_TASKS_PER_NODE CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"
+)
+FIDELITY = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=2\n#SBATCH --gpus-per-node=2\n"
+    "#SBATCH --time=00:05:00\n"
+    f"echo {PROBE.format(tag='batch').removeprefix('echo ')}\n"
+    f"srun bash -c '{PROBE.format(tag='all')}'\n"
+    f"srun -N1 -n1 bash -c '{PROBE.format(tag='one')}'\n"
+    f"srun -n3 bash -c '{PROBE.format(tag='three')}'\n"
+)
+
+
+def test_srun_fans_out_tasks_as_slurm_numbers_them() -> None:
+    run = simulate(FIDELITY, scenarios=("complete",))["complete"]
+    assert run.status == 0, run.output
+    batch = _env(run.output, "batch")
+    assert batch == [
+        {
+            "SLURM_PROCID": "0",
+            "SLURM_LOCALID": "0",
+            "SLURM_NODEID": "0",
+            "SLURM_NTASKS": "4",
+            "SLURM_NNODES": "2",
+            "SLURM_GTIDS": "0",
+            "SLURM_TASKS_PER_NODE": "2(x2)",
+            "SLURM_STEP_NUM_TASKS": "",
+            "SLURM_STEP_TASKS_PER_NODE": "",
+            "CUDA_VISIBLE_DEVICES": "0,1",
+        }
+    ]
+    tasks = _env(run.output, "all")
+    assert [(t["SLURM_PROCID"], t["SLURM_LOCALID"], t["SLURM_NODEID"], t["SLURM_GTIDS"]) for t in tasks] == [
+        ("0", "0", "0", "0,1"),
+        ("1", "1", "0", "0,1"),
+        ("2", "0", "1", "2,3"),
+        ("3", "1", "1", "2,3"),
+    ]
+    three = _env(run.output, "three")
+    assert {t["SLURM_STEP_TASKS_PER_NODE"] for t in three} == {"2,1"}
+    one = _env(run.output, "one")
+    assert [(t["SLURM_NNODES"], t["SLURM_NTASKS"]) for t in one] == [("1", "1")]
+
+
+@pytest.mark.slurm
+def test_the_simulated_allocation_numbers_tasks_as_the_test_cluster_does(
+    slurm_cluster: SlurmCluster, tmp_path: Path
+) -> None:
+    """The same script on the local Slurm cluster and in the simulator: every task prints the same
+    Slurm variables (node names aside)."""
+    script = tmp_path / "probe.sh"
+    script.write_text(FIDELITY, encoding="utf-8")
+    job = slurm_cluster.sbatch(script, cwd=tmp_path)
+    assert slurm_cluster.wait(job, 120) == "COMPLETED"
+    real = (tmp_path / f"slurm-{job}.out").read_text(encoding="utf-8")
+    simulated = simulate(FIDELITY, scenarios=("complete",))["complete"].output
+    for tag in ("batch", "all", "one", "three"):
+        assert _env(simulated, tag) == _env(real, tag), tag
+
+
+def test_each_node_has_its_own_host_name_and_the_batch_shell_runs_on_the_first() -> None:
+    run = simulate(
+        HEAD
+        + 'echo "batch on $(hostname) $HOSTNAME"\nsrun bash -c \'echo "task on $(hostname) $HOSTNAME"\'\n',
+        scenarios=("complete",),
+    )["complete"]
+    lines = sorted(run.output.splitlines())
+    assert lines == ["batch on node0 node0", "task on node0 node0", "task on node1 node1"]
+
+
+def test_srun_exports_what_export_says() -> None:
+    run = simulate(
+        HEAD + "export FOO=1\nsrun --export=ALL,BAR=2 python a.py\nsrun --export=NONE python b.py\n",
+        scenarios=("complete",),
+    )["complete"]
+    a = run.named("python")
+    all_env = [p.env for p in a if p.argv == ("a.py",)]
+    assert all_env
+    assert all(e.get("FOO") == "1" and e.get("BAR") == "2" for e in all_env)
+    # --export=NONE: only Slurm's variables, so PATH is gone and srun cannot find python at all
+    assert [p for p in a if p.argv == ("b.py",)] == []
+    assert "execve(): python: No such file or directory" in run.output
+
+
+def test_the_scenarios_run_programs_that_succeed_fail_or_wait_for_a_signal() -> None:
+    text = HEAD + 'srun python train.py || echo "training failed"\n'
+    sim = simulate(text)
+    assert "training failed" not in sim["complete"].output
+    assert "training failed" in sim["fail"].output
+    waited = sim["signal"]
+    assert waited.events == ["time-limit"]
+    assert {p.signals for p in waited.named("python")} == {("SIGTERM",)}
+
+
+@pytest.mark.parametrize(
+    ("body", "events", "signals"),
+    [
+        # without B: the warning goes to the steps' tasks
+        (
+            "#SBATCH --signal=USR2@60\ntrap 'echo got' USR2\nsrun python t.py\n",
+            ["warning signal=SIGUSR2 to=steps"],
+            "SIGUSR2",
+        ),
+        # with B: to the batch shell only: a trap that only logs leaves the program to the time limit
+        (
+            "#SBATCH --signal=B:USR2@60\ntrap 'echo got' USR2\nsrun python t.py &\nwait\n",
+            ["warning signal=SIGUSR2 to=batch", "job-end"],
+            "SIGTERM",
+        ),
+        # a trap that forwards it to the step
+        (
+            "#SBATCH --signal=B:USR2@60\ntrap 'kill -USR2 $step' USR2\n"
+            "srun python t.py &\nstep=$!\nwait $step\n",
+            ["warning signal=SIGUSR2 to=batch"],
+            "SIGUSR2",
+        ),
+        # exec: srun is the batch shell and forwards the signal to its tasks
+        (
+            "#SBATCH --signal=B:USR2@60\nexec srun python t.py\n",
+            ["warning signal=SIGUSR2 to=batch"],
+            "SIGUSR2",
+        ),
+        # a foreground step holds the trap back until the time limit ends everything
+        (
+            "#SBATCH --signal=B:USR2@60\ntrap 'echo got' USR2\nsrun python t.py\n",
+            ["warning signal=SIGUSR2 to=batch", "time-limit"],
+            "SIGTERM",
+        ),
+    ],
+    ids=["steps", "batch-trap-logs", "batch-trap-forwards", "exec", "foreground"],
+)
+def test_signals_reach_the_processes_slurm_and_the_script_send_them_to(
+    body: str, events: list[str], signals: str
+) -> None:
+    run = simulate(HEAD + body, scenarios=("signal",))["signal"]
+    assert run.events == events
+    programs = run.named("python")
+    assert programs
+    assert {p.signals for p in programs} == {(signals,)}, run.output
+
+
+def test_a_polling_loop_ends_at_the_time_limit() -> None:
+    run = simulate(HEAD + "while ! [ -f ready ]; do sleep 10; done\necho never\n", scenarios=("complete",))[
+        "complete"
+    ]
+    assert run.events == ["time-limit"]
+    assert "never" not in run.output
+
+
+# --- the sandbox ---------------------------------------------------------------------------------
+
+
+def test_a_script_changes_nothing_outside_its_sandbox(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("kept")
+    os.chmod(tmp_path, 0o777)  # even a directory anyone may write to is out of reach
+    text = HEAD + (
+        f"echo gone > {victim}\nrm -f {victim}\ntouch /etc/jobc-simulated\nkill -9 -1\n"
+        "echo private > /tmp/left-behind\n"
+    )
+    simulate(text, scenarios=("complete",))
+    assert victim.read_text() == "kept"
+    assert not Path("/etc/jobc-simulated").exists()
+    # /tmp is the run's own: the next run starts without the file
+    again = simulate(HEAD + "cat /tmp/left-behind || echo absent\n", scenarios=("complete",))["complete"]
+    assert "absent" in again.output
+
+
+def test_the_script_runs_where_slurmd_keeps_it_with_the_submit_directory_as_cwd() -> None:
+    run = simulate(HEAD + 'echo "$0 $PWD $SLURM_SUBMIT_DIR"\n', scenarios=("complete",))["complete"]
+    assert run.output.strip() == "/var/spool/slurmd/job04242/slurm_script /home/user/job /home/user/job"
+
+
+# --- the comparison --------------------------------------------------------------------------------
+
+
+def test_a_script_compared_with_itself_differs_in_nothing() -> None:
+    text = HEAD + (
+        "#SBATCH --signal=B:USR1@90\ntrap 'kill -USR1 $step' USR1\n"
+        'export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)\n'
+        "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID train.py &\nstep=$!\nwait $step\n"
+    )
+    assert differences(text, text) == []
+
+
+def test_the_comparison_names_what_changed_and_ignores_what_it_is_told() -> None:
+    before = HEAD + "export MASTER_PORT=29500\nsrun torchrun --nproc-per-node=8 --master-port=29500 t.py\n"
+    after = before.replace("29500", "29501")
+    found = differences(before, after, scenarios=("complete",))
+    assert any("env MASTER_PORT: '29500' -> '29501'" in d for d in found), found
+    assert any(re.search(r"argv: .*29500.*-> .*29501", d) for d in found), found
+    assert differences(before, after, Ignore(replace=((r"2950[01]", "PORT"),)), scenarios=("complete",)) == []
+
+
+def test_per_node_compares_what_each_node_runs_not_how_many_tasks_run_it() -> None:
+    eight = (
+        HEAD.replace("--time", "--ntasks-per-node=8\n#SBATCH --time")
+        + "srun torchrun --nproc-per-node=8 t.py\n"
+    )
+    one = eight.replace("--ntasks-per-node=8", "--ntasks-per-node=1")
+    assert differences(eight, one, scenarios=("complete",)) != []
+    assert (
+        differences(
+            eight, one, Ignore(per_node=True, allocation={"ntasks-per-node"}), scenarios=("complete",)
+        )
+        == []
+    )
+    # a launcher that read its worker count from the task count does change
+    reads = eight.replace("--nproc-per-node=8", "--nproc-per-node=$SLURM_NTASKS_PER_NODE")
+    found = differences(
+        reads,
+        reads.replace("--ntasks-per-node=8", "--ntasks-per-node=1"),
+        Ignore(per_node=True, allocation={"ntasks-per-node"}),
+        scenarios=("complete",),
+    )
+    assert any("--nproc-per-node=8" in d and "--nproc-per-node=1" in d for d in found), found
+
+
+def test_command_line_options_stand_for_a_line_sbatch_would_have_read() -> None:
+    late = "#!/bin/bash\n#SBATCH --nodes=2\nmodule load cuda\n#SBATCH --gpus-per-node=4\nsrun python t.py\n"
+    moved = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\nmodule load cuda\nsrun python t.py\n"
+    assert differences(late, moved, scenarios=("complete",)) != []
+    assert differences(late, moved, options_before=["--gpus-per-node=4"], scenarios=("complete",)) == []
