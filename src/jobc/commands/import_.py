@@ -60,12 +60,14 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"jobc import: {shown}: cannot read: {exc.strerror or exc}", file=sys.stderr)
         return Exit.ERROR
+    if not facts.readable:
+        # one line: what stopped the import (a binary file, another shell, a size limit)
+        why = f": {visible(_masked(facts.problems[0].message))}" if facts.problems else ""
+        print(f"jobc import: {shown}: not imported: the script cannot be read{why}", file=sys.stderr)
+        return Exit.FINDINGS
     for problem in facts.problems:
         where = f"{visible(facts.file)}:{problem.span.line}:{problem.span.col}"
         print(f"{where}: {visible(_masked(problem.message))}", file=sys.stderr)
-    if not facts.readable:
-        print(f"jobc import: {shown}: not imported: the script cannot be read", file=sys.stderr)
-        return Exit.FINDINGS
     from jobc.lint.imported import imported, refused
 
     derived = imported(facts)

@@ -25,7 +25,17 @@ from jobc.script.tree import Positions, parser, statements
 from jobc.script.variables import Variables
 from jobc.tables.secrets import PREFILTER
 
-__all__ = ["BASH_LIKE", "RUN", "parser", "read", "read_bytes", "shell_of", "split_lines"]
+__all__ = [
+    "BASH_LIKE",
+    "MAX_BYTES",
+    "MAX_WORDS",
+    "RUN",
+    "parser",
+    "read",
+    "read_bytes",
+    "shell_of",
+    "split_lines",
+]
 
 # Shells whose syntax tree-sitter-bash reads; any other interpreter's body is not read.
 BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
@@ -33,10 +43,14 @@ _MAY_EXPAND = re.compile(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK
 
 
 def read(path: Path, display: str | None = None) -> ScriptFacts:
-    return read_bytes(path.read_bytes(), display or str(path), path.parent)
+    with path.open("rb") as fh:
+        data = fh.read(MAX_BYTES + 1)  # past the limit the rest is never needed
+    return read_bytes(data, display or str(path), path.parent)
 
 
 def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
+    if len(data) > MAX_BYTES:
+        return _refused(data, file, f"the script is larger than {MAX_BYTES >> 20} MiB, {_TOO_BIG}")
     text = data.decode("utf-8", "surrogateescape")
     lines = split_lines(text)
     facts = ScriptFacts(file=file, lines=lines, shell="bash", readable=False)
@@ -66,10 +80,47 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
             )
         )
         return facts
-    facts.readable = True
     raw, runs = _collapse(data)
+    if _words(raw) > MAX_WORDS:
+        return _refused(
+            data,
+            file,
+            f"the script holds more than {MAX_WORDS:,} words: jobc reads no script this long "
+            "(a batch script is never this long; is this the right file?)",
+        )
+    facts.readable = True
     tree = parser().parse(raw)
     Reader(facts, raw, base, runs).run(tree.root_node)
+    return facts
+
+
+# sbatch's own limit (slurm.conf's max_script_size, 4 MiB unless the site raised it: sbatch
+# refuses a bigger script, tried on the test cluster)
+MAX_BYTES = 4 << 20
+_TOO_BIG = (
+    "past sbatch's own limit (max_script_size), so sbatch refuses it unless the site raised the "
+    "limit; jobc reads no script this big"
+)
+# words one script may hold: the parse tree and the facts of each word cost hundreds of bytes,
+# and a few million made a script of a few megabytes run out of memory
+MAX_WORDS = 200_000
+_WORD = re.compile(rb"[^\s;&|]+|[;&|]")
+
+
+def _words(raw: bytes) -> int:
+    """The words of ``raw`` as blanks and `;`, `&`, `|` part them (a quoted string may count as
+    several, which only counts more)."""
+    if (len(raw) + 1) // 2 <= MAX_WORDS:
+        return (len(raw) + 1) // 2  # the common case: no more words than that fit in the bytes
+    return sum(1 for _ in _WORD.finditer(raw))
+
+
+def _refused(data: bytes, file: str, why: str) -> ScriptFacts:
+    """Facts of a script jobc does not read: its first line and why, nothing else."""
+    first = data[: data.find(b"\n")] if b"\n" in data[:4096] else data[:4096]
+    lines = split_lines(first.decode("utf-8", "surrogateescape"))
+    facts = ScriptFacts(file=file, lines=lines, shell="bash", readable=False)
+    facts.problems.append(Problem(why, Span.point(1, 1), "error"))
     return facts
 
 
