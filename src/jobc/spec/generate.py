@@ -142,6 +142,9 @@ def _factory(info: Any) -> str | None:
     factory = info.default_factory
     if factory is None:
         return None
+    if factory.__name__ == "<lambda>":
+        # a literal default (`lambda: ["gpus", "paths"]`): written out, built afresh per call
+        return repr(factory())
     return "{}" if factory is dict else "[]" if factory is list else f"{factory.__name__}()"
 
 

@@ -408,6 +408,59 @@ class CheckpointInfo(Section):
     )
 
 
+# The classes resilience.retry_on accepts: jobc.tables.heal's CLASSES (a test keeps them equal),
+# written out so that the schema lists them and mypy knows them.
+RetryClass = Literal[
+    "preflight",
+    "node_fail",
+    "gpu_error",
+    "nccl_error",
+    "hang",
+    "exception",
+    "cuda_oom",
+    "host_oom",
+    "import_error",
+    "missing_program",
+    "disk_full",
+    "rendezvous",
+    "port_in_use",
+    "slurm_refused",
+    "collective_timeout",
+    "signal",
+    "exit_code",
+    "time_limit",
+    "preempted",
+    "cancelled",
+]
+PreflightCheck = Literal["gpus", "paths", "port"]
+PREFLIGHT_CHECKS: tuple[PreflightCheck, ...] = ("gpus", "paths", "port")
+
+
+class Preflight(Section):
+    """Checks every node runs once, before the program, in each attempt of the job."""
+
+    checks: list[PreflightCheck] = Field(
+        default_factory=lambda: list(PREFLIGHT_CHECKS),
+        description=(
+            "Built-in checks: gpus (the GPUs Slurm gave are visible and as many as "
+            "resources.gpus_per_node; nvidia-smi answers where it exists), paths (every "
+            "storage.shared path is there and readable, storage.checkpoints is writable), port "
+            "(nothing listens on the rendezvous port, on the master)."
+        ),
+    )
+    command: str | None = Field(
+        None,
+        description=(
+            "A check of your own, run by bash on every node from launch.workdir (in the "
+            "container, when there is one); exit 0 means the node is fit. Its output goes to "
+            "the job log."
+        ),
+    )
+    timeout_s: PositiveInt = Field(
+        120, description="Seconds the command may run on a node before the node counts as failed."
+    )
+
+
 class Resilience(Section):
     signal: Signal | None = Field(
         None,
@@ -418,10 +471,39 @@ class Resilience(Section):
     )
     grace_s: PositiveInt = Field(120, description="Seconds between the signal and the kill.")
     requeue: bool = Field(False, description="Requeue the job after it checkpointed (--requeue).")
-    max_restarts: NonNegativeInt = Field(3, description="How often the job may requeue itself.")
+    max_restarts: NonNegativeInt = Field(
+        3,
+        description=(
+            "How often the job may be restarted, for any reason: one budget for preemption, the "
+            "time limit, a node failure and every retry of resilience.retry_on."
+        ),
+    )
     checkpoint: CheckpointInfo = Field(
         default_factory=CheckpointInfo,
         description="Checkpoint facts; when size and bandwidth are given the grace window is checked.",
+    )
+    retry_on: list[RetryClass] = Field(
+        default_factory=list,
+        description=(
+            "Classes of failure the job retries by requeueing itself (within max_restarts), "
+            "without the node the failure names: preflight, node_fail, gpu_error, nccl_error, "
+            "hang. A bug (exception, cuda_oom, import_error, ...) is never retried. Empty: only "
+            "preemption and the time limit requeue."
+        ),
+    )
+    exclude_failed_nodes: bool = Field(
+        True,
+        description=(
+            "Before a retry, add the node the failure names to the job's excluded nodes "
+            "(ExcNodeList), so that the next attempt runs without it."
+        ),
+    )
+    preflight: Preflight | None = Field(
+        None,
+        description=(
+            "Check every node before the program starts, in every attempt; a node that fails is "
+            "named in the log, and the program does not start. null: no preflight."
+        ),
     )
 
 

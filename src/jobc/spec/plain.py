@@ -1084,15 +1084,101 @@ class CheckpointInfo(_Frozen):
         }
 
 
+class Preflight(_Frozen):
+    """Checks every node runs once, before the program, in each attempt of the job."""
+
+    __slots__ = ("checks", "command", "timeout_s")
+    __match_args__ = ("checks", "command", "timeout_s")
+
+    checks: list[Literal["gpus", "paths", "port"]]
+    command: str | None
+    timeout_s: int
+
+    def __init__(
+        self,
+        *,
+        checks: list[Literal["gpus", "paths", "port"]] | None = None,
+        command: str | None = None,
+        timeout_s: int = 120,
+    ) -> None:
+        _set(self, "checks", ["gpus", "paths", "port"] if checks is None else checks)
+        _set(self, "command", command)
+        _set(self, "timeout_s", timeout_s)
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> Preflight:
+        """From plain data that has passed the schema check."""
+        kwargs: dict[str, Any] = {}
+        if "checks" in data:
+            kwargs["checks"] = list(data["checks"])
+        if "command" in data:
+            kwargs["command"] = data["command"]
+        if "timeout_s" in data:
+            kwargs["timeout_s"] = data["timeout_s"]
+        return cls(**kwargs)
+
+    def dump(self) -> dict[str, Any]:
+        """Plain data, by alias, defaults included."""
+        return {
+            "checks": list(self.checks),
+            "command": self.command,
+            "timeout_s": self.timeout_s,
+        }
+
+
 class Resilience(_Frozen):
-    __slots__ = ("checkpoint", "grace_s", "max_restarts", "requeue", "signal")
-    __match_args__ = ("signal", "grace_s", "requeue", "max_restarts", "checkpoint")
+    __slots__ = (
+        "checkpoint",
+        "exclude_failed_nodes",
+        "grace_s",
+        "max_restarts",
+        "preflight",
+        "requeue",
+        "retry_on",
+        "signal",
+    )
+    __match_args__ = (
+        "signal",
+        "grace_s",
+        "requeue",
+        "max_restarts",
+        "checkpoint",
+        "retry_on",
+        "exclude_failed_nodes",
+        "preflight",
+    )
 
     signal: Literal["SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT"] | None
     grace_s: int
     requeue: bool
     max_restarts: int
     checkpoint: CheckpointInfo
+    retry_on: list[
+        Literal[
+            "preflight",
+            "node_fail",
+            "gpu_error",
+            "nccl_error",
+            "hang",
+            "exception",
+            "cuda_oom",
+            "host_oom",
+            "import_error",
+            "missing_program",
+            "disk_full",
+            "rendezvous",
+            "port_in_use",
+            "slurm_refused",
+            "collective_timeout",
+            "signal",
+            "exit_code",
+            "time_limit",
+            "preempted",
+            "cancelled",
+        ]
+    ]
+    exclude_failed_nodes: bool
+    preflight: Preflight | None
 
     def __init__(
         self,
@@ -1102,12 +1188,42 @@ class Resilience(_Frozen):
         requeue: bool = False,
         max_restarts: int = 3,
         checkpoint: CheckpointInfo | None = None,
+        retry_on: list[
+            Literal[
+                "preflight",
+                "node_fail",
+                "gpu_error",
+                "nccl_error",
+                "hang",
+                "exception",
+                "cuda_oom",
+                "host_oom",
+                "import_error",
+                "missing_program",
+                "disk_full",
+                "rendezvous",
+                "port_in_use",
+                "slurm_refused",
+                "collective_timeout",
+                "signal",
+                "exit_code",
+                "time_limit",
+                "preempted",
+                "cancelled",
+            ]
+        ]
+        | None = None,
+        exclude_failed_nodes: bool = True,
+        preflight: Preflight | None = None,
     ) -> None:
         _set(self, "signal", signal)
         _set(self, "grace_s", grace_s)
         _set(self, "requeue", requeue)
         _set(self, "max_restarts", max_restarts)
         _set(self, "checkpoint", CheckpointInfo() if checkpoint is None else checkpoint)
+        _set(self, "retry_on", [] if retry_on is None else retry_on)
+        _set(self, "exclude_failed_nodes", exclude_failed_nodes)
+        _set(self, "preflight", preflight)
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> Resilience:
@@ -1123,6 +1239,12 @@ class Resilience(_Frozen):
             kwargs["max_restarts"] = data["max_restarts"]
         if "checkpoint" in data:
             kwargs["checkpoint"] = CheckpointInfo.build(data["checkpoint"])
+        if "retry_on" in data:
+            kwargs["retry_on"] = list(data["retry_on"])
+        if "exclude_failed_nodes" in data:
+            kwargs["exclude_failed_nodes"] = data["exclude_failed_nodes"]
+        if "preflight" in data:
+            kwargs["preflight"] = None if data["preflight"] is None else Preflight.build(data["preflight"])
         return cls(**kwargs)
 
     def dump(self) -> dict[str, Any]:
@@ -1133,6 +1255,9 @@ class Resilience(_Frozen):
             "requeue": self.requeue,
             "max_restarts": self.max_restarts,
             "checkpoint": self.checkpoint.dump(),
+            "retry_on": list(self.retry_on),
+            "exclude_failed_nodes": self.exclude_failed_nodes,
+            "preflight": (None if self.preflight is None else self.preflight.dump()),
         }
 
 

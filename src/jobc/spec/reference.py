@@ -152,6 +152,11 @@ COMPILES_TO: dict[str, str] = {
     "resilience.checkpoint.async": _RULES_ONLY + " (JC603)",
     "resilience.checkpoint.size_gb": _RULES_ONLY + " (JC603)",
     "resilience.checkpoint.write_gbps": _RULES_ONLY + " (JC603)",
+    "resilience.retry_on": _RULES_ONLY + " (JC606, JC607, JC608, JC609, JC611)",
+    "resilience.exclude_failed_nodes": _RULES_ONLY + " (JC611)",
+    "resilience.preflight.checks": _RULES_ONLY,
+    "resilience.preflight.command": _RULES_ONLY + " (JC610)",
+    "resilience.preflight.timeout_s": _RULES_ONLY + " (JC612)",
     # monitoring
     "monitoring.gpu_dmon_s": "an `nvidia-smi dmon` in the background on local rank 0 of each node (0: none)",
     "monitoring.heartbeat_s": "a timestamp line in the log every N seconds (0: none)",

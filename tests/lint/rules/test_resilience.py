@@ -134,3 +134,159 @@ def test_jc605_fires_on_requeue_without_checkpoints(tmp_path: Path) -> None:
 def test_jc605_near_miss_with_checkpoints(tmp_path: Path) -> None:
     result = lint_text(spec("resilience: {signal: SIGTERM, requeue: true}\n"), tmp_path)
     assert "JC605" not in codes(result)
+
+
+def test_jc605_gives_way_to_jc608_when_retries_are_asked(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(
+            "resilience: {signal: SIGTERM, requeue: true, retry_on: [node_fail]}\n",
+            storage="storage: {shared: [/lustre]}",
+        ),
+        tmp_path,
+    )
+    assert "JC605" not in codes(result)
+    assert "JC608" in codes(result)
+
+
+# JC606 retry-on-bug
+
+HEAL = "resilience:\n  requeue: true\n  signal: SIGTERM\n"
+
+
+def test_jc606_fires_on_each_bug_class(tmp_path: Path) -> None:
+    result = lint_text(spec(HEAL + "  retry_on: [node_fail, exception, cuda_oom]\n"), tmp_path)
+    assert where(result, "JC606") == [(10, 25), (10, 36)]
+    messages = [f.message for f in result.findings if f.code == "JC606"]
+    assert "exception is not a node's fault" in messages[0]
+    assert "cuda_oom" in messages[1]
+    assert all(f.severity == Severity.ERROR for f in result.findings if f.code == "JC606")
+
+
+def test_jc606_near_miss_node_classes(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(HEAL + "  retry_on: [preflight, node_fail, gpu_error, nccl_error, hang]\n"), tmp_path
+    )
+    assert "JC606" not in codes(result)
+
+
+# JC607 retry-without-requeue
+
+
+def test_jc607_fires_on_retries_without_requeue(tmp_path: Path) -> None:
+    result = lint_text(spec("resilience:\n  retry_on: [node_fail]\n"), tmp_path)
+    assert where(result, "JC607") == [(8, 13)]
+    assert only(result, "JC607").severity == Severity.ERROR
+
+
+def test_jc607_near_miss_with_requeue(tmp_path: Path) -> None:
+    result = lint_text(spec(HEAL + "  retry_on: [node_fail]\n"), tmp_path)
+    assert "JC607" not in codes(result)
+
+
+# JC608 retry-without-checkpoints
+
+
+def test_jc608_fires_on_retries_without_checkpoints(tmp_path: Path) -> None:
+    result = lint_text(
+        spec(HEAL + "  retry_on: [gpu_error]\n", storage="storage: {shared: [/lustre]}"), tmp_path
+    )
+    assert where(result, "JC608") == [(10, 13)]
+    assert only(result, "JC608").severity == Severity.WARNING
+
+
+def test_jc608_near_miss_with_checkpoints(tmp_path: Path) -> None:
+    result = lint_text(spec(HEAL + "  retry_on: [gpu_error]\n"), tmp_path)
+    assert "JC608" not in codes(result)
+
+
+# JC609 retry-without-budget
+
+
+def test_jc609_fires_on_a_zero_budget_with_retries(tmp_path: Path) -> None:
+    result = lint_text(spec(HEAL + "  max_restarts: 0\n  retry_on: [node_fail]\n"), tmp_path)
+    assert where(result, "JC609") == [(10, 17)]
+    assert only(result, "JC609").severity == Severity.ERROR
+
+
+def test_jc609_near_miss_zero_budget_without_retries(tmp_path: Path) -> None:
+    result = lint_text(spec(HEAL + "  max_restarts: 0\n"), tmp_path)
+    assert "JC609" not in codes(result)
+
+
+# JC610 preflight-command-node-local
+
+
+def test_jc610_fires_on_a_node_local_command(tmp_path: Path) -> None:
+    result = lint_text(spec("resilience:\n  preflight: {command: /tmp/check.sh --quick}\n"), tmp_path)
+    assert where(result, "JC610") == [(8, 24)]
+    assert "/tmp is node-local" in only(result, "JC610").message
+
+
+def test_jc610_fires_on_a_relative_command_in_a_node_local_workdir(tmp_path: Path) -> None:
+    text = spec("resilience:\n  preflight: {command: ./check.sh}\n").replace(
+        "launch: {program: train.py}", "launch: {program: train.py, workdir: /dev/shm/me}"
+    )
+    assert "/dev/shm" in only(lint_text(text, tmp_path), "JC610").message
+
+
+def test_jc610_near_miss_on_shared_storage(tmp_path: Path) -> None:
+    result = lint_text(spec("resilience:\n  preflight: {command: bash /lustre/tools/check.sh}\n"), tmp_path)
+    assert "JC610" not in codes(result)
+    # /tmp declared shared (the test cluster's one host) is shared
+    shared = spec(
+        "resilience:\n  preflight: {command: /tmp/check.sh}\n",
+        storage="storage: {shared: [/tmp], checkpoints: /tmp/ckpt}",
+    )
+    assert "JC610" not in codes(lint_text(shared, tmp_path))
+
+
+def test_jc610_unbalanced_quotes_are_not_judged(tmp_path: Path) -> None:
+    result = lint_text(spec('resilience:\n  preflight: {command: "/tmp/x \'oops"}\n'), tmp_path)
+    assert "JC610" not in codes(result)
+
+
+# JC611 exclusion-exhausts-partition
+
+
+def partition(nodes: int, extra: str = "") -> str:
+    return spec(
+        HEAL + "  retry_on: [node_fail]\n" + extra,
+        storage="storage: {shared: [/lustre], checkpoints: /lustre/ckpt}\n"
+        f"cluster: {{partitions: {{batch: {{nodes: {nodes}}}}}}}\n"
+        "slurm: {partition: batch}",
+    ).replace('slurm: {time: "01:00:00"}\n', "")
+
+
+def test_jc611_fires_when_no_node_is_spare(tmp_path: Path) -> None:
+    result = lint_text(partition(2), tmp_path)
+    finding = only(result, "JC611")
+    assert finding.severity == Severity.ERROR
+    assert "can never start again" in finding.message
+    # the default is not written: the finding points at the section
+    assert where(result, "JC611") == [(8, 1)]
+
+
+def test_jc611_warns_when_fewer_spares_than_restarts(tmp_path: Path) -> None:
+    result = lint_text(partition(4, "  exclude_failed_nodes: true\n"), tmp_path)
+    finding = only(result, "JC611")
+    assert finding.severity == Severity.WARNING
+    assert where(result, "JC611") == [(12, 25)]
+    assert "after 2 excluded nodes" in finding.message
+
+
+def test_jc611_near_miss(tmp_path: Path) -> None:
+    assert "JC611" not in codes(lint_text(partition(8), tmp_path))
+    assert "JC611" not in codes(lint_text(partition(2, "  exclude_failed_nodes: false\n"), tmp_path))
+
+
+# JC612 preflight-outlasts-time-limit
+
+
+def test_jc612_fires_on_a_timeout_as_long_as_the_job(tmp_path: Path) -> None:
+    result = lint_text(spec("resilience:\n  preflight: {command: ./c.sh, timeout_s: 3600}\n"), tmp_path)
+    assert where(result, "JC612") == [(8, 43)]
+
+
+def test_jc612_near_miss(tmp_path: Path) -> None:
+    result = lint_text(spec("resilience:\n  preflight: {command: ./c.sh, timeout_s: 3599}\n"), tmp_path)
+    assert "JC612" not in codes(result)

@@ -38,7 +38,9 @@ META = Meta(
 
 
 def check(ctx: Context) -> Iterator[Hit]:
-    if ctx.spec.resilience.requeue and ctx.spec.storage.checkpoints is None:
+    res = ctx.spec.resilience
+    # with retry_on, JC608 says the same of the retries, more precisely
+    if res.requeue and not res.retry_on and ctx.spec.storage.checkpoints is None:
         yield Hit(
             ("resilience", "requeue"),
             "resilience.requeue is true but storage.checkpoints is not set, so the requeued job "
