@@ -2,6 +2,11 @@
 # ddp-resnet50: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
 # spec sha256: fa369c81ba614f9b6ab4c43568a26aefdf77d5b747a1747f84ee62272944092d
+# launch: 2 nodes × 8 GPUs under torchrun, an agent per node with 8 workers each: /lustre/envs/ddp-tutorial/bin/python train_ddp.py --data /lustre/datasets/imagenet --epochs 90 --batch-size 256
+# defaults (not written in the spec; write them to change them):
+#   resources.tasks_per_node 1 (one per node, from launch.mode); fabric.nccl_timeout_s 1800;
+#   resilience.signal null (no warning before the time limit); resilience.requeue false;
+#   monitoring.flight_recorder 2000; monitoring.hang_s 900; launch.master_port 20000 + job id % 9000
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -47,6 +52,9 @@ export JOBC_HANG_S='900'
 export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
 
 # torch's flight recorder: the last collectives of every process group, per rank.
+# monitoring is not in the spec: the recorder and jobc.runtime's hang watchdog (JOBC_HANG_S)
+# are on by default, because a hang leaves nothing to diagnose without them;
+# monitoring.flight_recorder: 0 and monitoring.hang_s: 0 turn them off.
 export TORCH_FR_BUFFER_SIZE='2000'
 export TORCH_NCCL_TRACE_BUFFER_SIZE='2000'
 export TORCH_FR_DUMP_ON_TIMEOUT='1'

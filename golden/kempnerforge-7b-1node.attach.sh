@@ -2,6 +2,10 @@
 # kempnerforge-7b-1node: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
 # spec sha256: fee538d4f0259f829da35b26b6515242728fb15ff5b83d64439ad92a4885cd26
+# launch: 1 node × 4 GPUs under torchrun, an agent per node with 4 workers each: uv sync once, then uv run --no-sync python scripts/train.py configs/train/7b.toml
+# defaults (not written in the spec; write them to change them):
+#   launch.uv_sync two-phase; resources.tasks_per_node 1 (one per node, from launch.mode);
+#   monitoring.flight_recorder 2000; monitoring.hang_s 900; launch.master_port 20000 + job id % 9000
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -47,6 +51,9 @@ export JOBC_HANG_S='900'
 export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
 
 # torch's flight recorder: the last collectives of every process group, per rank.
+# monitoring is not in the spec: the recorder and jobc.runtime's hang watchdog (JOBC_HANG_S)
+# are on by default, because a hang leaves nothing to diagnose without them;
+# monitoring.flight_recorder: 0 and monitoring.hang_s: 0 turn them off.
 export TORCH_FR_BUFFER_SIZE='2000'
 export TORCH_NCCL_TRACE_BUFFER_SIZE='2000'
 export TORCH_FR_DUMP_ON_TIMEOUT='1'

@@ -2,6 +2,10 @@
 # kempnerforge-7b-requeue: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
 # spec sha256: 89974a4243a186073d376256ab9fb23bcf82fb0b9b91ae5008d4634817ebd0df
+# launch: 4 nodes × 4 GPUs under srun, 16 tasks with 4 per node: uv sync once, then uv run --no-sync python scripts/train.py configs/train/7b_16gpu_adamw.toml
+# defaults (not written in the spec; write them to change them):
+#   resources.tasks_per_node 4 (one per GPU, from launch.mode); monitoring.flight_recorder 2000;
+#   monitoring.hang_s 900; launch.master_port 20000 + job id % 9000
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail

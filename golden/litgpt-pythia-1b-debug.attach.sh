@@ -2,6 +2,11 @@
 # litgpt-pythia-1b-debug: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
 # spec sha256: 9da78b69102863c432d1953052addfe8851888e2ae95aa9dea9fa0e67dcfd44f
+# launch: 2 nodes × 8 GPUs under srun, 16 tasks with 8 per node, in container /lustre/containers/litgpt.sqsh: /usr/bin/python -m litgpt pretrain EleutherAI/pythia-1b --devices 8 --num_nodes 2 --out_dir /lu…
+# defaults (not written in the spec; write them to change them):
+#   resources.tasks_per_node 8 (one per GPU, from launch.mode);
+#   resilience.signal null (no warning before the time limit); resilience.requeue false;
+#   monitoring.flight_recorder 2000; monitoring.hang_s 900; launch.master_port 20000 + job id % 9000
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail

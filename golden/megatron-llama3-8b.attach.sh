@@ -2,6 +2,10 @@
 # megatron-llama3-8b: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
 # spec sha256: 5adccafe8c13448b8697f5da41068d23c9a818f93ebec9e4dc92c690ee9524d8
+# launch: 4 nodes × 8 GPUs under torchrun, an agent per node with 8 workers each, in container nvcr.io#nvidia/pytorch:25.01-py3: /usr/bin/python pretrain_gpt.py --tensor-model-parallel-size 2 --pipeline-model-parallel-size 1…
+# defaults (not written in the spec; write them to change them):
+#   resources.tasks_per_node 1 (one per node, from launch.mode); monitoring.flight_recorder 2000;
+#   monitoring.hang_s 900; launch.master_port 20000 + job id % 9000
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -50,6 +54,9 @@ export JOBC_HANG_S='900'
 export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
 
 # torch's flight recorder: the last collectives of every process group, per rank.
+# monitoring is not in the spec: the recorder and jobc.runtime's hang watchdog (JOBC_HANG_S)
+# are on by default, because a hang leaves nothing to diagnose without them;
+# monitoring.flight_recorder: 0 and monitoring.hang_s: 0 turn them off.
 export TORCH_FR_BUFFER_SIZE='2000'
 export TORCH_NCCL_TRACE_BUFFER_SIZE='2000'
 export TORCH_FR_DUMP_ON_TIMEOUT='1'

@@ -2,6 +2,11 @@
 # minimax-m2-roundtrip: the launch, attached to the running job 4242
 # compiled by jobc from the job spec; change the spec and recompile instead of editing this.
 # spec sha256: 9769ee35df81c053c11ec5ddfc461718f3f69b331d09797244136d28e5588f99
+# launch: 2 nodes × 8 GPUs under srun, 16 tasks with 8 per node, in container /lustre/containers/nemo-25.09.sqsh: uv sync once, then uv run --no-sync python examples/conversion/hf_megatron_roundtrip_multi_gpu.py --hf-model-id MiniMaxAI/…
+# defaults (not written in the spec; write them to change them):
+#   resources.tasks_per_node 8 (one per GPU, from launch.mode);
+#   resilience.signal null (no warning before the time limit); resilience.requeue false;
+#   monitoring.flight_recorder 2000; monitoring.hang_s 900; launch.master_port 20000 + job id % 9000
 # For debugging inside an salloc allocation: srun --jobid --overlap, no requeue.
 
 set -euo pipefail
@@ -49,6 +54,9 @@ export JOBC_HANG_S='900'
 export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"
 
 # torch's flight recorder: the last collectives of every process group, per rank.
+# monitoring is not in the spec: the recorder and jobc.runtime's hang watchdog (JOBC_HANG_S)
+# are on by default, because a hang leaves nothing to diagnose without them;
+# monitoring.flight_recorder: 0 and monitoring.hang_s: 0 turn them off.
 export TORCH_FR_BUFFER_SIZE='2000'
 export TORCH_NCCL_TRACE_BUFFER_SIZE='2000'
 export TORCH_FR_DUMP_ON_TIMEOUT='1'

@@ -192,6 +192,7 @@ def test_container_flags_on_srun_only() -> None:
         container={"image": "/images/pt.sqsh", "mounts": ["/lustre:/lustre"], "workdir": "/w"},
         env={"FOO": "1"},
         secrets=["HF_TOKEN"],
+        launch={"python": "uv"},
     )
     script = compile_data(data)
     assert not any("container" in line for line in sbatch_lines(script))

@@ -459,6 +459,56 @@ def test_uv_phase_one_installs_the_extras_the_spec_names(
     assert all(path.startswith(str(project / ".venv")) for path in written.values()), written
 
 
+WHICH_PROGRAM = """\
+import os, sys
+rank = os.environ["RANK"]
+with open(os.path.join(sys.argv[1], "rank-" + rank), "w") as fh:
+    fh.write(sys.executable)
+"""
+
+
+@pytest.mark.parametrize("locked", [True, False], ids=["uv-project", "plain-project"])
+def test_an_unset_interpreter_is_chosen_when_the_job_starts(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, locked: bool
+) -> None:
+    """launch.python not set: a workdir with a uv.lock runs under uv (synced once), any other under
+    the python on PATH, which is what the user's own `python train.py` would have run."""
+    import shutil
+    import subprocess
+
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.fail("uv is not on PATH; the uv tests need it")
+    project, out, logs = tmp_path / "project", tmp_path / "out", tmp_path / "logs"
+    for directory in (project, out, logs):
+        directory.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "trainer"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n'
+        "dependencies = []\n[tool.uv]\npackage = false\n",
+        encoding="utf-8",
+    )
+    (project / "train.py").write_text(WHICH_PROGRAM, encoding="utf-8")
+    if locked:
+        subprocess.run([uv, "lock"], cwd=project, check=True, capture_output=True)
+    spec = _plain_spec(tmp_path, "srun", project / "train.py", [str(out)])
+    del spec["launch"]["python"], spec["launch"]["uv_sync"]
+    spec["launch"]["workdir"] = str(project)
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    assert slurm_cluster.wait(job, LIMIT_S) == "COMPLETED", job_log(logs)
+    used = {p.read_text(encoding="utf-8") for p in out.iterdir()}
+    assert len(list(out.iterdir())) == NODES * GPUS
+    log = job_log(logs)
+    if locked:
+        assert all(path.startswith(str(project / ".venv")) for path in used), used
+        assert "jobc: interpreter uv run --no-sync python (launch.python not set)" in log
+    else:
+        on_path = shutil.which("python")
+        assert on_path is not None
+        assert used == {str(Path(on_path).resolve())} or used == {on_path}, (used, on_path)
+        assert "jobc: interpreter python (launch.python not set)" in log
+        assert not (project / ".venv").exists()
+
+
 # -- #SBATCH values as sbatch reads them back -----------------------------------------------------
 
 AWKWARD = ["it's", 'say "hi"', "a#b", "back\\slash", "two words", "'both' \"kinds\" # \\", 'x\\"y z']

@@ -53,9 +53,10 @@ def run(args: argparse.Namespace) -> int:
     if result.context is None or result.is_profile:
         print(f"jobc plan: {result.file}: no plan: the spec could not be read", file=sys.stderr)
         return Exit.FINDINGS
+    from jobc.compile.describe import for_plan
     from jobc.memory import plan
 
-    data = plan.build(result.context, result.file, _sweep(result.context))
+    data = plan.build(result.context, result.file, _sweep(result.context), for_plan(result.context))
     if args.format == "json":
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     elif args.format == "svg":

@@ -187,12 +187,21 @@ def exports(plan: Plan) -> Iterator[str]:
     yield 'export SLURM_RESTART_COUNT="${SLURM_RESTART_COUNT:-0}"'
     yield ""
     yield "# torch's flight recorder: the last collectives of every process group, per rank."
+    if not plan.ctx.given("monitoring"):
+        yield "# monitoring is not in the spec: the recorder and jobc.runtime's hang watchdog (JOBC_HANG_S)"
+        yield "# are on by default, because a hang leaves nothing to diagnose without them;"
+        yield "# monitoring.flight_recorder: 0 and monitoring.hang_s: 0 turn them off."
     yield from (export(name, value) for name, value in flight_)
     dumps = list(dump_dir(plan))
     if dumps:
         yield from dumps
     yield ""
     yield "# Fabric and CUDA."
+    if not plan.ctx.given("fabric"):
+        yield "# fabric is not in the spec (nor in a profile): jobc's defaults for a GPU cluster with"
+        yield "# InfiniBand (fabric.ib true, gdr_level 2, the interface found on each node when the job"
+        yield "# starts); write a fabric section to change them. TORCH_NCCL_ASYNC_ERROR_HANDLING is always"
+        yield "# set: a collective that fails or times out then ends the job instead of hanging it."
     yield from (export(name, value) for name, value in nccl_)
     if program_ or plan.spec.launch.pythonpath:
         yield ""

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from jobc.compile import environment, fabric, helpers, sweep
 from jobc.compile.agent import AGENT
-from jobc.compile.plan import Plan
+from jobc.compile.plan import UV_PYTHON, Plan
 from jobc.compile.sbatch import signal_name
 from jobc.compile.shell import array, sq, trap_handler_note, words
 
@@ -221,16 +221,33 @@ def uv_sync_options(plan: Plan) -> list[str]:
     return options
 
 
-def uv_sync(plan: Plan) -> Iterator[str]:
-    if not (plan.uv and plan.spec.launch.uv_sync == "two-phase"):
-        return
-    yield "# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;"
-    yield "# launch.uv names what it installs (a bare uv sync removes every extra it is not given)."
+def _uv_sync_lines(plan: Plan) -> list[str]:
+    if plan.spec.launch.uv_sync != "two-phase":
+        return []
     options = uv_sync_options(plan)
-    yield (
+    return [
+        "# uv, phase one: a single task syncs the environment, so the ranks do not race on the cache;",
+        "# launch.uv names what it installs (a bare uv sync removes every extra it is not given).",
         f"{_srun_head(plan)} --nodes=1 --ntasks=1 --ntasks-per-node=1{_container_words(plan)} uv sync"
-        + (" " + words(options) if options else "")
-    )
+        + (" " + words(options) if options else ""),
+    ]
+
+
+def uv_sync(plan: Plan) -> Iterator[str]:
+    """The uv sync before the launch: for `python: uv`, or, when launch.python is not set, for a
+    uv project, decided in the workdir when the job starts."""
+    if plan.uv:
+        yield from _uv_sync_lines(plan)
+        return
+    if not plan.python_chosen_at_start:
+        return
+    yield "# launch.python is not set: a uv project (a uv.lock here, in the workdir) runs under uv, as"
+    yield "# launch.python: uv would; anything else under the python on PATH after launch.setup."
+    yield "if [[ -f uv.lock ]]; then"
+    yield "  " + array("jobc_python", UV_PYTHON)
+    yield from ("  " + line for line in _uv_sync_lines(plan))
+    yield "fi"
+    yield "printf 'jobc: interpreter %s (launch.python not set)\\n' \"${jobc_python[*]}\""
 
 
 def srun_line(plan: Plan) -> str:

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 # srun's --wait floor: how long the other ranks may run on after the first one exits.
 MIN_STEP_WAIT_S = 60
+#: The interpreter words of `launch.python: uv`: the project's venv, never synced by a rank.
+UV_PYTHON = ("uv", "run", "--no-sync", "python")
 
 CACHE_VARIABLES = (
     ("hf_home", "HF_HOME"),
@@ -92,7 +94,15 @@ class Plan:
 
     @property
     def uv(self) -> bool:
+        """The spec says uv."""
         return self.spec.launch.python == "uv"
+
+    @property
+    def python_chosen_at_start(self) -> bool:
+        """launch.python is not set and there is no container: the batch shell chooses uv for a
+        uv project (a uv.lock in the workdir) and the python on PATH otherwise. In a container
+        the image's python is the one on PATH, and the host's workdir says nothing of it."""
+        return self.spec.launch.python is None and self.spec.container is None
 
     @property
     def step_wait_s(self) -> int:
@@ -132,7 +142,7 @@ def make_plan(ctx: Context, attach: str | None = None) -> Plan:
     else:
         raise CompileError("launch needs exactly one of 'program' and 'module'")
     args = tuple(r(arg, f"launch.args[{i}]") for i, arg in enumerate(launch.args))
-    python = ("uv", "run", "--no-sync", "python") if launch.python == "uv" else (launch.python,)
+    python = UV_PYTHON if launch.python == "uv" else (launch.python or "python",)
     storage = spec.storage
     caches = tuple(
         (variable, r(getattr(storage.caches, key), f"storage.caches.{key}"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from jobc.compile import environment, helpers, launch, preemption, rendezvous
+from jobc.compile import describe, environment, helpers, launch, preemption, rendezvous
 from jobc.compile.plan import Plan, make_plan
 from jobc.compile.sbatch import directives
 from jobc.compile.shell import sq, trap_handler_note
@@ -39,6 +39,7 @@ def _header(plan: Plan, what: str) -> Iterator[str]:
     yield f"# {plan.name}: {what}"
     yield "# compiled by jobc from the job spec; change the spec and recompile instead of editing this."
     yield f"# spec sha256: {plan.sha256}"
+    yield from describe.header_lines(plan)
 
 
 def _batch(plan: Plan) -> Iterator[str]:

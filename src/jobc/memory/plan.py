@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from jobc.core.text import visible
 from jobc.memory import context as mem
 from jobc.memory import picture
 from jobc.memory import ranks as layout
@@ -23,9 +24,13 @@ if TYPE_CHECKING:
 _JSON_RANKS = 65536
 
 
-def build(ctx: Context, file: str, sweep: dict[str, Any] | None) -> dict[str, Any]:
+def build(
+    ctx: Context, file: str, sweep: dict[str, Any] | None, launch: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Everything the plan shows, as plain data (the JSON output). `sweep` is the array the
-    compiler makes of `sweep:` (`array`, the `--array` value, and `tasks`, each task's values)."""
+    compiler makes of `sweep:` (`array`, the `--array` value, and `tasks`, each task's values);
+    `launch` what the compiler says of the launch (`launch`, the effective launch in one line,
+    and `defaults`, each field the spec left to a default that reaches the script)."""
 
     p = ctx.spec.parallelism
     gpu = ctx.gpu
@@ -49,6 +54,8 @@ def build(ctx: Context, file: str, sweep: dict[str, Any] | None) -> dict[str, An
             "sharding": p.sharding,
         },
         "workload": _workload(ctx, sizes.dp if sizes else None),
+        "launch": (launch or {}).get("launch"),
+        "defaults": (launch or {}).get("defaults", {}),
         "sweep": sweep,
         "model": None,
         "params": None,
@@ -209,6 +216,12 @@ def render(data: dict[str, Any], colour: bool = False) -> str:
         work += f", recompute {w['recompute']}"
         work += f", {w['framework']} code" + (" (inferred)" if w["framework_inferred"] else "")
     lines.append(work)
+    if data.get("launch"):
+        lines.append(f"launch     {visible(data['launch'])}")
+    defaults = data.get("defaults") or {}
+    for i, (field, value) in enumerate(defaults.items()):
+        # the choices jobc made for what the spec left out, one a line
+        lines.append(("defaults   " if i == 0 else " " * 11) + visible(f"{field}: {value}"))
     lines += _sweep_lines(data["sweep"])
     model, params = data["model"], data["params"]
     if model and params:

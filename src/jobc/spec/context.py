@@ -129,3 +129,35 @@ class Context:
     @property
     def multinode(self) -> bool:
         return self.nodes > 1
+
+    @property
+    def uses_uv(self) -> bool | None:
+        """Whether the ranks run under uv. `launch.python: uv` says so and a path says not; left
+        unset, the compiled script chooses when the job starts (uv for a uv project: a uv.lock in
+        the workdir, and no container), which lint can tell only when it can read that workdir
+        from here (None when it cannot: the submit directory, an interpolated path, another
+        machine's file system)."""
+        launch = self.spec.launch
+        if launch.python is not None:
+            return launch.python == "uv"
+        if self.spec.container is not None:
+            return False
+        if "uses_uv" not in self.facts:
+            self.facts["uses_uv"] = _uv_project(self.spec_dir, launch.workdir)
+        found: bool | None = self.facts["uses_uv"]
+        return found
+
+
+def _uv_project(spec_dir: str, workdir: str | None) -> bool | None:
+    """Whether `workdir` holds a uv.lock; None when that cannot be known from here."""
+    import os
+
+    if workdir is None or "{" in workdir or "\0" in workdir:
+        return None
+    path = os.path.join(spec_dir, os.path.expanduser(workdir))
+    try:
+        if not os.path.isdir(path):
+            return None
+        return os.path.isfile(os.path.join(path, "uv.lock"))
+    except (OSError, ValueError):
+        return None

@@ -301,9 +301,13 @@ class Launch(Section):
             "torch.distributed.run, which starts one worker per GPU."
         ),
     )
-    python: str = Field(
-        "uv",
-        description='uv → "uv run --no-sync python"; otherwise a path to a Python interpreter.',
+    python: str | None = Field(
+        None,
+        description=(
+            'uv → "uv run --no-sync python"; otherwise a path to a Python interpreter. null: chosen '
+            "when the job starts, in launch.workdir: uv for a uv project (a uv.lock there, no "
+            "container), else the python on PATH after launch.setup."
+        ),
     )
     uv_sync: Literal["two-phase", "none"] = Field(
         "two-phase",

@@ -1493,7 +1493,7 @@ class Launch(_Frozen):
     )
 
     mode: Literal["srun", "torchrun"]
-    python: str
+    python: str | None
     uv_sync: Literal["two-phase", "none"]
     uv: UvSync
     workdir: str | None
@@ -1509,7 +1509,7 @@ class Launch(_Frozen):
         self,
         *,
         mode: Literal["srun", "torchrun"] = "srun",
-        python: str = "uv",
+        python: str | None = None,
         uv_sync: Literal["two-phase", "none"] = "two-phase",
         uv: UvSync | None = None,
         workdir: str | None = None,

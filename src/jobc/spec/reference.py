@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -207,9 +208,12 @@ class Field:
 
 
 def _schema() -> dict[str, Any]:
-    from jobc.spec.model import json_schema
+    # the packaged copy of the schema (kept current by a test): reading it costs nothing next to
+    # building it from the models
+    from jobc.data import read_text
 
-    return json_schema()
+    schema: dict[str, Any] = json.loads(read_text("jobc.schema.json"))
+    return schema
 
 
 def _resolve(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -287,6 +291,7 @@ def _walk(node: dict[str, Any], defs: dict[str, Any], path: list[str]) -> Iterat
         )
 
 
+@cache
 def fields() -> list[Field]:
     """Every leaf field of a job spec, in the schema's order."""
     schema = _schema()
@@ -323,11 +328,37 @@ SCRIPT_DEFAULTS: tuple[str, ...] = (
 )
 
 
+def _effective(ctx: Context, path: str, default: str) -> str:
+    """What an unwritten field comes to for this spec, in words where the schema's default
+    (null, a derived value) would not say it."""
+    spec = ctx.spec
+    if path == "resources.tasks_per_node":
+        each = "per GPU" if spec.launch.mode == "srun" else "per node"
+        return f"{ctx.tasks_per_node} (one {each}, from launch.mode)"
+    if path == "launch.python":
+        if spec.container is not None:
+            return "the container's python on PATH"
+        return "chosen when the job starts (uv if the workdir has a uv.lock, else python on PATH)"
+    if path == "launch.uv_sync" and ctx.uses_uv is False:
+        return default + " (not used: no uv)"
+    if path == "storage.logs":
+        return "the submit directory (slurm-%j.out)"
+    if path == "launch.master_port":
+        return "20000 + job id % 9000"
+    if path == "resilience.signal":
+        return "null (no warning before the time limit)"
+    if len(default) > 2 and default[0] == default[-1] == '"' and " " not in default:
+        return default[1:-1]  # a plain word needs no quotes in prose
+    return default
+
+
 def defaults_left(ctx: Context) -> list[tuple[str, str]]:
-    """(field, value) for each of `SCRIPT_DEFAULTS` the spec, its profiles and --set left unwritten."""
+    """(field, value) for each of `SCRIPT_DEFAULTS` the spec, its profiles and --set left
+    unwritten: the choices jobc made for the spec, which its script's header and `jobc plan`
+    name so that none of them is a surprise once the job runs."""
     by_path = {f.path: f for f in fields()}
-    out = []
-    for path in SCRIPT_DEFAULTS:
-        if not ctx.given(*path.split(".")):
-            out.append((path, by_path[path].default))
-    return out
+    return [
+        (path, _effective(ctx, path, by_path[path].default))
+        for path in SCRIPT_DEFAULTS
+        if not ctx.given(*path.split("."))
+    ]

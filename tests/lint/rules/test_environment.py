@@ -132,7 +132,7 @@ def test_jc503_fires_when_the_container_does_not_mount_the_workdir(tmp_path: Pat
     result = lint_text(
         spec(
             "storage: {shared: [/lustre]}\ncontainer: {image: ./pt.sqsh, mounts: ['/data:/data']}\n",
-            launch="{program: train.py, workdir: /lustre/me/proj}",
+            launch="{program: train.py, workdir: /lustre/me/proj, python: uv}",
         ),
         tmp_path,
     )

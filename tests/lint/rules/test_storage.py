@@ -246,9 +246,24 @@ def test_jc703_fires_on_hf_cache_defaulting_into_the_container(tmp_path: Path) -
 
 
 def test_jc703_fires_on_uv_cache_when_home_is_not_shared(tmp_path: Path) -> None:
-    result = lint_text(spec("storage: {shared: [/lustre]}\n"), tmp_path)
+    result = lint_text(
+        spec("storage: {shared: [/lustre]}\n", launch="{program: train.py, python: uv}"), tmp_path
+    )
     assert where(result, "JC703") == [(6, 1)]
     assert "uv" in only(result, "JC703").message
+
+
+def test_jc703_follows_the_interpreter_chosen_when_the_job_starts(tmp_path: Path) -> None:
+    # launch.python not set: uv only for a uv project, which lint sees when it can read the workdir
+    project = tmp_path / "proj"
+    project.mkdir()
+    launch = f"{{program: train.py, workdir: {project}}}"
+    assert "JC703" not in codes(lint_text(spec("storage: {shared: [/lustre]}\n", launch=launch), tmp_path))
+    (project / "uv.lock").write_text("version = 1\n")
+    assert "JC703" in codes(lint_text(spec("storage: {shared: [/lustre]}\n", launch=launch), tmp_path))
+    # a workdir lint cannot read says nothing either way: no finding
+    unread = "{program: train.py, workdir: /nonexistent/proj}"
+    assert "JC703" not in codes(lint_text(spec("storage: {shared: [/lustre]}\n", launch=unread), tmp_path))
 
 
 def test_jc703_near_miss_home_is_shared_or_one_node(tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     if container.mount_home and (under(workdir, "/home") or under(workdir, "/root")):
         return
-    what = "the code and its uv environment (.venv)" if ctx.spec.launch.python == "uv" else "the code"
+    what = "the code and its uv environment (.venv)" if ctx.uses_uv else "the code"
     mounted = ", ".join(normalise(s) for s in sources) if sources else "nothing"
     yield Hit(
         ("launch", "workdir"),

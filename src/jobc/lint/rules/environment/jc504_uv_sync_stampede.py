@@ -85,7 +85,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     no_sync = lookup(ctx, "UV_NO_SYNC")
     if no_sync is not None and truthy(no_sync.value):
         return
-    if launch.python != "uv" and _syncs(_words(launch.python)):
+    if launch.python not in (None, "uv") and _syncs(_words(launch.python)):
         yield Hit(
             ("launch", "python"),
             f"launch.python {launch.python!r} makes each of the {tasks} tasks sync the uv "

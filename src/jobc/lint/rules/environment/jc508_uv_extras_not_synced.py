@@ -64,7 +64,7 @@ def declared_extras(pyproject: Path) -> list[str]:
 
 def check(ctx: Context) -> Iterator[Hit]:
     launch = ctx.spec.launch
-    if launch.python != "uv" or launch.uv_sync != "two-phase" or launch.workdir is None:
+    if ctx.uses_uv is not True or launch.uv_sync != "two-phase" or launch.workdir is None:
         return
     if launch.uv.extras or launch.uv.all_extras or "{" in launch.workdir:
         return

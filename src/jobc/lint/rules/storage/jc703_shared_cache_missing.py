@@ -67,7 +67,7 @@ _HOME_FORMS = ("~", "$HOME", "${HOME}")
 def _uses(ctx: Context, key: str) -> bool:
     spec = ctx.spec
     if key == "uv_cache_dir":
-        return spec.launch.python == "uv" and spec.launch.uv_sync != "none"
+        return ctx.uses_uv is True and spec.launch.uv_sync != "none"
     if key == "hf_home":
         names = [s.name for s in settings(ctx)] + list(spec.secrets)
         hf_names = ("HF_", "HUGGING_FACE_", "TRANSFORMERS_")

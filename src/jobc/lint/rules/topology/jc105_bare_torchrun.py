@@ -55,8 +55,9 @@ _COMMAND_BREAK = re.compile(r"&&|\|\||[;&|\n(]")
 
 def check(ctx: Context) -> Iterator[Hit]:
     launch = ctx.spec.launch
-    if launch.python != "uv":
+    if ctx.uses_uv is not True:
         return
+    why = "launch.python is uv" if launch.python == "uv" else "the workdir is a uv project (uv.lock)"
     places: list[tuple[DataPath, str, str]] = [
         (("launch", "setup", i), line, f"setup line {i + 1}") for i, line in enumerate(launch.setup)
     ]
@@ -71,7 +72,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         if _bare_torchrun(text):
             yield Hit(
                 path,
-                f"{what} calls torchrun by name, but launch.python is uv and the project's venv is "
+                f"{what} calls torchrun by name, but {why} and the project's venv is "
                 "not on PATH, so this runs another torch or none; use launch.mode: torchrun, which "
                 "runs python -m torch.distributed.run through uv",
             )
