@@ -15,6 +15,7 @@ from enum import IntEnum
 #: Every command, in the order `jobc --help` lists them: its name on the command line and the
 #: module under `jobc.commands` that implements it. A run imports only the module it needs.
 COMMANDS: dict[str, str] = {
+    "init": "init_",
     "lint": "lint",
     "import": "import_",
     "compile": "compile_",
