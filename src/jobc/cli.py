@@ -116,7 +116,7 @@ def _run(argv: Sequence[str] | None) -> int:
         code: int = args.run(args)
         return code
     except UsageError as exc:
-        print(f"{exc} (see jobc --help)", file=sys.stderr)
+        print(f"{_with_suggestion(exc, args_list)} (see jobc --help)", file=sys.stderr)
         return Exit.ERROR
     except SystemExit as exc:  # --help and --version
         return int(exc.code) if isinstance(exc.code, int) else Exit.OK
@@ -127,6 +127,24 @@ def _run(argv: Sequence[str] | None) -> int:
     except Exception as exc:  # a bug in jobc: one line, and the traceback saved for the report
         crash.report(exc, args_list, debug=_debug(args_list))
         return Exit.ERROR
+
+
+def _with_suggestion(exc: UsageError, argv: Sequence[str]) -> str:
+    """A usage error, with the command meant when the word given is close to one (`jobc lnt`)."""
+    words = list(argv)
+    word = None
+    for i, arg in enumerate(words):
+        if not arg.startswith("-") and (i == 0 or words[i - 1] != "--color"):
+            word = arg
+            break
+    if word is None or word in COMMANDS:
+        return str(exc)
+    import difflib
+
+    close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
+    if not close:
+        return f"jobc: {word!r} is not a command (commands: {', '.join(COMMANDS)})"
+    return f"jobc: {word!r} is not a command; did you mean {close[0]!r}?"
 
 
 def _debug(argv: Sequence[str]) -> bool:

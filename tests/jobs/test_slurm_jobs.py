@@ -141,6 +141,10 @@ def test_submit_two_at_once_status_logs_and_a_clean_triage(
     assert one.returncode == 0, one.stderr
     assert one.stdout.splitlines()
     assert all(line.startswith("2: ") for line in one.stdout.splitlines())
+    # a rank the job does not have is refused; a filter that keeps nothing says so
+    beyond = jobc(slurm_cluster, tmp_path, "logs", ids[1], "--rank", "7")
+    assert beyond.returncode == 2
+    assert f"--rank 7: job {ids[1]} has 4 ranks (0-3)" in beyond.stderr
 
     clean = triage(slurm_cluster, tmp_path, ids[0])
     assert clean["state"] == "COMPLETED"

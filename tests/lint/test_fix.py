@@ -224,7 +224,8 @@ def test_text_output_says_how_many_findings_fix_would_repair(
     spec.write_text(BASE.replace("resources: {nodes: 1", "resources: {node: 2"))
     assert main(["lint", str(spec)]) == 1
     assert (
-        capsys.readouterr().err == "jobc lint: 1 with --fix --unsafe-fixes (--diff shows the changes first)\n"
+        capsys.readouterr().err
+        == "jobc lint: 1 fixable with --fix --unsafe-fixes (--diff shows the changes first)\n"
     )
     script = tmp_path / "job.sh"
     script.write_text(BROKEN, encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ def config(path: str | None, select: str | None, ignore: str | None) -> Config:
         if path is not None:
             p = Path(path)
             if not p.is_file():
-                raise CommandError(f"--config {path}: no such file")
+                raise CommandError(f"--config {path}: no such file or directory")
             conf = cfg.load(p, known)
         else:
             found = cfg.find(Path.cwd())
@@ -50,25 +51,51 @@ def config(path: str | None, select: str | None, ignore: str | None) -> Config:
     return conf
 
 
-def spec_files(paths: Sequence[str]) -> Iterator[Path]:
+# A YAML file in a walked directory is a spec or a profile when it has one of these keys at its
+# top level, or `name` beside a spec section; a training config (configs/train.yaml) has neither
+# and is not jobc's to lint. A file named on the command line is always linted.
+_SPEC_KEYS = re.compile(rb"""(?m)^[{ ]?["']?(?:version|extends|profile)["']?[ \t]*:""")
+_NAME_KEY = re.compile(rb"""(?m)^[{ ]?["']?name["']?[ \t]*:""")
+_SECTION_KEY = re.compile(rb"""(?m)^["']?(?:resources|launch|slurm)["']?[ \t]*:""")
+# Only the start of a file is read to decide: a spec's keys come early.
+_PEEK = 64 * 1024
+
+
+def looks_like_spec(path: Path) -> bool:
+    """Whether a YAML file found in a directory is a job spec or a cluster profile."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_PEEK)
+    except OSError:
+        return True  # unreadable: linting it says why
+    if _SPEC_KEYS.search(head):
+        return True
+    return bool(_NAME_KEY.search(head) and _SECTION_KEY.search(head))
+
+
+def spec_files(paths: Sequence[str], skipped: list[Path] | None = None) -> Iterator[Path]:
+    """The files to lint: each path given, and in each directory its specs, profiles and sbatch
+    scripts; YAML files of a directory that are not specs go to `skipped`."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             from jobc.script.detect import walk_candidate
 
-            found = sorted(
+            candidates = sorted(
                 p
                 for p in path.rglob("*")
                 if p.is_file()
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
                 and (p.suffix in (".yaml", ".yml") or walk_candidate(p))
             )
+            found = [p for p in candidates if p.suffix not in (".yaml", ".yml") or looks_like_spec(p)]
+            if skipped is not None:
+                skipped.extend(p for p in candidates if p not in found)
             if not found:
                 # a directory given by name (perhaps spec.yaml/ itself) that holds no spec: linting
                 # nothing and passing would hide the mistake
-                raise CommandError(
-                    f"{raw}: a directory with no *.yaml or *.yml files and no sbatch scripts in it"
-                )
+                other = f" ({len(candidates)} YAML files that are not job specs)" if candidates else ""
+                raise CommandError(f"{raw}: a directory with no job specs and no sbatch scripts in it{other}")
             yield from found
         elif path.is_file():
             yield path
@@ -126,4 +153,4 @@ def not_a_file(path: Path) -> str:
     not missing, and saying so sent the user looking for a typo."""
     if path.is_dir():
         return "is a directory"
-    return "not a regular file" if path.exists() else "no such file"
+    return "not a regular file" if path.exists() else "no such file or directory"

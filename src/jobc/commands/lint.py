@@ -115,10 +115,19 @@ def run(args: argparse.Namespace) -> int:
             None if args.ignore is None else ",".join(args.ignore),
         )
         overs = overrides(args.overrides)
-        files = list(spec_files(args.paths))
+        skipped: list[Path] = []
+        files = list(spec_files(args.paths, skipped))
+        if skipped:
+            shown = ", ".join(str(p) for p in skipped[:3]) + (", …" if len(skipped) > 3 else "")
+            print(
+                f"jobc lint: skipped {len(skipped)} YAML file{'s' if len(skipped) != 1 else ''} that "
+                f"{'are' if len(skipped) != 1 else 'is'} not a job spec (no version, extends or profile "
+                f"key): {shown}; name a file to lint it anyway",
+                file=sys.stderr,
+            )
         profile = Path(args.profile) if args.profile else None
         if profile is not None and not profile.is_file():
-            raise CommandError(f"--profile {args.profile}: no such file")
+            raise CommandError(f"--profile {args.profile}: no such file or directory")
         findings: list[Finding] = []
         sources: dict[str, list[str]] = {}
         fixing = args.fix or args.fix_only or args.diff
@@ -238,7 +247,7 @@ def _say_fixable(findings: list[Finding]) -> None:
         return
     parts = [f"{safe} fixable with --fix"] if safe else []
     if unsafe:
-        parts.append(f"{unsafe} {'more ' if safe else ''}with --fix --unsafe-fixes")
+        parts.append(f"{unsafe} {'more ' if safe else ''}fixable with --fix --unsafe-fixes")
     print(f"jobc lint: {'; '.join(parts)} (--diff shows the changes first)", file=sys.stderr)
 
 

@@ -62,11 +62,20 @@ def run(args: argparse.Namespace) -> int:
             stream = open_regular(path)
         except OSError as exc:
             raise LogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        world = _world(args.job_id, directory)
+        if args.rank is not None and world is not None and not 0 <= args.rank < world:
+            raise CommandError(f"--rank {args.rank}: job {args.job_id} has {world} ranks (0-{world - 1})")
+        kept = 0
         with stream:
             for raw in lines(stream):
                 if keep(raw, args.rank, torchrun, per_node):
                     out.write(raw)
+                    kept += 1
         out.flush()
+        if args.rank is not None and not kept:
+            # a filter that keeps nothing says so: an empty output reads as an empty log
+            print(f"jobc logs: no line of {path} is labelled as rank {args.rank}'s", file=sys.stderr)
+            return Exit.FINDINGS
     except CommandError as exc:
         print(f"jobc logs: {exc}", file=sys.stderr)
         return Exit.ERROR
@@ -84,6 +93,18 @@ def _layout(job_id: str, directory: Path) -> tuple[bool, int | None]:
     if entry is None:
         return False, None
     return script_layout(entry.script)
+
+
+def _world(job_id: str, directory: Path) -> int | None:
+    """The job's world size from its recorded script (JOBC_WORLD_SIZE), when the ledger has it."""
+    import re
+
+    from jobc.core.numbers import ascii_int
+    from jobc.jobs import ledger
+
+    entry = ledger.find(directory, job_id)
+    m = re.search(r"^export JOBC_WORLD_SIZE='([0-9]+)'$", entry.script, re.M) if entry else None
+    return ascii_int(m.group(1)) if m else None
 
 
 def script_layout(script: str) -> tuple[bool, int | None]:

@@ -132,7 +132,7 @@ def _script_checks() -> list[tuple[str, Check]]:
 def _profile(run: Run, path: Path) -> _source.Source | None:
     meta_file = str(path)
     if not path.is_file():
-        run.findings.append(_problem(meta_file, f"--profile {path}: no such file"))
+        run.findings.append(_problem(meta_file, f"--profile {path}: no such file or directory"))
         return None
     layer = read_profile(path.resolve(), str(path))
     run.layers.append(layer)
