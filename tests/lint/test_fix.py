@@ -248,12 +248,14 @@ def test_json_and_sarif_carry_the_fix(tmp_path: Path, capsys: pytest.CaptureFixt
     items = {item["code"]: item for item in json.loads(capsys.readouterr().out)}
     fix = items["JC807"]["fix"]
     assert (fix["applicability"], fix["description"]) == ("safe", "send the signal to the batch shell (B:)")
-    # B:, and the foreground step started with & (else the trap would wait for it, JC802)
-    assert fix["edits"][:2] == [
+    # B:, the trap handing the signal on to the step as Slurm did (with B: the step no longer gets
+    # it), and the foreground step started with & (else the trap would wait for it, JC802)
+    assert fix["edits"][:3] == [
         {"line": 3, "col": 18, "end_line": 3, "end_col": 18, "text": "B:"},
+        {"line": 6, "col": 7, "end_line": 6, "end_col": 7, "text": "scancel --signal=USR1 $SLURM_JOB_ID; "},
         {"line": 7, "col": 57, "end_line": 7, "end_col": 57, "text": " &"},
     ]
-    assert fix["edits"][2]["text"].startswith("\njobc_step=$!\n")
+    assert fix["edits"][3]["text"].startswith("\njobc_step=$!\n")
     main(["lint", str(script), "--format", "sarif"])
     results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
     sarif = next(r for r in results if r["ruleId"] == "JC807")["fixes"][0]
@@ -263,7 +265,7 @@ def test_json_and_sarif_carry_the_fix(tmp_path: Path, capsys: pytest.CaptureFixt
         "deletedRegion": {"startLine": 3, "startColumn": 18, "endLine": 3, "endColumn": 18},
         "insertedContent": {"text": "B:"},
     }
-    assert len(change["replacements"]) == 3
+    assert len(change["replacements"]) == 4
     assert sarif["description"]["text"]
 
 

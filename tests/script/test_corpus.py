@@ -43,7 +43,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "sized_step.sh": [],
     "srun_cmd_two_tasks.sh": [("JC102", 4, 9)],
     "standalone_one_node.sh": [],
-    "torchtitan_style.sh": [("JC104", 19, 35)],
+    "torchtitan_style.sh": [("JC104", 19, 34)],
     "trap_bash_script.sh": [("JC802", 11, 1)],
     "unexported_port.sh": [("JC104", 9, 13)],
     "uv_sync_in_step.sh": [("JC504", 8, 15)],

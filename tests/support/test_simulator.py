@@ -291,3 +291,15 @@ def test_command_line_options_stand_for_a_line_sbatch_would_have_read() -> None:
     moved = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\nmodule load cuda\nsrun python t.py\n"
     assert differences(late, moved, scenarios=("complete",)) != []
     assert differences(late, moved, options_before=["--gpus-per-node=4"], scenarios=("complete",)) == []
+
+
+def test_scancel_signals_the_steps_or_the_batch_shell_as_asked() -> None:
+    steps = HEAD + (
+        "#SBATCH --signal=B:USR1@60\ntrap 'scancel --signal=USR2 $SLURM_JOB_ID' USR1\n"
+        "srun python t.py &\nwait\nwait\n"
+    )
+    run = simulate(steps, scenarios=("signal",))["signal"]
+    assert {p.signals for p in run.named("python")} == {("SIGUSR2",)}
+    batch = HEAD + "trap 'echo got it' USR1\nscancel --batch --signal=USR1 $SLURM_JOB_ID\necho after\n"
+    run = simulate(batch, scenarios=("complete",))["complete"]
+    assert run.output.splitlines() == ["got it", "after"]

@@ -129,6 +129,9 @@ class Outcome:
     fixed: list[Finding] = field(default_factory=list)  # the findings whose fix was applied
     result: Result | None = None  # the lint of `after`
     stopped: str | None = None  # why fixing stopped early (a reason), when it did
+    # each pass: the text it started from and the findings (placed in that text) it fixed; the
+    # next pass starts from the text this one made, the last one's makes `after`
+    passes: list[tuple[str, list[Finding]]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -157,7 +160,9 @@ def fix_file(path: Path, file: str, text: str, lint: LintText, *, unsafe: bool) 
         if _unreadable(again) > _unreadable(result):
             outcome.stopped = "a fix would have made the file unreadable; it was not applied"
             break
-        outcome.fixed += [f for f in chosen if f.fix in taken]
+        applied = [f for f in chosen if f.fix in taken]
+        outcome.passes.append((outcome.after, applied))
+        outcome.fixed += applied
         outcome.after, result = new, again
     else:
         outcome.stopped = f"fixes were still offered after {MAX_PASSES} passes"
@@ -216,8 +221,11 @@ def fix_path(
             outcome.stopped = stopped
             return outcome
         body, converted = new, crlf
+    crlf_pass = [(text[len(bom) :], converted)] if converted else []
     outcome = fix_file(path, file, body, lint, unsafe=unsafe)
     outcome.fixed[:0] = converted
+    outcome.passes[:0] = crlf_pass
+    outcome.passes = [(bom + before, found) for before, found in outcome.passes]
     outcome.before = text[len(bom) :]
     outcome.before, outcome.after = bom + outcome.before, bom + outcome.after
     return outcome

@@ -342,9 +342,14 @@ class Steps:
         for key in kind.endpoint:
             endpoint = options.get(key)
             if endpoint is not None and ":" in endpoint.text:
-                colon = endpoint.text.rfind(":")
+                # offsets in the text the pieces are cut from: the parts' text when the word was
+                # assembled from variables (its own text may still hold the quotes as written)
+                whole = _values.text(tuple(endpoint.segs)) if endpoint.segs is not None else endpoint.text
+                colon = whole.rfind(":")
+                if colon < 0:
+                    continue
                 host = host or self.piece(endpoint, 0, colon)
-                port = self.piece(endpoint, colon + 1, len(endpoint.text))
+                port = self.piece(endpoint, colon + 1, len(whole))
         step.launcher = Launcher(kind.name, options, flags, words[at].span, host, port)
         self.target(step, words[j:], module_flag=any(f in flags for f in kind.module_flags))
 

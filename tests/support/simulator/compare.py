@@ -61,6 +61,8 @@ class Ignore:
     names: Collection[str] = ()  # commands not compared (`hostname`, `scontrol`)
     allocation: Collection[str] = ()  # sbatch options not compared; "*": none of them
     per_node: bool = False  # a step's tasks on one node count once (tasks per node may differ)
+    # which signal a program got may differ, not when (at the warning, the time limit, …)
+    which_signal: bool = False
     replace: Sequence[tuple[str, str]] = ()  # (pattern, replacement) for every text compared
     output: bool = False
     status: bool = False
@@ -87,6 +89,9 @@ Key = tuple[object, ...]
 def _key(p: Process, ignore: Ignore) -> Key:
     env = tuple(sorted((k, ignore.text(v)) for k, v in p.env.items() if ignore.env_kept(k)))
     argv = tuple(ignore.text(a) for a in p.argv)
+    if ignore.which_signal:
+        # when the first signal came; the exit status says which it was
+        return (p.kind, p.name, p.host, argv, env, ignore.text(p.cwd), p.phases[:1], p.exit is not None)
     return (p.kind, p.name, p.host, argv, env, ignore.text(p.cwd), tuple(sorted(set(p.signals))), p.exit)
 
 
@@ -204,6 +209,7 @@ def merged(*ignores: Ignore) -> Ignore:
         names=union([i.names for i in ignores]),
         allocation=union([i.allocation for i in ignores]),
         per_node=any(i.per_node for i in ignores),
+        which_signal=any(i.which_signal for i in ignores),
         replace=tuple(r for i in ignores for r in i.replace),
         output=any(i.output for i in ignores),
         status=any(i.status for i in ignores),

@@ -120,7 +120,8 @@ def start(config: dict[str, Any], sim: Path) -> int:
         _limits()
         os.chdir(config["cwd"])
         script = config["script"]
-        os.execve(script, [script], config["env"])
+        argv = [config["interpreter"], script] if config.get("interpreter") else [script]
+        os.execve(argv[0], argv, config["env"])
     except OSError as exc:
         os.write(2, f"simulator: cannot run the script: {exc}\n".encode())
     os._exit(127)
@@ -140,6 +141,11 @@ class Controller:
     def event(self, what: str, **more: Any) -> None:
         self.events.write(json.dumps({"event": what, **more}) + "\n")
         self.events.flush()
+        # what a program records beside a signal: when in the job's life it came (written before
+        # the signal is sent, so that the program reads the new phase)
+        phase = {"warning": "warning", "time-limit": "limit", "job-end": "end", "killed": "end"}.get(what)
+        if phase is not None:
+            (self.sim / "state" / "phase").write_text(phase)
 
     def reap(self) -> None:
         while True:

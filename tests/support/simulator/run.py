@@ -111,6 +111,8 @@ class Process:
     host: str
     signals: tuple[str, ...] = ()
     exit: int | None = None
+    # when in the job's life each signal came: run (before the warning), warning, limit, end
+    phases: tuple[str, ...] = ()
 
 
 @dataclass
@@ -143,17 +145,18 @@ class Simulation:
 # --- sbatch's reading of the script -------------------------------------------------------------
 
 
-def directives(text: str) -> tuple[list[tuple[str, str | None]], str | None]:
+def directives(text: str, *, accept: bool = False) -> tuple[list[tuple[str, str | None]], str | None]:
     """The options of the `#SBATCH` lines sbatch reads (up to the first command), in order, and
-    why sbatch refuses the script when it does."""
+    why sbatch refuses the script when it does. ``accept``: a script without a `#!` line is read
+    as if it had one above its first line."""
     lines = text.split("\n")
-    if not text.startswith("#!"):
+    if not text.startswith("#!") and not accept:
         return [], "the first line is not a #! line"
     if "\r\n" in text:
         return [], "DOS line breaks"
     out: list[tuple[str, str | None]] = []
     flags = set(slurm.SBATCH_FLAGS)
-    for line in lines[1:]:
+    for line in lines[1:] if text.startswith("#!") else lines:
         if line.startswith("#SBATCH"):
             rest = line[len("#SBATCH") :]
             try:
@@ -335,19 +338,30 @@ def _command(sim: Path) -> list[str]:
     return cmd
 
 
-def _one(
-    data: bytes, name: str, scenario: str, alloc: Allocation, env: Mapping[str, str], *, cpus: int
-) -> Run:
+@dataclass(frozen=True)
+class Setting:
+    """How the runs of one simulation are set up, beside the script."""
+
+    name: str
+    env: Mapping[str, str]
+    cpus: int
+    uniform: tuple[str, ...]
+    interpreter: str | None
+
+
+def _one(data: bytes, scenario: str, alloc: Allocation, setting: Setting) -> Run:
     run = Run(scenario, allocation=dict(alloc.options))
     config = {
+        "uniform": list(setting.uniform),
+        "interpreter": setting.interpreter,
         "scenario": scenario,
         "script": SCRIPT,
         "workdir": WORKDIR,
         "cwd": alloc.options.get("chdir") or WORKDIR,
-        "env": batch_env(alloc, name, env),
+        "env": batch_env(alloc, setting.name, setting.env),
         "warning": alloc.warning,
         "gpus_per_node": alloc.gpus,
-        "cpus": cpus,
+        "cpus": setting.cpus,
         "srun": {
             "short": slurm.SRUN_SHORT,
             "flags": sorted(slurm.SRUN_FLAGS),
@@ -394,6 +408,7 @@ def _process(path: Path) -> Process:
     lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
     head = json.loads(lines[0])
     signals: list[str] = []
+    phases: list[str] = []
     status = None
     for line in lines[1:]:
         try:
@@ -402,6 +417,7 @@ def _process(path: Path) -> Process:
             continue
         if "signal" in item:
             signals.append(item["signal"])
+            phases.append(item.get("phase", "run"))
         elif "exit" in item:
             status = item["exit"]
     return Process(
@@ -413,6 +429,7 @@ def _process(path: Path) -> Process:
         head["host"],
         tuple(signals),
         status,
+        tuple(phases),
     )
 
 
@@ -424,15 +441,23 @@ def simulate(
     options: Iterable[str] = (),
     env: Mapping[str, str] | None = None,
     cpus: int = 64,
+    uniform: Iterable[str] = (),
+    accept: bool = False,
 ) -> Simulation:
     """Run ``script`` (its text or bytes) under a simulated allocation, once per scenario.
 
     ``options`` are sbatch command-line options (`--ntasks-per-node=1`): they override the
     script's `#SBATCH` lines, as on sbatch's command line. ``env`` is added to the batch shell's
-    environment (as if exported before sbatch). ``cpus`` is the CPUs of a simulated node."""
+    environment (as if exported before sbatch). ``cpus`` is the CPUs of a simulated node.
+
+    Two settings answer "what if": ``uniform`` names per-task variables (`SLURM_NODEID`) that
+    every task gets with the batch shell's value, as if each task ran where the batch shell does;
+    ``accept`` runs a script without a `#!` line with /bin/bash instead of refusing it."""
     data = script.encode("utf-8", "surrogateescape") if isinstance(script, str) else script
     text = data.decode("utf-8", "surrogateescape")
-    read, refused = directives(text)
+    read, refused = directives(text, accept=accept)
+    interpreter = "/bin/bash" if accept and not text.startswith("#!") else None
+    setting = Setting(name, env or {}, cpus, tuple(uniform), interpreter)
     cli, _ = slurmlib.parse_options(list(options), slurm.SBATCH_SHORT, set(slurm.SBATCH_FLAGS), {})
     merged = dict(read)
     merged.update(cli)
@@ -444,5 +469,5 @@ def simulate(
                 scenario, refused=refused or f"too large to simulate: {alloc.too_large}", allocation=merged
             )
             continue
-        runs[scenario] = _one(data, name, scenario, alloc, env or {}, cpus=cpus)
+        runs[scenario] = _one(data, scenario, alloc, setting)
     return Simulation(runs)

@@ -117,7 +117,12 @@ class Record:
         self.file.flush()
 
     def signal(self, signum: int) -> None:
-        self.write({"signal": signal.Signals(signum).name})
+        try:
+            with open(os.path.join(STATE, "phase"), encoding="ascii") as f:
+                phase = f.read().strip()
+        except FileNotFoundError:
+            phase = "run"
+        self.write({"signal": signal.Signals(signum).name, "phase": phase})
 
     def exit(self, status: int) -> None:
         self.write({"exit": status})
@@ -283,6 +288,12 @@ def _task_env(base: dict[str, str], step: Step, step_id: int, where: tuple[int, 
     if gpus:
         devices = ",".join(str(i) for i in range(gpus))
         env.update({"CUDA_VISIBLE_DEVICES": devices, "SLURM_STEP_GPUS": devices})
+    for name in CONFIG.get("uniform") or ():
+        # "what if every task ran where the batch shell does": the batch shell's value, or none
+        if name in os.environ:
+            env[name] = os.environ[name]
+        else:
+            env.pop(name, None)
     return env
 
 
@@ -432,8 +443,8 @@ def _signum(name: str) -> int | None:
     if up.isdigit():
         return int(up) if 0 < int(up) < 65 else None
     try:
-        return int(signal.Signals(up if up.startswith("SIG") else f"SIG{up}"))
-    except ValueError:
+        return int(signal.Signals[up if up.startswith("SIG") else f"SIG{up}"])
+    except KeyError:
         return None
 
 

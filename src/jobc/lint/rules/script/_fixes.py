@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from jobc.core.diagnostics import Edit, Fix, Span
-from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Step
+from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Step, Trap
 from jobc.spec.context import Context
 
 Fixer = Callable[[Span, ScriptFacts, Context], Fix | None]
@@ -96,9 +96,11 @@ def held(facts: ScriptFacts, trap_line: int) -> list[Step]:
     return out
 
 
-def background(step: Step, lines: list[str]) -> tuple[Edit, ...] | None:
+def background(step: Step, lines: list[str], *, then_exit: bool = False) -> tuple[Edit, ...] | None:
     """`srun …` alone on its lines → `srun … &` and the waiting lines, at its indentation; None
-    when the step is part of a larger statement (`if srun …`, `srun … || exit`, `srun … | tee`)."""
+    when the step is part of a larger statement (`if srun …`, `srun … || exit`, `srun … | tee`).
+    ``then_exit``: the last line is `exit` with the step's status, so that no line after the
+    step runs (as after `exec`), rather than `(exit …)`, which only sets `$?`."""
     span = step.span
     if span.end_line > len(lines):
         return None
@@ -109,11 +111,91 @@ def background(step: Step, lines: list[str]) -> tuple[Edit, ...] | None:
     if span.end_col - 1 > len(last):
         return None  # the step runs past the line as read: a \r bash keeps in the last word
     end = len(last) + 1
-    waiting = "".join(f"\n{indent}{line}" for line in _WAIT)
+    wait = (*_WAIT[:-1], 'exit "$jobc_status"') if then_exit else _WAIT
+    waiting = "".join(f"\n{indent}{line}" for line in wait)
     return (
         Edit(Span(span.end_line, span.end_col, span.end_line, span.end_col), " &"),
         Edit(Span(span.end_line, end, span.end_line, end), waiting),
     )
+
+
+# --- a trap that hands the signal on to the step -------------------------------------------------
+
+# `kill [-SIG] TARGET` (not `kill -0`, which only asks whether it lives, nor to the batch shell
+# itself, `$$`), or `scancel --signal=SIG` without `--batch`, which signals the job's steps
+_COMMAND_START = r"(?:^|[;&|{(\n]|\bthen\b|\bdo\b|\belse\b)[ \t]*"
+_KILL = re.compile(_COMMAND_START + r"kill\b(?![ \t]+-0\b)(?=[ \t]+[^;&|\n]*[^\s;&|])(?![^;&|\n]*\$\$)")
+_SCANCEL = re.compile(
+    _COMMAND_START + r"scancel\b(?=[^;&|\n]*(?:--signal[= ]|-s[ \t]*)\w)(?![^;&|\n]*(?:--batch|[ \t]-b\b))"
+)
+
+
+def forwards(facts: ScriptFacts, trap: Trap) -> bool:
+    """Whether the trap's action — its own text, or the body of a function it calls — signals the
+    job's steps itself (`kill -USR1 "$pid"`, `scancel --signal=USR1 …`): then the user chose what
+    the step gets when the warning comes. A trap that only logs, sets a flag or requeues does not,
+    and with `B:` the step would no longer get any signal at all."""
+    return any(
+        _KILL.search(text) or _SCANCEL.search(text)
+        for body in _action_texts(facts, trap.action)
+        for text in body.split("\n")
+    )
+
+
+_TRAP = re.compile(r"trap[ \t]+")
+
+
+def hand_on(facts: ScriptFacts, trap: Trap, signal: str) -> tuple[Edit, ...] | None:
+    """Edits that make ``trap`` send ``signal`` on to the job's steps as Slurm would have
+    (`scancel --signal=SIG $SLURM_JOB_ID`, which signals every step and not the batch shell),
+    before its own action: () when it signals the steps itself, None when its action is not
+    written so that a command can be put before it (or it traps other signals too)."""
+    if forwards(facts, trap):
+        return ()
+    if set(trap.signals) != {signal}:
+        return None
+    span = trap.span
+    if span.line > len(facts.lines):
+        return None
+    line = facts.lines[span.line - 1]
+    m = _TRAP.match(line, span.col - 1)
+    if m is None:
+        return None
+    at = m.end()
+    first = f"scancel --signal={signal.removeprefix('SIG')} $SLURM_JOB_ID; "
+    if line[at : at + 1] in ("'", '"'):
+        return (Edit(Span(span.line, at + 2, span.line, at + 2), first),)
+    word = re.match(r"[A-Za-z_][A-Za-z0-9_]*(?=[ \t])", line[at:])
+    if word is None:
+        return None
+    end = at + word.end()
+    return (Edit(Span(span.line, at + 1, span.line, end + 1), f"'{first}{word.group()}'"),)
+
+
+def _action_texts(facts: ScriptFacts, action: str) -> list[str]:
+    """A trap's action and the bodies of the script's functions it names."""
+    texts = [action]
+    for name in facts.functions:
+        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", action):
+            body = _function_body(facts.lines, name)
+            if body is not None:
+                texts.append(body)
+    return texts
+
+
+def _function_body(lines: list[str], name: str) -> str | None:
+    """The text of `name() { … }` (or `function name { … }`) from its first line to the first
+    line that closes it; None when the script does not define it so plainly."""
+    head = re.compile(rf"\s*(?:function\s+)?{re.escape(name)}\s*(?:\(\s*\))?\s*(?:\{{|$)")
+    for i, line in enumerate(lines):
+        if head.match(line):
+            body = []
+            for text in lines[i : i + 200]:
+                body.append(text)
+                if text.strip().startswith("}") or (text is line and text.rstrip().endswith("}")):
+                    return "\n".join(body)
+            return None
+    return None
 
 
 # --- JC106: a per-rank variable the batch shell expands ------------------------------------------
@@ -164,18 +246,30 @@ def _batch_expansion(facts: ScriptFacts, span: Span) -> Expansion | None:
 def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     expansion = _batch_expansion(facts, span)
     step = _containing(facts, span)
-    if expansion is None or step is None:
+    if expansion is None:
         return None
+    if step is None:
+        return _exported(span, expansion, facts)
     text = _step_text(facts, step)
     at = _offset(text, step.span, span)
     if not text[at:].startswith("$"):
         return None
     state, opened = _quoting(text, at)
     if state == "double" and _SHELL_C.search(text[:opened]):
-        return Fix.make(
-            f"escape ${expansion.name} so that the step's shell expands it on each node",
-            Edit(Span(span.line, span.col, span.line, span.col), "\\"),
-        )
+        inner = _inner_quoting(text[opened + 1 : at])
+        if inner in ("none", "double"):
+            return Fix.make(
+                f"escape ${expansion.name} so that the step's shell expands it on each node",
+                Edit(Span(span.line, span.col, span.line, span.col), "\\"),
+            )
+        if inner == "single" and span.line == span.end_line:
+            # inside the step shell's single quotes an escaped `$` stays text: close them around it
+            return Fix.make(
+                f"let the step's shell expand ${expansion.name} on each node (out of its single quotes)",
+                Edit(Span(span.line, span.col, span.line, span.col), "'\\\"\\"),
+                Edit(Span(span.line, span.end_col, span.line, span.end_col), "\\\"'"),
+            )
+        return None
     launcher = step.launcher
     if state != "none" or launcher is None or launcher.span.line != step.span.line:
         return None
@@ -183,7 +277,7 @@ def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     # nothing else in it would mean something else there
     start = launcher.span.col - step.span.col
     rest = text[start:]
-    if not _same_in_the_step(rest, facts):
+    if not _same_in_the_step(rest, facts, step):
         return None
     return Fix.make(
         f"run the launch under `bash -c '…'` so that ${expansion.name} expands on each node",
@@ -195,41 +289,181 @@ def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     )
 
 
+def _inner_quoting(batch: str) -> str | None:
+    """How the step's shell reads the end of ``batch``, the text of a double-quoted `bash -c "…"`
+    up to an expansion: "none", "single" or "double" (its own quotes); None when the text holds a
+    substitution whose output jobc cannot know."""
+    if "$(" in batch or "`" in batch:
+        return None
+    seen, i = [], 0
+    while i < len(batch):  # what the batch shell's double quotes hand the step's shell
+        if batch[i] == "\\" and i + 1 < len(batch) and batch[i + 1] in '$`"\\\n':
+            seen.append(batch[i + 1])
+            i += 2
+            continue
+        seen.append(batch[i])
+        i += 1
+    state, j = "none", 0
+    while j < len(seen):
+        ch = seen[j]
+        if state == "single":
+            state = "none" if ch == "'" else state
+        elif ch == "\\":
+            j += 1
+        elif state == "double":
+            state = "none" if ch == '"' else state
+        elif ch == "'":
+            state = "single"
+        elif ch == '"':
+            state = "double"
+        j += 1
+    return state
+
+
 _EXPANSION = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
-# what every task's environment holds as the batch shell's does (srun passes the environment on)
-_ENVIRONMENT = frozenset({"HOME", "USER", "LOGNAME", "PATH", "PWD", "HOSTNAME"})
+# what every task's environment holds as the batch shell's does (srun passes the environment on);
+# not HOSTNAME, which bash sets from the node it runs on
+_ENVIRONMENT = frozenset({"HOME", "USER", "LOGNAME", "PATH", "PWD"})
+# Slurm's variables that are the same in a step as in the batch shell: the job's own (a step's
+# counts, SLURM_NTASKS, SLURM_NNODES, …, are the step's)
+_JOB_WIDE = re.compile(
+    r"SLURM_(?:JOB_\w+|JOBID|ARRAY_\w+|SUBMIT_\w+|CLUSTER_NAME|CONF|CPUS_PER_TASK|GPUS_PER_NODE)"
+)
+# srun options after which the step runs on fewer nodes or with another environment
+_STEP_SHAPE = frozenset({"nodes", "nodelist", "exclude", "relative", "export"})
 
 
-def _same_in_the_step(rest: str, facts: ScriptFacts) -> bool:
+def _same_in_the_step(rest: str, facts: ScriptFacts, step: Step) -> bool:
     """Whether a shell in the step reads `rest` as the batch shell does, per-rank variables aside:
     no single quote (it would end the quoting), no substitution (it would run on every node), no
-    list, pipe or redirection, and only variables every task has: Slurm's, the per-rank ones, the
-    ones the script exports (a plain shell variable is not passed to the step)."""
+    list, pipe or redirection, and only variables every task has as the batch shell does: the
+    job's own Slurm variables (SLURM_NNODES and SLURM_NODELIST when the step spans the whole
+    allocation), the per-rank ones, the ones the script exports (a plain shell variable is not
+    passed to the step), HOME, USER, PATH."""
     exported = {e.name for e in facts.exports if e.exported}
+    whole = not (set(step.srun or {}) & _STEP_SHAPE)
     for match in _EXPANSION.finditer(rest):
         name = match.group(1) or match.group(2)
-        if not (name.startswith("SLURM") or name in PER_RANK or name in exported or name in _ENVIRONMENT):
+        slurm = _JOB_WIDE.fullmatch(name) or (whole and name in ("SLURM_NNODES", "SLURM_NODELIST"))
+        passed = name in exported and "export" not in (step.srun or {})
+        if not (slurm or name in PER_RANK or passed or name in _ENVIRONMENT):
             return False
     plain = _EXPANSION.sub("", rest)
     return not re.search(r"['`$;&|<>(){}]", plain)
 
 
+_SHELL_C_OPEN = re.compile(r"(?:^|[\s/])(?:ba|da|z|k)?sh(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*c\s+(['\"])")
+_EXPORT_LINE = re.compile(r"[ \t]*export[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>\S+)[ \t]*")
+
+
+def _exported(span: Span, expansion: Expansion, facts: ScriptFacts) -> Fix | None:
+    """`export MACHINE_RANK=$SLURM_PROCID`, then `srun bash -c '… $MACHINE_RANK …'`: the export
+    moves into each later step's shell, where the per-rank variable has each task's value. Only
+    when the line is that export alone, its value is the expansion alone, every step after it is
+    an srun of `bash -c '…'` that passes the environment on, and no other line reads the name."""
+    line = facts.lines[span.line - 1] if span.line <= len(facts.lines) else ""
+    m = _EXPORT_LINE.fullmatch(line)
+    if m is None or m.group("value").strip('"') not in (f"${expansion.name}", f"${{{expansion.name}}}"):
+        return None
+    name = m.group("name")
+    later = [s for s in facts.steps if s.line > span.line]
+    reads = re.compile(rf"\$\{{?{name}(?![A-Za-z0-9_])")
+    if not later or any(s.srun is None or "export" in s.srun for s in later):
+        return None
+    edits = [Edit(Span(span.line, 1, span.line + 1, 1), "")]
+    in_steps: set[int] = set()
+    for step in later:
+        text = _step_text(facts, step)
+        opened = _SHELL_C_OPEN.search(text)
+        if not text or opened is None or step.span.line != step.span.end_line:
+            return None
+        quote = opened.group(1)
+        value = f"${expansion.name}" if quote == "'" else f"\\${expansion.name}"
+        col = step.span.col + opened.end()
+        edits.append(Edit(Span(step.span.line, col, step.span.line, col), f"export {name}={value}; "))
+        in_steps.add(step.span.line)
+    for number, text in enumerate(facts.lines, 1):
+        if number not in in_steps and number != span.line and reads.search(text):
+            return None  # the batch shell reads it too: it would lose its value there
+    return Fix.make(
+        f"set {name} from ${expansion.name} in each step's shell, where it has each task's value",
+        *edits,
+        safe=False,
+    )
+
+
 # --- JC102: one task per node for torchrun --------------------------------------------------------
 
 _TASKS = re.compile(r"^(--ntasks-per-node[= ]\s*)(\d+)$")
+_NTASKS = re.compile(r"^(?:--ntasks[= ]\s*|-n\s*=?)(\d+)$")
+# what Slurm derives from the tasks of the allocation: each changes with one task per node
+_COUNTS = re.compile(
+    r"(?<![A-Za-z0-9_])(SLURM_NTASKS_PER_NODE|SLURM_TASKS_PER_NODE|SLURM_NTASKS|SLURM_NPROCS"
+    r"|SLURM_STEP_NUM_TASKS|SLURM_STEP_TASKS_PER_NODE|SLURM_JOB_CPUS_PER_NODE|SLURM_CPUS_ON_NODE)"
+    r"(?![A-Za-z0-9_])"
+)
 
 
 def _jc102(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
-    text = text_at(facts, span)
-    match = _TASKS.match(text or "")
-    if match is None:
+    """`--ntasks-per-node=8` → 1, or `--ntasks=16` → `--ntasks-per-node=1`. The script's reads of
+    the task counts would change with it: a launcher's processes per node written as
+    `$SLURM_NTASKS_PER_NODE` get the count it had; any other read leaves no fix."""
+    text = text_at(facts, span) or ""
+    per_node, total = _TASKS.match(text), _NTASKS.match(text)
+    if per_node is not None:
+        edits = [Edit(Span(span.line, span.col + per_node.end(1), span.line, span.end_col), "1")]
+        count: str | None = per_node.group(2)
+    elif total is not None and "ntasks-per-node" not in facts.honoured():
+        edits = [Edit(span, "--ntasks-per-node=1")]
+        count = None  # SLURM_NTASKS_PER_NODE was not set: a read of it changes
+    else:
         return None
+    kept = _counts_kept(facts, count)
+    if kept is None:
+        return None
+    edits += kept
     # the allocation's tasks are every step's: other sruns in the script lose their tasks too
     others = [s for s in facts.steps if s.srun is not None and s.launcher is None]
-    return Fix.make(
-        "ask for one task per node (torchrun starts the workers)",
-        Edit(Span(span.line, span.col + match.end(1), span.line, span.end_col), "1"),
-        safe=not others,
+    return Fix.make("ask for one task per node (torchrun starts the workers)", *edits, safe=not others)
+
+
+def _counts_kept(facts: ScriptFacts, count: str | None) -> list[Edit] | None:
+    """Edits that keep what the script reads of the task counts, or None when one cannot be kept."""
+    from jobc.tables.launchers import entry
+
+    step = facts.main_step
+    launcher = step.launcher if step is not None else None
+    kind = entry(launcher.name) if launcher is not None else None
+    words = (
+        [launcher.options[k] for k in kind.procs_per_node if k in launcher.options]
+        if kind and launcher
+        else []
+    )
+    edits = []
+    for number, line in enumerate(facts.lines, 1):
+        if "SLURM_" not in line:
+            continue
+        for m in _COUNTS.finditer(line):
+            if line[m.start() - 1 : m.start()] == "$":
+                where = Span(number, m.start(), number, m.end() + 1)
+            elif line[m.start() - 2 : m.start()] == "${" and line[m.end() : m.end() + 1] == "}":
+                where = Span(number, m.start() - 1, number, m.end() + 2)
+            else:
+                return None  # in arithmetic, or `${NAME:-…}`: not a value this fix can write
+            if (
+                count is None
+                or m.group(1) != "SLURM_NTASKS_PER_NODE"
+                or not any(_inside(where, w.span) for w in words)
+            ):
+                return None
+            edits.append(Edit(where, count))
+    return edits
+
+
+def _inside(inner: Span, outer: Span) -> bool:
+    return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (
+        outer.end_line,
+        outer.end_col,
     )
 
 

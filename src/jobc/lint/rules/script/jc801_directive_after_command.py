@@ -43,7 +43,12 @@ META = Meta(
     summary="An #SBATCH line after the first command (sbatch ignores it)",
     remediation="Move every #SBATCH line above the first command of the script.",
 )
-FIX = Repair(Applicability.SAFE, "moves the line, unchanged, below the directives sbatch reads", "scripts")
+FIX = Repair(
+    Applicability.SAFE,
+    "moves the line, unchanged, below the directives sbatch reads; not a line after a command "
+    "continued with a backslash, which the line ends (without it the next line would join that command)",
+    "scripts",
+)
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:
@@ -66,13 +71,18 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             f"ignores it and the job runs without it; move it above line {first}",
             # in a script jobc did not read as shell (python, csh, …) the line may be inside a
             # string of that language: moving it would change the string, so it is only reported
-            fix=_move(line, text, target, len(f.lines)) if f.readable else None,
+            fix=_move(line, text, target, f.lines) if f.readable else None,
         )
 
 
-def _move(line: int, text: str, target: int, count: int) -> Fix | None:
-    if line >= count or target >= line:
+def _move(line: int, text: str, target: int, lines: list[str]) -> Fix | None:
+    if line >= len(lines) or target >= line:
         return None  # the last line has no line end to take with it
+    before = lines[line - 2] if line >= 2 else ""
+    if (len(before) - len(before.rstrip("\\"))) % 2:
+        # the line above goes on (a backslash at its end): bash reads this comment as its end, and
+        # without it the next line would be more arguments of that command
+        return None
     return Fix.make(
         f"move the line above line {target}",
         Edit(Span(target, 1, target, 1), text + "\n"),

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
-from jobc.lint.rules.script._fixes import background
+from jobc.lint.rules.script._fixes import background, hand_on
 from jobc.script import signals
 from jobc.script.facts import ScriptFacts, Step
 from jobc.spec.context import Context
@@ -42,8 +42,11 @@ META = Meta(
 )
 FIX = Repair(
     Applicability.SAFE,
-    "removes `exec` and starts the step with `&`, waiting for it (again after each trapped signal) and "
-    "ending with its exit status, so the batch shell, its traps and the lines after the step live on",
+    "removes `exec` and starts the step with `&`, waiting for it (again after each trapped signal) "
+    "and then exiting with its status, so that the traps live on while nothing after the step runs "
+    "that did not run before; unsafe when an EXIT trap then runs at the end, or when the finding is "
+    "about the lines after the step (they then run: in `exec srun …; echo failed; exit 1` every job "
+    "would end in failure)",
     "scripts",
 )
 
@@ -73,21 +76,35 @@ def check_script(ctx: Context) -> Iterator[Hit]:
 
 
 def _drop_exec(step: Step, f: ScriptFacts) -> Fix | None:
+    traps = [t for t in f.traps if t.span.line < step.line and t.function is None]
+    edits: list[Edit] = []
     sent = signals.sent_by(f)
-    if sent is not None and sent.batch and not signals.trapped(f, sent.signal):
+    if sent is not None and sent.batch:
         # with exec, srun is the batch shell and forwards the B: signal to the step; without it,
-        # bash would die of the signal (JC808): the repair is the user's to choose
-        return None
+        # bash gets it: bash would die of it (JC808), or a trap must hand it on
+        trapped = [t for t in traps if sent.signal in t.signals and t.action]
+        if not trapped:
+            return None
+        handed = hand_on(f, trapped[0], sent.signal)
+        if handed is None:
+            return None
+        edits += handed
     lines = f.lines
     span = step.span
     text = lines[span.line - 1][span.col - 1 :] if span.line <= len(lines) else ""
     match = re.match(r"exec[ \t]+", text)
-    waiting = background(step, lines)
+    at_exit = any("EXIT" in t.signals for t in traps)
+    # with a trap to free, nothing after the step runs (as after exec); for the lines after alone,
+    # the repair is that they run, which changes what the job does
+    waiting = background(step, lines, then_exit=bool(traps))
     if match is None or waiting is None:
         return None
     end = span.col + match.end()
-    return Fix.make(
-        "drop exec; start the step with & and wait for it",
-        Edit(Span(span.line, span.col, span.line, end), ""),
-        *waiting,
-    )
+    edits += [Edit(Span(span.line, span.col, span.line, end), ""), *waiting]
+    if traps and not at_exit:
+        return Fix.make("drop exec; start the step with & and wait for it, then exit with its status", *edits)
+    if traps:
+        what = "then exit with its status: the EXIT trap then runs when the script ends"
+    else:
+        what = "the lines after the step then run (they never did)"
+    return Fix.make(f"drop exec; start the step with & and wait for it; {what}", *edits, safe=False)

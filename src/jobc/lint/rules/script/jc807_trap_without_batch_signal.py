@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
-from jobc.lint.rules.script._fixes import background, held
+from jobc.lint.rules.script._fixes import background, hand_on, held
 from jobc.script import signals
 from jobc.script.facts import ScriptFacts
 from jobc.spec.context import Context
@@ -45,9 +45,10 @@ META = Meta(
 )
 FIX = Repair(
     Applicability.SAFE,
-    "adds `B:` to the `--signal` directive, so the signal goes to the batch shell that traps it (the "
-    "steps no longer get it from Slurm; the trap forwards it), and starts a step the trap would wait "
-    "for with `&`, as JC802 does",
+    "adds `B:` to the `--signal` directive, so the signal goes to the batch shell that traps it, and "
+    "starts a step the trap would wait for with `&`, as JC802 does; with `B:` the steps no longer get "
+    "the signal from Slurm, so a trap that does not hand it on (`kill -SIG …`) first sends it to "
+    "them as Slurm did (`scancel --signal=SIG $SLURM_JOB_ID`)",
     "scripts",
 )
 
@@ -84,9 +85,15 @@ def _fix(f: ScriptFacts, sent: signals.Sent) -> Fix | None:
     B: alone, the trap would run only after a foreground step ended (JC802)."""
     edits = list(batch_edit(sent) or ())
     # the first trap that would run for it, as JC802 reads them
-    lines = [t.span.line for t in f.traps if sent.signal in t.signals and t.function is None and t.action]
-    if not edits:
+    traps = [t for t in f.traps if sent.signal in t.signals and t.function is None and t.action]
+    lines = [t.span.line for t in traps]
+    if not edits or not traps:
         return None
+    # with B: the steps no longer get the signal from Slurm: the trap hands it on as Slurm did
+    handed = hand_on(f, traps[0], sent.signal)
+    if handed is None:
+        return None
+    edits += handed
     for step in held(f, min(lines)) if lines else ():
         waiting = background(step, f.lines)
         if waiting is None:

@@ -44,7 +44,13 @@ META = Meta(
     summary="A misspelled or malformed #SBATCH line (#SBTACH, # SBATCH, #sbatch), which sbatch ignores",
     remediation="Start the line with exactly `#SBATCH` and a space.",
 )
-FIX = Repair(Applicability.SAFE, "rewrites the line's start as `#SBATCH `, its options unchanged", "scripts")
+FIX = Repair(
+    Applicability.SAFE,
+    "rewrites the line's start as `#SBATCH `, its options unchanged; unsafe when the line looks "
+    "switched off on purpose (`# SBATCH`, a letter before `SBATCH`, as in `#XSBATCH`): the fix "
+    "would switch it on",
+    "scripts",
+)
 
 # `#`, spaces, a word, then an option right away or after spaces: prose (`# SBATCH options below`)
 # has no option after the word and is left alone
@@ -82,10 +88,15 @@ def check_script(ctx: Context) -> Iterator[Hit]:
                 "so sbatch ignores this line without a warning and the job runs without "
                 f"{option} (with the default)"
             )
+        # `# SBATCH`, `#XSBATCH`: the usual ways to switch a directive off, not slips of the hand
+        off = bool(m.group("gap")) or (
+            len(m.group("word")) > len(_WANT) and m.group("word").upper().endswith(_WANT)
+        )
+        hint = " (if it is switched off on purpose, write `##SBATCH`)" if off else ""
         yield hit(
             Span(number, 1, number, len(line) + 1),
-            f"{why}, {effect}; write `{PREFIX} {option}` at the start of the line",
-            fix=_fix(number, len(line) - len(text), m),
+            f"{why}, {effect}; write `{PREFIX} {option}` at the start of the line{hint}",
+            fix=_fix(number, len(line) - len(text), m, safe=not off),
         )
 
 
@@ -109,6 +120,6 @@ def _near(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
-def _fix(number: int, offset: int, m: re.Match[str]) -> Fix:
+def _fix(number: int, offset: int, m: re.Match[str], *, safe: bool) -> Fix:
     start, end = offset + 1, offset + m.start("option") + 1
-    return Fix.make("write `#SBATCH `", Edit(Span(number, start, number, end), f"{PREFIX} "))
+    return Fix.make("write `#SBATCH `", Edit(Span(number, start, number, end), f"{PREFIX} "), safe=safe)

@@ -67,8 +67,10 @@ def check_script(ctx: Context) -> Iterator[Hit]:
 
 FIX = Repair(
     Applicability.SAFE,
-    "sets the tasks per node to 1 (in a script that also runs other steps under srun, unsafe: "
-    "they get one task per node too)",
+    "sets the tasks per node to 1 (`--ntasks=N` becomes `--ntasks-per-node=1`); a launcher's "
+    "processes per node written as `$SLURM_NTASKS_PER_NODE` keep the count they had, and a script "
+    "that reads the task counts otherwise gets no fix (in a script that also runs other steps "
+    "under srun, unsafe: they get one task per node too)",
     "specs and scripts",
 )
 

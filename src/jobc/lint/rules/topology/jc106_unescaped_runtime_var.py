@@ -69,9 +69,12 @@ META = Meta(
 FIX = Repair(
     Applicability.SAFE,
     'escapes the variable inside a double-quoted `bash -c "…"`, so the step\'s shell expands '
-    "it on each node; for a launcher started straight by srun (unsafe) it quotes the launch "
+    "it on each node (where that shell reads it inside single quotes, it closes them around the "
+    "variable instead); for a launcher started straight by srun (unsafe) it quotes the launch "
     "as `bash -c '…'`, when everything else in it reads the same in the step (no quote, "
-    "substitution or list; only Slurm's, per-rank and exported variables)",
+    "substitution or list; only the job's Slurm variables, per-rank and exported ones); for "
+    "`export NAME=$SLURM_PROCID` read by later `srun bash -c '…'` steps (unsafe) it moves the "
+    "export into each of those steps' shells",
     "scripts",
 )
 

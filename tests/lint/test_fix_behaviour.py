@@ -1,0 +1,243 @@
+"""A safe fix changes only what its finding names: each fix that once broke a working script,
+run before and after under the behaviour simulator (tests/support/simulator)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.simulator import Ignore, differences, simulate
+from tests.support.simulator.fixes import prove
+
+HEAD = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=01:00:00\n"
+
+
+def _codes(text: str, *, unsafe: bool) -> list[str]:
+    return prove(text, unsafe=unsafe, scenarios=()).fixed
+
+
+# --- JC807: B: sends the signal to the batch shell only ---------------------------------------------
+
+LOGGING_TRAP = HEAD + (
+    "#SBATCH --signal=USR2@120\ntrap 'echo \"USR2: the program checkpoints\"' USR2\nsrun python train.py\n"
+)
+
+
+def test_jc807_keeps_the_signal_reaching_the_program_when_the_trap_only_logs() -> None:
+    # the program checkpointed on the USR2 the steps got; with B: alone only the batch shell
+    # would get it, so the trap first hands it on as Slurm did
+    sim = simulate(LOGGING_TRAP, scenarios=("signal",))["signal"]
+    assert {p.signals for p in sim.named("python")} == {("SIGUSR2",)}
+    proof = prove(LOGGING_TRAP, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "trap 'scancel --signal=USR2 $SLURM_JOB_ID; echo" in proof.after
+    assert proof.differences == [], proof.differences
+
+
+def test_jc807_adds_b_when_the_trap_forwards_the_signal_to_the_step() -> None:
+    text = HEAD + (
+        "#SBATCH --signal=USR2@120\n"
+        'forward() { kill -USR2 "$step"; }\n'
+        "trap forward USR2\n"
+        'srun python train.py &\nstep=$!\nwait "$step"\n'
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "#SBATCH --signal=B:USR2@120" in proof.after
+    assert proof.differences == [], proof.differences
+
+
+# --- JC102: one task per node for torchrun -------------------------------------------------------
+
+NTASKS_READ = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+    "#SBATCH --time=01:00:00\n#SBATCH --exclusive\n"
+    "srun torchrun --nnodes=2 --nproc-per-node=$SLURM_NTASKS_PER_NODE --rdzv-backend=c10d "
+    "--rdzv-endpoint=node0:29400 train.py\n"
+)
+
+
+def test_jc102_keeps_the_workers_a_launcher_reads_from_the_task_count() -> None:
+    # --nproc-per-node=$SLURM_NTASKS_PER_NODE: with one task per node, 1 worker per 8-GPU node
+    proof = prove(NTASKS_READ, unsafe=False)
+    assert proof.differences == [], proof.differences
+    assert "JC102" in proof.fixed
+    assert "--nproc-per-node=8 " in proof.after
+
+
+# --- JC803: exec in the "exec …; echo could not start; exit 1" idiom ------------------------------
+
+EXEC_IDIOM = HEAD + 'exec srun python train.py\necho "could not start the step" >&2\nexit 1\n'
+
+
+def test_jc803_does_not_make_every_successful_job_exit_1() -> None:
+    before = simulate(EXEC_IDIOM, scenarios=("complete",))["complete"]
+    assert before.status == 0
+    proof = prove(EXEC_IDIOM, unsafe=False)
+    assert proof.differences == [], proof.differences
+    assert "JC803" not in proof.fixed
+
+
+def test_jc803_keeps_the_exit_status_and_the_unreached_lines_when_it_frees_a_trap() -> None:
+    text = HEAD + "trap 'touch stop' USR1\n" + EXEC_IDIOM.removeprefix(HEAD)
+    proof = prove(text, unsafe=False)
+    assert "JC803" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
+# --- JC106: a per-rank variable the batch shell expands ------------------------------------------
+
+
+def test_jc106_inside_single_quotes_of_a_bash_c_reaches_the_step_expanded() -> None:
+    text = HEAD + "srun bash -c \"torchrun --nnodes=2 --node_rank='$SLURM_NODEID' train.py\"\n"
+    proof = prove(text, unsafe=False)
+    assert proof.differences == [], proof.differences
+    assert "JC106" in proof.fixed
+    after = simulate(proof.after, scenarios=("complete",))["complete"]
+    ranks = sorted(a for p in after.named("torchrun") for a in p.argv if a.startswith("--node_rank"))
+    assert ranks == ["--node_rank=0", "--node_rank=1"]
+
+
+def test_jc106_does_not_move_the_masters_host_name_into_each_nodes_shell() -> None:
+    text = HEAD + (
+        "#SBATCH --exclusive\n"
+        "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID --master-addr=$HOSTNAME "
+        "--master-port=29500 train.py\n"
+    )
+    proof = prove(text, unsafe=True)
+    assert proof.differences == [], proof.differences
+
+
+# --- JC813: a directive switched off on purpose --------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["# SBATCH --exclusive", "#XSBATCH --exclusive", "#  SBATCH --requeue"])
+def test_jc813_does_not_switch_on_what_was_switched_off(line: str) -> None:
+    text = HEAD + line + "\nsrun python train.py\n"
+    proof = prove(text, unsafe=False)
+    assert proof.after == text
+    assert "JC813" in _codes(text, unsafe=True)  # asked for, it is made, and it is what it names
+    assert prove(text, unsafe=True).differences == []
+
+
+def test_jc813_still_corrects_a_misspelling_alone() -> None:
+    text = HEAD.replace("#SBATCH --time", "#SBTACH --time") + "srun python train.py\n"
+    proof = prove(text, unsafe=False)
+    assert "JC813" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
+# --- JC801: a late directive after a continued line -------------------------------------------------
+
+
+def test_jc801_does_not_join_the_next_command_to_a_continued_line() -> None:
+    text = HEAD + "srun python train.py \\\n#SBATCH --gpus-per-node=8\n  --epochs 3\necho done\n"
+    proof = prove(text, unsafe=True)
+    assert proof.differences == [], proof.differences
+
+
+# --- JC104: the port of an endpoint whose host is computed ------------------------------------------
+
+ENDPOINT = HEAD + (
+    'nodes=( $( scontrol show hostnames "$SLURM_JOB_NODELIST" ) )\n'
+    'head_node_ip=$(srun --nodes=1 --ntasks=1 -w "${nodes[0]}" hostname --ip-address)\n'
+    "srun torchrun --nnodes 2 --nproc_per_node 8 --rdzv_id 42 --rdzv_backend c10d "
+    '--rdzv_endpoint "$head_node_ip:29500" train.py\n'
+)
+
+
+def test_jc104_reads_the_whole_port_and_replaces_it_whole() -> None:
+    proof = prove(ENDPOINT, unsafe=True)
+    assert "JC104" in proof.fixed
+    assert '"$head_node_ip:$((20000 + SLURM_JOB_ID % 9000))"' in proof.after
+    assert proof.differences == [], proof.differences
+
+
+def test_the_simulator_sees_what_each_of_these_fixes_would_have_broken() -> None:
+    """The comparison these tests rest on tells the broken fixes from the sound ones."""
+    broken = LOGGING_TRAP.replace("USR2@120", "B:USR2@120").replace(
+        "srun python train.py", "srun python train.py &\nwait"
+    )
+    found = differences(
+        LOGGING_TRAP, broken, Ignore(kinds={"call", "step"}, output=True, events=True), scenarios=("signal",)
+    )
+    assert any("SIGUSR2" in d and "SIGTERM" in d for d in found), found
+    one = NTASKS_READ.replace("--ntasks-per-node=8", "--ntasks-per-node=1")
+    found = differences(
+        NTASKS_READ, one, Ignore(per_node=True, allocation={"ntasks-per-node"}), scenarios=("complete",)
+    )
+    assert any("--nproc-per-node=8" in d for d in found), found
+    dropped = EXEC_IDIOM.replace("exec srun python train.py", "srun python train.py & wait $!")
+    assert any("exit status" in d for d in differences(EXEC_IDIOM, dropped, scenarios=("complete",)))
+
+
+# --- the repairs these rules make where the script tells them enough --------------------------------
+
+
+def test_jc807_adds_only_b_when_the_trap_signals_the_step_itself() -> None:
+    # the trap turns Slurm's USR2 into the USR1 the program checkpoints on: that is the user's choice
+    text = HEAD + (
+        "#SBATCH --signal=USR2@120\n"
+        'trap \'echo "checkpoint"; kill -USR1 "$step"\' USR2\n'
+        'srun python train.py &\nstep=$!\nwait "$step"\nwait "$step"\n'
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "scancel" not in proof.after
+    assert proof.differences == [], proof.differences
+    programs = simulate(proof.after, scenarios=("signal",))["signal"].named("python")
+    assert {p.signals for p in programs} == {("SIGUSR1",)}
+
+
+def test_jc803_hands_a_batch_signal_on_when_exec_no_longer_does() -> None:
+    # with exec, srun was the batch shell and passed the B: signal to its tasks
+    text = HEAD + "#SBATCH --signal=B:USR1@90\ntrap 'echo warned' USR1\nexec srun python train.py\n"
+    proof = prove(text, unsafe=False)
+    assert "JC803" in proof.fixed
+    assert "trap 'scancel --signal=USR1 $SLURM_JOB_ID; echo warned' USR1" in proof.after
+    assert proof.differences == [], proof.differences
+
+
+def test_jc803_frees_an_exit_trap_only_when_asked() -> None:
+    text = HEAD + "trap 'rm -rf \"$TMPDIR/cache\"' EXIT\nexec srun python train.py\n"
+    assert prove(text, unsafe=False).after == text
+    proof = prove(text, unsafe=True)
+    assert "JC803" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
+def test_jc102_turns_a_total_task_count_into_one_task_per_node() -> None:
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks=16\n#SBATCH --gpus-per-node=8\n"
+        "#SBATCH --time=01:00:00\n#SBATCH --exclusive\n"
+        "srun torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d "
+        "--rdzv-endpoint=node0:29400 train.py\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC102" in proof.fixed
+    assert "#SBATCH --ntasks-per-node=1\n" in proof.after
+    assert "--ntasks=16" not in proof.after
+    assert proof.differences == [], proof.differences
+
+
+def test_jc102_leaves_a_script_that_reads_the_task_count_elsewhere() -> None:
+    text = NTASKS_READ.replace("srun torchrun", 'echo "world: $SLURM_NTASKS"\nsrun torchrun')
+    proof = prove(text, unsafe=True)
+    assert "JC102" not in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
+def test_jc106_moves_an_exported_rank_into_each_steps_shell() -> None:
+    text = HEAD + (
+        "#SBATCH --exclusive\n"
+        "export MACHINE_RANK=$SLURM_PROCID\n"
+        "srun bash -c 'accelerate launch --num_machines 2 --machine_rank $MACHINE_RANK "
+        "--main_process_ip node0 --main_process_port 29500 train.py'\n"
+    )
+    assert "JC106" not in prove(text, unsafe=False, scenarios=()).fixed
+    proof = prove(text, unsafe=True)
+    assert "JC106" in proof.fixed
+    assert "export MACHINE_RANK" not in proof.after.split("srun")[0]
+    assert proof.differences == [], proof.differences
+    after = simulate(proof.after, scenarios=("complete",))["complete"]
+    ranks = sorted(p.argv[p.argv.index("--machine_rank") + 1] for p in after.named("accelerate"))
+    assert ranks == ["0", "1"]

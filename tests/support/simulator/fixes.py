@@ -1,0 +1,183 @@
+"""Proving jobc's fixes with the simulator: a fixed script does what the original did, but for
+what the fixed findings name.
+
+`prove(text, unsafe=...)` runs `jobc lint --fix` (in memory, as the command does) and then, pass
+by pass, simulates the text the pass started from and the text it made, and compares them with
+what each finding of the pass lets differ (`allowance`): the options a moved or re-enabled
+`#SBATCH` line adds (simulated on the original as if sbatch had read them), the per-rank
+variables JC106 names (every task given the batch shell's value, so that only where the value
+is expanded can differ), the tasks per node of JC102 (what each node runs is compared), the
+port of JC104, the trap that now runs (JC802, JC803, JC807: the `signal` scenario, where the
+trap's effect is the point). A fix the simulator cannot judge — the original is refused by
+sbatch or fails at once (JC810, JC811, JC814) — is compared against the original with that
+repair alone made, so that what the other fixes of the pass do is still checked.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jobc.core.diagnostics import Finding
+from jobc.lint.config import Config
+from jobc.lint.fix import apply, fix_path
+from tests.support.simulator.compare import Ignore, compare_runs, merged
+from tests.support.simulator.run import SCENARIOS, directives, simulate
+
+# the port a script derives from the job id as jobc's fix writes it, for the simulated job id
+DERIVED_PORT = str(20000 + 4242 % 9000)
+# what the trap that a fix lets run may change in the `signal` scenario: what it does, and which
+# signal it sends the programs; but they must still be told when they were (at the warning, not
+# only at the time limit), with the same arguments and environment
+TRAP_RUNS = Ignore(
+    kinds={"call", "step"}, output=True, status=True, events=True, files=True, which_signal=True
+)
+
+
+@dataclass
+class Allowance:
+    """What a pass's findings let differ, and how the original is run to compare with the fix."""
+
+    ignore: Ignore = field(default_factory=Ignore)
+    by_scenario: dict[str, Ignore] = field(default_factory=dict)
+    options: list[str] = field(default_factory=list)  # sbatch options the original runs with
+    uniform: set[str] = field(default_factory=set)
+    accept: bool = False
+    tautologies: list[Finding] = field(default_factory=list)  # repairs made on the original too
+
+    def for_scenario(self, scenario: str) -> Ignore:
+        extra = self.by_scenario.get(scenario)
+        return merged(self.ignore, extra) if extra is not None else self.ignore
+
+
+@dataclass
+class Proof:
+    before: str
+    after: str
+    fixed: list[str]  # the codes fixed, pass by pass
+    differences: list[str]
+
+
+def _options_of(line: str) -> list[str]:
+    """`#SBATCH --time=1:00:00 -N 2` → ["--time=1:00:00", "--nodes=2"]: sbatch's reading."""
+    read, _ = directives("#!/bin/bash\n" + line.strip() + "\n")
+    return [f"--{k}={v}" if v is not None else f"--{k}" for k, v in read]
+
+
+_MISSPELLED = re.compile(r"[ \t]*#[ \t]*[A-Za-z]+[ \t]*(?P<option>-{1,2}[A-Za-z].*)")
+
+
+def _line(text: str, finding: Finding) -> str:
+    lines = text.split("\n")
+    n = finding.span.line if finding.span is not None else 0
+    return lines[n - 1] if 1 <= n <= len(lines) else ""
+
+
+def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
+    """What the fixed ``findings`` (placed in ``text``) let differ between ``text`` and its fix."""
+    allow = Allowance()
+    ignores: list[Ignore] = []
+    for f in findings:
+        code = f.code
+        description = f.fix.description if f.fix is not None else ""
+        if code == "JC801":
+            allow.options += _options_of(_line(text, f))
+        elif code == "JC813":
+            m = _MISSPELLED.fullmatch(_line(text, f).rstrip("\r"))
+            if m is not None:
+                allow.options += _options_of("#SBATCH " + m.group("option"))
+        elif code == "JC102":
+            ignores.append(Ignore(per_node=True, allocation={"ntasks-per-node", "ntasks"}))
+        elif code == "JC104":
+            port = re.search(r"fixes the port at (\d+)", f.message)
+            ports = "|".join(p for p in (port.group(1) if port else None, DERIVED_PORT) if p)
+            ignores.append(Ignore(replace=((rf"(?<!\d)(?:{ports})(?!\d)", "<port>"),)))
+        elif code == "JC106":
+            allow.uniform |= set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", description + f.message))
+            ignores.append(Ignore(kinds={"step"}))  # the step is handed the text with the expansion
+        elif code == "JC107":
+            ignores.append(Ignore(allocation={"output", "error", "input"}))
+        elif code == "JC108":
+            ignores.append(Ignore(allocation={"time"}))
+        elif code == "JC404":
+            ignores.append(Ignore(env={"NCCL_DEBUG"}, replace=((r"\b(?:INFO|TRACE|WARN)\b", "<level>"),)))
+        elif code == "JC802":
+            ignores.append(Ignore(scenarios={"signal"}))
+        elif code == "JC803":
+            ignores.append(_jc803(description))
+        elif code == "JC807":
+            ignores.append(Ignore(allocation={"signal"}))
+            allow.by_scenario["signal"] = merged(allow.by_scenario.get("signal", Ignore()), TRAP_RUNS)
+        elif code == "JC812":
+            allow.accept = True
+        elif code in ("JC810", "JC811", "JC814"):
+            allow.tautologies.append(f)
+    allow.ignore = merged(*ignores) if ignores else Ignore()
+    return allow
+
+
+def _jc803(description: str) -> Ignore:
+    """Dropping `exec`: a trap that died with the shell now runs when its signal comes; when the
+    fix says the lines after the step now run, or an EXIT trap does, what they do is the change
+    (the programs must not)."""
+    if "then run" in description:
+        return Ignore(kinds={"call"}, output=True, status=True, files=True, scenarios={"signal"})
+    return Ignore(scenarios={"signal"})
+
+
+def prove_texts(
+    passes: list[tuple[str, list[Finding]]],
+    after: str,
+    *,
+    scenarios: Iterable[str] = SCENARIOS,
+    name: str = "job.sh",
+) -> list[str]:
+    """The differences, pass by pass, that the findings fixed do not account for."""
+    out: list[str] = []
+    wanted = tuple(scenarios)
+    for i, (text, found) in enumerate(passes):
+        made = passes[i + 1][0] if i + 1 < len(passes) else after
+        allow = allowance(text, found)
+        original = text
+        if allow.tautologies:
+            original, _ = apply(text, [f.fix for f in allow.tautologies if f.fix is not None])
+        keep = [s for s in wanted if s not in allow.ignore.scenarios]
+        a = simulate(
+            original,
+            name=name,
+            scenarios=keep,
+            options=allow.options,
+            uniform=allow.uniform,
+            accept=allow.accept,
+        )
+        b = simulate(made, name=name, scenarios=keep, uniform=allow.uniform)
+        codes = ",".join(sorted({f.code for f in found}))
+        for scenario in keep:
+            for d in compare_runs(a[scenario], b[scenario], allow.for_scenario(scenario)):
+                out.append(f"pass {i + 1} ({codes}) [{scenario}] {d}")
+    return out
+
+
+def prove(
+    text: str | bytes,
+    *,
+    unsafe: bool,
+    name: str = "job.sh",
+    profile: Path | None = None,
+    scenarios: Iterable[str] = SCENARIOS,
+    config: Config | None = None,
+) -> Proof:
+    """Fix ``text`` as `jobc lint --fix` would (with `--unsafe-fixes` when ``unsafe``) and list what
+    the fixed script does differently from the original beyond what its findings name."""
+    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+    with tempfile.TemporaryDirectory(prefix="jobc-prove-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        outcome = fix_path(path, config=config or Config(), unsafe=unsafe, profile=profile)
+    differences = (
+        prove_texts(outcome.passes, outcome.after, scenarios=scenarios, name=name) if outcome.changed else []
+    )
+    return Proof(outcome.before, outcome.after, [f.code for f in outcome.fixed], differences)
