@@ -126,7 +126,7 @@ def test_a_profile_shared_by_two_specs_reports_its_findings_once(
         (["lint", "--config", "nope.toml", "spec.yaml"], "--config nope.toml: no such file"),
         (["lint"], "the following arguments are required: PATH"),
         (["lint", "--bogus", "spec.yaml"], "unrecognized arguments: --bogus"),
-        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["frobnicate"], "'frobnicate' is not a command (commands: init, lint,"),
         (["rule", "JC999"], "no rule 'JC999'"),
     ],
 )
