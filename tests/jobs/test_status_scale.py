@@ -149,3 +149,23 @@ def test_unknown_jobs_are_named_and_the_rest_still_shown(tmp_path: Path) -> None
     assert "job 6: Slurm does not know it" in run.stderr
     assert run.stdout.splitlines()[1].split()[:3] == ["5", "t", "COMPLETED"]
     assert sorted(calls(log)) == ["sacct", "scontrol", "squeue"]
+
+
+def test_a_cancelled_job_keeps_no_stale_reason_and_nodes_read_as_a_count(tmp_path: Path) -> None:
+    write_ledger(tmp_path / ".jobc", ["8", "9"])
+    records = (
+        # cancelled while it waited for its dependency: scontrol keeps the reason it waited for
+        "JobId=8 JobName=t JobState=CANCELLED Reason=Dependency Restarts=0 RunTime=00:00:00 "
+        "ExitCode=0:0 NumNodes=2-2 NodeList=(null)\n"
+        "JobId=9 JobName=t JobState=PENDING Reason=Priority Restarts=0 RunTime=00:00:00 "
+        "ExitCode=0:0 NumNodes=2-4 NodeList=(null)\n"
+    )
+    fake_slurm(tmp_path / "bin", sacct=None, squeue="9|PENDING|Priority\n", scontrol=records)
+    run = status(tmp_path, tmp_path / "bin", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    rows = {r["job_id"]: r for r in json.loads(run.stdout)}
+    assert (rows["8"]["state"], rows["8"]["reason"], rows["8"]["nodes"]) == ("CANCELLED", None, "2")
+    assert (rows["9"]["state"], rows["9"]["reason"], rows["9"]["nodes"]) == ("PENDING", "Priority", "2-4")
+    text = status(tmp_path, tmp_path / "bin")
+    assert "2-2" not in text.stdout
+    assert "Dependency" not in text.stdout

@@ -175,8 +175,24 @@ def statuses(job_ids: Sequence[str]) -> tuple[list[Status], list[str]]:
                 else f"job {job}: Slurm does not know it (neither scontrol nor sacct has a record)"
             )
             continue
-        out.extend(_with_queue(s, queued[s.job_id]) if s.job_id in queued else s for s in mine)
+        out.extend(_tidy(_with_queue(s, queued[s.job_id]) if s.job_id in queued else s) for s in mine)
     return out, problems
+
+
+def _tidy(st: Status) -> Status:
+    """What Slurm says, as a user reads it: `NumNodes=2-2` (scontrol's minimum and maximum) is
+    2 nodes; a reason is kept while the job is queued or running, and for a lost node, but not
+    for a job that has ended, whose reason is the one it had while it waited (a cancelled job
+    still said `Dependency`) or repeats its state (`NonZeroExitCode`, `TimeLimit`)."""
+    nodes = st.nodes
+    if nodes is not None and "-" in nodes:
+        low, _, high = nodes.partition("-")
+        if low == high:
+            nodes = low
+    reason = st.reason
+    if st.state not in _ACTIVE and st.state != "NODE_FAIL":
+        reason = None
+    return replace(st, nodes=nodes, reason=reason)
 
 
 def status(job_id: str) -> list[Status]:
