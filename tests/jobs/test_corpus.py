@@ -1,5 +1,7 @@
 """The corpus: small excerpts of real failure logs (tests/jobs/corpus/, each naming its source),
-each with the class, rank and node of its first finding. One test scores them all."""
+each with the class, rank and node of its first finding and the key line (the line that states
+the error, counted from the line after `---`), which some finding's evidence must cite. One test
+scores them all."""
 
 from __future__ import annotations
 
@@ -10,19 +12,25 @@ from jobc.jobs.signatures import CATALOGUE
 from jobc.jobs.triage import triage_files
 
 CORPUS = Path(__file__).with_name("corpus")
-_EXPECT = re.compile(r"^# expect: class=(\S+) rank=(\S+) node=(\S+)$", re.M)
+_EXPECT = re.compile(r"^# expect: class=(\S+) rank=(\S+) node=(\S+) key=([0-9]+)$", re.M)
 
 
 def _cases() -> list[tuple[Path, str, int | None, str | None, str]]:
+    return [(path, cls, rank, node, body) for path, cls, rank, node, _key, body in _keyed()]
+
+
+def _keyed() -> list[tuple[Path, str, int | None, str | None, int, str]]:
     cases = []
     for path in sorted(CORPUS.glob("*.log")):
         head, _, body = path.read_text(encoding="utf-8").partition("---\n")
         m = _EXPECT.search(head)
-        assert m is not None, f"{path.name}: no '# expect:' line"
+        assert m is not None, f"{path.name}: no '# expect:' line with class, rank, node and key"
         assert "# source: " in head, f"{path.name}: no '# source:' line"
         rank = None if m.group(2) == "-" else int(m.group(2))
         node = None if m.group(3) == "-" else m.group(3)
-        cases.append((path, m.group(1), rank, node, body))
+        key = int(m.group(4))
+        assert 1 <= key <= len(body.splitlines()), f"{path.name}: key line {key} is not in the excerpt"
+        cases.append((path, m.group(1), rank, node, key, body))
     return cases
 
 
@@ -35,7 +43,7 @@ def test_the_corpus_is_large_enough_and_covers_every_class() -> None:
 
 def test_triage_names_the_first_cause_of_every_excerpt(tmp_path: Path) -> None:
     wrong = []
-    for path, cls, rank, node, body in _cases():
+    for path, cls, rank, node, key, body in _keyed():
         log = tmp_path / path.name
         log.write_text(body, encoding="utf-8")
         d = triage_files([log])
@@ -46,7 +54,24 @@ def test_triage_names_the_first_cause_of_every_excerpt(tmp_path: Path) -> None:
         got = (first.cls, first.rank, first.node)
         if got != (cls, rank, node):
             wrong.append(f"{path.name}: got {got}, expected {(cls, rank, node)}: {first.summary[:160]}")
+        cited = {ev.line for f in d.findings for ev in f.evidence}
+        if key not in cited:
+            wrong.append(f"{path.name}: key line {key} is in no finding's evidence (cited: {sorted(cited)})")
+        if first.cls != cls and first.confidence == "high":
+            wrong.append(f"{path.name}: a wrong class ({first.cls}) at high confidence")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_statement_line_comes_first_in_the_evidence(tmp_path: Path) -> None:
+    """The first cause's first evidence line is the line that states it: never a traceback header,
+    never a table's `Root Cause` banner."""
+    headers = ("Traceback (most recent call last)", "Root Cause (first observed failure)")
+    for path, _cls, _rank, _node, _key, body in _keyed():
+        log = tmp_path / path.name
+        log.write_text(body, encoding="utf-8")
+        d = triage_files([log])
+        if d.findings and d.findings[0].evidence:
+            assert not d.findings[0].evidence[0].text.strip().endswith(headers), path.name
 
 
 def test_every_signature_fires_somewhere_in_the_corpus() -> None:

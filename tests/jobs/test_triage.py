@@ -252,7 +252,9 @@ def test_json_and_text_from_the_command_line(tmp_path: Path) -> None:
     assert data["findings"][0]["cause"]
     assert data["findings"][0]["class"] == "exception"
     assert data["findings"][0]["action"] == "fix_program"
-    assert data["findings"][0]["evidence"][0]["line"] == 17
+    # the statement line first: the exception's own line, then the frame in the program
+    assert data["findings"][0]["evidence"][0]["line"] == 26
+    assert data["findings"][0]["evidence"][0]["text"].endswith("ValueError: bad sample in batch 2 on rank 3")
     text = render(triage_files([LOGS / "srun-raise.out"]))
     assert text.splitlines()[1].startswith("first cause: [exception] rank 3 on jobc-node1 raised ValueError")
 

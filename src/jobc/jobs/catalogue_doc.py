@@ -32,6 +32,31 @@ def listing(fmt: str) -> str:
     return "".join(f"{s.code}  {s.name:<{width}}  {s.cls:<18}  {s.role:<7}  {s.matches}\n" for s in CATALOGUE)
 
 
+def _causal_table() -> list[str]:
+    from jobc.jobs.causality import EXPLAINS
+
+    out = [
+        "",
+        "## The causal table",
+        "",
+        "A finding of the first kind explains a finding of the second within the scope (`process`: "
+        "the same rank, task or local rank; `node`: the same node, or one the log does not name; "
+        "`job`: any; `named`: a rank the first names) and order (`after`: the second comes later in "
+        "the log; `any`: file order is not event order). The first row that applies wins. Kinds: "
+        "`failure` (a stated failure), `report` (a process's end, reported), `guess` (the fallback "
+        "lexicon), `symptom`, `teardown` (SIGTERM, SIGINT), `kill` (SIGKILL), `crash` (SIGSEGV, "
+        "SIGABRT, …), `stop` (time limit, preemption, node failure), `cancel`, `host_oom`, "
+        '`rendezvous`, `timeout`, `barrier`, `table` (torchrun\'s), `echo` ("see root cause above").',
+        "",
+        "| explains | what | scope | order | why |",
+        "|---|---|---|---|---|",
+    ]
+    for r in EXPLAINS:
+        what = ", ".join(f"`{k}`" for k in r.effect.split("|")) + (f" (not `{r.unless}`)" if r.unless else "")
+        out.append(f"| `{r.cause}` | {what} | {r.scope} | {r.order} | {r.why} |")
+    return out
+
+
 def _markdown() -> str:
     out = [
         "# Triage: the failure signatures",
@@ -40,15 +65,33 @@ def _markdown() -> str:
         "a test fails when it is stale -->",
         "",
         "`jobc triage JOBID|LOG…` reads a job's log (any job's: torchrun, DeepSpeed, accelerate, "
-        "Lightning or plain srun, compiled by jobc or not) and names the first cause first. Each line is "
-        "read without its prefixes (`srun --label`'s task, `[rankN]:`, `[defaultN]:`, host names, "
-        "timestamps, logging headers, ANSI colours; carriage returns split lines), then tried against "
-        "the signatures below in order. A finding's `role` is `cause`, `symptom` (a consequence of a "
-        "failure elsewhere: never shown first) or `context`; causes are ordered by where they appear. "
-        "When a log holds only symptoms, triage says that the first cause is not in the log and names "
-        "the suspects. A rank's node comes from what the log says (srun's task lines, host prefixes, "
-        "torchrun's table, the compiled script's banner), never from arithmetic; a local rank is not "
-        "called a global one, and an srun task is called a rank only in jobc's own srun launch.",
+        "Lightning, Ray, vLLM, MPI or plain srun, compiled by jobc or not) and names the first cause "
+        "first. A log flows through seven stages, each a module of `jobc.jobs`:",
+        "",
+        "1. **normalize** (`normalize.py`): the text a writer printed, without a paste's or a terminal's "
+        "debris (ANSI escapes, colour codes without their escape, markdown quotes and fences, a "
+        "backtick glued to a line, carriage-return progress bars); every record keeps its line number.",
+        "2. **prefixes** (`prefixes.py`): each line's leading fields are peeled by labellers (srun's "
+        "task, `[rankN]:`, `[defaultN]:` (a local rank), host prefixes, NCCL's and UCX's "
+        "`host:pid:tid`, Ray's `(pid=…, ip=…)`, timestamps, logging headers and levels); a structure "
+        "that repeats over the file is inferred from its head (pasted line numbers, host prefixes "
+        "without digits or under indentation).",
+        "3. **identity**: which rank, local rank, srun task and node wrote a line, joined from every "
+        "line that pairs them (srun's task reports, torchrun's table, NCCL's `host:pid`, Ray's "
+        "`ip=`); never by arithmetic. An srun task is a rank only where the log allows it.",
+        "4. **events** (`events.py`): the signatures below, each giving its class, its **statement "
+        "line** (the line whose text decided the class), its fields and a strength (3 a stated "
+        "failure, 2 a report that a process ended, 1 a symptom); a fallback lexicon (`Error`, "
+        "`Exception`, `FATAL`, `Killed`, `oom-kill`, `Segmentation fault`, `Abort`, an `E`/`F` "
+        "glog line) gives class `unknown` at strength 1 to a line no signature reads.",
+        '5. **causality** (`causality.py`): the table of "explains" edges below; the first cause is '
+        "the earliest unexplained finding of the highest strength, and a failure the job's progress "
+        "went on after is no first cause.",
+        "6. **confidence** (`confidence.py`): `high`, `medium` or `low` on every finding; a low one is "
+        "of class `unknown` and shows the most error-like line instead of guessing.",
+        "7. **findings** (`judge.py`): summaries, actions and advice; the evidence rule puts the "
+        "statement line first and never drops it (for a Python exception, its `Type: message` line "
+        "and the innermost frame in the program's own code).",
         "",
         "## The JSON contract",
         "",
@@ -56,7 +99,8 @@ def _markdown() -> str:
         "finding has `class` (below), `role`, `cause` (true for a cause), `action` and `advice`, `code` "
         "and `kind` (the signature), `summary`, `rank`, `local_rank`, `task`, `node`, `ranks`, "
         "`exit_code`, `signal`, `endpoint`, `frame` and `user_frame` (the raising frame and the "
-        "program's own last frame), and `evidence` (`file`, `line`, `text`; secrets masked). A value "
+        "program's own last frame), `confidence` (`high`, `medium`, `low`) and `evidence` (`file`, "
+        "`line`, `text`; the statement line first; secrets masked). A value "
         "the log does not give is `null`. The advice names a jobc spec field only when the log was "
         "written by jobc's compiled script (`compiled_by_jobc`).",
         "",
@@ -67,6 +111,7 @@ def _markdown() -> str:
         out.append(f"| `{cls}` | {meaning} | `{DEFAULT_ACTION[cls]}`: {ADVICE[cls][0]} |")
     out += ["", "| action | meaning |", "|---|---|"]
     out += [f"| `{a}` | {m} |" for a, m in ACTIONS.items()]
+    out += _causal_table()
     out += ["", "## Signatures", ""]
     for s in CATALOGUE:
         out += [

@@ -73,6 +73,9 @@ class Finding:
     frame: str | None = None
     user_frame: str | None = None
     report: bool = False  # a launcher's or srun's report that a process ended
+    confidence: str = "high"  # high | medium | low: how sure triage is of the class
+    strength: int = 3
+    inferred: bool = False  # its rank or node was inferred, not read from a line that says it
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -94,6 +97,7 @@ class Finding:
             "endpoint": self.endpoint,
             "frame": self.frame,
             "user_frame": self.user_frame,
+            "confidence": self.confidence,
             "evidence": [{"file": e.file, "line": e.line, "text": e.text} for e in self.evidence],
         }
 
@@ -141,6 +145,23 @@ class Event:
     line: labels.Line
     fields: dict[str, Any]
     more: list[Evidence] = field(default_factory=list)
+    statement: Evidence | None = None  # the line whose text decided the class
+    context: list[Evidence] = field(default_factory=list)  # header, user frame, table fields
+    strength: int = 3  # 3 a stated failure, 2 a report of a process's end, 1 a symptom or a guess
+
+
+#: At most this many evidence lines per finding; the statement line is never the one dropped.
+EVIDENCE_CAP = 6
+
+
+def evidence_of(e: Event) -> list[Evidence]:
+    """The evidence rule: the statement line first, then its context (a traceback's innermost user
+    frame and header, a table's fields), then the same failure seen again; at most EVIDENCE_CAP."""
+    out: list[Evidence] = []
+    for ev in (e.statement or e.ev, *e.context, e.ev, *e.more):
+        if ev not in out:
+            out.append(ev)
+    return out[:EVIDENCE_CAP]
 
 
 def exit_class(code: int) -> str:
@@ -218,3 +239,6 @@ class Facts:
         self.requeues: list[Evidence] = []
         self.step_ends: list[tuple[Evidence, int]] = []
         self.watchdog: list[Evidence] = []
+        self.nodes_seen: set[str] = set()
+        # where the job's progress output was seen: (line, srun task, rank) of the line
+        self.progress: list[tuple[int, int | None, int | None]] = []

@@ -7,13 +7,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from jobc.jobs import causality
+from jobc.jobs.confidence import grade
 from jobc.jobs.findings import (
+    EVIDENCE_CAP,
     SIGNAL_WORDS,
     Diagnosis,
     Event,
     Evidence,
     Facts,
     Finding,
+    evidence_of,
     exit_class,
     first_task,
     parse_int,
@@ -95,6 +99,8 @@ ADVICE: dict[str, tuple[str, str]] = {
         "launch.setup may ask for at most the job's own nodes, tasks, CPUs, GPUs and memory",
     ),
     "exit_code": ("the process's own output before it ended says why",) * 2,
+    "unknown": ("read the line shown and the output before it: triage does not know this failure's words",)
+    * 2,
 }
 assert set(ADVICE) == set(CLASSES)
 assert set(DEFAULT_ACTION.values()) <= set(ACTIONS)
@@ -108,7 +114,6 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
 
     events = list(scanner.events)
     compiled = scanner.compiled
-    stop_at = _stop(scanner, events)
     host_oom = final == "OUT_OF_MEMORY" or any(e.cls == "host_oom" for e in events)
 
     findings: list[Finding] = []
@@ -141,7 +146,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     for f in findings:
         if f.cls in ("time_limit", "preempted", "cancelled") and scanner.signals:
             f.order = min(f.order, scanner.signals[0].line)
-            f.evidence = [scanner.signals[0], *f.evidence][:4]
+            f.evidence = [*f.evidence[:1], scanner.signals[0], *f.evidence[1:]][:EVIDENCE_CAP]
         if f.cls == "time_limit" and scanner.compiled:
             f.summary += _time_limit_ending(
                 checkpointed, bool(scanner.signals), any(x.cls == "signal" for x in findings)
@@ -153,14 +158,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
         if f.cls == "host_oom" and f.node is None and nodes:
             f.node = nodes[0]
             f.summary = f.summary.replace(": a process", f": on {nodes[0]}", 1)
-    _demote_echoes(findings, stop_at)
-    _reports(findings)
-    _barrier_gives_way(findings)
-    # a lost rendezvous after another failure is that failure's echo
-    first_other = min((f.order for f in findings if f.cause and f.cls not in ("rendezvous",)), default=None)
-    for f in findings:
-        if f.cls == "rendezvous" and f.cause and first_other is not None and first_other < f.order:
-            _symptom(f, "then the ranks lost the rendezvous store (an echo of the failure above)")
+    _causes(findings, scanner.progress)
     _requeue(scanner, findings)
     findings = _merge(findings)
     _place_unlabelled(findings)
@@ -195,10 +193,12 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
         f.evidence = [Evidence(e.file, e.line, mask(e.text)) for e in f.evidence]
     findings.sort(
         key=lambda f: (
-            0 if f.cause else (1 if f.role == "symptom" and f.kind == "only-symptoms" else 2),
+            0 if f.cause else (1 if f.kind == "only-symptoms" else 2 if f.cls != "unknown" else 3),
+            -f.strength if f.cause else 0,
             f.order,
         )
     )
+    grade(findings)
     return findings
 
 
@@ -208,14 +208,6 @@ def _banner_signal(ev: Evidence) -> str:
 
     m = contract.SIGNAL_FORWARDED.pattern.match(labels.parse(ev.text).text)
     return f"SIG{m.group(1)}" if m else "a signal"
-
-
-def _stop(scanner: Facts, events: list[Event]) -> float:
-    """Where the job was told to stop: after it, exceptions and exits are the teardown's."""
-    marks = [ev.line for ev in scanner.signals]
-    marks += [e.ev.line for e in events if e.cls in ("time_limit", "preempted", "cancelled")]
-    marks += [e.ev.line for e in events if e.sig is not None and e.sig.code in ("L203", "L205")]
-    return min(marks, default=float("inf"))
 
 
 def _finding(scanner: Facts, e: Event) -> Finding | None:
@@ -272,10 +264,11 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         rank=rank,
         node=node,
         order=e.ev.line + e.order[1] * 1e-9,
-        evidence=[e.ev, *e.more][:4],
+        evidence=evidence_of(e),
         cls=cls,
         role=role,
         code=e.sig.code if e.sig else "",
+        strength=e.strength,
         local_rank=local,
         task=task,
         ranks=[rank] if rank is not None else [],
@@ -314,27 +307,12 @@ def _barrier(scanner: Facts, e: Event) -> Finding:
         rank=rank,
         node=node,
         order=e.ev.line + e.order[1] * 1e-9,
-        evidence=[e.ev, *e.more][:4],
+        evidence=evidence_of(e),
         cls="collective_timeout",
         role="cause",
         code=BARRIER,
         ranks=culprits,
     )
-
-
-def _barrier_gives_way(findings: list[Finding]) -> None:
-    """A rank the barrier names that failed on its own account (an exception, a signal, an OOM):
-    that failure is the cause, and the missed barrier its echo on rank 0."""
-    for f in findings:
-        if f.code != BARRIER or not f.cause:
-            continue
-        own = [
-            g
-            for g in findings
-            if g is not f and g.cause and not g.report and g.cls != "collective_timeout" and g.rank in f.ranks
-        ]
-        if own:
-            _symptom(f, f"then rank 0's monitored barrier missed rank {own[0].rank}")
 
 
 def _int_field(value: Any) -> int | None:
@@ -497,60 +475,33 @@ def _state_finding(cls: str, summary: str, order: float, evidence: list[Evidence
     )
 
 
+def _causes(findings: list[Finding], progress: causality.Progress) -> None:
+    """The causal table's verdict: first causes stay causes, what they explain follows them."""
+    verdicts = causality.explain(findings, progress)
+    causes = causality.first_causes(findings, verdicts)
+    strongest = causes[0].strength if causes else 0
+    keep = {id(f) for f in causes if f.cls != "unknown" or f.strength >= strongest}
+    for f in findings:
+        v = verdicts[id(f)]
+        if id(f) in keep:
+            f.cause, f.role = True, "cause"
+            continue
+        if not f.cause:
+            continue
+        f.cause = False
+        f.role = "context" if f.report or f.cls == "unknown" else "symptom"
+        if v.survived:
+            f.role = "context"
+            f.summary = "the job went on after it: " + f.summary
+        elif v.explained_by is not None and v.row is not None and v.row.then:
+            f.summary = v.row.then.format(rank=v.explained_by.rank) + ": " + f.summary
+
+
 def _symptom(f: Finding, summary: str | None = None) -> None:
     f.cause = False
     f.role = "symptom"
     if summary:
         f.summary = f"{summary}: {f.summary}"
-
-
-def _demote_echoes(findings: list[Finding], stop_at: float) -> None:
-    """After the job was told to stop, exceptions, NCCL errors and exits are the teardown's."""
-    # srun ends the step after a failure: slurmstepd's plain CANCELLED that follows is its echo
-    first = min((f.order for f in findings if f.cause and f.cls != "cancelled"), default=float("inf"))
-    for f in findings:
-        if f.cause and f.cls == "cancelled" and f.order > first:
-            _symptom(f)
-    for f in findings:
-        if f.cause and f.order > stop_at and f.cls in _ECHO_CLASSES:
-            _symptom(f)
-        if (
-            f.cause
-            and f.cls == "exception"
-            and f.summary
-            and ("SIGTERM" in f.summary or "Terminated" in f.summary)
-        ):
-            _symptom(f)
-
-
-def _reports(findings: list[Finding]) -> None:
-    """srun's and the launchers' reports of a process's end are causes only when nothing else
-    explains it: an exit code never beside a real cause, a crash signal only before it."""
-    real = [f for f in findings if f.cause and not f.report]
-    first_real = min((f.order for f in real), default=float("inf"))
-    explained_ranks = {f.rank for f in real if f.rank is not None}
-    explained_tasks = {f.task for f in real if f.task is not None}
-    reports = [f for f in findings if f.report and f.cause]
-    for f in reports:
-        crash = (
-            f.signal in {"SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL"} or f.cls == "host_oom"
-        )
-        mine = (f.rank is not None and f.rank in explained_ranks) or (
-            f.task is not None and f.task in explained_tasks
-        )
-        if real and (not crash or f.order > first_real or mine):
-            f.cause, f.role = False, "context"
-    # among reports left as causes, torchrun's table names the global rank: it speaks for the rest
-    left = [f for f in findings if f.report and f.cause]
-    tables = [f for f in left if f.kind == "torchrun-root-cause"]
-    if tables and len(left) > 1:
-        keep = tables[0]
-        keep.order = min(f.order for f in left)
-        for f in left:
-            if f is not keep and (
-                f.signal == keep.signal or f.exit_code == keep.exit_code or f.signal is None
-            ):
-                f.cause, f.role = False, "context"
 
 
 # The exit code a process ends with after a first cause of each kind (Python's 1 otherwise): the
@@ -593,7 +544,7 @@ def _place_unlabelled(findings: list[Finding]) -> None:
         who = _who(first.rank, first.local_rank, first.task, 1, first.node)
         first.summary = f"{who} {first.summary.removeprefix('a process ')}"
     first.ranks = [source.rank] if source.rank is not None else first.ranks
-    first.evidence = [*first.evidence, *source.evidence[:1]][:4]
+    first.evidence = [*first.evidence, *source.evidence[:1]][: EVIDENCE_CAP + 1]
 
 
 def _requeue(scanner: Facts, findings: list[Finding]) -> None:
@@ -647,7 +598,7 @@ def _merge(findings: list[Finding]) -> list[Finding]:
             if r not in known.ranks and len(known.ranks) < 4096:
                 known.ranks.append(r)
         for ev in f.evidence:
-            if len(known.evidence) < 4 and ev not in known.evidence:
+            if len(known.evidence) < EVIDENCE_CAP and ev not in known.evidence:
                 known.evidence.append(ev)
     for f in out:
         if f.role != "cause" and len(f.ranks) > 1:

@@ -38,6 +38,7 @@ CLASSES: dict[str, str] = {
     "disk_full": "a file system was full or over its quota (errno 28 ENOSPC, errno 122 EDQUOT)",
     "slurm_refused": "Slurm refused the job or a step: what it asked for cannot be had, or is invalid",
     "exit_code": "a process exited with a non-zero code and no other cause is in the log",
+    "unknown": "a line says a process failed, in words triage cannot classify (its confidence is low)",
 }
 
 #: What to do about a finding: the `action` of the JSON output.
@@ -48,6 +49,7 @@ ACTIONS: dict[str, str] = {
     "exclude_node": "exclude the node and resubmit",
     "raise_limit": "raise a limit (time, memory)",
     "free_space": "free space, or write to a file system with room",
+    "investigate": "read the lines shown: triage cannot say what failed",
 }
 
 #: The usual action for each class; a finding may say otherwise.
@@ -70,6 +72,7 @@ DEFAULT_ACTION: dict[str, str] = {
     "disk_full": "free_space",
     "slurm_refused": "fix_spec_or_script",
     "exit_code": "fix_program",
+    "unknown": "investigate",
 }
 
 ROLES = ("cause", "symptom", "context")
@@ -91,6 +94,8 @@ class Signature:
     # a report that a process ended (srun's task lines, torchrun's failure lines): a cause only
     # when nothing else explains that process's end
     report: bool = False
+    # 3 a stated failure, 2 a report of a process's end, 1 a symptom (0: from the role and report)
+    strength: int = 0
 
     def __post_init__(self) -> None:
         assert self.cls in CLASSES, self.cls
@@ -136,6 +141,19 @@ TRACEBACK_KEYWORDS = (
     "The above exception",
 )
 EXTRA_KEYWORDS = ("jobc", "Root Cause", "Failures:", "FAILED")
+#: The fallback lexicon's words (jobc.jobs.events.FALLBACK): a line that only says it is an error
+#: is read too, and gives a finding of class unknown when no signature reads it.
+FALLBACK_KEYWORDS = (
+    "ERROR",
+    "FATAL",
+    "Fatal",
+    "Killed",
+    "Segmentation fault",
+    "Abort",
+    "Out of memory",
+    "[E",
+    "[F",
+)
 
 
 def keywords() -> tuple[str, ...]:
@@ -146,6 +164,7 @@ def keywords() -> tuple[str, ...]:
     words = {k for s in CATALOGUE for k in s.keywords}
     words.update(TRACEBACK_KEYWORDS)
     words.update(EXTRA_KEYWORDS)
+    words.update(FALLBACK_KEYWORDS)
     return tuple(sorted(w for w in words if not w[0].islower() or w == "jobc"))
 
 
@@ -177,4 +196,6 @@ FIND_WORDS: tuple[bytes, ...] = (
     b"ssh exited with exit code",
     b"noticed that process rank",
     b"failed to pass monitoredBarrier",
+    b"oom-kill",
+    b"oom_kill",
 )

@@ -1,0 +1,295 @@
+"""Triage's causality stage: which failure explains which, as a table of "explains" edges.
+
+A multi-node failure is one cause and many consequences: the rank that raised takes the others
+down (their collective timeouts, lost peers, SIGTERMs, srun's and torchrun's reports of their
+ends, slurmstepd's CANCELLED); a time limit or a preemption ends every process; the kernel's OOM
+killer shows up as a bare SIGKILL. Each row of `EXPLAINS` says that a finding of one kind
+explains a finding of another kind, within a scope (the same process, the same node, the whole
+job) and an order (the consequence after its cause in the log, or in any order where file order
+is not event order). A finding that some other finding explains is a consequence, shown after the
+causes; among the findings nothing explains, the **first cause** is the earliest of the highest
+strength (a stated failure before a report that a process ended, before a line that only looks
+like an error).
+
+A failure the job survived is no first cause either: when the job's progress output goes on after
+it (more steps, more iterations), whatever ended the job came later (`survived`).
+
+The table is data: `docs/triage.md` lists its rows (`jobc triage --signatures --format markdown`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from jobc.jobs.findings import Finding
+
+#: Signals that end a process on its own account (a crash), not a teardown or a kill from outside.
+CRASH = frozenset({"SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL"})
+
+
+#: How Slurm ended the whole job: no process's failure, though each is a cause of its own.
+_JOB_ENDS = frozenset({"time_limit", "preempted", "node_fail", "cancelled"})
+
+
+def _kinds(f: Finding) -> frozenset[str]:
+    """The kinds a finding has for the table's rows (a finding may have several)."""
+    k: set[str] = set()
+    teardown = (
+        f.signal in ("SIGTERM", "SIGINT")
+        or f.code in ("P103",)
+        or (f.cls == "exception" and ("SIGTERM" in f.summary or "Terminated" in f.summary))
+    )
+    if f.cls == "unknown":
+        k.add("guess")
+    elif f.report:
+        k.add("report")
+    elif f.role == "symptom":
+        k.add("symptom")
+    elif f.role == "cause" and not teardown and f.code != "N411" and f.cls not in _JOB_ENDS:
+        k.add("failure")  # (rank 0's monitored barrier speaks of other ranks: no failure of its own)
+    if teardown:
+        k.add("teardown")
+    if f.signal == "SIGKILL":
+        k.add("kill")
+    if f.signal in CRASH:
+        k.add("crash")
+    if f.cls in ("time_limit", "preempted", "node_fail"):
+        k.add("stop")
+    if f.cls == "cancelled":
+        k.add("cancel")
+    if f.cls == "host_oom":
+        k.add("host_oom")
+    if f.cls == "rendezvous":
+        k.add("rendezvous")
+    if f.cls == "collective_timeout":
+        k.add("timeout")
+    if f.code == "N411":
+        k.add("barrier")
+    if f.code == "L202":
+        k.add("table")
+    if f.code == "P106":
+        k.add("echo")
+    return frozenset(k)
+
+
+@dataclass(frozen=True)
+class Row:
+    """`cause` explains `effect` within `scope`, in `order`; `why` is what the row says."""
+
+    cause: str  # a kind (see _kinds): the explaining finding has it
+    effect: str  # kinds separated by `|`: the explained finding has one of them
+    scope: str  # process | node | job
+    order: str  # after (the effect comes after the cause in the log) | any
+    why: str
+    unless: str = ""  # a kind the effect must not have
+    then: str = ""  # how the explained finding's summary begins ({rank}: the cause's rank)
+
+    def applies(self, cause: Finding, kc: frozenset[str], effect: Finding, ke: frozenset[str]) -> bool:
+        if self.cause not in kc or not (ke & set(self.effect.split("|"))):
+            return False
+        if self.unless and self.unless in ke:
+            return False
+        if self.order == "after" and effect.order <= cause.order:
+            return False
+        return SCOPES[self.scope](cause, effect)
+
+
+def _same_process(a: Finding, b: Finding) -> bool:
+    if a.rank is not None and b.rank is not None:
+        return a.rank == b.rank
+    if a.task is not None and b.task is not None:
+        return a.task == b.task
+    if a.local_rank is not None and b.local_rank is not None:
+        return a.local_rank == b.local_rank and (a.node is None or b.node is None or a.node == b.node)
+    # two that name nobody (an unlabelled traceback, a shell's report): one process, when they
+    # are on one node (a single-process log is the common case)
+    nobody = all(x.rank is None and x.task is None and x.local_rank is None for x in (a, b))
+    return nobody and (a.node is None or b.node is None or a.node == b.node)
+
+
+def _same_node(a: Finding, b: Finding) -> bool:
+    return a.node is None or b.node is None or a.node.split(".")[0] == b.node.split(".")[0]
+
+
+def _barrier_names(a: Finding, b: Finding) -> bool:
+    return a.rank is not None and a.rank in b.ranks
+
+
+SCOPES: dict[str, Callable[[Finding, Finding], bool]] = {
+    "process": _same_process,
+    "node": _same_node,
+    "job": lambda a, b: True,
+    "named": _barrier_names,
+}
+
+#: The rows, most specific first. Each was a special case of the judge before it was a row.
+EXPLAINS: tuple[Row, ...] = (
+    Row("stop", "cancel", "job", "any", "a time limit, preemption or node failure explains a bare CANCELLED"),
+    Row(
+        "stop",
+        "teardown|kill|report|symptom",
+        "job",
+        "any",
+        "a time limit, preemption or node failure explains the SIGTERMs, kills and ends of the "
+        "processes it stopped",
+    ),
+    Row(
+        "stop",
+        "failure|guess|rendezvous",
+        "job",
+        "after",
+        "after a time limit, preemption or node failure, exceptions are the teardown's",
+    ),
+    Row(
+        "host_oom",
+        "kill|report|guess",
+        "node",
+        "any",
+        "the OOM killer explains the SIGKILL of a process on its node",
+    ),
+    Row(
+        "failure",
+        "barrier",
+        "named",
+        "any",
+        "a named rank's own failure explains rank 0's monitored barrier that missed it",
+        then="then rank 0's monitored barrier missed rank {rank}",
+    ),
+    Row(
+        "failure",
+        "report",
+        "process",
+        "any",
+        "a failure explains its own process's end (srun's, torchrun's or a launcher's report)",
+    ),
+    Row(
+        "failure",
+        "report",
+        "job",
+        "any",
+        "a failure explains the other processes' exit codes",
+        unless="crash",
+    ),
+    Row("failure", "report", "job", "after", "a failure explains the crashes and kills that follow it"),
+    Row(
+        "failure",
+        "teardown|symptom|cancel|echo|guess",
+        "job",
+        "any",
+        "a failure on one rank explains the others' SIGTERM, timeouts, lost peers and the job's CANCELLED",
+    ),
+    Row(
+        "failure",
+        "rendezvous",
+        "job",
+        "after",
+        "a lost rendezvous after a failure is its echo",
+        then="then the ranks lost the rendezvous store (an echo of the failure above)",
+    ),
+    Row(
+        "failure",
+        "failure",
+        "process",
+        "after",
+        "a process's later errors are its first failure's consequences (an abort after a watchdog's error)",
+        unless="crash",
+    ),
+    Row(
+        "timeout",
+        "report|teardown|guess",
+        "process",
+        "any",
+        "a collective timeout explains the same rank's abort, SIGABRT and its launcher's report",
+    ),
+    Row("table", "report", "job", "any", "torchrun's table speaks for the other reports of the same end"),
+    Row(
+        "report",
+        "cancel|teardown|guess",
+        "job",
+        "any",
+        "a process's end explains the step's CANCELLED and the others' SIGTERM",
+    ),
+    Row("crash", "guess", "process", "any", "a crash explains the error lines of its own process"),
+    Row("symptom", "guess", "job", "any", "a symptom of a failure explains the error lines around it"),
+    Row(
+        "cancel",
+        "teardown|kill|guess",
+        "job",
+        "any",
+        "a cancelled job explains its processes' SIGTERM and SIGKILL",
+    ),
+)
+
+
+@dataclass
+class Verdict:
+    """What the table says of one finding: who explains it (by row), whether the job survived it."""
+
+    explained_by: Finding | None = None
+    row: Row | None = None
+    survived: bool = False
+
+
+Progress = Sequence[tuple[int, "int | None", "int | None"]]
+
+
+def explain(findings: Sequence[Finding], progress: Progress = ()) -> dict[int, Verdict]:
+    """Every finding's verdict, keyed by id(finding)."""
+    kinds = {id(f): _kinds(f) for f in findings}
+    verdicts: dict[int, Verdict] = {id(f): Verdict() for f in findings}
+    for e in findings:
+        ke = kinds[id(e)]
+        for row in EXPLAINS:
+            cause = next(
+                (
+                    c
+                    for c in sorted(findings, key=lambda x: x.order)
+                    if c is not e and row.applies(c, kinds[id(c)], e, ke) and not _mutual(c, e, kinds)
+                ),
+                None,
+            )
+            if cause is not None:
+                verdicts[id(e)] = Verdict(cause, row)
+                break
+    for f in findings:
+        if "failure" in kinds[id(f)] and survived(f, progress, findings):
+            verdicts[id(f)].survived = True
+    return verdicts
+
+
+def _mutual(c: Finding, e: Finding, kinds: dict[int, frozenset[str]]) -> bool:
+    """Two findings of one kind on one process never explain each other both ways: the earlier wins."""
+    return kinds[id(c)] == kinds[id(e)] and c.order > e.order
+
+
+#: Progress lines after a failure that show the job went on: at least this many, this far apart.
+PROGRESS_MARKS = 2
+PROGRESS_SPAN = 50
+
+
+def survived(f: Finding, progress: Progress, findings: Sequence[Finding]) -> bool:
+    """Whether the job's progress output went on after `f` (and before whatever ended it): from the
+    same process when the log names it (other ranks print their last steps before they block in
+    a collective), and far enough on that it is no last breath of a dying job."""
+    end = min(
+        (g.order for g in findings if g.order > f.order and ("stop" in _kinds(g))), default=float("inf")
+    )
+    after = [
+        n
+        for n, task, rank in progress
+        if f.order < n < end
+        and (f.rank is None or rank == f.rank)
+        and (f.task is None or f.rank is not None or task == f.task)
+    ]
+    return len(after) >= PROGRESS_MARKS and after[-1] - f.order >= PROGRESS_SPAN
+
+
+def first_causes(findings: Sequence[Finding], verdicts: dict[int, Verdict]) -> list[Finding]:
+    """The findings nothing explains and the job did not survive, strongest and earliest first."""
+    free = [
+        f
+        for f in findings
+        if f.role == "cause" and verdicts[id(f)].explained_by is None and not verdicts[id(f)].survived
+    ]
+    return sorted(free, key=lambda f: (-f.strength, f.order))

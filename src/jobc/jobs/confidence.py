@@ -1,0 +1,43 @@
+"""Triage's confidence stage: how sure each finding is of its class (`high`, `medium`, `low`).
+
+Precision first: a wrong first cause said with confidence costs a user more than "I am not sure".
+A finding's confidence comes from what it rests on, not from a score:
+
+- **high**: a line that states the failure in words a signature knows (strength 3), with no rival
+  cause of another class that the causal table leaves unexplained;
+- **medium**: a report that a process ended (an exit code, a signal: the *why* is elsewhere or
+  missing), a stated failure with an unexplained rival of another class, a symptom whose cause is
+  not in the log, or a rank or node the log gives only by inference;
+- **low**: a line that only looks like an error (the fallback lexicon), whose class is `unknown`.
+  The finding shows that line; it does not guess a class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jobc.jobs.findings import Finding
+
+LEVELS = ("high", "medium", "low")
+
+
+def grade(findings: Sequence[Finding]) -> None:
+    """Set every finding's confidence; a low one is of class `unknown`."""
+    causes = [f for f in findings if f.cause]
+    for f in findings:
+        f.confidence = _level(f, causes)
+        if f.confidence == "low" and f.cls != "unknown":
+            f.cls = "unknown"
+
+
+def _level(f: Finding, causes: Sequence[Finding]) -> str:
+    if f.cls == "unknown" or f.strength <= 0:
+        return "low"
+    if f.strength == 1 or f.report or f.strength == 2:
+        return "medium"
+    rivals = [g for g in causes if g is not f and g.strength >= 3 and g.cls not in (f.cls, "unknown")]
+    if f.cause and rivals:
+        return "medium"
+    if f.inferred:
+        return "medium"
+    return "high"

@@ -1,0 +1,693 @@
+"""Triage's events stage: the lines of a log, prefixes read, turned into events.
+
+Every signature of the catalogue (`jobc.jobs.signatures`) that reads a line gives an event: its
+kind and class, its **statement line** (the line whose text decided the class: an exception's
+`Type: message` line, a torchrun table's `exitcode` field, an abort's `what():`), the lines that
+give it context (a traceback's header and the program's own innermost frame, the table's header),
+the fields it read (rank, node, signal, exit code, endpoint, ...) and a strength: 3 for a line that
+states a failure, 2 for a report that a process ended (srun's, a launcher's) or an exception line
+without its traceback, 1 for a symptom or a line that only looks like an error.
+
+Python tracebacks are assembled per writer (task, rank, local rank, node, writer id): their frames
+count (the innermost frame in the user's code is kept) and a chained exception (`raise B from A`)
+is one failure. torchrun's ChildFailedError table, Ray's ActorDiedError fields and the MPI
+launchers' reports are read with the lines that follow them.
+
+A line that no signature reads but that says it is an error (`Error`, `Exception`, `FATAL`,
+`Killed`, `oom-kill`, `Segmentation fault`, `Abort`, `|ERROR|`, a glog `E`/`F` line, an `ERROR`
+level) becomes an event of class `unknown` at strength 1 (the fallback lexicon): a log in a format
+nobody taught triage still gives its most error-like line, never a confident guess.
+
+State is bounded (a traceback's tail per writer, a few evidence lines per event, a capped number of
+events), so a log of any size is read in constant memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jobc.jobs import normalize, prefixes
+from jobc.jobs.findings import Diagnosis, Event, Evidence, Facts, parse_int, signal_of
+from jobc.jobs.judge import judge
+from jobc.jobs.prefixes import Line
+from jobc.jobs.signatures import CATALOGUE, Signature
+from jobc.jobs.signatures import launchers as launch
+from jobc.jobs.signatures import network as net
+from jobc.jobs.signatures import python as py
+from jobc.tables import contract
+
+MAX_LINE = 8192
+TRACEBACK_TAIL = 40
+TRACEBACK_WINDOW = 400  # lines an open traceback may wait for its exception line
+TABLE_LINES = 16  # lines after torchrun's "Root Cause" or "Failures:" read whatever they hold
+EVIDENCE_PER_EVENT = 6
+EVIDENCE_WIDTH = 400
+MAX_EVENTS = 50_000
+
+_FRAME = re.compile(
+    r'^\s{0,16}File "(?P<file>[^"]{1,1000})", line (?P<line>[0-9]{1,9}), in (?P<func>\S{1,200})'
+)
+_EXC_NAME = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]{0,100}+\.){0,20}+[A-Za-z_][A-Za-z0-9_]{0,100}+")
+_TABLE_FIELD = re.compile(
+    r"^\s{0,16}(time|host|rank|exitcode|error_file|traceback)\s{0,16}:\s{0,4}(.{0,500})$"
+)
+_LEADING_INT = re.compile(r"^\s{0,8}(-?[0-9]{1,18})(?![0-9])")
+_LOCAL_RANK = re.compile(r"local_rank: ([0-9]{1,9})\)")
+_SIGNAL_NUMBER = re.compile(r"Signal ([0-9]{1,3}) \((SIG[A-Z0-9]{2,8})\)")
+_LIGHTNING_WORLD = re.compile(r"GLOBAL_RANK: ([0-9]{1,9}), MEMBER: ([0-9]{1,9})/([0-9]{1,9})")
+_INLINE_EXCEPTION = re.compile(
+    r"(?<![A-Za-z0-9_.])((?:[A-Za-z_][A-Za-z0-9_]{0,100}+\.){0,20}+[A-Za-z_][A-Za-z0-9_]{0,100}+)"
+    r"(?:: (.{0,500})|$)"
+)
+_INLINE_FRAME = re.compile(r'File "[^"]{1,1000}", line [0-9]{1,9}, in \S{1,200}')
+_LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "/lib/python3", "/lib64/python3", "<string>")
+#: The fallback lexicon: words that make a line look like an error when no signature reads it.
+FALLBACK = re.compile(
+    r"(?<![A-Za-z])(?:[A-Z][A-Za-z0-9]{0,60}Error\b|ERROR\b|Exception\b|FATAL\b|Fatal\b|Killed\b|"
+    r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|Abort(?:ed)?\b|\|ERROR\||error:)"
+)
+#: A line that is advice, a hedge or a warning is never a failure of its own (NVRx's rule).
+_NOT_A_FAILURE = re.compile(
+    r"(?:might|may|could) be (?:caused|incorrect|reported)|possibly due to|please (?:try|report|check)|"
+    r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|\b(?:WARNING|Warning|WARN)\b|\b0 errors?\b|"
+    r"error_file|errors?=0|\[W[0-9 ]|For debugging|To enable traceback|"
+    # Slurm's words for a step it is ending: the teardown after a failure, not a failure
+    r"already completing|already completed|Job has been cancelled|Force Terminated|Terminating (?:job|StepId)"
+)
+_ERROR_LEVELS = frozenset({"E", "F", "ERROR", "FATAL", "CRITICAL"})
+#: Source lines of a traceback's frames and code are no error of their own.
+_CODE = re.compile(
+    r"^\s{0,40}(?:raise\b|File \"|except\b|from \S+ import|import |return |[A-Za-z_.]{1,80} = )"
+)
+#: The job's progress output: steps, iterations, epochs, a progress bar, a loss.
+PROGRESS = re.compile(
+    r"\b(?:[Ss]tep|[Ii]ter(?:ation)?|[Ee]poch|global_step)\b\s{0,4}[:=#\[]?\s{0,4}[0-9]|"
+    r"[0-9]{1,12}/[0-9]{1,12} \[[0-9:]{4,12}<|[0-9] ?(?:it/s|s/it)\b|"
+    r"\bloss\b\s{0,2}[:=]\s{0,2}[0-9]|'loss': [0-9]"
+)
+MAX_PROGRESS = 10_000
+
+
+@dataclass
+class _OpenTraceback:
+    start: Evidence
+    opened_at: int
+    tail: deque[tuple[Evidence, str]]
+    chained: bool
+
+
+def strength_of(sig: Signature) -> int:
+    """3 for a statement of a failure, 2 for a report that a process ended, 1 for a symptom."""
+    if sig.strength:
+        return sig.strength
+    if sig.report:
+        return 2
+    return 3 if sig.role == "cause" else 1
+
+
+class Scanner(Facts):
+    """Feeds on lines (or pieces of lines); `diagnosis()` says what they mean."""
+
+    def __init__(
+        self,
+        coords: dict[int, dict[str, int]] | None = None,
+        per_node: int | None = None,
+        catalogue: Sequence[Signature] = CATALOGUE,
+    ) -> None:
+        super().__init__(coords)
+        self.per_node = per_node  # kept for callers; ranks are never placed by arithmetic
+        self.catalogue = tuple(catalogue)
+        self.model = prefixes.PLAIN
+        self.seen: dict[tuple[Any, ...], Event] = {}
+        self.open_tb: dict[tuple[Any, ...], _OpenTraceback] = {}
+        self.chain_pending: set[tuple[Any, ...]] = set()
+        self.last_exception: dict[tuple[Any, ...], Event] = {}
+        self.table_left = 0
+        self.table: dict[str, str] = {}
+        self.table_lines: dict[str, Evidence] = {}
+        self.table_root = False
+        self.table_at: Evidence | None = None
+        self._piece = 0
+        self.current = 0  # the line being read
+        self.abort_at: Evidence | None = None  # a C++ terminate line waiting for its what()
+        self.child_failed: tuple[Evidence, tuple[int, int], Line] | None = None
+        # a report whose details follow on lines of their own (Ray's ActorDiedError fields,
+        # Hydra's exit code): the event, which reader, and how many lines it may still read
+        self.follow: tuple[str, Event] | None = None
+        self.follow_left = 0
+        self.last_error: Event | None = None  # an NCCL error whose `Last error:` may follow
+        self.last_error_left = 0
+        self.last_error_armed = False
+
+    def learn(self, sample: Sequence[tuple[int, str]]) -> None:
+        """Infer this file's prefix structure from a sample of its lines (the file's head)."""
+        self.model = prefixes.infer((n, normalize.clean(t)) for n, t in sample)
+
+    # -- state the reader asks about ------------------------------------------------------
+
+    def busy(self) -> bool:
+        """Whether every line matters now (an open traceback, a torchrun table being read)."""
+        return bool(self.open_tb) or self.table_left > 0 or self.follow_left > 0 or self.last_error_left > 0
+
+    # -- feeding ---------------------------------------------------------------------------
+
+    def feed(self, path: str, number: int, raw: str) -> None:
+        """One physical line; carriage returns split it into the pieces a terminal would show."""
+        self.lines += 1
+        for piece in raw.rstrip("\n").split("\r"):
+            if piece:
+                self.feed_piece(path, number, piece)
+
+    def feed_piece(self, path: str, number: int, raw: str) -> None:
+        self._piece += 1
+        self.current = number
+        if len(raw) > MAX_LINE:
+            raw = raw[:MAX_LINE]
+        line = prefixes.split(raw, self.model, number)
+        text = line.text
+        ev = Evidence(path, number, _clip(raw))
+        order = (number, self._piece)
+        self._labels(line)
+        if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
+            self.progress.append((number, line.task, line.rank))
+        if text.startswith(("jobc: ", "jobc.runtime: ")):
+            self._jobc_line(ev, text)
+            return
+        if self.last_error_left > 0 and self._last_error(ev, text):
+            return
+        if self.follow_left > 0 and self._follow(ev, text):
+            return
+        if self.table_left > 0:
+            if self._table_line(ev, line, text):
+                return
+            if self.table_root and "rank" in self.table:
+                self._table_block(line)  # the table stopped before its end: what it said stands
+        key = (line.task, line.rank, line.local_rank, line.node, line.writer)
+        if self._traceback(key, ev, order, line, text):
+            return
+        self._match(ev, order, line, text)
+
+    def _labels(self, line: Line) -> None:
+        if line.rank is not None and line.task is not None:
+            self.rank_task.setdefault(line.rank, line.task)
+        if line.node is not None:
+            if line.rank is not None:
+                self.rank_node.setdefault(line.rank, line.node)
+            if line.task is not None:
+                self.task_node.setdefault(line.task, line.node)
+            if len(self.nodes_seen) < 4096:
+                self.nodes_seen.add(line.node)
+
+    def _jobc_line(self, ev: Evidence, text: str) -> None:
+        self.compiled = True
+        if m := contract.MASTER.pattern.match(text):
+            self.master = f"{m.group(1)}:{m.group(2)}"
+            self.restart = max(self.restart, parse_int(m.group(3)) or 0)
+        elif m := contract.LAYOUT.pattern.match(text):
+            self.world = parse_int(m.group(1))
+            self.torchrun = m.group(2) == "torchrun"
+        elif m := contract.JOB.pattern.match(text):
+            self.job_id = m.group(2)
+            self.nodelist = m.group(4)
+        elif contract.SIGNAL_FORWARDED.pattern.match(text):
+            self.signals.append(ev)
+        elif m := contract.STEP_END.pattern.match(text):
+            code = parse_int(m.group(1))
+            if code is not None:
+                self.step_ends.append((ev, code))
+        elif contract.REQUEUE.pattern.match(text):
+            self.requeues.append(ev)
+        elif contract.RUNTIME_WATCHDOG.pattern.search(text):
+            self.watchdog.append(ev)
+
+    def _last_error(self, ev: Evidence, text: str) -> bool:
+        """NCCL's `Last error:` and the line after it: the detail of the error just read."""
+        self.last_error_left -= 1
+        event = self.last_error
+        if event is None:
+            return False
+        if text.strip() == "Last error:":
+            event.context.append(ev)
+            self.last_error_armed, self.last_error_left = True, 1
+            return True
+        if self.last_error_armed:
+            self.last_error_armed, self.last_error_left = False, 0
+            if text.strip():
+                event.context.append(ev)
+                return True
+        return False
+
+    def _follow(self, ev: Evidence, text: str) -> bool:
+        """A line after a report that may hold its details: ActorDiedError's `ip:` field (the
+        node of the dead worker), Hydra's `EXIT CODE: 9` or `KILLED BY SIGNAL: 9`, Open MPI's
+        `Exit code:    1` under the first failed process's name."""
+        self.follow_left -= 1
+        if self.follow is None:
+            return False
+        kind, event = self.follow
+        if kind == "ray":
+            m = launch.RAY_IP_FIELD.match(text)
+            if m is None:
+                return False
+            if "node" not in event.fields and m.group("ip") not in launch.NOT_A_NODE:
+                event.fields["node"] = m.group("ip")
+            event.context.append(ev)
+            self.follow_left = 0
+            return True
+        if kind == "mpirun-exit":
+            c = launch.MPIRUN_EXIT_CODE.match(text)
+            if c is None:
+                return False
+            event.fields["exit_code"] = c.group("code")
+            event.context.append(ev)
+            self.follow_left = 0
+            return True
+        if kind == "mpirun":
+            self.follow_left = 0
+            w = launch.MPIRUN_SIGNAL.match(text)
+            if w is not None:
+                event.fields["signum"] = w.group("signum")
+                event.context.append(ev)
+            return False
+        return self._hydra(ev, text, event)
+
+    def _hydra(self, ev: Evidence, text: str, event: Event) -> bool:
+        h = launch.HYDRA_END.search(text[:2000])
+        if h is None:
+            return False
+        event.context.append(ev)
+        if h.group("code") is not None:
+            event.fields.setdefault("exit_code", h.group("code"))
+        elif (signum := h.group("signum") or h.group("signum2")) is not None:
+            event.fields["signum"] = signum
+            event.fields.pop("exit_code", None)  # Hydra's EXIT CODE was the signal's number
+            self.follow_left = 0
+        return False
+
+    # -- torchrun's table ------------------------------------------------------------------
+
+    def _table_line(self, ev: Evidence, line: Line, text: str) -> bool:
+        """torchrun's ChildFailedError table: `  rank      : 5 (local_rank: 1)` and its fellows."""
+        self.table_left -= 1
+        m = _TABLE_FIELD.match(text)
+        if m:
+            self.table[m.group(1)] = m.group(2).strip()
+            self.table_lines[m.group(1)] = ev
+            if m.group(1) == "traceback":
+                self._table_block(line)
+            return True
+        if text.startswith("[") or text.startswith("-") or text.startswith("="):
+            self._table_block(line)
+            if text.startswith("="):
+                self.table_left = 0
+            return True
+        return False
+
+    def _table_block(self, line: Line) -> None:
+        """One failure block is complete: remember its rank's host, and report the root cause."""
+        table, self.table = self.table, {}
+        where, self.table_lines = self.table_lines, {}
+        if "rank" not in table:
+            return
+        rank_m = _LEADING_INT.match(table["rank"])
+        rank = parse_int(rank_m.group(1)) if rank_m else None
+        host = table.get("host")
+        if rank is not None and host and host not in ("<N/A>", ""):
+            self.rank_node.setdefault(rank, host)
+            self.nodes_seen.add(host)
+        if not self.table_root or self.table_at is None:
+            return
+        self.table_root = False
+        fields = _table_fields(table, rank, host)
+        # the statement: the signal the traceback field names, else the exit code
+        statement = where.get("traceback") if _SIGNAL_NUMBER.search(table.get("traceback", "")) else None
+        statement = statement or where.get("exitcode") or self.table_at
+        context = [*(where[k] for k in ("exitcode", "traceback") if k in where), self.table_at]
+        context += [where[k] for k in ("rank", "host") if k in where]
+        root = _by_code("L202")
+        start = self.table_at
+        self._event(root, start, (start.line, 0), line, fields, statement=statement, context=context)
+
+    def table_from_flat(self, ev: Evidence, line: Line, rest: str) -> bool:
+        """A table flattened onto its `Root Cause` line: its fields follow on the same line."""
+        fields = normalize.split_flat_table(rest)
+        if not fields:
+            return False
+        self.table, self.table_lines = fields, dict.fromkeys(fields, ev)
+        self.table_root, self.table_at = True, ev
+        self._table_block(line)
+        return True
+
+    # -- Python tracebacks -----------------------------------------------------------------
+
+    def _traceback(
+        self, key: tuple[Any, ...], ev: Evidence, order: tuple[int, int], line: Line, text: str
+    ) -> bool:
+        if text.startswith("Traceback (most recent call last):"):
+            rest = text[len("Traceback (most recent call last):") :]
+            if len(rest.strip()) > 8 and self._flattened(key, ev, order, line, rest):
+                return True
+            chained = key in self.chain_pending
+            self.chain_pending.discard(key)
+            if len(self.open_tb) < 4096 or key in self.open_tb:
+                self.open_tb[key] = _OpenTraceback(ev, self.current, deque(maxlen=TRACEBACK_TAIL), chained)
+            return True
+        if text.startswith(("The above exception was the direct cause", "During handling of the above")):
+            self.chain_pending.add(key)
+            return True
+        opened = self.open_tb.get(key)
+        if opened is None:
+            self._expire()
+            return False
+        if text.startswith((" ", "\t")) or not text.strip():
+            opened.tail.append((ev, text))
+            return True
+        m = _EXC_NAME.match(text)
+        name = m.group(0) if m else ""
+        rest = text[len(name) :]
+        if not (m and _is_exception(name) and (rest == "" or rest.startswith(":"))):
+            opened.tail.append((ev, text))
+            self._expire()
+            return True
+        del self.open_tb[key]
+        message = rest[1:].strip() if rest else ""
+        self._exception(key, opened, ev, order, line=line, name=name, message=message)
+        return True
+
+    def _flattened(
+        self, key: tuple[Any, ...], ev: Evidence, order: tuple[int, int], line: Line, rest: str
+    ) -> bool:
+        """A traceback pasted with its newlines lost: frames and the exception on one line."""
+        found = None
+        for m in _INLINE_EXCEPTION.finditer(rest[:MAX_LINE]):
+            if _is_exception(m.group(1)):
+                found = m
+        if found is None:
+            return False
+        tail: deque[tuple[Evidence, str]] = deque(maxlen=TRACEBACK_TAIL)
+        for frame in _INLINE_FRAME.finditer(rest[: found.start()]):
+            tail.append((ev, frame.group(0)))
+        opened = _OpenTraceback(ev, self.current, tail, chained=False)
+        message = (found.group(2) or "").strip()
+        self._exception(key, opened, ev, order, line=line, name=found.group(1), message=message)
+        return True
+
+    def _expire(self) -> None:
+        """Forget tracebacks whose exception line never came (a lost paste, a killed rank)."""
+        stale = [k for k, tb in self.open_tb.items() if self.current - tb.opened_at > TRACEBACK_WINDOW]
+        for k in stale:
+            del self.open_tb[k]
+
+    def _exception(
+        self,
+        key: tuple[Any, ...],
+        opened: _OpenTraceback,
+        ev: Evidence,
+        order: tuple[int, int],
+        *,
+        line: Line,
+        name: str,
+        message: str,
+    ) -> None:
+        frames = [(e, f) for e, t in opened.tail if (f := _FRAME.match(t))]
+        fields: dict[str, Any] = {"type": name, "message": message, "frame": None, "user_frame": None}
+        context = [opened.start]
+        if frames:
+            e, f = frames[-1]
+            fields["frame"] = f"{f.group('func')} at {f.group('file')}:{f.group('line')}"
+            user = next((x for x in reversed(frames) if _user_file(x[1].group("file"))), None)
+            if user is not None:
+                fields["user_frame"] = (
+                    f"{user[1].group('func')} at {user[1].group('file')}:{user[1].group('line')}"
+                )
+                context.insert(0, user[0])
+            if e not in context:
+                context.append(e)
+        previous = self.last_exception.get(key)
+        if opened.chained and previous is not None:
+            # `raise B from A`: one failure, told twice; keep where it began and the more
+            # specific of the two classes.
+            previous.fields["then"] = f"{name}: {message}"[:300]
+            previous.more.append(ev)
+            sig = self._classify(f"{name}: {message}")
+            if previous.cls == "exception" and sig is not None and sig.code != "P104":
+                previous.sig, previous.cls, previous.role, previous.kind = sig, sig.cls, sig.role, sig.name
+                previous.statement, previous.strength = ev, strength_of(sig)
+            return
+        if name.endswith("ChildFailedError"):
+            # torchrun's agent reporting its workers: its table is read instead (and this line
+            # stands for it when the table was cut off)
+            self.child_failed = self.child_failed or (ev, order, line)
+            return
+        sig = self._classify(f"{name}: {message}") or _by_code("P104")
+        if sig.code != "P104" and (m := sig.search(f"{name}: {message}")) is not None:
+            # what the signature reads in the exception's message (a signal, an exit code, ...)
+            for k, v in m.groupdict().items():
+                if v is not None:
+                    fields.setdefault(k, v)
+        event = self._event(sig, opened.start, order, line, fields, statement=ev, context=context, strength=3)
+        if event is not None:
+            self.last_exception[key] = event
+
+    # -- one line against the catalogue ----------------------------------------------------
+
+    def _match(self, ev: Evidence, order: tuple[int, int], line: Line, text: str) -> None:
+        if "Root Cause (first observed failure)" in text:
+            rest = text.partition("Root Cause (first observed failure):")[2]
+            if rest.strip() and self.table_from_flat(ev, line, rest):
+                return
+            self.table_left, self.table, self.table_lines = TABLE_LINES, {}, {}
+            self.table_root, self.table_at = True, ev
+            return
+        if text.startswith("Failures:"):
+            self.table_left, self.table, self.table_lines = TABLE_LINES, {}, {}
+            return
+        if (m := _LIGHTNING_WORLD.search(text)) is not None:
+            self.world = self.world or parse_int(m.group(3))
+        for sig in self.catalogue:
+            m = sig.search(text)
+            if m is not None:
+                self._matched(sig, m, ev, order, line)
+                return
+        self._fallback(ev, order, line, text)
+
+    def _matched(
+        self, sig: Signature, m: re.Match[str], ev: Evidence, order: tuple[int, int], line: Line
+    ) -> None:
+        fields = {k: v for k, v in m.groupdict().items() if v is not None}
+        strength = None
+        if sig.code == "P104":
+            name = fields.get("type", "")
+            if name.endswith("ChildFailedError"):
+                return  # torchrun's table follows, and is read on its own
+            if not _is_exception(name):
+                self._fallback(ev, order, line, line.text)
+                return
+            fields["message"] = (fields.get("message") or "").strip()
+            # an exception line without its traceback: classified by what it says
+            sig = self._classify(f"{name}: {fields['message']}") or sig
+            strength = 2 if sig.code == "P104" else None
+        elif sig.code == "G306":
+            if "what" not in fields:
+                self.abort_at = ev  # its what() comes on the next line and says which failure
+                return
+            # a C++ abort says in its what() which failure it was
+            inner = self._classify(fields["what"], exclude=("G306", "P104"))
+            if inner is not None:
+                fields["abort"] = True
+                sig = inner
+            first, self.abort_at = self.abort_at, None
+            context = [first] if first is not None else []
+            self._event(sig, first or ev, order, line, fields, statement=ev, context=context)
+            return
+        elif sig.code == "N404" and (cf := net.NCCL_CUDA_FAILURE.search(fields.get("what", ""))):
+            # NCCL passing on a failed CUDA call: the CUDA error is the failure
+            inner = self._classify(f"CUDA error: {cf.group('cuda')}", exclude=("N404", "P104"))
+            if inner is not None and inner.cls in ("gpu_error", "cuda_oom"):
+                sig = inner
+        event = self._event(sig, ev, order, line, fields, strength=strength)
+        if event is not None and sig.cls in ("nccl_error", "gpu_error"):
+            self.last_error, self.last_error_left = event, 3
+
+    def _fallback(self, ev: Evidence, order: tuple[int, int], line: Line, text: str) -> None:
+        """A line no signature reads that says it is an error: class unknown, strength 1."""
+        head = text[:2000]
+        worded = FALLBACK.search(head) is not None
+        if not worded and line.level not in _ERROR_LEVELS:
+            return
+        if _NOT_A_FAILURE.search(head) or _CODE.match(head) or len(head.strip()) < 4:
+            return
+        fields = {"what": head.strip()[:300]}
+        self._event(None, ev, order, line, fields, strength=1)
+
+    def _classify(self, text: str, exclude: tuple[str, ...] = ("P104",)) -> Signature | None:
+        """The first signature other than the generic exception line that reads `text`."""
+        for sig in self.catalogue:
+            if sig.code in exclude or sig.report:
+                continue
+            if sig.search(text) is not None:
+                return sig
+        return None
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _event(
+        self,
+        sig: Signature | None,
+        ev: Evidence,
+        order: tuple[int, int],
+        line: Line,
+        fields: dict[str, Any],
+        *,
+        statement: Evidence | None = None,
+        context: Sequence[Evidence] = (),
+        strength: int | None = None,
+    ) -> Event | None:
+        kind, cls, role = (sig.name, sig.cls, sig.role) if sig else ("error-line", "unknown", "cause")
+        event = Event(sig, kind, cls, role, ev, (ev.line, order[1]), line, fields)
+        event.statement = statement or ev
+        event.context = [e for e in context if e != event.statement]
+        event.strength = strength if strength is not None else (strength_of(sig) if sig else 1)
+        _read_fields(event, line)
+        if fields.get("tasks") and fields.get("node"):
+            self._task_nodes(fields["tasks"], fields["node"])
+        # the same signature from the same writer with the same words: one event, more evidence
+        dedupe = (
+            sig.code if sig else "fallback",
+            line.task,
+            line.rank,
+            line.local_rank,
+            line.node,
+            line.writer,
+            str(fields.get("type")),
+            str(fields.get("message", fields.get("what", "")))[:120] if sig else "",
+        )
+        known = self.seen.get(dedupe)
+        if known is not None:
+            if len(known.more) < EVIDENCE_PER_EVENT:
+                known.more.append(event.statement)
+            return None
+        if len(self.seen) < 100_000:
+            self.seen[dedupe] = event
+        if len(self.events) < MAX_EVENTS:
+            self.events.append(event)
+        self._follow_up(event)
+        return event
+
+    def _follow_up(self, event: Event) -> None:
+        code = event.sig.code if event.sig else ""
+        if code == "L209" and "node" not in event.fields:
+            self.follow, self.follow_left = ("ray", event), launch.RAY_FIELD_LINES
+        elif code == "L211" and "signum" not in event.fields:
+            self.follow, self.follow_left = ("mpirun", event), 1
+        elif code == "L213":
+            self.follow, self.follow_left = ("mpirun-exit", event), launch.MPIRUN_EXIT_LINES
+        elif code == "L212":
+            self.follow, self.follow_left = ("hydra", event), launch.HYDRA_LINES
+
+    def _task_nodes(self, tasks: str, node: str) -> None:
+        """srun names the node of the tasks it reports: remember it (a bounded number of them)."""
+        for part in tasks.split(",")[:64]:
+            a, _, b = part.partition("-")
+            lo, hi = parse_int(a), parse_int(b) if b else parse_int(a)
+            if lo is None or hi is None:
+                continue
+            for task in range(lo, min(hi, lo + 1023) + 1):
+                self.task_node.setdefault(task, node)
+            self.nodes_seen.add(node)
+
+    # -- judging ---------------------------------------------------------------------------
+
+    def diagnosis(
+        self,
+        job_id: str | None,
+        state: str | None,
+        exit_code: str | None,
+        logs: Sequence[str],
+        sacct_state: str | None = None,
+    ) -> Diagnosis:
+        final = sacct_state or state
+        if self.table_root and "rank" in self.table:
+            # the log ends inside torchrun's table: what it said stands
+            self._table_block(Line(None, None, None, ""))
+        if self.child_failed is not None and not any(e.sig is not None and e.sig.report for e in self.events):
+            # torchrun said a worker failed, and no table or other report says which one
+            ev, order, line = self.child_failed
+            self._event(_by_code("L202"), ev, order, line, {})
+        found = judge(self, final)
+        return Diagnosis(
+            job_id=job_id or self.job_id,
+            state=final,
+            exit_code=exit_code,
+            logs=list(logs),
+            findings=found,
+            restarts=self.restart,
+            master=self.master,
+            mode="torchrun" if self.torchrun else ("srun" if self.compiled and self.master else None),
+            lines=self.lines,
+            compiled=self.compiled,
+        )
+
+
+def _table_fields(table: dict[str, str], rank: int | None, host: str | None) -> dict[str, Any]:
+    code_m = _LEADING_INT.match(table.get("exitcode", ""))
+    code = parse_int(code_m.group(1)) if code_m else None
+    lr = _LOCAL_RANK.search(table["rank"])
+    sig = signal_of(code)
+    sm = _SIGNAL_NUMBER.search(table.get("traceback", "")) or _SIGNAL_NUMBER.search(table.get("exitcode", ""))
+    if sm:
+        sig = sm.group(2)
+    pid = re.search(r"\(pid: ([0-9]{1,10})\)", table.get("exitcode", ""))
+    return {
+        "rank": rank,
+        "local_rank": parse_int(lr.group(1)) if lr else None,
+        "node": host if host and host != "<N/A>" else None,
+        "exit_code": code,
+        "signal": sig,
+        "error_file": table.get("error_file"),
+        "pid": pid.group(1) if pid else None,
+    }
+
+
+def _read_fields(event: Event, line: Line) -> None:
+    """Fields a few signatures read beyond their pattern: an endpoint, Ray's node."""
+    fields, sig = event.fields, event.sig
+    if event.cls in ("rendezvous", "port_in_use") and "endpoint" not in fields:
+        m = net.ENDPOINT.search(line.text)
+        if m is not None:
+            fields["endpoint"] = f"{m.group('h1') or m.group('h2')}:{m.group('p1') or m.group('p2')}"
+        else:
+            for hp in net.HOST_PORT.finditer(line.text[:2000]):
+                if not hp.group("h3").endswith(net.SOURCE_FILES):
+                    fields["endpoint"] = f"{hp.group('h3')}:{hp.group('p3')}"
+                    break
+    if sig is not None and sig.code in ("L209", "L210") and "node" not in fields:
+        rm = launch.RAY_NODE.search(line.text[:MAX_LINE])
+        if rm is not None and rm.group("ip") not in launch.NOT_A_NODE:
+            fields["node"] = rm.group("ip")
+
+
+def _user_file(path: str) -> bool:
+    return not any(lib in path for lib in _LIBRARY) and "/torch/" not in path
+
+
+def _is_exception(name: str) -> bool:
+    last = name.rpartition(".")[2]
+    if last in py.BUILTIN_BASES:
+        return True
+    return last.endswith(py.EXCEPTION_SUFFIXES) and last not in py.EXCEPTION_SUFFIXES
+
+
+def _by_code(code: str) -> Signature:
+    for sig in CATALOGUE:
+        if sig.code == code:
+            return sig
+    raise KeyError(code)
+
+
+def _clip(text: str, width: int = EVIDENCE_WIDTH) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

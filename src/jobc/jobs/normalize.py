@@ -1,0 +1,92 @@
+"""Triage's first stage: a line as a terminal or a paste left it, made into the text its writer
+printed, and the lines that belong together put back together.
+
+A log pasted into an issue or a chat carries debris the program never printed: markdown quoting
+(`> `), code fences and a backtick glued to the first line of a fenced block, colour codes without
+their escape character, ANSI escapes, carriage-return progress bars. `clean` removes it from the
+text that is matched, never from the numbering: every record keeps the line (or lines) it came from.
+
+Some messages span lines: a terminal or a pasting tool that wraps at a fixed width cuts a message
+anywhere, and a torchrun table or a traceback pasted with its newlines lost sits on one line.
+`wrap_width` finds a fixed wrapping width from the lines' lengths (a width many lines reach
+exactly); `split_flat_table` gives back the fields of a ChildFailedError table flattened onto its
+`Root Cause` line. The lines that continue a statement (`what():` after `terminate called`,
+`Last error:` after an NCCL error, `Exception raised from …` after a c10 error) are attached to it
+by the events stage, which knows which statement is open.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+# ANSI escape sequences (colours, cursor moves) and other C0 controls but tab.
+ANSI = re.compile(
+    r"\x1b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]|\x1b\][^\x07\x1b]{0,256}(?:\x07|\x1b\\)?|\x1b[@-_]"
+    r"|[\x00-\x08\x0b-\x1f\x7f]"
+)
+# Colour codes whose escape character a paste lost: `[36m(RayWorker pid=1)[0m`. Only removed from
+# a line that also holds a reset code, so `[5m]` in ordinary text stays.
+_COLOUR = re.compile(r"\[[0-9]{1,3}(?:;[0-9]{1,3}){0,4}m")
+_RESET = ("[0m", "[39m", "[49m", "[22m")
+# markdown: a code fence (with or without a language), a quote marker, a backtick glued to text
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)[A-Za-z0-9_+\-]{0,20}\s*$")
+_QUOTE = re.compile(r"^(?:\s{0,3}>(?: |$)){1,4}")
+_GLUED = re.compile(r"^\s{0,3}`{1,3}(?=[^`\s])")
+_TRAILING_FENCE = re.compile(r"`{3}\s*$")
+
+
+def has_control(text: str) -> bool:
+    return any((ord(c) < 32 and c != "\t") or c == "\x7f" for c in text)
+
+
+def clean(raw: str) -> str:
+    """The text a writer printed, without a paste's and a terminal's debris."""
+    text = ANSI.sub("", raw) if has_control(raw) else raw
+    if "[" in text and any(r in text for r in _RESET):
+        text = _COLOUR.sub("", text)
+    if "`" in text or "~~~" in text:
+        if _FENCE.match(text):
+            return ""
+        text = _TRAILING_FENCE.sub("", _GLUED.sub("", text, count=1), count=1)
+    if text[:4].lstrip().startswith(">"):
+        text = _QUOTE.sub("", text, count=1)
+    return text
+
+
+#: Lines this long or longer are candidates for a fixed wrapping width; shorter ones are prose.
+MIN_WRAP = 60
+
+
+def wrap_width(lengths: Iterable[int]) -> int | None:
+    """The width a terminal or pasting tool wrapped the log at, when many lines end exactly there.
+
+    A wrapped log has a spike: the lines that were cut all have the same length, and no line is
+    longer. Without one (most logs), None: lines are never joined on a guess."""
+    counts = Counter(n for n in lengths if n >= MIN_WRAP)
+    if not counts:
+        return None
+    width, hits = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+    longer = sum(c for n, c in counts.items() if n > width)
+    if hits >= 3 and longer == 0 and hits >= 0.2 * sum(counts.values()):
+        return width
+    return None
+
+
+_FLAT_FIELD = re.compile(
+    r"\b(time|host|rank|exitcode|error_file|traceback)\s{0,16}:\s{0,4}"
+    r"(.{0,500}?)(?=\s{1,16}(?:time|host|rank|exitcode|error_file|traceback)\s{0,16}:|\s{0,8}=====|\s*$)"
+)
+
+
+def split_flat_table(rest: str) -> dict[str, str]:
+    """The fields of a ChildFailedError table pasted on one line after its `Root Cause` header:
+    `[0]: time : … host : node2 rank : 5 (local_rank: 1) exitcode : -11 (pid: 42) …`."""
+    fields: dict[str, str] = {}
+    for m in _FLAT_FIELD.finditer(rest[:4000]):
+        fields.setdefault(m.group(1), m.group(2).strip())
+    return fields if "rank" in fields and len(fields) >= 2 else {}
+
+
+__all__ = ["ANSI", "clean", "has_control", "split_flat_table", "wrap_width"]

@@ -1,0 +1,372 @@
+"""Triage's second stage: who wrote a line, and what it says once its prefixes are taken off.
+
+Launchers and loggers put their own fields in front of a program's lines, several at once:
+`srun --label`'s task (`3: `), a host (pdsh: `node7: `), torchrun's `[default1]:` (a local rank)
+and `[rank5]:` (a global one), accelerate's `[host:1]:`, Lightning's `[rank: 1]`, Open MPI's
+`[1,3]<stderr>:`, Ray's and vLLM's `(RayWorker pid=4139, ip=10.0.0.7)`, NCCL's and UCX's
+`host:pid:tid`, `[stdout]`/`[stderr]` tags, timestamps (ISO, dmesg's and `dmesg -T`'s), logging
+headers and levels (glog's `E0412 10:31:02.123 8123 api.py:869] `, `[INFO]`, `INFO:root:`).
+
+Each known field is a *labeller*: a pattern that recognises it and says what it means (task,
+rank, local rank, node, an opaque writer id that keeps one process's traceback together, a
+level). Labellers are peeled left to right, in any order and nesting, up to eight layers.
+
+What a fixed list cannot know is inferred per file (`infer`, over a sample of the log's lines):
+a column of pasted line numbers (its values follow the physical line numbers: +1 a line), host
+prefixes that carry no digit (`master: `, `ubuntu: `) or sit under indentation, as pdsh's do when
+a paste indents a block. The inference only adds readings whose structure repeats over the file;
+a field seen once is read by the labellers alone.
+
+Every number read is ASCII digits of bounded length, so a 5000-digit label or a superscript `²`
+is text, never an `int()` that fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from jobc.jobs.normalize import clean
+
+_N = "[0-9]{1,9}"
+_SRUN = re.compile(rf"^ {{0,12}}({_N}): ")
+_HOST = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-]{0,62}): ")
+_INDENTED_HOST = re.compile(r"^\s{1,16}([A-Za-z0-9][A-Za-z0-9_.\-]{0,62}): ")
+_BRACKET = re.compile(
+    rf"^\[(?:(rank|Rank|RANK) ?:? ?({_N})|([A-Za-z_]{{1,32}}?)({_N})|([A-Za-z0-9_.\-]{{1,63}}):({_N}))\]:? ?"
+)
+# Open MPI's --tag-output: `[1,3]<stderr>:` names the job and the global (MPI) rank
+_MPI = re.compile(rf"^\[[0-9]{{1,9}},({_N})\]<(?:stdout|stderr|stddiag)>: ?")
+_TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): ")
+# a writer's name before its stream tag: `x.nolog [stderr] `, `worker-3/train [stdout] `
+_WRITER_TAG = re.compile(r"^([A-Za-z0-9_./\-]{1,80}) \[(?:stdout|stderr|STDOUT|STDERR)\] ?")
+_TIME = re.compile(
+    r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T_][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
+    r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?"
+    r"(?: ?[-|:] ?| |\t)"
+)
+# `dmesg -T`: `[Mon Nov 27 13:11:44 2023] `
+_DMESG_T = re.compile(
+    r"^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} {1,2}[0-9]{1,2} [0-9:]{8} [0-9]{4}\] ?"
+)
+_LEVEL = re.compile(r"^\[?(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}")
+_WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
+_GLOG = re.compile(
+    r"^\[?([IWEF])(?:[0-9]{4} [0-9:.]{8,24}(?: {1,8}[0-9]{1,10})?)? [A-Za-z0-9_./\-]{1,200}:[0-9]{1,6}\] ?"
+)
+_PYLOG = re.compile(r"^(INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]{1,80}:")
+# vLLM's logger after its level: `08-19 21:33:11 worker_base.py:386] `, newer `[core.py:330] `
+_VLLM = re.compile(
+    r"^[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})? "
+    r"\[?[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}\] ?"
+)
+# Ray's Python logger after its level (`worker.py:1829 -- `) and its C++ logger
+# (`[2025-12-07 09:57:19,206 E 393463 393463] (raylet) node_manager.cc:3277: `)
+_RAYLOG = re.compile(
+    r"^[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6} -- "
+    r"|^\[[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:,.]{8,16} ([IWEFD]) [0-9]{1,10} [0-9]{1,10}\] "
+    r"(?:\([a-z_]{1,40}\) )?[A-Za-z0-9_./\-]{1,80}\.(?:cc|h):[0-9]{1,6}: "
+)
+# the kernel's timestamp (dmesg): `[ 1843.308145] `
+_DMESG = re.compile(r"^\[ {0,8}[0-9]{1,9}\.[0-9]{6}\] ")
+# A Ray actor's or vLLM worker's prefix: `(RayWorkerWrapper pid=4139, ip=128.1.219.180) `,
+# `(VllmWorker rank=5 pid=3073) `, `(raylet) `; Ray colours it, and a paste often keeps the
+# colour codes without their escape character (`[36m(...)[0m `).
+_ACTOR = re.compile(
+    r"^(?:\[[0-9;]{1,8}m){0,3}\("
+    r"(?:(?:[A-Za-z_][A-Za-z0-9_.:<>\-]{0,80} (?:[A-Za-z][A-Za-z0-9_]{0,20} )?)?"
+    r"(?:rank=(?P<rank>[0-9]{1,9}) )?pid=(?P<pid>[0-9]{1,10})|raylet|gcs_server|autoscaler|monitor)"
+    r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\)"
+    r"(?:\[[0-9;]{1,8}m){0,3} ?"
+)
+# UCX's prefix: `[host:pid:tid]`, `[host:pid :0:tid]`, after an optional `[seconds.micros] `
+# (a pasted line may have lost its opening bracket)
+_UCX = re.compile(
+    r"^(?:\[[0-9]{9,11}\.[0-9]{6}\] {1,4})?\[?(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62})"
+    r":(?P<pid>[0-9]{1,10}) {0,4}"
+    r"(?::[0-9]{1,10}){1,2}\] {0,8}"
+)
+# NCCL's debug prefix: `host:pid:tid [device] `
+_NCCL = re.compile(
+    r"^(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[(?P<dev>[0-9]{1,4})\] "
+)
+NO_NODE = ("0.0.0.0", "127.0.0.1", "::1", "::")
+#: more processes than any node runs: a number past it in `[host:N]` is a process id
+MAX_LOCAL_RANK = 1024
+# Host names that look like words a program would print before a colon are not hosts: a host
+# prefix needs a digit or a dash (node12, gpu-a100-03, worker-0) or is localhost, unless the file
+# shows the name as a prefix of many lines (`infer`).
+_WORDISH = re.compile(r"^[A-Za-z_]+$")
+_SHELL_LINE = re.compile(r"line [0-9]{1,9}: ")
+_NOT_HOSTS = frozenset(
+    {
+        "srun",
+        "slurmstepd",
+        "bash",
+        "sh",
+        "zsh",
+        "python",
+        "python3",
+        "torchrun",
+        "deepspeed",
+        "accelerate",
+        "mpirun",
+        "error",
+        "warning",
+        "info",
+        "debug",
+        "note",
+        "hint",
+        "usage",
+        "epoch",
+        "step",
+        "loss",
+        "stderr",
+        "stdout",
+        "file",
+        "line",
+        "traceback",
+        "fatal",
+        "critical",
+        "message",
+        "reason",
+        "details",
+        "cause",
+        "key",
+        "value",
+        "name",
+        "type",
+        "time",
+        "host",
+        "rank",
+        "exitcode",
+        "error_file",
+        "what",
+        "warn",
+        "err",
+        "out",
+        "log",
+        "output",
+        "input",
+        "result",
+        "status",
+        "state",
+        "job",
+        "task",
+        "node",
+        "world",
+        "pid",
+        "https",
+        "http",
+        "ftp",
+        "ssh",
+        "cuda",
+        "nccl",
+        "gpu",
+        "cpu",
+        "mem",
+        "memory",
+        "train",
+        "eval",
+        "test",
+        "valid",
+        "validation",
+        "iter",
+        "iteration",
+        "batch",
+        "lr",
+        "config",
+        "args",
+        "jobc",
+        "torch",
+        "ray",
+        "vllm",
+        "raylet",
+        "pdsh",
+        "ucx",
+        "mpi",
+        "horovod",
+        "submitit",
+        "colossalai",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    task: int | None  # srun's task number (`srun --label`)
+    rank: int | None  # the global rank, when a prefix names it
+    local_rank: int | None  # torchrun's default prefix and accelerate's name only the local rank
+    text: str  # the line without its prefixes
+    node: str | None = None  # a host prefix (pdsh, accelerate, NCCL, UCX, Ray's ip=)
+    writer: str | None = None  # an opaque writer id (a pid, a named stream): keeps a traceback together
+    level: str | None = None  # the logging level a header gave (E, F, ERROR, ...)
+
+
+@dataclass(frozen=True)
+class Model:
+    """What `infer` learnt about one file's prefixes."""
+
+    line_offset: int | None = None  # pasted line numbers: value - physical line number
+    hosts: frozenset[str] = frozenset()  # prefixes that name nodes though they carry no digit
+    indented_hosts: bool = False  # host prefixes under indentation (a paste indented the block)
+
+
+PLAIN = Model()
+_NUMBER_COLUMN = re.compile(r"^\s{0,8}([0-9]{1,7})(?:[:|.)\]])?(?:\s|$)")
+_HOST_COLUMN = re.compile(r"^(\s{0,16})([A-Za-z0-9][A-Za-z0-9_.\-]{0,62}): \S")
+
+
+def infer(sample: Iterable[tuple[int, str]]) -> Model:
+    """Read the prefix structure that repeats over a sample of (line number, cleaned text)."""
+    offsets: Counter[int] = Counter()
+    hosts: Counter[str] = Counter()
+    nonblank = indented = 0
+    for number, text in sample:
+        if not text.strip():
+            continue
+        nonblank += 1
+        m = _NUMBER_COLUMN.match(text)
+        if m is not None:
+            offsets[int(m.group(1)) - number] += 1
+        h = _HOST_COLUMN.match(text)
+        if h is not None and _host_shaped(h.group(2)):
+            hosts[h.group(2)] += 1
+            indented += bool(h.group(1))
+    offset = None
+    if offsets:
+        d, count = offsets.most_common(1)[0]
+        if count >= 3 and count >= 0.8 * nonblank:
+            offset = d
+    repeated = frozenset(name for name, count in hosts.items() if count >= 3)
+    many = sum(hosts[n] for n in repeated)
+    return Model(offset, repeated, indented_hosts=bool(repeated) and indented * 2 >= many)
+
+
+def _host_shaped(name: str) -> bool:
+    """A name that may be a host: not a word a program prints before a colon."""
+    if name.lower() in _NOT_HOSTS or name.endswith(("Error", "Exception", "Warning")):
+        return False
+    if any(c.isdigit() or c == "-" for c in name):
+        return not name.isdigit()
+    return name.islower() and len(name) >= 3
+
+
+def split(raw: str, model: Model = PLAIN, number: int | None = None) -> Line:
+    """Strip every prefix of one line (without its newline), keeping what they say."""
+    text = clean(raw)
+    if model.line_offset is not None and number is not None:
+        m = _NUMBER_COLUMN.match(text)
+        if m is not None and int(m.group(1)) - number == model.line_offset:
+            text = text[m.end() :]
+    fields: dict[str, object] = {}
+    for _ in range(8):
+        before = text
+        text = _peel(text, fields, model)
+        if text == before:
+            break
+    return Line(
+        _int(fields.get("task")),
+        _int(fields.get("rank")),
+        _int(fields.get("local")),
+        text,
+        _str(fields.get("node")),
+        _str(fields.get("writer")),
+        _str(fields.get("level")),
+    )
+
+
+def _int(v: object) -> int | None:
+    return v if isinstance(v, int) else None
+
+
+def _str(v: object) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _peel(text: str, f: dict[str, object], model: Model) -> str:
+    """Take one layer of prefix off `text`, recording what it says in `f`."""
+    if "task" not in f and (m := _SRUN.match(text)):
+        f["task"] = int(m.group(1))
+        text = text[m.end() :]
+    if (m := _ACTOR.match(text)) is not None:
+        if m.group("rank") is not None:
+            f.setdefault("rank", int(m.group("rank")))
+        ip = m.group("ip")
+        if ip is not None and ip not in NO_NODE:
+            f.setdefault("node", ip)
+        if m.group("pid") is not None:
+            f.setdefault("writer", "pid " + m.group("pid"))
+        return text[m.end() :]
+    if "node" not in f:
+        for pattern in (_NCCL, _UCX):
+            m = pattern.match(text)
+            if m is not None and not m.group("host").isdigit():
+                f["node"] = m.group("host")
+                f.setdefault("writer", f"{m.group('host')}:{m.group('pid')}")
+                return text[m.end() :]
+    if "rank" not in f and (m := _MPI.match(text)) is not None:
+        f["rank"] = int(m.group(1))
+        return text[m.end() :]
+    if (m := _BRACKET.match(text)) is not None:
+        _bracket(m, f)
+        return text[m.end() :]
+    if (m := _WRITER_TAG.match(text)) is not None:
+        f.setdefault("writer", m.group(1))
+        return text[m.end() :]
+    for pattern in (_TAG, _RAYLOG, _TIME, _DMESG_T, _GLOG, _WHERE, _LEVEL, _PYLOG, _VLLM, _DMESG):
+        m = pattern.match(text)
+        if m is not None and m.end() > 0:
+            if pattern in (_GLOG, _LEVEL, _PYLOG, _RAYLOG) and m.group(1):
+                f.setdefault("level", m.group(1))
+            return text[m.end() :]
+    return _host(text, f, model)
+
+
+def _bracket(m: re.Match[str], f: dict[str, object]) -> None:
+    if m.group(2) is not None:
+        f["rank"] = int(m.group(2))
+    elif m.group(4) is not None:
+        if m.group(3).lower() == "rank":
+            f["rank"] = int(m.group(4))
+        else:
+            f["local"] = int(m.group(4))
+    elif m.group(6) is not None:
+        f.setdefault("node", m.group(5))
+        # accelerate's `[host:1]:` names a local rank; Open MPI's signal report
+        # `[host:236649] Signal: …` a process id, which is no rank of any node
+        if int(m.group(6)) < MAX_LOCAL_RANK:
+            f["local"] = int(m.group(6))
+        else:
+            f.setdefault("writer", f"{m.group(5)}:{m.group(6)}")
+
+
+def _host(text: str, f: dict[str, object], model: Model) -> str:
+    m = _HOST.match(text)
+    if m is None and model.indented_hosts:
+        m = _INDENTED_HOST.match(text)
+    if m is None or "node" in f:
+        return text
+    name = m.group(1)
+    if name.startswith("slurmstepd-"):
+        # some sites name slurmstepd after its node: `slurmstepd-gpu07: error: …`
+        f["node"] = name.removeprefix("slurmstepd-") or None
+        return "slurmstepd: " + text[m.end() :]
+    # `NAME: line 62: …` is bash naming its script (the compiled step's jobc-step, a job's
+    # run-node1.sh), not a host
+    if (is_host(name) or name in model.hosts) and _SHELL_LINE.match(text, m.end()) is None:
+        f["node"] = name
+        return text[m.end() :]
+    return text
+
+
+def is_host(name: str) -> bool:
+    if name in ("srun", "slurmstepd", "bash", "sh", "python", "python3", "torchrun"):
+        return False
+    if name == "localhost":
+        return True
+    if _WORDISH.match(name) or name.endswith(("Error", "Exception", "Warning")):
+        return False
+    return any(c.isdigit() or c == "-" for c in name) and not name[0].isdigit()

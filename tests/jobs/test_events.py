@@ -1,0 +1,108 @@
+"""Triage's events stage: statement lines, strengths, context, the fallback lexicon."""
+
+from __future__ import annotations
+
+import io
+
+from jobc.jobs.events import Scanner
+from jobc.jobs.triage import scan
+
+
+def _events(text: str) -> Scanner:
+    scanner = Scanner()
+    scan([("x.log", io.BytesIO(text.encode("utf-8")))], scanner)
+    scanner.diagnosis(None, None, None, ["x.log"])
+    return scanner
+
+
+def test_a_traceback_states_its_error_on_the_exception_line_with_the_users_frame() -> None:
+    s = _events(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 9, in <module>\n'
+        "    main()\n"
+        '  File "/usr/lib/python3.11/site-packages/torch/nn/modules/module.py", line 5, in f\n'
+        "    return g()\n"
+        "ValueError: bad sample\n"
+    )
+    (e,) = s.events
+    assert (e.cls, e.strength) == ("exception", 3)
+    assert e.statement is not None
+    assert e.statement.line == 6
+    assert [c.line for c in e.context] == [2, 1, 4]  # the user's frame, the header, the raising frame
+    assert e.fields["user_frame"] == "<module> at /home/u/train.py:9"
+
+
+def test_a_table_states_its_signal_and_exit_code() -> None:
+    s = _events(
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-06-01_10:00:00\n"
+        "  host      : gpu-node03\n  rank      : 5 (local_rank: 1)\n  exitcode  : -11 (pid: 4242)\n"
+        "  error_file: <N/A>\n  traceback : Signal 11 (SIGSEGV) received by PID 4242\n=====\n"
+    )
+    (e,) = s.events
+    assert e.statement is not None
+    assert e.statement.line == 8
+    assert [c.line for c in e.context][:2] == [6, 1]
+    assert (e.strength, e.fields["rank"], e.fields["node"]) == (2, 5, "gpu-node03")
+
+
+def test_a_flattened_table_is_read() -> None:
+    s = _events(
+        "Root Cause (first observed failure): [0]: time : 2024 host : n7 rank : 3 (local_rank: 3) "
+        "exitcode : 1 (pid: 9) error_file: <N/A> traceback : To enable traceback see: x\n"
+    )
+    (e,) = s.events
+    assert (e.kind, e.fields["rank"], e.fields["node"], e.fields["exit_code"]) == (
+        "torchrun-root-cause",
+        3,
+        "n7",
+        1,
+    )
+
+
+def test_what_and_last_error_lines_join_their_statement() -> None:
+    s = _events(
+        "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n"
+    )
+    (e,) = s.events
+    assert e.statement is not None
+    assert (e.statement.line, [c.line for c in e.context]) == (2, [1])
+    s = _events(
+        "RuntimeError: NCCL error: unhandled system error, NCCL version 2.19.3\n"
+        "Last error:\nsocketStartConnect: Connect to 10.1.2.3<43211> failed\n"
+    )
+    (e,) = s.events
+    assert [c.line for c in e.context] == [2, 3]
+
+
+def test_the_fallback_lexicon_gives_unknown_at_strength_one() -> None:
+    s = _events("step 1 loss 2.0\nFATAL: the frobnicator lost its quorum\n")
+    (e,) = s.events
+    assert (e.cls, e.strength, e.statement.line if e.statement else 0) == ("unknown", 1, 2)
+    # advice, warnings and code are no failure
+    for line in (
+        "CUDA kernel errors might be asynchronously reported at some other API call",
+        "[W socket.cpp:436] Error binding, retrying",
+        "    raise ValueError(msg)",
+        "WARNING: Error rate is high",
+    ):
+        assert _events(line + "\n").events == [], line
+
+
+def test_a_catalogue_without_a_signature_falls_back_to_the_lexicon() -> None:
+    from jobc.jobs.signatures import CATALOGUE
+
+    line = "slurmstepd: error: *** JOB 4512 ON node3 CANCELLED AT 2024-03-01T10:00:07 DUE TO TIME LIMIT ***\n"
+    scanner = Scanner()
+    scan([("x.log", io.BytesIO(line.encode()))], scanner)
+    assert [e.cls for e in scanner.events] == ["time_limit"]
+    # without the time limit's signature the line is still read: as an error triage cannot name
+    scanner = Scanner(catalogue=[s for s in CATALOGUE if s.code != "S507"])
+    scan([("x.log", io.BytesIO(line.encode()))], scanner)
+    assert [(e.cls, e.strength) for e in scanner.events] == [("unknown", 1)]
+
+
+def test_progress_lines_are_noted() -> None:
+    s = _events(
+        "step 10 loss 1.0\nValueError: x\nEpoch 3: 45%|####5 | 450/1000 [12:34<15:21,  5.97it/s]\nKilled\n"
+    )
+    assert [n for n, _task, _rank in s.progress] == [1, 3]

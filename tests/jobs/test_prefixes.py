@@ -1,0 +1,65 @@
+"""Triage's prefixes stage: the labellers, and the structure inferred per file."""
+
+from __future__ import annotations
+
+from jobc.jobs.prefixes import PLAIN, infer, split
+
+
+def test_labellers_read_what_each_prefix_says() -> None:
+    line = split("3: [rank3]: ValueError: x")
+    assert (line.task, line.rank, line.text) == (3, 3, "ValueError: x")
+    line = split("gpu-a07:412:790 [3] NCCL WARN NET/IB : Got completion")
+    assert (line.node, line.writer, line.text) == (
+        "gpu-a07",
+        "gpu-a07:412",
+        "NCCL WARN NET/IB : Got completion",
+    )
+    line = split("E0412 10:31:02.123000 8123 torch/distributed/elastic/multiprocessing/api.py:869] failed")
+    assert (line.level, line.text) == ("E", "failed")
+    line = split("(RayWorkerWrapper pid=4139, ip=10.0.0.7) RuntimeError: x")
+    assert (line.node, line.writer, line.text) == ("10.0.0.7", "pid 4139", "RuntimeError: x")
+    line = split("x.nolog [stderr] Traceback (most recent call last):")
+    assert (line.writer, line.text) == ("x.nolog", "Traceback (most recent call last):")
+    line = split("[Mon Nov 27 13:11:44 2023] Out of memory: Killed process 4242 (python)")
+    assert line.text == "Out of memory: Killed process 4242 (python)"
+
+
+def test_pasted_line_numbers_are_inferred_and_taken_off() -> None:
+    lines = [
+        "12 Traceback (most recent call last):",
+        '13   File "/home/u/train.py", line 9, in <module>',
+        "14     main()",
+        "15 ValueError: bad",
+    ]
+    sample = [(i + 1, t) for i, t in enumerate(lines)]
+    model = infer(sample)
+    assert model.line_offset == 11
+    assert split(lines[3], model, 4).text == "ValueError: bad"
+    # without the inference, `15 ` is text (it is no srun label: those end with a colon)
+    assert split(lines[3], PLAIN, 4).text == "15 ValueError: bad"
+
+
+def test_srun_labels_are_no_line_numbers() -> None:
+    lines = ["0: a", "1: b", "0: c", "3: d", "2: e"]
+    model = infer([(i + 1, t) for i, t in enumerate(lines)])
+    assert model.line_offset is None
+    assert split("0: c", model, 3).task == 0
+
+
+def test_host_prefixes_without_digits_and_under_indentation_are_inferred() -> None:
+    lines = [
+        "    master: [INFO] starting",
+        "    master: Traceback (most recent call last):",
+        '    master:   File "t.py", line 1, in <module>',
+        "    master: ModuleNotFoundError: No module named 'x'",
+    ]
+    model = infer([(i + 1, t) for i, t in enumerate(lines)])
+    assert "master" in model.hosts
+    assert model.indented_hosts
+    line = split(lines[3], model, 4)
+    assert (line.node, line.text) == ("master", "ModuleNotFoundError: No module named 'x'")
+    # a word a program prints before a colon is no host, however often it repeats
+    words = ["Epoch: [0][1/9] loss 1.0", "Epoch: [0][2/9] loss 0.9", "Epoch: [0][3/9] loss 0.8", "error: x y"]
+    model = infer([(i + 1, t) for i, t in enumerate(words)])
+    assert model.hosts == frozenset()
+    assert split("jobc: master n0:29500, restart 0", infer([(1, "jobc: a b")] * 4)).node is None
