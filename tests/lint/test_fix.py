@@ -513,3 +513,83 @@ def test_no_fix_rewrites_a_step_read_up_to_an_unclosed_substitution(tmp_path: Pa
     script.write_text(text, encoding="utf-8")
     assert main(["lint", "--fix", "--unsafe-fixes", str(script)]) == 1
     assert script.read_text(encoding="utf-8") == text
+
+
+# --- writing the fixed file ----------------------------------------------------------------------
+
+
+def test_fix_writes_into_the_file_itself_keeping_owner_mode_and_links(tmp_path: Path) -> None:
+    import os
+    import pwd
+
+    script = tmp_path / "job.sh"
+    script.write_text(BROKEN, encoding="utf-8")
+    other = tmp_path / "also-job.sh"
+    os.link(script, other)
+    script.chmod(0o640)
+    nobody = pwd.getpwnam("nobody")
+    if os.geteuid() == 0:
+        os.chown(script, nobody.pw_uid, nobody.pw_gid)  # another user's file, fixed by root
+    before = script.stat()
+    assert main(["lint", str(script), "--fix"]) == 0
+    after = script.stat()
+    assert (after.st_ino, after.st_uid, after.st_gid, after.st_mode) == (
+        before.st_ino,
+        before.st_uid,
+        before.st_gid,
+        before.st_mode,
+    )
+    assert after.st_nlink == 2
+    assert other.read_text(encoding="utf-8") == script.read_text(encoding="utf-8") != BROKEN
+
+
+def test_fix_of_a_directory_does_not_write_through_a_link_out_of_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir()
+    (outside / "sub").mkdir(parents=True)
+    target = outside / "job.sh"
+    target.write_text(BROKEN, encoding="utf-8")
+    (outside / "sub" / "deep.sh").write_text(BROKEN, encoding="utf-8")
+    (tree / "link.sh").symlink_to(target)
+    (tree / "linked-dir").symlink_to(outside / "sub", target_is_directory=True)
+    inside = tree / "own.sh"
+    inside.write_text(BROKEN, encoding="utf-8")
+    (tree / "alias.sh").symlink_to(inside)  # near miss: a link that stays in the tree
+    assert main(["lint", "--fix", str(tree)]) == 2
+    err = capsys.readouterr().err
+    assert target.read_text(encoding="utf-8") == BROKEN
+    assert (outside / "sub" / "deep.sh").read_text(encoding="utf-8") == BROKEN
+    refused = [line for line in err.splitlines() if "not fixed" in line]
+    assert len(refused) == 1, err  # a linked directory is not walked at all
+    assert refused[0] == (
+        f"jobc lint: {tree / 'link.sh'}: not fixed: a symbolic link to a file outside {tree}, "
+        "the directory being fixed"
+    )
+    assert inside.read_text(encoding="utf-8") != BROKEN
+    # named on the command line, the link is the file the user asked for
+    assert main(["lint", "--fix", str(tree / "link.sh")]) == 0
+    assert target.read_text(encoding="utf-8") != BROKEN
+
+
+def test_a_file_changed_since_it_was_read_is_not_written(tmp_path: Path) -> None:
+    from jobc.commands.lint import _write_fixed
+    from jobc.core.files import Changed, rewrite
+
+    script = tmp_path / "job.sh"
+    script.write_text(BROKEN, encoding="utf-8")
+    outcome = fix_path(script, config=Config(), unsafe=False)
+    assert outcome.changed
+    edited = BROKEN.replace("module load cuda", "module load cuda/12.4")
+    script.write_text(edited, encoding="utf-8")  # someone saves the file meanwhile
+    problem = _write_fixed(script, outcome, [])
+    assert problem == "not fixed: the file changed since jobc read it; run jobc lint --fix again"
+    assert script.read_text(encoding="utf-8") == edited
+    with pytest.raises(Changed):
+        rewrite(script, BROKEN.encode(), b"x")
+    # near miss: unchanged, it is written, shorter or longer than before
+    rewrite(script, edited.encode(), b"#!/bin/bash\n")
+    assert script.read_bytes() == b"#!/bin/bash\n"
+    rewrite(script, b"#!/bin/bash\n", edited.encode())
+    assert script.read_text(encoding="utf-8") == edited

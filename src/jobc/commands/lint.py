@@ -21,6 +21,7 @@ from jobc.core.diagnostics import Finding, Severity
 
 if TYPE_CHECKING:
     from jobc.lint.config import Config
+    from jobc.lint.fix import Outcome
 
 
 def register(sub: Any, name: str) -> None:
@@ -173,13 +174,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Path | None) -> Exit:
     """`--fix` / `--diff`: fix each file in memory, then write it (or print the diff)."""
-    from jobc.core.atomic import replace
     from jobc.core.text import visible_lines
     from jobc.lint.fix import diff, fix_path
 
     findings: list[Finding] = []
     sources: dict[str, list[str]] = {}
     fixed = changed = 0
+    failed = False
+    trees = _trees(args.paths)
     seen: set[Path] = set()
     for path in files:
         if path.resolve() in seen:
@@ -194,24 +196,26 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
             return Exit.ERROR
         if outcome.stopped:
             print(f"jobc lint: {path}: {outcome.stopped}", file=sys.stderr)
-        fixed += len(outcome.fixed)
+        result = outcome.result
+        if outcome.changed and args.diff:
+            # for patch, the file's own bytes; for a terminal, its control characters escaped
+            text = diff(outcome)
+            _out(visible_lines(text) if sys.stdout.isatty() else text)
+        elif outcome.changed:
+            problem = _write_fixed(path, outcome, trees)
+            if problem is not None:
+                print(f"jobc lint: {path}: {problem}", file=sys.stderr)
+                failed = True
+                try:  # what stays is what the file holds now
+                    result = lint_one(path, conf, [], profile)
+                except CommandError:
+                    result = None
+                if result is not None:
+                    findings.extend(result.findings)
+                continue
         if outcome.changed:
             changed += 1
-            if args.diff:
-                # for patch, the file's own bytes; for a terminal, its control characters escaped
-                text = diff(outcome)
-                _write(visible_lines(text) if sys.stdout.isatty() else text)
-            else:
-                try:
-                    if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
-                        # a rename would replace a file its owner made read-only (even for root)
-                        raise PermissionError(13, "permission denied (the file is read-only)")
-                    # the bytes jobc could not decode go back as they were
-                    replace(path, outcome.after.encode("utf-8", "surrogateescape"))
-                except OSError as exc:
-                    print(f"jobc lint: {path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-                    return Exit.ERROR
-        result = outcome.result
+            fixed += len(outcome.fixed)
         if result is not None:
             findings.extend(result.findings)
             if sys.stdout.isatty():
@@ -224,7 +228,7 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
         # a formatter's contract: what changed is the result; the findings are jobc lint's
         plural = "" if fixed == 1 else "s"
         print(f"jobc lint: fixed {fixed} finding{plural} in {changed} file(s)", file=sys.stderr)
-        return Exit.OK
+        return Exit.ERROR if failed else Exit.OK
     if not args.diff:
         print_findings(findings, sources, args.format)
         sys.stdout.flush()
@@ -235,8 +239,44 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
         f"{len(findings)} remain{'s' if len(findings) == 1 else ''}",
         file=sys.stderr,
     )
+    if failed:
+        return Exit.ERROR
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
+
+
+def _trees(paths: list[str]) -> list[tuple[str, str]]:
+    """The directories asked for: (as given, absolute without resolving links)."""
+    return [(p, os.path.abspath(p)) for p in paths if os.path.isdir(p)]
+
+
+def _write_fixed(path: Path, outcome: Outcome, trees: list[tuple[str, str]]) -> str | None:
+    """Write the fixed text into the file itself (owner, mode and hard links kept), or say in one
+    line why not: a link out of the directory asked for, a read-only file, a file that changed
+    since it was read (someone's edit is never lost), an error of the system."""
+    from jobc.core.files import Changed, rewrite
+
+    real = os.path.realpath(path)
+    where = os.path.abspath(path)
+    for given, tree in trees:
+        inside = os.path.commonpath([where, tree]) == tree
+        if inside and os.path.commonpath([real, os.path.realpath(tree)]) != os.path.realpath(tree):
+            return f"not fixed: a symbolic link to a file outside {given}, the directory being fixed"
+    try:
+        if not os.access(real, os.W_OK) or not os.stat(real).st_mode & 0o222:
+            # root may write a file its owner made read-only: jobc does not
+            return "cannot write: permission denied (the file is read-only)"
+        # the bytes jobc could not decode go back as they were
+        rewrite(
+            real,
+            outcome.before.encode("utf-8", "surrogateescape"),
+            outcome.after.encode("utf-8", "surrogateescape"),
+        )
+    except Changed:
+        return "not fixed: the file changed since jobc read it; run jobc lint --fix again"
+    except OSError as exc:
+        return f"cannot write: {exc.strerror or exc}"
+    return None
 
 
 def _say_fixable(findings: list[Finding]) -> None:
@@ -251,7 +291,7 @@ def _say_fixable(findings: list[Finding]) -> None:
     print(f"jobc lint: {'; '.join(parts)} (--diff shows the changes first)", file=sys.stderr)
 
 
-def _write(text: str) -> None:
+def _out(text: str) -> None:
     """A diff holds the file's own bytes, which may not be UTF-8: they are written as they were."""
     try:
         sys.stdout.write(text)

@@ -1,6 +1,7 @@
 """Replace a file whole or not at all.
 
-Every command that writes a file the user named (`-o`, fixes in place) goes through `replace`:
+Every command that writes a file the user named (`-o`) goes through `replace` (fixes are written
+into the file itself instead, keeping its owner and links: `jobc.core.files.rewrite`):
 the new content is encoded first, written to a temporary file beside the target, flushed, and
 renamed over the target only when all of it is on disk. A failure at any point (an encoding
 error, a full disk, an interrupt) leaves the old file exactly as it was and no temporary behind.
