@@ -8,6 +8,8 @@ The targets, in the order they are made (a later one reads what an earlier one w
 
 - `model`: `schema/jobc.schema.json`, its packaged copy `src/jobc/data/jobc.schema.json` and
   `src/jobc/spec/plain.py`, from the pydantic models in `jobc.spec.model`;
+- `registry`: `src/jobc/lint/rules/registry.py`, the table of every rule module under
+  `src/jobc/lint/rules/` (`tools/rule_registry.py`), which lint reads instead of importing them;
 - `rules`: `docs/rules.md`, from the rules' metadata and docstrings (`jobc rules --format markdown`);
 - `spec`: `docs/spec.md`, every field of a spec with its type, default, what it compiles to and
   the rules that read it (`jobc schema --format markdown`);
@@ -55,6 +57,12 @@ def _model() -> dict[Path, str | None]:
     return dict(generate.wanted())
 
 
+def _registry() -> dict[Path, str | None]:
+    from tools import rule_registry
+
+    return dict(rule_registry.wanted())
+
+
 def _rules() -> dict[Path, str | None]:
     from jobc.commands.rules import markdown
 
@@ -98,6 +106,7 @@ def _docs() -> dict[Path, str | None]:
 
 TARGETS = (
     Target("model", "the JSON Schema (both copies) and jobc.spec.plain", _model),
+    Target("registry", "src/jobc/lint/rules/registry.py", _registry),
     Target("rules", "docs/rules.md", _rules),
     Target("spec", "docs/spec.md, the spec reference", _spec),
     Target("triage", "docs/triage.md", _triage),
@@ -157,9 +166,10 @@ def main(argv: Sequence[str] | None = None, targets: Sequence[Target] = TARGETS)
             else:
                 _write(path, wanted[path])
                 print(f"{'removed' if wanted[path] is None else 'wrote'} {_shown(path)}")
-        if found and not args.check and target.name == "model" and index + 1 < len(chosen):
-            # The rest compiles specs with the plain classes this process imported before they
-            # were rewritten: a fresh interpreter makes them with the new ones.
+        if found and not args.check and target.name in ("model", "registry") and index + 1 < len(chosen):
+            # The rest compiles specs with the plain classes (and lists the rules from the
+            # registry) this process imported before they were rewritten: a fresh interpreter
+            # makes them with the new ones.
             rest = [t.name for t in chosen[index + 1 :]]
             return subprocess.run([sys.executable, __file__, *rest], check=False).returncode
     return 1 if args.check and found else 0

@@ -63,11 +63,11 @@ def _kept(derived: Derived, path: tuple[str | int, ...], code: str, message: str
 
 def refused(facts: ScriptFacts) -> list[str]:
     """The JC809 findings of the script, as lint prints them: import left their values out."""
-    from jobc.lint.rules import RULES
+    from jobc.lint.rules import meta as rule_meta
     from jobc.script.refused import problems
     from jobc.tables.secrets import mask
 
-    meta = RULES["JC809"].meta
+    meta = rule_meta("JC809")
     return [
         f"{facts.file}:{p.span.line}:{p.span.col}: JC809 [{meta.severity}] {mask(p.message)}"
         for p in problems(facts)

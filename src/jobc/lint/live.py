@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
-from jobc.spec.slurmfacts import ClusterFacts
+if TYPE_CHECKING:
+    from jobc.spec.slurmfacts import ClusterFacts
 
 _LIVE: ContextVar[ClusterFacts | None] = ContextVar("jobc_live_cluster", default=None)
 

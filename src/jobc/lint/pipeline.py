@@ -119,9 +119,9 @@ class Run:
         """Turn a rule's hit into a finding: the one way every finding of a spec, a profile or a
         script is made. A hit with a span is where it says; one with a data path is placed by the
         script's own places (`places`) or, in YAML, by the locator."""
-        from jobc.lint.rules import RULES
+        from jobc.lint.rules import meta as rule_meta
 
-        rule = RULES[code]
+        meta = rule_meta(code)
         over: Override | None = None
         if hit.span is not None:
             file, span = (layer or self.layers[0]).file, hit.span
@@ -132,16 +132,14 @@ class Run:
         message = hit.message
         if over is not None:
             message = f"{message} (from --set {over.text})"
-        severity = hit.severity if hit.severity is not None else rule.meta.severity
+        severity = hit.severity if hit.severity is not None else meta.severity
         if self.places is not None:
             related = hit.related or self.places.related(file, span)
             fix = self.places.fix(code, hit, file, span)
         else:
             related = hit.related
             fix = None if hit.fix is None or over is not None else self.place_fix(hit.fix, file, layer)
-        self.findings.append(
-            Finding(code, rule.meta.name, severity, message, file, span, hit.path, related, fix)
-        )
+        self.findings.append(Finding(code, meta.name, severity, message, file, span, hit.path, related, fix))
 
     def find(self, path: DataPath, at_value: bool, *, first: int = 0) -> tuple[str, Span] | None:
         """Where a layer from the `first` on says the value at `path`, when one says it exactly."""
@@ -233,9 +231,9 @@ class Run:
                 fix = self._requote(src, problem.path, problem.message) if problem.code == "JC004" else None
                 self.emit(problem.code, Hit(problem.path, problem.message, fix=fix), layer=src)
             else:
-                from jobc.lint.rules import RULES
+                from jobc.lint.rules import meta as rule_meta
 
-                meta = RULES[problem.code].meta
+                meta = rule_meta(problem.code)
                 self.findings.append(
                     Finding(
                         problem.code,
@@ -534,15 +532,14 @@ def _validate(run: Run, result: Result, merged: dict[str, Any], path: Path) -> N
     result.spec, result.context = spec, ctx
     if not _requirements(run, ctx):
         return
-    from jobc.lint.rules import RULES
+    from jobc.lint.live import current
+    from jobc.lint.rules import checks
 
     run.gate = len(run.findings)
     run.rules_ran = True
-    for rule in RULES.values():
-        if rule.check is None:
-            continue
-        for hit in rule.check(ctx):
-            run.emit(rule.code, hit)
+    for code, check in checks(ctx, "spec", live=current() is not None):
+        for hit in check(ctx):
+            run.emit(code, hit)
 
 
 def _requirements(run: Run, ctx: Context) -> bool:
@@ -622,7 +619,7 @@ def _requirements(run: Run, ctx: Context) -> bool:
 
 def finish(run: Run, config: Config) -> list[Finding]:
     from jobc.lint import suppress
-    from jobc.lint.rules import RULES
+    from jobc.lint.rules import meta as rule_meta
 
     by_file = {src.file: src for src in run.layers}
     sups = {name: suppress.parse(src.text, shell=name in run.shell_files) for name, src in by_file.items()}
@@ -655,7 +652,7 @@ def finish(run: Run, config: Config) -> list[Finding]:
         kept.append(finding)
     # an unused suppression is only known once every rule has had its say
     if run.rules_ran and enabled("JC007", config.select, config.ignore):
-        meta = RULES["JC007"].meta
+        meta = rule_meta("JC007")
         for name, file_sups in sups.items():
             for sup in file_sups:
                 unused = [c for c in sup.codes if c not in sup.used and _counts(c, config)]

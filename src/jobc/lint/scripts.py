@@ -32,11 +32,8 @@ from jobc.spec.context import Context
 from jobc.tables.slurm_options import SPEC_PATH
 
 if TYPE_CHECKING:
-    from jobc.lint.rules.base import Check
     from jobc.script.facts import ScriptFacts
     from jobc.script.spec import Derived
-
-_CHECKS: list[tuple[str, Check]] = []  # filled on the first script
 
 
 def lint_path(
@@ -115,18 +112,12 @@ def _check(
     result.context = ctx
     run.rules_ran = True
     run.places = ScriptPlaces(facts, derived, ctx)
-    for code, check in _script_checks():
+    from jobc.lint.live import current
+    from jobc.lint.rules import checks
+
+    for code, check in checks(ctx, "script", live=current() is not None):
         for hit in check(ctx):
             run.emit(code, hit)
-
-
-def _script_checks() -> list[tuple[str, Check]]:
-    """The checks a script meets, in the registry's order: each rule's `script_check`."""
-    if not _CHECKS:
-        from jobc.lint.rules import RULES
-
-        _CHECKS.extend((code, rule.script_check) for code, rule in RULES.items() if rule.script_check)
-    return _CHECKS
 
 
 def _profile(run: Run, path: Path) -> _source.Source | None:
@@ -149,9 +140,9 @@ def _profile(run: Run, path: Path) -> _source.Source | None:
 
 
 def _problem(file: str, message: str) -> Finding:
-    from jobc.lint.rules import RULES
+    from jobc.lint.rules import meta as rule_meta
 
-    meta = RULES["JC006"].meta
+    meta = rule_meta("JC006")
     return Finding("JC006", meta.name, meta.severity, message, file, Span.point(1, 1))
 
 

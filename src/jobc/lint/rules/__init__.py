@@ -1,15 +1,29 @@
-"""The registry of rules: every rule module, listed explicitly by group, in code order.
+"""The rules: one module a rule under `rules/<group>/jcNNN_<name>.py`, found through the registry.
 
-Each group package (`input` for JC0, `topology` for JC1, …) lists its modules in `MODULES`.
+`registry.py` is generated from the rule modules by `tools/regen.py` (a test fails when it is
+stale): every rule's metadata, the kinds of file it checks (specs, scripts, only with `--live`)
+and the spec fields it needs. Lint reads that table and imports a rule's module the first time a
+file needs its check, so a spec never loads the script rules, a script never loads the spec-only
+ones, and a rule about a section the file does not have is not loaded at all.
+
+`RULES` is every rule by code, in code order; reading a rule out of it imports its module (for
+its docstring, its fix, its checks). `meta(code)` reads the registry alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from importlib import import_module
-from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from jobc.lint.rules.base import Rule, from_module
+from jobc.lint.rules.base import Meta, Rule, from_module
+from jobc.lint.rules.registry import ROWS
 
+if TYPE_CHECKING:
+    from jobc.lint.rules.base import Check
+    from jobc.spec.context import Context
+
+#: The groups of rules, by the first digit of their codes (a group is a package under `rules/`).
 GROUPS = (
     "input",  # JC0
     "topology",  # JC1
@@ -22,20 +36,73 @@ GROUPS = (
     "script",  # JC8: sbatch scripts only
 )
 
-
-def _modules() -> list[ModuleType]:
-    out: list[ModuleType] = []
-    for group in GROUPS:
-        try:
-            package = import_module(f"jobc.lint.rules.{group}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"jobc.lint.rules.{group}":
-                raise
-            continue  # a group whose rules are not written yet
-        out.extend(package.MODULES)
-    return out
+_ROW = {row[0]: row for row in ROWS}
+_META: dict[str, Meta] = {}
+_LOADED: dict[str, Rule] = {}
 
 
-RULES: dict[str, Rule] = {
-    rule.code: rule for rule in sorted(map(from_module, _modules()), key=lambda r: r.code)
-}
+def meta(code: str) -> Meta:
+    """A rule's metadata, from the registry: no rule module is imported."""
+    found = _META.get(code)
+    if found is None:
+        from jobc.core.diagnostics import Severity
+
+        row = _ROW[code]
+        found = _META[code] = Meta(row[0], row[1], Severity[row[2].upper()], row[3], row[4])
+    return found
+
+
+def rule(code: str) -> Rule:
+    """The rule with this code, its module imported (KeyError for a code no rule has)."""
+    found = _LOADED.get(code)
+    if found is None:
+        found = _LOADED[code] = from_module(import_module(f"jobc.lint.rules.{_ROW[code][5]}"))
+    return found
+
+
+class _Rules(Mapping[str, Rule]):
+    """Every rule by code, in code order; a rule's module is imported when the rule is read."""
+
+    def __getitem__(self, code: str) -> Rule:
+        return rule(code)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ROW)
+
+    def __len__(self) -> int:
+        return len(_ROW)
+
+    def __contains__(self, code: object) -> bool:
+        return code in _ROW
+
+
+RULES: Mapping[str, Rule] = _Rules()
+
+# the checks lint runs: (code, kinds of file, fields its spec check reads, whether it needs --live)
+_CHECKED = tuple((row[0], row[6], row[8], row[7]) for row in ROWS if row[6])
+
+
+def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
+    """The checks a file of this kind ("spec" or "script") meets, in code order, each rule's module
+    imported as it comes. A rule that needs `--live` runs only with it; a spec check that reads
+    certain fields (`READS`) only when the spec, its profiles or --set write one of them. (A
+    script's checks read the script's own facts as well, so they all run.)"""
+    for code, kinds, reads, live_only in _CHECKED:
+        if kind not in kinds or (live_only and not live):
+            continue
+        if reads and kind == "spec" and not any(_written(ctx.data, path) for path in reads):
+            continue
+        found = rule(code)
+        check = found.check if kind == "spec" else found.script_check
+        if check is not None:
+            yield code, check
+
+
+def _written(data: Any, path: tuple[str, ...]) -> bool:
+    """Whether the merged data has this key at all, even as null (`Context.given`)."""
+    node = data
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True

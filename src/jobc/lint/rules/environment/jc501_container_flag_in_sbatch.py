@@ -40,6 +40,9 @@ META = Meta(
     summary="A pyxis --container-* flag given as an sbatch option",
     remediation="Move it to the container section; jobc puts pyxis flags on srun.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("slurm", "extra"),)
 # A batch script can have this pitfall in the same form: the rule runs on scripts too.
 SCRIPTS = True
 

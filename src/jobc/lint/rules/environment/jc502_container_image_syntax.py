@@ -40,6 +40,9 @@ META = Meta(
         'Write squashfs images as /abs/path.sqsh or ./path.sqsh, registry images as "registry#repo:tag".'
     ),
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("container",),)
 
 _SQUASHFS = (".sqsh", ".squashfs", ".sqfs")
 _SCHEMES = ("docker://", "dockerd://", "podman://")

@@ -42,6 +42,9 @@ META = Meta(
     summary="launch.workdir is not on shared storage (multi-node) or not mounted into the container",
     remediation="Put the working directory under a storage.shared prefix, and mount it into the container.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("launch", "workdir"),)
 
 
 def check(ctx: Context) -> Iterator[Hit]:

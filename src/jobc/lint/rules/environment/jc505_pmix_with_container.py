@@ -39,6 +39,9 @@ META = Meta(
     summary="--mpi=pmix with a pyxis container (fails on many clusters; PyTorch needs no PMI)",
     remediation="Drop --mpi=pmix / SLURM_MPI_TYPE=pmix, or use pmi2 if the program needs PMI.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("container",),)
 
 _PMIX_LINE = re.compile(r"--mpi[= ]+pmix|SLURM_MPI_TYPE=['\"]?pmix")
 _WHY = (

@@ -47,6 +47,9 @@ META = Meta(
     summary="The workdir's pyproject.toml declares extras and the uv sync before the launch installs none",
     remediation="Name the extras the job needs in launch.uv.extras (or set launch.uv.all_extras).",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("launch", "workdir"),)
 
 
 def declared_extras(pyproject: Path) -> list[str]:

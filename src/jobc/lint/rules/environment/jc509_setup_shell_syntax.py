@@ -60,6 +60,9 @@ META = Meta(
     summary="launch.setup is not valid bash: the compiled script would not parse",
     remediation="Close the quote, substitution, heredoc or compound command within the setup.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("launch", "setup"),)
 
 # the line the compiler writes before anything of the script's body; parsing starts there too
 _PRELUDE = "set -euo pipefail\n"

@@ -54,6 +54,9 @@ META = Meta(
         "parallelism.etp > 1 to split every expert; tp alone does not help while etp is 1."
     ),
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("model",),)
 
 #: The share of a GPU's memory that routed-expert weights may take, by workload (numerator,
 #: denominator). Fractions are made only when a spec has a MoE model: importing `fractions` (and

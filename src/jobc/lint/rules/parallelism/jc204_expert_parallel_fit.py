@@ -37,6 +37,9 @@ META = Meta(
     summary="experts not divisible by ep, or ep·etp·pp does not divide the world",
     remediation="Choose ep dividing model.moe.experts such that ep × etp × pp divides nodes × gpus_per_node.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("parallelism", "ep"), ("parallelism", "etp"))
 
 
 def _experts(ctx: Context) -> int | None:

@@ -31,6 +31,9 @@ META = Meta(
     summary="sequence_parallel without tensor parallelism (tp 1) does nothing",
     remediation="Remove parallelism.sequence_parallel, or use tp > 1.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("parallelism", "sequence_parallel"),)
 
 
 def check(ctx: Context) -> Iterator[Hit]:

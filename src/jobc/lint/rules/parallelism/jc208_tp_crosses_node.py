@@ -38,6 +38,9 @@ META = Meta(
     summary="tp larger than, or not dividing, gpus_per_node: tensor parallelism over the network",
     remediation="Use a tp that divides gpus_per_node; span nodes with pp, cp or dp.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("parallelism", "tp"),)
 
 
 def check(ctx: Context) -> Iterator[Hit]:

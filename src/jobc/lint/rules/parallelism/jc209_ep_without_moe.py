@@ -34,6 +34,9 @@ META = Meta(
     summary="ep > 1 for a model without MoE layers",
     remediation="Set parallelism.ep to 1, or describe the model's experts under model.moe.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("parallelism", "ep"),)
 
 _ARCHITECTURE = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab")
 

@@ -36,6 +36,9 @@ META = Meta(
     summary="requeue is on but no signal warns the program before the time limit",
     remediation="Set resilience.signal (SIGTERM or SIGUSR2) and a grace_s long enough to save a checkpoint.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resilience", "requeue"),)
 # A batch script can have this pitfall in the same form: the rule runs on scripts too.
 SCRIPTS = True
 

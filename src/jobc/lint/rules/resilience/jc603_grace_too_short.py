@@ -49,6 +49,9 @@ META = Meta(
     summary="grace_s is shorter than saving the checkpoint takes (size ÷ write bandwidth)",
     remediation="Raise resilience.grace_s above the save time plus a margin for the step in flight.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resilience", "checkpoint", "size_gb"), ("resilience", "checkpoint", "write_gbps"))
 
 # finishing the step in flight, the collective stop decision and the requeue call
 STOP_MARGIN_S = 30

@@ -35,6 +35,9 @@ META = Meta(
     summary="SIGUSR1 as the warning signal (some NCCL releases catch it)",
     remediation="Use resilience.signal: SIGUSR2 or SIGTERM.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resilience", "signal"),)
 # A batch script can have this pitfall in the same form: the rule runs on scripts too.
 SCRIPTS = True
 

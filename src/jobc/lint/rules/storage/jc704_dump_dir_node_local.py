@@ -42,6 +42,9 @@ META = Meta(
     summary="Hang dumps (flight recorder, stacks) go to node-local storage on a multi-node job",
     remediation="Set monitoring.dump_dir under a storage.shared prefix (or leave it to the log directory).",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("monitoring", "dump_dir"),)
 
 
 def check(ctx: Context) -> Iterator[Hit]:

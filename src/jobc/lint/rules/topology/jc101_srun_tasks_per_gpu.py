@@ -35,6 +35,9 @@ META = Meta(
     summary="`mode: srun` needs one task per GPU on each node",
     remediation="Remove resources.tasks_per_node (it is derived), or set it to gpus_per_node.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resources", "tasks_per_node"),)
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:

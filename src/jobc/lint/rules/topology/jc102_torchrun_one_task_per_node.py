@@ -58,6 +58,9 @@ META = Meta(
     summary="`mode: torchrun` needs exactly one task per node",
     remediation="Remove resources.tasks_per_node (it is derived), or set it to 1.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resources", "tasks_per_node"),)
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:

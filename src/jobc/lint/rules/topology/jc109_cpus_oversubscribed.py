@@ -37,6 +37,9 @@ META = Meta(
     summary="cpus_per_task × tasks_per_node is more than a node's CPUs",
     remediation="Lower resources.cpus_per_task to at most the node's CPUs divided by tasks per node.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resources", "cpus_per_task"),)
 # A batch script can have this pitfall in the same form: the rule runs on scripts too.
 SCRIPTS = True
 

@@ -50,6 +50,9 @@ META = Meta(
         '"0-20:4") and the dependency as type:jobid items ("afterok:123:124", "singleton").'
     ),
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("slurm", "array"), ("slurm", "dependency"), ("sweep",))
 
 # ASCII digits only: sbatch reads no other (`\d` would also match `٣`)
 _INDEX = re.compile(r"([0-9]+)(?:-([0-9]+)(?::([0-9]+))?)?")

@@ -37,6 +37,8 @@ META = Meta(
     summary="The partition does not exist on the live cluster, or is not up (--live)",
     remediation="Use one of the partitions `sinfo` lists, or leave slurm.partition to the cluster's default.",
 )
+# Only `jobc lint --live` has a cluster to compare with; without it lint does not load the rule.
+LIVE = True
 # a script's partition, time, nodes, constraint, account and QOS meet the same cluster
 SCRIPTS = True
 

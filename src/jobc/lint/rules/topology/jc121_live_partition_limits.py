@@ -41,6 +41,8 @@ META = Meta(
         "or pick another partition."
     ),
 )
+# Only `jobc lint --live` has a cluster to compare with; without it lint does not load the rule.
+LIVE = True
 # a script's partition, time, nodes, constraint, account and QOS meet the same cluster
 SCRIPTS = True
 

@@ -39,6 +39,8 @@ META = Meta(
     summary="A constraint's feature or the GPU type is on no node of the live partition (--live)",
     remediation="Use a feature `sinfo -o '%P %f'` lists for the partition, and the GPU its nodes have.",
 )
+# Only `jobc lint --live` has a cluster to compare with; without it lint does not load the rule.
+LIVE = True
 # a script's partition, time, nodes, constraint, account and QOS meet the same cluster
 SCRIPTS = True
 

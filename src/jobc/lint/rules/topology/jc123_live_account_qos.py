@@ -36,6 +36,8 @@ META = Meta(
     summary="The account or QOS is unknown to accounting, or not allowed in the partition (--live)",
     remediation="Use an account and QOS that `sacctmgr show assoc user=$USER` lists for you.",
 )
+# Only `jobc lint --live` has a cluster to compare with; without it lint does not load the rule.
+LIVE = True
 # a script's partition, time, nodes, constraint, account and QOS meet the same cluster
 SCRIPTS = True
 
