@@ -8,7 +8,7 @@ import io
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 from jobc import __version__
 from jobc.commands import COMMANDS, Exit, crash
@@ -20,7 +20,43 @@ class UsageError(Exception):
     """A problem with how jobc was called; one line, exit 2."""
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help, as wide as the terminal, measured without `shutil`.
+
+    argparse builds a formatter for every option it adds, and the formatter measures the terminal
+    with `shutil.get_terminal_size`: importing `shutil` (and the compression modules it imports)
+    was a millisecond of every run. The width is found the same way here.
+    """
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        super().__init__(
+            prog, indent_increment, max_help_position, _columns() - 2 if width is None else width
+        )
+
+
+def _columns() -> int:
+    """What `shutil.get_terminal_size().columns` answers: $COLUMNS, else stdout's terminal, else 80."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
 

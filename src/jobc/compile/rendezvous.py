@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from jobc.compile.plan import Plan
+if TYPE_CHECKING:  # lint's JC104 reads the port range below without loading the compiler's plan
+    from jobc.compile.plan import Plan
 
 # The runtime's formula (jobc.runtime.launch.fallback_master_port with step 0).
 PORT_BASE = 20000

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -324,6 +323,8 @@ def _check(run: Run, result: Result, path: Path) -> None:
     if not result.is_profile:
         merged.pop("profile", None)
     if run.overrides:
+        import copy
+
         # the merge shares nested dicts and lists with the layers' own data; --set must not
         # write through into what the files said
         merged = copy.deepcopy(merged)
