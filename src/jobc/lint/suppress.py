@@ -98,6 +98,11 @@ def _scalar_spans(text: str) -> list[tuple[Mark, Mark]] | None:
     Quotes, escapes, multi-line strings and block scalars (`setup: |`) are the scanner's
     business: a `#` inside any of them is text, not a comment.
     """
+    from jobc.reader import plainyaml
+
+    fast = plainyaml.scalar_spans(text)
+    if fast is not None:
+        return fast
     from jobc.reader import fastyaml
 
     fast = fastyaml.scalar_spans(text)

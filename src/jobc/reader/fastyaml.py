@@ -21,7 +21,9 @@ import re
 from typing import Any
 
 from jobc.reader.locate import MapPos, Pos, SeqPos
-from jobc.reader.scalars import AMBIGUOUS_WORDS, plain_string_problem
+from jobc.reader.scalars import Unsupported as _Unsupported
+from jobc.reader.scalars import plain_value as _plain
+from jobc.reader.scalars import string_key
 
 try:
     from yaml import _yaml as _libyaml
@@ -41,47 +43,8 @@ MAX_DEPTH = 32  # deeper documents go to ruamel, which reports the nesting limit
 # to find rather than the printable ones to allow: that class compiles in a fraction of the time.
 _UNUSUAL = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
-_NULLS = frozenset(["", "~", "null", "Null", "NULL"])
 # A `"\ud800"` escape makes half a surrogate pair, which is no character: ruamel's reading reports it.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_MAX_INT_DIGITS = 18  # past int64 is ruamel's reading, which reports numbers no spec value can hold
-_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT = re.compile(r"(?:0|-?[1-9][0-9]*)\Z")
-_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+\Z")
-_DIGIT_OR_DOT = frozenset("0123456789.")
-# ruamel's YAML 1.2 implicit types for numbers and dates: anything they match that the simple
-# forms above do not (underscores, octal, hex, exponents, leading zeros, dates) is ruamel's to read.
-# Compiled on first use: most specs never need it.
-_RUAMEL_NUMBERS = r"""(?:
-        [-+]?0b[0-1_]+
-       |[-+]?0o?[0-7_]+
-       |[-+]?[0-9_]+
-       |[-+]?0x[0-9a-fA-F_]+
-       |[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-       |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-       |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
-       |[-+]?\.(?:inf|Inf|INF)
-       |\.(?:nan|NaN|NAN)
-       |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:(?:[Tt]|[\ \t]+).*)?
-       |<<|=
-    )\Z"""
-
-
-def _ruamel_number(value: str) -> bool:
-    return re.match(_RUAMEL_NUMBERS, value, re.X) is not None
-
-
-def _may_be_number(value: str) -> bool:
-    """Whether ruamel could read this plain scalar as a number, a date, `<<` or `=`.
-
-    ruamel tries its patterns for a scalar whose first character is a sign, a digit, a dot, `<` or
-    `=`, and every one that matches starts with a digit or a dot (an underscore, after a sign)
-    after at most one sign: `--flag` and `-x` need not meet the full patterns.
-    """
-    first = value[0]
-    if first in "+-":  # ruamel's integers take underscores anywhere after the sign
-        return len(value) > 1 and (value[1] in _DIGIT_OR_DOT or value[1] == "_")
-    return first in _DIGIT_OR_DOT or value in ("<<", "=")
 
 
 def scalar_spans(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]] | None:
@@ -110,10 +73,6 @@ def _ordinary(text: str) -> bool:
         and "\n..." not in text
         and _UNUSUAL.search(text) is None
     )
-
-
-class _Unsupported(Exception):
-    pass
 
 
 # a block scalar's header as YAML 1.2 allows it: libyaml also takes a comment without a space
@@ -161,9 +120,7 @@ def _walk(parser: Any, text: str) -> tuple[Any, Pos, list[tuple[tuple[str | int,
             if style == '"' and _SURROGATE.search(value):
                 raise _Unsupported
             if is_map and key is None:
-                if style == "" and (
-                    value in _NULLS or value in _BOOLS or (_may_be_number(value) and _ruamel_number(value))
-                ):
+                if style == "" and not string_key(value):
                     raise _Unsupported  # a key that is not a plain string
                 if value in data:
                     raise _Unsupported  # ruamel reports the duplicate
@@ -238,27 +195,6 @@ def _open_document(get: Any) -> None:
     doc = get()
     if type(doc) is not _events.DocumentStartEvent or doc.version is not None or doc.tags:
         raise _Unsupported
-
-
-def _plain(value: str) -> tuple[Any, str | None]:
-    """A plain scalar's value as ruamel reads it, and what YAML 1.1 tools would make of it
-    differently (None when they agree)."""
-    if value in _NULLS:
-        return None, None
-    if value in _BOOLS:
-        return _BOOLS[value], None
-    if _may_be_number(value):
-        if _INT.match(value):
-            if len(value) > _MAX_INT_DIGITS:
-                raise _Unsupported
-            return int(value), None
-        if _FLOAT.match(value):
-            return float(value), None
-        if _ruamel_number(value):
-            raise _Unsupported
-        # the only plain strings that YAML 1.1 reads as numbers: 12:30 and the like
-        return value, plain_string_problem(value) if ":" in value else None
-    return value, plain_string_problem(value) if value in AMBIGUOUS_WORDS else None
 
 
 def _block_scalar_ok(lines: list[str], line: int, col: int) -> bool:

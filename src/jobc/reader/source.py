@@ -146,9 +146,15 @@ def parse_bytes(raw: bytes, name: str) -> Source:
 
 
 def parse_text(text: str, name: str) -> Source:
-    from jobc.reader import fastyaml
+    from jobc.reader import plainyaml
 
-    fast = fastyaml.parse(text)
+    # the plain subset most specs are written in needs no parser library; libyaml reads the rest
+    # of what ruamel would read alike, and ruamel everything else
+    fast = plainyaml.parse(text)
+    if fast is None:
+        from jobc.reader import fastyaml
+
+        fast = fastyaml.parse(text)
     if fast is not None:
         src = Source(name, text)
         src.data, src.tree, ambiguous = fast
