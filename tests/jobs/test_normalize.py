@@ -23,6 +23,7 @@ from jobc.jobs.normalize import clean, split_flat_table, wrap_width
         ("ValueError: bad```", "ValueError: bad"),
         ("```python", ""),
         ("~~~", ""),
+        ("`salloc: error: Node failure on worker-1`", "salloc: error: Node failure on worker-1"),
     ],
 )
 def test_debris_is_removed(raw: str, text: str) -> None:

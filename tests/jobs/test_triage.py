@@ -263,7 +263,10 @@ def test_scanner_is_fed_line_by_line() -> None:
     s = Scanner()
     s.feed("x", 1, "0: Traceback (most recent call last):\n")
     s.feed("x", 2, "0: OSError: disk full\n")
-    assert s.diagnosis(None, None, None, ["x"]).findings[0].summary.startswith("srun task 0 raised OSError")
+    # no launcher of its own in the log: srun's task is the rank, as an inference
+    first = s.diagnosis(None, None, None, ["x"]).findings[0]
+    assert first.summary.startswith("rank 0 raised OSError")
+    assert (first.task, first.inferred) == (0, True)
 
 
 def test_a_shell_naming_its_script_is_no_host_prefix() -> None:

@@ -52,8 +52,11 @@ def _causal_table() -> list[str]:
         "|---|---|---|---|---|",
     ]
     for r in EXPLAINS:
-        what = ", ".join(f"`{k}`" for k in r.effect.split("|")) + (f" (not `{r.unless}`)" if r.unless else "")
-        out.append(f"| `{r.cause}` | {what} | {r.scope} | {r.order} | {r.why} |")
+        what = ", ".join(f"`{k}`" for k in r.effect.split("|")) + (
+            " (not " + ", ".join(f"`{k}`" for k in r.unless.split("|")) + ")" if r.unless else ""
+        )
+        who = f"`{r.cause}`" + (f" (not `{r.cause_unless}`)" if r.cause_unless else "")
+        out.append(f"| {who} | {what} | {r.scope} | {r.order} | {r.why} |")
     return out
 
 
@@ -76,9 +79,13 @@ def _markdown() -> str:
         "`host:pid:tid`, Ray's `(pid=…, ip=…)`, timestamps, logging headers and levels); a structure "
         "that repeats over the file is inferred from its head (pasted line numbers, host prefixes "
         "without digits or under indentation).",
-        "3. **identity**: which rank, local rank, srun task and node wrote a line, joined from every "
+        "3. **identity** (`identity.py`): which rank, local rank, srun task and node wrote a line, "
+        "joined from every "
         "line that pairs them (srun's task reports, torchrun's table, NCCL's `host:pid`, Ray's "
-        "`ip=`); never by arithmetic. An srun task is a rank only where the log allows it.",
+        "`ip=`); never by arithmetic. An srun task is a rank only where the log allows it (no "
+        "launcher that starts a node's processes, or jobc's own srun launch), and a failure that names "
+        "no node takes the node of its class fellows when they all name one; both are inferences, "
+        "and lower the finding's confidence to medium.",
         "4. **events** (`events.py`): the signatures below, each giving its class, its **statement "
         "line** (the line whose text decided the class), its fields and a strength (3 a stated "
         "failure, 2 a report that a process ended, 1 a symptom); a fallback lexicon (`Error`, "

@@ -68,6 +68,8 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("barrier")
     if f.code == "L202":
         k.add("table")
+    if f.code == "S506":
+        k.add("node_lost")
     if f.code == "P106":
         k.add("echo")
     return frozenset(k)
@@ -82,13 +84,16 @@ class Row:
     scope: str  # process | node | job
     order: str  # after (the effect comes after the cause in the log) | any
     why: str
-    unless: str = ""  # a kind the effect must not have
+    unless: str = ""  # kinds separated by `|` the effect must not have
+    cause_unless: str = ""  # kinds separated by `|` the cause must not have
     then: str = ""  # how the explained finding's summary begins ({rank}: the cause's rank)
 
     def applies(self, cause: Finding, kc: frozenset[str], effect: Finding, ke: frozenset[str]) -> bool:
         if self.cause not in kc or not (ke & set(self.effect.split("|"))):
             return False
-        if self.unless and self.unless in ke:
+        if self.unless and ke & set(self.unless.split("|")):
+            return False
+        if self.cause_unless and kc & set(self.cause_unless.split("|")):
             return False
         if self.order == "after" and effect.order <= cause.order:
             return False
@@ -112,6 +117,10 @@ def _same_node(a: Finding, b: Finding) -> bool:
     return a.node is None or b.node is None or a.node.split(".")[0] == b.node.split(".")[0]
 
 
+def _earlier(a: Finding, b: Finding) -> bool:
+    return a.at is not None and b.at is not None and a.at < b.at
+
+
 def _barrier_names(a: Finding, b: Finding) -> bool:
     return a.rank is not None and a.rank in b.ranks
 
@@ -121,10 +130,26 @@ SCOPES: dict[str, Callable[[Finding, Finding], bool]] = {
     "node": _same_node,
     "job": lambda a, b: True,
     "named": _barrier_names,
+    "earlier": _earlier,
 }
 
 #: The rows, most specific first. Each was a special case of the judge before it was a row.
 EXPLAINS: tuple[Row, ...] = (
+    Row(
+        "node_lost",
+        "stop",
+        "job",
+        "any",
+        "srun's report of the node it lost explains slurmstepd's NODE FAILURE cancel (which names "
+        "its own node)",
+    ),
+    Row(
+        "table",
+        "table",
+        "earlier",
+        "any",
+        "of two torchrun tables (one per node's agent), the earlier failure time is the first",
+    ),
     Row("stop", "cancel", "job", "any", "a time limit, preemption or node failure explains a bare CANCELLED"),
     Row(
         "stop",
@@ -168,10 +193,17 @@ EXPLAINS: tuple[Row, ...] = (
         "report",
         "job",
         "any",
-        "a failure explains the other processes' exit codes",
-        unless="crash",
+        "a failure explains the other processes' exit codes (a crash or a kill before it is its own)",
+        unless="crash|kill",
     ),
-    Row("failure", "report", "job", "after", "a failure explains the crashes and kills that follow it"),
+    Row(
+        "failure",
+        "report",
+        "job",
+        "after",
+        "a failure explains the crashes and kills that follow it (a lost rendezvous kills nobody)",
+        cause_unless="rendezvous",
+    ),
     Row(
         "failure",
         "teardown|symptom|cancel|echo|guess",
@@ -202,7 +234,22 @@ EXPLAINS: tuple[Row, ...] = (
         "any",
         "a collective timeout explains the same rank's abort, SIGABRT and its launcher's report",
     ),
-    Row("table", "report", "job", "any", "torchrun's table speaks for the other reports of the same end"),
+    Row(
+        "table",
+        "report",
+        "job",
+        "any",
+        "torchrun's table speaks for the other reports of the same end",
+        unless="table",
+    ),
+    Row(
+        "report",
+        "rendezvous",
+        "job",
+        "any",
+        "a lost rendezvous where a process's end was reported is its echo (the other agents lose the store)",
+        then="then the ranks lost the rendezvous store (an echo of the failure above)",
+    ),
     Row(
         "report",
         "cancel|teardown|guess",
@@ -245,7 +292,9 @@ def explain(findings: Sequence[Finding], progress: Progress = ()) -> dict[int, V
                 (
                     c
                     for c in sorted(findings, key=lambda x: x.order)
-                    if c is not e and row.applies(c, kinds[id(c)], e, ke) and not _mutual(c, e, kinds)
+                    if c is not e
+                    and row.applies(c, kinds[id(c)], e, ke)
+                    and (row.scope == "earlier" or not _mutual(c, e, kinds))
                 ),
                 None,
             )

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jobc.jobs import normalize, prefixes
+from jobc.jobs import identity, normalize, prefixes
 from jobc.jobs.findings import Diagnosis, Event, Evidence, Facts, parse_int, signal_of
 from jobc.jobs.judge import judge
 from jobc.jobs.prefixes import Line
@@ -90,6 +90,17 @@ PROGRESS = re.compile(
     r"\bloss\b\s{0,2}[:=]\s{0,2}[0-9]|'loss': [0-9]"
 )
 MAX_PROGRESS = 10_000
+#: A traceback frame in code that meets the other ranks: a timeout there is a rendezvous failure.
+_RENDEZVOUS_FRAME = re.compile(
+    r"rendezvous|_create_tcp_store|TCPStore\(|init_process_group|jax/_src/distributed|client\.connect\("
+)
+_MEETING_FAILED = re.compile(r"[Tt]imed? ?out|DEADLINE_EXCEEDED|[Cc]onnect(?:ion)? (?:refused|reset|failed)")
+#: Lines that start a record of their own, never the continuation of an exception's message.
+_RECORD = re.compile(
+    r"^(?:\s{0,16}File \"|Traceback |During handling|The above exception|srun: |slurmstepd|[\[(=<-]|"
+    r"\s{0,8}(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception|Warning)\b)"
+)
+CONTINUATION_LINES = 4
 
 
 @dataclass
@@ -142,6 +153,8 @@ class Scanner(Facts):
         self.last_error: Event | None = None  # an NCCL error whose `Last error:` may follow
         self.last_error_left = 0
         self.last_error_armed = False
+        # an exception line whose message may go on over the next lines (a hard-wrapped paste)
+        self.cont: tuple[Event, tuple[Any, ...], int, str] | None = None
 
     def learn(self, sample: Sequence[tuple[int, str]]) -> None:
         """Infer this file's prefix structure from a sample of its lines (the file's head)."""
@@ -151,7 +164,13 @@ class Scanner(Facts):
 
     def busy(self) -> bool:
         """Whether every line matters now (an open traceback, a torchrun table being read)."""
-        return bool(self.open_tb) or self.table_left > 0 or self.follow_left > 0 or self.last_error_left > 0
+        return (
+            bool(self.open_tb)
+            or self.table_left > 0
+            or self.follow_left > 0
+            or self.last_error_left > 0
+            or self.cont is not None
+        )
 
     # -- feeding ---------------------------------------------------------------------------
 
@@ -172,6 +191,8 @@ class Scanner(Facts):
         ev = Evidence(path, number, _clip(raw))
         order = (number, self._piece)
         self._labels(line)
+        if not self.launcher_seen and any(w in text for w in identity.LAUNCHER_WORDS):
+            self.launcher_seen = True
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
         if text.startswith(("jobc: ", "jobc.runtime: ")):
@@ -187,6 +208,8 @@ class Scanner(Facts):
             if self.table_root and "rank" in self.table:
                 self._table_block(line)  # the table stopped before its end: what it said stands
         key = (line.task, line.rank, line.local_rank, line.node, line.writer)
+        if self.cont is not None and self._continued(key, ev, line, text):
+            return
         if self._traceback(key, ev, order, line, text):
             return
         self._match(ev, order, line, text)
@@ -194,6 +217,8 @@ class Scanner(Facts):
     def _labels(self, line: Line) -> None:
         if line.rank is not None and line.task is not None:
             self.rank_task.setdefault(line.rank, line.task)
+        if line.local_rank is not None:
+            self.launcher_seen = True
         if line.node is not None:
             if line.rank is not None:
                 self.rank_node.setdefault(line.rank, line.node)
@@ -266,6 +291,8 @@ class Scanner(Facts):
             event.context.append(ev)
             self.follow_left = 0
             return True
+        if kind == "mpi-exec":
+            return self._mpi_exec(ev, text, event)
         if kind == "mpirun":
             self.follow_left = 0
             w = launch.MPIRUN_SIGNAL.match(text)
@@ -274,6 +301,19 @@ class Scanner(Facts):
                 event.context.append(ev)
             return False
         return self._hydra(ev, text, event)
+
+    def _mpi_exec(self, ev: Evidence, text: str, event: Event) -> bool:
+        """The node and rank under Open MPI's report that it could not execute the program."""
+        if (m := launch.MPIRUN_EXEC_NODE.match(text)) is not None:
+            event.fields.setdefault("node", m.group("node"))
+            event.context.append(ev)
+            return True
+        if (m := launch.MPIRUN_EXEC_RANK.search(text[:400])) is not None:
+            event.fields.setdefault("rank", m.group("rank"))
+            event.context.append(ev)
+            self.follow_left = 0
+            return True
+        return False
 
     def _hydra(self, ev: Evidence, text: str, event: Event) -> bool:
         h = launch.HYDRA_END.search(text[:2000])
@@ -287,6 +327,26 @@ class Scanner(Facts):
             event.fields.pop("exit_code", None)  # Hydra's EXIT CODE was the signal's number
             self.follow_left = 0
         return False
+
+    def _continued(self, key: tuple[Any, ...], ev: Evidence, line: Line, text: str) -> bool:
+        """A line that goes on with the message of the exception just read: the message is read
+        whole, and the exception reclassified by it (`errno: 98 - Address` / `already in use`)."""
+        assert self.cont is not None
+        event, where, left, message = self.cont
+        self.cont = None
+        if left <= 0 or key != where or not text.strip() or line.level is not None or _RECORD.match(text):
+            return False
+        message = f"{message} {text.strip()}"[:2000]
+        self.cont = (event, where, left - 1, message)
+        if len(event.context) < 16:
+            event.context.append(ev)
+        if event.cls == "exception" and event.sig is not None and event.sig.code == "P104":
+            sig = self._classify(f"{event.fields.get('type', '')}: {message}")
+            if sig is not None and sig.code != "P104":
+                event.sig, event.cls, event.role, event.kind = sig, sig.cls, sig.role, sig.name
+                event.strength = max(event.strength, strength_of(sig))
+        # a line a signature reads on its own is also an event of its own (its fields: a node)
+        return not any(s.search(text) for s in self.catalogue if s.code != "P104")
 
     # -- torchrun's table ------------------------------------------------------------------
 
@@ -444,6 +504,12 @@ class Scanner(Facts):
             self.child_failed = self.child_failed or (ev, order, line)
             return
         sig = self._classify(f"{name}: {message}") or _by_code("P104")
+        if (
+            sig.code == "P104"
+            and _MEETING_FAILED.search(message)
+            and any(_RENDEZVOUS_FRAME.search(t) for _, t in opened.tail)
+        ):
+            sig = _by_code("N406")  # a timeout in the code that meets the other ranks: the rendezvous
         if sig.code != "P104" and (m := sig.search(f"{name}: {message}")) is not None:
             # what the signature reads in the exception's message (a signal, an exit code, ...)
             for k, v in m.groupdict().items():
@@ -452,6 +518,7 @@ class Scanner(Facts):
         event = self._event(sig, opened.start, order, line, fields, statement=ev, context=context, strength=3)
         if event is not None:
             self.last_exception[key] = event
+            self.cont = (event, key, CONTINUATION_LINES, message)
 
     # -- one line against the catalogue ----------------------------------------------------
 
@@ -491,6 +558,11 @@ class Scanner(Facts):
             # an exception line without its traceback: classified by what it says
             sig = self._classify(f"{name}: {fields['message']}") or sig
             strength = 2 if sig.code == "P104" else None
+            event = self._event(sig, ev, order, line, fields, strength=strength)
+            if event is not None:
+                key = (line.task, line.rank, line.local_rank, line.node, line.writer)
+                self.cont = (event, key, CONTINUATION_LINES, fields["message"])
+            return
         elif sig.code == "G306":
             if "what" not in fields:
                 self.abort_at = ev  # its what() comes on the next line and says which failure
@@ -565,6 +637,8 @@ class Scanner(Facts):
             line.writer,
             str(fields.get("type")),
             str(fields.get("message", fields.get("what", "")))[:120] if sig else "",
+            fields.get("rank"),
+            fields.get("time"),
         )
         known = self.seen.get(dedupe)
         if known is not None:
@@ -580,6 +654,10 @@ class Scanner(Facts):
 
     def _follow_up(self, event: Event) -> None:
         code = event.sig.code if event.sig else ""
+        if code in identity.NODE_LAUNCHERS or event.fields.get("local_rank") is not None:
+            self.launcher_seen = True
+        if code == "L217":
+            self.follow, self.follow_left = ("mpi-exec", event), launch.MPIRUN_EXEC_LINES
         if code == "L209" and "node" not in event.fields:
             self.follow, self.follow_left = ("ray", event), launch.RAY_FIELD_LINES
         elif code == "L211" and "signum" not in event.fields:
@@ -650,6 +728,7 @@ def _table_fields(table: dict[str, str], rank: int | None, host: str | None) -> 
         "signal": sig,
         "error_file": table.get("error_file"),
         "pid": pid.group(1) if pid else None,
+        "time": table.get("time"),
     }
 
 

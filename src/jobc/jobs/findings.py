@@ -76,6 +76,7 @@ class Finding:
     confidence: str = "high"  # high | medium | low: how sure triage is of the class
     strength: int = 3
     inferred: bool = False  # its rank or node was inferred, not read from a line that says it
+    at: str | None = None  # when it happened, where the log says it in a sortable form
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -240,5 +241,8 @@ class Facts:
         self.step_ends: list[tuple[Evidence, int]] = []
         self.watchdog: list[Evidence] = []
         self.nodes_seen: set[str] = set()
+        # a launcher that starts a node's processes itself (torchrun, DeepSpeed, accelerate): under
+        # it an srun task is a node, never a rank
+        self.launcher_seen = False
         # where the job's progress output was seen: (line, srun task, rank) of the line
         self.progress: list[tuple[int, int | None, int | None]] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from jobc.jobs import causality
+from jobc.jobs import causality, identity
 from jobc.jobs.confidence import grade
 from jobc.jobs.findings import (
     EVIDENCE_CAP,
@@ -162,6 +162,9 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     _requeue(scanner, findings)
     findings = _merge(findings)
     _place_unlabelled(findings)
+    causes = sorted((f for f in findings if f.cause), key=lambda f: (-f.strength, f.order))
+    if causes:
+        identity.borrow_node(causes[0], findings)
 
     if not any(f.cause for f in findings):
         # a signal the job received (Lightning's `Received SIGTERM`, torchrun's agent) and nothing else
@@ -226,10 +229,10 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
     count = 1
     if tasks_text:
         task, count = first_task(tasks_text)
-    if rank is None and task is not None and not scanner.torchrun and scanner.compiled and tasks_text is None:
-        rank = task  # jobc's srun launch: the task is the rank, by the script's contract
-    if rank is None and tasks_text and scanner.compiled and not scanner.torchrun and count == 1:
-        rank = task
+    # an srun task is the rank in jobc's srun launch, and where no launcher starts a node's processes
+    inferred = False
+    if e.cls not in ("time_limit", "preempted", "cancelled", "node_fail"):  # the job's, no rank's
+        rank, inferred = identity.rank_of_task(scanner, rank, task, count)
     if e.kind == "torchrun-root-cause":
         # the table's host is the agent's own name for itself (often not Slurm's): the labels first
         node = _node_of(scanner, rank, task) or fx.get("node")
@@ -279,6 +282,9 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         user_frame=fx.get("user_frame"),
     )
     f.report = bool(e.sig and e.sig.report)
+    f.inferred = inferred
+    at = fx.get("time")
+    f.at = at if isinstance(at, str) and at[:4].isdigit() else None
     return f
 
 
@@ -323,54 +329,7 @@ def _int_field(value: Any) -> int | None:
     return None
 
 
-def _node_of(scanner: Facts, rank: int | None, task: int | None) -> str | None:
-    """A rank's node as the log says it: srun's task lines, host prefixes, torchrun's table,
-    and in jobc's torchrun launch the task (one per node) and the banner's node list."""
-    if task is None and rank is not None:
-        task = scanner.rank_task.get(rank)
-    if task is not None and task in scanner.task_node:
-        return scanner.task_node[task]
-    if rank is not None and rank in scanner.rank_node:
-        return scanner.rank_node[rank]
-    if task is not None and scanner.torchrun and scanner.nodelist:
-        return _nth_host(scanner.nodelist, task)
-    return None
-
-
-def _nth_host(nodelist: str, index: int) -> str | None:
-    """The index-th host of a Slurm node list (`gpu[01-04,07],login1`), without expanding it."""
-    depth = 0
-    parts: list[str] = []
-    start = 0
-    for i, ch in enumerate(nodelist):
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(nodelist[start:i])
-            start = i + 1
-    parts.append(nodelist[start:])
-    for part in parts:
-        prefix, bracket, rest = part.partition("[")
-        if not bracket:
-            if index == 0:
-                return part
-            index -= 1
-            continue
-        inner, _, suffix = rest.partition("]")
-        for piece in inner.split(","):
-            lo, dash, hi = piece.partition("-")
-            if not (lo.isascii() and lo.isdigit() and len(lo) <= 9):
-                return None
-            top = hi if dash else lo
-            if not (top.isascii() and top.isdigit() and len(top) <= 9):
-                return None
-            n = int(top) - int(lo) + 1
-            if index < n:
-                return f"{prefix}{str(int(lo) + index).zfill(len(lo))}{suffix}"
-            index -= n
-    return None
+_node_of = identity.node_of
 
 
 def _summary(
@@ -544,6 +503,7 @@ def _place_unlabelled(findings: list[Finding]) -> None:
         who = _who(first.rank, first.local_rank, first.task, 1, first.node)
         first.summary = f"{who} {first.summary.removeprefix('a process ')}"
     first.ranks = [source.rank] if source.rank is not None else first.ranks
+    first.inferred = first.inferred or source.inferred
     first.evidence = [*first.evidence, *source.evidence[:1]][: EVIDENCE_CAP + 1]
 
 
@@ -597,6 +557,12 @@ def _merge(findings: list[Finding]) -> list[Finding]:
         for r in f.ranks:
             if r not in known.ranks and len(known.ranks) < 4096:
                 known.ranks.append(r)
+        if known.role == "cause" and known.node in (None, f.node) and known.rank in (None, f.rank):
+            # the same failure seen again with its prefix (srun's report of the kill slurmstepd
+            # counted): who and where come from it, as an inference
+            known.inferred = known.inferred or (known.node, known.rank) != (f.node, f.rank)
+            known.node = known.node or f.node
+            known.rank = known.rank if known.rank is not None else f.rank
         for ev in f.evidence:
             if len(known.evidence) < EVIDENCE_CAP and ev not in known.evidence:
                 known.evidence.append(ev)

@@ -49,6 +49,9 @@ def clean(raw: str) -> str:
     if "`" in text or "~~~" in text:
         if _FENCE.match(text):
             return ""
+        whole = text.strip()
+        if len(whole) > 2 and whole[0] == "`" and whole[-1] == "`" and "`" not in whole[1:-1]:
+            return whole[1:-1]  # a line pasted as one inline-code span: `salloc: error: …`
         text = _TRAILING_FENCE.sub("", _GLUED.sub("", text, count=1), count=1)
     if text[:4].lstrip().startswith(">"):
         text = _QUOTE.sub("", text, count=1)

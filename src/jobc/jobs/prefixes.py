@@ -38,7 +38,18 @@ _BRACKET = re.compile(
     rf"^\[(?:(rank|Rank|RANK) ?:? ?({_N})|([A-Za-z_]{{1,32}}?)({_N})|([A-Za-z0-9_.\-]{{1,63}}):({_N}))\]:? ?"
 )
 # Open MPI's --tag-output: `[1,3]<stderr>:` names the job and the global (MPI) rank
-_MPI = re.compile(rf"^\[[0-9]{{1,9}},({_N})\]<(?:stdout|stderr|stddiag)>: ?")
+# (horovodrun's Gloo launcher tags `[2]<stderr>:` with the rank alone)
+_MPI = re.compile(rf"^\[(?:[0-9]{{1,9}},)?({_N})\]<(?:stdout|stderr|stddiag)>: ?")
+# PSM3's and Intel MPI's `host:rank1: ` (after an optional `[seconds.nanos] `), `host:rank1.prog: `
+_HOST_RANK = re.compile(
+    rf"^(?:\[[0-9]{{9,11}}\.[0-9]{{6,9}}\] )?(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{{0,62}}):rank(?P<rank>{_N})"
+    r"(?:\.[^\s:]{1,80})?: "
+)
+# Alibaba's ACCL (an NCCL fork) prints `[host][pid:tid][dev][file:line] `
+_ACCL = re.compile(
+    r"^\[(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62})\]\[(?P<pid>[0-9]{1,10}):[0-9]{1,10}\]\[[0-9]{1,4}\]"
+    r"(?:\[[A-Za-z0-9_.\-]{1,80}:[0-9]{1,6}\])? "
+)
 _TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): ")
 # a writer's name before its stream tag: `x.nolog [stderr] `, `worker-3/train [stdout] `
 _WRITER_TAG = re.compile(r"^([A-Za-z0-9_./\-]{1,80}) \[(?:stdout|stderr|STDOUT|STDERR)\] ?")
@@ -300,8 +311,12 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         if m.group("pid") is not None:
             f.setdefault("writer", "pid " + m.group("pid"))
         return text[m.end() :]
+    if "node" not in f and (m := _HOST_RANK.match(text)) is not None:
+        f["node"] = m.group("host")
+        f.setdefault("rank", int(m.group("rank")))
+        return text[m.end() :]
     if "node" not in f:
-        for pattern in (_NCCL, _UCX):
+        for pattern in (_NCCL, _ACCL, _UCX):
             m = pattern.match(text)
             if m is not None and not m.group("host").isdigit():
                 f["node"] = m.group("host")

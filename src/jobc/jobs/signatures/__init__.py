@@ -197,5 +197,7 @@ FIND_WORDS: tuple[bytes, ...] = (
     b"noticed that process rank",
     b"failed to pass monitoredBarrier",
     b"oom-kill",
+    b"unable to launch the specified application",
+    b"exit with status code",
     b"oom_kill",
 )

@@ -28,12 +28,31 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "G309",
+        "xla-out-of-memory",
+        "cuda_oom",
+        "cause",
+        ("RESOURCE_EXHAUSTED",),
+        re.compile(r"RESOURCE_EXHAUSTED: (?P<what>Out of memory[^\n]{0,300})"),
+        "XLA (JAX, TensorFlow, torch_xla) running out of device memory",
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+        "2147483648 bytes.",
+        "RESOURCE_EXHAUSTED: Quota exceeded for requests",
+        "XLA (xla/pjrt, the BFC allocator's status)",
+        ("what",),
+    ),
+    Signature(
         "G302",
         "cuda-device-assert",
         "exception",
         "cause",
-        ("device-side assert",),
-        re.compile(r"(?P<what>device-side assert triggered)"),
+        ("device-side assert", ": block: ["),
+        re.compile(
+            r"(?P<what>device-side assert triggered|"
+            r"\.cu:[0-9]{1,6}: [A-Za-z_][A-Za-z0-9_<>:, ]{0,200}: block: \[[0-9,]{1,40}\], thread: "
+            r"\[[0-9,]{1,40}\](?:[^\n]{0,400}Assertion)?|"
+            r"\.cu:[0-9]{1,6}: [A-Za-z_][A-Za-z0-9_<>:, ]{0,200}: block: \[[0-9,]{1,40}\], thread:$)"
+        ),
         "a device-side assertion in a kernel: usually an index out of range in the program",
         "RuntimeError: CUDA error: device-side assert triggered",
         "compile with TORCH_USE_CUDA_DSA to enable device-side assertions.",

@@ -247,6 +247,73 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what", "signum"),
     ),
     Signature(
+        "L215",
+        "submitit-preempted",
+        "preempted",
+        "cause",
+        ("Caught signal",),
+        re.compile(
+            r"Caught signal (?P<signal>SIG[A-Z0-9]{2,8}) on (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}): "
+            r"this job is (?P<what>preempted|timed-out)"
+        ),
+        "submitit's handler saying Slurm's warning signal reached the job: preempted (or timed out), it "
+        "checkpoints and requeues",
+        "submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on gpu-node3: this job is "
+        "preempted.",
+        "submitit WARNING (2022-08-12 02:06:12,299) - Bypassing signal SIGCONT",
+        "submitit (submitit/core/job_environment.py, SignalHandler)",
+        ("signal", "node", "what"),
+    ),
+    Signature(
+        "L216",
+        "colossalai-run-failed",
+        "exit_code",
+        "cause",
+        ("failed to run torchrun", "failed to run"),
+        re.compile(
+            r"(?:Error: )?failed to run (?P<what>torchrun|python[0-9.]{0,4}|deepspeed)\b[^\n]{0,2000}? on "
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})(?:,| is|$)"
+        ),
+        "ColossalAI's launcher (`colossalai run`) saying the command it started over ssh failed on a node",
+        "Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 train.py on GPU01, "
+        "is localhost: False, exception: Encountered a bad command exit code!",
+        "Launching torchrun on GPU01",
+        "ColossalAI (colossalai/cli/launcher/multinode_runner.py, run.py)",
+        ("what", "node"),
+        report=True,
+    ),
+    Signature(
+        "L217",
+        "mpirun-cannot-execute",
+        "missing_program",
+        "cause",
+        ("could not access or execute", "unable to launch the specified application"),
+        re.compile(
+            r"(?P<what>could not access or execute an executable|"
+            r"unable to launch the specified application as it could not (?:access|find))"
+        ),
+        "Open MPI's mpirun unable to start the program on a node: not found, or not executable there",
+        "mpirun was unable to launch the specified application as it could not access\n"
+        "or execute an executable:",
+        "mpirun launched the specified application on 4 nodes",
+        "Open MPI (orte/tools/orterun/help-orterun.txt, orterun:executable-not-specified and friends)",
+        ("what",),
+    ),
+    Signature(
+        "L218",
+        "horovod-process-exit",
+        "exit_code",
+        "cause",
+        ("exit with status code",),
+        re.compile(r"^Process (?P<rank>[0-9]{1,9}) exit with status code (?P<exit_code>-?[0-9]{1,9})"),
+        "horovodrun (its Gloo launcher) reporting a process's end: its rank and exit code",
+        "Process 2 exit with status code 1.",
+        "Process 2 started with status code 0 expected",
+        "Horovod (horovod/runner/gloo_run.py)",
+        ("rank", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L213",
         "mpirun-first-nonzero-exit",
         "exit_code",
@@ -283,6 +350,10 @@ HYDRA_END = re.compile(
     r"|EXIT STRING: [^\n]{0,80}?\(signal (?P<signum2>[0-9]{1,3})\)"
 )
 HYDRA_LINES = 8
+#: the node and rank under Open MPI's report that it could not execute the program
+MPIRUN_EXEC_NODE = re.compile(r"^\s{0,8}Node:\s{1,8}(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\s*$")
+MPIRUN_EXEC_RANK = re.compile(r"while attempting to start process rank (?P<rank>[0-9]{1,9})")
+MPIRUN_EXEC_LINES = 8
 #: the exit code under Open MPI's `Process name: [[42807,1],3]`
 MPIRUN_EXIT_CODE = re.compile(r"^\s{0,8}Exit code:\s{1,8}(?P<code>[0-9]{1,4})\b")
 MPIRUN_EXIT_LINES = 2

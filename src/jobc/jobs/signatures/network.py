@@ -15,6 +15,23 @@ _HOSTPORT = r"(?P<endpoint>[^\s\[\](),]{1,200}\]?:[0-9]{1,5})"
 
 SIGNATURES: tuple[Signature, ...] = (
     Signature(
+        "N414",
+        "nccl-net-call-failed",
+        "nccl_error",
+        "cause",
+        ("Net : Call to",),
+        re.compile(
+            r"(?P<what>Net : Call to (?:recv|send|connect|accept|bind|listen)[^\n]{0,200}? failed"
+            r"[^\n]{0,120})"
+        ),
+        "NCCL's socket transport saying a call to the peer failed (its `Last error:` detail: a refused or "
+        "reset connection, a peer gone)",
+        "node2: Net : Call to recv from 10.0.0.2<56843> failed : Connection refused",
+        "node2: Net : Call to recv from 10.0.0.2<56843> succeeded",
+        "NCCL (src/misc/socket.cc, as `Last error:` prints it)",
+        ("what",),
+    ),
+    Signature(
         "N401",
         "nccl-watchdog-timeout",
         "collective_timeout",
@@ -214,6 +231,56 @@ SIGNATURES: tuple[Signature, ...] = (
         "peer [10.0.0.2]:14052",
         "Connection established with peer 10.0.0.2",
         "Gloo (gloo/transport/tcp/pair.cc)",
+        ("what",),
+    ),
+    Signature(
+        "N413",
+        "oneccl-error",
+        "nccl_error",
+        "cause",
+        ("|CCL_ERROR|", "oneCCL: "),
+        re.compile(r"(?P<what>\|CCL_ERROR\| [^\n]{1,300}|oneCCL: [^\n]{0,200}?EXCEPTION: [^\n]{0,300})"),
+        "Intel's oneCCL (the collectives library under torch-ccl, IPEX and vLLM on XPU) failing: its "
+        "`|CCL_ERROR|` log lines, or the exception it raises",
+        "2023:11:28-16:35:45:(35980) |CCL_ERROR| base_thread.cpp:36 start: error while creating worker "
+        "thread #0 pthread_create returns 22",
+        "2023:11:28-16:35:45:(35980) |CCL_WARN| did not find MPI-launcher specific variables",
+        "oneCCL (src/common/log/log.hpp: `|CCL_ERROR|`; ccl::exception's "
+        "`oneCCL: file:line func: EXCEPTION:`)",
+        ("what",),
+    ),
+    Signature(
+        "N415",
+        "collective-mismatch",
+        "collective_timeout",
+        "cause",
+        ("Detected mismatch between collectives",),
+        re.compile(
+            r"Detected mismatch between collectives on ranks\. Rank (?P<rank>[0-9]{1,9}) is running "
+            r"(?:collective|inconsistent collective): (?P<what>[^\n]{0,300})"
+        ),
+        "torch's debug check (TORCH_DISTRIBUTED_DEBUG=DETAIL) finding ranks that called different "
+        "collectives, or the same with different shapes: the ranks' programs diverged",
+        "RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is running collective: "
+        "CollectiveFingerPrint(OpType=ALLREDUCE, TensorShape=[10]), but Rank 1 is running collective: "
+        "CollectiveFingerPrint(OpType=BROADCAST, TensorShape=[10]).",
+        "Checking for mismatch between collectives on ranks (debug mode DETAIL)",
+        "PyTorch (torch/csrc/distributed/c10d/ProcessGroupWrapper.cpp)",
+        ("rank", "what"),
+    ),
+    Signature(
+        "N416",
+        "fabric-provider-assertion",
+        "nccl_error",
+        "cause",
+        ("Assertion failure at psm", "Assertion failure at ofi", "Assertion failure at prov"),
+        re.compile(r"(?P<what>Assertion failure at (?:psm[0-9]?|ofi|prov)[^\n]{0,300})"),
+        "the fabric provider under MPI or oneCCL (PSM3, libfabric) asserting: the network layer of the "
+        "process failed",
+        "machine:rank1.python: Assertion failure at psm3/ptl_am/ptl.c:196: "
+        "nbytes == req->req_data.recv_msglen",
+        "machine:rank1.python: PSM3 initialised with 2 endpoints",
+        "Intel PSM3 (psm3/psm_assert.h), libfabric providers",
         ("what",),
     ),
     Signature(

@@ -143,6 +143,38 @@ SIGNATURES: tuple[Signature, ...] = (
         ("job", "node"),
     ),
     Signature(
+        "S519",
+        "stepd-requeued",
+        "preempted",
+        "cause",
+        ("DUE TO JOB REQUEUE",),
+        re.compile(_STEPD + r" DUE TO JOB REQUEUE"),
+        "slurmstepd cancelling the job because it is requeued (a preemption that requeues, or "
+        "scontrol requeue)",
+        "slurmstepd: error: *** JOB 608 ON gpu3 CANCELLED AT 2022-08-12T02:06:12 DUE TO JOB REQUEUE ***",
+        "slurmstepd: error: *** JOB 608 ON gpu3 CANCELLED AT 2022-08-12T02:06:12 ***",
+        "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
+        ("job", "node"),
+    ),
+    Signature(
+        "S520",
+        "kernel-oom-killer",
+        "host_oom",
+        "cause",
+        ("Out of memory: Killed process", "invoked oom-killer", "Memory cgroup out of memory"),
+        re.compile(
+            r"(?:(?:Memory cgroup )?[Oo]ut of memory: Killed process (?P<pid>[0-9]{1,10}) "
+            r"\((?P<what>[^)\n]{1,80})\)|"
+            r"(?P<proc>[^\s]{1,80}) invoked oom-killer)"
+        ),
+        "the kernel's OOM killer (dmesg): the node ran out of host memory and a process was killed",
+        "[2059991.491542] Out of memory: Killed process 25315 (python3) total-vm:53312244kB, "
+        "anon-rss:31451456kB",
+        "[2059991.491542] Out of memory handling is set to kill the largest process",
+        "Linux (mm/oom_kill.c)",
+        ("what", "pid"),
+    ),
+    Signature(
         "S510",
         "stepd-cancelled",
         "cancelled",
