@@ -593,3 +593,21 @@ def test_a_file_changed_since_it_was_read_is_not_written(tmp_path: Path) -> None
     assert script.read_bytes() == b"#!/bin/bash\n"
     rewrite(script, b"#!/bin/bash\n", edited.encode())
     assert script.read_text(encoding="utf-8") == edited
+
+
+def test_show_fixes_lists_each_file_and_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from jobc.cli import main
+
+    spec = tmp_path / "s.yaml"
+    spec.write_text(
+        "version: 1\nname: t\nresources: {nodes: 1, gpus_per_node: 2}\nlaunch: {program: a.py}\n"
+        "slurm: {time: 01:00:00}\n"
+    )
+    assert main(["lint", str(spec), "--diff", "--show-fixes"]) == 0
+    err = capsys.readouterr().err
+    assert f"Would fix 1 finding:\n- {spec}:\n    1 × JC004 (ambiguous-scalar)\n" in err
+    assert main(["lint", str(spec), "--fix", "--show-fixes"]) == 0
+    assert f"Fixed 1 finding:\n- {spec}:\n    1 × JC004 (ambiguous-scalar)\n" in capsys.readouterr().err
+    assert main(["lint", str(spec), "--fix", "--show-fixes"]) == 0
+    assert "jobc lint: fixed nothing" in capsys.readouterr().err
+    assert main(["lint", str(spec), "--show-fixes"]) == 2

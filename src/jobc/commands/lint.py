@@ -74,6 +74,11 @@ def register(sub: Any, name: str) -> None:
         help="apply the fixes and report nothing else: exit 0 unless a file could not be read or written",
     )
     fixing.add_argument(
+        "--show-fixes",
+        action="store_true",
+        help="with --fix or --diff, list what was fixed in each file (the rules and how many times)",
+    )
+    fixing.add_argument(
         "--diff",
         action="store_true",
         help="print the fixes as a unified diff and write nothing; findings left after them decide the exit",
@@ -136,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError("--fix, --fix-only and --diff edit files, so they cannot be used with --set")
         if args.unsafe_fixes and not fixing:
             raise CommandError("--unsafe-fixes is applied with --fix, --fix-only or --diff")
+        if args.show_fixes and not fixing:
+            raise CommandError(
+                "--show-fixes lists what --fix, --fix-only or --diff repairs; give one of them"
+            )
         from jobc.lint.live import using
 
         live = _live_cluster() if args.live else None
@@ -180,6 +189,7 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
     findings: list[Finding] = []
     sources: dict[str, list[str]] = {}
     fixed = changed = 0
+    shown: list[tuple[str, list[Finding]]] = []
     failed = False
     trees = _trees(args.paths)
     seen: set[Path] = set()
@@ -216,6 +226,7 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
         if outcome.changed:
             changed += 1
             fixed += len(outcome.fixed)
+            shown.append((str(path), outcome.fixed))
         if result is not None:
             findings.extend(result.findings)
             if sys.stdout.isatty():
@@ -224,6 +235,8 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
     unique = {(f.file, f.span, f.code, f.message): f for f in findings}
     findings = sorted(unique.values(), key=Finding.sort_key)
     sys.stdout.flush()  # the diff or the findings before the summary, as a terminal shows them
+    if args.show_fixes:
+        _show_fixes(shown, "Would fix" if args.diff else "Fixed")
     if args.fix_only:
         # a formatter's contract: what changed is the result; the findings are jobc lint's
         plural = "" if fixed == 1 else "s"
@@ -243,6 +256,24 @@ def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Pat
         return Exit.ERROR
     threshold = Severity.WARNING if (args.strict or conf.strict) else Severity.ERROR
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
+
+
+def _show_fixes(shown: list[tuple[str, list[Finding]]], verb: str) -> None:
+    """What the fixes repaired, per file and rule, as ruff's --show-fixes lists them."""
+    from collections import Counter
+
+    from jobc.core.text import visible
+
+    total = sum(len(found) for _, found in shown)
+    if not total:
+        print(f"jobc lint: {verb.lower()} nothing", file=sys.stderr)
+        return
+    lines = [f"{verb} {total} finding{'' if total == 1 else 's'}:"]
+    for file, found in shown:
+        lines.append(f"- {visible(file)}:")
+        counts = Counter((f.code, f.name) for f in found)
+        lines += [f"    {n} × {code} ({name})" for (code, name), n in sorted(counts.items())]
+    print("\n".join(lines), file=sys.stderr)
 
 
 def _trees(paths: list[str]) -> list[tuple[str, str]]:
