@@ -310,3 +310,19 @@ def test_jc106_lets_go_a_per_rank_value_only_the_batch_shell_shows(
     script.write_text(_HEAD_106 + body, encoding="utf-8")
     codes = {f.code for f in lint_path(script, config=Config()).findings}
     assert ("JC106" in codes) == fires, codes
+
+
+def test_one_line_that_writes_two_values_gets_one_finding_of_a_rule(tmp_path: Path) -> None:
+    # export MASTER_PORT=29500 is both the rendezvous port the launch reads and env MASTER_PORT
+    script = tmp_path / "job.sh"
+    script.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        "#SBATCH --time=01:00:00\nexport MASTER_PORT=29500\n"
+        'head=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n1)\n'
+        "srun torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d "
+        '--rdzv_endpoint "$head:$MASTER_PORT" train.py\n'
+    )
+    from jobc.lint.scripts import lint_path
+
+    found = [f for f in lint_path(script).findings if f.code == "JC104"]
+    assert [(f.span.line, f.span.col) for f in found] == [(6, 20)]

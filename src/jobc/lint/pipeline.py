@@ -133,6 +133,13 @@ class Run:
             message = f"{message} (from --set {over.text})"
         severity = hit.severity if hit.severity is not None else meta.severity
         if self.places is not None:
+            if hit.span is None and any(
+                f.code == code and f.file == file and f.span == span and f.path != hit.path
+                for f in self.findings
+            ):
+                # two spec values a script wrote in one place (`export MASTER_PORT=29500` is both
+                # the rendezvous port and env MASTER_PORT): one finding there, not two
+                return
             related = hit.related or self.places.related(file, span)
             fix = self.places.fix(code, hit, file, span)
         else:
