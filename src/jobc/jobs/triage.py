@@ -7,7 +7,7 @@ or torchrun tears the step down. Every line the catalogue of signatures
 context); causes are ordered by where they appear, and symptoms never come first.
 
 Reading is built for logs of many gigabytes: the file is read in binary blocks, one combined
-keyword pattern (`signatures.PREFILTER`) finds the few lines worth reading, and every other line
+keyword automaton (`signatures.PREFILTER`) finds the few lines worth reading, and every other line
 costs only its share of a newline count. Carriage returns split lines too (a progress bar glues
 the next line to its own), pieces longer than `MAX_LINE` are cut, and the state kept (an open
 traceback's tail per writer, a few evidence lines per finding) is bounded, so a log of any size
@@ -25,7 +25,7 @@ from jobc.jobs import events
 from jobc.jobs.events import Scanner
 from jobc.jobs.findings import Diagnosis, Evidence, Finding, exit_class, signal_of
 from jobc.jobs.judge import render as _render
-from jobc.jobs.signatures import FIND_WORDS, PREFILTER
+from jobc.jobs.signatures import PREFILTER
 
 MAX_LINE = events.MAX_LINE
 BLOCK = 1 << 22
@@ -86,21 +86,29 @@ def _learn(scanner: Scanner, data: bytes) -> None:
     scanner.learn(sample)
 
 
+#: The pre-filter reads a block in windows of this many bytes (ended at a newline), which bounds
+#: the keyword positions it holds at once, however dense they are.
+WINDOW = 1 << 18
+
+
 def _chunk(scanner: Scanner, name: str, number: int, chunk: bytes, end: int) -> int:
     """Read chunk[:end], which ends on a separator; return the line number after it."""
     pos = 0
-    found = [chunk.find(w, 0, end) for w in FIND_WORDS]  # the next place of each, or -1
+    hits: list[int] = []  # keyword positions in chunk[window start:covered]
+    at = 0  # the first of `hits` not yet behind `pos`
+    covered = 0
     while pos < end:
         if not scanner.busy():
-            m = PREFILTER.search(chunk, pos, end)
-            hit = m.start() if m is not None else -1
-            for i, w in enumerate(FIND_WORDS):
-                if 0 <= found[i] < pos:
-                    found[i] = chunk.find(w, pos, end)
-                if found[i] >= 0 and (hit < 0 or found[i] < hit):
-                    hit = found[i]
-            if hit < 0:
+            while at < len(hits) and hits[at] < pos:
+                at += 1
+            while at == len(hits) and covered < end:
+                start = max(pos, covered)
+                nl = chunk.find(b"\n", start + WINDOW, end) if start + WINDOW < end else -1
+                covered = nl + 1 if nl >= 0 else end
+                hits, at = PREFILTER.positions(chunk, start, covered), 0
+            if at == len(hits):
                 return number + chunk.count(b"\n", pos, end)
+            hit = hits[at]
             start = max(pos, chunk.rfind(b"\n", pos, hit) + 1, chunk.rfind(b"\r", pos, hit) + 1)
             if start > pos:
                 _lookback(scanner, name, number, chunk, (pos, start))
