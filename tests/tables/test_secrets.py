@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import time
 from collections.abc import Callable
 
@@ -98,3 +99,15 @@ def test_a_long_hostile_line_is_read_in_linear_time(unit: str) -> None:
 
     ratio = _cpu(read(big)) / max(_cpu(read(small)), 1e-4)
     assert ratio < 30, f"{unit!r}: a ten times longer line took {ratio:.0f} times as long"
+
+
+def test_each_shape_runs_only_where_its_literal_prefix_stands() -> None:
+    """A shape's pattern is compiled and run only for a text that holds its prefix's literal
+    start: that start must be literal text, and every way the prefix matches must begin with it."""
+    for (_, _, prefix, _), needles in zip(SHAPES, secrets._NEEDLES, strict=True):
+        alternatives = prefix.split("|")
+        assert len(needles) == len(alternatives)
+        for needle, alternative in zip(needles, alternatives, strict=True):
+            assert needle
+            assert re.fullmatch(r"[A-Za-z0-9_-]+", needle), needle
+            assert alternative.startswith(needle)

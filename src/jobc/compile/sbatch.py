@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from jobc.compile.errors import CompileError
 from jobc.core.diagnostics import DataPath, Hit
+from jobc.core.lazyre import lazy
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, is_pyxis
 
 if TYPE_CHECKING:
     from jobc.spec.context import Context
 
-_OPTION_NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
+_OPTION_NAME = lazy(r"[a-z][a-z0-9-]*\Z")
 
 
 def _value_problem(value: str) -> str | None:

@@ -7,11 +7,12 @@ which each quoted word is replaced by a placeholder).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
+from jobc.core.lazyre import lazy
+
 # The shape of a word written by `sq`: quoted runs joined by escaped quotes.
-QUOTED_WORD = re.compile(r"'[^']*'(?:\\''[^']*')*")
+QUOTED_WORD = lazy(r"'[^']*'(?:\\''[^']*')*")
 
 
 def sq(text: str) -> str:

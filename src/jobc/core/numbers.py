@@ -9,7 +9,7 @@ script, a spec or a log into a number asks `ascii_int`, and says what it could n
 
 from __future__ import annotations
 
-import re
+from jobc.core.lazyre import lazy
 
 __all__ = ["MAX_DIGITS", "SLURM_MAX", "ascii_int", "is_digits", "shown"]
 
@@ -18,7 +18,7 @@ MAX_DIGITS = 18
 #: The largest count Slurm's option parsers read (a C int); past it sbatch refuses the value.
 SLURM_MAX = 2**31 - 1
 
-_DIGITS = re.compile(r"[0-9]+")
+_DIGITS = lazy(r"[0-9]+")
 
 
 def is_digits(text: str | None) -> bool:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from jobc.core.diagnostics import Severity
+from jobc.core.lazyre import lazy
 from jobc.core.record import field, record
 
 
@@ -28,7 +29,7 @@ class Config:
 # Every way TOML can spell a [tool.jobc] table: its header (or a sub-table's), a [tool] table that
 # may hold a `jobc` key, or root-level `tool = {…}` / `tool.jobc… =`. A pyproject.toml with none of
 # these has no jobc settings, and need not be parsed: most projects' files are of that kind.
-_MAY_HOLD_TOOL_JOBC = re.compile(
+_MAY_HOLD_TOOL_JOBC = lazy(
     r"""^[ \t]*(?:
         \[\[?[ \t]*["']?tool["']?[ \t]*(?:\]|\.[ \t]*["']?jobc["']?[ \t]*[.\]])
        |["']?tool["']?[ \t]*(?:=|\.[ \t]*["']?jobc)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import bisect
-import re
 
 from jobc.core.diagnostics import Edit, Fix, Span
+from jobc.core.lazyre import lazy
 from jobc.core.record import field, record
 
-_MARK = re.compile(r"jobc:\s*ignore\[([^\]]*)\]")
+_MARK = lazy(r"jobc:\s*ignore\[([^\]]*)\]")
 
 
 @record(frozen=False)

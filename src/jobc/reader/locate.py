@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 
 from jobc.core.diagnostics import DataPath, Span
+from jobc.core.lazyre import lazy
 from jobc.core.record import record
 
-_NULL = re.compile(r"(~|null|Null|NULL)(?=$|[\s,\]}])")
+_NULL = lazy(r"(~|null|Null|NULL)(?=$|[\s,\]}])")
 
 
 class MapPos:

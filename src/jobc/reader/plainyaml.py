@@ -14,9 +14,9 @@ in every detail wherever it answers.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from jobc.core.lazyre import lazy
 from jobc.reader.locate import MapPos, Pos, SeqPos
 from jobc.reader.scalars import Unsupported, plain_value, string_key
 
@@ -25,9 +25,10 @@ MAX_DEPTH = 30  # deeper documents are left to the other readers, which report t
 # What this reader leaves to the others whatever the structure: tabs and carriage returns (where
 # the YAML versions differ on separation and line breaks), a byte-order mark, the characters YAML
 # 1.1 reads as line breaks and the unprintable ones.
-_UNUSUAL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_UNUSUAL = lazy("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_UNUSUAL_ASCII = lazy("[\x00-\x09\x0b-\x1f\x7f]")  # the same for ASCII text, compiled in a tenth of the time
 # a key as specs write them: words of letters, digits and `_ . $ / @ + = -`, single spaces between
-_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_.$/@+=-]*(?: [A-Za-z0-9_.$/@+=-]+)*):(?: +|$)")
+_KEY = lazy(r"([A-Za-z0-9_][A-Za-z0-9_.$/@+=-]*(?: [A-Za-z0-9_.$/@+=-]+)*):(?: +|$)")
 # the one-character escapes of a double-quoted scalar that YAML 1.1 and 1.2 read alike
 _ESCAPES = {"\\": "\\", '"': '"', "/": "/", "n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a",
             "b": "\b", "e": "\x1b", "f": "\f", "v": "\v"}  # fmt: skip
@@ -42,6 +43,13 @@ _FLOW_STOP = frozenset(",[]{}:#'\"")
 Problems = list[tuple[tuple[str | int, ...], str]]
 
 
+def _unusual(text: str) -> bool:
+    if text.isascii():
+        return _UNUSUAL_ASCII.search(text) is not None
+    # every unusual character is unprintable; most text with other characters has none of them
+    return not text.replace("\n", "").isprintable() and _UNUSUAL.search(text) is not None
+
+
 class _Refuse(Exception):
     """Not in the subset this reader reads: leave the text to the other readers."""
 
@@ -51,7 +59,7 @@ Mark = tuple[int, int]  # 0-based (line, column)
 
 def parse(text: str) -> tuple[Any, Pos, Problems] | None:
     """(data, positions, ambiguous scalars as (path, message)) for a document in the subset, else None."""
-    if not text or _UNUSUAL.search(text) is not None:
+    if not text or _unusual(text):
         return None
     try:
         return _Reader(text).document()
@@ -62,7 +70,7 @@ def parse(text: str) -> tuple[Any, Pos, Problems] | None:
 def scalar_spans(text: str) -> list[tuple[Mark, Mark]] | None:
     """Where every scalar (key or value) starts and ends, in document order, for a document in the
     subset; else None. A `#` inside one of them is text, not a comment."""
-    if not text or _UNUSUAL.search(text) is not None:
+    if not text or _unusual(text):
         return None
     try:
         reader = _Reader(text)

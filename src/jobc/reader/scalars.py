@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from jobc.core.lazyre import lazy
+
 
 class Unsupported(Exception):
     """A scalar the fast readers leave to ruamel: it reads it in a way they do not reproduce."""
@@ -15,8 +17,8 @@ class Unsupported(Exception):
 NULLS = frozenset(["", "~", "null", "Null", "NULL"])
 BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _MAX_INT_DIGITS = 18  # past int64 is ruamel's reading, which reports numbers no spec value can hold
-_INT = re.compile(r"(?:0|-?[1-9][0-9]*)\Z")
-_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+\Z")
+_INT = lazy(r"(?:0|-?[1-9][0-9]*)\Z")
+_FLOAT = lazy(r"-?(?:0|[1-9][0-9]*)\.[0-9]+\Z")
 _DIGIT_OR_DOT = frozenset("0123456789.")
 # ruamel's YAML 1.2 implicit types for numbers and dates: anything they match that the simple
 # forms above do not (underscores, octal, hex, exponents, leading zeros, dates) is ruamel's to read.
@@ -82,7 +84,7 @@ def plain_value(value: str) -> tuple[Any, str | None]:
 AMBIGUOUS_WORDS = frozenset(
     ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]
 )
-_SEXAGESIMAL = re.compile(r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$")
+_SEXAGESIMAL = lazy(r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$")
 
 
 def plain_string_problem(text: str) -> str | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jobc.core.diagnostics import DataPath, Span
+from jobc.core.lazyre import lazy
 from jobc.core.record import field, record
 from jobc.reader import yamlguard
 from jobc.reader.locate import MapPos, Pos, SeqPos
@@ -26,8 +27,8 @@ MAX_DEPTH = 64
 # Python's 4,300-digit conversion limit (or float range) would fail in arithmetic or printing.
 MAX_INT = 2**63
 _MAX_INT_TEXT = 64  # characters of an integer's YAML text worth converting (0b + 62 digits)
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S+)", re.MULTILINE)
+_SURROGATE = lazy("[\ud800-\udfff]")
+_YAML_DIRECTIVE = lazy(r"^%YAML[ \t]+(\S+)", re.MULTILINE)
 
 
 @record

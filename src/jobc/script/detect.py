@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from jobc.core.lazyre import lazy_bytes
+
 SPEC_SUFFIXES = (".yaml", ".yml")
 SCRIPT_SUFFIXES = (".sh", ".sbatch", ".slurm", ".bash")
-_SHELL_SHEBANG = re.compile(rb"^#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|k|z|tc|c|a|fi)?sh\b")
-_DIRECTIVE = re.compile(rb"^#SBATCH[ \t]", re.M)
+_SHELL_SHEBANG = lazy_bytes(rb"^#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|k|z|tc|c|a|fi)?sh\b")
+_DIRECTIVE = lazy_bytes(rb"^#SBATCH[ \t]", re.M)
 HEAD = 1 << 16  # the bytes that decide whether a file is a script
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Literal
 
+from jobc.core.lazyre import lazy
 from jobc.core.record import record
 
 if TYPE_CHECKING:
@@ -33,10 +34,10 @@ TITLES: dict[str, str] = {
 }
 
 # a whole word, so "nemotron" (a model family trained anywhere) is no hint
-_MEGATRON = re.compile(
+_MEGATRON = lazy(
     r"(?<![a-z0-9])(megatron|nemo|pretrain_(gpt|bert|t5|mamba|vlm|retro|ict|vision))(?![a-z0-9])", re.I
 )
-_PYTORCH = re.compile(
+_PYTORCH = lazy(
     r"(?<![a-z0-9])(torchtitan|transformers|accelerate|trl|litgpt|lightning|axolotl|torchtune|"
     r"llama[-_]?recipes|kempnerforge|train_(ddp|fsdp2?))(?![a-z0-9])",
     re.I,

@@ -10,13 +10,14 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 
 if TYPE_CHECKING:
     from jobc.spec.context import Context
 
-_TOKEN = re.compile(r"\{\{|\}\}|\$\{[^{}]*\}|\{([^{}]*)\}")
-_REF = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_0-9]+)*\Z")
+_TOKEN = lazy(r"\{\{|\}\}|\$\{[^{}]*\}|\{([^{}]*)\}")
+_REF = lazy(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_0-9]+)*\Z")
 
 
 # `jobc import` writes `{unknown.NAME}` where the script passed a value it computed only when the
@@ -115,7 +116,7 @@ def render(text: str, values: dict[str, Any], limit: int = MAX_VALUE) -> str:
     return rendered
 
 
-_SHELL_REF = re.compile(r"\$\{[^{}]*\}")
+_SHELL_REF = lazy(r"\$\{[^{}]*\}")
 
 
 def escape(text: str) -> str:

@@ -14,13 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 
 _NOTHING = frozenset({"", "(null)", "none", "n/a", "unlimited", "infinite"})
-_RECORD = re.compile(r"(\S+?)=(.*?)(?= \S+?=|$)")
+_RECORD = lazy(r"(\S+?)=(.*?)(?= \S+?=|$)")
 #: one GRES item: name[:type][:count][(S:…)|(IDX:…)]; the count may carry K/M/G (mps, shards)
-_GRES = re.compile(r"^(?P<name>[^:()]+)(?::(?P<rest>[^()]*))?(?:\(.*\))?$")
+_GRES = lazy(r"^(?P<name>[^:()]+)(?::(?P<rest>[^()]*))?(?:\(.*\))?$")
 
 
 @record
@@ -188,7 +189,7 @@ def gpus_in(gres: str | None) -> tuple[int | None, tuple[str, ...]]:
     return total, tuple(sorted(types))
 
 
-_COUNT = re.compile(r"([0-9]{1,12})([KMG]?)")
+_COUNT = lazy(r"([0-9]{1,12})([KMG]?)")
 _SUFFIX = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import re
 
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import MAX_DIGITS, SLURM_MAX, shown
 
 _UNLIMITED_WORDS = frozenset({"unlimited", "infinite", "-1"})
-_FORM = re.compile(
+_FORM = lazy(
     r"""
     (?P<days>[0-9]+)-(?P<dh>[0-9]+)(?::(?P<dm>[0-9]+)(?::(?P<ds>[0-9]+))?)?    # D-H, D-H:M, D-H:M:S
     | (?P<a>[0-9]+)(?::(?P<b>[0-9]+)(?::(?P<c>[0-9]+))?)?                   # M, M:S, H:M:S

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from functools import cache
+from typing import Any
 
 # The shapes of well-known tokens: what it is, the literal prefix (a regex that matches only
 # literal text), and what follows it. Messages show the prefix, never the rest.
@@ -73,7 +74,21 @@ HASHLIKE_NAME = re.compile(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IG
 HEX40 = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
 _NAME_PARTS = re.compile(r"[_\-.]+")
 
-_PATTERNS = tuple((what, re.compile(f"{behind}({prefix}){body}")) for what, behind, prefix, body in SHAPES)
+
+@cache
+def _pattern(index: int) -> re.Pattern[str]:
+    """The pattern of `SHAPES[index]`, compiled the first time a text holds its prefix: most texts
+    hold none, and compiling all of them was most of a cold lint's time in this module."""
+    _, behind, prefix, body = SHAPES[index]
+    return re.compile(f"{behind}({prefix}){body}")
+
+
+# The literal text each shape's prefix starts with (every alternative of it): a text without any
+# of them cannot match the shape's pattern, which then need not run, nor be compiled.
+_NEEDLES = tuple(
+    tuple(re.split(r"[\\\[(]", alternative)[0] for alternative in prefix.split("|"))
+    for _, _, prefix, _ in SHAPES
+)
 # scheme://user:password@host and pyxis's user:password@registry#image: the run of characters a
 # password may hold, ending at an '@' before a host; it starts only where such a run starts. A
 # host has a letter or a dot: `B:USR2@300` is sbatch's --signal, `user:1@2` no address.
@@ -106,13 +121,33 @@ _ASSIGN = re.compile(
 _WORD = re.compile(r"(?:[^\s'\"]++|'[^']*+'|\"(?:[^\"\\]++|\\.)*+\")++")
 
 
-class Secret(NamedTuple):
-    """One literal secret in a text: where its value is, and why it is one."""
+class Secret:
+    """One literal secret in a text: where its value is, and why it is one.
 
-    start: int  # the value's first character (0-based)
-    end: int  # after its last
-    reason: str  # "holds a Hugging Face token (hf_…)", "assigns a literal secret to HF_TOKEN"
-    prefix: str = ""  # the well-known prefix messages may show (hf_), or nothing
+    A plain class: a NamedTuple's class is built through `exec` at import, which cost more than
+    everything else this module does for a spec without secrets."""
+
+    __slots__ = ("end", "prefix", "reason", "start")
+
+    def __init__(self, start: int, end: int, reason: str, prefix: str = "") -> None:
+        self.start = start  # the value's first character (0-based)
+        self.end = end  # after its last
+        self.reason = reason  # "holds a Hugging Face token (hf_…)", "assigns a literal secret to HF_TOKEN"
+        self.prefix = prefix  # the well-known prefix messages may show (hf_), or nothing
+
+    def _fields(self) -> tuple[int, int, str, str]:
+        return (self.start, self.end, self.reason, self.prefix)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Secret(start={self.start!r}, end={self.end!r}, reason={self.reason!r}, prefix={self.prefix!r})"
+        )
 
 
 def secret_name(name: str) -> bool:
@@ -141,8 +176,11 @@ def literal(value: Any) -> bool:
 
 def _shapes(text: str) -> Iterator[Secret]:
     """Every known token shape in ``text``, in the order of `SHAPES`, then URL passwords."""
-    for what, pattern in _PATTERNS:
-        for match in pattern.finditer(text):
+    for index, needles in enumerate(_NEEDLES):
+        if not any(needle in text for needle in needles):
+            continue
+        what = SHAPES[index][0]
+        for match in _pattern(index).finditer(text):
             prefix = match.group(1).rstrip()
             yield Secret(match.start(1), match.end(), f"{what} ({prefix}…)", prefix)
     if "@" in text:

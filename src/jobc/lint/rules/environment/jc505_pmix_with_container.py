@@ -23,10 +23,10 @@ container: {image: "nvcr.io#nvidia/pytorch:25.01-py3"}
 ```
 """
 
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.lint.rules._env import lookup
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import facts, hit
@@ -43,7 +43,7 @@ META = Meta(
 # say and lint does not load it.
 READS = (("container",),)
 
-_PMIX_LINE = re.compile(r"--mpi[= ]+pmix|SLURM_MPI_TYPE=['\"]?pmix")
+_PMIX_LINE = lazy(r"--mpi[= ]+pmix|SLURM_MPI_TYPE=['\"]?pmix")
 _WHY = (
     "PMIx inside a pyxis container must match the host's and fails or hangs on many clusters, and "
     "torch.distributed uses no PMI; drop it, or use pmi2 if the program needs PMI"

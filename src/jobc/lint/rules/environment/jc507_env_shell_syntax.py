@@ -25,10 +25,10 @@ env: {HF_HOME: /lustre/me/cache/hf, CUDA_LAUNCH_BLOCKING: "0"}
 ```
 """
 
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 from jobc.tables.ranks import RUNTIME_VAR
@@ -41,8 +41,8 @@ META = Meta(
     remediation="Write the value out in full; env values, args and paths are never shell-expanded.",
 )
 
-_REF = re.compile(r"\$\{[^}]*\}?|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z0-9_]*|`[^`]*`")
-_SUBSTRING = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):([0-9]+)\}")
+_REF = lazy(r"\$\{[^}]*\}?|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z0-9_]*|`[^`]*`")
+_SUBSTRING = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*):([0-9]+)\}")
 
 
 def _literal_fields(ctx: Context) -> Iterator[tuple[DataPath, str]]:

@@ -49,6 +49,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta
 from jobc.script import bashcheck
 from jobc.spec.context import Context
@@ -69,8 +70,8 @@ _PRELUDE = "set -euo pipefail\n"
 _PRELUDE_LINES = _PRELUDE.count("\n")
 _PROBES = 16  # at most this many extra parses to find where an unclosed construct opens
 # bash names its input "bash" when it reads stdin: "bash: line 3: syntax error near …"
-_MESSAGE = re.compile(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
-_HEREDOC = re.compile(r"here-document at line (\d+) delimited by end-of-file \(wanted `(.*)'\)")
+_MESSAGE = lazy(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
+_HEREDOC = lazy(r"here-document at line (\d+) delimited by end-of-file \(wanted `(.*)'\)")
 
 
 class _Verdict:

@@ -22,9 +22,8 @@ slurm:
 ```
 """
 
-import re
-
 from jobc.core.diagnostics import Applicability, Edit, Fix, Severity, Span
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 
 META = Meta(
@@ -42,7 +41,7 @@ FIX = Repair(
 
 
 # a plain scalar of one line that double quotes can hold as it is
-_PLAIN = re.compile(r"[^\s\"'\\\[\]{}&*!|>%@`#,][^\"\\]*")
+_PLAIN = lazy(r"[^\s\"'\\\[\]{}&*!|>%@`#,][^\"\\]*")
 
 
 def repair(written: str, span: Span, message: str) -> Fix | None:

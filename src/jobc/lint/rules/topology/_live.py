@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from jobc.core.diagnostics import DataPath
+from jobc.core.lazyre import lazy
 from jobc.core.record import record
 from jobc.lint.live import current
 from jobc.spec.context import Context
@@ -12,7 +13,7 @@ from jobc.spec.slurmfacts import ClusterFacts, NodeFacts, PartitionFacts
 
 #: where a --live finding about the partition points when the spec names none (the default is used)
 PARTITION: DataPath = ("slurm", "partition")
-_FEATURE = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
+_FEATURE = lazy(r"[A-Za-z_][A-Za-z0-9_.:-]*")
 
 
 @record

@@ -29,10 +29,10 @@ launch:
 ```
 """
 
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 
@@ -48,9 +48,9 @@ META = Meta(
 )
 
 # `torchrun` as a command word: not part of a longer name and not an explicit path
-_TORCHRUN = re.compile(r"(?<![\w./-])torchrun(?![\w.-])")
-_UV_RUN = re.compile(r"\buv\s+run\b")
-_COMMAND_BREAK = re.compile(r"&&|\|\||[;&|\n(]")
+_TORCHRUN = lazy(r"(?<![\w./-])torchrun(?![\w.-])")
+_UV_RUN = lazy(r"\buv\s+run\b")
+_COMMAND_BREAK = lazy(r"&&|\|\||[;&|\n(]")
 
 
 def check(ctx: Context) -> Iterator[Hit]:

@@ -46,11 +46,11 @@ srun bash -c "python train.py --node-rank=$SLURM_NODEID"
 """
 
 import bisect
-import re
 import shlex
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import derived, facts
 from jobc.spec.context import Context
@@ -81,7 +81,7 @@ FIX = Repair(
 # $(( … )): arithmetic names variables without a `$`, as in $((SLURM_NODEID * 8 + SLURM_LOCALID));
 # the expression runs to the first `))` after the `$((` (found by a search over the positions of
 # every `))`, made once per text: a regex from each `$((` rescanned the rest of the text each time)
-_CLOSE = re.compile(r"(?=\)\))")
+_CLOSE = lazy(r"(?=\)\))")
 
 
 _BATCH = (
@@ -154,15 +154,15 @@ def check_script(ctx: Context) -> Iterator[Hit]:
 
 # A plain shell assignment (not exported): its value stays in the batch shell unless a later
 # line hands it on.
-_ASSIGNED = re.compile(
+_ASSIGNED = lazy(
     r"[ \t]*(?:(?:local|declare|typeset|readonly)[ \t]+(?P<flags>(?:-[A-Za-z]+[ \t]+)*))?"
     r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]\n]*\])?\+?="
 )
-_EXPORTING = re.compile(r"[ \t]*(?:export|declare[ \t]+-[A-Za-z]*x|typeset[ \t]+-[A-Za-z]*x)[ \t]")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_EXPORTING = lazy(r"[ \t]*(?:export|declare[ \t]+-[A-Za-z]*x|typeset[ \t]+-[A-Za-z]*x)[ \t]")
+_IDENTIFIER = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_REFERENCE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 # commands that only show a value: a per-rank value shown once in the batch shell is harmless
-_LOGGING = re.compile(r"[ \t]*(?:echo|printf|logger|:)(?:[ \t]|$)")
+_LOGGING = lazy(r"[ \t]*(?:echo|printf|logger|:)(?:[ \t]|$)")
 
 
 def _used_beyond_logging(lines: list[str]) -> set[str]:

@@ -36,10 +36,10 @@ srun python train.py
 """
 
 import json
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Edit, Fix, Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
 from jobc.spec.context import Context
@@ -67,8 +67,8 @@ SCRIPTS = True
 _SLURM_FIELDS = ("partition", "account", "qos", "time", "constraint", "reservation", "array", "dependency")
 # sbatch options whose values are file names and so take %-placeholders
 _FILE_OPTIONS = frozenset({"output", "error", "input"})
-_SHELL = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|([A-Za-z_][A-Za-z0-9_]*)|\(|\{)|`")
-_TILDE = re.compile(r"(?:^|[=:,])~(?=[A-Za-z0-9_./-]|$)")
+_SHELL = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|([A-Za-z_][A-Za-z0-9_]*)|\(|\{)|`")
+_TILDE = lazy(r"(?:^|[=:,])~(?=[A-Za-z0-9_./-]|$)")
 _PLACEHOLDER = {
     "USER": "%u",
     "LOGNAME": "%u",

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int, is_digits, shown
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
@@ -55,7 +56,7 @@ META = Meta(
 READS = (("slurm", "array"), ("slurm", "dependency"), ("sweep",))
 
 # ASCII digits only: sbatch reads no other (`\d` would also match `٣`)
-_INDEX = re.compile(r"([0-9]+)(?:-([0-9]+)(?::([0-9]+))?)?")
+_INDEX = lazy(r"([0-9]+)(?:-([0-9]+)(?::([0-9]+))?)?")
 _JOB = r"[0-9]+(?:_[0-9]+)?"
 _TYPES = ("after", "afterany", "afterok", "afternotok", "aftercorr", "afterburstbuffer")
 
