@@ -648,7 +648,7 @@ ROWS: tuple[Row, ...] = (
         "resilience.jc606_retry_on_bug",
         ("spec",),
         False,
-        (),
+        (("resilience", "retry_on"),),
     ),
     (
         "JC607",
@@ -659,7 +659,7 @@ ROWS: tuple[Row, ...] = (
         "resilience.jc607_retry_without_requeue",
         ("spec",),
         False,
-        (),
+        (("resilience", "retry_on"),),
     ),
     (
         "JC608",
@@ -670,7 +670,7 @@ ROWS: tuple[Row, ...] = (
         "resilience.jc608_retry_without_checkpoints",
         ("spec",),
         False,
-        (),
+        (("resilience", "retry_on"),),
     ),
     (
         "JC609",
@@ -681,7 +681,7 @@ ROWS: tuple[Row, ...] = (
         "resilience.jc609_retry_without_budget",
         ("spec",),
         False,
-        (),
+        (("resilience", "retry_on"),),
     ),
     (
         "JC610",
@@ -692,7 +692,7 @@ ROWS: tuple[Row, ...] = (
         "resilience.jc610_preflight_command_node_local",
         ("spec",),
         False,
-        (),
+        (("resilience", "preflight"),),
     ),
     (
         "JC611",
@@ -703,7 +703,7 @@ ROWS: tuple[Row, ...] = (
         "resilience.jc611_exclusion_exhausts_partition",
         ("spec",),
         False,
-        (),
+        (("resilience", "retry_on"),),
     ),
     (
         "JC612",
@@ -714,7 +714,7 @@ ROWS: tuple[Row, ...] = (
         "resilience.jc612_preflight_outlasts_time_limit",
         ("spec",),
         False,
-        (),
+        (("resilience", "preflight"),),
     ),
     (
         "JC701",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from operator import itemgetter
 
 from jobc.core.record import record
 
@@ -43,24 +42,27 @@ def _closest(name: str, cutoff: float, exact: frozenset[str]) -> str | None:
     unknown names took tens of seconds). The same answer comes from its own upper bounds used
     as a branch and bound: a candidate's ratio is at most its quick ratio (shared characters),
     which is at most its real quick ratio (lengths); both are cheap, and the ratio itself is
-    computed only for candidates whose bound could still beat the best found so far."""
-    from difflib import SequenceMatcher
-
+    computed only for candidates whose bound could still beat the best found so far. The shared
+    characters are counted for the name's own characters only, and only for candidates whose
+    lengths allow the cutoff: a lint asks for a handful of names."""
     size = len(name)
-    alphabet, table = _table(exact)
-    wanted = Counter(name)
-    # only the name's own characters can be shared (and none that no known name has)
-    where = [i for i, ch in enumerate(alphabet) if ch in wanted]
-    counts = [wanted[alphabet[i]] for i in where]
-    pick = itemgetter(*where) if len(where) > 1 else (lambda row: tuple(row[i] for i in where))
+    wanted = Counter(name).items()
     bounds: list[tuple[float, str]] = []
-    for known, known_counts in table:
+    for known in _sorted(exact):
         total = size + len(known)
         if total == 0 or 2.0 * min(size, len(known)) / total < cutoff:
             continue
-        quick = 2.0 * sum(map(min, counts, pick(known_counts))) / total
+        shared = 0
+        for ch, count in wanted:
+            found = known.count(ch)
+            shared += count if count < found else found
+        quick = 2.0 * shared / total
         if quick >= cutoff:
             bounds.append((quick, known))
+    if not bounds:
+        return None  # most names are like no known one at all, and need no difflib
+    from difflib import SequenceMatcher
+
     bounds.sort(reverse=True)
     best: tuple[float, str] | None = None
     matcher = SequenceMatcher()
@@ -76,11 +78,8 @@ def _closest(name: str, cutoff: float, exact: frozenset[str]) -> str | None:
 
 
 @cache
-def _table(exact: frozenset[str]) -> tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]:
-    """The characters of the known names, and each name with how often it holds each of them."""
-    alphabet = "".join(sorted(set("".join(exact))))
-    table = tuple((known, tuple(known.count(ch) for ch in alphabet)) for known in sorted(exact))
-    return alphabet, table
+def _sorted(exact: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(exact))
 
 
 @cache

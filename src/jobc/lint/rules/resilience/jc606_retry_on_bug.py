@@ -41,6 +41,9 @@ META = Meta(
     summary="resilience.retry_on names a failure that is not a node's fault, which jobc never retries",
     remediation=f"Keep retry_on to the node's faults ({', '.join(RETRYABLE)}); fix the cause of the others.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resilience", "retry_on"),)
 
 
 def check(ctx: Context) -> Iterator[Hit]:

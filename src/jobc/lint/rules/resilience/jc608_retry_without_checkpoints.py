@@ -41,6 +41,9 @@ META = Meta(
     summary="resilience.retry_on is set but storage.checkpoints is not, so a retry may start from step 0",
     remediation="Set storage.checkpoints (on shared storage), and resume from it in the program.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resilience", "retry_on"),)
 
 
 def check(ctx: Context) -> Iterator[Hit]:

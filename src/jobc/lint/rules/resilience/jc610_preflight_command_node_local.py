@@ -43,6 +43,9 @@ META = Meta(
     summary="resilience.preflight.command runs a file on node-local storage, which other nodes lack",
     remediation="Put the check script on shared storage (a storage.shared prefix) or in launch.workdir.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resilience", "preflight"),)
 
 
 def _paths(command: str, workdir: str | None) -> Iterator[str]:

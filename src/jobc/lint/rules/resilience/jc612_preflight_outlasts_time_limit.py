@@ -38,6 +38,9 @@ META = Meta(
     summary="resilience.preflight.timeout_s is as long as the job's time limit or longer",
     remediation="Give the preflight a timeout of seconds to minutes, far below slurm.time.",
 )
+# Unless the spec (with its profiles and --set) gives one of these, the check has nothing to
+# say and lint does not load it.
+READS = (("resilience", "preflight"),)
 
 
 def check(ctx: Context) -> Iterator[Hit]:
