@@ -10,15 +10,35 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # a script lint asks bash only for a text tree-sitter stumbles on
+    import subprocess
 
 TIMEOUT_S = 10.0  # bash parses megabytes in milliseconds
 
 
 def bash() -> str | None:
     """The bash on PATH, or None."""
-    return shutil.which("bash", path=os.environ.get("PATH", os.defpath))
+    return which("bash", os.environ.get("PATH", os.defpath))
+
+
+def which(command: str, path: str) -> str | None:
+    """`shutil.which(command, path=path)` on POSIX: the first file of that name in a directory of
+    `path` that is executable and not a directory. Importing shutil, for every script a lint
+    reads, brought zlib, bz2 and lzma along."""
+    if not path:
+        return None  # PATH='' matches nothing; PATH=':' looks in the current directory
+    seen: set[str] = set()
+    for directory in path.split(os.pathsep):
+        normal = os.path.normcase(directory)
+        if normal in seen:
+            continue
+        seen.add(normal)
+        name = os.path.join(directory, command)
+        if os.path.exists(name) and os.access(name, os.F_OK | os.X_OK) and not os.path.isdir(name):
+            return name
+    return None
 
 
 def parse(
@@ -31,6 +51,8 @@ def parse(
     shell = shell or bash()
     if shell is None:
         return None
+    import subprocess
+
     try:
         return subprocess.run(
             [shell, "--norc", "--noprofile", "-n", *(["/dev/stdin"] if numbered else [])],

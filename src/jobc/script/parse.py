@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -315,10 +314,16 @@ class Reader:
                         "accepts the script): it was read around it, and findings after this point "
                         "may be incomplete"
                     )
-                elif what == "text bash cannot parse" and shutil.which("bash") is None:
+                elif what == "text bash cannot parse" and _no_bash():
                     message = message.replace("text bash cannot parse", "text jobc cannot parse", 1)
                 self.facts.problems.append(
                     Problem(message, Span.point(line, self.pos.col(*node.start_point)), severity)
                 )
                 return  # the first place is the one to fix; later ones often follow from it
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+
+
+def _no_bash() -> bool:
+    import shutil  # only for a script tree-sitter stumbles on: shutil brings the compression modules
+
+    return shutil.which("bash") is None

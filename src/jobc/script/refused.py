@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
 from jobc.core.record import record
 from jobc.script.facts import Directive, ScriptFacts, Word
@@ -33,8 +34,8 @@ LAUNCHER_NUMBERS = {
     "master_port": (1, 65535),
     "main_process_port": (1, 65535),
 }
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SHELL = re.compile(r"[$`]")
+_ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_SHELL = lazy(r"[$`]")
 
 
 @record

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from jobc.core.diagnostics import DataPath, Span
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int
 from jobc.core.record import field, record
 from jobc.script import signals
@@ -23,8 +24,8 @@ from jobc.tables.paths import node_local
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
-_NAME_OK = re.compile(r"^[A-Za-z0-9._-]+$")
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME_OK = lazy(r"^[A-Za-z0-9._-]+$")
+_ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
 COMPUTED = frozenset(
     {
@@ -50,8 +51,8 @@ CACHES = {
 }
 # what the setup rules look for: a step started by srun in a setup line, and `uv` in a step's
 # line (both JC504)
-_SRUN = re.compile(r"srun")
-_UV = re.compile(r"\buv\b")
+_SRUN = lazy(r"srun")
+_UV = lazy(r"\buv\b")
 _SIMPLE = (
     "cpus-per-task",
     "mem",
@@ -613,8 +614,8 @@ def _sharding(out: Derived, step: Step) -> None:
                 return
 
 
-_SCRIPT_ARGS = re.compile(r"\$(?:[@*0-9]|\{[@*0-9]+\})")
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_SCRIPT_ARGS = lazy(r"\$(?:[@*0-9]|\{[@*0-9]+\})")
+_VARIABLE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _allocation_refs(facts: ScriptFacts, out: Derived) -> dict[str, str]:

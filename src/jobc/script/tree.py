@@ -18,11 +18,44 @@ def parser() -> Any:
     """The bash parser, made once; tree-sitter is imported only when a script is read."""
     global _PARSER  # noqa: PLW0603 - one parser per process; building it loads the grammar
     if _PARSER is None:
-        import tree_sitter_bash
         from tree_sitter import Language, Parser
 
-        _PARSER = Parser(Language(tree_sitter_bash.language()))
+        _PARSER = Parser(Language(_bash_language()))
     return _PARSER
+
+
+def _bash_language() -> Any:
+    """tree-sitter-bash's grammar, from its compiled binding.
+
+    The package's own `__init__` imports `importlib.resources` (and with it tempfile, random,
+    shutil and the compression modules: a tenth of a script lint) for query files jobc never
+    reads, so the binding is loaded from the package's directory without running it; a package
+    laid out otherwise is imported as usual."""
+    import importlib.machinery
+    import importlib.util
+    import sys
+
+    name = "tree_sitter_bash._binding"
+    binding = sys.modules.get(name)
+    if binding is None:
+        package = importlib.util.find_spec("tree_sitter_bash")
+        places = package.submodule_search_locations if package is not None else None
+        spec = None
+        for place in places or ():
+            finder = importlib.machinery.FileFinder(
+                place, (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES)
+            )
+            spec = finder.find_spec(name)
+            if spec is not None:
+                break
+        if spec is None or spec.loader is None:
+            import tree_sitter_bash
+
+            return tree_sitter_bash.language()
+        binding = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(binding)
+        sys.modules[name] = binding  # `import tree_sitter_bash` later finds it there
+    return binding.language()
 
 
 class Positions:

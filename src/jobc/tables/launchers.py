@@ -12,29 +12,89 @@ runs per node (and so wants one task per node) and whether it reaches the other 
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
+class Launcher:
+    """One launcher. A plain class: a NamedTuple's class is built through `exec` at import, which
+    cost a script lint more than everything else this module does."""
 
-class Launcher(NamedTuple):
-    name: str  # torchrun | accelerate | deepspeed | mpirun | composer | python
-    # the command words that start it; "python" stands for any interpreter (python3, /env/bin/python)
-    spellings: tuple[tuple[str, ...], ...]
-    per_node: bool  # one copy per node starts that node's workers: it wants one task per node
-    nodes: tuple[str, ...] = ()  # options giving the number of nodes
-    procs_per_node: tuple[str, ...] = ()  # options giving the processes each node starts
-    procs_total: tuple[str, ...] = ()  # options giving the processes of the whole job
-    node_rank: tuple[str, ...] = ()  # options giving this node's rank
-    address: tuple[str, ...] = ()  # options giving the rendezvous host
-    port: tuple[str, ...] = ()  # options giving the rendezvous port
-    endpoint: tuple[str, ...] = ()  # options giving host:port together
-    single_node: tuple[str, ...] = ()  # flags that make it one node's job (rendezvous on localhost)
-    # options that make it start the other nodes' processes itself (ssh, pdsh, MPI): no srun needed
-    reaches_nodes: tuple[str, ...] = ()
-    reaches_always: bool = False  # it always does (mpirun inside an allocation)
-    flags: frozenset[str] = frozenset()  # options that take no value
-    module_flags: tuple[str, ...] = ()  # flags after which the target is a module, not a file
-    config: tuple[str, ...] = ()  # options naming a config file with more of these values
-    env_node_rank: tuple[str, ...] = ()  # variables it reads the node rank from
+    __slots__ = (
+        "address",
+        "config",
+        "endpoint",
+        "env_node_rank",
+        "flags",
+        "module_flags",
+        "name",
+        "node_rank",
+        "nodes",
+        "per_node",
+        "port",
+        "procs_per_node",
+        "procs_total",
+        "reaches_always",
+        "reaches_nodes",
+        "single_node",
+        "spellings",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        spellings: tuple[tuple[str, ...], ...],
+        per_node: bool,
+        nodes: tuple[str, ...] = (),
+        procs_per_node: tuple[str, ...] = (),
+        procs_total: tuple[str, ...] = (),
+        node_rank: tuple[str, ...] = (),
+        address: tuple[str, ...] = (),
+        port: tuple[str, ...] = (),
+        endpoint: tuple[str, ...] = (),
+        single_node: tuple[str, ...] = (),
+        reaches_nodes: tuple[str, ...] = (),
+        reaches_always: bool = False,
+        flags: frozenset[str] = frozenset(),
+        module_flags: tuple[str, ...] = (),
+        config: tuple[str, ...] = (),
+        env_node_rank: tuple[str, ...] = (),
+    ) -> None:
+        # torchrun | accelerate | deepspeed | mpirun | composer | python
+        self.name = name
+        # the command words that start it; "python" stands for any interpreter (python3, /env/bin/python)
+        self.spellings = spellings
+        # one copy per node starts that node's workers: it wants one task per node
+        self.per_node = per_node
+        # options giving the number of nodes
+        self.nodes = nodes
+        # options giving the processes each node starts
+        self.procs_per_node = procs_per_node
+        # options giving the processes of the whole job
+        self.procs_total = procs_total
+        # options giving this node's rank
+        self.node_rank = node_rank
+        # options giving the rendezvous host
+        self.address = address
+        # options giving the rendezvous port
+        self.port = port
+        # options giving host:port together
+        self.endpoint = endpoint
+        # flags that make it one node's job (rendezvous on localhost)
+        self.single_node = single_node
+        # options that make it start the other nodes' processes itself (ssh, pdsh, MPI): no srun needed
+        self.reaches_nodes = reaches_nodes
+        # it always does (mpirun inside an allocation)
+        self.reaches_always = reaches_always
+        # options that take no value
+        self.flags = flags
+        # flags after which the target is a module, not a file
+        self.module_flags = module_flags
+        # options naming a config file with more of these values
+        self.config = config
+        # variables it reads the node rank from
+        self.env_node_rank = env_node_rank
+
+    def __repr__(self) -> str:
+        return f"Launcher(name={self.name!r})"
 
 
 _TORCH_FLAGS = frozenset(

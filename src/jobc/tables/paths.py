@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 from pathlib import PurePosixPath
-from typing import NamedTuple
 
 # Directories that exist separately on every node of a cluster: what one node writes there the
 # others never see, and many sites wipe them when the job ends.
@@ -42,9 +41,24 @@ NODE_LOCAL_VARS = ("TMPDIR", "SLURM_TMPDIR", "LOCAL_SCRATCH")
 _HOME_FORMS = ("~", "$HOME", "${HOME}")
 
 
-class Place(NamedTuple):
-    kind: str  # "local" | "shared" | "outside" | "unknown"
-    reason: str = ""  # for local and outside: why, in words that name the path's prefix
+class Place:
+    """Where a path is. A plain class: a NamedTuple's class is built through `exec` at import,
+    which cost a lint more than all its uses of this module."""
+
+    __slots__ = ("kind", "reason")
+
+    def __init__(self, kind: str, reason: str = "") -> None:
+        self.kind = kind  # "local" | "shared" | "outside" | "unknown"
+        self.reason = reason  # for local and outside: why, in words that name the path's prefix
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Place) and (self.kind, self.reason) == (other.kind, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Place(kind={self.kind!r}, reason={self.reason!r})"
 
 
 def normalise(path: str) -> str:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from jobc.core.diagnostics import Edit, Fix, Span
+from jobc.core.lazyre import lazy
 from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Step, Trap
 from jobc.spec.context import Context
 
@@ -124,8 +125,8 @@ def background(step: Step, lines: list[str], *, then_exit: bool = False) -> tupl
 # `kill [-SIG] TARGET` (not `kill -0`, which only asks whether it lives, nor to the batch shell
 # itself, `$$`), or `scancel --signal=SIG` without `--batch`, which signals the job's steps
 _COMMAND_START = r"(?:^|[;&|{(\n]|\bthen\b|\bdo\b|\belse\b)[ \t]*"
-_KILL = re.compile(_COMMAND_START + r"kill\b(?![ \t]+-0\b)(?=[ \t]+[^;&|\n]*[^\s;&|])(?![^;&|\n]*\$\$)")
-_SCANCEL = re.compile(
+_KILL = lazy(_COMMAND_START + r"kill\b(?![ \t]+-0\b)(?=[ \t]+[^;&|\n]*[^\s;&|])(?![^;&|\n]*\$\$)")
+_SCANCEL = lazy(
     _COMMAND_START + r"scancel\b(?=[^;&|\n]*(?:--signal[= ]|-s[ \t]*)\w)(?![^;&|\n]*(?:--batch|[ \t]-b\b))"
 )
 
@@ -142,7 +143,7 @@ def forwards(facts: ScriptFacts, trap: Trap) -> bool:
     )
 
 
-_TRAP = re.compile(r"trap[ \t]+")
+_TRAP = lazy(r"trap[ \t]+")
 
 
 def hand_on(facts: ScriptFacts, trap: Trap, signal: str) -> tuple[Edit, ...] | None:
@@ -201,7 +202,7 @@ def _function_body(lines: list[str], name: str) -> str | None:
 # --- JC106: a per-rank variable the batch shell expands ------------------------------------------
 
 # `bash -c "`, `sh -lc "`, `/bin/bash -c "`: the double quote opens the command a shell in the step
-_SHELL_C = re.compile(r"(?:^|[\s/])(?:ba|da|z|k)?sh(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*c\s+$")
+_SHELL_C = lazy(r"(?:^|[\s/])(?:ba|da|z|k)?sh(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*c\s+$")
 
 
 def _quoting(text: str, at: int) -> tuple[str, int]:
@@ -320,13 +321,13 @@ def _inner_quoting(batch: str) -> str | None:
     return state
 
 
-_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_EXPANSION = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 # what every task's environment holds as the batch shell's does (srun passes the environment on);
 # not HOSTNAME, which bash sets from the node it runs on
 _ENVIRONMENT = frozenset({"HOME", "USER", "LOGNAME", "PATH", "PWD"})
 # Slurm's variables that are the same in a step as in the batch shell: the job's own (a step's
 # counts, SLURM_NTASKS, SLURM_NNODES, …, are the step's)
-_JOB_WIDE = re.compile(
+_JOB_WIDE = lazy(
     r"SLURM_(?:JOB_\w+|JOBID|ARRAY_\w+|SUBMIT_\w+|CLUSTER_NAME|CONF|CPUS_PER_TASK|GPUS_PER_NODE)"
 )
 # srun options after which the step runs on fewer nodes or with another environment
@@ -352,8 +353,8 @@ def _same_in_the_step(rest: str, facts: ScriptFacts, step: Step) -> bool:
     return not re.search(r"['`$;&|<>(){}]", plain)
 
 
-_SHELL_C_OPEN = re.compile(r"(?:^|[\s/])(?:ba|da|z|k)?sh(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*c\s+(['\"])")
-_EXPORT_LINE = re.compile(r"[ \t]*export[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>\S+)[ \t]*")
+_SHELL_C_OPEN = lazy(r"(?:^|[\s/])(?:ba|da|z|k)?sh(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*c\s+(['\"])")
+_EXPORT_LINE = lazy(r"[ \t]*export[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>\S+)[ \t]*")
 
 
 def _exported(span: Span, expansion: Expansion, facts: ScriptFacts) -> Fix | None:
@@ -394,10 +395,10 @@ def _exported(span: Span, expansion: Expansion, facts: ScriptFacts) -> Fix | Non
 
 # --- JC102: one task per node for torchrun --------------------------------------------------------
 
-_TASKS = re.compile(r"^(--ntasks-per-node[= ]\s*)(\d+)$")
-_NTASKS = re.compile(r"^(?:--ntasks[= ]\s*|-n\s*=?)(\d+)$")
+_TASKS = lazy(r"^(--ntasks-per-node[= ]\s*)(\d+)$")
+_NTASKS = lazy(r"^(?:--ntasks[= ]\s*|-n\s*=?)(\d+)$")
 # what Slurm derives from the tasks of the allocation: each changes with one task per node
-_COUNTS = re.compile(
+_COUNTS = lazy(
     r"(?<![A-Za-z0-9_])(SLURM_NTASKS_PER_NODE|SLURM_TASKS_PER_NODE|SLURM_NTASKS|SLURM_NPROCS"
     r"|SLURM_STEP_NUM_TASKS|SLURM_STEP_TASKS_PER_NODE|SLURM_JOB_CPUS_PER_NODE|SLURM_CPUS_ON_NODE)"
     r"(?![A-Za-z0-9_])"
@@ -532,7 +533,7 @@ def _jc108(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
 
 # --- JC107: a shell variable in an #SBATCH file name ------------------------------------------------
 
-_FILE_OPTION = re.compile(r"(?:--(?:output|error|input)[= ]|-[oei]\s*)")
+_FILE_OPTION = lazy(r"(?:--(?:output|error|input)[= ]|-[oei]\s*)")
 
 
 def _jc107(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.script.directives import PREFIX, is_directive
@@ -54,7 +55,7 @@ FIX = Repair(
 
 # `#`, spaces, a word, then an option right away or after spaces: prose (`# SBATCH options below`)
 # has no option after the word and is left alone
-_LINE = re.compile(
+_LINE = lazy(
     r"(?P<lead>[ \t]*)#(?P<gap>[ \t]*)(?P<word>[A-Za-z]+)(?P<space>[ \t]*)(?P<option>-{1,2}[A-Za-z].*)"
 )
 _WANT = PREFIX.removeprefix("#")

@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.script.directives import PREFIX, is_directive
@@ -56,8 +57,8 @@ DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _NAMES = {"\u2013": "an en dash (–)", "\u2014": "an em dash (—)", "\u2212": "a minus sign (−)"}
 # a word that starts with dashes of which at least one is typographic, then an option's name;
 # possessive, so that a line of ten thousand dashes is read once, not tried at every split
-_OPTION = re.compile(rf"(?<![^\s])(?P<lead>-*+[{DASHES}][-{DASHES}]*+)(?P<name>[A-Za-z][A-Za-z0-9_-]*+)")
-_QUOTES = re.compile(r"""["'`]""")
+_OPTION = lazy(rf"(?<![^\s])(?P<lead>-*+[{DASHES}][-{DASHES}]*+)(?P<name>[A-Za-z][A-Za-z0-9_-]*+)")
+_QUOTES = lazy(r"""["'`]""")
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:
