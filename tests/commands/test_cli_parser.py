@@ -9,7 +9,7 @@ import pytest
 from jobc.cli import main, parser
 
 ALL = {"init", "lint", "import", "compile", "plan", "rule", "rules", "schema"}
-ALL |= {"submit", "status", "logs", "cancel", "triage", "profile"}
+ALL |= {"submit", "status", "logs", "cancel", "triage", "heal", "profile"}
 
 
 def commands(top: argparse.ArgumentParser) -> set[str]:
@@ -65,3 +65,12 @@ def test_the_garbage_collector_is_restored_after_a_command(capsys: pytest.Captur
     finally:
         gc.enable()
     capsys.readouterr()
+
+
+def test_heal_refuses_outside_a_job(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
+    assert main(["heal", "start", "--log", "x.out", "--max-restarts", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err == "jobc heal: not inside a Slurm job; the compiled script runs this\n"

@@ -902,6 +902,32 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
         proc.kill()
         proc.wait()
 
+    def kill_node(self, node: str) -> list[int]:
+        """The node dies: its slurmd, its slurmstepds and every process of its job steps are
+        SIGKILLed at once (kill_slurmd alone leaves the steps running, which a dead machine
+        would not). The slurmstepds are found by the sockets they hold in the node's spool
+        directory, the tasks (and a batch script's srun) by SLURMD_NODENAME in their
+        environment. Returns the pids killed besides slurmd."""
+        self.kill_slurmd(node)
+        spool = f"{self.root}/spool/{node}/".encode()
+        inodes = set()
+        with contextlib.suppress(OSError):
+            for line in Path("/proc/net/unix").read_bytes().splitlines()[1:]:
+                fields = line.split()
+                if len(fields) >= 8 and fields[7].startswith(spool):
+                    inodes.add(f"socket:[{fields[6].decode()}]")
+        victims = set(_pids_with_environ(f"SLURMD_NODENAME={node}\0".encode()))
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and inodes:
+                with contextlib.suppress(OSError):
+                    if any(os.readlink(fd) in inodes for fd in (entry / "fd").iterdir()):
+                        victims.add(int(entry.name))
+        victims &= set(self.processes())
+        for pid in victims:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        return sorted(victims)
+
     def restart_slurmd(self, node: str) -> None:
         """Start a node's slurmd again (after kill_slurmd); ReturnToService=2 brings it back."""
         if not self._alive(f"slurmd-{node}"):

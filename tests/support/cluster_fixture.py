@@ -12,7 +12,7 @@ from tests.support.cluster import ClusterUnavailable, SlurmCluster
 
 SLURM_FIXTURE = "slurm_cluster"
 #: Fixtures of clusters of their own (tests/*/…): their tests are Slurm tests too.
-CLUSTER_FIXTURES = frozenset({SLURM_FIXTURE, "topology_cluster", "failing_cluster"})
+CLUSTER_FIXTURES = frozenset({SLURM_FIXTURE, "topology_cluster", "failing_cluster", "heal_cluster"})
 
 
 def started(cluster: SlurmCluster) -> Iterator[SlurmCluster]:

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "logs": "logs",
     "cancel": "cancel",
     "triage": "triage",
+    "heal": "heal",
     "profile": "profile",
     "rule": "rules",
     "rules": "rules",

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"jobc status: {message}", file=sys.stderr)
     problems += len(unknown)
     rows: list[dict[str, Any]] = [s.as_json() for s in found]
+    _add_attempts(rows, args)
     if args.format == "json":
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
     elif rows:
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
         for row in [header, *table]:
             print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+        _print_attempts(rows, args)
     return Exit.ERROR if problems else Exit.OK
 
 
@@ -99,3 +101,33 @@ def _step_row(step: dict[str, Any]) -> dict[str, Any]:
 
 def _cell(value: Any) -> str:
     return "-" if value is None else str(value)
+
+
+def _add_attempts(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Each job's attempts (a self-healing job's record beside its log): `attempts`, oldest
+    first, [] for a job without one. The job's own `state` stays its final one."""
+    from jobc.jobs.story import attempts_of, log_of
+
+    try:
+        directory = ledger_dir(args)
+    except CommandError:
+        directory = None
+    for row in rows:
+        log = None
+        if directory is not None:
+            log = log_of(row["job_id"], directory, row.get("log"), ask=bool(args.job_ids))
+        row["attempts"] = attempts_of(row["job_id"], log, row["state"])
+
+
+def _print_attempts(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Under the table, for the jobs asked by id: the story of each that has attempts."""
+    from jobc.jobs.story import render
+    from jobc.lint.report.safe import visible  # causes quote log lines: escape what a terminal acts on
+
+    if not args.job_ids:
+        return
+    for row in rows:
+        if row["attempts"]:
+            print(f"\njob {row['job_id']}: {len(row['attempts'])} attempts, now {row['state']}")
+            for line in render(row["attempts"]):
+                print(visible(line))

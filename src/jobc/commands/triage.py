@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from jobc.jobs.logs import LogError, log_path
     from jobc.jobs.slurm import NotSlurm, SlurmError, require, valid_job_id
     from jobc.jobs.status import sacct_state, status
+    from jobc.jobs.story import render_attempts, triage_attempts
     from jobc.jobs.triage import render, triage_files, with_hang_dumps
     from jobc.lint.report.safe import visible
 
@@ -74,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         print("jobc triage: --format markdown is for --signatures", file=sys.stderr)
         return Exit.ERROR
     reports = []
+    attempts: dict[int, list[dict[str, Any]]] = {}  # by report: a self-healing job's attempts
     try:
         for target in args.targets:
             given = Path(target)
@@ -103,15 +105,20 @@ def run(args: argparse.Namespace) -> int:
             coords, per_node = _coords(spec)
             if not path.exists():
                 raise LogError(f"job {target}: its log {path} does not exist (yet)")
-            report = triage_files(
-                [path],
-                job_id=target,
-                state=state,
-                exit_code=exit_code,
-                sacct_state=final,
-                coords=coords,
-                per_node=per_node,
-            )
+            healed = triage_attempts(path, target, state=state, exit_code=exit_code, final=final)
+            if healed is not None:
+                # a self-healing job: each attempt on its own part of the log, the last one first
+                report, attempts[len(reports)] = healed
+            else:
+                report = triage_files(
+                    [path],
+                    job_id=target,
+                    state=state,
+                    exit_code=exit_code,
+                    sacct_state=final,
+                    coords=coords,
+                    per_node=per_node,
+                )
             reports.append(with_hang_dumps(report, _dumps(args)))
     except CommandError as exc:
         print(f"jobc triage: {visible(str(exc))}", file=sys.stderr)
@@ -124,13 +131,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"jobc triage: {name}: cannot read: {visible(str(exc.strerror or exc))}", file=sys.stderr)
         return Exit.ERROR
     if args.format == "json":
-        data = [r.as_json() for r in reports]
+        data = [
+            r.as_json() | ({"attempts": attempts[i]} if i in attempts else {}) for i, r in enumerate(reports)
+        ]
         # ASCII JSON: control characters, and the lone surrogates of a file name that is not
         # UTF-8, become \u escapes that any terminal and any encoding carry.
         sys.stdout.write(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=True) + "\n")
     else:
         # log lines and file names may hold ESC, BEL or undecodable bytes: escaped, as lint does
-        text = "\n".join(render(r) for r in reports)
+        text = "\n".join(
+            render(r) + ("\n" + render_attempts(attempts[i]) if i in attempts else "")
+            for i, r in enumerate(reports)
+        )
         sys.stdout.write("\n".join(visible(line) for line in text.split("\n")))
     return Exit.OK
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from jobc.compile import heal
 from jobc.compile.launch import RELAY_SIGNAL, srun_line, step_signals
 from jobc.compile.plan import Plan
 from jobc.compile.sbatch import signal_name
@@ -155,6 +156,9 @@ def run(plan: Plan) -> Iterator[str]:
     yield contract.STEP_END.shell('"$jobc_status"')
     yield "printf 'jobc: step end %s\\n' \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\""
     yield ""
+    if heal.enabled(plan):
+        yield from heal.after_step(plan)
+        return
     yield "jobc_requeue=''"
     yield f"if ((jobc_status == {REQUEUE_EXIT_CODE})); then"
     yield f"  jobc_requeue='the program exited with the requeue code {REQUEUE_EXIT_CODE}'"

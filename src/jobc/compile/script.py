@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from jobc.compile import describe, environment, helpers, launch, preemption, rendezvous
+from jobc.compile import describe, environment, heal, helpers, launch, preemption, rendezvous
 from jobc.compile.plan import Plan, make_plan
 from jobc.compile.sbatch import directives
 from jobc.compile.shell import sq, trap_handler_note
@@ -56,6 +56,10 @@ def _batch(plan: Plan) -> Iterator[str]:
     yield from preemption.traps(plan)
     yield ""
     yield from _launch(plan)
+    healing = list(heal.before_launch(plan))
+    if healing:
+        yield ""
+        yield from healing
     yield ""
     yield from preemption.run(plan)
 
@@ -173,6 +177,9 @@ def _body(plan: Plan) -> Iterator[str]:
         yield "# launch.setup, as written in the spec."
         yield from plan.spec.launch.setup
     yield ""
+    position = list(heal.log_position(plan))
+    if position:
+        yield from position
     yield from _banner(plan)
     heartbeat = list(helpers.heartbeat(plan))
     if heartbeat:

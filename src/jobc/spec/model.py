@@ -435,6 +435,7 @@ RetryClass = Literal[
     "time_limit",
     "preempted",
     "cancelled",
+    "unknown",
 ]
 PreflightCheck = Literal["gpus", "paths", "port"]
 PREFLIGHT_CHECKS: tuple[PreflightCheck, ...] = ("gpus", "paths", "port")
@@ -455,9 +456,9 @@ class Preflight(Section):
     command: str | None = Field(
         None,
         description=(
-            "A check of your own, run by bash on every node from launch.workdir (in the "
-            "container, when there is one); exit 0 means the node is fit. Its output goes to "
-            "the job log."
+            "A check of your own: a command line run by bash once on every node, outside any "
+            "container, from the job's working directory; exit 0 means the node is fit. Its "
+            "output goes to the job log."
         ),
     )
     timeout_s: PositiveInt = Field(

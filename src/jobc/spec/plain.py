@@ -1175,6 +1175,7 @@ class Resilience(_Frozen):
             "time_limit",
             "preempted",
             "cancelled",
+            "unknown",
         ]
     ]
     exclude_failed_nodes: bool
@@ -1210,6 +1211,7 @@ class Resilience(_Frozen):
                 "time_limit",
                 "preempted",
                 "cancelled",
+                "unknown",
             ]
         ]
         | None = None,

@@ -153,11 +153,16 @@ COMPILES_TO: dict[str, str] = {
     "resilience.checkpoint.async": _RULES_ONLY + " (JC603)",
     "resilience.checkpoint.size_gb": _RULES_ONLY + " (JC603)",
     "resilience.checkpoint.write_gbps": _RULES_ONLY + " (JC603)",
-    "resilience.retry_on": _RULES_ONLY + " (JC606, JC607, JC608, JC609, JC611)",
-    "resilience.exclude_failed_nodes": _RULES_ONLY + " (JC611)",
-    "resilience.preflight.checks": _RULES_ONLY,
-    "resilience.preflight.command": _RULES_ONLY + " (JC610)",
-    "resilience.preflight.timeout_s": _RULES_ONLY + " (JC612)",
+    "resilience.retry_on": (
+        "`jobc heal start` and `jobc heal end` in the batch shell, around the launch: the job "
+        "judges each attempt and requeues itself on these classes (`--retry-on`)"
+    ),
+    "resilience.exclude_failed_nodes": (
+        "`--exclude-failed-nodes` of `jobc heal`: a retry sets ExcNodeList to the node the failure names"
+    ),
+    "resilience.preflight.checks": 'the checks of the preflight step (`srun … bash -c "$jobc_preflight"`)',
+    "resilience.preflight.command": "the preflight step's own check, run by bash on every node",
+    "resilience.preflight.timeout_s": "the command's `timeout` in the preflight step (the step: 120 s more)",
     # monitoring
     "monitoring.gpu_dmon_s": "an `nvidia-smi dmon` in the background on local rank 0 of each node (0: none)",
     "monitoring.heartbeat_s": "a timestamp line in the log every N seconds (0: none)",

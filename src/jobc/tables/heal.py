@@ -54,6 +54,7 @@ NEVER: dict[str, str] = {
     "preempted": "resilience.requeue already requeues a preempted job that checkpointed, within "
     "the same budget",
     "cancelled": "a cancelled job was cancelled on purpose",
+    "unknown": "a cause triage cannot name is never taken for a node's fault: a retry would be a guess",
 }
 
 #: Every class `resilience.retry_on` accepts, in the order the schema lists them.
