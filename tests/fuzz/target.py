@@ -193,8 +193,25 @@ def run_fix(directory: Path, raw: bytes, *, script: bool) -> None:
     assert path.read_bytes() == after, (after, path.read_bytes())
 
 
+# the scenarios the fix-script target runs every fixed script in (the suite runs all three)
+FUZZ_SCENARIOS = ("complete", "signal")
+
+
 def run_fix_script(directory: Path, raw: bytes) -> None:
+    """`run_fix` on a script, and then the behaviour simulator's comparison as the oracle: the
+    script --fix --unsafe-fixes wrote does what the original did, but for what the findings it
+    fixed name (tests/support/simulator/fixes.py)."""
+    from tests.support.simulator.fixes import prove
+
+    before = b"#!/bin/bash\n" + raw if not raw.startswith(b"#!") else raw
     run_fix(directory, raw, script=True)
+    after = (directory / "fuzzed.sh").read_bytes()
+    if after == before:
+        return
+    proof = prove(before, unsafe=True, name="fuzzed.sh", scenarios=FUZZ_SCENARIOS)
+    # the fixes proven are the ones the command made
+    assert proof.after.encode("utf-8", "surrogateescape") == after, (before, after)
+    assert proof.differences == [], (proof.fixed, proof.differences, before, after)
 
 
 def run_fix_spec(directory: Path, raw: bytes) -> None:

@@ -3,8 +3,11 @@ run before and after under the behaviour simulator (tests/support/simulator)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from jobc.lint.config import Config
 from tests.support.simulator import Ignore, differences, simulate
 from tests.support.simulator.fixes import prove
 
@@ -241,3 +244,77 @@ def test_jc106_moves_an_exported_rank_into_each_steps_shell() -> None:
     after = simulate(proof.after, scenarios=("complete",))["complete"]
     ranks = sorted(p.argv[p.argv.index("--machine_rank") + 1] for p in after.named("accelerate"))
     assert ranks == ["0", "1"]
+
+
+# --- every fix of the real-world corpus ------------------------------------------------------------
+
+CORPUS = sorted(p for p in (Path(__file__).parents[1] / "script" / "corpus").iterdir() if p.is_file())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", CORPUS, ids=[p.name for p in CORPUS])
+def test_every_fix_of_a_corpus_script_changes_only_what_its_findings_name(script: Path) -> None:
+    data = script.read_bytes()
+    for unsafe in (False, True):
+        proof = prove(data, unsafe=unsafe, name=script.name)
+        assert proof.differences == [], (unsafe, proof.fixed, proof.differences)
+
+
+def test_unsafe_fixes_remove_every_jc102_and_jc106_of_the_corpus(tmp_path: Path) -> None:
+    from jobc.lint.fix import fix_path
+    from jobc.lint.scripts import lint_path
+
+    had, left = [], []
+    for script in CORPUS:
+        copy = tmp_path / script.name
+        copy.write_bytes(script.read_bytes())
+        before = {f.code for f in lint_path(copy).findings} & {"JC102", "JC106"}
+        outcome = fix_path(copy, config=Config(), unsafe=True)
+        assert outcome.result is not None
+        after = {f.code for f in outcome.result.findings} & {"JC102", "JC106"}
+        had += [f"{script.name} {c}" for c in sorted(before)]
+        left += [f"{script.name} {c}" for c in sorted(after)]
+    assert had  # the corpus has both
+    assert left == []
+
+
+def test_jc007_leaves_a_marker_that_is_text_of_a_string_or_a_heredoc() -> None:
+    # found by the fix-script fuzz target: the unused-suppression repair took the lines of a
+    # multi-line `bash -c "…"` for comments and cut them out of the step's command
+    text = HEAD + (
+        'srun bash -c "python train.py\n# jobc: ignore[JC101]\n"\n'
+        "cat > notes.txt <<EOF\n# jobc: ignore[JC104]\nEOF\n"
+        "echo done  # jobc: ignore[JC104]\n"
+    )
+    proof = prove(text, unsafe=True)
+    assert proof.fixed == ["JC007"]  # the real comment's marker goes
+    assert proof.after == text.replace("echo done  # jobc: ignore[JC104]", "echo done")
+    assert proof.differences == [], proof.differences
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["#SBATCH _ip=$(scontrol show hostnames | head -n 1)", "#SBATCH --time=01:00:00 please"],
+)
+def test_jc801_and_jc813_read_no_line_sbatch_would_refuse(line: str) -> None:
+    # found by the fix-script fuzz target: a late line with a word that is no option, moved up,
+    # made sbatch refuse the whole script ("Invalid directive found in batch script")
+    late = "#!/bin/bash\n#SBATCH --nodes=2\nmodule load cuda\n" + line + "\nsrun python train.py\n"
+    off = "#!/bin/bash\n#SBATCH --nodes=2\n" + line.replace("#SBATCH", "#SBTACH") + "\nsrun python train.py\n"
+    for text in (late, off):
+        proof = prove(text, unsafe=True)
+        assert proof.after == text
+        assert proof.differences == [], proof.differences
+
+
+def test_jc807_hands_the_signal_on_in_every_trap_for_it() -> None:
+    # found by the hypothesis property: a second trap for the signal replaces the first, so the
+    # first alone handing the signal on left the program without it
+    text = HEAD + (
+        "#SBATCH --signal=USR2@90\ntrap 'touch stop' USR2\nmodule load cuda\ntrap 'touch stop' USR2\n"
+        "srun python train.py\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert proof.after.count("trap 'scancel --signal=USR2 $SLURM_JOB_ID; touch stop' USR2") == 2
+    assert proof.differences == [], proof.differences

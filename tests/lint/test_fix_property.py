@@ -105,3 +105,18 @@ def test_fix_keeps_a_generated_script_valid_and_is_idempotent(
     assert _errors(outcome.result) <= _errors(lint_path(original)), outcome.after
     left = [f for f in outcome.result.findings if f.fix is not None and (unsafe or f.fix.safe)]
     assert left == [], [(f.code, f.fix) for f in left]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(header=HEADER, body=BODY, unsafe=st.booleans())
+def test_fix_of_a_generated_script_changes_only_what_its_findings_name(
+    header: list[str], body: list[str], unsafe: bool
+) -> None:
+    """Run before and after under the behaviour simulator, the fixed script does what the original
+    did in every scenario (programs succeeding, failing, or waiting for the warning signal), but
+    for what the findings it fixed name."""
+    from tests.support.simulator.fixes import prove
+
+    text = "\n".join(["#!/bin/bash", "#SBATCH --nodes=2", *header, *body]) + "\n"
+    proof = prove(text, unsafe=unsafe)
+    assert proof.differences == [], (proof.fixed, proof.differences, text, proof.after)

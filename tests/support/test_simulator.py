@@ -303,3 +303,9 @@ def test_scancel_signals_the_steps_or_the_batch_shell_as_asked() -> None:
     batch = HEAD + "trap 'echo got it' USR1\nscancel --batch --signal=USR1 $SLURM_JOB_ID\necho after\n"
     run = simulate(batch, scenarios=("complete",))["complete"]
     assert run.output.splitlines() == ["got it", "after"]
+
+
+def test_a_directive_with_a_word_that_is_no_option_makes_sbatch_refuse_the_script() -> None:
+    assert directives("#!/bin/bash\n#SBATCH --nodes=2 please\necho hi\n")[1] == "invalid directive: please"
+    assert directives("#!/bin/bash\n#SBATCH -J 'my job' --nodes=2 # two\necho hi\n")[1] is None
+    assert directives("#!/bin/bash\n#SBATCH -J 'my job\necho hi\n")[1] is not None  # unmatched quote

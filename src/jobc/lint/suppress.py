@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from typing import Any
 
 from jobc.core.diagnostics import Edit, Fix, Span
 from jobc.core.lazyre import lazy
@@ -30,6 +31,7 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
         return []
     lines = text.splitlines()
     scalars = None if shell else _scalar_spans(text)
+    tree: Any = None  # the script's bash tree, parsed at the first marker that needs it
     ends = [end for _, end in scalars] if scalars is not None else []
     out: list[Suppression] = []
     following: list[int] | None = None  # made at the first comment alone on its line
@@ -38,6 +40,11 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
             continue
         if shell:
             hash_at = _shell_comment_start(line)
+            if hash_at >= 0:
+                if tree is None:
+                    tree = _bash_tree(text)
+                if not _bash_comment(tree, number - 1, line, hash_at):
+                    continue  # a line of a string, a heredoc or a continued command: text, not a comment
         elif scalars is None:
             hash_at = _comment_start(line)
         else:
@@ -154,6 +161,20 @@ def _next_content_lines(lines: list[str]) -> list[int]:
         if stripped and not stripped.startswith("#"):
             nxt = number
     return out
+
+
+def _bash_tree(text: str) -> Any:
+    from jobc.script.tree import parser
+
+    return parser().parse(text.encode("utf-8", "surrogateescape")).root_node
+
+
+def _bash_comment(root: Any, row: int, line: str, at: int) -> bool:
+    """Whether bash reads a comment from column ``at`` (0-based) of line ``row``: the line may be
+    inside a string or a heredoc that runs over several lines, where a `#` is text."""
+    col = len(line[:at].encode("utf-8", "surrogateescape"))
+    node = root.descendant_for_point_range((row, col), (row, col + 1))
+    return node is not None and node.type == "comment" and node.start_point == (row, col)
 
 
 def _shell_comment_start(line: str) -> int:

@@ -68,6 +68,28 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
         # a stray word (not an option) is ignored by sbatch's parser too
 
 
+def strays(line: str) -> list[str]:
+    """The words of an `#SBATCH` line that are neither an option nor an option's value: sbatch
+    refuses a script with one ("Invalid directive found in batch script")."""
+    words = [w for w, _, _ in _words(line, len(PREFIX))]
+    out, i = [], 0
+    while i < len(words):
+        text = words[i]
+        i += 1
+        if text.startswith("--") and len(text) > 2:
+            name = ALIASES.get(text[2:].partition("=")[0], text[2:].partition("=")[0])
+            takes = "=" not in text and name not in SBATCH_FLAGS and name not in OPTIONAL_VALUE
+            if takes and i < len(words) and not words[i].startswith("-"):
+                i += 1
+        elif text.startswith("-") and len(text) > 1:
+            name = SBATCH_SHORT.get(text[1], text[1])
+            if len(text) == 2 and name not in SBATCH_FLAGS and i < len(words):
+                i += 1
+        elif text:
+            out.append(text)
+    return out
+
+
 def _span(line: int, start: int, end: int) -> Span:
     return Span(line, start + 1, line, end + 1)
 

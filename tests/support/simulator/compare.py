@@ -24,6 +24,7 @@ ALWAYS = frozenset(
     {
         "_",
         "SHLVL",
+        "BASH_ENV",
         "SLURM_TASK_PID",
         "SLURM_STEP_ID",
         "SLURM_STEPID",
@@ -48,7 +49,9 @@ TASK_IDENTITY = frozenset(
         "SLURM_CPUS_ON_NODE",
     }
 )
-_LINE = re.compile(r"\bline \d+\b")
+_LINE = re.compile(r"\bline \d+\b|(?<=^/var/spool/slurmd/job04242/slurm_script: )\d+(?=: )")
+# what bash's `time` prints: how long it took, which no two runs share
+_TIMES = re.compile(r"^(real|user|sys)\t\d+m\d+\.\d+s$")
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ class Ignore:
     per_node: bool = False  # a step's tasks on one node count once (tasks per node may differ)
     # which signal a program got may differ, not when (at the warning, the time limit, …)
     which_signal: bool = False
+    # the second run may do more (processes, output lines) than the first, not less or otherwise
+    additions: bool = False
     replace: Sequence[tuple[str, str]] = ()  # (pattern, replacement) for every text compared
     output: bool = False
     status: bool = False
@@ -129,7 +134,8 @@ def _processes(a: Run, b: Run, ignore: Ignore) -> list[str]:
     only_a = list((ka - kb).elements())
     only_b = list((kb - ka).elements())
     out = []
-    # pair what differs by command, host and rank, to say which of its fields changed
+    # pair what differs by command, host and rank, to say which of its fields changed (with
+    # `additions`, what the second run did besides is no difference, but what it did otherwise is)
     for x in list(only_a):
         match = next((y for y in only_b if y[:3] == x[:3] and _rank(y) == _rank(x)), None)
         if match is None:
@@ -140,7 +146,8 @@ def _processes(a: Run, b: Run, ignore: Ignore) -> list[str]:
         only_b.remove(match)
         out.append(f"{_label(x)} differs: " + "; ".join(_fields(x, match)))
     out += [f"only before: {_label(x)}" for x in only_a]
-    out += [f"only after: {_label(y)}" for y in only_b]
+    if not ignore.additions:
+        out += [f"only after: {_label(y)}" for y in only_b]
     return out
 
 
@@ -148,8 +155,19 @@ def _rank(key: Key) -> str | None:
     return dict(key[4]).get("SLURM_PROCID")  # type: ignore[call-overload, no-any-return]
 
 
+def _line_number(m: re.Match[str]) -> str:
+    """bash's `line 7` and dash's `slurm_script: 7:` in error messages: a fix that moves a line
+    moves the number"""
+    return "line N" if m.group().startswith("line") else "N"
+
+
 def _output(run: Run, ignore: Ignore) -> Counter[str]:
-    return Counter(_LINE.sub("line N", ignore.text(line)) for line in run.output.splitlines())
+    lines = Counter(
+        _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line)))
+        for line in run.output.splitlines()
+    )
+    # per node, what tasks print counts once however many tasks print it
+    return Counter(dict.fromkeys(lines, 1)) if ignore.per_node else lines
 
 
 def _allocation(run: Run, ignore: Ignore) -> dict[str, str | None]:
@@ -164,6 +182,8 @@ def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
     out = []
     if a.refused != b.refused:
         out.append(f"sbatch refuses: {a.refused!r} -> {b.refused!r}")
+    if a.refused and b.refused:
+        return out  # nothing ran either time
     aa, ab = _allocation(a, ignore), _allocation(b, ignore)
     if aa != ab:
         for k in sorted(set(aa) | set(ab)):
@@ -176,7 +196,8 @@ def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
     if not ignore.output:
         oa, ob = _output(a, ignore), _output(b, ignore)
         out += [f"output only before: {line!r}" for line in sorted((oa - ob).elements())]
-        out += [f"output only after: {line!r}" for line in sorted((ob - oa).elements())]
+        if not ignore.additions:
+            out += [f"output only after: {line!r}" for line in sorted((ob - oa).elements())]
     if not ignore.files and a.files != b.files:
         out.append(f"files in the job's directory: {sorted(a.files)} -> {sorted(b.files)}")
     out += _processes(a, b, ignore)
@@ -210,6 +231,7 @@ def merged(*ignores: Ignore) -> Ignore:
         allocation=union([i.allocation for i in ignores]),
         per_node=any(i.per_node for i in ignores),
         which_signal=any(i.which_signal for i in ignores),
+        additions=any(i.additions for i in ignores),
         replace=tuple(r for i in ignores for r in i.replace),
         output=any(i.output for i in ignores),
         status=any(i.status for i in ignores),

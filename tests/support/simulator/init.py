@@ -104,6 +104,9 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (10, 15))
     resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
     resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+    # counted in the sandbox's own user namespace: a fork bomb stops at its own limit
+    resource.setrlimit(resource.RLIMIT_NPROC, (1000, 1000))
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
 def start(config: dict[str, Any], sim: Path) -> int:

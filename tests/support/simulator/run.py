@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import pwd
-import shlex
 import shutil
 import subprocess
 import tempfile
@@ -59,6 +58,7 @@ STUBS = (
     "sacctmgr",
     "hostname",
     "sleep",
+    "date",
     "nvidia-smi",
     "python",
     "python3",
@@ -158,20 +158,56 @@ def directives(text: str, *, accept: bool = False) -> tuple[list[tuple[str, str 
     flags = set(slurm.SBATCH_FLAGS)
     for line in lines[1:] if text.startswith("#!") else lines:
         if line.startswith("#SBATCH"):
-            rest = line[len("#SBATCH") :]
-            try:
-                words = shlex.split(rest, comments=True)
-            except ValueError:
-                return out, f"unreadable directive: {line.strip()}"
-            if words and not words[0].startswith("-"):
-                return out, f"invalid directive: {words[0]}"
-            options, _ = slurmlib.parse_options(words, slurm.SBATCH_SHORT, flags, {})
+            words = sbatch_words(line[len("#SBATCH") :])
+            if words is None:
+                return out, f"unmatched quote in: {line.strip()}"
+            # getopt over the line's words: a word left over that is no option nor an option's value
+            # makes sbatch stop ("Invalid directive found in batch script")
+            options, rest = slurmlib.parse_options(words, slurm.SBATCH_SHORT, flags, {})
+            stray = [w for w in rest if w]
+            if stray:
+                return out, f"invalid directive: {stray[0]}"
             out += [(slurm.ALIASES.get(k, k), v) for k, v in options.items()]
             continue
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             break
     return out, None
+
+
+def sbatch_words(rest: str) -> list[str] | None:
+    """The words of a directive as sbatch 22.05's `_get_argument` splits them: blanks separate,
+    quotes group, a backslash takes the next character as it is, an unquoted `#` ends the line;
+    None for an unmatched quote (sbatch refuses the script)."""
+    words: list[str] = []
+    i, n = 0, len(rest)
+    while True:
+        while i < n and rest[i].isspace():
+            i += 1
+        if i >= n or rest[i] == "#":
+            return words
+        word, quote = [], ""
+        while i < n and (quote or not rest[i].isspace()):
+            ch = rest[i]
+            i += 1
+            if ch == "\\":
+                if i < n:
+                    word.append(rest[i])
+                    i += 1
+            elif quote:
+                if ch == quote:
+                    quote = ""
+                else:
+                    word.append(ch)
+            elif ch in "\"'":
+                quote = ch
+            elif ch == "#":
+                return [*words, "".join(word)] if word else words
+            else:
+                word.append(ch)
+        if quote:
+            return None
+        words.append("".join(word))
 
 
 @dataclass
@@ -227,6 +263,8 @@ def batch_env(alloc: Allocation, name: str, extra: Mapping[str, str]) -> dict[st
         "LOGNAME": "user",
         "SHELL": "/bin/bash",
         "LANG": "C.UTF-8",
+        # every bash the job starts reads it first: $RANDOM starts from the same seed in each run
+        "BASH_ENV": "/run/jobc-sim/bash_env",
         "SLURM_JOB_ID": str(JOB_ID),
         "SLURM_JOBID": str(JOB_ID),
         "SLURM_JOB_NAME": o.get("job-name") or name,
@@ -308,6 +346,7 @@ def _prepare(data: bytes, config: dict[str, Any]) -> Path:
     for name in STUBS:
         (bin_dir / name).symlink_to("stub.py")
     (sim / "empty").write_text("")
+    (sim / "bash_env").write_text("RANDOM=4242\n")
     (sim / "script").write_bytes(data)
     (sim / "config.json").write_text(json.dumps(config))
     if os.geteuid() == 0:
@@ -446,7 +485,7 @@ def simulate(
 ) -> Simulation:
     """Run ``script`` (its text or bytes) under a simulated allocation, once per scenario.
 
-    ``options`` are sbatch command-line options (`--ntasks-per-node=1`): they override the
+    ``options`` are sbatch command-line options, one an item (`--ntasks-per-node=1`): they override the
     script's `#SBATCH` lines, as on sbatch's command line. ``env`` is added to the batch shell's
     environment (as if exported before sbatch). ``cpus`` is the CPUs of a simulated node.
 
@@ -458,9 +497,9 @@ def simulate(
     read, refused = directives(text, accept=accept)
     interpreter = "/bin/bash" if accept and not text.startswith("#!") else None
     setting = Setting(name, env or {}, cpus, tuple(uniform), interpreter)
-    cli, _ = slurmlib.parse_options(list(options), slurm.SBATCH_SHORT, set(slurm.SBATCH_FLAGS), {})
     merged = dict(read)
-    merged.update(cli)
+    for option in options:  # each one option, `--name=value` (a value is never the next item)
+        merged.update(slurmlib.parse_options([option], slurm.SBATCH_SHORT, set(slurm.SBATCH_FLAGS), {})[0])
     runs: dict[str, Run] = {}
     alloc = Allocation.read(merged, cpus)
     for scenario in scenarios:

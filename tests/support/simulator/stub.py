@@ -15,7 +15,7 @@ sandbox's `records/`, then:
   scenario `signal`, runs until a signal comes, records it and exits with 128 + its number;
 - `scontrol show hostnames`, `hostname`, `sbatch`, `scancel --signal` answer as Slurm would;
   `sleep` returns at once (time passes in the controller, not here), and blocks for good after
-  `MAX_SLEEPS` calls, so a polling loop ends at the time limit;
+  `MAX_SLEEPS` calls, so a polling loop ends at the time limit; `date` tells a fixed time;
 - every other stub (module, conda, nvidia-smi, pip, …) records and succeeds.
 
 It runs under the system's python3 (`-I -S`), with the standard library only.
@@ -482,6 +482,23 @@ def sleep(argv: list[str]) -> None:
     os._exit(0)
 
 
+# the simulated clock's "now" (a fixed time, so that a script that prints the date prints the same
+# in every run)
+NOW = 1767225600  # 2026-01-01 00:00:00 UTC
+
+
+def date(argv: list[str]) -> None:
+    import time
+
+    record = Record("call", "date", argv)
+    formats = [a[1:] for a in argv if a.startswith("+")]
+    stamp = time.gmtime(NOW)
+    print(time.strftime(formats[0], stamp) if formats else time.strftime("%a %b %e %H:%M:%S UTC %Y", stamp))
+    sys.stdout.flush()
+    record.exit(0)
+    os._exit(0)
+
+
 def nvidia_smi(argv: list[str]) -> None:
     record = Record("call", "nvidia-smi", argv)
     if "-L" in argv or "--list-gpus" in argv:
@@ -508,6 +525,7 @@ def main() -> None:
         "sbatch": sbatch,
         "hostname": hostname,
         "sleep": sleep,
+        "date": date,
         "nvidia-smi": nvidia_smi,
     }
     if name in handlers:

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
+from jobc.script.directives import strays
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
 
@@ -46,7 +47,8 @@ META = Meta(
 FIX = Repair(
     Applicability.SAFE,
     "moves the line, unchanged, below the directives sbatch reads; not a line after a command "
-    "continued with a backslash, which the line ends (without it the next line would join that command)",
+    "continued with a backslash, which the line ends (without it the next line would join that command), "
+    "nor one with a word that is no option (read, sbatch would refuse the script)",
     "scripts",
 )
 
@@ -78,6 +80,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
 def _move(line: int, text: str, target: int, lines: list[str]) -> Fix | None:
     if line >= len(lines) or target >= line:
         return None  # the last line has no line end to take with it
+    if strays(text):
+        return None  # sbatch would refuse the script for a word that is no option: read, it ends the job
     before = lines[line - 2] if line >= 2 else ""
     if (len(before) - len(before.rstrip("\\"))) % 2:
         # the line above goes on (a backslash at its end): bash reads this comment as its end, and

@@ -85,10 +85,11 @@ def _drop_exec(step: Step, f: ScriptFacts) -> Fix | None:
         trapped = [t for t in traps if sent.signal in t.signals and t.action]
         if not trapped:
             return None
-        handed = hand_on(f, trapped[0], sent.signal)
-        if handed is None:
-            return None
-        edits += handed
+        for trap in trapped:  # each: a later one replaces an earlier one
+            handed = hand_on(f, trap, sent.signal)
+            if handed is None:
+                return None
+            edits += handed
     lines = f.lines
     span = step.span
     text = lines[span.line - 1][span.col - 1 :] if span.line <= len(lines) else ""

@@ -90,10 +90,12 @@ def _fix(f: ScriptFacts, sent: signals.Sent) -> Fix | None:
     if not edits or not traps:
         return None
     # with B: the steps no longer get the signal from Slurm: the trap hands it on as Slurm did
-    handed = hand_on(f, traps[0], sent.signal)
-    if handed is None:
-        return None
-    edits += handed
+    # (each trap for it: a later one replaces an earlier one)
+    for trap in traps:
+        handed = hand_on(f, trap, sent.signal)
+        if handed is None:
+            return None
+        edits += handed
     for step in held(f, min(lines)) if lines else ():
         waiting = background(step, f.lines)
         if waiting is None:

@@ -34,7 +34,7 @@ from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
-from jobc.script.directives import PREFIX, is_directive
+from jobc.script.directives import PREFIX, is_directive, strays
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
 
@@ -49,7 +49,7 @@ FIX = Repair(
     Applicability.SAFE,
     "rewrites the line's start as `#SBATCH `, its options unchanged; unsafe when the line looks "
     "switched off on purpose (`# SBATCH`, a letter before `SBATCH`, as in `#XSBATCH`): the fix "
-    "would switch it on",
+    "would switch it on; none for a line with a word that is no option (sbatch would refuse the script)",
     "scripts",
 )
 
@@ -97,7 +97,10 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         yield hit(
             Span(number, 1, number, len(line) + 1),
             f"{why}, {effect}; write `{PREFIX} {option}` at the start of the line{hint}",
-            fix=_fix(number, len(line) - len(text), m, safe=not off),
+            # a word that is no option: read, it would make sbatch refuse the script
+            fix=None
+            if strays(PREFIX + " " + m.group("option"))
+            else _fix(number, len(line) - len(text), m, safe=not off),
         )
 
 
