@@ -32,3 +32,30 @@ def test_a_report_is_medium_and_a_guess_is_low_and_unknown() -> None:
     weak = _f("signal", 0)
     grade([weak])
     assert (weak.confidence, weak.cls) == ("low", "unknown")
+
+
+def test_a_generic_exception_no_signature_read_is_medium() -> None:
+    generic = Finding(
+        kind="exception-line",
+        summary="rank 0 raised RuntimeError: boom",
+        cause=True,
+        code="P104",
+        cls="exception",
+    )
+    signal = Finding(
+        kind="exception-line",
+        summary="a process raised x.SignalException: Process 1 got signal: 15",
+        cause=True,
+        code="P104",
+        cls="exception",
+    )
+    specific = Finding(
+        kind="exception-line",
+        summary="rank 0 raised KeyError: 'labels'",
+        cause=True,
+        code="P104",
+        cls="exception",
+    )
+    grade([generic, signal, specific])
+    assert (generic.confidence, signal.confidence) == ("medium", "medium")
+    assert specific.confidence == "high"

@@ -115,3 +115,17 @@ def test_advice_for_a_log_jobc_did_not_compile_names_no_spec_field(tmp_path: Pat
         for f in d.findings:
             assert not field.search(f.advice), f.advice
             assert not field.search(f.summary), f.summary
+
+
+def test_leaving_a_source_out_gives_no_sure_wrong_answer_and_never_nothing() -> None:
+    """tools/triage_loso.py: with the signatures made only for one source taken away, its excerpt
+    is still read right, or said to be `unknown`, or given another class without high confidence;
+    never a wrong class at high confidence, never no finding at all."""
+    from collections import Counter
+
+    from tools.triage_loso import outcomes
+
+    tally = Counter(outcomes().values())
+    assert tally["sure-and-wrong"] == 0, tally
+    assert tally["nothing"] == 0, tally
+    assert tally["right"] + tally["honest"] >= 15, tally

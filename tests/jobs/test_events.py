@@ -106,3 +106,17 @@ def test_progress_lines_are_noted() -> None:
         "step 10 loss 1.0\nValueError: x\nEpoch 3: 45%|####5 | 450/1000 [12:34<15:21,  5.97it/s]\nKilled\n"
     )
     assert [n for n, _task, _rank in s.progress] == [1, 3]
+
+
+def test_a_log_wrapped_at_a_fixed_width_is_read_whole() -> None:
+    progress = "Epoch 3: loss=2.31, " * 8  # 160 characters, wrapped at 60
+    message = (
+        "slurmstepd: error: *** JOB 4512 ON gpu-node12 CANCELLED AT 2024-03-01T10:00:07 DUE TO TIME LIMIT ***"
+    )
+    lines = [progress[:60], progress[60:120], progress[120:], message[:60], message[60:]]
+    s = _events("\n".join(lines) + "\n")
+    (e,) = s.events
+    assert (e.cls, e.fields["node"], e.ev.line) == ("time_limit", "gpu-node12", 4)
+    # not wrapped: a line of that length is read as it is
+    s = _events(message + "\n")
+    assert [e.cls for e in s.events] == ["time_limit"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from jobc.jobs.judge import ADVICE
-from jobc.jobs.signatures import ACTIONS, CATALOGUE, CLASSES, DEFAULT_ACTION
+from jobc.jobs.signatures import ACTIONS, CATALOGUE, CLASSES, DEFAULT_ACTION, UNKNOWN, UNKNOWN_MEANING
 from jobc.tables import contract
 
 
@@ -114,7 +114,7 @@ def _markdown() -> str:
         "| class | meaning | usual action |",
         "|---|---|---|",
     ]
-    for cls, meaning in CLASSES.items():
+    for cls, meaning in [*CLASSES.items(), (UNKNOWN, UNKNOWN_MEANING)]:
         out.append(f"| `{cls}` | {meaning} | `{DEFAULT_ACTION[cls]}`: {ADVICE[cls][0]} |")
     out += ["", "| action | meaning |", "|---|---|"]
     out += [f"| `{a}` | {m} |" for a, m in ACTIONS.items()]

@@ -103,8 +103,8 @@ class Row:
 def _same_process(a: Finding, b: Finding) -> bool:
     if a.rank is not None and b.rank is not None:
         return a.rank == b.rank
-    if a.task is not None and b.task is not None:
-        return a.task == b.task
+    # (an srun task is no process under a launcher that starts a node's processes: where it is
+    # one, the identity stage has made it the rank)
     if a.local_rank is not None and b.local_rank is not None:
         return a.local_rank == b.local_rank and (a.node is None or b.node is None or a.node == b.node)
     # two that name nobody (an unlabelled traceback, a shell's report): one process, when they

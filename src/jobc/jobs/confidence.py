@@ -14,6 +14,7 @@ A finding's confidence comes from what it rests on, not from a score:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from jobc.jobs.findings import Finding
@@ -38,6 +39,28 @@ def _level(f: Finding, causes: Sequence[Finding]) -> str:
     rivals = [g for g in causes if g is not f and g.strength >= 3 and g.cls not in (f.cls, "unknown")]
     if f.cause and rivals:
         return "medium"
-    if f.inferred:
+    if f.inferred or _generic_exception(f):
         return "medium"
     return "high"
+
+
+#: Exception types that wrap failures of every kind (C++ errors, NCCL's, a store's, a signal's):
+#: when no signature reads their message, `exception` is a guess at the class.
+GENERIC_TYPES = frozenset(
+    {"RuntimeError", "Exception", "BaseException", "OSError", "SystemError", "Error", "DistError"}
+)
+#: Words of other classes in an exception's message: the program may not be at fault.
+_OTHER_CLASS_WORDS = re.compile(
+    r"[Ss]ignal|SIG[A-Z]{3,6}|[Tt]imed? ?out|NCCL|nccl|CUDA|[Cc]onnect|refused|reset by peer|[Mm]emory|"
+    r"rendezvous|[Ss]tore|[Kk]illed|collective|[Hh]ost\b|[Nn]ode\b"
+)
+
+
+def _generic_exception(f: Finding) -> bool:
+    """A Python exception no signature classified whose type or message leaves its class open."""
+    if f.cls != "exception" or f.code not in ("P104", ""):
+        return False
+    head = f.summary.split(" raised ", 1)[-1]
+    name = head.split(":", 1)[0].rpartition(".")[2].strip()
+    message = head.split(":", 1)[1] if ":" in head else ""
+    return name in GENERIC_TYPES or "Signal" in name or _OTHER_CLASS_WORDS.search(message) is not None

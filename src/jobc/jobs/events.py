@@ -67,8 +67,10 @@ _INLINE_FRAME = re.compile(r'File "[^"]{1,1000}", line [0-9]{1,9}, in \S{1,200}'
 _LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "/lib/python3", "/lib64/python3", "<string>")
 #: The fallback lexicon: words that make a line look like an error when no signature reads it.
 FALLBACK = re.compile(
-    r"(?<![A-Za-z])(?:[A-Z][A-Za-z0-9]{0,60}Error\b|ERROR\b|Exception\b|FATAL\b|Fatal\b|Killed\b|"
-    r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|Abort(?:ed)?\b|\|ERROR\||error:)"
+    r"(?<![A-Za-z])(?:[A-Z][A-Za-z0-9]{0,60}Error\b|Error\b|ERROR\b|Exception\b|FATAL\b|Fatal\b|Killed\b|"
+    r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|Abort(?:ed)?\b|\|ERROR\||error:|Assertion\b|"
+    r"not found\b|unable to launch|could not (?:access|execute|start|launch)|"
+    r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9])"
 )
 #: A line that is advice, a hedge or a warning is never a failure of its own (NVRx's rule).
 _NOT_A_FAILURE = re.compile(
@@ -78,7 +80,11 @@ _NOT_A_FAILURE = re.compile(
     # Slurm's words for a step it is ending: the teardown after a failure, not a failure
     r"already completing|already completed|Job has been cancelled|Force Terminated|Terminating (?:job|StepId)"
 )
+#: NCCL's line for a communicator it set up: the rank of the process (host:pid) in it, its size
+_NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nranks (?P<size>[0-9]{1,9})\b")
 _ERROR_LEVELS = frozenset({"E", "F", "ERROR", "FATAL", "CRITICAL"})
+#: A line its logger printed as a warning or as information is no failure, whatever its words.
+_QUIET_LEVELS = frozenset({"W", "I", "D", "WARNING", "WARN", "INFO", "DEBUG"})
 #: Source lines of a traceback's frames and code are no error of their own.
 _CODE = re.compile(
     r"^\s{0,40}(?:raise\b|File \"|except\b|from \S+ import|import |return |[A-Za-z_.]{1,80} = )"
@@ -94,7 +100,10 @@ MAX_PROGRESS = 10_000
 _RENDEZVOUS_FRAME = re.compile(
     r"rendezvous|_create_tcp_store|TCPStore\(|init_process_group|jax/_src/distributed|client\.connect\("
 )
-_MEETING_FAILED = re.compile(r"[Tt]imed? ?out|DEADLINE_EXCEEDED|[Cc]onnect(?:ion)? (?:refused|reset|failed)")
+_MEETING_FAILED = re.compile(
+    r"[Tt]imed? ?out|DEADLINE_EXCEEDED|[Cc]onnect(?:ion)? (?:refused|reset|failed)|host not found|"
+    r"name resolution|[Nn]ame or service not known|No route to host|[Nn]etwork is unreachable"
+)
 #: Lines that start a record of their own, never the continuation of an exception's message.
 _RECORD = re.compile(
     r"^(?:\s{0,16}File \"|Traceback |During handling|The above exception|srun: |slurmstepd|[\[(=<-]|"
@@ -153,12 +162,16 @@ class Scanner(Facts):
         self.last_error: Event | None = None  # an NCCL error whose `Last error:` may follow
         self.last_error_left = 0
         self.last_error_armed = False
+        self.wrap: int | None = None  # the width the log was wrapped at, when it was
+        self.wrapped: tuple[str, int, str] | None = None  # a line cut at that width, waiting for its rest
         # an exception line whose message may go on over the next lines (a hard-wrapped paste)
         self.cont: tuple[Event, tuple[Any, ...], int, str] | None = None
 
     def learn(self, sample: Sequence[tuple[int, str]]) -> None:
-        """Infer this file's prefix structure from a sample of its lines (the file's head)."""
+        """Infer this file's prefix structure from a sample of its lines (the file's head), and the
+        width a terminal or a pasting tool wrapped it at, if it was."""
         self.model = prefixes.infer((n, normalize.clean(t)) for n, t in sample)
+        self.wrap = normalize.wrap_width(len(t) for _, t in sample)
 
     # -- state the reader asks about ------------------------------------------------------
 
@@ -170,6 +183,7 @@ class Scanner(Facts):
             or self.follow_left > 0
             or self.last_error_left > 0
             or self.cont is not None
+            or self.wrapped is not None
         )
 
     # -- feeding ---------------------------------------------------------------------------
@@ -182,6 +196,34 @@ class Scanner(Facts):
                 self.feed_piece(path, number, piece)
 
     def feed_piece(self, path: str, number: int, raw: str) -> None:
+        if self.wrap is not None:
+            joined = self._unwrap(path, number, raw)
+            if joined is None:
+                return
+            number, raw = joined
+        self._read_piece(path, number, raw)
+
+    def _unwrap(self, path: str, number: int, raw: str) -> tuple[int, str] | None:
+        """A line cut at the log's wrapping width is read with the line that continues it, as one
+        record numbered by its first line (unless the next line starts a record of its own)."""
+        held, self.wrapped = self.wrapped, None
+        if held is not None:
+            if raw.strip() and not _RECORD.match(raw) and not raw.startswith("Traceback"):
+                number, raw = held[1], held[2] + raw
+            else:
+                self._read_piece(held[0], held[1], held[2])
+        if len(raw) == self.wrap:
+            self.wrapped = (path, number, raw)
+            return None
+        return number, raw
+
+    def flush(self) -> None:
+        """The end of the log: a line still waiting for its rest is read as it is."""
+        held, self.wrapped = self.wrapped, None
+        if held is not None:
+            self._read_piece(*held)
+
+    def _read_piece(self, path: str, number: int, raw: str) -> None:
         self._piece += 1
         self.current = number
         if len(raw) > MAX_LINE:
@@ -193,6 +235,8 @@ class Scanner(Facts):
         self._labels(line)
         if not self.launcher_seen and any(w in text for w in identity.LAUNCHER_WORDS):
             self.launcher_seen = True
+        if line.writer is not None and "nranks" in text:
+            self._nccl_comm(line.writer, text)
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
         if text.startswith(("jobc: ", "jobc.runtime: ")):
@@ -226,6 +270,17 @@ class Scanner(Facts):
                 self.task_node.setdefault(line.task, line.node)
             if len(self.nodes_seen) < 4096:
                 self.nodes_seen.add(line.node)
+
+    def _nccl_comm(self, writer: str, text: str) -> None:
+        """NCCL's communicator line pairs a process (host:pid) with its rank: the rank in the
+        largest communicator it joined is its global rank, as far as the log shows."""
+        m = _NCCL_COMM.search(text[:2000])
+        if m is None or len(self.writer_rank) >= 65536:
+            return
+        rank, size = int(m.group("rank")), int(m.group("size"))
+        known = self.writer_rank.get(writer)
+        if known is None or size > known[1]:
+            self.writer_rank[writer] = (rank, size)
 
     def _jobc_line(self, ev: Evidence, text: str) -> None:
         self.compiled = True
@@ -379,6 +434,9 @@ class Scanner(Facts):
         if rank is not None and host and host not in ("<N/A>", ""):
             self.rank_node.setdefault(rank, host)
             self.nodes_seen.add(host)
+        pid = re.search(r"\(pid: ([0-9]{1,10})\)", table.get("exitcode", ""))
+        if rank is not None and pid is not None and len(self.pid_rank) < 65536:
+            self.pid_rank.setdefault(pid.group(1), rank)
         if not self.table_root or self.table_at is None:
             return
         self.table_root = False
@@ -589,7 +647,7 @@ class Scanner(Facts):
         """A line no signature reads that says it is an error: class unknown, strength 1."""
         head = text[:2000]
         worded = FALLBACK.search(head) is not None
-        if not worded and line.level not in _ERROR_LEVELS:
+        if (not worded and line.level not in _ERROR_LEVELS) or line.level in _QUIET_LEVELS:
             return
         if _NOT_A_FAILURE.search(head) or _CODE.match(head) or len(head.strip()) < 4:
             return
@@ -689,6 +747,7 @@ class Scanner(Facts):
         sacct_state: str | None = None,
     ) -> Diagnosis:
         final = sacct_state or state
+        self.flush()
         if self.table_root and "rank" in self.table:
             # the log ends inside torchrun's table: what it said stands
             self._table_block(Line(None, None, None, ""))

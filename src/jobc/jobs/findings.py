@@ -244,5 +244,9 @@ class Facts:
         # a launcher that starts a node's processes itself (torchrun, DeepSpeed, accelerate): under
         # it an srun task is a node, never a rank
         self.launcher_seen = False
+        # pairings of a process with its rank: torchrun's table (pid -> global rank), NCCL's
+        # communicator lines (host:pid -> rank in the largest communicator, with its size)
+        self.pid_rank: dict[str, int] = {}
+        self.writer_rank: dict[str, tuple[int, int]] = {}
         # where the job's progress output was seen: (line, srun task, rank) of the line
         self.progress: list[tuple[int, int | None, int | None]] = []

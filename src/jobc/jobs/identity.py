@@ -47,6 +47,17 @@ def rank_of_task(facts: Facts, rank: int | None, task: int | None, count: int) -
     return task, not facts.compiled
 
 
+def rank_of_process(facts: Facts, pid: object, writer: str | None) -> tuple[int | None, bool]:
+    """The global rank of a process the log pairs with one: torchrun's table names the pid of a
+    rank (certain); NCCL's communicator lines name a host:pid's rank in the largest communicator
+    it joined (inferred: the log may not show the world's)."""
+    if isinstance(pid, str) and pid in facts.pid_rank:
+        return facts.pid_rank[pid], False
+    if writer is not None and writer in facts.writer_rank:
+        return facts.writer_rank[writer][0], True
+    return None, False
+
+
 def node_of(facts: Facts, rank: int | None, task: int | None) -> str | None:
     """A rank's node as the log says it: srun's task lines, host prefixes, torchrun's table,
     and in jobc's torchrun launch the task (one per node) and the banner's node list."""

@@ -23,7 +23,7 @@ from jobc.jobs.findings import (
     parse_int,
     signal_of,
 )
-from jobc.jobs.signatures import ACTIONS, CLASSES, DEFAULT_ACTION
+from jobc.jobs.signatures import ACTIONS, CLASSES, DEFAULT_ACTION, UNKNOWN, UNKNOWN_MEANING
 from jobc.tables.contract import REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE
 
 #: Advice per class: (any log, a log of jobc's compiled script). {node} is filled in when known.
@@ -102,7 +102,7 @@ ADVICE: dict[str, tuple[str, str]] = {
     "unknown": ("read the line shown and the output before it: triage does not know this failure's words",)
     * 2,
 }
-assert set(ADVICE) == set(CLASSES)
+assert set(ADVICE) == set(CLASSES) | {UNKNOWN}
 assert set(DEFAULT_ACTION.values()) <= set(ACTIONS)
 
 _ECHO_CLASSES = frozenset(
@@ -134,7 +134,9 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     if final == "PREEMPTED" and not any(f.cls == "preempted" for f in findings):
         findings.append(_state_finding("preempted", "the job was preempted (PREEMPTED)", float("inf")))
     checkpointed = any(code == REQUEUE_EXIT_CODE for _, code in scanner.step_ends) or bool(scanner.requeues)
-    if scanner.signals and not any(f.cls in ("time_limit", "preempted", "cancelled") for f in findings):
+    if scanner.signals and not any(
+        f.cls in ("time_limit", "preempted", "cancelled") and f.role == "cause" for f in findings
+    ):
         ev = scanner.signals[0]
         summary = (
             f"{_banner_signal(ev)} reached the job's batch shell (preemption, the time limit's warning, "
@@ -231,8 +233,11 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         task, count = first_task(tasks_text)
     # an srun task is the rank in jobc's srun launch, and where no launcher starts a node's processes
     inferred = False
+    if rank is None:
+        rank, inferred = identity.rank_of_process(scanner, fx.get("pid"), line.writer)
     if e.cls not in ("time_limit", "preempted", "cancelled", "node_fail"):  # the job's, no rank's
-        rank, inferred = identity.rank_of_task(scanner, rank, task, count)
+        rank, by_task = identity.rank_of_task(scanner, rank, task, count)
+        inferred = inferred or by_task
     if e.kind == "torchrun-root-cause":
         # the table's host is the agent's own name for itself (often not Slurm's): the labels first
         node = _node_of(scanner, rank, task) or fx.get("node")
@@ -405,7 +410,7 @@ def _summary(
         what = f"GPU Xid {fx['xid']}"
     if fx.get("abort"):
         what = f"C++ abort: {what}"
-    desc = CLASSES[cls]
+    desc = CLASSES.get(cls, UNKNOWN_MEANING)
     return f"{desc}: {who}: {str(what)[:300]}" if what else f"{desc}: {who}"
 
 

@@ -25,7 +25,7 @@ from jobc.jobs import events
 from jobc.jobs.events import Scanner
 from jobc.jobs.findings import Diagnosis, Evidence, Finding, exit_class, signal_of
 from jobc.jobs.judge import render as _render
-from jobc.jobs.signatures import PREFILTER
+from jobc.jobs.signatures import CATALOGUE, PREFILTER, Signature
 
 MAX_LINE = events.MAX_LINE
 BLOCK = 1 << 22
@@ -75,6 +75,7 @@ def _scan_one(name: str, stream: IO[bytes], scanner: Scanner) -> None:
         rest = buffer[cut + 1 :]
         number = _chunk(scanner, name, number, buffer, cut + 1)
     scanner.lines += number - 1 if not rest else number
+    scanner.flush()  # a file's last line never waits for the next file's first
 
 
 def _learn(scanner: Scanner, data: bytes) -> None:
@@ -151,12 +152,14 @@ def triage_files(
     coords: dict[int, dict[str, int]] | None = None,
     per_node: int | None = None,
     first: Sequence[Finding] = (),
+    catalogue: Sequence[Signature] = CATALOGUE,
 ) -> Diagnosis:
     """Read the logs and judge them; `first` are findings from elsewhere (a dump directory, say)
-    that come before everything the logs show."""
+    that come before everything the logs show; `catalogue` the signatures to read with (all of
+    them unless a measure takes some away, as tools/triage_loso.py does)."""
     from jobc.core.files import open_regular  # a FIFO in place of a log is refused, not waited on
 
-    scanner = Scanner(coords, per_node)
+    scanner = Scanner(coords, per_node, catalogue)
     for path in paths:
         with open_regular(path) as stream:
             scan([(str(path), stream)], scanner)

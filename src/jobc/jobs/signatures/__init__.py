@@ -40,8 +40,12 @@ CLASSES: dict[str, str] = {
     "disk_full": "a file system was full or over its quota (errno 28 ENOSPC, errno 122 EDQUOT)",
     "slurm_refused": "Slurm refused the job or a step: what it asked for cannot be had, or is invalid",
     "exit_code": "a process exited with a non-zero code and no other cause is in the log",
-    "unknown": "a line says a process failed, in words triage cannot classify (its confidence is low)",
 }
+
+#: The class of a finding whose line says a process failed in words no signature knows (its
+#: confidence is low): beside the vocabulary, never a class a signature or a retry rule names.
+UNKNOWN = "unknown"
+UNKNOWN_MEANING = "a line says a process failed, in words triage cannot classify (its confidence is low)"
 
 #: What to do about a finding: the `action` of the JSON output.
 ACTIONS: dict[str, str] = {
@@ -155,6 +159,8 @@ FALLBACK_KEYWORDS = (
     "Out of memory",
     "[E",
     "[F",
+    "Assertion",
+    "error:",
 )
 
 
@@ -171,6 +177,17 @@ LOWER_KEYWORDS = (
     "unable to launch the specified application",
     "exit with status code",
     "terminate called",
+    # the fallback lexicon's lower-case words
+    "not found",
+    "unable to launch",
+    "could not access",
+    "could not execute",
+    "could not start",
+    "could not launch",
+    "exited with",
+    "exit with",
+    "non-zero",
+    "exit status",
 )
 
 

@@ -146,11 +146,11 @@ SIGNATURES: tuple[Signature, ...] = (
         "S519",
         "stepd-requeued",
         "preempted",
-        "cause",
+        "context",
         ("DUE TO JOB REQUEUE",),
         re.compile(_STEPD + r" DUE TO JOB REQUEUE"),
-        "slurmstepd cancelling the job because it is requeued (a preemption that requeues, or "
-        "scontrol requeue)",
+        "slurmstepd cancelling the job because it is requeued: context, for whatever asked for the "
+        "requeue (a preemption, a checkpoint signal, scontrol requeue) is the cause",
         "slurmstepd: error: *** JOB 608 ON gpu3 CANCELLED AT 2022-08-12T02:06:12 DUE TO JOB REQUEUE ***",
         "slurmstepd: error: *** JOB 608 ON gpu3 CANCELLED AT 2022-08-12T02:06:12 ***",
         "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
