@@ -318,3 +318,52 @@ def test_jc807_hands_the_signal_on_in_every_trap_for_it() -> None:
     assert "JC807" in proof.fixed
     assert proof.after.count("trap 'scancel --signal=USR2 $SLURM_JOB_ID; touch stop' USR2") == 2
     assert proof.differences == [], proof.differences
+
+
+def test_jc814_turns_dashes_into_hyphens_in_commands_only_not_in_a_heredoc_or_string() -> None:
+    text = HEAD + (
+        "cat > notes.txt <<EOF\nrun with \u2013-epochs 3\nEOF\n"
+        'echo "usage:\n  train \u2013-epochs N"\n'
+        "srun python train.py \\\n  \u2013-epochs 3\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert proof.fixed == ["JC814"]
+    assert proof.after == text.replace("  \u2013-epochs 3\n", "  --epochs 3\n")
+    assert proof.differences == [], proof.differences
+
+
+def test_the_safe_fixes_of_a_spec_change_nothing_it_compiles_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JC004 (a quoted time, a leading zero dropped) and JC007 (an unused suppression): the spec
+    reads the same, so the script it compiles to is the same, byte for byte."""
+    import shutil
+
+    from jobc.cli import main
+    from tests.support import ROOT
+
+    shutil.copytree(ROOT / "specs", tmp_path / "specs")
+    spec = tmp_path / "specs" / "ddp-two-node.yaml"
+    text = spec.read_text(encoding="utf-8")
+    text = text.replace('time: "12:00:00"', "time: 12:00:00  # jobc: ignore[JC101]")
+    text = text.replace("cpus_per_task: 96", "cpus_per_task: 096")
+    spec.write_text(text, encoding="utf-8")
+    assert main(["compile", str(spec)]) == 0
+    before = capsys.readouterr().out
+    main(["lint", "--fix", str(spec)])
+    fixed = spec.read_text(encoding="utf-8")
+    assert 'time: "12:00:00"\n' in fixed
+    assert "cpus_per_task: 96\n" in fixed
+    capsys.readouterr()
+    assert main(["compile", str(spec)]) == 0
+    assert capsys.readouterr().out == before
+
+
+def test_jc813_repairs_a_prefix_sbatch_refuses_and_changes_nothing_else() -> None:
+    # found by the fix-script fuzz target: `#SBATCHs-per-node=2` makes sbatch refuse the script;
+    # fixed, it runs (what the finding names), with the rest of the script as it was
+    text = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCHX --time=00:30:00\nsrun python train.py\n"
+    assert simulate(text, scenarios=("complete",))["complete"].refused is not None
+    proof = prove(text, unsafe=False)
+    assert proof.fixed == ["JC813"]
+    assert proof.differences == [], proof.differences

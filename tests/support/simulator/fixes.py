@@ -8,8 +8,9 @@ what each finding of the pass lets differ (`allowance`): the options a moved or 
 variables JC106 names (every task given the batch shell's value, so that only where the value
 is expanded can differ), the tasks per node of JC102 (what each node runs is compared), the
 port of JC104, the trap that now runs (JC802, JC803, JC807: the `signal` scenario, where the
-trap's effect is the point). A fix the simulator cannot judge — the original is refused by
-sbatch or fails at once (JC810, JC811, JC814) — is compared against the original with that
+trap's effect is the point), a typographic dash turned into hyphens in a command's argument
+(JC814). A fix the simulator cannot judge — the original is refused by sbatch or fails at once
+(JC810, JC811, JC814 in the shebang or a directive) — is compared against the original with that
 repair alone made, so that what the other fixes of the pass do is still checked.
 """
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from jobc.core.diagnostics import Finding
 from jobc.lint.config import Config
 from jobc.lint.fix import apply, fix_path
+from jobc.lint.rules.script.jc814_typographic_dash import DASHES
 from tests.support.simulator.compare import Ignore, compare_runs, merged
 from tests.support.simulator.run import SCENARIOS, Simulation, directives, simulate
 
@@ -85,6 +87,8 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
         description = f.fix.description if f.fix is not None else ""
         if code == "JC801":
             allow.options += _options_of(_line(text, f))
+        elif code == "JC813" and _line(text, f).startswith("#SBATCH"):
+            allow.tautologies.append(f)  # `#SBATCHX …`: sbatch refuses the original outright
         elif code == "JC813":
             m = _MISSPELLED.fullmatch(_line(text, f).rstrip("\r"))
             if m is not None:
@@ -118,6 +122,9 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
             allow.by_scenario["signal"] = merged(allow.by_scenario.get("signal", Ignore()), TRAP_RUNS)
         elif code == "JC812":
             allow.accept = True
+        elif code == "JC814" and not _line(text, f).startswith(("#!", "#SBATCH", "\ufeff#!")):
+            # a command's argument: the dash may become hyphens there, and nothing else change
+            ignores.append(Ignore(replace=((rf"[{DASHES}-]+(?=[A-Za-z])", "<dash>"),)))
         elif code in ("JC810", "JC811", "JC814"):
             allow.tautologies.append(f)
     allow.ignore = merged(*ignores) if ignores else Ignore()

@@ -27,6 +27,7 @@ srun python train.py
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.core.lazyre import lazy
@@ -66,6 +67,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     if f is None:
         return
     end = f.first_command.line - 1 if f.first_command is not None else len(f.lines)
+    words = _Words(f.lines) if f.readable else None
     for number, line in enumerate(f.lines, start=1):
         text = line.removeprefix("\ufeff") if number == 1 else line
         offset = len(line) - len(text)
@@ -74,7 +76,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         elif is_directive(text) and number <= end:
             yield from _directive(number, offset, text)
         elif number > end and not text.lstrip().startswith("#"):
-            yield from _command(number, offset, text)
+            yield from _command(number, offset, text, words)
 
 
 def _shebang(number: int, offset: int, text: str) -> Iterator[Hit]:
@@ -102,10 +104,36 @@ def _directive(number: int, offset: int, text: str) -> Iterator[Hit]:
         )
 
 
-def _command(number: int, offset: int, text: str) -> Iterator[Hit]:
+class _Words:
+    """Whether a place of the script is a word of a command, as bash reads it (not a line of a
+    heredoc or of a string that runs over several lines): the bash tree, parsed when first asked."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.root: Any = None
+
+    def command_word(self, number: int, col: int) -> bool:
+        if self.root is None:
+            from jobc.script.tree import parser
+
+            text = "\n".join(self.lines) + "\n"
+            self.root = parser().parse(text.encode("utf-8", "surrogateescape")).root_node
+        line = self.lines[number - 1]
+        at = len(line[:col].encode("utf-8", "surrogateescape"))
+        node = self.root.descendant_for_point_range((number - 1, at), (number - 1, at + 1))
+        while node is not None and node.type not in ("word", "concatenation"):
+            if node.type in ("string", "raw_string", "heredoc_body", "heredoc_content", "comment"):
+                return False
+            node = node.parent
+        return node is not None
+
+
+def _command(number: int, offset: int, text: str, words: _Words | None) -> Iterator[Hit]:
     for m in _OPTION.finditer(text):
         if len(_QUOTES.findall(text, 0, m.start())) % 2:
             continue  # inside a quoted string: text for a human, not an option
+        if words is not None and not words.command_word(number, offset + m.start()):
+            continue  # a heredoc's line, or a line of a string over several lines: text, too
         want = _hyphens(m.group("name"))
         yield hit(
             _span(number, offset, m),
