@@ -113,7 +113,7 @@ def test_a_container_value_the_batch_shell_computes_is_never_written_as_its_vari
         #SBATCH --nodes=1
         #SBATCH --ntasks-per-node=2
         #SBATCH --gpus-per-node=2
-        : "${IMAGE:=$(pwd)/train.sqsh}"
+        : "${IMAGE:=$(realpath .)/train.sqsh}"
         srun --container-image "$IMAGE" --container-mounts=$HOME/data:/data,/fsx:/fsx python train.py
         """,
     )

@@ -309,3 +309,9 @@ def test_a_directive_with_a_word_that_is_no_option_makes_sbatch_refuse_the_scrip
     assert directives("#!/bin/bash\n#SBATCH --nodes=2 please\necho hi\n")[1] == "invalid directive: please"
     assert directives("#!/bin/bash\n#SBATCH -J 'my job' --nodes=2 # two\necho hi\n")[1] is None
     assert directives("#!/bin/bash\n#SBATCH -J 'my job\necho hi\n")[1] is not None  # unmatched quote
+
+
+def test_a_relative_chdir_is_relative_to_the_submit_directory() -> None:
+    # sbatch reads `#SBATCH -D .` (and every path it is given) from where it was run
+    run = simulate("#!/bin/bash\n#SBATCH -D .\npython t.py\n", scenarios=("complete",))["complete"]
+    assert [p.cwd for p in run.named("python")] == ["/home/user/job"]

@@ -122,6 +122,7 @@ def render(derived: Derived, facts: ScriptFacts) -> str:
     header = [
         f"Imported from {facts.file} by `jobc import`.",
         "Each value names the script line it came from; lines not mapped are listed at the end.",
+        *([_masked(f"jobc: {derived.choice}")] if derived.choice else []),
         *(_masked(f"jobc: {note}") for note in derived.notes),
         *(_masked(f"Not known: {line}") for line in derived.unknown),
     ]
@@ -161,6 +162,8 @@ def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:
 
     where = visible(output) if output else "stdout"
     lines = [f"jobc import: {visible(facts.file)} → {where}"]
+    if derived.choice:
+        lines.append(f"  {visible(_masked(derived.choice))}")
     lines += [f"  not known: {visible(_masked(line))}" for line in derived.unknown]
     if derived.unmapped:
         lines.append(f"  {len(derived.unmapped)} line(s) not mapped:")

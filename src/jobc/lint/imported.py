@@ -50,8 +50,10 @@ def imported(facts: ScriptFacts) -> Derived:
 
 
 # What the job runs is never dropped for a pitfall a rule reads in it (a path that looks like a
-# token to JC702): the script runs it, so the spec does, and lint of the spec says the same.
-_KEPT = frozenset({("launch", "program"), ("launch", "module")})
+# token to JC702): the script runs it, so the spec does, and lint of the spec says the same. The
+# signal the program is warned with is part of what it runs too: its handler waits for that one
+# (SIGUSR1, which JC604 would rather not see), and without it the preemption intent is lost.
+_KEPT = frozenset({("launch", "program"), ("launch", "module"), ("resilience", "signal")})
 
 
 def _kept(derived: Derived, path: tuple[str | int, ...], code: str, message: str) -> bool:

@@ -11,10 +11,12 @@ from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
 from jobc.script.facts import Export, Word
 from jobc.script.tree import Positions, argument_nodes
-from jobc.script.variables import UNSET, Variables
+from jobc.script.variables import CWD, UNSET, Variables
 
 _SPECIAL_WORD = re.compile(r"[\\*?\[]")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# `cd "$SLURM_SUBMIT_DIR"`: back where the job started
+_SUBMIT_DIR = re.compile(r'"?\$\{?SLURM_SUBMIT_DIR\}?"?')
 _MAX_FIELDS = 1024  # words one expansion may give and still be followed
 _MAX_INDEX = 1 << 16  # `A[N]=x` past this is not followed (it would allocate N empty elements)
 
@@ -27,6 +29,10 @@ class Expander:
         self.state = state
         self.facts = pos.facts
         self.may_expand = may_expand  # bytes that may hold a per-rank variable
+        # inside a step's own shell: what it expands is the step's (recorded where the step's
+        # text was read), not the batch shell's
+        self.in_step = 0
+        self.unknown_dirs = 0
 
     def declaration(self, src: _values.Src, node: Any) -> None:
         keyword = node.children[0].type if node.children else ""
@@ -43,8 +49,8 @@ class Expander:
             elif child.type == "variable_name":
                 name = self.pos.text(child, src)
                 if exported:
-                    self.state.exported.add(name)
-                    for i, old in enumerate(self.facts.exports):
+                    self.state.export(name)
+                    for i, old in enumerate(self.facts.exports if not self.in_step else ()):
                         if old.name == name and not old.exported:
                             self.facts.exports[i] = Export(
                                 old.name, old.value, old.raw, old.span, old.value_span, True
@@ -112,18 +118,19 @@ class Expander:
             value = None
         self.state.setvar(name, value)
         if exported or self.state.allexport:
-            self.state.exported.add(name)
+            self.state.export(name)
         single = (
             value is not None and len(value) == 1 and value_node is not None and value_node.type != "array"
         )
         literal = single and value is not None and _values.literal(value[0])
         text = _values.text(value[0]) if literal and value is not None else None
-        self.facts.exports.append(Export(name, text, raw, self.pos.span(node, src), value_span, exported))
+        if not self.in_step:  # the batch shell's: a step's own shell exports to its program only
+            self.facts.exports.append(Export(name, text, raw, self.pos.span(node, src), value_span, exported))
         del fld
         self.batch_expansions(src, node)
 
     def batch_expansions(self, src: _values.Src, node: Any) -> None:
-        if self.may_expand.search(bytes(node.text)):
+        if not self.in_step and self.may_expand.search(bytes(node.text)):
             self.facts.expansions.extend(self.pos.expansions(node, "batch", src))
 
     def word_of(self, f: _values.Field, node: Any, src: _values.Src) -> Word:
@@ -201,7 +208,64 @@ class Expander:
             heredoc = self._cat_heredoc(src, node)
             if heredoc is not None:
                 return [heredoc]
+            here = self._pwd(src, node)
+            if here is not None:
+                return [here]
         return [self._unknown(src, node)]
+
+    def _pwd(self, src: _values.Src, node: Any) -> _values.Field | None:
+        """`$(pwd)` and `` `pwd` ``: the shell's directory when the walk knows it, `.` for the one
+        the job started in (a program at `$(pwd)/x.py` is x.py where the job runs)."""
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if (
+            len(inner) != 1
+            or inner[0].type != "command"
+            or self.pos.text(inner[0], src).strip()
+            not in (
+                "pwd",
+                "pwd -L",
+                "pwd -P",
+            )
+        ):
+            return None
+        value = self.state.vars.get(CWD, UNSET)
+        if value is None:
+            return None
+        if value is UNSET:
+            where = src.range(node.start_byte, node.end_byte)
+            a, b = where if where is not None else (-1, -1)
+            return ((".", a, b, True),)
+        return tuple(value[0]) if value else None
+
+    def somewhere(self, raw: str) -> _values.Value:
+        """A directory not known before the job runs (`cd "$WORK/code"`), as a value of its own:
+        `$(pwd)` after it is that directory, so a program at `$(pwd)/x.py` is x.py where the step
+        runs, when the step runs there too."""
+        self.unknown_dirs += 1
+        at = -1000 - self.unknown_dirs  # no byte of any script: tells this directory from another
+        return (((raw, at, at, False),),)
+
+    def directory(self, words: list[Word]) -> _values.Value | None:
+        """Where `cd WORDS` goes, as the value of the shell's directory: an absolute path, a path
+        relative to where the job started, `.` for `cd "$SLURM_SUBMIT_DIR"`; None when it is not
+        known before the job runs (a computed path, `cd -`, `cd ~`, `cd` alone)."""
+        args = [w for w in words if not (w.text.startswith("-") and w.text != "-")]
+        if len(args) != 1:
+            return self.somewhere(" ".join(w.raw for w in words) or "~")
+        word = args[0]
+        f = tuple(word.segs) if word.segs is not None else ((word.text, -1, -1, word.literal),)
+        if _SUBMIT_DIR.fullmatch(word.raw):
+            return ((((".", f[0][1], f[-1][2], True) if f else (".", -1, -1, True)),),)
+        if not word.literal or not word.text or word.text in ("-",) or word.text.startswith("~"):
+            return self.somewhere(word.raw)
+        if word.text.startswith("/"):
+            return (f,)
+        current = self.state.vars.get(CWD, UNSET)
+        if current is None or (current is not UNSET and not current):
+            return self.somewhere(word.raw)
+        if current is UNSET or _values.text(current[0]) == ".":
+            return (f,)  # relative to where the job started, as the spec's workdir is
+        return (_values.join([current[0], f], "/"),)
 
     def _unknown(self, src: _values.Src, node: Any) -> _values.Field:
         seg = src.unknown_at(node.start_byte, node.end_byte)
@@ -239,6 +303,8 @@ class Expander:
                 out.extend(got[1:])
             elif kind == "command_substitution":
                 heredoc = self._cat_heredoc(src, child)
+                if heredoc is None:
+                    heredoc = self._pwd(src, child)
                 piece = heredoc if heredoc is not None else self._unknown(src, child)
                 out[-1] = out[-1] + piece
             elif child.is_named:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jobc.core.diagnostics import Span
@@ -92,6 +93,27 @@ class Launcher:
     port: Word | None = None
 
 
+@record
+class Assign:
+    """A variable a step's command gives the program: `A=1 srun …`, `env A=1 …`,
+    `srun --export=ALL,A=1`, or `export A=1` / `cd` inside the step's own `bash -c`."""
+
+    name: str
+    value: str | None  # the literal value; None when computed when the job runs
+    raw: str  # as written (`A=1`, `--export=ALL,A=1`)
+    span: Span
+
+
+@record
+class Inner:
+    """Something a step's own shell (`srun bash -c '…'`) or its command line does besides starting
+    the program: another command, a redirection, an interpreter option, a bound srun option."""
+
+    text: str
+    span: Span
+    kind: str  # command | redirect | pipe | python-option | srun-option | export
+
+
 @record(frozen=False)
 class Step:
     """A command that starts the training program: under srun, a launcher, or both."""
@@ -112,6 +134,21 @@ class Step:
     line: int  # the first line, for ordering against traps and other commands
     command: str = ""  # the command srun starts (its base name), when it is no program jobc reads
     syncs: Span | None = None  # `uv sync` (or `uv run`) inside the step's own shell: every task runs it
+    # variables the step's command line or its own shell sets for the program, in order
+    env: list[Assign] = field(default_factory=list)
+    # the exported variables as the batch shell starts the step, by name (None: unknown there); a
+    # variable exported after the step started is not here, nor one unset before it
+    exported: dict[str, str | None] | None = None
+    # the directory the program runs in: None when nothing changed it (the submit directory, or
+    # #SBATCH --chdir); a Word (its text relative to that directory, or absolute) when a `cd` the
+    # shell surely runs, srun's --chdir or a `cd` in the step's own shell set it; `unknown_cwd` when
+    # the directory is not known before the job runs (a `cd` in a branch, a computed path)
+    cwd: Word | None = None
+    unknown_cwd: Span | None = None
+    code: Word | None = None  # `python -c CODE`: code no spec field holds
+    # what else the step does that a spec does not carry: commands in its own shell, redirections,
+    # interpreter options, srun options
+    inner: list[Inner] = field(default_factory=list)
 
 
 @record
@@ -122,6 +159,12 @@ class Command:
     text: str
     span: Span
     words: tuple[str, ...]
+    # every word is known before the job runs (`words` is what runs); kept for the commands an
+    # import may carry (module loads, environment activation)
+    known: bool = False
+    # the batch shell surely runs it: not in a branch, a loop, the tail of a `&&`/`||` list or a
+    # subshell
+    sure: bool = True
 
 
 @record
@@ -169,21 +212,84 @@ class ScriptFacts:
 
     @property
     def main_step(self) -> Step | None:
-        """The step that runs the training: the last launcher; else the last srun step that is no
-        helper (a one-task download, `srun hostname`); else the last program; else the last step."""
-        steps = self.steps
-        for step in reversed(steps):
-            if step.launcher is not None:
-                return step
-        for want_program in (True, False):
-            for step in reversed(steps):
-                known = step.program is not None or step.module is not None
-                if step.srun is not None and known == want_program and not _helper(step):
-                    return step
-        for step in reversed(steps):
-            if step.program is not None or step.module is not None:
-                return step
-        return steps[-1] if steps else None
+        """The step that runs the training (see `choose`)."""
+        return choose(self.steps)[0]
+
+
+def choose(steps: list[Step]) -> tuple[Step | None, str]:
+    """The step that runs the training, and why it was chosen.
+
+    Each step is ranked, and the best one wins; of equals, the last (training comes after the
+    set-up steps of a script):
+
+    1. a step that starts a launcher (torchrun, accelerate, deepspeed, …);
+    2. a Python program or module that srun starts;
+    3. a Python program or module the batch shell starts itself, whose name says it trains
+       (train, pretrain, finetune, sft, main, run);
+    4. an srun step whose program is not written in the script (`srun ./run.sh`, `srun $CMD`);
+    5. any other Python program or module the batch shell starts;
+    6. a helper: a command from the helper list (`srun hostname`, `srun pkill python`,
+       `nvidia-smi`), Python code given with `-c` (`python -c "import deepspeed"`), a program
+       named for checking or preparing (`preflight_check.py`, a one-task `prepare_data.py`).
+
+    Within one rank, a program whose name says it trains comes before one that says it
+    evaluates or converts (eval, test, infer, convert, …).
+    """
+    best: tuple[int, int, int, int] | None = None
+    chosen: Step | None = None
+    for position, step in enumerate(steps):
+        rank = _rank(step)
+        key = (rank[0], rank[1], rank[2], position)
+        if best is None or key > best:
+            best, chosen = key, step
+    if chosen is None or best is None:
+        return None, "the script starts no step"
+    return chosen, _WHY[best[0]]
+
+
+_WHY = {
+    6: "the last step that starts a launcher",
+    5: "the last Python program srun starts",
+    4: "the last Python program the batch shell starts whose name says it trains",
+    3: "the last srun step whose program the script does not write",
+    2: "the last Python program the batch shell starts",
+    1: "the last step the batch shell starts whose program the script does not write",
+    0: "the last step (every step looks like a helper)",
+}
+
+
+def _rank(step: Step) -> tuple[int, int, int]:
+    """(kind of step, what its program's name says, whether srun starts it): higher trains."""
+    srun = int(step.srun is not None)
+    if _helper(step):
+        return 0, 0, srun
+    says = _name_says(step)
+    if step.launcher is not None:
+        return 6, says, srun
+    if step.program is not None or step.module is not None:
+        if srun:
+            return 5, says, srun
+        return (4 if says == 2 else 2), says, srun
+    return (3 if srun else 1), 0, srun
+
+
+def helper(step: Step) -> bool:
+    """A step that prepares, checks or cleans up rather than trains."""
+    return _helper(step)
+
+
+_TRAINS = re.compile(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|sft|(?:^|[/_.-])(?:main|run)(?:$|[_.-])")
+_OTHER = re.compile(r"eval|test|infer|predict|generat|bench|convert|export|plot|score|sample")
+
+
+def _name_says(step: Step) -> int:
+    target = step.module or step.program
+    if target is None:
+        return 0
+    name = target.text.rsplit("/", 1)[-1].lower()
+    if _TRAINS.search(name):
+        return 2
+    return 0 if _OTHER.search(name) else 1
 
 
 # commands a helper step runs: never the training
@@ -212,6 +318,15 @@ _HELPERS = frozenset(
         "touch",
         "cat",
         "scontrol",
+        "pkill",
+        "kill",
+        "killall",
+        "rocm-smi",
+        "lscpu",
+        "numastat",
+        "ulimit",
+        "ip",
+        "ifconfig",
     }
 )
 _HELPER_PROGRAM = (
@@ -225,16 +340,26 @@ _HELPER_PROGRAM = (
     "fetch",
     "stage",
 )
+# programs named for checking the environment before the real launch: never the training,
+# whatever runs them
+_CHECK_PROGRAM = re.compile(r"preflight|sanity|check_env|env_check|checkenv|check_gpu|gpu_check|smoke")
 
 
 def _helper(step: Step) -> bool:
-    """A step that prepares or inspects rather than trains: a command from the helper list, or a
-    single task running a program named for preparing data."""
-    if step.command in _HELPERS:
+    """A step that prepares or inspects rather than trains: a command from the helper list, code
+    given with `python -c`, a program named for checking the environment, or a single task
+    running a program named for preparing data."""
+    if step.command in _HELPERS and step.launcher is None and step.program is None and step.module is None:
+        return True
+    if step.code is not None and step.launcher is None and step.program is None and step.module is None:
         return True
     target = step.program or step.module
-    if target is None or step.srun is None:
+    if target is None:
         return False
     name = target.text.rsplit("/", 1)[-1].lower()
+    if _CHECK_PROGRAM.search(name):
+        return True
+    if step.srun is None:
+        return False
     single = any(w.text == "1" for k, w in step.srun.items() if k in ("ntasks", "nodes"))
     return single and name.startswith(_HELPER_PROGRAM)

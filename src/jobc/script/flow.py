@@ -13,9 +13,9 @@ from jobc.core.diagnostics import Span
 from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
 from jobc.script.expand import Expander
-from jobc.script.facts import Command, Trap, Word
+from jobc.script.facts import Assign, Command, Inner, Step, Trap, Word
 from jobc.script.signals import normalise
-from jobc.script.steps import Steps, skip_wrappers, step_words
+from jobc.script.steps import Steps, env_assigns, skip_wrappers, step_words
 from jobc.script.tree import (
     Positions,
     argument_nodes,
@@ -27,7 +27,7 @@ from jobc.script.tree import (
     statements,
     within,
 )
-from jobc.script.variables import Branches, Frame, Variables
+from jobc.script.variables import CWD, UNSET, Branches, Frame, Variables
 
 # `${X:=8}` and `${X=8}` assign X as they expand (`: "${X:=8}"` is how scripts give defaults)
 _ASSIGNS_DEFAULT = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
@@ -35,10 +35,29 @@ _ASSIGNS_DEFAULT = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 _MAY_LAUNCH = re.compile(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
-    rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|conda|micromamba)$"
+    rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|nsys|conda|mamba|"
+    rb"micromamba|[\w.+-]*\.py)$"
 )
 _MAX_CALLS = 16  # functions followed inside one another
 _MAX_SOURCED = 8  # files followed through `source`
+_MAX_INSIDE = 8  # `bash -c` strings followed inside one another in a step's own shell
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# commands that set up the environment the program runs in: an import may carry them to
+# launch.setup (source, eval and conda are followed by name on the other path)
+_SETUP = frozenset({"module", "ml", "spack", "conda", "mamba", "micromamba"})
+
+
+class _Inside:
+    """A step whose own shell is being walked: whether its program was found yet, the directory
+    the shell started in, and what it exported before the program."""
+
+    __slots__ = ("cwd", "exports", "filled", "step")
+
+    def __init__(self, step: Step, cwd: Any) -> None:
+        self.step = step
+        self.cwd = cwd
+        self.filled = step.launcher is not None or step.program is not None or step.module is not None
+        self.exports: list[Assign] = []
 
 
 class Flow:
@@ -55,6 +74,14 @@ class Flow:
         self.facts = pos.facts
         self.base = base
         self.sourced: set[Path] = set()
+        # the steps whose own shell (`srun bash -c '…'`) is being walked, innermost last
+        self.inside: list[_Inside] = []
+        self.subshells = 0  # subshells and pipelines the walk is inside of
+        steps.walk_inside = self.walk_inside
+
+    def branch(self, mark: int, complete: bool) -> Branches:
+        self.state.depth += 1
+        return Branches(mark, complete)
 
     def walk(self, src: _values.Src, items: list[tuple[Any, bool]]) -> None:
         stack: list[tuple[Any, ...]] = [("s", src, n, bg) for n, bg in reversed(items)]
@@ -72,8 +99,13 @@ class Flow:
                 self.state.merge(item[1])
             elif kind == "restore":
                 self.state.undo(item[1])
+                self.subshells -= 1
             elif kind == "frame_end":
                 self.state.frames.pop()
+            elif kind == "deeper":
+                self.state.depth += 1
+            elif kind == "pipe_end":
+                self.piped(*item[1:])
 
     def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
         kind = node.type
@@ -81,8 +113,12 @@ class Flow:
             self.command(stack, src, node, bg)
         elif kind == "declaration_command":
             self.expand.declaration(src, node)
+            if self.inside:
+                self.inner_exports(src, node)
         elif kind == "variable_assignment":
             self.expand.assignment(src, node, exported=False)
+        elif kind == "unset_command":
+            self.unset(src, node)
         elif kind == "function_definition":
             self.function(src, node)
         elif kind == "comment":
@@ -93,13 +129,16 @@ class Flow:
             )
             if body is not None and body.type == "command" and self.expand.read_heredoc(src, body, node):
                 return
-            if body is not None:
+            if body is not None and body.type == "command":
+                redirects = [c for c in node.named_children if c is not body and c.type.endswith("redirect")]
+                self.command(stack, src, body, bg, [(self.pos.text(r, src), r) for r in redirects])
+            elif body is not None:
                 stack.append(("s", src, body, bg))
         elif kind in ("if_statement", "case_statement"):
             self.branches(stack, src, node, bg)
         elif kind in ("for_statement", "while_statement", "c_style_for_statement", "until_statement"):
             # a loop body may run any number of times, none included: what it sets is unknown after
-            state = Branches(len(self.state.journal), complete=False)
+            state = self.branch(len(self.state.journal), complete=False)
             stack.append(("merge", state))
             stack.append(("branch_end", state))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
@@ -112,10 +151,18 @@ class Flow:
             stack.append(("merge", state))
             stack.append(("branch_end", state))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(children[1:]))
+            # what the first sets holds after it whatever follows: the branch starts after it
+            stack.append(("snapshot", state))
+            stack.append(("deeper",))
             stack.append(("s", src, children[0][0], bg or children[0][1]))
         elif kind in ("subshell", "pipeline"):
             # a subshell's (and a pipeline's) assignments do not reach the batch shell
             stack.append(("restore", len(self.state.journal)))
+            self.subshells += 1
+            if kind == "pipeline":
+                # a step's output piped on (`| tee train.log`): said where the step is known
+                filled = bool(self.inside) and self.inside[-1].filled
+                stack.append(("pipe_end", src, node, len(self.facts.steps), filled))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
         else:
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
@@ -158,7 +205,7 @@ class Flow:
                     arms.append([(c, cb) for c, cb in list(statements(child))[1:] if runs(c)])
                 elif runs(child):
                     conditions.append((child, b))
-        state = Branches(len(self.state.journal), complete)
+        state = self.branch(len(self.state.journal), complete)
         stack.append(("merge", state))
         for arm_items in reversed(arms):
             stack.append(("branch_end", state))
@@ -181,14 +228,15 @@ class Flow:
         if b"trap" in bytes(node.text):
             self.function_traps(src, node, name)
 
-    def command(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, background: bool) -> None:
-        row = node.start_point[0]
-        if src is self.pos.src and row in self.pos.runs:
-            # a run of plain lines, read as one: the command of its first line, spanning them all
-            last, line = self.pos.runs[row], self.facts.lines[row]
-            name = line.split()[0] if line.split() else ":"
-            span = Span(row + 1, 1, last + 1, len(self.facts.lines[last]) + 1)
-            self.facts.commands.append(Command(name, line.strip(), span, (name,)))
+    def command(
+        self,
+        stack: list[tuple[Any, ...]],
+        src: _values.Src,
+        node: Any,
+        background: bool,
+        redirects: list[tuple[str, Any]] | None = None,
+    ) -> None:
+        if self._plain_run(src, node):
             return
         arguments = argument_nodes(node)
         first = arguments[0] if arguments else None
@@ -197,19 +245,11 @@ class Flow:
             and first.type == "word"
             and not _MAY_LAUNCH.search(bytes(first.text))
             and self.pos.text(first, src) not in self.state.bodies
+            and not (src.pieces is not None and b"JOBCUNKNOWN" in bytes(first.text))
         ):
             # most lines of a long script (echo, cd, module, mkdir …) start no step: their
             # words are not needed beyond the name
-            name = self.pos.text(first, src)
-            self.expand.batch_expansions(src, node)
-            if _ASSIGNS_DEFAULT.search(bytes(node.text)):
-                self.expand.words(src, arguments)  # `: "${X:=8}"` sets X: its words are expanded for that
-            words_text = (
-                tuple(w.text for w in self.expand.words(src, arguments[:2])) if name == "cd" else (name,)
-            )
-            self.facts.commands.append(
-                Command(name, self.pos.text(node, src), self.pos.where(node, src), words_text)
-            )
+            self.simple(src, node, arguments, self.pos.text(first, src))
             return
         self.expand.batch_expansions(src, node)
         words = self.expand.words(src, arguments)
@@ -220,30 +260,7 @@ class Flow:
             return
         text = self.pos.text(node, src)
         span = self.pos.where(node, src)
-        name = words[0].text
-        if name == "trap":
-            self.trap(words, span)
-            return
-        if name in {"export", "declare"}:
-            return
-        if name in self.state.bodies and self.state.budget > 0 and len(self.state.frames) < _MAX_CALLS:
-            self.call(stack, name, words[1:])
-            return
-        if name == "set" and any(w.text in ("-a", "allexport") for w in words[1:]):
-            self.state.allexport = True
-        if name == "shift":
-            frame = self.state.frames[-1]
-            if frame.args is not None:
-                n = (ascii_int(words[1].text) if len(words) > 1 else None) or 1
-                frame.args = frame.args[n:]
-            return
-        if name == "eval" and len(words) > 1 and self.state.budget > 0:
-            self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
-            self.run_text(stack, _values.join([field(w) for w in words[1:]]), span)
-            return
-        if name in ("source", ".") and len(words) > 1:
-            self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
-            self.source(stack, words[1], span)
+        if self.builtin(stack, words, text, span):
             return
         i, _ = skip_wrappers(words, 0)
         rest = words[i:]
@@ -256,21 +273,218 @@ class Flow:
             and rest[2].text not in self.state.bodies
         ):
             # `bash -c "$CMD"` in the batch shell: its commands run on the first node (an srun
-            # among them starts a step)
-            self.facts.commands.append(
-                Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words))
-            )
+            # among them starts a step); in a step's own shell, the step runs them
+            self.record(Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words)))
             self.run_text(stack, field(rest[2]), span)
             return
-        step = self.steps.step(words, text, span, background, src)
+        prefix = self.prefix(src, node, words)
+        if self.inside:
+            self.fill(src, node, words, text=text, prefix=prefix, redirects=redirects or [])
+            return
+        step = self.steps.step(words, text, span, background, src, prefix=prefix)
         if step is not None:
             # `bash -c '…'` and friends: the string is a script the step runs
             self.facts.steps.append(step)
+            step.inner += [Inner(t, self.pos.span(r, src), "redirect") for t, r in redirects or []]
             for w in step_words(step, words):
                 if not within(w.span, span):
                     self.facts.origins.append((w.span, span))
             return
-        self.facts.commands.append(Command(name, text, span, tuple(w.text for w in words)))
+        self.facts.commands.append(self.said(words[0].text, text, span, words))
+
+    def said(self, name: str, text: str, span: Span, words: list[Word]) -> Command:
+        known = all(w.literal for w in words)
+        return Command(name, text, span, tuple(w.text for w in words), known, self.sure())
+
+    def _plain_run(self, src: _values.Src, node: Any) -> bool:
+        """A run of plain lines, read as one: the command of its first line, spanning them all."""
+        row = node.start_point[0]
+        if src is not self.pos.src or row not in self.pos.runs:
+            return False
+        last, line = self.pos.runs[row], self.facts.lines[row]
+        name = line.split()[0] if line.split() else ":"
+        span = Span(row + 1, 1, last + 1, len(self.facts.lines[last]) + 1)
+        self.facts.commands.append(Command(name, line.strip(), span, (name,)))
+        return True
+
+    def simple(self, src: _values.Src, node: Any, arguments: list[Any], name: str) -> None:
+        """A command that starts no step (echo, cd, module, mkdir …): recorded, and `cd` and
+        `unset` followed."""
+        self.expand.batch_expansions(src, node)
+        if _ASSIGNS_DEFAULT.search(bytes(node.text)):
+            self.expand.words(src, arguments)  # `: "${X:=8}"` sets X: its words are expanded for that
+        words_text: tuple[str, ...] = (name,)
+        known = False
+        if name in ("cd", "pushd", "popd"):
+            words = self.expand.words(src, arguments[1:])
+            words_text = (name, *(w.text for w in words[:1]))
+            self.state.setvar(CWD, self.expand.directory(words) if name == "cd" else None)
+        elif name in _SETUP:
+            # what an import may carry to launch.setup: the words as they run
+            words = self.expand.words(src, arguments)
+            words_text, known = tuple(w.text for w in words), all(w.literal for w in words)
+        self.record(
+            Command(name, self.pos.text(node, src), self.pos.where(node, src), words_text, known, self.sure())
+        )
+
+    def unset(self, src: _values.Src, node: Any) -> None:
+        """`unset NAME …` (`-v` variables, the default; `-f` functions): no value from here on."""
+        words = [self.pos.text(c, src) for c in node.named_children]
+        functions = "-f" in words
+        for name in words:
+            if name.startswith("-"):
+                continue
+            if functions:
+                self.state.bodies.pop(name, None)
+            else:
+                self.state.unset(name)
+        self.record(Command("unset", self.pos.text(node, src), self.pos.where(node, src), ("unset", *words)))
+
+    def sure(self) -> bool:
+        """Whether the batch shell surely runs the command being read (no branch, loop, list tail
+        or subshell around it)."""
+        return self.state.depth == 0 and self.subshells == 0
+
+    def record(self, command: Command) -> None:
+        """A command of the batch shell, or one more thing a step's own shell runs."""
+        if self.inside:
+            if command.name not in ("cd", "bash", "sh"):
+                self.inside[-1].step.inner.append(Inner(command.text, command.span, "command"))
+            return
+        self.facts.commands.append(command)
+
+    def builtin(self, stack: list[tuple[Any, ...]], words: list[Word], text: str, span: Span) -> bool:
+        """Builtins the walk follows (trap, functions, set -a, shift, eval, source); True when
+        ``words`` was one of them."""
+        name = words[0].text
+        if name == "trap":
+            if not self.inside:
+                self.trap(words, span)
+            return True
+        if name in {"export", "declare"}:
+            return True
+        if name in self.state.bodies and self.state.budget > 0 and len(self.state.frames) < _MAX_CALLS:
+            self.call(stack, name, words[1:])
+            return True
+        if name == "set" and any(w.text in ("-a", "allexport") for w in words[1:]):
+            self.state.export_all()
+        if name == "shift":
+            frame = self.state.frames[-1]
+            if frame.args is not None:
+                n = (ascii_int(words[1].text) if len(words) > 1 else None) or 1
+                frame.args = frame.args[n:]
+            return True
+        if name == "eval" and len(words) > 1 and self.state.budget > 0:
+            self.record(self.said(name, text, span, words))
+            self.run_text(stack, _values.join([field(w) for w in words[1:]]), span)
+            return True
+        if name in ("source", ".") and len(words) > 1:
+            self.record(self.said(name, text, span, words))
+            self.source(stack, words[1], span)
+            return True
+        return False
+
+    def prefix(self, src: _values.Src, node: Any, words: list[Word]) -> list[Assign]:
+        """The variables a command sets for itself: `A=1 B=2 srun …` (`env A=1 …` is read with
+        the step's words)."""
+        out: list[Assign] = []
+        for child in node.named_children:
+            if child.type != "variable_assignment":
+                continue
+            name_node = child.child_by_field_name("name")
+            value_node = child.child_by_field_name("value")
+            got: list[_values.Field] = (
+                self.expand.fields(src, value_node, assigned=True) if value_node is not None else []
+            )
+            joined = _values.join(got, "")
+            name = self.pos.text(name_node, src) if name_node is not None else ""
+            text = _values.text(joined) if _values.literal(joined) else None
+            out.append(Assign(name, text, self.pos.text(child, src), self.pos.span(child, src)))
+        return out
+
+    # a step's own shell ----------------------------------------------------------------------------
+
+    def walk_inside(self, step: Step, src: _values.Src, items: list[tuple[Any, bool]]) -> None:
+        """Walk the script a step runs in its own shell (`srun bash -c '…'`, an exported function):
+        `cd` and `export` before the program are the step's, the first program fills it, and every
+        other command is one more thing the step does. The shell is a new one: it sees the
+        exported variables only, and its own arguments are not followed."""
+        if len(self.inside) >= _MAX_INSIDE:
+            return
+        saved = self.state.step_shell()
+        self.inside.append(_Inside(step, self.state.vars.get(CWD, UNSET)))
+        self.expand.in_step += 1
+        try:
+            self.walk(src, items)
+        finally:
+            self.expand.in_step -= 1
+            self.inside.pop()
+            self.state.leave(saved)
+
+    def fill(
+        self,
+        src: _values.Src,
+        node: Any,
+        words: list[Word],
+        *,
+        text: str,
+        prefix: list[Assign],
+        redirects: list[tuple[str, Any]],
+    ) -> None:
+        """A command in a step's own shell: the program the step runs when it is the first one."""
+        inside = self.inside[-1]
+        step = inside.step
+        span = self.pos.span(node, src) if src.pieces is not None else self.pos.where(node, src)
+        i, _ = skip_wrappers(words, 0)
+        rest = words[i:]
+        if len(rest) >= 2 and rest[0].text == "uv" and rest[1].text in ("sync", "pip") and step.syncs is None:
+            # each task of the step syncs the environment before the program starts
+            step.syncs = self.pos.where(node, src) if src.pieces is None else self.pos.span(node, src)
+            return
+        if inside.filled:
+            step.inner.append(Inner(text, span, "command"))
+            return
+        self.steps.program(step, rest)
+        if step.launcher is None and step.program is None and step.module is None and step.code is None:
+            step.inner.append(Inner(text, span, "command"))
+            return
+        inside.filled = True
+        if step.uv_sync and step.syncs is None:
+            step.syncs = self.pos.span(node, src)
+        step.env += inside.exports + prefix + env_assigns(words)
+        cwd = self.state.vars.get(CWD, UNSET)
+        if cwd is not inside.cwd:
+            # a `cd` in the step's own shell, before the program
+            self.steps.set_cwd(step, cwd, span)
+        self.steps.relative(step)
+        step.inner += [Inner(t, self.pos.span(r, src), "redirect") for t, r in redirects]
+
+    def inner_exports(self, src: _values.Src, node: Any) -> None:
+        """`export A=1` in a step's own shell, before its program: the program's environment."""
+        inside = self.inside[-1]
+        if inside.filled or not node.children or node.children[0].type != "export":
+            return
+        for child in node.named_children:
+            if child.type != "variable_assignment":
+                continue
+            name_node = child.child_by_field_name("name")
+            name = self.pos.text(name_node, src) if name_node is not None else ""
+            value = self.state.vars.get(name)
+            known = value is not None and len(value) == 1 and _values.literal(value[0])
+            text = _values.text(value[0]) if known and value is not None else None
+            span = self.pos.span(child, src)
+            inside.exports.append(Assign(name, text, f"export {self.pos.text(child, src)}", span))
+
+    def piped(self, src: _values.Src, node: Any, before: int, filled: bool) -> None:
+        """After a pipeline: a step in it sends its output on (`srun … | tee log`)."""
+        text = self.pos.text(node, src)
+        span = self.pos.span(node, src) if src.pieces is not None else self.pos.where(node, src)
+        if self.inside:
+            if self.inside[-1].filled and not filled:
+                self.inside[-1].step.inner.append(Inner(text, span, "pipe"))
+            return
+        for step in self.facts.steps[before:]:
+            step.inner.append(Inner(text, span, "pipe"))
 
     def call(self, stack: list[tuple[Any, ...]], name: str, args: list[Word]) -> None:
         """A call of a function defined in the script: its body, with the call's arguments."""

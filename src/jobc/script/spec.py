@@ -16,12 +16,13 @@ from typing import Any
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int
-from jobc.core.record import field, record
-from jobc.script import signals
-from jobc.script.facts import PER_RANK, Directive, Export, Launcher, ScriptFacts, Step, Word
+from jobc.script.carry import carry
+from jobc.script.derived import Derived
+from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word
 from jobc.tables import launchers
-from jobc.tables.paths import node_local
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
+
+__all__ = ["Derived", "derive", "gpus_per_node", "step_nodes", "step_option"]
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = lazy(r"^[A-Za-z0-9._-]+$")
@@ -69,48 +70,6 @@ _SIMPLE = (
 )
 
 
-@record
-class Unmapped:
-    line: int
-    text: str
-    why: str
-
-
-@record(frozen=False)
-class Derived:
-    data: dict[str, Any]
-    spans: dict[DataPath, Span] = field(default_factory=dict)
-    # where a rule about a per-rank variable should point inside a setup line
-    expansions: dict[DataPath, Span] = field(default_factory=dict)
-    labels: dict[DataPath, str] = field(default_factory=dict)  # the script's words for a path
-    unmapped: list[Unmapped] = field(default_factory=list)
-    mode: str = "srun"
-    # whether the script shows what its main step runs (a launcher, a python program or module);
-    # a step that runs `bash -c "$VAR"` or a wrapper script hides it, and with it the launch mode
-    mode_known: bool = True
-    # what the import mapped from a launcher and what it could not carry over, said in the spec
-    notes: list[str] = field(default_factory=list)
-    # what the spec needs and import left out (a value Slurm refuses), said at the top of the spec
-    unknown: list[str] = field(default_factory=list)
-    # values written as templates already (an `{unknown.NAME}` kept in place): not escaped again
-    templated: set[DataPath] = field(default_factory=set)
-    # where a value came from when no line of the script wrote it (GPUs the script never asked for)
-    sources: dict[DataPath, str] = field(default_factory=dict)
-
-    def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
-        node: Any = self.data
-        for part in path[:-1]:
-            node = node.setdefault(part, {})
-        node[path[-1]] = value
-        if span is not None:
-            self.spans[path] = span
-        if label is not None:
-            self.labels[path] = label
-
-    def skip(self, span: Span, text: str, why: str) -> None:
-        self.unmapped.append(Unmapped(span.line, text.strip().splitlines()[0] if text.strip() else text, why))
-
-
 def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> Derived:
     name = _job_name(facts)
     out = Derived({"version": 1, "name": name, "resources": {}, "launch": {}})
@@ -121,12 +80,11 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
     step = facts.main_step
     _allocation(facts, out, step, for_lint=for_lint, has_profile=has_profile)
     _launch(facts, out, step, for_lint=for_lint)
-    _environment(facts, out, for_lint=for_lint)
     if for_lint:
+        _environment(facts, out)
         _setup_lines(facts, out)
     else:
-        _storage(out)
-        _leftovers(facts, out, step)
+        carry(facts, out, step)
     return out
 
 
@@ -189,6 +147,39 @@ def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive
     return None, None, None
 
 
+def _step_gpus(step: Step | None, nodes: int) -> tuple[int, Word] | None:
+    """GPUs per node the step's own srun asks for (--gpus-per-node, --gres=gpu:N, --gpus=N over
+    the nodes, --gpus-per-task=N times the tasks per node)."""
+    if step is None or step.srun is None:
+        return None
+    srun = step.srun
+    for key in ("gpus-per-node", "gres", "gpus", "gpus-per-task"):
+        word = srun.get(key)
+        if word is None or not word.literal:
+            continue
+        text = word.text
+        if key == "gres":
+            bits = text.split(",")[0].split("(")[0].split(":")
+            if bits[0] != "gpu":
+                continue
+            text = bits[-1] if len(bits) > 1 else "1"
+        n = _int(text.rpartition(":")[2])
+        if n is None:
+            continue
+        if key == "gpus":
+            if not nodes or n % nodes:
+                continue
+            n //= nodes
+        elif key == "gpus-per-task":
+            per = step.srun.get("ntasks-per-node")
+            tasks = _int(per.text, 1) if per is not None and per.literal else None
+            if tasks is None:
+                continue
+            n *= tasks
+        return n, word
+    return None
+
+
 def _directive_tasks(honoured: dict[str, Directive], nodes: int) -> int | None:
     """Tasks per node the directives ask for: --ntasks-per-node, or --ntasks spread evenly."""
     per = honoured.get("ntasks-per-node")
@@ -197,7 +188,31 @@ def _directive_tasks(honoured: dict[str, Directive], nodes: int) -> int | None:
     total = honoured.get("ntasks")
     if total is not None and (n := _int(total.value)) is not None and nodes and n % nodes == 0:
         return n // nodes
+    if total is None:
+        return 1  # sbatch's default: one task per node
     return None
+
+
+def _default_nodes(facts: ScriptFacts, out: Derived) -> None:
+    """No `--nodes`: the nodes sbatch gives all the same — one, unless `--ntasks` asks for more
+    tasks than `--ntasks-per-node` puts on one (then as many as they fill); with `--ntasks` alone
+    Slurm spreads the tasks over as many nodes as it needs, which no spec value says."""
+    honoured = facts.honoured()
+    total, per = honoured.get("ntasks"), honoured.get("ntasks-per-node")
+    tasks = _int(total.value, 1) if total is not None else None
+    each = _int(per.value, 1) if per is not None else None
+    if total is None or tasks == 1:
+        out.put(("resources", "nodes"), 1, None)
+        why = "--ntasks=1" if total is not None else "no --nodes or --ntasks"
+        out.sources[("resources", "nodes")] = f"sbatch's default: one node ({why})"
+    elif tasks is not None and each is not None and total is not None and per is not None:
+        out.put(("resources", "nodes"), -(-tasks // each), total.span, f"#SBATCH {total.text}")
+        out.sources[("resources", "nodes")] = f"#SBATCH {total.text} over #SBATCH {per.text}"
+    elif total is not None:
+        out.unknown.append(
+            f"resources.nodes: line {total.span.line} asks for {total.text} without --nodes: Slurm "
+            "spreads the tasks over as many nodes as it needs; write the nodes (the spec asks 1)"
+        )
 
 
 def step_nodes(facts: ScriptFacts, step: Step) -> int | None:
@@ -241,6 +256,9 @@ def _allocation(
     nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
     if nodes_d is not None and nodes is not None:
         out.put(("resources", "nodes"), nodes, nodes_d.span, f"#SBATCH {nodes_d.text}")
+    elif nodes_d is None and not for_lint:
+        _default_nodes(facts, out)
+        nodes = out.data["resources"].get("nodes")
     nodes = nodes or 1
     gpus, kind, gpu_d = gpus_per_node(facts)
     if gpus is not None and gpu_d is not None:
@@ -248,6 +266,11 @@ def _allocation(
         key = _catalogue_key(kind)
         if key is not None:
             out.put(("resources", "gpu"), key, gpu_d.span, f"#SBATCH {gpu_d.text}")
+    elif (found := _step_gpus(step, nodes)) is not None:
+        # no GPU directive, but the training step asks srun for them (whole nodes whose GPUs
+        # each step requests): the GPUs the job uses on each node
+        count, word = found
+        out.put(("resources", "gpus_per_node"), count, word.span, f"srun {word.raw}")
     elif not has_profile:
         _no_gpus(out, step, for_lint=for_lint)
     entry = launchers.entry(step.launcher.name) if step is not None and step.launcher is not None else None
@@ -255,11 +278,21 @@ def _allocation(
     # one process per task (plain python, mpirun) as srun
     mode = "torchrun" if entry is not None and entry.per_node else "srun"
     out.mode = mode
+    # the mode is known when the text shows what the step starts — a launcher, an interpreter —
+    # even when the program it runs is not; or when srun starts one task per GPU, whatever each
+    # task runs (`srun --ntasks-per-node=8 bash "$1"` on 8 GPUs)
     out.mode_known = step is not None and (
-        step.launcher is not None or step.program is not None or step.module is not None
+        step.launcher is not None
+        or step.python is not None
+        or step.program is not None
+        or step.module is not None
+        or step.code is not None
+        or _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
     )
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
-    if tasks_text == _UNKNOWN_TASKS:
+    if not for_lint and step is not None and step.srun is None:
+        _batch_shell_step(out, step, mode, nodes)
+    elif tasks_text == _UNKNOWN_TASKS:
         pass  # the step's own task count is computed when the job runs: nothing to compare
     elif for_lint and step is not None and step.srun is not None:
         if tasks is None:
@@ -276,9 +309,13 @@ def _allocation(
                 tasks_text or "",
                 f"{tasks} tasks per node: jobc starts {derived} per node for launch.mode {mode}",
             )
-    # options that set one spec field as they are written
+    _directives(facts, out, gpu_d, for_lint=for_lint)
+
+
+def _directives(facts: ScriptFacts, out: Derived, gpu_d: Directive | None, *, for_lint: bool) -> None:
+    """The directives that set one spec field as they are written (and what else they map to)."""
     simple = {name: SPEC_PATH[name] for name in _SIMPLE}
-    for name, d in honoured.items():
+    for name, d in facts.honoured().items():
         if name in simple and d.value is not None:
             path = simple[name]
             value: Any = d.value
@@ -318,6 +355,31 @@ def _allocation(
             out.put(("launch", "workdir"), d.value, d.span, f"#SBATCH {d.text}")
         else:
             _extra(out, d, for_lint=for_lint)
+
+
+def _batch_shell_step(out: Derived, step: Step, mode: str, nodes: int) -> None:
+    """A program (or launcher) the batch shell starts itself runs once, on the first node, however
+    many tasks the directives ask for: srun mode with one task per node keeps the one process
+    (its own threads or spawned workers drive the GPUs); on more nodes than one the compiled job
+    starts it on each, which is said."""
+    if mode == "srun" and (step.program is not None or step.module is not None or step.code is not None):
+        out.put(("resources", "tasks_per_node"), 1, step.span, "the batch shell runs it once")
+        out.sources[("resources", "tasks_per_node")] = f"line {step.span.line}: the batch shell runs it once"
+    if nodes > 1:
+        out.skip(
+            step.span,
+            step.text,
+            f"the batch shell starts this once, on the first of {nodes} nodes (no srun): the spec "
+            "starts it on every node",
+        )
+
+
+def _task_per_gpu(facts: ScriptFacts, step: Step, gpus: int | None, nodes: int) -> bool:
+    """An srun step that starts one task per GPU (more than one on a node)."""
+    if step.srun is None or not gpus or gpus < 2:
+        return False
+    tasks, _, text = _tasks_per_node(facts, step, nodes)
+    return text != _UNKNOWN_TASKS and tasks == gpus
 
 
 def _no_gpus(out: Derived, step: Step | None, *, for_lint: bool) -> None:
@@ -473,6 +535,19 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
     python = step.python or "python"
     out.put(("launch", "python"), python if python != "uv" else "uv", None)
     out.put(("launch", "uv_sync"), "two-phase" if python == "uv" else "none", None)
+    if not for_lint:
+        # no value without the line it came from
+        where = step.launcher.span if step.launcher is not None else step.span
+        if "mode" in launch:
+            out.spans[("launch", "mode")] = where
+        out.spans[("launch", "python")] = step.span
+        if step.python is None:
+            out.sources[("launch", "python")] = (
+                f"line {step.span.line} runs no interpreter by name: `python` on PATH"
+            )
+        out.sources[("launch", "uv_sync")] = (
+            f"line {step.span.line}: uv run" if python == "uv" else "the script runs no `uv sync`"
+        )
     target = step.module or step.program
     if target is not None and (target.literal or for_lint):
         key = "module" if step.module is not None else "program"
@@ -483,11 +558,16 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         # never a guessed program: the spec says nothing, and linting it says what is missing
         where = target.span if target is not None else step.span
         out.skip(where, step.text, _UNKNOWN_PROGRAM)
-        out.unknown.append(
-            f"launch.program: line {where.line} runs a program jobc cannot read before the job runs; write it"
-        )
-        if target is not None:
-            launch.pop("mode", None)
+        if step.code is not None:
+            out.unknown.append(
+                f"launch.program: line {step.code.span.line} runs Python code given with `python -c`, "
+                "which no spec field holds: put it in a file and write launch.program"
+            )
+        else:
+            out.unknown.append(
+                f"launch.program: line {where.line} runs a program jobc cannot read before the job runs; "
+                "write it"
+            )
     # what the value follower left unknown stays unknown: a variable's last assignment in the
     # text is not its value (`case … in 1) Z=2 ;; *) Z=3 ;; esac` is either)
     variables: dict[str, str] = {}
@@ -511,6 +591,12 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             if value is not None and not word.literal and not for_lint:
                 value = _container_value(out, facts, name, word, variables)
             _container_option(out, name, value, word.span)
+        if "container" in out.data and "image" not in out.data["container"]:
+            # pyxis options without an image (`--container-mounts` alone): no container section
+            # holds them, and a section without an image is no spec at all
+            del out.data["container"]
+            for word in step.container.values():
+                out.skip(word.span, word.raw, "a pyxis option without --container-image: not carried")
     launcher = step.launcher
     if launcher is not None:
         port = launcher.port
@@ -526,14 +612,6 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         restarts = launcher.options.get("max_restarts")
         if restarts is not None and (count := _int(restarts.text)) is not None:
             out.put(("launch", "torchrun", "max_restarts"), count, restarts.span)
-    for cmd in facts.commands:
-        if (
-            cmd.name == "cd"
-            and len(cmd.words) == 2
-            and cmd.span.line < step.line
-            and cmd.words[1].startswith("/")
-        ):
-            out.put(("launch", "workdir"), cmd.words[1], cmd.span, cmd.text)
 
 
 # arguments that name where a training program writes its checkpoints and outputs
@@ -710,71 +788,13 @@ def _resolve(raw: str, variables: dict[str, str]) -> str | None:
     return None if any(ch in value for ch in "$`\\*?") else value
 
 
-def _environment(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
+def _environment(facts: ScriptFacts, out: Derived) -> None:
+    """The lint view: every literal export as written (the import's view is `carry.environment`)."""
     exported = {e.name for e in facts.exports if e.exported}
     for e in facts.exports:
-        if e.name not in exported:
-            continue
-        if not _ENV_NAME.match(e.name):
-            continue  # bash refuses the export (JC809 says so; import leaves it out with that note)
-        if e.value is None:
-            if not for_lint:
-                out.skip(
-                    e.span, f"export {e.name}={e.raw}", "a value computed in the batch shell (not carried)"
-                )
-            continue
-        if for_lint:
-            out.put(("env", e.name), e.value, e.value_span, f"export {e.name}={e.raw}")
-            continue
-        final = facts.final.get(e.name, e.value)
-        if final != e.value and e.name not in COMPUTED:
-            if final is None:
-                _env_unknown(out, e)
-            else:
-                out.skip(e.span, f"export {e.name}={e.raw}", "a later line of the script changes it")
-            continue
-        _import_env(out, e)
-
-
-def _env_unknown(out: Derived, e: Export) -> None:
-    """An export whose value the step may not see (set in an `if`, differently on two paths, or
-    changed later): the variable keeps its place in env as `{unknown.NAME}`, which fails lint
-    (JC008) until it is written, never a value of one path as if it were every path's."""
-    from jobc.spec.interpolate import UNKNOWN
-
-    path: DataPath = ("env", e.name)
-    out.skip(e.span, f"export {e.name}={e.raw}", "not the value the step sees on every path")
-    if path in out.templated:
-        return
-    out.put(path, f"{{{UNKNOWN}.{e.name}}}", e.value_span)
-    out.templated.add(path)
-    out.unknown.append(
-        f"env.{e.name}: line {e.span.line} sets it on some paths only, or differently on others "
-        f"(an `if`, a `case`, a loop), kept as {{{UNKNOWN}.{e.name}}}: write its value"
-    )
-
-
-def _import_env(out: Derived, e: Export) -> None:
-    name, value = e.name, e.value or ""
-    where = f"export {name}={e.raw}"
-    if name in COMPUTED:
-        out.skip(e.span, where, "jobc computes this for every rank")
-    elif name == "NCCL_SOCKET_IFNAME" and re.match(r"^[A-Za-z0-9_.-]+$", value):
-        out.put(("fabric", "interface"), value, e.value_span, where)
-    elif name == "NCCL_IB_DISABLE" and value in ("0", "1"):
-        out.put(("fabric", "ib"), value == "0", e.value_span, where)
-    elif name == "NCCL_DEBUG" and value.upper() in ("VERSION", "WARN", "INFO", "TRACE"):
-        out.put(("fabric", "debug"), value.upper(), e.value_span, where)
-    elif name == "NCCL_NET_GDR_LEVEL" and (level := _int(value)) is not None:
-        out.put(("fabric", "gdr_level"), level, e.value_span, where)
-    elif name == "NCCL_IB_GID_INDEX" and (index := _int(value)) is not None:
-        out.put(("fabric", "ib_gid_index"), index, e.value_span, where)
-    elif name.startswith(("NCCL_", "TORCH_NCCL_")):
-        out.put(("fabric", "env", name), value, e.value_span, where)
-    elif name in CACHES and value.startswith("/"):
-        out.put(("storage", "caches", CACHES[name]), value, e.value_span, where)
-    else:
-        out.put(("env", name), value, e.value_span, where)
+        if e.name not in exported or e.value is None or not _ENV_NAME.match(e.name):
+            continue  # bash refuses a bad name (JC809 says so)
+        out.put(("env", e.name), e.value, e.value_span, f"export {e.name}={e.raw}")
 
 
 # commands that only show a value: a per-rank variable in a log line is a diagnostic, not a pitfall
@@ -845,118 +865,3 @@ def _within(inner: Span, outer: Span) -> bool:
         outer.end_line,
         outer.end_col,
     )
-
-
-def _storage(out: Derived) -> None:
-    """Shared prefixes: the file systems the script's own absolute paths live on."""
-    paths: list[str] = []
-    storage = out.data.get("storage", {})
-    if isinstance(storage.get("logs"), str):
-        paths.append(storage["logs"])
-    paths += [v for v in storage.get("caches", {}).values() if isinstance(v, str)]
-    workdir = out.data["launch"].get("workdir")
-    if isinstance(workdir, str):
-        paths.append(workdir)
-    prefixes: list[str] = []
-    for path in paths:
-        if not path.startswith("/") or node_local(path) is not None:
-            continue
-        parts = [p for p in path.split("/") if p][:1]
-        prefix = "/" + "/".join(parts)
-        if prefix != "/" and prefix not in prefixes:
-            prefixes.append(prefix)
-    if prefixes:
-        out.data.setdefault("storage", {})["shared"] = prefixes
-
-
-def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
-    for d in facts.directives:
-        if not d.honoured:
-            out.skip(d.span, f"#SBATCH {d.text}", "after the first command: sbatch ignores it")
-    for cmd in facts.commands:
-        if cmd.name == "cd" and out.spans.get(("launch", "workdir")) == cmd.span:
-            continue
-        why = _why(cmd.name, cmd.words)
-        more = cmd.span.end_line - cmd.span.line
-        if more and "\n" not in cmd.text:
-            # a run of plain lines read as one (jobc.script.parse): say it once for all of them
-            why = f"{why} (as are the {more} plain lines after it, to line {cmd.span.end_line})"
-        out.skip(cmd.span, cmd.text, why)
-    for s in facts.steps:
-        if s is not step:
-            out.skip(s.span, s.text, "another step; jobc runs one launch (uv sync runs once by itself)")
-    if step is not None and re.search(r"\b(?:singularity|apptainer)\s+exec\b", step.text):
-        out.skip(
-            step.span,
-            step.text,
-            "the program runs inside a Singularity/Apptainer image: the spec runs it outside; "
-            "container.image takes an image for pyxis (srun --container-image)",
-        )
-    if step is not None and step.launcher is not None:
-        launcher = step.launcher
-        _launcher_notes(out, launcher)
-        for word in launcher.options.values():
-            out.skip(
-                word.span,
-                f"{launcher.name} {word.raw}",
-                "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous",
-            )
-        for flag in launcher.flags:
-            out.skip(launcher.span, f"{launcher.name} --{flag}", "jobc starts torch.distributed.run itself")
-    missed = {m.trap.span: m for m in signals.missed(facts)}
-    for t in signals.batch_traps(facts):
-        m = missed.get(t.span)
-        why = "jobc forwards the signal to every rank itself"
-        if m is not None:
-            # the trap never ran: its action is no behaviour of the script to carry over
-            to = "to the job steps only" if m.sent is not None else "at all"
-            why = f"left out, JC807: Slurm never sends {m.signal} to the batch shell ({to}), so it never ran"
-        out.skip(t.span, f"trap {t.action!r} {' '.join(t.signals)}", why)
-    for flag in step.srun_flags if step is not None else ():
-        if flag.startswith("$"):
-            out.skip(
-                step.span,  # type: ignore[union-attr]
-                f"srun {flag}",
-                "srun options the script adds on some paths only (set in an `if`); not carried: "
-                "put them in slurm.extra if the job needs them",
-            )
-    for x in facts.expansions:
-        if x.shell == "batch":
-            out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
-    out.unmapped.sort(key=lambda u: u.line)
-
-
-def _launcher_notes(out: Derived, launcher: Launcher) -> None:
-    """For a launcher jobc runs differently: what was mapped, what could not be carried over."""
-    entry = launchers.entry(launcher.name)
-    if entry is None or launcher.name == "torchrun":
-        return
-    sizes = {*entry.nodes, *entry.procs_per_node, *entry.procs_total, *entry.node_rank}
-    rendezvous = {*entry.address, *entry.port, *entry.endpoint}
-    rest = [f"--{k}" for k in launcher.options if k not in sizes and k not in rendezvous]
-    rest += [f"--{f}" for f in launcher.flags]
-    mode = "launch.mode torchrun (one launcher per node)" if entry.per_node else "launch.mode srun"
-    out.notes.append(
-        f"`{launcher.name}` is run as {mode}; its sizes come from resources and its rendezvous from jobc"
-    )
-    if rest:
-        shown = ", ".join(rest[:8]) + (", …" if len(rest) > 8 else "")
-        out.notes.append(
-            f"not carried over from {launcher.name}: {shown}; what they set (precision, "
-            "DeepSpeed/FSDP plugin, host file) must reach the program another way (its own "
-            "arguments or config file, or env)"
-        )
-
-
-def _why(name: str, words: tuple[str, ...]) -> str:
-    if name == "module":
-        return "a module load: put it in launch.setup if the program needs it"
-    if name in ("conda", "source", ".", "mamba", "micromamba"):
-        return "environment activation: launch.python names the interpreter instead"
-    if name in ("wait", "exit"):
-        return "jobc waits for the step and passes its exit code on"
-    if name == ":":
-        return "sets defaults of variables: their values are written where the script uses them"
-    if name in ("echo", "printf", "date", "hostname", "nvidia-smi", "set", "ulimit", "mkdir"):
-        return "a helper command; not needed by the spec"
-    return "not a launch; put it in launch.setup if the job needs it"

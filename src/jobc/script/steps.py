@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from jobc.core.diagnostics import Span
 from jobc.script import values as _values
 from jobc.script.expand import Expander
-from jobc.script.facts import Launcher, Step, Word
-from jobc.script.tree import Positions, argument_nodes, dash_c, descendants, field, parser
-from jobc.script.variables import Variables
+from jobc.script.facts import Assign, Inner, Launcher, Step, Word
+from jobc.script.tree import Positions, dash_c, field, parser, runs, statements
+from jobc.script.variables import CWD, UNSET, Variables
 from jobc.tables import launchers as _launchers
 from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
 
@@ -69,9 +69,25 @@ _CONTAINER_VALUED = frozenset(
         "--mount",
     }
 )
+_SHIFTER_VALUED = frozenset({"-V", "--volume", "-m", "--module", "-e", "--env", "--image", "-w", "--workdir"})
+# nsys's options that take the next word (`-o FILE`, `-t cuda,nvtx`, `--force-overwrite true`)
+_NSYS_VALUED = frozenset(
+    {
+        "-o", "--output", "-t", "--trace", "-s", "--sample", "-b", "--backtrace", "-c", "--capture-range",
+        "-e", "--env-var", "-w", "--show-output", "-d", "--duration", "-f", "--force-overwrite", "-y",
+        "--delay", "-n", "--inherit-environment", "-p", "--nvtx-capture", "-g", "--gpu-metrics-device",
+        "--capture-range-end", "--cuda-memory-usage", "--stats", "--cpuctxsw", "--gpuctxsw",
+        "--trace-fork-before-exec", "--kill", "--session-new", "--export", "--cudabacktrace",
+    }
+)  # fmt: skip
 _ENV_RUN = frozenset({"conda", "mamba", "micromamba"})
 _ENV_RUN_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--cwd"})
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
+
+
+def _no_walk(step: Step, src: _values.Src, items: list[tuple[Any, bool]]) -> None:
+    return
 
 
 class Steps:
@@ -83,9 +99,18 @@ class Steps:
         self.expand = expand
         self.facts = pos.facts
         self.base = base  # the folder of the script: a launcher's config file is looked for there
+        # walks the script a step runs in its own shell (set by the control flow, which owns the walk)
+        self.walk_inside: Callable[[Step, _values.Src, list[tuple[Any, bool]]], None] = _no_walk
 
     def step(
-        self, words: list[Word], text: str, span: Span, background: bool, src: _values.Src
+        self,
+        words: list[Word],
+        text: str,
+        span: Span,
+        background: bool,
+        src: _values.Src,
+        *,
+        prefix: list[Assign] | None = None,
     ) -> Step | None:
         i, exec_ = 0, False
         i, exec_ = skip_wrappers(words, i)
@@ -117,7 +142,12 @@ class Steps:
             exec_=exec_,
             line=span.line,
             command=os.path.basename(rest[0].text) if rest else "",
+            env=list(prefix or []) + env_assigns(words),
+            exported=self.state.exported_now(),
         )
+        self.set_cwd(step, self.state.vars.get(CWD, UNSET), span)
+        if srun is not None:
+            self.srun_environment(step, srun)
         if (
             rest
             and os.path.basename(rest[0].text) in ("bash", "sh")
@@ -127,7 +157,9 @@ class Steps:
             self.inner_script(step, rest[2], span)
         else:
             self.program(step, rest)
-        if srun is None and step.launcher is None and step.program is None and step.module is None:
+            self.relative(step)
+        known = step.launcher or step.program or step.module or step.code
+        if srun is None and known is None:
             if (
                 len(rest) >= 2
                 and step.command in ("bash", "sh")
@@ -139,12 +171,74 @@ class Steps:
             return None
         return step
 
+    def set_cwd(self, step: Step, value: Any, span: Span) -> None:
+        """The directory the step's program runs in, from the shell's directory as the walk holds
+        it (UNSET: where the job started; None: not known before the job runs)."""
+        if value is UNSET:
+            step.cwd, step.unknown_cwd = None, None
+        elif value is None or not value:
+            step.cwd, step.unknown_cwd = None, span
+        else:
+            f = value[0]
+            text = _values.text(f)
+            if text == ".":
+                step.cwd, step.unknown_cwd = None, None
+                return
+            literal = _values.literal(f)
+            where = _values.place(f)
+            at = self.pos.offsets(*where) if where is not None else span
+            step.cwd = Word(text, at, literal, text, None, f, True)
+            step.unknown_cwd = None if literal else span
+
+    def relative(self, step: Step) -> None:
+        """A program written as `$(pwd)/x.py` where the step runs in that same directory: x.py,
+        relative to the workdir (whether or not the directory itself is known)."""
+        program, cwd = step.program, step.cwd
+        if program is None or program.segs is None:
+            return
+        segs = tuple(program.segs)
+        here: tuple[Any, ...] = tuple(cwd.segs) if cwd is not None and cwd.segs is not None else ()
+        if not here:
+            return  # the directory the job started in: `$(pwd)` gave `./x.py` already
+        n = len(here)
+        if segs[:n] != here or len(segs) <= n:
+            return
+        rest = _values.cut(segs[n:], 0)
+        text = _values.text(rest).lstrip("/")
+        if not text or not _values.literal(rest):
+            return
+        step.program = Word(text, program.span, True, program.raw, program.node, rest, program.placed)
+
+    def srun_environment(self, step: Step, srun: dict[str, Word]) -> None:
+        """srun's --chdir (where the tasks start) and --export (what they see)."""
+        chdir = srun.get("chdir")
+        if chdir is not None:
+            value = self.expand.directory([chdir]) if chdir.literal else None
+            self.set_cwd(step, value, chdir.span)
+        export = srun.get("export")
+        if export is None:
+            return
+        items = [p for p in export.text.split(",") if p] if export.literal else []
+        if not export.literal or not any(p in ("ALL", "all") for p in items):
+            # NONE, NIL or a list of names: the tasks see only those variables (and Slurm's)
+            step.inner.append(
+                Inner(
+                    f"srun --export={export.raw.partition('=')[2] or export.text}", export.span, "srun-option"
+                )
+            )
+        for item in items:
+            name, eq, given = item.partition("=")
+            if eq and _ENV_NAME.match(name):
+                step.env.append(Assign(name, given, f"--export={item}", export.span))
+
     def inner_script(self, step: Step, word: Word, span: Span) -> None:
         """`bash -c '…'`: the string is parsed as a script the step runs, positions kept."""
         if word.literal and word.text in self.state.bodies:
             # `srun bash -c train_fn` after `export -f train_fn`: the step runs the function
-            src, body = self.state.bodies[word.text]
-            self.commands_of(step, body, src)
+            src, node = self.state.bodies[word.text]
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.walk_inside(step, src, [(c, b) for c, b in statements(body) if runs(c)])
             return
         f = field(word)
         if not any(s[3] for s in f):
@@ -154,40 +248,7 @@ class Steps:
         tree = parser().parse(src.raw)
         # what is left to expand in the string is expanded by the step's own shell
         self.facts.expansions.extend(self.pos.expansions(tree.root_node, "step", src))
-        self.commands_of(step, tree.root_node, src)
-
-    def commands_of(self, step: Step, root: Any, src: _values.Src) -> None:
-        """The first command under ``root`` that runs a launcher or a program fills the step.
-
-        The step's shell is a new one: it sees the exported variables only, and its own arguments
-        are not followed."""
-        saved = self.state.step_shell()
-        try:
-            self._commands_of(step, root, src)
-        finally:
-            self.state.leave(saved)
-
-    def _commands_of(self, step: Step, root: Any, src: _values.Src) -> None:
-        for cmd in descendants(root):
-            if cmd.type != "command":
-                continue
-            words = self.expand.words(src, argument_nodes(cmd))
-            i, _ = skip_wrappers(words, 0)
-            rest = words[i:]
-            if (
-                len(rest) >= 2
-                and rest[0].text == "uv"
-                and rest[1].text in ("sync", "pip")
-                and step.syncs is None
-            ):
-                # each task of the step syncs the environment before the program starts
-                step.syncs = self.pos.where(cmd, src) if src.pieces is None else self.pos.span(cmd, src)
-                continue
-            self.program(step, rest)
-            if step.launcher is not None or step.program is not None or step.module is not None:
-                if step.uv_sync and step.syncs is None:
-                    step.syncs = self.pos.span(cmd, src)
-                break
+        self.walk_inside(step, src, [(c, b) for c, b in statements(tree.root_node) if runs(c)])
 
     def srun_options(
         self, words: list[Word], i: int, optionish: set[str] | frozenset[str] = frozenset()
@@ -302,6 +363,7 @@ class Steps:
             step.uv_sync = not no_sync
         if i >= len(words):
             return
+        i = self.past_unknown(step, words, i)
         first = words[i].text
         base = os.path.basename(first)
         found = _launchers.by_command(first, words[i + 1].text if i + 1 < len(words) else None)
@@ -313,8 +375,27 @@ class Steps:
             if step.python is None:
                 step.python = first
             j = i + 1
-            while j < len(words) and words[j].text.startswith("-") and words[j].text != "-m":
+            while j < len(words) and words[j].text.startswith("-") and words[j].text not in ("-m", "-c", "-"):
                 j += 2 if words[j].text in ("-X", "-W") else 1
+            j = min(j, len(words))
+            if j > i + 1:
+                # the interpreter's own options (-u, -O, -W error): no spec field holds them
+                first_option, last_option = words[i + 1], words[j - 1]
+                at = Span(
+                    first_option.span.line,
+                    first_option.span.col,
+                    last_option.span.end_line,
+                    last_option.span.end_col,
+                )
+                if at.end_line < at.line or first_option.placed != last_option.placed:
+                    at = first_option.span
+                text = " ".join(w.raw for w in words[i + 1 : j])
+                step.inner.append(Inner(f"{base} {text}", at, "python-option"))
+            if j + 1 < len(words) and words[j].text == "-c":
+                # code given on the command line: a spec runs a program file or a module
+                step.code = words[j + 1]
+                step.args = words[j + 2 :]
+                return
             if j + 1 < len(words) and words[j].text == "-m":
                 by_module = _launchers.by_module(words[j + 1].text)
                 if by_module is not None:
@@ -327,9 +408,36 @@ class Steps:
                 step.program = words[j]
                 step.args = words[j + 1 :]
             return
-        if step.python == "uv" and first.endswith(".py"):
+        if first.endswith(".py") and words[i].literal:
+            # `uv run train.py`, or an executable Python file (`srun ./train.py`) run by its `#!`
+            if step.python != "uv":
+                step.inner.append(Inner(first, words[i].span, "executable"))
             step.program = words[i]
             step.args = words[i + 1 :]
+
+    def past_unknown(self, step: Step, words: list[Word], i: int) -> int:
+        """`$PROFILE_CMD python train.py`: words computed when the job runs (a profiler or wrapper
+        set on some paths, empty on others) in front of an interpreter or launcher the script
+        writes out. The program is the one written; the words before it are said not carried."""
+        j = i
+        while (
+            j < len(words) and j - i < 2 and not words[j].literal and words[j].text.startswith(("$", "JOBC"))
+        ):
+            j += 1
+        if j == i or j >= len(words):
+            return i
+        after = words[j].text
+        nxt = words[j + 1].text if j + 1 < len(words) else None
+        if not PYTHON.match(os.path.basename(after)) and _launchers.by_command(after, nxt) is None:
+            return i
+        first, last = words[i], words[j - 1]
+        at = (
+            first.span
+            if first.placed or last.placed
+            else Span(first.span.line, first.span.col, last.span.end_line, last.span.end_col)
+        )
+        step.inner.append(Inner(" ".join(w.raw for w in words[i:j]), at, "wrapper"))
+        return j
 
     def launch(self, step: Step, kind: _launchers.Launcher, words: list[Word], at: int, start: int) -> None:
         """A launcher from the table: its options, then the program or module it starts."""
@@ -416,6 +524,46 @@ def step_words(step: Step, words: list[Word]) -> Iterator[Word]:
     yield from step.args
 
 
+def env_assigns(words: list[Word]) -> list[Assign]:
+    """`env A=1 B=2 cmd …` among the commands in front of the program (`srun env A=1 python …`,
+    `nohup env A=1 …`): the variables the program gets."""
+    out: list[Assign] = []
+    i = 0
+    while i < len(words):
+        name = os.path.basename(words[i].text)
+        if name == "srun":
+            i = _past_srun(words, i + 1)
+        elif name == "env":
+            i += 1
+            while i < len(words) and (words[i].text.startswith("-") or "=" in words[i].text):
+                key, eq, given = words[i].text.partition("=")
+                if eq and _ENV_NAME.match(key):
+                    out.append(Assign(key, given if words[i].literal else None, words[i].raw, words[i].span))
+                i += 1
+        elif name == "exec" or name in _WRAPPERS:
+            i += 1
+        else:
+            return out
+    return out
+
+
+def _past_srun(words: list[Word], i: int) -> int:
+    """Past srun's options (as `srun_options` reads them, without the values)."""
+    while i < len(words):
+        text = words[i].text
+        if text == "--":
+            return i + 1
+        if text.startswith("--") and "=" not in text and text[2:] not in SRUN_FLAGS:
+            i += 2
+        elif text.startswith("-") and len(text) == 2 and text[1] not in SRUN_SHORT_FLAGS:
+            i += 2
+        elif text.startswith("-"):
+            i += 1
+        else:
+            return i
+    return i
+
+
 def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
     """Past `exec`, `env A=b`, `nohup`, `time` …: where the real command starts, and whether exec."""
     exec_ = False
@@ -432,10 +580,25 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
             i += 1
             while i < len(words) and words[i].text.startswith("-"):
                 i += 1
-        elif os.path.basename(w) in _CONTAINER_EXEC and i + 1 < len(words) and words[i + 1].text == "exec":
-            # `singularity exec [options] IMAGE command …`: the command runs inside the image
+        elif (
+            os.path.basename(w) in _CONTAINER_EXEC
+            and i + 1 < len(words)
+            and words[i + 1].text in ("exec", "run")
+        ):
+            # `singularity exec|run [options] IMAGE command …`: the command runs inside the image
+            # (`run` hands it to the image's runscript, which runs it in the images people train in)
             i = _past_options(words, i + 2, _CONTAINER_VALUED)
             i += 1  # the image
+        elif os.path.basename(w) == "shifter":
+            # `shifter --image=IMG -V a:b command …` (NERSC): the command runs inside the image
+            i = _past_options(words, i + 1, _SHIFTER_VALUED)
+        elif (
+            os.path.basename(w) == "nsys"
+            and i + 1 < len(words)
+            and words[i + 1].text in ("profile", "launch")
+        ):
+            # `nsys profile [options] command …`: the command runs under the profiler
+            i = _past_options(words, i + 2, _NSYS_VALUED)
         elif os.path.basename(w) in _ENV_RUN and i + 1 < len(words) and words[i + 1].text == "run":
             # `conda run -n ENV python …`
             i = _past_options(words, i + 2, _ENV_RUN_VALUED)
@@ -446,7 +609,7 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
 
 def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
     while i < len(words) and words[i].text.startswith("-"):
-        i += 2 if words[i].text in valued else 1
+        i += 2 if words[i].text in valued and "=" not in words[i].text else 1
     return i
 
 

@@ -12,6 +12,13 @@ from jobc.core.numbers import ascii_int, is_digits
 from jobc.script import values as _values
 
 UNSET: Any = object()  # a variable the script never set
+# the shell's working directory, followed as a variable no shell name can clash with: a `cd` in a
+# branch or a subshell is undone and merged like any assignment. Unset: the directory the job
+# started in (the submit directory, or #SBATCH --chdir); "." after `cd "$SLURM_SUBMIT_DIR"`
+CWD = " cwd"
+# exported variables a step's snapshot holds at most: past this, the values at the step are not
+# kept (the import then reads each export's last value, said so)
+_MAX_SNAPSHOT = 2000
 
 
 class Frame:
@@ -54,11 +61,54 @@ class Variables:
         # characters of values copied into the words that use them, and how many may be
         self.spent = 0
         self.allowance = 4 * _values.MAX_VALUE + 8 * size
+        self.depth = 0  # branches (if, case, loops, lists) the walk is inside of
+        self._version = 0  # changes since the last snapshot of the exported variables
+        self._snapshot: tuple[int, dict[str, str | None] | None] = (-1, None)
 
     def setvar(self, name: str, value: _values.Value | None) -> None:
         self.optionish.discard(name)
         self.journal.append((name, self.vars.get(name, UNSET)))
         self.vars[name] = value
+        self._version += 1
+
+    def export(self, name: str) -> None:
+        if name not in self.exported:
+            self.exported.add(name)
+            self._version += 1
+
+    def unset(self, name: str) -> None:
+        """`unset NAME`: no value from here on; outside any branch, no longer exported either (in
+        a branch it may or may not be: the merge makes its value unknown)."""
+        if name in self.vars:
+            self.journal.append((name, self.vars[name]))
+            del self.vars[name]
+        if self.depth == 0:
+            self.exported.discard(name)
+        self._version += 1
+
+    def export_all(self) -> None:
+        """`set -a`: every variable set from here on is exported."""
+        self.allexport = True
+        self._version += 1
+
+    def exported_now(self) -> dict[str, str | None] | None:
+        """The exported variables and their values as the walk stands (None: a value not known
+        here); None when there are too many to keep for every step."""
+        version, snapshot = self._snapshot
+        if version == self._version:
+            return snapshot
+        names = self.vars if self.allexport else self.exported
+        out: dict[str, str | None] | None = None
+        if len(names) <= _MAX_SNAPSHOT:
+            out = {}
+            for name in names:
+                if name not in self.vars or name == CWD:
+                    continue
+                value = self.vars[name]
+                known = value is not None and len(value) == 1 and _values.literal(value[0])
+                out[name] = _values.text(value[0]) if known and value is not None else None
+        self._snapshot = (self._version, out)
+        return out
 
     def undo(self, mark: int) -> dict[str, Any]:
         """Undo the changes since ``mark``; what each changed variable held before the undo."""
@@ -72,10 +122,12 @@ class Variables:
                 self.vars.pop(name, None)
             else:
                 self.vars[name] = old
+        self._version += 1
         return changed
 
     def merge(self, state: Branches) -> None:
         """After branches: a value every way through agrees on, else unknown."""
+        self.depth -= 1
         names: dict[str, None] = {}
         for result in state.results:
             names.update(dict.fromkeys(result))
@@ -126,12 +178,17 @@ class Variables:
         followed. Returns what `leave` restores."""
         saved = self.vars, self.frames, self.journal
         names = self.vars if self.allexport else self.exported
-        self.vars = {k: self.vars[k] for k in names if k in self.vars}
+        inherited = {k: self.vars[k] for k in names if k in self.vars}
+        if CWD in self.vars:
+            inherited[CWD] = self.vars[CWD]  # the step starts where the batch shell stands
+        self.vars = inherited
         self.frames, self.journal = [Frame(None)], []
+        self._version += 1
         return saved
 
     def leave(self, saved: tuple[Any, ...]) -> None:
         self.vars, self.frames, self.journal = saved
+        self._version += 1
 
 
 def options_only(value: Any) -> bool:

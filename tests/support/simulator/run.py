@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import posixpath
 import pwd
 import shutil
 import subprocess
@@ -396,7 +397,8 @@ def _one(data: bytes, scenario: str, alloc: Allocation, setting: Setting) -> Run
         "scenario": scenario,
         "script": SCRIPT,
         "workdir": WORKDIR,
-        "cwd": alloc.options.get("chdir") or WORKDIR,
+        # sbatch --chdir is relative to the submit directory, as every path sbatch reads
+        "cwd": posixpath.normpath(posixpath.join(WORKDIR, alloc.options.get("chdir") or ".")),
         "env": batch_env(alloc, setting.name, setting.env),
         "warning": alloc.warning,
         "gpus_per_node": alloc.gpus,

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import mode_known
+from jobc.lint.rules.script._facts import facts, mode_known
 from jobc.spec.context import Context
 
 META = Meta(
@@ -43,9 +43,17 @@ READS = (("resources", "tasks_per_node"),)
 def check_script(ctx: Context) -> Iterator[Hit]:
     """On a script too, when it shows what its main step runs (`mode_known`). One task on a
     one-node job is no finding: one process may drive all the node's GPUs itself
-    (torch.multiprocessing.spawn, DataParallel, a model spread with device_map)."""
+    (torch.multiprocessing.spawn, DataParallel, a model spread with device_map); nor is a
+    training step srun starts as one task in all (`srun -N1 -n1 python driver.py`: a Ray or
+    Dask driver on the head node, which reaches the GPUs through its workers)."""
     if ctx.spec.resources.nodes == 1 and ctx.spec.resources.tasks_per_node == 1:
         return iter(())
+    f = facts(ctx)
+    step = f.main_step if f is not None else None
+    if step is not None and step.srun is not None:
+        total = step.srun.get("ntasks")
+        if total is not None and total.literal and total.text == "1":
+            return iter(())
     return check(ctx) if mode_known(ctx) else iter(())
 
 

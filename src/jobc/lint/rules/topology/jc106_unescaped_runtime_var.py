@@ -131,8 +131,10 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     script = facts(ctx)
     used = _used_beyond_logging(script.lines) if script is not None else None
     own = script.own if script is not None else frozenset()
+    # on one node, the batch shell's node-level values are every rank's: node 0, its name, its GPUs
+    same = _NODE_LEVEL if ctx.spec.resources.nodes == 1 else frozenset()
     for i, line in enumerate(ctx.spec.launch.setup):
-        names = [n for n in _expanded_by_shell(line) if n not in own]
+        names = [n for n in _expanded_by_shell(line) if n not in own and n not in same]
         path = ("launch", "setup", i)
         span = d.expansions.get(path)
         if (
@@ -152,6 +154,11 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             )
 
 
+# Slurm's values for the node (not the task), set in the batch shell as they are in every task on
+# that node
+_NODE_LEVEL = frozenset(
+    {"SLURM_NODEID", "SLURMD_NODENAME", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"}
+)
 # A plain shell assignment (not exported): its value stays in the batch shell unless a later
 # line hands it on.
 _ASSIGNED = lazy(

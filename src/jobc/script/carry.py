@@ -1,0 +1,540 @@
+"""What the import carries besides the allocation and the launch line: the environment the step
+sees, the directory it runs in, the setup lines before it, the resilience its traps meant, and a
+list of everything it could not carry, each line once, with why.
+
+The import's promise, held by the round-trip test (`tests/script/roundtrip.py`): the job compiled
+from the spec runs the same program with the same arguments, environment and directory as the
+script, or the spec lists what it could not carry.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from jobc.core.diagnostics import DataPath, Span
+from jobc.core.numbers import SLURM_MAX, ascii_int
+from jobc.script import signals
+from jobc.script import values as _values
+from jobc.script.derived import Derived
+from jobc.script.facts import PER_RANK, Command, Export, Launcher, ScriptFacts, Step, choose, helper
+from jobc.tables import launchers
+from jobc.tables.paths import node_local
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
+COMPUTED = frozenset(
+    {
+        "MASTER_ADDR",
+        "MASTER_PORT",
+        "WORLD_SIZE",
+        "RANK",
+        "LOCAL_RANK",
+        "NODE_RANK",
+        "LOCAL_WORLD_SIZE",
+        "NNODES",
+        "NPROC_PER_NODE",
+        "GPUS_PER_NODE",
+    }
+)
+CACHES = {
+    "HF_HOME": "hf_home",
+    "UV_CACHE_DIR": "uv_cache_dir",
+    "TORCH_HOME": "torch_home",
+    "TRITON_CACHE_DIR": "triton_cache_dir",
+    "NEMO_HOME": "nemo_home",
+    "PIP_CACHE_DIR": "pip_cache_dir",
+}
+
+
+def _int(text: str | None, minimum: int = 0) -> int | None:
+    if text is None:
+        return None
+    value = ascii_int(text.split("-")[0].split(",")[0])
+    return value if value is not None and minimum <= value <= SLURM_MAX else None
+
+
+def carry(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
+    """The import's view of everything around the launch line."""
+    if step is not None:
+        _choice(facts, out, step)
+    environment(facts, out, step)
+    if step is not None:
+        _step_environment(out, step)
+        _workdir(out, step)
+        _setup(facts, out, step)
+        _inner(out, step)
+        _srun_options(out, step)
+    _resilience(facts, out)
+    _storage(out)
+    _leftovers(facts, out, step)
+    out.unmapped.sort(key=lambda u: u.line)
+
+
+def env_unknown(out: Derived, e: Export) -> None:
+    """An export whose value the step may not see (set in an `if`, differently on two paths, or
+    changed later): the variable keeps its place in env as `{unknown.NAME}`, which fails lint
+    (JC008) until it is written, never a value of one path as if it were every path's."""
+    from jobc.spec.interpolate import UNKNOWN
+
+    path: DataPath = ("env", e.name)
+    out.skip(e.span, f"export {e.name}={e.raw}", "not the value the step sees on every path")
+    if path in out.templated:
+        return
+    out.put(path, f"{{{UNKNOWN}.{e.name}}}", e.value_span)
+    out.templated.add(path)
+    out.unknown.append(
+        f"env.{e.name}: line {e.span.line} sets it on some paths only, or differently on others "
+        f"(an `if`, a `case`, a loop), kept as {{{UNKNOWN}.{e.name}}}: write its value"
+    )
+
+
+def import_env(out: Derived, e: Export, said: str | None = None) -> None:
+    name, value = e.name, e.value or ""
+    where = said or f"export {name}={e.raw}"
+    if name in COMPUTED:
+        out.skip(e.span, where, "jobc computes this for every rank")
+    elif name == "NCCL_SOCKET_IFNAME" and re.match(r"^[A-Za-z0-9_.-]+$", value):
+        out.put(("fabric", "interface"), value, e.value_span, where)
+    elif name == "NCCL_IB_DISABLE" and value in ("0", "1"):
+        out.put(("fabric", "ib"), value == "0", e.value_span, where)
+    elif name == "NCCL_DEBUG" and value.upper() in ("VERSION", "WARN", "INFO", "TRACE"):
+        out.put(("fabric", "debug"), value.upper(), e.value_span, where)
+    elif name == "NCCL_NET_GDR_LEVEL" and (level := _int(value)) is not None:
+        out.put(("fabric", "gdr_level"), level, e.value_span, where)
+    elif name == "NCCL_IB_GID_INDEX" and (index := _int(value)) is not None:
+        out.put(("fabric", "ib_gid_index"), index, e.value_span, where)
+    elif name.startswith(("NCCL_", "TORCH_NCCL_")):
+        out.put(("fabric", "env", name), value, e.value_span, where)
+    elif name in CACHES and value.startswith("/"):
+        out.put(("storage", "caches", CACHES[name]), value, e.value_span, where)
+    else:
+        out.put(("env", name), value, e.value_span, where)
+
+
+def _storage(out: Derived) -> None:
+    """Shared prefixes: the file systems the script's own absolute paths live on."""
+    paths: list[tuple[str, DataPath]] = []
+    storage = out.data.get("storage", {})
+    if isinstance(storage.get("logs"), str):
+        paths.append((storage["logs"], ("storage", "logs")))
+    paths += [
+        (v, ("storage", "caches", k)) for k, v in storage.get("caches", {}).items() if isinstance(v, str)
+    ]
+    workdir = out.data["launch"].get("workdir")
+    if isinstance(workdir, str) and ("launch", "workdir") not in out.templated:
+        paths.append((workdir, ("launch", "workdir")))
+    prefixes: list[str] = []
+    for path, came in paths:
+        if not path.startswith("/") or node_local(path) is not None:
+            continue
+        parts = [p for p in path.split("/") if p][:1]
+        prefix = "/" + "/".join(parts)
+        if prefix != "/" and prefix not in prefixes:
+            # no value without the line it came from: the line of the path it is the prefix of
+            span = out.spans.get(came)
+            if span is not None:
+                out.spans[("storage", "shared", len(prefixes))] = span
+            prefixes.append(prefix)
+    if prefixes:
+        out.data.setdefault("storage", {})["shared"] = prefixes
+
+
+def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
+    for d in facts.directives:
+        if not d.honoured:
+            out.skip(d.span, f"#SBATCH {d.text}", "after the first command: sbatch ignores it")
+    carried = set(out.carried)
+    for cmd in facts.commands:
+        if cmd.span in carried:
+            continue
+        why = _why(cmd, step)
+        more = cmd.span.end_line - cmd.span.line
+        if more and "\n" not in cmd.text:
+            # a run of plain lines read as one (jobc.script.parse): say it once for all of them
+            why = f"{why} (as are the {more} plain lines after it, to line {cmd.span.end_line})"
+        out.skip(cmd.span, cmd.text, why)
+    for s in facts.steps:
+        if s is not step:
+            why = "a helper step (a check, a preparation, a clean-up)" if helper(s) else "another step"
+            out.skip(s.span, s.text, f"{why}; jobc runs one launch, the training step")
+    if step is not None and re.search(r"\b(?:singularity|apptainer)\s+(?:exec|run)\b|\bshifter\b", step.text):
+        out.skip(
+            step.span,
+            step.text,
+            "the program runs inside a Singularity, Apptainer or Shifter image: the spec runs it "
+            "outside; container.image takes an image for pyxis (srun --container-image)",
+        )
+    if step is not None and step.launcher is not None:
+        launcher = step.launcher
+        _launcher_notes(out, launcher)
+        for word in launcher.options.values():
+            out.skip(
+                word.span,
+                f"{launcher.name} {word.raw}",
+                "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous",
+            )
+        for flag in launcher.flags:
+            out.skip(launcher.span, f"{launcher.name} --{flag}", "jobc starts torch.distributed.run itself")
+    _traps(facts, out)
+    for flag in step.srun_flags if step is not None else ():
+        if flag.startswith("$"):
+            out.skip(
+                step.span,  # type: ignore[union-attr]
+                f"srun {flag}",
+                "srun options the script adds on some paths only (set in an `if`); not carried: "
+                "put them in slurm.extra if the job needs them",
+            )
+    for x in facts.expansions:
+        if x.shell == "batch":
+            out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
+
+
+def _traps(facts: ScriptFacts, out: Derived) -> None:
+    missed = {m.trap.span: m for m in signals.missed(facts)}
+    for t in signals.batch_traps(facts):
+        m = missed.get(t.span)
+        why = "jobc forwards the signal to every rank itself"
+        if m is not None:
+            # the trap never ran: its action is no behaviour of the script to carry over
+            to = "to the job steps only" if m.sent is not None else "at all"
+            why = f"left out, JC807: Slurm never sends {m.signal} to the batch shell ({to}), so it never ran"
+        elif _REQUEUES.search(t.action):
+            why = (
+                "jobc forwards the signal to every rank, and requeues the job when the program "
+                "exits with the requeue code after it (resilience.requeue)"
+            )
+        out.skip(t.span, f"trap {t.action!r} {' '.join(t.signals)}", why)
+
+
+def _launcher_notes(out: Derived, launcher: Launcher) -> None:
+    """For a launcher jobc runs differently: what was mapped, what could not be carried over."""
+    entry = launchers.entry(launcher.name)
+    if entry is None or launcher.name == "torchrun":
+        return
+    sizes = {*entry.nodes, *entry.procs_per_node, *entry.procs_total, *entry.node_rank}
+    rendezvous = {*entry.address, *entry.port, *entry.endpoint}
+    rest = [f"--{k}" for k in launcher.options if k not in sizes and k not in rendezvous]
+    rest += [f"--{f}" for f in launcher.flags]
+    mode = "launch.mode torchrun (one launcher per node)" if entry.per_node else "launch.mode srun"
+    out.notes.append(
+        f"`{launcher.name}` is run as {mode}; its sizes come from resources and its rendezvous from jobc"
+    )
+    if rest:
+        shown = ", ".join(rest[:8]) + (", …" if len(rest) > 8 else "")
+        out.notes.append(
+            f"not carried over from {launcher.name}: {shown}; what they set (precision, "
+            "DeepSpeed/FSDP plugin, host file) must reach the program another way (its own "
+            "arguments or config file, or env)"
+        )
+
+
+def _why(cmd: Command, step: Step | None) -> str:
+    name = cmd.name
+    before = step is not None and cmd.span.line < step.span.line
+    if name in ("cd", "pushd", "popd"):
+        if not before:
+            return "a change of directory after the training step starts: not carried"
+        return (
+            "a change of directory the batch shell may not run (in a branch, a loop or a subshell) "
+            "or that the training step does not run in: not carried"
+        )
+    if name in _SETUP_NAMES or _activates(cmd):
+        if not before:
+            return "after the training step starts: not carried"
+        if not cmd.sure:
+            return (
+                "in a branch, a loop or a subshell: not carried (put it in launch.setup if the job needs it)"
+            )
+        return "uses a value the script computes when the job runs: not carried (write it in launch.setup)"
+    if name in ("wait", "exit"):
+        return "jobc waits for the step and passes its exit code on"
+    if name == ":":
+        return "sets defaults of variables: their values are written where the script uses them"
+    if name in ("echo", "printf", "date", "hostname", "nvidia-smi", "set", "ulimit", "mkdir"):
+        return "a helper command; not needed by the spec"
+    return "not a launch; put it in launch.setup if the job needs it"
+
+
+# what sets up the environment the program runs in, carried to launch.setup in order
+_SETUP_NAMES = frozenset({"module", "ml", "spack", "source", ".", "conda", "mamba", "micromamba"})
+_REQUEUES = re.compile(r"\bscontrol\s+requeue\b|\bsbatch\b")
+
+
+def _activates(cmd: Command) -> bool:
+    """`eval "$(conda shell.bash hook)"`: the shell hook conda activation needs."""
+    return cmd.name == "eval" and bool(re.search(r"\b(?:conda|mamba|micromamba)\b", cmd.text))
+
+
+def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
+    """Module loads, sourced files and environment activation the batch shell surely runs before
+    the step: launch.setup, in order, so the program runs with the same interpreter (`python` on
+    the PATH they set) and libraries. A line that reads a value the script computes is listed
+    instead: the compiled job would not compute it."""
+    lines: list[tuple[Span, str]] = []
+    for cmd in facts.commands:
+        if cmd.span.line >= step.span.line or not (cmd.name in _SETUP_NAMES or _activates(cmd)):
+            continue
+        if not cmd.sure:
+            continue
+        if cmd.known and cmd.words and cmd.name != "eval":
+            text = shlex.join(cmd.words)
+        elif _activates(cmd) or _only_environment(cmd.text):
+            text = cmd.text  # reads only what the job's environment holds: the same when compiled
+        else:
+            continue
+        lines.append((cmd.span, text))
+        out.carried.append(cmd.span)
+    if not lines:
+        return
+    setup = out.data["launch"].setdefault("setup", [])
+    for span, text in lines:
+        out.spans[("launch", "setup", len(setup))] = span
+        setup.append(text)
+
+
+_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(|`")
+
+
+def _only_environment(text: str) -> bool:
+    """Whether a line reads no value but the environment's (`$HOME`, `$USER`, `$SCRATCH`, …)."""
+    refs = list(_REF.finditer(text))
+    return all(m.group(1) is not None and _values.environment_name(m.group(1)) for m in refs)
+
+
+def _choice(facts: ScriptFacts, out: Derived, step: Step) -> None:
+    """Which step trains, and why: said at the top of the spec and in the summary."""
+    _, why = choose(facts.steps)
+    out.choice = f"the training step is line {step.span.line}: {why}"
+    if len(facts.steps) > 1:
+        out.choice += f" ({len(facts.steps) - 1} other step(s) listed as not carried)"
+
+
+def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
+    """The exported variables as the training step sees them: each with the line that gave the
+    value it has there; one exported after the step started, unset before it, or changed again
+    before it is listed with why."""
+    seen = step.exported if step is not None else None
+    by_name: dict[str, list[Export]] = {}
+    exported = {e.name for e in facts.exports if e.exported}
+    for e in facts.exports:
+        if e.name in exported and _ENV_NAME.match(e.name):
+            by_name.setdefault(e.name, []).append(e)
+    for name, exports in by_name.items():
+        if seen is None or step is None:
+            _last_value(facts, out, exports)
+            continue
+        if name not in seen:
+            for e in exports:
+                after = e.span.line > step.span.line
+                why = (
+                    "exported after the training step starts: the step never sees it"
+                    if after
+                    else ("unset before the training step starts: the step never sees it")
+                )
+                out.skip(e.span, f"export {e.name}={e.raw}", why)
+            continue
+        value = seen[name]
+        if value is None:
+            if all(e.value is None for e in exports):
+                for e in exports:
+                    out.skip(
+                        e.span,
+                        f"export {e.name}={e.raw}",
+                        "a value computed in the batch shell (not carried)",
+                    )
+            else:
+                for e in exports:
+                    env_unknown(out, e)  # the first one keeps the variable's place, as unknown
+            continue
+        match = next(
+            (e for e in reversed(exports) if e.value == value and e.span.line <= step.span.line), None
+        )
+        match = match or next((e for e in reversed(exports) if e.value == value), None)
+        if match is None:
+            continue  # given by a plain assignment and exported by name later: no line wrote it as is
+        import_env(out, match)
+        for e in exports:
+            if e is not match:
+                why = (
+                    "exported after the training step starts: the step never sees it"
+                    if (e.span.line > step.span.line)
+                    else "a later line changes it before the training step starts"
+                )
+                out.skip(e.span, f"export {e.name}={e.raw}", why)
+
+
+def _last_value(facts: ScriptFacts, out: Derived, exports: list[Export]) -> None:
+    """Without a step (or with too many variables to keep at each step): each export's value as
+    the script leaves it."""
+    for e in exports:
+        if e.value is None:
+            out.skip(e.span, f"export {e.name}={e.raw}", "a value computed in the batch shell (not carried)")
+            continue
+        final = facts.final.get(e.name, e.value)
+        if final != e.value and e.name not in COMPUTED:
+            if final is None:
+                env_unknown(out, e)
+            else:
+                out.skip(e.span, f"export {e.name}={e.raw}", "a later line of the script changes it")
+            continue
+        import_env(out, e)
+
+
+def _step_environment(out: Derived, step: Step) -> None:
+    """What the step's own command line or shell gives the program (`A=1 srun …`, `srun
+    --export=ALL,A=1`, `export A=1` in its `bash -c`): the program's environment too."""
+    for a in step.env:
+        e = Export(a.name, a.value, a.raw.partition("=")[2] if "=" in a.raw else a.raw, a.span, a.span, True)
+        where = a.raw
+        if not _ENV_NAME.match(a.name):
+            out.skip(a.span, where, "not a name bash exports")
+        elif a.value is None:
+            per_rank = sorted(n for n in PER_RANK if n in a.raw)
+            if a.name in COMPUTED:
+                out.skip(a.span, where, "jobc computes this for every rank")
+            elif per_rank:
+                out.skip(
+                    a.span,
+                    where,
+                    f"a per-rank value ({', '.join(per_rank)}): read it in the program (jobc.runtime.init())",
+                )
+            else:
+                out.skip(a.span, where, "a value computed when the job runs (not carried)")
+        else:
+            import_env(out, e, where)
+
+
+def _workdir(out: Derived, step: Step) -> None:
+    """The directory the step runs in, as a `cd` the batch shell surely runs, srun's --chdir or a
+    `cd` in the step's own shell set it (relative to #SBATCH --chdir, when that is given)."""
+    from jobc.spec.interpolate import UNKNOWN
+
+    launch = out.data["launch"]
+    cwd = step.cwd
+    if cwd is not None and cwd.literal:
+        text = cwd.text
+        base = launch.get("workdir")
+        if not text.startswith("/") and isinstance(base, str):
+            text = f"{base.rstrip('/')}/{text}"
+        out.put(("launch", "workdir"), text, cwd.span)
+        return
+    if cwd is None and step.unknown_cwd is None:
+        return
+    where = step.unknown_cwd or step.span
+    said = f"`cd {cwd.raw}`" if cwd is not None else "a `cd` in a branch, a loop or a subshell"
+    out.put(("launch", "workdir"), f"{{{UNKNOWN}.workdir}}", where)
+    out.templated.add(("launch", "workdir"))
+    out.unknown.append(
+        f"launch.workdir: the training step (line {step.span.line}) runs in a directory not known before "
+        f"the job runs ({said}), kept as {{{UNKNOWN}.workdir}}: write it"
+    )
+
+
+_NOT_LOGGED = "not carried (jobc writes the job's log itself; storage.logs)"
+_INNER_WHY = {
+    "command": "the step's own shell runs this too: not carried (launch.setup runs in the batch shell)",
+    "redirect": f"the step's output goes to this file: {_NOT_LOGGED}",
+    "pipe": f"the step's output is piped on: {_NOT_LOGGED}",
+    "wrapper": "words computed when the job runs wrap the program (set on some paths): not carried",
+    "executable": "an executable Python file, run by its own `#!` line: the spec runs it with launch.python",
+    "srun-option": "the tasks see only the variables it names: not carried (jobc's srun passes them all)",
+}
+# interpreter options with an environment variable that does the same for every Python process
+_PYTHON_ENV = {
+    "-u": "PYTHONUNBUFFERED=1",
+    "-O": "PYTHONOPTIMIZE=1",
+    "-OO": "PYTHONOPTIMIZE=2",
+    "-B": "PYTHONDONTWRITEBYTECODE=1",
+}
+
+
+def _inner(out: Derived, step: Step) -> None:
+    for item in step.inner:
+        if item.kind == "python-option":
+            hints = [_PYTHON_ENV[w] for w in item.text.split()[1:] if w in _PYTHON_ENV]
+            if "-W" in item.text.split():
+                hints.append("PYTHONWARNINGS for -W")
+            why = "interpreter options: launch.python names the interpreter only, so they are not carried"
+            if hints:
+                why += f" (in env, {', '.join(hints)} does the same for every Python process)"
+            out.skip(item.span, item.text, why)
+        else:
+            out.skip(item.span, item.text, _INNER_WHY.get(item.kind, "not carried"))
+    if step.code is not None:
+        out.skip(
+            step.code.span,
+            f"python -c {step.code.raw}",
+            "code given with `python -c`: a spec runs a program file or a module",
+        )
+
+
+_SRUN_WHY = "an srun option of the training step: not carried (jobc's srun starts the step its own way)"
+# srun options of the training step that jobc's own srun gives the same way, or the import reads
+_SRUN_CARRIED = frozenset({"nodes", "ntasks", "ntasks-per-node", "label", "chdir", "export", "unbuffered"})
+
+
+def _srun_options(out: Derived, step: Step) -> None:
+    """Every srun option of the training step the compiled job does not give the same way."""
+    if step.srun is None:
+        return
+    resources = out.data.get("resources", {})
+    on = _step_nodes(step)
+    nodes = resources.get("nodes")
+    if on is not None and isinstance(nodes, int) and on < nodes:
+        word = step.srun.get("nodes") or step.srun.get("ntasks") or step.srun.get("ntasks-per-node")
+        where = word.span if word is not None else step.span
+        out.skip(
+            where,
+            f"srun {word.raw}" if word is not None else step.text,
+            f"the training step runs on {on} of the {nodes} nodes: the spec's step runs on every node "
+            "(write resources.nodes to match the step, or keep the allocation and start the step yourself)",
+        )
+    for name, word in step.srun.items():
+        if name in _SRUN_CARRIED or name.startswith(("container-", "no-container-")):
+            continue
+        if name == "cpus-per-task" and word.literal and _int(word.text) == resources.get("cpus_per_task"):
+            continue
+        if (
+            name in ("gpus-per-node", "gres", "gpus", "gpus-per-task")
+            and out.spans.get(("resources", "gpus_per_node")) == word.span
+        ):
+            continue
+        out.skip(
+            word.span,
+            f"srun {word.raw}",
+            _SRUN_WHY,
+        )
+    for flag in step.srun_flags:
+        if flag in _SRUN_CARRIED or flag.startswith(("container-", "no-container-", "$")):
+            continue
+        out.skip(
+            step.span,
+            f"srun --{flag}",
+            _SRUN_WHY,
+        )
+
+
+def _step_nodes(step: Step) -> int | None:
+    """Nodes the step's srun says it runs on (-N, or --ntasks over --ntasks-per-node)."""
+    srun = step.srun or {}
+    nodes = srun.get("nodes")
+    if nodes is not None:
+        return _int(nodes.text, 1) if nodes.literal else None
+    total, per = srun.get("ntasks"), srun.get("ntasks-per-node")
+    if total is not None and per is not None and total.literal and per.literal:
+        t, p = _int(total.text, 1), _int(per.text, 1)
+        if t is not None and p:
+            return -(-t // p)
+    return None
+
+
+def _resilience(facts: ScriptFacts, out: Derived) -> None:
+    """A batch-shell trap that requeues the job (`scontrol requeue`) means the job is to be
+    requeued when it is warned: resilience.requeue, from the trap's line."""
+    missed = {m.trap.span for m in signals.missed(facts)}
+    for t in signals.batch_traps(facts):
+        if t.span in missed or not _REQUEUES.search(t.action):
+            continue
+        if ("resilience", "requeue") not in out.spans:
+            out.put(("resilience", "requeue"), True, t.span, f"trap {t.action!r}")

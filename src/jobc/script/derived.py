@@ -1,0 +1,63 @@
+"""What an import or a lint makes of a script: spec data, where each value came from, and what
+was not carried (with why). Filled by `jobc.script.spec` and `jobc.script.carry`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobc.core.diagnostics import DataPath, Span
+from jobc.core.record import field, record
+
+
+@record
+class Unmapped:
+    line: int
+    text: str
+    why: str
+
+
+@record(frozen=False)
+class Derived:
+    data: dict[str, Any]
+    spans: dict[DataPath, Span] = field(default_factory=dict)
+    # where a rule about a per-rank variable should point inside a setup line
+    expansions: dict[DataPath, Span] = field(default_factory=dict)
+    labels: dict[DataPath, str] = field(default_factory=dict)  # the script's words for a path
+    unmapped: list[Unmapped] = field(default_factory=list)
+    mode: str = "srun"
+    # whether the script shows what its main step runs (a launcher, a python program or module);
+    # a step that runs `bash -c "$VAR"` or a wrapper script hides it, and with it the launch mode
+    mode_known: bool = True
+    # what the import mapped from a launcher and what it could not carry over, said in the spec
+    notes: list[str] = field(default_factory=list)
+    # what the spec needs and import left out (a value Slurm refuses), said at the top of the spec
+    unknown: list[str] = field(default_factory=list)
+    # values written as templates already (an `{unknown.NAME}` kept in place): not escaped again
+    templated: set[DataPath] = field(default_factory=set)
+    # where a value came from when no line of the script wrote it (GPUs the script never asked for)
+    sources: dict[DataPath, str] = field(default_factory=dict)
+    # which step the import took as the training step, and why (said in the spec and the summary)
+    choice: str = ""
+    # the batch shell's commands the import carried into the spec (setup lines): not listed again
+    carried: list[Span] = field(default_factory=list)
+
+    def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
+        node: Any = self.data
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = value
+        if span is not None:
+            self.spans[path] = span
+        if label is not None:
+            self.labels[path] = label
+
+    def skip(self, span: Span, text: str, why: str) -> None:
+        """List a line as not carried, with why; a line with the same text is listed once."""
+        first = text.strip().splitlines()[0] if text.strip() else text
+        if not self.said(span.line, first):
+            self.unmapped.append(Unmapped(span.line, first, why))
+
+    def said(self, line: int, text: str) -> bool:
+        """Whether ``text`` at ``line`` is listed as not carried already."""
+        first = text.strip().splitlines()[0] if text.strip() else text
+        return any(u.line == line and u.text == first for u in self.unmapped)

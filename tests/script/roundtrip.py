@@ -1,0 +1,268 @@
+"""The import→compile round trip, judged by the behaviour simulator: a script and the job compiled
+from its import run the same program with the same arguments, interpreter options, environment
+and directory on every node, or the import lists what it could not carry.
+
+`round_trip(text)` imports the script, compiles the spec when it lints clean, runs both under the
+simulator (scenario `complete`) and returns what differs that the import did not list. It reads
+the programs from what the stubs recorded, not from jobc's reading of the script: the simulator is
+the referee. A difference is *listed* when the spec's `# Not mapped` or `# Not known` lines (or a
+`# jobc:` note) name it: the variable, the program, the option, the directory change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jobc.commands.import_ import render
+from jobc.compile.agent import AGENT
+from jobc.compile.script import compile_batch
+from jobc.core.diagnostics import Severity
+from jobc.lint.config import Config
+from jobc.lint.imported import imported
+from jobc.lint.pipeline import lint_file
+from jobc.script.parse import read_bytes
+from tests.support.simulator import Process, Run, simulate
+
+# variables Slurm, the sandbox or the shell set, compared by the simulator's own tests: what a
+# task's identity or a step's shape makes differ is no behaviour the import carries
+_SYSTEM = re.compile(
+    r"^(?:SLURM_|SLURMD_|SBATCH_|CUDA_VISIBLE_DEVICES$|ROCR_VISIBLE_DEVICES$|GPU_DEVICE_ORDINAL$|"
+    r"PWD$|OLDPWD$|SHLVL$|_$|PATH$|HOME$|USER$|LOGNAME$|SHELL$|LANG$|TMPDIR$|HOSTNAME$)"
+)
+# interpreter options that take a value (python -W error, -X dev)
+_PY_VALUED = frozenset({"-W", "-X", "--check-hash-based-pycs"})
+# torchrun's options without a value; every other one takes the next word unless written `=`
+_TORCHRUN_FLAGS = frozenset(
+    {"--standalone", "--no-python", "--no_python", "--module", "-m", "--run-path", "--run_path"}
+)
+_LAUNCHER_MODULES = {
+    "torch.distributed.run": "torchrun",
+    "torch.distributed.launch": "torchrun",
+    "accelerate.commands.launch": "accelerate",
+    "deepspeed.launcher.runner": "deepspeed",
+}
+_ACCELERATE_FLAGS = frozenset(
+    {"--multi_gpu", "--multi-gpu", "--use_deepspeed", "--use_fsdp", "--use_megatron_lm", "--cpu", "-m"}
+)
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One program the job runs, as the simulator recorded it, with its launcher taken off."""
+
+    host: str
+    target: str  # `program train.py`, `module pkg.train`, `code …` (python -c)
+    args: tuple[str, ...]
+    options: tuple[str, ...]  # the interpreter's own options (python -O, -W error)
+    cwd: str
+    env: Mapping[str, str] = field(compare=False)
+
+
+def _python(argv: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """A python command line: its interpreter options, and the rest (`-m x …`, `-c …`, a file)."""
+    options: list[str] = []
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-m", "-c", "-"):
+        options.append(argv[i])
+        if argv[i] in _PY_VALUED and i + 1 < len(argv):
+            options.append(argv[i + 1])
+            i += 1
+        i += 1
+    return tuple(options), argv[i:]
+
+
+def _past_options(argv: list[str], flags: frozenset[str]) -> list[str]:
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
+        i += 1 if "=" in argv[i] or argv[i] in flags else 2
+    if i < len(argv) and argv[i] == "--":
+        i += 1
+    return argv[i:]
+
+
+def _launched(kind: str, argv: list[str]) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
+    """What a launcher's command line runs: the target, its arguments, interpreter options."""
+    if kind == "accelerate":
+        argv = argv[1:] if argv[:1] == ["launch"] else argv
+        module = "-m" in argv[: len(argv) - len(_past_options(argv, _ACCELERATE_FLAGS))]
+        rest = _past_options(argv, _ACCELERATE_FLAGS)
+    else:
+        flags = _TORCHRUN_FLAGS
+        head = argv[: len(argv) - len(_past_options(argv, flags))]
+        module = "-m" in head or "--module" in head
+        rest = _past_options(argv, flags)
+        if ("--no-python" in head or "--no_python" in head) and rest and rest[0].startswith("python"):
+            options, rest = _python(rest[1:])
+            return _target(rest, options)
+    if not rest:
+        return None
+    if module:
+        return f"module {rest[0]}", tuple(rest[1:]), ()
+    return f"program {rest[0]}", tuple(rest[1:]), ()
+
+
+def _target(rest: list[str], options: tuple[str, ...]) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
+    if not rest:
+        return None
+    if rest[0] == "-m" and len(rest) > 1:
+        launcher = _LAUNCHER_MODULES.get(rest[1])
+        if launcher is not None:
+            return _launched(launcher, rest[2:])
+        return f"module {rest[1]}", tuple(rest[2:]), options
+    if rest[0] == "-c" and len(rest) > 1:
+        if rest[1].rstrip("\n") == AGENT.rstrip("\n"):  # jobc's torchrun agent: torchrun's own main
+            return _launched("torchrun", rest[2:])
+        return f"code {rest[1]}", tuple(rest[2:]), options
+    return f"program {rest[0]}", tuple(rest[1:]), options
+
+
+def invocation(p: Process) -> Invocation | None:
+    """The program a recorded process runs, launcher and `uv run` taken off; None for a step
+    (srun itself) or a command that runs no program."""
+    if p.kind == "step":
+        return None
+    name, argv = p.name, list(p.argv)
+    if name == "uv":
+        if argv[:1] != ["run"]:
+            return None
+        argv = _past_options(argv[1:], frozenset({"--no-sync", "--frozen", "--locked", "--no-project"}))
+        if not argv:
+            return None
+        name, argv = Path(argv[0]).name, argv[1:]
+    found: tuple[str, tuple[str, ...], tuple[str, ...]] | None
+    if name.startswith("python"):
+        options, rest = _python(argv)
+        found = _target(rest, options)
+    elif name in ("torchrun", "accelerate", "deepspeed"):
+        found = _launched(name, argv)
+    else:
+        return None
+    if found is None:
+        return None
+    target, args, options = found
+    return Invocation(p.host, target, args, options, p.cwd, p.env)
+
+
+def invocations(run: Run) -> list[Invocation]:
+    return [i for p in run.processes if (i := invocation(p)) is not None]
+
+
+@dataclass
+class Outcome:
+    """A round trip: the spec, whether it compiled, and what differs that was not listed."""
+
+    spec: str | None  # None: import refused the script (with one clear line)
+    compiled: str | None = None  # None: the spec does not lint clean (what it lacks is listed)
+    listed: list[str] = field(default_factory=list)  # the spec's lines that say what was not carried
+    unlisted: list[str] = field(default_factory=list)  # differences the spec does not name
+
+
+def _listed(spec: str) -> list[str]:
+    out = []
+    footer = False
+    for line in spec.splitlines():
+        if line.startswith("# Not mapped from the script"):
+            footer = True
+        elif line.startswith(("# Not known:", "# jobc:")) or (footer and line.startswith("#   line ")):
+            out.append(line)
+    return out
+
+
+def _names(what: str, listed: list[str]) -> bool:
+    """Whether a listed line names ``what`` (a variable, a program, an option) as a word."""
+    pattern = re.compile(r"(?<![\w.-])" + re.escape(what) + r"(?![\w-])")
+    return any(pattern.search(line) for line in listed)
+
+
+def _env_differences(a: Invocation, b: Invocation, listed: list[str]) -> Iterator[str]:
+    for name in sorted(set(a.env) | set(b.env)):
+        if _SYSTEM.match(name) or name not in a.env:
+            continue  # what jobc adds (its fabric and runtime variables) is another question
+        if a.env.get(name) != b.env.get(name) and not _names(name, listed):
+            yield f"{a.host}: {a.target}: env {name}: {a.env.get(name)!r} -> {b.env.get(name)!r}"
+
+
+def _compare(a: list[Invocation], b: list[Invocation], listed: list[str]) -> list[str]:
+    out: list[str] = []
+    for inv in a:
+        same = [x for x in b if x.host == inv.host and x.target == inv.target]
+        what = inv.target.split(" ", 1)[1]
+        if not same:
+            if not _names(what.split("\n")[0][:60], listed) and not _program_unknown(listed):
+                out.append(f"{inv.host}: {inv.target!r} {list(inv.args)} is not run by the compiled job")
+            continue
+        # the same task where the step's shape is the same (rank for rank), else any like it
+        rank = inv.env.get("SLURM_PROCID")
+        other = next(
+            (x for x in same if x.args == inv.args and x.env.get("SLURM_PROCID") == rank),
+            next((x for x in same if x.args == inv.args), same[0]),
+        )
+        if other.args != inv.args and not any(_names(arg, listed) for arg in inv.args if arg):
+            out.append(f"{inv.host}: {inv.target}: args {list(inv.args)} -> {list(other.args)}")
+        for option in set(inv.options) ^ set(other.options):
+            if not _names(option, listed):
+                out.append(f"{inv.host}: {inv.target}: interpreter option {option} only on one side")
+        if inv.cwd != other.cwd and not any(_names(w, listed) for w in ("cd", "--chdir", "-D")):
+            out.append(f"{inv.host}: {inv.target}: directory {inv.cwd!r} -> {other.cwd!r}")
+        out += _env_differences(inv, other, listed)
+    return out
+
+
+def _counts(a: list[Invocation], b: list[Invocation], listed: list[str]) -> list[str]:
+    """Each program runs as many times on each node (tasks, or launchers) both ways."""
+    ca = Counter((i.host, i.target) for i in a)
+    cb = Counter((i.host, i.target) for i in b)
+    out = []
+    targets = {t for _, t in ca}
+    for key in sorted(set(ca) | {k for k in cb if k[1] in targets}):
+        n, m = ca.get(key, 0), cb.get(key, 0)
+        if not m and _names(key[1].split(" ", 1)[1].split("\n")[0][:60], listed):
+            continue  # a step the import lists as not carried
+        hosts = bool(n and m) or not _hosts_listed(listed)
+        if m != n and hosts and not _tasks_listed(listed):
+            out.append(f"{key[0]}: {key[1]} runs {n} time(s), {m} in the compiled job")
+    return out
+
+
+def _hosts_listed(listed: list[str]) -> bool:
+    return any("once, on the first of" in line for line in listed)
+
+
+def _tasks_listed(listed: list[str]) -> bool:
+    return any(w in line for w in ("tasks per node", "tasks_per_node", "ntasks") for line in listed)
+
+
+def _program_unknown(listed: list[str]) -> bool:
+    return any(line.startswith("# Not known: launch.program") for line in listed)
+
+
+def round_trip(script: bytes, tmp: Path, name: str = "job.sh") -> Outcome:
+    """Import ``script``, compile the spec, simulate both; what differs that was not listed."""
+    facts = read_bytes(script, name, tmp)
+    if not facts.readable:
+        return Outcome(None)
+    derived = imported(facts)
+    spec = render(derived, facts)
+    outcome = Outcome(spec, listed=_listed(spec))
+    # launch.setup is the script's own lines (module loads, activation), which source files the
+    # sandbox does not have: the compiled job, which stops at a failed setup line, runs without
+    # them, as the script runs on past them
+    derived.data["launch"].pop("setup", None)
+    path = tmp / "imported.yaml"
+    path.write_text(render(derived, facts), encoding="utf-8")
+    result = lint_file(path, config=Config())
+    if any(f.severity >= Severity.ERROR for f in result.findings) or result.context is None:
+        return outcome  # the spec says what it lacks (the invariant test holds it to that)
+    outcome.compiled = compile_batch(result.context)
+    before = simulate(script, name=name, scenarios=("complete",))["complete"]
+    after = simulate(outcome.compiled, name=name, scenarios=("complete",))["complete"]
+    if before.refused is not None:
+        return outcome  # sbatch refuses the script: it runs nothing to compare
+    a, b = invocations(before), invocations(after)
+    found = _compare(a, b, outcome.listed) + _counts(a, b, outcome.listed)
+    outcome.unlisted = list(dict.fromkeys(re.sub(r"^node\d+: ", "", line) for line in found))
+    return outcome

@@ -1,0 +1,248 @@
+"""An import never drops silently: each form a script gives its program an environment, a
+directory, options or a place to write to is carried into the spec, or listed as not carried with
+why. Each case is also run both ways under the behaviour simulator (`roundtrip.py`): the job
+compiled from the import runs the same program with the same arguments, environment and directory,
+or the spec lists what differs."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.script.roundtrip import Outcome, round_trip
+
+HEAD = """\
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=4
+#SBATCH --gpus-per-node=4
+#SBATCH --time=1:00:00
+"""
+
+
+def _trip(tmp_path: Path, body: str, head: str = HEAD) -> Outcome:
+    script = head + textwrap.dedent(body)
+    outcome = round_trip(script.encode(), tmp_path)
+    assert outcome.spec is not None
+    assert outcome.unlisted == [], outcome.spec
+    return outcome
+
+
+def _spec(outcome: Outcome) -> str:
+    assert outcome.spec is not None
+    return outcome.spec
+
+
+def _not_mapped(outcome: Outcome) -> str:
+    return _spec(outcome).split("# Not mapped from the script:", 1)[-1]
+
+
+def test_per_command_variables_reach_the_program(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "A=1 B='two words' srun python train.py\n")
+    spec = _spec(out)
+    assert 'A: "1"  # line 6' in spec
+    assert 'B: "two words"  # line 6' in spec
+    assert out.compiled is not None
+
+
+def test_env_wrapper_variables_reach_the_program(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "srun env OMP_NUM_THREADS=8 python train.py\n")
+    assert 'OMP_NUM_THREADS: "8"  # line 6' in _spec(out)
+
+
+def test_srun_export_values_reach_the_program_and_a_narrowed_export_is_listed(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "srun --export=ALL,HF_HUB_OFFLINE=1 python train.py\n")
+    assert 'HF_HUB_OFFLINE: "1"  # line 6' in _spec(out)
+    out = _trip(tmp_path, "export A=1\nsrun --export=NONE python train.py\n")
+    assert "line 7: srun --export=NONE — the tasks see only the variables it names" in _not_mapped(out)
+
+
+def test_python_dash_c_is_a_program_jobc_cannot_carry(tmp_path: Path) -> None:
+    out = _trip(tmp_path, 'srun python -c "import train; train.main()"\n')
+    spec = _spec(out)
+    assert "program:" not in spec.split("launch:", 1)[1].split("\n\n")[0]
+    assert "# Not known: launch.program: line 6 runs Python code given with `python -c`" in spec
+    assert 'python -c "import train; train.main()" — code given with `python -c`' in _not_mapped(out)
+    assert out.compiled is None  # JC003 until the program is written
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "( cd /home/user; make )\nsrun python train.py\n",  # a subshell's cd stays there
+        "mkdir -p out | cd /home/user\nsrun python train.py\n",  # so does a pipeline's
+    ],
+)
+def test_a_cd_the_batch_shell_does_not_keep_sets_no_workdir(tmp_path: Path, body: str) -> None:
+    out = _trip(tmp_path, body)
+    assert "workdir" not in _spec(out).split("# Not mapped")[0]
+    assert "cd /home/user" in _not_mapped(out)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[ -d /home/user ] && cd /home/user\nsrun python train.py\n",
+        "if false; then\n  cd /home/user\nfi\nsrun python train.py\n",
+        'for d in a b; do cd "$d"; done\nsrun python train.py\n',
+        'cd "$WORK/code"\nsrun python train.py\n',
+    ],
+)
+def test_a_cd_the_batch_shell_may_not_run_leaves_the_workdir_unknown(tmp_path: Path, body: str) -> None:
+    out = _trip(tmp_path, body)
+    spec = _spec(out)
+    assert 'workdir: "{unknown.workdir}"' in spec
+    assert "# Not known: launch.workdir: the training step (line " in spec
+    assert out.compiled is None  # JC008 until the directory is written
+
+
+def test_a_cd_the_batch_shell_surely_runs_is_the_workdir(tmp_path: Path) -> None:
+    out = _trip(
+        tmp_path,
+        'cd /home/user\ncd project && mkdir -p logs\ncd "$SLURM_SUBMIT_DIR"\n'
+        "cd /home/user\nsrun python train.py\n",
+    )
+    spec = _spec(out)
+    assert 'workdir: "/home/user"  # line 9' in spec
+    assert out.compiled is not None
+
+
+def test_srun_chdir_is_the_workdir_and_binding_options_are_listed(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "srun --chdir=/home/user --cpu-bind=cores --gpu-bind=closest python train.py\n")
+    spec = _spec(out)
+    assert 'workdir: "/home/user"  # line 6' in spec
+    listed = _not_mapped(out)
+    assert "line 6: srun --cpu-bind=cores — an srun option of the training step: not carried" in listed
+    assert "line 6: srun --gpu-bind=closest — an srun option" in listed
+
+
+def test_redirections_and_pipes_of_the_step_are_listed(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "srun python train.py > train.log 2>&1\n")
+    listed = _not_mapped(out)
+    assert "line 6: > train.log — the step's output goes to this file" in listed
+    assert "line 6: 2>&1 — the step's output goes to this file" in listed
+    out = _trip(tmp_path, "srun python train.py 2>&1 | tee train.log\n")
+    assert "line 6: srun python train.py 2>&1 | tee train.log — the step's output is piped on" in _not_mapped(
+        out
+    )
+
+
+def test_interpreter_options_are_listed_with_what_does_the_same(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "srun python -u -O -W error train.py --lr 1\n")
+    listed = _not_mapped(out)
+    assert (
+        "line 6: python -u -O -W error — interpreter options: launch.python names the interpreter only"
+        in (listed)
+    )
+    assert "PYTHONUNBUFFERED=1, PYTHONOPTIMIZE=1" in listed
+    assert '- "--lr"' in _spec(out)
+
+
+def test_cd_and_export_inside_bash_c_reach_the_program(tmp_path: Path) -> None:
+    out = _trip(
+        tmp_path,
+        "srun bash -c 'cd /home/user && export HF_HUB_OFFLINE=1 && nvidia-smi && python train.py'\n",
+    )
+    spec = _spec(out)
+    assert 'workdir: "/home/user"  # line 6' in spec
+    assert 'HF_HUB_OFFLINE: "1"  # line 6' in spec
+    assert "line 6: nvidia-smi — the step's own shell runs this too" in _not_mapped(out)
+
+
+def test_the_value_the_step_sees_is_carried_not_one_exported_after_it(tmp_path: Path) -> None:
+    out = _trip(
+        tmp_path,
+        "export NCCL_ALGO=Ring\nexport OMP_NUM_THREADS=2\nexport OMP_NUM_THREADS=4\n"
+        "srun python train.py\nexport NCCL_ALGO=Tree\n",
+    )
+    spec = _spec(out)
+    assert 'NCCL_ALGO: "Ring"  # line 6' in spec
+    assert 'OMP_NUM_THREADS: "4"  # line 8' in spec
+    listed = _not_mapped(out)
+    assert "line 7: export OMP_NUM_THREADS=2 — a later line changes it before the training step" in listed
+    assert "line 10: export NCCL_ALGO=Tree — exported after the training step starts" in listed
+
+
+def test_an_unset_variable_is_not_carried(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "export HF_TOKEN_PATH=/x\nunset HF_TOKEN_PATH\nsrun python train.py\n")
+    assert "HF_TOKEN_PATH:" not in _spec(out)
+    assert "line 6: export HF_TOKEN_PATH=/x — unset before the training step starts" in _not_mapped(out)
+
+
+def test_each_line_not_carried_is_listed_once(tmp_path: Path) -> None:
+    out = _trip(tmp_path, "srun python train.py > a.log 2>&1 > a.log\n")
+    listed = [line for line in _not_mapped(out).splitlines() if line.startswith("#   line 6: > a.log")]
+    assert len(listed) == 1
+
+
+# --- an import that runs like the script: environment set-up, resilience, where values came from
+
+
+def test_module_loads_and_a_virtualenv_go_to_setup_and_python_is_the_one_they_put_on_path(
+    tmp_path: Path,
+) -> None:
+    out = _trip(
+        tmp_path,
+        "module purge\nmodule load cuda/12.1 nccl\nsource $HOME/venvs/train/bin/activate\n"
+        'if [ -n "$DEBUG" ]; then module load gdb; fi\nsrun python train.py\n',
+    )
+    spec = _spec(out)
+    setup = spec.split("  setup:\n", 1)[1].split("\n\n", 1)[0]
+    assert setup.splitlines() == [
+        '    - "module purge"  # line 6',
+        '    - "module load cuda/12.1 nccl"  # line 7',
+        '    - "source $HOME/venvs/train/bin/activate"  # line 8',
+    ]
+    assert 'python: "python"  # line 10' in spec
+    assert "line 9: module load gdb — in a branch, a loop or a subshell: not carried" in _not_mapped(out)
+
+
+def test_conda_activation_goes_to_setup(tmp_path: Path) -> None:
+    out = _trip(
+        tmp_path,
+        'ENV=train\neval "$(conda shell.bash hook)"\nconda activate $ENV\nsrun python3 train.py\n',
+    )
+    spec = _spec(out)
+    assert '- "eval \\"$(conda shell.bash hook)\\""  # line 7' in spec
+    assert '- "conda activate train"  # line 8' in spec  # the value the script gave, written out
+    assert 'python: "python3"  # line 9' in spec
+
+
+def test_signal_requeue_and_the_traps_intent_become_resilience(tmp_path: Path) -> None:
+    head = HEAD + "#SBATCH --signal=B:USR1@300\n#SBATCH --requeue\n"
+    out = _trip(
+        tmp_path,
+        "trap 'scontrol requeue $SLURM_JOB_ID' USR1\nsrun python train.py &\nwait\n",
+        head=head,
+    )
+    spec = _spec(out)
+    resilience = spec.split("resilience:\n", 1)[1].split("\n\n", 1)[0]
+    assert '  signal: "SIGUSR1"  # line 6' in resilience
+    assert "  grace_s: 300  # line 6" in resilience
+    assert "  requeue: true  # line 7" in resilience
+    out = _trip(
+        tmp_path,
+        "trap 'scontrol requeue $SLURM_JOB_ID' USR1\nsrun python train.py &\nwait\n",
+        head=HEAD + "#SBATCH --signal=B:USR1@300\n",
+    )
+    assert "  requeue: true  # line 7" in _spec(out)  # the trap's line: it requeues
+    assert "line 7: trap 'scontrol requeue $SLURM_JOB_ID' SIGUSR1 — jobc forwards the signal" in _not_mapped(
+        out
+    )
+
+
+def test_no_value_without_the_line_it_came_from(tmp_path: Path) -> None:
+    out = _trip(
+        tmp_path,
+        "export HF_HOME=/lustre/cache/hf\nsrun python train.py\n",
+        head="#!/bin/bash\n#SBATCH --gpus-per-node=1\n#SBATCH --output=/lustre/logs/%j.out\n",
+    )
+    spec = _spec(out)
+    body = spec.split("# Not mapped")[0]
+    for line in body.splitlines():
+        if line.startswith(" ") and ": " in line and not line.rstrip().endswith(":"):
+            assert "  # " in line, line  # every value says where it came from
+    assert "nodes: 1  # sbatch's default: one node (no --nodes or --ntasks)" in spec
+    assert '- "/lustre"  # line 3' in spec  # storage.shared, from the log directory's path

@@ -1,0 +1,105 @@
+"""Which step trains: a launcher above a Python program above a wrapper above a helper; of equals
+the last. Shown by `jobc import`, read by the rules that reason about the training step."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jobc.commands.import_ import render
+from jobc.lint.imported import imported
+from jobc.lint.scripts import lint_path
+from jobc.script.facts import choose
+from jobc.script.parse import read_bytes
+
+HEAD = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+    "#SBATCH --time=1:00:00\n"
+)
+
+
+def _step(body: str) -> tuple[int | None, str]:
+    facts = read_bytes((HEAD + textwrap.dedent(body)).encode(), "job.sh")
+    step, why = choose(facts.steps)
+    return (step.span.line if step is not None else None), why
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        # a clean-up after the training
+        ("srun python train.py\nsrun pkill -f python\n", 6),
+        # an environment check before it, in a bash -c
+        ("srun bash -c 'python -c \"import deepspeed\"'\nsrun python train.py\n", 7),
+        # a short foreground preflight check before the real launch
+        ("python preflight_check.py\nsrun python train.py\n", 7),
+        ("srun -n1 python sanity_check.py\nsrun torchrun --nproc_per_node=8 train.py\n", 7),
+        # evaluation after training: the program named for training
+        ("srun python train.py\nsrun python evaluate.py\n", 6),
+        # a staging step, then the training step: the program, not the staging shell
+        (
+            "srun --ntasks-per-node=1 bash -c 'mkdir -p /tmp/d && cp data /tmp/d'\n"
+            "srun uv run python main.py\n",
+            7,
+        ),
+        # backgrounded with wait: still the training step
+        ("srun python train.py &\nsrun hostname\nwait\n", 6),
+    ],
+)
+def test_the_training_step_is_the_one_that_trains(body: str, line: int) -> None:
+    assert _step(body)[0] == line
+
+
+def test_the_choice_and_the_other_steps_are_said_by_the_import(tmp_path: Path) -> None:
+    facts = read_bytes(
+        (HEAD + "srun hostname\nsrun torchrun --nproc_per_node=8 train.py\nsrun pkill python\n").encode(),
+        "job.sh",
+    )
+    text = render(imported(facts), facts)
+    assert (
+        "# jobc: the training step is line 7: the last step that starts a launcher (2 other step(s) listed"
+        in text
+    )
+    assert (
+        "#   line 6: srun hostname — a helper step (a check, a preparation, a clean-up); jobc runs one launch"
+        in text
+    )
+    assert "#   line 8: srun pkill python — a helper step" in text
+
+
+def _codes(tmp_path: Path, body: str) -> list[str]:
+    path = tmp_path / "job.sh"
+    path.write_text(HEAD + textwrap.dedent(body))
+    return [f.code for f in lint_path(path).findings]
+
+
+def test_rules_reason_about_the_training_step_only(tmp_path: Path) -> None:
+    # JC101 on a helper step: gone once the helper is no longer taken for the training step
+    assert "JC101" not in _codes(
+        tmp_path, "srun python train.py\nsrun -N2 --ntasks-per-node=1 pkill python\n"
+    )
+    # a near miss: the training step itself has one task per node for 8 GPUs
+    assert "JC101" in _codes(tmp_path, "srun --ntasks-per-node=1 python train.py\nsrun pkill python\n")
+
+
+def test_a_single_task_driver_is_no_jc101(tmp_path: Path) -> None:
+    # a Ray driver on the head node, one task in all: it reaches the GPUs through its workers
+    body = "srun --nodes=1 --ntasks=1 python3 -m verl.trainer.main_ppo\n"
+    assert "JC101" not in _codes(tmp_path, body)
+    assert "JC101" in _codes(tmp_path, "srun --nodes=1 --ntasks=2 python3 -m verl.trainer.main_ppo\n")
+
+
+def test_jc106_leaves_node_level_values_on_a_one_node_job(tmp_path: Path) -> None:
+    one = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=4\n#SBATCH --time=1:00:00\n"
+    path = tmp_path / "one.sh"
+    path.write_text(
+        one
+        + 'n=$(echo "$CUDA_VISIBLE_DEVICES" | tr , "\\n" | wc -l)\n'
+        + "torchrun --nproc_per_node=$n --node_rank=$SLURM_NODEID train.py\n"
+    )
+    assert "JC106" not in [f.code for f in lint_path(path).findings]
+    # a near miss: the rank of a task is never the batch shell's, on one node or many
+    path.write_text(one + "torchrun --nproc_per_node=4 train.py --rank $SLURM_PROCID\n")
+    assert "JC106" in [f.code for f in lint_path(path).findings]
