@@ -1,12 +1,22 @@
 """What a dump says, field by field: its collectives and point-to-point operations, the
 members of its process groups, its format version, the program's stack. Every value is
 checked for its type and size before it is kept: a hostile dump is read as far as it makes
-sense and no further."""
+sense and no further.
+
+What is kept of the dumps of one analysis has a budget (`Budget`): entries, frames and
+characters of text, shared out among the dumps, and no more than `MAX_ENTRIES`,
+`MAX_DUMP_FRAMES` and `MAX_DUMP_TEXT` of one dump. A pickle names one object again in two
+bytes (a memo reference), so each value is read once however often the dump names it (what
+it was read as is kept by the object's identity), and each text is kept once for all the dumps
+(torch's dumps of one job repeat the same names, sizes and files). A dump whose newest entries
+already spend its share is read that far, and the note of its file says what was left out.
+"""
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +29,12 @@ MAX_FRAMES = 200
 MAX_ENTRIES = 20_000
 
 MAX_DUMP_FRAMES = 20_000
+#: characters of new text one dump may add (a text the dumps already hold costs nothing)
+MAX_DUMP_TEXT = 2_000_000
+#: what all the dumps of one analysis may keep: about 150 bytes an entry, 80 a frame, 1 a character
+TOTAL_ENTRIES = 500_000
+TOTAL_FRAMES = 500_000
+TOTAL_TEXT = 32_000_000
 
 # No job has this many ranks: a larger world size or rank in a dump is not believed (listing the
 # ranks of a world of 10**12 that wrote no dump would never finish).
@@ -34,6 +50,8 @@ _SEND = re.compile(r"[a-z]+:send ([0-9]{1,7})->([0-9]{1,7})")
 
 _RECV = re.compile(r"[a-z]+:recv ([0-9]{1,7})<-([0-9]{1,7})")
 
+_STATUS_KEYS = ("last_enqueued_collective", "last_started_collective", "last_completed_collective")
+
 
 def integer(value: Any) -> int | None:
     if isinstance(value, bool):
@@ -47,12 +65,274 @@ def integer(value: Any) -> int | None:
     return None
 
 
-def _text(value: Any, limit: int = 200) -> str:
-    if isinstance(value, str):
-        return value[:limit]
-    out: list[str] = []
-    _short(value, out, [limit])
-    return "".join(out)[:limit]
+@dataclass
+class Budget:
+    """What the dumps of one analysis may still keep, and every text kept so far (once)."""
+
+    entries: int = TOTAL_ENTRIES
+    frames: int = TOTAL_FRAMES
+    text: int = TOTAL_TEXT
+    strings: dict[str, str] = field(default_factory=dict)
+
+
+class _Spent(Exception):
+    """A dump's share of the budget is spent; the argument says of what."""
+
+
+class Fields:
+    """The reader of one dump's fields, within its share of the budget (`dumps` is how many
+    dumps, this one included, are still to be read)."""
+
+    def __init__(self, path: Path, notes: list[str], budget: Budget, dumps: int = 1) -> None:
+        self.path, self.notes, self.budget = path, notes, budget
+        share = max(dumps, 1)
+        self.entries = min(MAX_ENTRIES, budget.entries // share)
+        self.frames = min(MAX_DUMP_FRAMES, budget.frames // share)
+        self.text_left = min(MAX_DUMP_TEXT, budget.text // share)
+        self.ranks_left = MAX_WORLD  # group members listed, in all the dump's groups
+        # what each object of the dump was read as, by its identity (the object is kept too, so
+        # that its identity is not reused while the dump is read)
+        self._seen: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+    # --- values
+
+    def _keep(self, text: str) -> str:
+        known = self.budget.strings.get(text)
+        if known is not None:
+            return known
+        if len(text) > self.text_left:
+            raise _Spent(f"{MAX_DUMP_TEXT:,} characters of text")
+        self.text_left -= len(text)
+        self.budget.text -= len(text)
+        self.budget.strings[text] = text
+        return text
+
+    def text(self, value: Any, limit: int = 200) -> str:
+        key = (id(value), f"text{limit}")
+        seen = self._seen.get(key)
+        if seen is not None:
+            return str(seen[1])
+        if isinstance(value, str):
+            out = value[:limit]
+        else:
+            parts: list[str] = []
+            _short(value, parts, [limit])
+            out = "".join(parts)[:limit]
+        out = self._keep(out)
+        self._seen[key] = (value, out)
+        return out
+
+    def dtypes(self, raw: Any) -> str:
+        """``["Float", "Float"]`` as ``Float,Float``; absent (format 1.x) as nothing."""
+        if isinstance(raw, list) and all(isinstance(t, str) for t in raw[:64]):
+            key = (id(raw), "dtypes")
+            seen = self._seen.get(key)
+            if seen is None:
+                seen = self._seen[key] = (raw, self._keep(",".join(t[:40] for t in raw[:64])[:400]))
+            return str(seen[1])
+        return "" if raw is None else self.text(raw)
+
+    def frames_of(self, raw: Any, *, torch: bool = False) -> tuple[Frame, ...]:
+        """Frames of a list of dicts, innermost first, within the dump's frames: jobc.runtime's
+        (``file``, ``line``, ``function``, ``code``), or torch's (``filename``, ``line``, ``name``)."""
+        if not isinstance(raw, list):
+            return ()
+        key = (id(raw), f"frames{torch}")
+        seen = self._seen.get(key)
+        if seen is not None:
+            return tuple(seen[1])
+        out: list[Frame] = []
+        for item in raw[: min(MAX_FRAMES, self.frames)]:
+            if not isinstance(item, dict):
+                continue
+            line = integer(item.get("line"))
+            out.append(
+                Frame(
+                    file=self.text(item.get("filename" if torch else "file", "?"), 1000),
+                    line=line if line is not None else 0,
+                    function=self.text(item.get("name" if torch else "function", "?")),
+                    code="" if torch else self.text(item.get("code", ""), 400),
+                )
+            )
+        self.frames -= max(len(out), 1)
+        self.budget.frames -= len(out)
+        frames = tuple(out)
+        self._seen[key] = (raw, frames)
+        return frames
+
+    def members(self, ranks: Any) -> list[int] | None:
+        """A group's global ranks from a list or torch's text ``"[0, 1, 2]"``; None when they
+        are not ranks. Each group's count is taken from the dump's `MAX_WORLD` listed ranks in
+        all, however often one list is named."""
+        key = (id(ranks), "members")
+        seen = self._seen.get(key)
+        if seen is None:
+            listed = re.findall(r"-?\d{1,9}", ranks[:1_000_000]) if isinstance(ranks, str) else ranks
+            read = None
+            if isinstance(listed, list) and len(listed) <= MAX_WORLD and all(_rank(r) for r in listed):
+                read = [int(r) for r in listed]
+            seen = self._seen[key] = (ranks, read)
+        read = seen[1]
+        if read is None or len(read) > self.ranks_left:
+            return None
+        self.ranks_left -= len(read)
+        return list(read)
+
+    # --- the dump's parts
+
+    def split_entries(self, data: Any) -> tuple[list[Entry], list[Entry]]:
+        """(collectives, point-to-point operations) of one dump, in the order recorded: the
+        newest first, as far as the dump's share of the budget goes."""
+        collectives: list[Entry] = []
+        p2p: list[Entry] = []
+        if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+            return collectives, p2p
+        listed = data["entries"]
+        read = 0
+        try:
+            for order, raw in enumerate(reversed(listed[-self.entries :] if self.entries else [])):
+                entry = self._entry(raw, order)
+                read += 1
+                if entry is not None:
+                    (p2p if _is_p2p(raw, entry.op) else collectives).append(entry)
+        except _Spent as spent:
+            self._said(
+                f"the newest {read:,} of its {len(listed):,} entries were read: the older ones would "
+                f"take more than the {spent} jobc keeps of one dump"
+            )
+        else:
+            if read < len(listed):
+                self._said(
+                    f"the newest {read:,} of its {len(listed):,} entries were read, as many as jobc "
+                    "keeps of one dump among these"
+                )
+        self.budget.entries -= read
+        return collectives[::-1], p2p[::-1]
+
+    def _entry(self, raw: Any, order: int) -> Entry | None:
+        if not isinstance(raw, dict):
+            return None
+        op = self.text(raw.get("profiling_name", "?"))
+        # 2.x counts collectives and point-to-point apart; 1.x has one seq_id for both
+        key = "p2p_seq_id" if _is_p2p(raw, op) and "p2p_seq_id" in raw else "collective_seq_id"
+        seq = integer(raw.get(key, raw.get("seq_id")))
+        if seq is None or seq <= 0:
+            return None
+        name, description = self._group_of(raw)
+        peers = _peers(op)
+        state = raw.get("state")
+        if op.startswith("gloo:") and raw.get("retired") is True:
+            # gloo's recorder never marks a collective started or completed (every entry stays
+            # "scheduled"); one that left the work list finished, or timed out: "retired"
+            state = "retired"
+        return Entry(
+            group=name,
+            description=description,
+            seq=seq,
+            op=op,
+            sizes=self.text(raw.get("input_sizes", _NO_SIZES)),
+            dtypes=self.dtypes(raw.get("input_dtypes")),
+            state=self.text(state, 20) if isinstance(state, str) else "",
+            frames=self.frames_of(raw.get("frames"), torch=True) if self.frames > 0 else (),
+            src=peers[0],
+            dst=peers[1],
+            timeout_ms=integer(raw.get("timeout_ms")),
+            age=order,
+        )
+
+    def _group_of(self, raw: dict[Any, Any]) -> tuple[str, str]:
+        """(name, description): ``process_group`` is a (name, desc) pair since format 2.0 (a
+        tuple in the pickle, a list in JSON); format 1.x has only the group's number, ``pg_id``."""
+        group = raw.get("process_group")
+        if isinstance(group, (list, tuple)) and group:
+            return self.text(group[0]), self.text(group[1]) if len(group) > 1 else ""
+        if isinstance(group, str):
+            return self.text(group), ""
+        pg_id = integer(raw.get("pg_id"))
+        return (self._keep(str(pg_id)), "") if pg_id is not None else ("", "")
+
+    def pg_config(self, data: Any) -> dict[str, list[int]]:
+        """Each process group's global ranks, as the dump's ``pg_config`` lists them: 2.x maps a
+        group's name to ``{"name", "desc", "ranks": "[0, 1, 2]"}``; 1.x a group's number to a list."""
+        out: dict[str, list[int]] = {}
+        config = data.get("pg_config") if isinstance(data, dict) else None
+        if not isinstance(config, dict):
+            return out
+        try:
+            for key, value in list(config.items())[:10_000]:
+                name, ranks = key, value  # a pickle's key may be an int past what str() prints
+                if isinstance(value, dict):
+                    name, ranks = value.get("name", key), value.get("ranks")
+                members = self.members(ranks)
+                if members:
+                    out[self.text(name)] = sorted(set(members))
+        except _Spent as spent:
+            self._said(
+                f"the members of {len(out):,} of its process groups were read: more would take more "
+                f"than the {spent} jobc keeps of one dump"
+            )
+        return out
+
+    def version_of(self, data: Any) -> str | None:
+        version = data.get("version") if isinstance(data, dict) else None
+        if not isinstance(version, str):
+            self.notes.append(f"{self.path}: the dump names no format version; read as format 2.x")
+            return None
+        major = integer(version.split(".")[0])
+        if major not in KNOWN_MAJOR:
+            self.notes.append(
+                f"{self.path}: format version {version[:20]!r} is not one jobc knows (1.x, 2.x); read as 2.x"
+            )
+        return self._keep(version[:20])
+
+    def read_stacks(self, data: Any, dump: RankDump) -> None:
+        """jobc.runtime's stacks file: the main thread's frames, the reason, the host, the world
+        size and each group's members."""
+        if not isinstance(data, dict):
+            return
+        try:
+            threads = data.get("threads")
+            if isinstance(threads, list):
+                main = next((t for t in threads if isinstance(t, dict) and t.get("main") is True), None)
+                if main is not None:
+                    dump.stack = list(self.frames_of(main.get("frames")))
+            dump.reason = self.text(data["reason"], 400) if isinstance(data.get("reason"), str) else None
+            dump.host = self.text(data["host"]) if isinstance(data.get("host"), str) else None
+            dump.world_size = _rank_count(data.get("world_size"))
+            groups = data.get("groups")
+            if isinstance(groups, dict):
+                for name, ranks in list(groups.items())[:10_000]:
+                    members = self.members(ranks) if isinstance(ranks, list) else None
+                    if members is not None:
+                        dump.groups[self.text(name)] = members
+        except _Spent as spent:
+            self._said(f"read only in part: the rest would take more than the {spent} jobc keeps of one dump")
+
+    def pg_status(self, data: dict[Any, Any]) -> dict[str, tuple[int | None, int | None, int | None]]:
+        """``pg_status``: each group's last collective enqueued, started and completed, as torch
+        keeps them apart from the ring buffer (ints in the pickle, strings in JSON; -1 for none)."""
+        raw = data.get("pg_status")
+        out: dict[str, tuple[int | None, int | None, int | None]] = {}
+        if not isinstance(raw, dict):
+            return out
+        try:
+            for key, value in list(raw.items())[:10_000]:
+                if isinstance(value, dict):
+                    a, b, c = (integer(value.get(k)) for k in _STATUS_KEYS)
+                    out[self.text(key)] = (a, b, c)
+        except _Spent:
+            pass  # the groups read so far are enough to compare with the entries
+        return out
+
+    def _said(self, text: str) -> None:
+        self.notes.append(f"{self.path}: {text}")
+
+
+_NO_SIZES: list[Any] = []
+
+
+def _is_p2p(raw: dict[Any, Any], op: str) -> bool:
+    return raw.get("is_p2p") is True or bool(_P2P_NAME.search(op))
 
 
 def _short(value: Any, out: list[str], budget: list[int]) -> None:
@@ -82,85 +362,6 @@ def _short(value: Any, out: list[str], budget: list[int]) -> None:
     budget[0] -= len(text)
 
 
-def _group_of(raw: dict[Any, Any]) -> tuple[str, str]:
-    """(name, description): ``process_group`` is a (name, desc) pair since format 2.0 (a tuple
-    in the pickle, a list in JSON); format 1.x has only the group's number, ``pg_id``."""
-    group = raw.get("process_group")
-    if isinstance(group, (list, tuple)) and group:
-        return _text(group[0]), _text(group[1]) if len(group) > 1 else ""
-    if isinstance(group, str):
-        return group[:200], ""
-    pg_id = integer(raw.get("pg_id"))
-    return (str(pg_id), "") if pg_id is not None else ("", "")
-
-
-def _entry_frames(raw: Any, budget: list[int]) -> tuple[Frame, ...]:
-    """torch's frames of one entry (``name``, ``filename``, ``line``; innermost first), no more
-    than ``budget`` has left for the dump."""
-    if not isinstance(raw, list) or budget[0] <= 0:
-        return ()
-    frames = _frames(
-        [
-            {"file": f.get("filename"), "line": f.get("line"), "function": f.get("name")}
-            for f in raw[: min(MAX_FRAMES, budget[0])]
-            if isinstance(f, dict)
-        ]
-    )
-    budget[0] -= max(len(frames), 1)
-    return tuple(frames)
-
-
-def _dtypes(raw: Any) -> str:
-    """``["Float", "Float"]`` as ``Float,Float``; absent (format 1.x) as nothing."""
-    if isinstance(raw, list) and all(isinstance(t, str) for t in raw[:64]):
-        return ",".join(t[:40] for t in raw[:64])
-    return "" if raw is None else _text(raw)
-
-
-def split_entries(data: Any) -> tuple[list[Entry], list[Entry]]:
-    """(collectives, point-to-point operations) of one dump, in the order recorded."""
-    collectives: list[Entry] = []
-    p2p: list[Entry] = []
-    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-        return collectives, p2p
-    # A pickle can name one entry millions of times in a few bytes each (a memo reference):
-    # only the newest entries are read, and the frames of the newest first, within a budget.
-    budget = [MAX_DUMP_FRAMES]
-    for order, raw in enumerate(reversed(data["entries"][-MAX_ENTRIES:])):
-        if not isinstance(raw, dict):
-            continue
-        op = _text(raw.get("profiling_name", "?"))
-        is_p2p = raw.get("is_p2p") is True or bool(_P2P_NAME.search(op))
-        # 2.x counts collectives and point-to-point apart; 1.x has one seq_id for both
-        key = "p2p_seq_id" if is_p2p and "p2p_seq_id" in raw else "collective_seq_id"
-        seq = integer(raw.get(key, raw.get("seq_id")))
-        if seq is None or seq <= 0:
-            continue
-        name, description = _group_of(raw)
-        peers = _peers(op)
-        state = raw.get("state")
-        if op.startswith("gloo:") and raw.get("retired") is True:
-            # gloo's recorder never marks a collective started or completed (every entry stays
-            # "scheduled"); one that left the work list finished, or timed out: "retired"
-            state = "retired"
-        entry = Entry(
-            group=name,
-            description=description,
-            seq=seq,
-            op=op,
-            sizes=_text(raw.get("input_sizes", [])),
-            dtypes=_dtypes(raw.get("input_dtypes")),
-            state=state[:20] if isinstance(state, str) else "",
-            frames=_entry_frames(raw.get("frames"), budget),
-            src=peers[0],
-            dst=peers[1],
-            timeout_ms=integer(raw.get("timeout_ms")),
-            age=order,
-        )
-        (p2p if is_p2p else collectives).append(entry)
-    return collectives[::-1], p2p[::-1]
-
-
 def _peers(op: str) -> tuple[int | None, int | None]:
     """(source, destination) of a send or recv within its group, as torch names them."""
     if m := _SEND.fullmatch(op):
@@ -168,79 +369,6 @@ def _peers(op: str) -> tuple[int | None, int | None]:
     if m := _RECV.fullmatch(op):
         return int(m[2]), int(m[1])
     return None, None
-
-
-def pg_config(data: Any) -> dict[str, list[int]]:
-    """Each process group's global ranks, as the dump's ``pg_config`` lists them: 2.x maps a
-    group's name to ``{"name", "desc", "ranks": "[0, 1, 2]"}``; 1.x a group's number to a list."""
-    out: dict[str, list[int]] = {}
-    config = data.get("pg_config") if isinstance(data, dict) else None
-    if not isinstance(config, dict):
-        return out
-    # one budget for the whole dump: a pickle can list one long list under many groups through
-    # its memo at no cost in bytes, and each would be read again
-    budget = MAX_WORLD
-    for key, value in list(config.items())[:10_000]:
-        name, ranks = _text(key), value  # a pickle's key may be an int past what str() prints
-        if isinstance(value, dict):
-            name = _text(value.get("name", key))
-            ranks = value.get("ranks")
-        if isinstance(ranks, str):
-            ranks = re.findall(r"-?\d{1,9}", ranks[:1_000_000])
-        if not isinstance(ranks, list) or len(ranks) > budget:
-            continue
-        budget -= len(ranks)
-        if ranks and all(_rank(r) for r in ranks):
-            out[name] = sorted({int(r) for r in ranks})
-    return out
-
-
-def version_of(data: Any, path: Path, notes: list[str]) -> str | None:
-    version = data.get("version") if isinstance(data, dict) else None
-    if not isinstance(version, str):
-        notes.append(f"{path}: the dump names no format version; read as format 2.x")
-        return None
-    major = integer(version.split(".")[0])
-    if major not in KNOWN_MAJOR:
-        notes.append(f"{path}: format version {version[:20]!r} is not one jobc knows (1.x, 2.x); read as 2.x")
-    return version[:20]
-
-
-def _frames(raw: Any) -> list[Frame]:
-    out: list[Frame] = []
-    if not isinstance(raw, list):
-        return out
-    for item in raw[:MAX_FRAMES]:
-        if not isinstance(item, dict):
-            continue
-        line = integer(item.get("line"))
-        out.append(
-            Frame(
-                file=_text(item.get("file", "?"), 1000),
-                line=line if line is not None else 0,
-                function=_text(item.get("function", "?")),
-                code=_text(item.get("code", ""), 400),
-            )
-        )
-    return out
-
-
-def read_stacks(data: Any, dump: RankDump) -> None:
-    if not isinstance(data, dict):
-        return
-    threads = data.get("threads")
-    if isinstance(threads, list):
-        main = next((t for t in threads if isinstance(t, dict) and t.get("main") is True), None)
-        if main is not None:
-            dump.stack = _frames(main.get("frames"))
-    dump.reason = _text(data["reason"], 400) if isinstance(data.get("reason"), str) else None
-    dump.host = _text(data["host"]) if isinstance(data.get("host"), str) else None
-    dump.world_size = _rank_count(data.get("world_size"))
-    groups = data.get("groups")
-    if isinstance(groups, dict):
-        for name, ranks in list(groups.items())[:10_000]:
-            if isinstance(ranks, list) and len(ranks) <= MAX_WORLD and all(_rank(r) for r in ranks):
-                dump.groups[_text(name)] = [int(r) for r in ranks]
 
 
 def _rank(value: Any) -> bool:
@@ -251,20 +379,3 @@ def _rank(value: Any) -> bool:
 def _rank_count(value: Any) -> int | None:
     number = integer(value)
     return number if number is not None and 0 < number <= MAX_WORLD else None
-
-
-_STATUS_KEYS = ("last_enqueued_collective", "last_started_collective", "last_completed_collective")
-
-
-def pg_status(data: dict[Any, Any]) -> dict[str, tuple[int | None, int | None, int | None]]:
-    """``pg_status``: each group's last collective enqueued, started and completed, as torch
-    keeps them apart from the ring buffer (ints in the pickle, strings in JSON; -1 for none)."""
-    raw = data.get("pg_status")
-    out: dict[str, tuple[int | None, int | None, int | None]] = {}
-    if not isinstance(raw, dict):
-        return out
-    for key, value in list(raw.items())[:10_000]:
-        if isinstance(value, dict):
-            a, b, c = (integer(value.get(k)) for k in _STATUS_KEYS)
-            out[_text(key)] = (a, b, c)
-    return out

@@ -34,7 +34,8 @@ def _coalesced(entries: list[Entry]) -> Entry:
     inner = [e for e in entries if not e.op.endswith(":coalesced")]
     if marker is None or not inner:
         return entries[-1]
-    listed = ", ".join(e.describe() for e in inner[:16])
+    # each cut short: a dump's thousands of groups would otherwise each make a long text
+    listed = ", ".join(e.describe()[:80] for e in inner[:16])
     if len(inner) > 16:
         listed += f" and {len(inner) - 16} more"
     frames = next((e.frames for e in inner if e.frames), marker.frames)

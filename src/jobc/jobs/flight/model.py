@@ -12,7 +12,7 @@ from jobc.jobs.flight.text import ranks_text
 _LIBRARY = ("/site-packages/", "/dist-packages/", "/jobc/runtime/", "/lib/python3", "/lib64/python3")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
     file: str
     line: int
@@ -23,7 +23,7 @@ class Frame:
         return f"{self.file}:{self.line} in {self.function}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     group: str  # the process group's name
     description: str

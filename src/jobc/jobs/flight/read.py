@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from jobc.jobs.flight.fields import pg_config, pg_status, read_stacks, split_entries, version_of
+from jobc.jobs.flight.fields import Budget, Fields
 from jobc.jobs.flight.load import NOT_A_DUMP, load_json, load_torch
 from jobc.jobs.flight.model import RankDump
 
@@ -30,23 +30,26 @@ def find_dump_dir(log: Path) -> Path | None:
     return candidate if candidate.is_dir() else None
 
 
-def _torch_dump(rank: int, path: Path, notes: list[str]) -> RankDump | None:
+def _torch_dump(rank: int, path: Path, notes: list[str], budget: Budget, dumps: int) -> RankDump | None:
+    """One of torch's dumps, read within its share of the budget (``dumps``: how many are still
+    to be read, this one included)."""
     data = load_torch(path, notes)
     if data is NOT_A_DUMP or data is None:
         return None
     if not isinstance(data, dict) or not isinstance(data.get("entries", []), list):
         notes.append(f"{path}: not shaped like a flight-recorder dump (no entries list); not read")
         return None
-    collectives, p2p = split_entries(data)
+    fields = Fields(path, notes, budget, dumps)
+    collectives, p2p = fields.split_entries(data)
     return RankDump(
         rank=rank,
         restart=-1,
         recorder=path,
         entries=collectives,
-        groups=pg_config(data),
-        version=version_of(data, path, notes),
+        groups=fields.pg_config(data),
+        version=fields.version_of(data),
         p2p=p2p,
-        status=pg_status(data),
+        status=fields.pg_status(data),
     )
 
 
@@ -83,10 +86,13 @@ def _torch_dumps(directory: Path, names: Sequence[str], notes: list[str]) -> dic
     share, as fr_trace infers it), whose content is a pickle or a JSON object."""
     by_prefix = _candidates(directory, names, notes)
     found: dict[str, dict[int, RankDump]] = {}
+    budget = Budget()
+    left = sum(min(len(files), MAX_TORCH_DUMPS) for files in by_prefix.values())
     for prefix, files in sorted(by_prefix.items(), key=lambda kv: (kv[0] != TORCH_PREFIX, -len(kv[1]))):
         read: dict[int, RankDump] = {}
         for rank, path in sorted(files.items())[:MAX_TORCH_DUMPS]:
-            dump = _torch_dump(rank, path, notes)
+            dump = _torch_dump(rank, path, notes, budget, left)
+            left -= 1
             if dump is not None:
                 read[rank] = dump
         if read:
@@ -105,7 +111,8 @@ def read_dump_files(paths: Sequence[Path], notes: list[str]) -> dict[int, RankDu
     """torch's dumps named one by one (``--dumps nccl_trace_rank_3``): each file's rank is the
     number its name ends in, as torch names them; a file that is not a dump is said."""
     out: dict[int, RankDump] = {}
-    for path in paths[:MAX_TORCH_DUMPS]:
+    budget = Budget()
+    for n, path in enumerate(paths[:MAX_TORCH_DUMPS]):
         m = _TORCH_NAME.fullmatch(path.name)
         if m is None:
             notes.append(f"{path}: its name ends in no rank (torch names a dump <prefix><rank>); not read")
@@ -115,7 +122,7 @@ def read_dump_files(paths: Sequence[Path], notes: list[str]) -> dict[int, RankDu
             notes.append(f"{path}: a second dump of rank {rank}; read {out[rank].recorder}")
             continue
         before = len(notes)
-        dump = _torch_dump(rank, path, notes)
+        dump = _torch_dump(rank, path, notes, budget, min(len(paths), MAX_TORCH_DUMPS) - n)
         if dump is not None:
             out[rank] = dump
         elif len(notes) == before:
@@ -132,22 +139,22 @@ def read_dumps(directory: Path, notes: list[str] | None = None) -> tuple[int | N
     except OSError as exc:
         notes.append(f"{directory}: cannot list: {exc.strerror or exc}")
         return None, {}
-    for name in names:
-        m = _NAME.fullmatch(name)
-        if m is None:
-            continue
+    budget = Budget()
+    matched = [(name, m) for name in names if (m := _NAME.fullmatch(name)) is not None]
+    for n, (name, m) in enumerate(matched):
         rank, restart, kind = int(m.group(1)), int(m.group(2)), m.group(3)
         dump = found.setdefault((restart, rank), RankDump(rank=rank, restart=restart))
         path = directory / name
         data = load_json(path, notes)
+        fields = Fields(path, notes, budget, len(matched) - n)
         if kind == "fr":
             dump.recorder = path
-            dump.entries, dump.p2p = split_entries(data)
+            dump.entries, dump.p2p = fields.split_entries(data)
             version = data.get("version") if isinstance(data, dict) else None
             dump.version = version[:20] if isinstance(version, str) else None
         else:
             dump.stacks_file = path
-            read_stacks(data, dump)
+            fields.read_stacks(data, dump)
     if not found:
         # Only torch's own dumps (a program without jobc.runtime, or a timeout before the
         # watchdog): they hold each collective's call stack, not where the rank is now.
