@@ -11,6 +11,7 @@ from typing import Any
 from jobc.commands import Exit
 from jobc.commands.common import CommandError
 from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
+from jobc.core.text import visible
 
 
 def register(sub: Any, name: str) -> None:
@@ -20,7 +21,7 @@ def register(sub: Any, name: str) -> None:
         description=(
             "State, pending reason, restarts, elapsed time, nodes and exit code of the jobs, from "
             "squeue and sacct (when the cluster keeps accounting; else scontrol), one call each "
-            "however many jobs. Jobs named by JOBID show their steps too. Without JOBID: every "
+            "per 1,700-odd jobs. Jobs named by JOBID show their steps too. Without JOBID: every "
             "job in the ledger."
         ),
     )
@@ -100,7 +101,8 @@ def _step_row(step: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cell(value: Any) -> str:
-    return "-" if value is None else str(value)
+    # a job name, a reason or a node list is Slurm's text: it may hold ESC or BEL
+    return "-" if value is None else visible(str(value))
 
 
 def _add_attempts(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:

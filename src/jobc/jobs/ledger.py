@@ -1,16 +1,23 @@
 """The ledger: one small JSON file per submitted job, in a directory beside the spec.
 
-Each entry is written to a temporary file in the same directory and renamed into place, so a
+Each entry is written to a temporary file in the same directory and linked into place, so a
 reader sees a whole entry or none, a crash mid-write leaves at most a hidden temporary file
 (ignored by readers), and two submits at the same moment write two different files. An entry
 holds the hash of its own script, so that an entry edited by hand is recognised as such.
+
+An entry is named by its job id, `123.json`. Slurm may hand out an id again (its ids restarted,
+or another cluster shares the ledger): an entry never replaces another, and the later one is
+named by its cluster and submission time as well, `123@CLUSTER-20260101T000000Z.json` (or
+`123@20260101T000000Z.json` when sbatch names no cluster).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -72,10 +79,22 @@ def entry_path(directory: Path, job_id: str) -> Path:
     return directory / f"{job_id}{SUFFIX}"
 
 
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9.-]+")
+
+
+def later_names(entry: Entry) -> list[str]:
+    """The names an entry takes when its job id is taken: its cluster and submission time, then
+    those with a count (`123@c-20260101T000000Z-2`)."""
+    cluster = _UNSAFE_NAME.sub("-", entry.cluster or "").strip("-.")[:40]
+    when = re.sub(r"[^0-9TZ]", "", entry.submitted)[:20]
+    base = f"{entry.job_id}@{cluster}-{when}" if cluster else f"{entry.job_id}@{when}"
+    return [base, *(f"{base}-{n}" for n in range(2, 100))]
+
+
 def write(directory: Path, entry: Entry) -> Path:
-    """Write one entry atomically and durably; returns its path."""
+    """Write one entry atomically and durably, beside any other of the same job id (never in
+    its place); returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
-    target = entry_path(directory, entry.job_id)
     fd, tmp = tempfile.mkstemp(prefix=f".{entry.job_id}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -83,11 +102,29 @@ def write(directory: Path, entry: Entry) -> Path:
             out.write("\n")
             out.flush()
             os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
+        for name in [entry.job_id, *later_names(entry)]:
+            target = directory / f"{name}{SUFFIX}"
+            if _place(tmp, target):
+                return target
+        raise FileExistsError(f"{directory}: job id {entry.job_id} is recorded a hundred times already")
+    finally:
         Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+
+
+def _place(tmp: str, target: Path) -> bool:
+    """The written entry at ``target``, unless an entry has that name already (False)."""
+    try:
+        os.link(tmp, target)  # a link never replaces: it fails where the name is taken
+        return True
+    except FileExistsError:
+        return False
+    except OSError:  # a file system without hard links: claim the name, then fill it
+        try:
+            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            return False
+        os.replace(tmp, target)
+        return True
 
 
 _REQUIRED_STR = ("job_id", "spec", "spec_sha256", "script", "submitted", "name", "script_sha256")
@@ -123,7 +160,7 @@ def read(path: Path) -> Entry:
             f"{path}: the entry was edited after submission (its script no longer matches "
             "script_sha256); the record of what ran cannot be trusted"
         )
-    if path.stem != entry.job_id:
+    if path.stem != entry.job_id and path.stem not in later_names(entry):
         raise LedgerError(f"{path}: the entry was edited after submission (it names job {entry.job_id})")
     return entry
 
@@ -167,10 +204,10 @@ def paths(directory: Path) -> list[Path]:
     return sorted(found, key=lambda p: _job_key(p.stem))
 
 
-def _job_key(job_id: str) -> tuple[int, int, str]:
-    head, _, task = job_id.partition("_")
+def _job_key(stem: str) -> tuple[int, int, str]:
+    head, _, task = stem.split("@", 1)[0].partition("_")
     first, second = ascii_int(head), ascii_int(task)
-    return (-1 if first is None else first, -1 if second is None else second, job_id)
+    return (-1 if first is None else first, -1 if second is None else second, stem)
 
 
 def entries(directory: Path) -> Iterator[Entry | LedgerError]:
@@ -181,11 +218,52 @@ def entries(directory: Path) -> Iterator[Entry | LedgerError]:
             yield exc
 
 
+def recorded(directory: Path, job_id: str) -> list[Entry]:
+    """Every entry of one job id, the earliest submitted first (several when Slurm handed the id
+    out again); an entry that cannot be read is skipped."""
+    found = []
+    for path in [
+        entry_path(directory, job_id),
+        *(directory / name for name in _later(directory).get(job_id, [])),
+    ]:
+        if path.exists():
+            try:
+                found.append(read(path))
+            except LedgerError:
+                continue
+    return sorted(found, key=lambda e: e.submitted)
+
+
+def _later(directory: Path) -> dict[str, list[str]]:
+    """The entries named after a job id handed out again, by job id: listed once while the
+    directory is unchanged (looking up every job of a large ledger must not list it each time)."""
+    try:
+        stamp = directory.stat().st_mtime_ns
+    except OSError:
+        return {}
+    return _listed(str(directory), stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _listed(directory: str, stamp: int) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return found
+    for name in names:
+        if "@" in name and name.endswith(SUFFIX) and not name.startswith("."):
+            found.setdefault(name.split("@", 1)[0], []).append(name)
+    return found
+
+
 def find(directory: Path, job_id: str) -> Entry | None:
-    """The entry of a job, or of the array a task `123_4` belongs to; None when not recorded."""
+    """The entry of a job, or of the array a task `123_4` belongs to (the latest submitted when
+    Slurm handed the id out more than once); None when not recorded."""
     base = job_id.split("_", 1)[0]
     for candidate in (job_id, base):
         path = entry_path(directory, candidate)
         if path.exists():
-            return read(path)
+            later = recorded(directory, candidate)
+            return later[-1] if later else read(path)
     return None

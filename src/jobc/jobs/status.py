@@ -1,9 +1,10 @@
 """A job's state from Slurm: sacct when accounting is configured, else `scontrol show job`
 (which knows a finished job for MinJobAge seconds), with squeue's view of queued jobs.
 
-`statuses` asks about any number of jobs with one squeue and one sacct (or, without
-accounting, one `scontrol show job`), whatever their number: a ledger of a thousand jobs costs
-what a ledger of one does.
+`statuses` asks about any number of jobs with one squeue and one sacct per chunk of a few
+thousand jobs (the kernel takes no longer argument), or, without accounting, one `scontrol show
+job`: a ledger of a thousand jobs costs what a ledger of one does. Each record is matched to the
+job asked about by its id, never by a search through every job asked.
 """
 
 from __future__ import annotations
@@ -77,11 +78,14 @@ def _job_part(job_id: str) -> str:
     return job_id.split(".", 1)[0]
 
 
-def _belongs(job_id: str, asked: str) -> bool:
-    """Whether a record's job id (`123`, `123_4`, `123_[5-9]`, `123_4.batch`) is the asked job
-    or one task of the asked array."""
+def _owner(job_id: str, asked: set[str]) -> str | None:
+    """The asked job a record's job id (`123`, `123_4`, `123_[5-9]`, `123_4.batch`) is about:
+    that job, or the array it is a task of; None for another job."""
     job = _job_part(job_id)
-    return job == asked or ("_" not in asked and job.split("_", 1)[0] == asked)
+    if job in asked:
+        return job
+    array = job.split("_", 1)[0]
+    return array if array in asked else None
 
 
 def _runs_from_sacct(rows: list[dict[str, str]]) -> list[Status]:
@@ -130,38 +134,29 @@ def statuses(job_ids: Sequence[str]) -> tuple[list[Status], list[str]]:
     """The records of many jobs (one each, or one per array task), in the order asked, and a
     message for each job Slurm does not know.
 
-    One squeue (the live state and the pending reason) and one sacct; `scontrol show job` (one
-    call, every job the controller holds) only for jobs accounting has no record of, such as
-    all of them on a cluster without accounting.
+    One squeue (the live state and the pending reason) and one sacct per chunk of job ids;
+    `scontrol show job` (one call, every job the controller holds) only for jobs accounting has
+    no record of, such as all of them on a cluster without accounting.
     """
     asked = list(dict.fromkeys(job_ids))
     if not asked:
         return [], []
+    wanted = set(asked)
     queued = slurm.squeue_states(asked)
     rows = slurm.sacct_jobs(asked)
     found: dict[str, list[Status]] = {}
     for st in _runs_from_sacct(rows or []):
-        for job in asked:
-            if _belongs(st.job_id, job):
-                found.setdefault(job, []).append(st)
-                break
-    missing = [job for job in asked if job not in found]
+        owner = _owner(st.job_id, wanted)
+        if owner is not None:
+            found.setdefault(owner, []).append(st)
+    missing = wanted - set(found)
     # slurmdbd hears of a job's end a moment after the controller: sacct may still say RUNNING
     # of a job squeue no longer lists; the controller's record is the truth then
     stale = {
         st.job_id for job in found for st in found[job] if st.state in _ACTIVE and st.job_id not in queued
     }
     if missing or stale:
-        current = {}
-        for record in slurm.scontrol_jobs():
-            st = _from_scontrol(record)
-            current[st.job_id] = st
-            for job in missing:
-                if _belongs(st.job_id, job) or record.get("JobId") == job:
-                    found.setdefault(job, []).append(st)
-                    break
-        for job, known in found.items():
-            found[job] = [_settled(st, current.get(st.job_id)) if st.job_id in stale else st for st in known]
+        _ask_the_controller(found, missing, stale)
     _name_lost_nodes(found)
     out: list[Status] = []
     problems = []
@@ -193,6 +188,23 @@ def _tidy(st: Status) -> Status:
     if st.state not in _ACTIVE and st.state != "NODE_FAIL":
         reason = None
     return replace(st, nodes=nodes, reason=reason)
+
+
+def _ask_the_controller(found: dict[str, list[Status]], missing: set[str], stale: set[str]) -> None:
+    """Fill in, from `scontrol show job` (every job the controller holds, one call), the jobs
+    accounting has no record of, and the state of those it has not heard the end of."""
+    current = {}
+    for record in slurm.scontrol_jobs():
+        st = _from_scontrol(record)
+        if st.job_id in stale:
+            current[st.job_id] = st
+        owner = _owner(st.job_id, missing)
+        if owner is None and record.get("JobId") in missing:
+            owner = record["JobId"]  # an array's first task, listed under the array's own id
+        if owner is not None:
+            found.setdefault(owner, []).append(st)
+    for job, known in found.items():
+        found[job] = [_settled(st, current.get(st.job_id)) if st.job_id in stale else st for st in known]
 
 
 def status(job_id: str) -> list[Status]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,8 +95,12 @@ def submit(
     *,
     after: Sequence[str] = (),
     sweep: Sequence[dict[str, object]] = (),
+    warn: Callable[[str], None] | None = None,
 ) -> ledger.Entry:
-    """Create the log directory, sbatch the script, write the ledger entry."""
+    """Create the log directory, sbatch the script, write the ledger entry. ``warn`` hears what
+    went wrong around a submission that happened (by default, on stderr): sbatch's exit code
+    after it printed the job id, a job id the ledger holds already."""
+    warn = warn or _stderr
     submit_dir = Path.cwd()
     pattern = log_pattern(ctx, logs, submit_dir)
     try:
@@ -110,7 +115,9 @@ def submit(
         if ctx.spec.slurm.dependency:
             dependency += "," + ctx.spec.slurm.dependency
         options.append(f"--dependency={dependency}")
-    job_id, cluster = slurm.sbatch(script, options, cwd=str(submit_dir))
+    job_id, cluster, warnings = slurm.sbatch(script, options, cwd=str(submit_dir))
+    for warning in warnings:
+        warn(warning)
     commit, dirty = git_commit(spec_path)
     entry = ledger.Entry(
         job_id=job_id,
@@ -129,14 +136,30 @@ def submit(
         array=ctx.spec.slurm.array or _sweep_array(ctx),
         sweep=[dict(item) for item in sweep],
     )
+    earlier = ledger.recorded(ledger_dir, job_id)
     try:
-        ledger.write(ledger_dir, entry)
+        path = ledger.write(ledger_dir, entry)
     except OSError as exc:
         raise SubmitError(
             f"job {job_id} was submitted, but its ledger entry could not be written to {ledger_dir}: "
             f"{exc.strerror or exc}"
         ) from None
+    if earlier:
+        warn(_reused(job_id, earlier[-1], path))
     return entry
+
+
+def _reused(job_id: str, before: ledger.Entry, path: Path) -> str:
+    where = f" on cluster {before.cluster}" if before.cluster else ""
+    return (
+        f"job id {job_id} is in the ledger already (submitted {before.submitted}{where} from "
+        f"{before.spec}): Slurm handed it out again (its job ids started over, or another cluster "
+        f"shares this ledger); both entries are kept, this one as {path.name}"
+    )
+
+
+def _stderr(message: str) -> None:
+    print(f"jobc submit: warning: {message}", file=sys.stderr)
 
 
 def _sweep_array(ctx: Context) -> str | None:

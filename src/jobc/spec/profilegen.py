@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from jobc.core.text import visible
 from jobc.spec.slurmfacts import ClusterFacts, NodeFacts, PartitionFacts
 from jobc.spec.slurmtime import TimeLimitError, parse_time
 
@@ -80,15 +81,16 @@ def render(facts: ClusterFacts, *, command: str, date: str) -> str:
     shapes = {name: shape for name, (shape, _) in types.items()}
     gpu_types = sorted({t for n in facts.nodes for t in n.gpu_types})
     out: list[str] = []
-    version = f" (Slurm {facts.version})" if facts.version else ""
+    # what Slurm printed goes into comments escaped: a name may hold ESC, BEL or a line break
+    version = f" (Slurm {visible(facts.version)})" if facts.version else ""
     out += [
-        f"# Cluster profile of {facts.name or 'this cluster'}, written by `{command}` on {date}",
+        f"# Cluster profile of {visible(facts.name or 'this cluster')}, written by `{command}` on {date}",
         f"# from `scontrol show config`, `scontrol show partition` and `scontrol show node`{version}.",
         "#",
         "# Slurm does not know, so this file does not say: which paths every node sees",
         "# (storage.shared), the GPU catalogue key of the GPUs (cluster.gpu: their memory and",
         "# generation; Slurm names them only by GRES type"
-        + (f": {', '.join(gpu_types)})," if gpu_types else "),"),
+        + (f": {visible(', '.join(gpu_types))})," if gpu_types else "),"),
         "# the fabric, and whether compute nodes reach the internet (cluster.air_gapped). Add them in",
         "# a profile that extends this one, so that this file can be written again as the cluster changes.",
         "version: 1",
@@ -129,7 +131,7 @@ def render(facts: ClusterFacts, *, command: str, date: str) -> str:
             if len(kinds) == 1:
                 out.append(f"      gpu_type: {scalar(kinds[0])}")
             elif kinds:
-                out.append(f"      # GPUs of several types on one node: {', '.join(kinds)}")
+                out.append(f"      # GPUs of several types on one node: {visible(', '.join(kinds))}")
             if features:
                 out.append(f"      features: {flow(features)}")
     return "\n".join(out) + "\n"

@@ -7,19 +7,25 @@ commands is `jobc.jobs.cluster`'s business; this module only reads their output,
 profile and a `--live` lint learn the same facts from the same text.
 
 Nothing here is guessed: a value Slurm prints as UNLIMITED, NONE, N/A or (null) is None.
+
+The readers take the text or its lines one at a time (a cluster's `scontrol show node` is read
+as it comes, never held whole), and their work is linear in the text: a record is split into
+words once, a record's continuation lines are joined once, and nodes of the same kind share
+their lists of features, partitions and GPU types.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 
 _NOTHING = frozenset({"", "(null)", "none", "n/a", "unlimited", "infinite"})
-_RECORD = lazy(r"(\S+?)=(.*?)(?= \S+?=|$)")
+_SPACE = lazy(r"\s")
 #: one GRES item: name[:type][:count][(S:…)|(IDX:…)]; the count may carry K/M/G (mps, shards)
 _GRES = lazy(r"^(?P<name>[^:()]+)(?::(?P<rest>[^()]*))?(?:\(.*\))?$")
 
@@ -79,25 +85,61 @@ class ClusterFacts:
         return self.config.get("SLURM_VERSION")
 
 
-def parse_records(text: str) -> list[dict[str, str]]:
+Text = str | Iterable[str]
+
+
+def _lines(text: Text) -> Iterable[str]:
+    return text.splitlines() if isinstance(text, str) else text
+
+
+def parse_record(line: str) -> dict[str, str]:
+    """One `Key=Value Key=Value` record (`scontrol show … -o`). A value may hold spaces (Reason,
+    Command, OS), so it runs until the next word that starts with a key and `=`; a key is the
+    part of a word before its first `=`. The line is split into words once: a long word or a
+    long value costs its length, not its length squared (as a pattern tried at every place of
+    it did)."""
+    out: dict[str, str] = {}
+    key: str | None = None
+    value: list[str] = []
+    for word in line.strip().split(" "):
+        name, equals, rest = word.partition("=")
+        if equals and name and _SPACE.search(name) is None:
+            if key is not None:
+                out[key] = " ".join(value)
+            key, value = name, [rest]
+        elif key is not None:
+            value.append(word)
+    if key is not None:
+        out[key] = " ".join(value)
+    return out
+
+
+def parse_records(text: Text) -> Iterator[dict[str, str]]:
     """`Key=Value Key=Value` records: one a line (`scontrol -o`), or, as scontrol prints them
-    without `-o`, a record's first line at the margin and the rest indented below it. A value
-    may hold spaces (OS, Reason), so it runs until the next ` Key=`."""
-    records: list[str] = []
-    for line in text.splitlines():
+    without `-o`, a record's first line at the margin and the rest indented below it (joined
+    once, when the record ends)."""
+    parts: list[str] = []
+    for line in _lines(text):
         if not line.strip():
             continue
-        if line[:1].isspace() and records:
-            records[-1] += " " + line.strip()
-        else:
-            records.append(line.strip())
-    return [{k: v.strip() for k, v in _RECORD.findall(rec)} for rec in records if "=" in rec]
+        if not (line[:1].isspace() and parts):
+            yield from _record(parts)
+            parts = []
+        parts.append(line.strip())
+    yield from _record(parts)
 
 
-def parse_config(text: str) -> dict[str, str]:
+def _record(parts: list[str]) -> Iterator[dict[str, str]]:
+    if parts:
+        joined = " ".join(parts)
+        if "=" in joined:
+            yield {k: v.strip() for k, v in parse_record(joined).items()}
+
+
+def parse_config(text: Text) -> dict[str, str]:
     """`scontrol show config`: `Key = Value` lines (a heading line and blank lines between)."""
     out: dict[str, str] = {}
-    for line in text.splitlines():
+    for line in _lines(text):
         key, sep, value = line.partition("=")
         key = key.strip()
         if sep and key and " " not in key:
@@ -124,7 +166,7 @@ def _names(value: str | None) -> tuple[str, ...] | None:
     return tuple(sorted(v for v in value.split(",") if v))
 
 
-def parse_partitions(text: str) -> list[PartitionFacts]:
+def parse_partitions(text: Text) -> list[PartitionFacts]:
     parts = []
     for rec in parse_records(text):
         name = _value(rec, "PartitionName")
@@ -222,8 +264,13 @@ def _memory(rec: Mapping[str, str]) -> int | None:
     return None if memory is not None and memory <= 1 else memory
 
 
-def parse_nodes(text: str) -> list[NodeFacts]:
+def parse_nodes(text: Text) -> list[NodeFacts]:
     nodes = []
+    shared: dict[object, object] = {}  # one copy of each list and state the nodes repeat
+
+    def same(value: object) -> Any:
+        return shared.setdefault(value, value)
+
     for rec in parse_records(text):
         name = _value(rec, "NodeName")
         if name is None:
@@ -242,34 +289,47 @@ def parse_nodes(text: str) -> list[NodeFacts]:
                 cpus=cpus if cpus is not None else _int(rec, "CPUTot"),
                 memory_mb=_memory(rec),
                 gpus=gpus,
-                gpu_types=types,
-                features=tuple(sorted({f for f in (features or "").split(",") if f})),
-                partitions=tuple(sorted({p for p in (partitions or "").split(",") if p})),
-                state=(_value(rec, "State") or "").upper(),
+                gpu_types=same(types),
+                features=same(tuple(sorted({f for f in (features or "").split(",") if f}))),
+                partitions=same(tuple(sorted({p for p in (partitions or "").split(",") if p}))),
+                state=same((_value(rec, "State") or "").upper()),
             )
         )
     return nodes
 
 
-def parse_names(text: str) -> frozenset[str]:
+def parse_names(text: Text) -> frozenset[str]:
     """`sacctmgr -nP show account format=account`: one name a line."""
-    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+    return frozenset(line.strip() for line in _lines(text) if line.strip())
 
 
 def build(
-    partitions: str,
-    nodes: str,
-    config: str,
+    partitions: Text,
+    nodes: Text,
+    config: Text,
     *,
     accounts: Iterable[str] | None = None,
     qos: Iterable[str] | None = None,
 ) -> ClusterFacts:
-    conf = parse_config(config)
+    return assemble(
+        parse_partitions(partitions), parse_nodes(nodes), parse_config(config), accounts=accounts, qos=qos
+    )
+
+
+def assemble(
+    partitions: Iterable[PartitionFacts],
+    nodes: Iterable[NodeFacts],
+    config: dict[str, str],
+    *,
+    accounts: Iterable[str] | None = None,
+    qos: Iterable[str] | None = None,
+) -> ClusterFacts:
+    """The cluster of what each command said, read already."""
     return ClusterFacts(
-        name=conf.get("ClusterName") or None,
-        partitions=tuple(sorted(parse_partitions(partitions), key=lambda p: p.name)),
-        nodes=tuple(sorted(parse_nodes(nodes), key=lambda n: n.name)),
-        config=conf,
+        name=config.get("ClusterName") or None,
+        partitions=tuple(sorted(partitions, key=lambda p: p.name)),
+        nodes=tuple(sorted(nodes, key=lambda n: n.name)),
+        config=config,
         accounts=None if accounts is None else frozenset(accounts),
         qos=None if qos is None else frozenset(qos),
     )
