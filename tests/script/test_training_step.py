@@ -103,3 +103,16 @@ def test_jc106_leaves_node_level_values_on_a_one_node_job(tmp_path: Path) -> Non
     # a near miss: the rank of a task is never the batch shell's, on one node or many
     path.write_text(one + "torchrun --nproc_per_node=4 train.py --rank $SLURM_PROCID\n")
     assert "JC106" in [f.code for f in lint_path(path).findings]
+
+
+def test_jc802_holds_only_the_training_step_to_the_trap(tmp_path: Path) -> None:
+    # the training step in the background with wait, as the rule asks; a preflight check before
+    # it and a clean-up after it end by themselves, and the trap runs after them
+    body = (
+        "#SBATCH --signal=B:USR2@300\ntrap 'kill -USR2 $pid' USR2\n"
+        "srun --ntasks=1 python preflight_check.py\nsrun torchrun --nproc_per_node=8 train.py &\n"
+        "pid=$!\nwait $pid\nsrun pkill python\n"
+    )
+    assert "JC802" not in _codes(tmp_path, body)
+    # a near miss: the training step in the foreground holds the trap back
+    assert "JC802" in _codes(tmp_path, body.replace("train.py &\npid=$!\nwait $pid\n", "train.py\n"))

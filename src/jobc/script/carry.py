@@ -61,7 +61,7 @@ def carry(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     environment(facts, out, step)
     if step is not None:
         _step_environment(out, step)
-        _workdir(out, step)
+        _workdir(out, step, facts)
         _setup(facts, out, step)
         _inner(out, step)
         _srun_options(out, step)
@@ -405,7 +405,7 @@ def _step_environment(out: Derived, step: Step) -> None:
             import_env(out, e, where)
 
 
-def _workdir(out: Derived, step: Step) -> None:
+def _workdir(out: Derived, step: Step, facts: ScriptFacts) -> None:
     """The directory the step runs in, as a `cd` the batch shell surely runs, srun's --chdir or a
     `cd` in the step's own shell set it (relative to #SBATCH --chdir, when that is given)."""
     from jobc.spec.interpolate import UNKNOWN
@@ -418,6 +418,10 @@ def _workdir(out: Derived, step: Step) -> None:
         if not text.startswith("/") and isinstance(base, str):
             text = f"{base.rstrip('/')}/{text}"
         out.put(("launch", "workdir"), text, cwd.span)
+        # the `cd`s the batch shell surely ran before the step made that directory
+        out.carried += [
+            c.span for c in facts.commands if c.name == "cd" and c.sure and c.span.line < step.span.line
+        ]
         return
     if cwd is None and step.unknown_cwd is None:
         return

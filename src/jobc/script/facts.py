@@ -278,6 +278,16 @@ def helper(step: Step) -> bool:
     return _helper(step)
 
 
+def quick(step: Step) -> bool:
+    """A helper that ends by itself in moments: a helper command (`hostname`, `pkill`, `mkdir`),
+    `python -c` code, an environment check (`preflight_check.py`); not a data preparation, which
+    may run for hours."""
+    if step.launcher is not None or (step.module is None and step.program is None):
+        return step.launcher is None and (step.command in _HELPERS or step.code is not None)
+    target = step.program or step.module
+    return target is not None and bool(_CHECK_PROGRAM.search(target.text.rsplit("/", 1)[-1].lower()))
+
+
 _TRAINS = re.compile(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|sft|(?:^|[/_.-])(?:main|run)(?:$|[_.-])")
 _OTHER = re.compile(r"eval|test|infer|predict|generat|bench|convert|export|plot|score|sample")
 

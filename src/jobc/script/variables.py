@@ -141,9 +141,12 @@ class Variables:
             key = _values.key(first) if first is not UNSET else UNSET
             agree = key is not UNSET and all(w is not UNSET and _values.key(w) == key for w in ways[1:])
             merged = first if agree else None
+            tails_options = False
+            if not agree and name != CWD:
+                merged, tails_options = alternatives(name, ways)
             if merged is not before:
                 self.setvar(name, merged)
-            if not agree and all(w is UNSET or options_only(w) for w in ways):
+            if not agree and (tails_options or all(w is UNSET or options_only(w) for w in ways)):
                 self.optionish.add(name)
 
     def lookup(self, name: str, index: str | None) -> Any:
@@ -189,6 +192,32 @@ class Variables:
     def leave(self, saved: tuple[Any, ...]) -> None:
         self.vars, self.frames, self.journal = saved
         self._version += 1
+
+
+def alternatives(name: str, ways: list[Any]) -> tuple[_values.Value | None, bool]:
+    """A string built differently on two paths (`CMD+=" --container-image=…"` in an `if` or a
+    loop): the words every path starts with, then one unknown word for the rest; and whether what
+    follows them on every path is options only (srun's or a launcher's), so the rest reads as
+    options wherever it stands. None when the paths share no first word (or one is an array)."""
+    split: list[list[_values.Field]] = []
+    for way in ways:
+        if way is UNSET or way is None or len(way) != 1:
+            return None, False
+        split.append(_values.split(way[0]))
+    common: list[_values.Field] = []
+    for words in zip(*split, strict=False):
+        if any(_values.key((w,)) != _values.key((words[0],)) for w in words[1:]):
+            break
+        common.append(words[0])
+    if not common or not _values.literal(_values.join(common)):
+        return None, False
+    tails = [words[len(common) :] for words in split]
+    if not any(tails):
+        return None, False
+    # an option is a word written with its leading `-` (its value may be computed: `--image=$IMG`)
+    options = all(w and w[0][3] and w[0][0].startswith("-") for tail in tails for w in tail)
+    rest: _values.Seg = (f"${{{name}}}", -1, -1, False)  # the words some paths add: not known
+    return (_values.join([*common, (rest,)]),), options
 
 
 def options_only(value: Any) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from jobc.core.diagnostics import Edit, Fix, Span
 from jobc.core.lazyre import lazy
-from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Step, Trap
+from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Step, Trap, quick
 from jobc.spec.context import Context
 
 Fixer = Callable[[Span, ScriptFacts, Context], Fix | None]
@@ -89,9 +89,14 @@ def held(facts: ScriptFacts, trap_line: int) -> list[Step]:
     for step in facts.steps:
         if step.line <= trap_line or step.background or step.exec_:
             continue
-        if step is not main and step.launcher is None and step.program is None and step.module is None:
-            # a helper step before the main one (`srun uv sync`, `srun mkdir …`) ends by itself and
-            # the trap runs after it; the steps that must not hold the trap back run the work
+        if step is not main and (
+            quick(step)
+            or (step.launcher is None and step.program is None and step.module is None)
+            or (main is not None and step.line > main.line)
+        ):
+            # a helper step (`srun uv sync`, `srun mkdir …`, a preflight check) ends by itself and
+            # the trap runs after it, and a clean-up after the training step (`srun pkill`) runs
+            # once the work is done; the steps that must not hold it back run the work
             continue
         out.append(step)
     return out
