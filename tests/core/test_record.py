@@ -115,3 +115,16 @@ class DBag:
     name: str
     items: list[str] = dataclasses.field(default_factory=list)
     seen: set[str] = dataclasses.field(default_factory=set)
+
+
+def test_fields_given_by_position_and_defaulted_keep_their_order() -> None:
+    @record
+    class Three:
+        a: int
+        b: str = "b"
+        c: tuple[int, ...] = ()
+
+    assert list(vars(Three(1)).items()) == [("a", 1), ("b", "b"), ("c", ())]
+    assert list(vars(Three(1, "x")).items()) == [("a", 1), ("b", "x"), ("c", ())]
+    assert list(vars(Three(1, c=(2,))).items()) == [("a", 1), ("b", "b"), ("c", (2,))]
+    assert Three(1) == Three(1, "b", ())

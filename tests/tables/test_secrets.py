@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jobc.tables import secrets
 from jobc.tables.secrets import PREFILTER, SHAPES, in_line, mask, shape
@@ -111,3 +113,18 @@ def test_each_shape_runs_only_where_its_literal_prefix_stands() -> None:
             assert needle
             assert re.fullmatch(r"[A-Za-z0-9_-]+", needle), needle
             assert alternative.startswith(needle)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["hF_", "GhP_", "Github_PAT_", "akIA", "Sk-", "XOXb-", "bEaReR \t", "@", "ToKeN",
+                             "pAsSwD", "Login", "WANDB", "eyJ", "AIZA", "nvAPI-", "x", "_", "-", " "]),
+            st.text(alphabet=st.characters(max_codepoint=0x2200), max_size=4),
+        ),
+        max_size=8,
+    ).map("".join)
+)  # fmt: skip
+def test_may_hold_answers_as_the_prefilter(text: str) -> None:
+    assert secrets.may_hold(text) == (PREFILTER.search(text) is not None)

@@ -16,8 +16,12 @@ if TYPE_CHECKING:
 _OPTION_NAME = lazy(r"[a-z][a-z0-9-]*\Z")
 
 
+# C0 controls (line breaks among them), DEL and the C1 controls
+_CONTROL = lazy("[\x00-\x1f\x7f-\x9f]")
+
+
 def _value_problem(value: str) -> str | None:
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
+    if _CONTROL.search(value) is not None:
         return "a line break or control character cannot be written into an #SBATCH line"
     return None
 
@@ -97,7 +101,8 @@ def problems(ctx: Context) -> Iterator[Hit]:
     logs = ctx.spec.storage.logs
     if logs is not None and (text := rendered(logs)) is not None and (text_problem := _value_problem(text)):
         yield Hit(("storage", "logs"), f"storage.logs: {text_problem}")
-    yield from _nul_bytes(ctx.data)
+    if any("\0" in text for _, text in ctx.strings):
+        yield from _nul_bytes(ctx.data)
     container = ctx.spec.container
     if container is not None:
         for i, mount in enumerate(container.mounts):

@@ -124,11 +124,26 @@ def _make(cls: type[T], *, frozen: bool, order: bool) -> type[T]:
     count = len(names)
     # all fields by position is how the readers build most records: one C call stores them
     by_dict = "__slots__" not in cls.__dict__
+    # the first fields by position and plain defaults for the rest (Hit(path, message)), stored
+    # in the fields' order as the general path below stores them
+    filled = {
+        given: {name: defaults[name] for name in names[given:]}
+        for given in range(count)
+        if all(name in defaults for name in names[given:])
+    }
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        if by_dict and not kwargs and len(args) == count:
-            self.__dict__.update(zip(names, args, strict=True))
-            return
+        if by_dict and not kwargs:
+            given = len(args)
+            if given == count:
+                self.__dict__.update(zip(names, args, strict=True))
+                return
+            rest = filled.get(given)
+            if rest is not None:
+                own = self.__dict__
+                own.update(zip(names, args, strict=False))
+                own.update(rest)
+                return
         if len(args) > count:
             raise TypeError(f"{title}() takes {count} arguments, {len(args)} given")
         for i, name in enumerate(names):

@@ -42,6 +42,22 @@ _FLOW_STOP = frozenset(",[]{}:#'\"")
 
 Problems = list[tuple[tuple[str | int, ...], str]]
 
+# The specs of a repository share most of their keys and plain values: what each reads as (a
+# string key; a value with no YAML 1.1 ambiguity) is kept for the process, up to a bound.
+_MEMO = 10_000
+_STRING_KEYS: set[str] = set()
+_PLAIN: dict[str, Any] = {}
+_MISSING: Any = object()
+
+
+def _string_key(key: str) -> bool:
+    """Whether a plain key is a string ruamel reads as such, and short enough to be a key."""
+    if len(key) > 1000 or not string_key(key):
+        return False
+    if len(_STRING_KEYS) < _MEMO:
+        _STRING_KEYS.add(key)
+    return True
+
 
 def _unusual(text: str) -> bool:
     if text.isascii():
@@ -86,13 +102,17 @@ class _Reader:
         # the lines that hold something: (line number, indentation, the line); comments and blank
         # lines are read past
         self.rows: list[tuple[int, int, str]] = []
+        append = self.rows.append
         for number, line in enumerate(text.split("\n")):
             body = line.lstrip(" ")
-            if not body or body[0] == "#":
+            if not body:
                 continue
-            if line.startswith(("---", "...")) or body[0] == "%":
+            first = body[0]
+            if first == "#":
+                continue
+            if first == "%" or (first in "-." and line.startswith(("---", "..."))):
                 raise _Refuse  # document markers and directives
-            self.rows.append((number, len(line) - len(body), line))
+            append((number, len(line) - len(body), line))
         self.problems: Problems = []
         self.spans: list[tuple[Mark, Mark]] | None = None  # kept only for `scalar_spans`
 
@@ -116,39 +136,54 @@ class _Reader:
         if depth > MAX_DEPTH:
             raise _Refuse
         rows = self.rows
+        count = len(rows)
+        spans = self.spans
+        key_match = _KEY.match
         number = rows[i][0]
         data: dict[str, Any] = {}
         pos = MapPos(number, indent)
         entries = pos.entries
-        while i < len(rows):
+        while i < count:
             number, at, line = rows[i]
             if at != indent:
                 if at > indent:
                     raise _Refuse  # more indented than the keys, after a value that ends on its line
                 break
-            found = _entry(line, at)
-            if found is None:
-                break  # a sequence item at the keys' indentation ends an indentless sequence's mapping
-            key, end, start = found
-            self.span(number, at, end)
+            # the common key, read here; quoted keys, items and refusals by `_entry`
+            found = key_match(line, at)
+            if found is not None:
+                key = found.group(1)
+                if key not in _STRING_KEYS and not _string_key(key):
+                    raise _Refuse  # a long implicit key, or one that is not a string
+                end, start = found.end(1), found.end()
+            else:
+                entry = _entry(line, at)
+                if entry is None:
+                    break  # a sequence item at the keys' indentation ends an indentless sequence's mapping
+                key, end, start = entry
+            if spans is not None:
+                spans.append(((number, at), (number, end)))
             if key in data:
                 raise _Refuse  # a duplicate key: ruamel reports it
-            where = (*path, key)
             if start < len(line) and line[start] != "#":
-                value, child, vcol = self.inline(line, start, number, where, depth)
+                first = line[start]
+                if first in _INDICATORS:
+                    value, child, vcol = self.inline(line, start, number, (*path, key), depth)
+                else:
+                    value, child, vcol = self.plain(line, start, number, path, key), None, start
                 data[key] = value
                 entries[key] = (number, at, number, vcol, child, value is None)
                 i += 1
                 continue
             # nothing after the key on its line: a block collection below it
             i += 1
-            if i >= len(rows):
+            if i >= count:
                 raise _Refuse  # an empty value
             below, col, following = rows[i]
             if col > indent:
-                value, child, i = self.block(i, col, where, depth + 1)
+                value, child, i = self.block(i, col, (*path, key), depth + 1)
             elif col == indent and _item(following, col) is not None:
-                value, child, i = self.sequence(i, col, where, depth + 1)
+                value, child, i = self.sequence(i, col, (*path, key), depth + 1)
             else:
                 raise _Refuse  # an empty value
             data[key] = value
@@ -184,7 +219,10 @@ class _Reader:
                 continue
             if line[start] == "-" and start + 1 < len(line) and line[start + 1] in " ":
                 raise _Refuse  # `- - x`: a sequence in a sequence
-            value, child, vcol = self.inline(line, start, number, where, depth)
+            if line[start] in _INDICATORS:
+                value, child, vcol = self.inline(line, start, number, where, depth)
+            else:
+                value, child, vcol = self.plain(line, start, number, path, len(data)), None, start
             data.append(value)
             items.append((number, vcol, child))
             i += 1
@@ -212,10 +250,10 @@ class _Reader:
             _rest(line, end)
             self.span(number, start, end)
             return text, None, start
-        return self.plain(line, start, number, path), None, start
+        return self.plain(line, start, number, path[:-1], path[-1]), None, start
 
-    def plain(self, line: str, start: int, number: int, path: tuple[str | int, ...]) -> Any:
-        """A plain scalar from `start` to the line's end or its comment."""
+    def plain(self, line: str, start: int, number: int, path: tuple[str | int, ...], last: str | int) -> Any:
+        """A plain scalar from `start` to the line's end or its comment, the value at (*path, last)."""
         if line[start] in _INDICATORS and (
             line[start] != "-" or start + 1 >= len(line) or line[start + 1] == " "
         ):
@@ -224,10 +262,16 @@ class _Reader:
         text = (line[start:] if end < 0 else line[start:end]).rstrip(" ")
         if ": " in text or text.endswith(":"):
             raise _Refuse  # a mapping inside a value: a syntax error for the others to report
-        self.span(number, start, start + len(text))
+        if self.spans is not None:
+            self.spans.append(((number, start), (number, start + len(text))))
+        known = _PLAIN.get(text, _MISSING)
+        if known is not _MISSING:
+            return known
         value, problem = plain_value(text)
         if problem is not None:
-            self.problems.append((path, problem))
+            self.problems.append(((*path, last), problem))
+        elif len(_PLAIN) < _MEMO:
+            _PLAIN[text] = value
         return value
 
 
@@ -363,18 +407,31 @@ def _rest(line: str, end: int) -> None:
 def _quoted(line: str, start: int) -> tuple[str, int]:
     """The text of the quoted scalar at `start` and the index after its closing quote."""
     quote = line[start]
-    out = []
     i = start + 1
+    if quote == "'":
+        out = []
+        while True:
+            close = line.find("'", i)
+            if close < 0:
+                raise _Refuse  # it goes on to the next line
+            if line.startswith("'", close + 1):  # '' is one quote
+                out.append(line[i : close + 1])
+                i = close + 2
+                continue
+            out.append(line[i:close])
+            return "".join(out), close + 1
+    close = line.find('"', i)
+    if close < 0:
+        raise _Refuse
+    if line.find("\\", i, close) < 0:
+        return line[i:close], close + 1  # no escape: the text as written
+    out = []
     n = len(line)
     while i < n:
         ch = line[i]
-        if ch == quote:
-            if quote == "'" and i + 1 < n and line[i + 1] == "'":
-                out.append("'")
-                i += 2
-                continue
+        if ch == '"':
             return "".join(out), i + 1
-        if ch == "\\" and quote == '"':
+        if ch == "\\":
             i = _escape(line, i + 1, out)
             continue
         out.append(ch)

@@ -131,6 +131,16 @@ class Context:
         return self.nodes > 1
 
     @property
+    def strings(self) -> list[tuple[DataPath, str]]:
+        """Every string of the merged data with its data path, in the order the data holds them
+        (a mapping's values, then a list's items, depth first). Made once: several checks read
+        every string of a spec."""
+        found: list[tuple[DataPath, str]] | None = self.facts.get("strings")
+        if found is None:
+            found = self.facts["strings"] = _strings(self.data)
+        return found
+
+    @property
     def uses_uv(self) -> bool | None:
         """Whether the ranks run under uv. `launch.python: uv` says so and a path says not; left
         unset, the compiled script chooses when the job starts (uv for a uv project: a uv.lock in
@@ -161,3 +171,20 @@ def _uv_project(spec_dir: str, workdir: str | None) -> bool | None:
         return os.path.isfile(os.path.join(path, "uv.lock"))
     except (OSError, ValueError):
         return None
+
+
+def _strings(data: Any) -> list[tuple[DataPath, str]]:
+    out: list[tuple[DataPath, str]] = []
+    stack: list[tuple[DataPath, Any]] = [((), data)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        path, node = pop()
+        if isinstance(node, str):
+            out.append((path, node))
+        elif isinstance(node, dict):
+            for key, value in reversed(node.items()):
+                push(((*path, key), value))
+        elif isinstance(node, list):
+            for index in range(len(node) - 1, -1, -1):
+                push(((*path, index), node[index]))
+    return out

@@ -171,14 +171,20 @@ def fields(data: dict[str, Any]) -> Iterator[tuple[tuple[str | int, ...], str]]:
 
 
 def interpolation_values(ctx: Context) -> dict[str, Any]:
-    """Spec values with defaults and derived values filled in, for `{dotted.path}`."""
-    return _resolve(_values(ctx))[0]
+    """Spec values with defaults and derived values filled in, for `{dotted.path}`. Made once per
+    context (lint, its #SBATCH checks and the compiler all ask): read it, never change it."""
+    return resolve(ctx)[0]
 
 
 def resolve(ctx: Context) -> tuple[dict[str, Any], list[tuple[tuple[str | int, ...], str]]]:
     """The interpolation values, and the templates whose references go round in a circle or
-    expand beyond the size bounds (with why)."""
-    return _resolve(_values(ctx))
+    expand beyond the size bounds (with why). Made once per context."""
+    found: tuple[dict[str, Any], list[tuple[tuple[str | int, ...], str]]] | None = ctx.facts.get(
+        "interpolation"
+    )
+    if found is None:
+        found = ctx.facts["interpolation"] = _resolve(_values(ctx))
+    return found
 
 
 def _values(ctx: Context) -> dict[str, Any]:

@@ -111,6 +111,29 @@ PREFILTER = re.compile(
     ),
     re.IGNORECASE,
 )
+# The same search for ASCII text, which is lowered first: the words and prefixes in lower case,
+# without IGNORECASE, run several times as fast. (Only for ASCII: IGNORECASE also folds some other
+# characters, the Kelvin sign to k, which lowering leaves as they are.)
+_PREFILTER_ASCII = re.compile(
+    "|".join(
+        [
+            *(prefix.lower() for _, _, prefix, _ in SHAPES),
+            "@",
+            *(word.lower() for word in sorted(SECRET_WORDS)),
+            *sorted(TAKES_PASSWORD_P),
+            _WANDB,
+        ]
+    )
+)
+
+
+def may_hold(text: str) -> bool:
+    """Whether `PREFILTER` finds anything in ``text``: where it does not, nothing here reports."""
+    if text.isascii():
+        return _PREFILTER_ASCII.search(text.lower()) is not None
+    return PREFILTER.search(text) is not None
+
+
 # `NAME=value` in a shell line (also after export or declare -x); names and unquoted values are
 # runs that end where the next one could start, so the line is read once
 _ASSIGN = re.compile(
@@ -196,7 +219,7 @@ def _shapes(text: str) -> Iterator[Secret]:
 
 def shape(text: str) -> str | None:
     """``what (prefix…)`` for the first known token shape in ``text``; never the token itself."""
-    if PREFILTER.search(text) is None:
+    if not may_hold(text):
         return None
     for found in _shapes(text):
         return found.reason
@@ -205,7 +228,7 @@ def shape(text: str) -> str | None:
 
 def shapes(text: str) -> list[Secret]:
     """Every known token shape in ``text``, with where its value is."""
-    if PREFILTER.search(text) is None:
+    if not may_hold(text):
         return []
     return [Secret(s.start, s.end, f"holds {s.reason}", s.prefix) for s in _shapes(text)]
 
@@ -243,7 +266,7 @@ def in_line(line: str) -> list[Secret]:
 
     The first is the line's reason; each secret's value is where `mask` hides it.
     """
-    if PREFILTER.search(line) is None:
+    if not may_hold(line):
         return []
     found: list[Secret] = []
     for match in _ASSIGN.finditer(line):

@@ -42,7 +42,6 @@ launch: {program: train.py}
 """
 
 from collections.abc import Iterator
-from typing import Any
 
 from jobc.core.diagnostics import DataPath, Hit, Severity, Span
 from jobc.lint.rules.base import Meta
@@ -62,17 +61,6 @@ META = Meta(
 # sections whose values the checks above already read, shapes included
 _CHECKED = (("fabric", "env"), ("launch", "args"), ("launch", "setup"))
 _LEAKS = "it would be written into the compiled script, which is committed, copied and printed in logs"
-
-
-def _walk(node: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _walk(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _walk(value, (*path, i))
-    elif isinstance(node, str):
-        yield path, node
 
 
 def _env(ctx: Context) -> Iterator[Hit]:
@@ -140,7 +128,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     for each in (*_env(ctx), *_args(ctx), *_setup(ctx)):
         reported.add(each.path)
         yield each
-    for path, text in _walk(ctx.data, ()):
+    for path, text in ctx.strings:
         if path in reported or path[:1] == ("env",) or path[:2] in _CHECKED:
             continue
         found = shape(text)
