@@ -7,7 +7,7 @@ which leaves them to JC106 when it reports shell syntax in a literal value.
 
 from __future__ import annotations
 
-import re
+from jobc.tables._later import later
 
 RUNTIME = (
     r"SLURM_PROCID|SLURM_NODEID|SLURM_LOCALID|SLURM_GTIDS|SLURM_TASK_PID|SLURMD_NODENAME"
@@ -15,6 +15,6 @@ RUNTIME = (
     r"|CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL"
 )
 # $NAME or ${NAME…}: the name must end there, so $RANKS or $SLURM_NODEIDX do not count
-RUNTIME_VAR = re.compile(rf"\$(?:\{{({RUNTIME})(?=[}}:#%/^,@-]|\[)|({RUNTIME})(?![A-Za-z0-9_]))")
+RUNTIME_VAR = later(rf"\$(?:\{{({RUNTIME})(?=[}}:#%/^,@-]|\[)|({RUNTIME})(?![A-Za-z0-9_]))")
 # a name without `$`, as arithmetic writes it ($((SLURM_NODEID * 8 + SLURM_LOCALID)))
-RUNTIME_NAME = re.compile(rf"(?<![A-Za-z0-9_])({RUNTIME})(?![A-Za-z0-9_])")
+RUNTIME_NAME = later(rf"(?<![A-Za-z0-9_])({RUNTIME})(?![A-Za-z0-9_])")

@@ -17,7 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+
+from jobc.tables._later import later as _later
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # The shapes of well-known tokens: what it is, the literal prefix (a regex that matches only
 # literal text), and what follows it. Messages show the prefix, never the rest.
@@ -70,9 +75,9 @@ TAKES_PASSWORD_P = frozenset(["login", "sshpass", "mysql", "mysqldump", "mysqlad
 _WANDB = "wandb"
 
 _NOT_SECRET_VALUES = frozenset(["true", "false", "yes", "no", "on", "off", "none", "null", "0", "1", ""])
-HASHLIKE_NAME = re.compile(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
-HEX40 = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
-_NAME_PARTS = re.compile(r"[_\-.]+")
+HASHLIKE_NAME = _later(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
+HEX40 = _later(r"(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
+_NAME_PARTS = _later(r"[_\-.]+")
 
 
 @cache
@@ -92,14 +97,14 @@ _NEEDLES = tuple(
 # scheme://user:password@host and pyxis's user:password@registry#image: the run of characters a
 # password may hold, ending at an '@' before a host; it starts only where such a run starts. A
 # host has a letter or a dot: `B:USR2@300` is sbatch's --signal, `user:1@2` no address.
-_BEFORE_AT = re.compile(r"(?<![^\s/@'\"])([^\s/@'\"]++)@(?=[0-9_-]*+[A-Za-z.])")
+_BEFORE_AT = _later(r"(?<![^\s/@'\"])([^\s/@'\"]++)@(?=[0-9_-]*+[A-Za-z.])")
 # inside that run: a user name (after the run's start, an '=' or a '(') and a password that is
 # not a reference ($VAR) or a glob
-_USER = re.compile(r"(?:^|(?<=[=(]))([^:=(]++:)(?![$*]).")
+_USER = _later(r"(?:^|(?<=[=(]))([^:=(]++:)(?![$*]).")
 # The prefilter: every prefix above, the URL's '@', every secret word (its name or flag), the
 # commands that take a password after -p, and wandb. A text it does not match holds nothing the
 # checks report; a literal alternation, so one pass over the text.
-PREFILTER = re.compile(
+PREFILTER = _later(
     "|".join(
         [
             *(prefix for _, _, prefix, _ in SHAPES),
@@ -136,12 +141,12 @@ def may_hold(text: str) -> bool:
 
 # `NAME=value` in a shell line (also after export or declare -x); names and unquoted values are
 # runs that end where the next one could start, so the line is read once
-_ASSIGN = re.compile(
+_ASSIGN = _later(
     r"(?:^|(?<=[\s;&|(]))(?:export\s++|declare\s++-x\s++)?+([A-Za-z_][A-Za-z0-9_]*+)="
     r"(\"[^\"]*+\"|'[^']*+'|[^\s;&|)]*+)"
 )
 # a shell word, quotes kept: runs of unquoted characters and quoted strings
-_WORD = re.compile(r"(?:[^\s'\"]++|'[^']*+'|\"(?:[^\"\\]++|\\.)*+\")++")
+_WORD = _later(r"(?:[^\s'\"]++|'[^']*+'|\"(?:[^\"\\]++|\\.)*+\")++")
 
 
 class Secret:
