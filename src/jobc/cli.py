@@ -8,12 +8,15 @@ import io
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any, TextIO, cast
 
 from jobc import __version__
 from jobc.commands import COMMANDS, Exit, crash
 from jobc.core import colour
 from jobc.core.text import visible_lines
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 class UsageError(Exception):
@@ -130,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     stderr = sys.stderr
-    sys.stderr = cast(TextIO, _Escaping(stderr))
+    sys.stderr = _Escaping(stderr)
     try:
         return _run(argv)
     finally:

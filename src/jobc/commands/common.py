@@ -6,11 +6,13 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from jobc.core.diagnostics import Finding
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.lint.config import Config
     from jobc.lint.pipeline import Override, Result
 

@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from jobc.commands import Exit
 from jobc.commands.common import (
@@ -19,7 +18,10 @@ from jobc.commands.common import (
 )
 from jobc.core.diagnostics import Finding, Severity
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.lint.config import Config
     from jobc.lint.fix import Outcome
 

@@ -10,9 +10,10 @@ The names below load their modules on first use: lint imports `jobc.compile.sbat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.compile.errors import CompileError
     from jobc.compile.plan import spec_sha256
     from jobc.compile.script import compile_attach, compile_batch

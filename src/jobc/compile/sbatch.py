@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from jobc.compile.errors import CompileError
 from jobc.core.diagnostics import DataPath, Hit
 from jobc.core.lazyre import lazy
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, is_pyxis
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.spec.context import Context
 
 _OPTION_NAME = lazy(r"[a-z][a-z0-9-]*\Z")

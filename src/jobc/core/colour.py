@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Protocol
 
 CHOICES = ("auto", "always", "never")
 
@@ -19,8 +18,12 @@ CHOICES = ("auto", "always", "never")
 choice = "auto"
 
 
-class _Stream(Protocol):
-    def isatty(self) -> bool: ...
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class _Stream(Protocol):
+        def isatty(self) -> bool: ...
 
 
 def wanted(stream: _Stream, choice: str | None = None, env: Mapping[str, str] | None = None) -> bool:

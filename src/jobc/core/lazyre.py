@@ -10,7 +10,10 @@ use compiles it, and keeps its methods, so later calls cost what the pattern's o
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split", "scanner")
 
@@ -36,9 +39,9 @@ class _Lazy:
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(pattern, flags)`, compiled on first use."""
-    return cast("re.Pattern[str]", _Lazy(pattern, flags))
+    return _Lazy(pattern, flags)  # type: ignore[return-value]  # it reads as one
 
 
 def lazy_bytes(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
     """`re.compile(pattern, flags)` for bytes, compiled on first use."""
-    return cast("re.Pattern[bytes]", _Lazy(pattern, flags))
+    return _Lazy(pattern, flags)  # type: ignore[return-value]

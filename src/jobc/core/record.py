@@ -15,9 +15,21 @@ of) `dataclasses.asdict`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform, overload
+
+    T = TypeVar("T")
+else:
+    # what type checkers read from typing, and nothing at run time: every lint imports this
+    # module, and typing is not worth importing for it
+    def dataclass_transform(**_: object) -> object:
+        return lambda decorated: decorated
+
+    def overload(decorated: object) -> object:
+        return decorated
+
 
 _set = object.__setattr__
 _MISSING: Any = object()
@@ -82,11 +94,11 @@ def record(cls: type[T], /) -> type[T]: ...
 
 
 @overload
-def record(*, frozen: bool = True, order: bool = False) -> Callable[[type[T]], type[T]]: ...
+def record(*, frozen: bool = True, order: bool = False) -> Callable[[type[T]], type[T]]: ...  # noqa: F811
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def record(cls: type[T] | None = None, /, *, frozen: bool = True, order: bool = False) -> Any:
+def record(cls: type[T] | None = None, /, *, frozen: bool = True, order: bool = False) -> Any:  # noqa: F811
     """Make ``cls`` a value class from its annotated fields; frozen unless ``frozen=False``."""
 
     def make(cls: type[T]) -> type[T]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from jobc.core.diagnostics import Severity
 from jobc.core.lazyre import lazy
 from jobc.core.record import field, record
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ConfigError(Exception):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
 
 from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Related, Severity, Span
 from jobc.core.numbers import ascii_int
@@ -14,7 +13,10 @@ from jobc.reader import source as _source
 from jobc.reader.locate import entry_insertion, entry_removal, locate
 from jobc.spec.context import Context
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.spec.plain import JobSpec
 
 COMMAND_LINE = "<command line>"
@@ -77,24 +79,27 @@ class Result:
         return [f for f in self.findings if f.severity >= Severity.ERROR]
 
 
-class Places(Protocol):
-    """How a file that is not YAML (a batch script) places what its rules find.
+if TYPE_CHECKING:
+    from typing import Protocol
 
-    The spec rules that run on a script report data paths into the spec the script was read
-    into; the script knows which of its words each value came from.
-    """
+    class Places(Protocol):
+        """How a file that is not YAML (a batch script) places what its rules find.
 
-    def place(self, hit: Hit, run: Run) -> tuple[str, Span]:
-        """The file and span a hit without a span of its own belongs at."""
-        ...
+        The spec rules that run on a script report data paths into the spec the script was read
+        into; the script knows which of its words each value came from.
+        """
 
-    def related(self, file: str, span: Span) -> tuple[Related, ...]:
-        """Other places a finding at `span` concerns (the command that runs a value)."""
-        ...
+        def place(self, hit: Hit, run: Run) -> tuple[str, Span]:
+            """The file and span a hit without a span of its own belongs at."""
+            ...
 
-    def fix(self, code: str, hit: Hit, file: str, span: Span) -> Fix | None:
-        """The repair of the finding, as edits of the file's own text; None when none is certain."""
-        ...
+        def related(self, file: str, span: Span) -> tuple[Related, ...]:
+            """Other places a finding at `span` concerns (the command that runs a value)."""
+            ...
+
+        def fix(self, code: str, hit: Hit, file: str, span: Span) -> Fix | None:
+            """The repair of the finding, as edits of the file's own text; None when none is certain."""
+            ...
 
 
 class Run:

@@ -12,7 +12,6 @@ from.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Finding, Fix, Hit, Related, Severity, Span
 from jobc.lint.config import Config
@@ -31,6 +30,7 @@ from jobc.reader import source as _source
 from jobc.spec.context import Context
 from jobc.tables.slurm_options import SPEC_PATH
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from jobc.script.facts import ScriptFacts
     from jobc.script.spec import Derived

@@ -21,14 +21,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import ceil
-from typing import Literal
 
 from jobc.core.record import record
 from jobc.memory.placement import RankParams, Sizes
 from jobc.memory.shape import ModelShape
 
-Framework = Literal["megatron", "pytorch"]
-Recompute = Literal["none", "selective", "full"]
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Framework = Literal["megatron", "pytorch"]
+    Recompute = Literal["none", "selective", "full"]
 
 
 @record

@@ -3,15 +3,17 @@ in the lint context and shared by the parallelism rules, the memory rules and `j
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from jobc.memory.estimate import Estimate, Job, Kind, estimable, estimate
+from jobc.memory.estimate import Estimate, Job, estimable, estimate
 from jobc.memory.placement import Sizes
 from jobc.memory.resolve import Dims, Resolution, resolve_model
 from jobc.memory.shape import ModelShape
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.core.diagnostics import Hit
+    from jobc.memory.estimate import Kind
     from jobc.spec.context import Context
 
 _KINDS: dict[str, Kind] = {

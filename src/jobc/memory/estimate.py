@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import ceil
-from typing import Literal
 
 from jobc.core.record import record
 from jobc.memory import activations as act
@@ -13,7 +12,11 @@ from jobc.memory.params import ParamCounts, count, one_expert
 from jobc.memory.placement import RankParams, Sizes, per_rank
 from jobc.memory.shape import ModelShape
 
-Kind = Literal["training", "inference", "convert"]
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Kind = Literal["training", "inference", "convert"]
 
 GIB = 1 << 30
 CONTEXT_BYTES = GIB  # CUDA context plus cuBLAS/cuDNN workspaces

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from jobc.core.record import replace
 from jobc.memory.shape import MLA, Experts, ModelShape
@@ -22,7 +21,11 @@ class ConfigError(ValueError):
     """A config that cannot be read as a model; the message says which key and why."""
 
 
-Config = Mapping[str, Any]
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    Config = Mapping[str, Any]
 
 _DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32", "float8_e4m3fn": "fp8"}
 _FP8_METHODS = {"fp8", "fbgemm_fp8", "finegrained_fp8"}

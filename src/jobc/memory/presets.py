@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
 
 from jobc.core.record import record
 from jobc.memory.shape import ModelShape
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record

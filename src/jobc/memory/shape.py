@@ -6,9 +6,11 @@ a `ModelShape`, and the lint rules, `jobc plan` and the parallelism rules all us
 
 from __future__ import annotations
 
-from typing import Literal
-
 from jobc.core.record import record
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Literal
 
 DTYPE_BYTES: dict[str, int] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1}
 

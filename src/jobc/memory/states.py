@@ -16,12 +16,15 @@ data-parallel shards d:
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
 
 from jobc.core.record import record
 from jobc.memory.shape import DTYPE_BYTES
 
-Sharding = Literal["none", "distributed-optimizer", "fsdp2", "megatron-fsdp"]
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Sharding = Literal["none", "distributed-optimizer", "fsdp2", "megatron-fsdp"]
 FSDP: tuple[Sharding, ...] = ("fsdp2", "megatron-fsdp")
 
 

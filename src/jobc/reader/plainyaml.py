@@ -14,11 +14,13 @@ in every detail wherever it answers.
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobc.core.lazyre import lazy
 from jobc.reader.locate import MapPos, Pos, SeqPos
 from jobc.reader.scalars import Unsupported, plain_value, string_key
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = 30  # deeper documents are left to the other readers, which report the limits
 

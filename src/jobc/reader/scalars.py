@@ -5,9 +5,12 @@ numbers. Every reader reports them the same way."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from jobc.core.lazyre import lazy
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Unsupported(Exception):

@@ -11,7 +11,6 @@ import itertools
 import re
 import warnings
 from pathlib import Path
-from typing import Any
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
@@ -19,6 +18,10 @@ from jobc.core.record import field, record
 from jobc.reader import yamlguard
 from jobc.reader.locate import MapPos, Pos, SeqPos
 from jobc.reader.scalars import plain_string_problem
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data

@@ -8,7 +8,9 @@ expanding.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # A fallback for machines without libyaml, where the brackets are counted without reading quotes:
 # a generous bound that ordinary text never reaches, and ruamel stays fast up to it.

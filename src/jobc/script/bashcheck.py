@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:  # a script lint asks bash only for a text tree-sitter stumbles on
     import subprocess
 

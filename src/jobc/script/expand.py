@@ -4,7 +4,6 @@ as far as the script itself says (`jobc.script.values` holds the values' segment
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from jobc.core.diagnostics import Span
 from jobc.core.numbers import ascii_int
@@ -12,6 +11,10 @@ from jobc.script import values as _values
 from jobc.script.facts import Export, Word
 from jobc.script.tree import Positions, argument_nodes
 from jobc.script.variables import CWD, UNSET, Variables
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 _SPECIAL_WORD = re.compile(r"[\\*?\[]")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from jobc.core.diagnostics import Span
 from jobc.core.record import field, record
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # Variables that differ from rank to rank (or node to node): expanded in the batch shell, they
 # take the first node's value (or none) for every rank.

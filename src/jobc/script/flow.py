@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from jobc.core.diagnostics import Span
 from jobc.core.numbers import ascii_int
@@ -28,6 +27,10 @@ from jobc.script.tree import (
     within,
 )
 from jobc.script.variables import CWD, UNSET, Branches, Frame, Variables
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # `${X:=8}` and `${X=8}` assign X as they expand (`: "${X:=8}"` is how scripts give defaults)
 _ASSIGNS_DEFAULT = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from jobc.core.diagnostics import Span
 from jobc.script import bashcheck
@@ -23,6 +22,10 @@ from jobc.script.steps import PYTHON, Steps
 from jobc.script.tree import Positions, parser, statements
 from jobc.script.variables import Variables
 from jobc.tables.secrets import PREFILTER
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "BASH_LIKE",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from typing import Any
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
@@ -23,6 +22,10 @@ from jobc.tables import launchers
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
 
 __all__ = ["Derived", "derive", "gpus_per_node", "step_nodes", "step_option"]
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = lazy(r"^[A-Za-z0-9._-]+$")

@@ -8,7 +8,6 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from jobc.core.diagnostics import Span
 from jobc.script import values as _values
@@ -18,6 +17,10 @@ from jobc.script.tree import Positions, dash_c, field, parser, runs, statements
 from jobc.script.variables import CWD, UNSET, Variables
 from jobc.tables import launchers as _launchers
 from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # Commands that run the rest of their words as a command
 _WRAPPERS = frozenset(

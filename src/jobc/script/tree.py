@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from typing import Any
 
 from jobc.core.diagnostics import Span
 from jobc.script import values as _values
 from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Word
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 _PARSER: Any = None
 

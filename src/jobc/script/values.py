@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # text, start, end (byte offsets in the script; -1 when the text is written nowhere in it), literal
 Seg = tuple[str, int, int, bool]

@@ -6,10 +6,12 @@ the journal, so an `if` costs what its branches set, not the number of variables
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobc.core.numbers import ascii_int, is_digits
 from jobc.script import values as _values
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 UNSET: Any = object()  # a variable the script never set
 # the shell's working directory, followed as a variable no shell name can clash with: a `cd` in a

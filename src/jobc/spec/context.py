@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from jobc.core.diagnostics import DataPath
 from jobc.core.record import field, record
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.spec.catalog import Gpu
     from jobc.spec.framework import Framework
     from jobc.spec.plain import JobSpec

@@ -9,8 +9,7 @@ expert-parallel all-to-all wants 32 queues.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from jobc.spec.catalog import Gpu
     from jobc.spec.plain import JobSpec

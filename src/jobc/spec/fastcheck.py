@@ -12,7 +12,6 @@ import json
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 _IGNORED = frozenset({"title", "description", "default", "examples", "$schema", "$id", "$comment"})
 
@@ -34,7 +33,11 @@ def regex(pattern: str) -> re.Pattern[str]:
     return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
-Check = Callable[[Any], bool]
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    Check = Callable[[Any], bool]
 
 
 def valid(data: Any, definition: str) -> bool:

@@ -18,15 +18,17 @@ says it; without it the spec usually gives it away, in this order:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal
 
 from jobc.core.lazyre import lazy
 from jobc.core.record import record
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Literal
+
     from jobc.spec.plain import JobSpec
 
-Name = Literal["megatron", "pytorch"]
+    Name = Literal["megatron", "pytorch"]
 
 TITLES: dict[str, str] = {
     "megatron": "Megatron (Megatron-LM, Megatron-Bridge, NeMo)",

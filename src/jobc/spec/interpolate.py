@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.spec.context import Context
 
 _TOKEN = lazy(r"\{\{|\}\}|\$\{[^{}]*\}|\{([^{}]*)\}")

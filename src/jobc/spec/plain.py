@@ -8,7 +8,10 @@ Generated from jobc.spec.model by `tools/regen.py`; do not edit."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING: a lint has no use for typing at run time
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
 _set = object.__setattr__
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TextIO
-
 from jobc.core.diagnostics import Finding
 
-Reporter = Callable[[Sequence[Finding], dict[str, list[str]], TextIO, bool], None]
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TextIO
+
+    Reporter = Callable[[Sequence[Finding], dict[str, list[str]], TextIO, bool], None]
 
 
 def reporter(name: str) -> Reporter:

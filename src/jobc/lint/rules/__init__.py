@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from jobc.lint.rules.base import Meta, Rule, from_module
 from jobc.lint.rules.registry import ROWS
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.lint.rules.base import Check
     from jobc.spec.context import Context
 

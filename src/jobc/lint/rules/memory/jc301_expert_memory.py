@@ -34,13 +34,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from math import isqrt
-from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.memory._where import first_given, model_source
 from jobc.spec.context import Context
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from fractions import Fraction
 

@@ -31,12 +31,12 @@ workload: {kind: convert}
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from jobc.memory.estimate import Estimate
 

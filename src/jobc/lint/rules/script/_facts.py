@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from jobc.core.diagnostics import Hit, Span
 from jobc.spec.context import Context
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from jobc.script.facts import ScriptFacts
     from jobc.script.spec import Derived
 

@@ -35,7 +35,6 @@ srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 tr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.core.numbers import ascii_int
@@ -44,6 +43,7 @@ from jobc.lint.rules.script._facts import facts, hit, nodes
 from jobc.spec.context import Context
 from jobc.tables import launchers
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from jobc.script.facts import ScriptFacts, Step
 

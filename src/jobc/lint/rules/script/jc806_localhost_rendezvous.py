@@ -33,7 +33,6 @@ srun torchrun --nnodes=2 --rdzv_endpoint="$MASTER_ADDR:29500" train.py
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Hit, Severity, Span
 from jobc.lint.rules.base import Meta
@@ -41,6 +40,7 @@ from jobc.lint.rules.script._facts import facts, hit, nodes
 from jobc.spec.context import Context
 from jobc.tables import launchers
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from jobc.script.facts import Word
 
