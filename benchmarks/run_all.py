@@ -1,8 +1,9 @@
 """Run every benchmark and print the README's "Benchmarks" section (or write it with --write).
 
-    uv run python benchmarks/run_all.py [--quick] [--write]
+    uv run python benchmarks/run_all.py [--quick] [--write] [--targets]
 
---quick uses fewer rounds (for a look, not for the README). --write replaces the text between the
+--quick uses fewer rounds (for a look, not for the README); --targets runs only the four
+measures the targets name and prints their table. --write replaces the text between the
 `<!-- benchmarks:start -->` and `<!-- benchmarks:end -->` markers in README.md (or, the first time,
 the paragraph under "## Benchmarks").
 """
@@ -280,11 +281,33 @@ def write(text: str) -> None:
     print("wrote README.md", file=sys.stderr)
 
 
+def targets_only(quick: bool) -> str:
+    """The four measures the targets name, and their table: what `--targets` prints."""
+    lint = run("lint_vs_yamllint.py", 5 if quick else 41)
+    many = run("throughput.py", 1 if quick else 7)
+    script = run("script_vs_shellcheck.py", 5 if quick else 41)
+    compile_bytecode()
+    triage = run("triage_vs_grep.py", None, "--sizes", str(TRIAGE_MIB))
+    m = machine()
+    return (
+        f"{m['nproc']} cores ({m['cpu']}), Python {m['python']}, 1-minute load average "
+        f"{lint['machine']['load_1min']} at the start\n\n{targets(lint, many, script, triage)}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds: a look, not README numbers")
     parser.add_argument("--write", action="store_true", help="write the section into README.md")
+    parser.add_argument(
+        "--targets", action="store_true", help="only the measures the targets name, and their table"
+    )
     args = parser.parse_args()
+    if args.targets:
+        if args.write:
+            raise SystemExit("--write takes the whole section; run without --targets")
+        print(targets_only(args.quick))
+        return 0
     text = section(args.quick)
     print(text)
     if args.write:
