@@ -82,3 +82,15 @@ def test_pre_commit_snippets_name_the_repository() -> None:
     for hook in hooks:
         assert f"- id: {hook['id']}" in readme()
     assert f"rev: v{VERSION}" in readme()
+
+
+def test_every_uv_install_the_docs_show_compiles_bytecode() -> None:
+    """A fresh process per commit pays for every module compiled from source: uv installs
+    compile only when asked (pip compiles by default), and the README says why."""
+    for page in DOCS:
+        for words in install_commands(page.read_text("utf-8")):
+            if words[:2] == ["uv", "tool"]:
+                assert "--compile-bytecode" in words, (page.name, words)
+    text = readme()
+    assert "UV_COMPILE_BYTECODE=1" in text
+    assert "PYTHONDONTWRITEBYTECODE" in text
