@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import bisect
-from typing import Any
 
 from jobc.core.diagnostics import Edit, Fix, Span
 from jobc.core.lazyre import lazy
 from jobc.core.record import field, record
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 _MARK = lazy(r"jobc:\s*ignore\[([^\]]*)\]")
 
