@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from jobc.jobs.heal import judge
-from jobc.jobs.triage import Diagnosis, Finding
+from jobc.jobs.triage import Diagnosis, Evidence, Finding
 
 NODES = ["n1", "n2", "n3", "n4"]
 POLICY = judge.Policy(
@@ -198,7 +198,16 @@ def test_a_clean_preflight_is_no_ending() -> None:
 
 
 def test_a_lost_attempt_from_accounting_and_the_log() -> None:
-    named = diagnosis(cause("node_fail", "srun: error: Node failure on n2", node="n2", action="exclude_node"))
+    srun = cause("node_fail", "Slurm lost n2", node="n2", action="exclude_node")
+    srun.evidence = [Evidence("job.out", 7, "srun: error: Node failure on n2")]
+    # slurmstepd reports the failure from the node that is still alive: not the lost one
+    stepd = cause("node_fail", "Slurm lost a node", node="n1", action="exclude_node")
+    stepd.evidence = [
+        Evidence(
+            "job.out", 8, "slurmstepd-n1: error: *** JOB 7 ON n1 CANCELLED AT 2026 DUE TO NODE FAILURE ***"
+        )
+    ]
+    named = diagnosis(srun, stepd)
     ending = judge.from_accounting("NODE_FAIL", named, NODES, [])
     assert (ending.state, ending.cls, ending.blamed) == ("NODE_FAIL", "node_fail", ["n2"])
     assert "the log names n2" in ending.cause
@@ -215,3 +224,18 @@ def test_a_lost_attempt_without_a_node_failure_is_unknown() -> None:
     lost = judge.from_accounting(None, diagnosis(), NODES, [])
     assert lost.cls == "unknown"
     assert judge.why_not(lost, POLICY) is not None
+
+
+def test_after_a_lost_attempt_the_run_goes_on_unless_the_spec_does_not_retry_it() -> None:
+    named = judge.from_accounting("NODE_FAIL", None, NODES, ["n2"])
+    go_on = judge.after_lost(named, POLICY, NODES)
+    assert (go_on.requeue, go_on.decision, go_on.excluded) == (True, "retry", ["n2"])
+    no_node_fail = judge.Policy(frozenset({"preflight"}), 3, True, True)
+    stop = judge.after_lost(named, no_node_fail, NODES)
+    assert (stop.requeue, stop.reason) == (False, "not retried: node_fail is not in resilience.retry_on")
+    # Slurm (or an administrator) restarted it for a reason nobody recorded: nothing is excluded
+    unknown = judge.after_lost(judge.from_accounting("REQUEUED", None, NODES, ["n2"]), POLICY, NODES)
+    assert (unknown.requeue, unknown.excluded) == (True, [])
+    assert "its cause is unknown" in unknown.reason
+    everything_down = judge.from_accounting("NODE_FAIL", None, NODES, NODES)
+    assert judge.after_lost(everything_down, POLICY, NODES).excluded == []

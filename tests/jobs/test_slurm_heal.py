@@ -188,6 +188,7 @@ def test_a_node_failing_its_preflight_is_excluded_and_the_job_resumes_elsewhere(
     assert record["ExcNodeList"] == bad, record
     assert f"jobc: preflight {bad} failed command: exited with 3" in log, log
     assert f"check_node: {bad} is broken" in log
+    assert f"jobc: requeueing job {job}: retried without {bad} (restart 2 of at most 3)" in log, log
     assert (row["state"], row["restarts"]) == ("COMPLETED", 2)
 
     assert (first["state"], first["class"], first["decision"], first["excluded"]) == (
@@ -336,3 +337,60 @@ def test_preemption_requeues_and_counts_in_the_same_budget(
     assert "restart 2 would exceed resilience.max_restarts 1" in failed["reason"], failed
     stop = next(e for e in seen(tmp_path, 0) if e["event"] == "stop")
     assert stop["step"] in checkpoints(tmp_path)  # the checkpoint a resume would start from
+
+
+def test_a_lost_node_that_comes_back_is_left_out_by_the_next_attempt(
+    heal_cluster: SlurmCluster, tmp_path: Path
+) -> None:
+    cluster = heal_cluster
+    spec = write_spec(tmp_path, "heal-back", args=TRAIN_ARGS)
+    job = submit(cluster, tmp_path, spec)
+    victim = ""
+    spares: list[str] = []
+    try:
+        poll(cluster, job, tmp_path, "a checkpoint of step 10", lambda: 10 in checkpoints(tmp_path))
+        record = cluster.job(job)
+        # not the batch host this time: the batch shell lives on, and srun names the lost node
+        allocated = expand(cluster, record["NodeList"])
+        victim = next(n for n in allocated if n != record["BatchHost"])
+        cluster.kill_node(victim)
+        cluster.wait_for(
+            job,
+            lambda r: r.get("Restarts") == "1" and r.get("JobState") == "PENDING",
+            LIMIT_S,
+            "requeue of job",
+        )
+        # the node comes back (ReturnToService=2) and is the only one free besides the survivor
+        cluster.restart_slurmd(victim)
+        poll_done(lambda: cluster.node_states().get(victim) == "idle", f"{victim} back")
+        spares = [n for n in cluster.node_names if n not in allocated]
+        cluster.run("scontrol", "update", f"NodeName={','.join(spares)}", "State=DRAIN", "Reason=jobc-test")
+        cluster.release(job)
+        # the attempt Slurm gave the node to leaves it at once, excluding it this time
+        again = release_restart(cluster, job, tmp_path, 2)
+        cluster.run("scontrol", "update", f"NodeName={','.join(spares)}", "State=RESUME")
+        assert again["ExcNodeList"] == victim, again
+        assert final(cluster, job) == "COMPLETED", job_log(tmp_path / "logs")
+        row = story(cluster, tmp_path, job)
+    finally:
+        cluster.cancel(job)
+        if spares:
+            cluster.run("scontrol", "update", f"NodeName={','.join(spares)}", "State=RESUME", check=False)
+        if victim:
+            cluster.restart_slurmd(victim)
+    log = job_log(tmp_path / "logs")
+    lost, guarded, done = row["attempts"]
+    assert (lost["class"], lost["excluded"]) == ("node_fail", [victim]), lost
+    assert f"the log names {victim}" in lost["cause"]
+    assert victim in guarded["nodes"]
+    assert guarded["decision"] == "retry"
+    assert f"the allocation holds {victim}" in guarded["cause"]
+    assert victim not in done["nodes"]
+    assert done["state"] == "COMPLETED"
+    assert f"srun: error: Node failure on {victim}" in log
+    # the program never ran on the allocation that held the node
+    assert [s["restart"] for s in seen(tmp_path, 0) if s["event"] == "start"] == [0, 2]
+
+
+def expand(cluster: SlurmCluster, node_list: str) -> list[str]:
+    return cluster.run("scontrol", "show", "hostnames", node_list).stdout.split()

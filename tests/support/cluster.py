@@ -904,11 +904,26 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
 
     def kill_node(self, node: str) -> list[int]:
         """The node dies: its slurmd, its slurmstepds and every process of its job steps are
-        SIGKILLed at once (kill_slurmd alone leaves the steps running, which a dead machine
-        would not). The slurmstepds are found by the sockets they hold in the node's spool
-        directory, the tasks (and a batch script's srun) by SLURMD_NODENAME in their
-        environment. Returns the pids killed besides slurmd."""
+        SIGKILLed (kill_slurmd alone leaves the steps running, which a dead machine would not).
+        The slurmstepds are found by the sockets they hold in the node's spool directory, the
+        tasks (and a batch script with its srun) by SLURMD_NODENAME in their environment. Rounds
+        repeat until none is left alive, so a process one of them started meanwhile dies too.
+        Returns the pids killed besides slurmd."""
         self.kill_slurmd(node)
+        killed: set[int] = set()
+        for _ in range(50):
+            victims = self._node_processes(node) - killed
+            live = {pid for pid in victims if not _zombie(pid)}
+            if not live:
+                break
+            for pid in sorted(live):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            killed |= live
+            time.sleep(0.1)
+        return sorted(killed)
+
+    def _node_processes(self, node: str) -> set[int]:
         spool = f"{self.root}/spool/{node}/".encode()
         inodes = set()
         with contextlib.suppress(OSError):
@@ -916,17 +931,13 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
                 fields = line.split()
                 if len(fields) >= 8 and fields[7].startswith(spool):
                     inodes.add(f"socket:[{fields[6].decode()}]")
-        victims = set(_pids_with_environ(f"SLURMD_NODENAME={node}\0".encode()))
+        found = set(_pids_with_environ(f"SLURMD_NODENAME={node}\0".encode()))
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit() and inodes:
                 with contextlib.suppress(OSError):
                     if any(os.readlink(fd) in inodes for fd in (entry / "fd").iterdir()):
-                        victims.add(int(entry.name))
-        victims &= set(self.processes())
-        for pid in victims:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        return sorted(victims)
+                        found.add(int(entry.name))
+        return found & set(self.processes())
 
     def restart_slurmd(self, node: str) -> None:
         """Start a node's slurmd again (after kill_slurmd); ReturnToService=2 brings it back."""
@@ -967,6 +978,15 @@ def remove_abandoned_clusters(base: Path) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether the process has ended and waits only to be reaped (or is gone)."""
+    try:
+        stat_ = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat_.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 def cluster_processes(root: Path) -> list[int]:

@@ -168,7 +168,15 @@ def from_accounting(
     the job under it), from Slurm's record of it, its part of the log and the nodes down now."""
     named = []
     if d is not None:
-        named = [f.node for f in d.findings if f.cls == "node_fail" and f.node in nodes]
+        # srun's "Node failure on NODE" names the lost node; slurmstepd's "JOB … ON NODE CANCELLED
+        # … DUE TO NODE FAILURE" names the node that printed it, which is still alive
+        named = [
+            f.node
+            for f in d.findings
+            if f.cls == "node_fail"
+            and f.node in nodes
+            and any(f"Node failure on {f.node}" in e.text for e in f.evidence)
+        ]
     if state == "NODE_FAIL" or named:
         blamed = list(dict.fromkeys(n for n in named if n)) or [n for n in nodes if n in down]
         where = (
@@ -258,3 +266,21 @@ def why_not(ending: Ending, policy: Policy) -> str | None:
     if not policy.requeue:
         return "resilience.requeue is false, so the job cannot requeue itself"
     return None
+
+
+def after_lost(ending: Ending, policy: Policy, nodes: Sequence[str]) -> Decision:
+    """What follows an attempt Slurm restarted without its word (the restart has happened):
+    go on, without the node a node failure names; or stop, when the spec does not retry that
+    failure. A cause nobody can name excludes nothing, and the run Slurm started goes on."""
+    if ending.cls == "node_fail":
+        refusal = why_not(ending, policy)
+        if refusal is not None:
+            return Decision(False, 1, "stop", f"not retried: {refusal}")
+        excluded = (
+            ending.blamed if policy.exclude and len(ending.blamed) <= shared_limit(len(nodes) or 1) else []
+        )
+        what = f"requeued by Slurm; kept out of {', '.join(excluded)}" if excluded else "requeued by Slurm"
+        return Decision(True, 0, "retry", what, list(excluded))
+    if ending.cls == "preempted":
+        return Decision(True, 0, "requeue", "requeued by Slurm")
+    return Decision(True, 0, "requeue", "requeued by Slurm; its cause is unknown, so no node is excluded")

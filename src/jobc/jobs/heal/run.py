@@ -99,10 +99,13 @@ def start(job: Job, policy: judge.Policy, log_offset: int) -> str:
     run past the budget or on a node an earlier attempt excluded."""
     past = ledger.read(job.ledger)
     runs = cluster.runs(job.job_id) if any(a.end is None for a in past) else None
+    stopped = None
     for index, attempt in enumerate(past):
         if attempt.end is None and attempt.restart < job.restart:
             after = past[index + 1].log_offset if index + 1 < len(past) else log_offset
-            _close_lost(job, attempt, after, runs, policy)
+            closed = _close_lost(job, attempt, after, runs, policy)
+            if not closed.requeue:
+                stopped = closed.reason
     past = ledger.read(job.ledger)
     ledger.append(
         job.ledger,
@@ -119,6 +122,8 @@ def start(job: Job, policy: judge.Policy, log_offset: int) -> str:
     )
     total = policy.max_restarts + 1
     say(f"attempt {job.restart + 1} of at most {total} on {', '.join(job.nodes) or 'unknown nodes'}")
+    if stopped is not None:
+        return _refuse(job, stopped)
     if job.restart > policy.max_restarts:
         return _refuse(
             job,
@@ -137,7 +142,7 @@ def _close_lost(
     after: int | None,
     runs: list[tuple[str, str]] | None,
     policy: judge.Policy,
-) -> None:
+) -> judge.Decision:
     """Write the end of an attempt that could not: from accounting, its log and sinfo."""
     state = runs[attempt.restart][0] if runs is not None and attempt.restart < len(runs) else None
     d = None
@@ -147,24 +152,10 @@ def _close_lost(
         except OSError:
             d = None
     ending = judge.from_accounting(state, d, attempt.nodes, cluster.down(attempt.nodes))
-    if ending.cls == "preempted":
-        decision = judge.Decision(True, 0, "requeue", "requeued by Slurm")
-    else:
-        why = judge.why_not(ending, policy)
-        if why is None:
-            excluded = (
-                ending.blamed
-                if policy.exclude and len(ending.blamed) <= judge.shared_limit(len(attempt.nodes) or 1)
-                else []
-            )
-            what = (
-                f"requeued by Slurm; kept out of {', '.join(excluded)}" if excluded else "requeued by Slurm"
-            )
-            decision = judge.Decision(True, 0, "retry", what, excluded)
-        else:
-            decision = judge.Decision(False, 1, "stop", f"not retried: {why}")
+    decision = judge.after_lost(ending, policy, attempt.nodes)
     say(f"attempt {attempt.restart + 1} ended without its own word: {ending.cause}; {decision.reason}")
     ledger.append(job.ledger, _end_record(attempt.restart, ending, decision, "accounting"))
+    return decision
 
 
 def _refuse(job: Job, why: str) -> str:
