@@ -394,3 +394,27 @@ def test_a_lost_node_that_comes_back_is_left_out_by_the_next_attempt(
 
 def expand(cluster: SlurmCluster, node_list: str) -> list[str]:
     return cluster.run("scontrol", "show", "hostnames", node_list).stdout.split()
+
+
+def test_no_retry_that_would_leave_the_partition_too_small(
+    heal_cluster: SlurmCluster, tmp_path: Path
+) -> None:
+    cluster = heal_cluster
+    spec = write_spec(tmp_path, "heal-room", args=TRAIN_ARGS)
+    fail_in(tmp_path, (0, 1))
+    spares = list(cluster.node_names[2:])
+    # two of the four nodes are drained: without a failed node only one would be left for two
+    cluster.run("scontrol", "update", f"NodeName={','.join(spares)}", "State=DRAIN", "Reason=jobc-test")
+    try:
+        job = submit(cluster, tmp_path, spec)
+        try:
+            assert final(cluster, job) == "FAILED", job_log(tmp_path / "logs")
+            row = story(cluster, tmp_path, job)
+        finally:
+            cluster.cancel(job)
+    finally:
+        cluster.run("scontrol", "update", f"NodeName={','.join(spares)}", "State=RESUME", check=False)
+    (only,) = row["attempts"]
+    assert (only["class"], only["decision"], only["excluded"]) == ("preflight", "stop", [])
+    assert "usable node, fewer than the job's 2: the retry would never start" in only["reason"], only
+    assert row["restarts"] == 0
