@@ -120,3 +120,75 @@ def test_a_log_wrapped_at_a_fixed_width_is_read_whole() -> None:
     # not wrapped: a line of that length is read as it is
     s = _events(message + "\n")
     assert [e.cls for e in s.events] == ["time_limit"]
+
+
+def test_a_log_pasted_on_one_line_gives_its_failure_with_its_context() -> None:
+    s = _events(
+        "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the "
+        "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted data. "
+        "terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: "
+        "remote process exited or there was a network error, NCCL version 2.14.3 Last error: NET/IB : "
+        "Got completion from peer 10.0.0.2<39138> with error 12\n"
+    )
+    nccl = [e for e in s.events if e.cls == "nccl_error"]
+    assert len(nccl) == 1
+    assert nccl[0].statement is not None
+    assert nccl[0].statement.text.startswith("what(): NCCL error")
+    assert [c.text.split(" ", 1)[0] for c in nccl[0].context] == ["terminate", "Last"]
+    assert {e.cls for e in s.events} >= {"collective_timeout"}
+
+
+def test_text_glued_to_a_progress_bar_is_read_as_a_line_of_its_own() -> None:
+    s = _events(" 31%|███▉  | 331/1063 [01:06<03:59,  3.06it/s]Killed\n")
+    found = [(e.kind, e.fields.get("signal"), e.ev.line) for e in s.events]
+    assert found == [("shell-killed-bare", "Killed", 1)]
+    assert [n for n, _t, _r in s.progress] == [1]
+
+
+def test_a_message_wrapped_onto_the_next_line_is_read_whole() -> None:
+    s = _events(
+        "host.cn-d004 [stderr] [rank14]:[E909 09:55:29.307629539 ProcessGroupNCCL.cpp:607] [Rank 14] "
+        "Watchdog caught collective operation timeout: \n"
+        "WorkNCCL(SeqNum=2070, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600034 ms\n"
+    )
+    (e,) = s.events
+    assert (e.kind, e.fields["op"], e.ev.line) == ("nccl-watchdog-timeout", "REDUCE", 1)
+    assert [c.line for c in e.context] == [2]
+    assert (e.line.rank, e.line.node) == (14, "cn-d004")
+    # the next line starts a record of its own: the error-like line is read alone
+    s = _events("FATAL: the frobnicator lost its quorum: \nTraceback (most recent call last):\n")
+    assert [(e.cls, e.ev.line) for e in s.events] == [("unknown", 1)]
+    # a next line with a prefix of another writer is no continuation
+    s = _events(
+        "[rank1]:[E909 09:55:29.3 ProcessGroupNCCL.cpp:607] Watchdog caught collective operation timeout: \n"
+        "[rank2]:WorkNCCL(SeqNum=2070, OpType=REDUCE, NumelIn=1)\n"
+    )
+    assert [e.cls for e in s.events] == ["unknown"]
+
+
+def test_a_cpp_abort_without_its_what_is_still_an_abort() -> None:
+    s = _events(
+        "terminate called after throwing an instance of 'c10::DistBackendError'\nAborted (core dumped)\n"
+    )
+    aborts = [e for e in s.events if e.kind == "cpp-abort"]
+    assert [(e.ev.line, e.strength) for e in aborts] == [(1, 2)]
+    # its what() read by another signature: the abort is that failure, the terminate line its context
+    s = _events(
+        "terminate called after throwing an instance of 'c10::Error'\n"
+        "  what():  CUDA error: unspecified launch failure\n"
+    )
+    (e,) = s.events
+    assert (e.cls, e.fields.get("abort"), [c.line for c in e.context]) == ("gpu_error", True, [1])
+
+
+def test_a_launchers_report_raised_as_an_exception_is_the_report_when_it_names_a_signal() -> None:
+    tb = 'Traceback (most recent call last):\n  File "/x/spawn.py", line 107, in join\n    raise X\n'
+    s = _events(tb + "Exception: process 3 terminated with signal SIGKILL\n")
+    (e,) = s.events
+    assert (e.kind, e.cls, e.strength) == ("spawn-process-ended", "exit_code", 2)
+    assert e.statement is not None
+    assert e.statement.line == 4
+    # an exit code alone: the exception stays the program's
+    s = _events(tb + "subprocess.CalledProcessError: Command 'ssh n1' returned non-zero exit status 255.\n")
+    (e,) = s.events
+    assert (e.kind, e.strength) == ("exception-line", 3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from jobc.jobs.normalize import clean, split_flat_table, wrap_width
+from jobc.jobs.normalize import clean, split_flat_table, split_records, wrap_width
 
 
 @pytest.mark.parametrize(
@@ -63,3 +63,68 @@ def test_a_table_flattened_onto_its_root_cause_line() -> None:
     assert fields["exitcode"] == "-11 (pid: 4242)"
     assert fields["traceback"].startswith("Signal 11 (SIGSEGV)")
     assert split_flat_table(" see the table below") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        # a progress bar that lost its carriage return, and what the terminal printed after it
+        (
+            " 31%|███▉  | 331/1063 [01:06<03:59, 3.06it/s]Killed",
+            [" 31%|███▉  | 331/1063 [01:06<03:59, 3.06it/s]", "Killed"],
+        ),
+        (
+            "Epoch 2: 40%|████ | 40/100 [00:12<00:18, 3.3it/s, loss=0.3]Segmentation fault (core dumped)",
+            [
+                "Epoch 2: 40%|████ | 40/100 [00:12<00:18, 3.3it/s, loss=0.3]",
+                "Segmentation fault (core dumped)",
+            ],
+        ),
+        (
+            "Loading: 0%|  | 0/2 [00:00<?, ?it/s]Loading: 50%| | 1/2 [06:40<06:40, 400.69s/it]",
+            ["Loading: 0%|  | 0/2 [00:00<?, ?it/s]", "Loading: 50%| | 1/2 [06:40<06:40, 400.69s/it]"],
+        ),
+        # C++'s terminate handler and its what() on one line
+        (
+            "terminate called after throwing an instance of 'std::bad_alloc'  what():  std::bad_alloc",
+            ["terminate called after throwing an instance of 'std::bad_alloc'  ", "what():  std::bad_alloc"],
+        ),
+    ],
+)
+def test_records_glued_on_one_line_are_split(text: str, parts: list[str]) -> None:
+    assert split_records(text) == parts
+
+
+def test_a_log_pasted_on_one_line_is_split_at_its_records() -> None:
+    text = (
+        "[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the "
+        "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted data. "
+        "[E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process "
+        "down. terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: "
+        "remote process exited or there was a network error Last error: NET/IB : Got completion from "
+        "peer 10.0.0.2<39138> with error 12 srun: error: gpu3: task 1: Aborted (core dumped)"
+    )
+    heads = [p.split(" ", 2)[:2] for p in split_records(text)]
+    assert heads == [
+        ["[E", "ProcessGroupNCCL.cpp:455]"],
+        ["[E", "ProcessGroupNCCL.cpp:460]"],
+        ["terminate", "called"],
+        ["what():", "NCCL"],
+        ["Last", "error:"],
+        ["srun:", "error:"],
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Epoch 3: 45%|####5 | 450/1000 [12:34<15:21,  5.97it/s]",  # a bar with nothing after it
+        "Epoch 3: 45%|####5 | 450/1000 [12:34<15:21,  5.97it/s] ",
+        # a short line: a glog header inside it is text, not a paste of several records
+        "RuntimeError: failed, see [E ProcessGroupNCCL.cpp:455] above",
+        "step 7/10 [train] loss 0.1",  # a fraction and a bracket, no bar
+        "what(): was printed above",  # at the line's start: one record already
+    ],
+)
+def test_a_line_of_one_record_stays_whole(text: str) -> None:
+    assert split_records(text) == [text]

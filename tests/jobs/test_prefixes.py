@@ -63,3 +63,18 @@ def test_host_prefixes_without_digits_and_under_indentation_are_inferred() -> No
     model = infer([(i + 1, t) for i, t in enumerate(words)])
     assert model.hosts == frozenset()
     assert split("jobc: master n0:29500, restart 0", infer([(1, "jobc: a b")] * 4)).node is None
+
+
+def test_a_glog_header_with_a_three_digit_date_is_a_level() -> None:
+    line = split("[rank12]:[E909 09:55:29.313379098 ProcessGroupNCCL.cpp:1664] [PG 0 Rank 12] Exception")
+    assert (line.rank, line.level, line.text) == (12, "E", "[PG 0 Rank 12] Exception")
+
+
+def test_a_writer_tag_names_the_node_its_dotted_name_holds() -> None:
+    line = split("dinov2-giant-nodes.cn-d004 [stderr] [rank14]: boom")
+    assert (line.writer, line.node, line.rank) == ("dinov2-giant-nodes.cn-d004", "cn-d004", 14)
+    assert split("gpu12.cluster.org [stdout] boom").node == "gpu12"
+    # names with no numbered node in them
+    for name in ("x.nolog", "worker-3/train", "bench.run", "job.123"):
+        line = split(f"{name} [stderr] boom")
+        assert (line.writer, line.node) == (name, None), name

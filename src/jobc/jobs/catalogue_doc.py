@@ -73,7 +73,10 @@ def _markdown() -> str:
         "",
         "1. **normalize** (`normalize.py`): the text a writer printed, without a paste's or a terminal's "
         "debris (ANSI escapes, colour codes without their escape, markdown quotes and fences, a "
-        "backtick glued to a line, carriage-return progress bars); every record keeps its line number.",
+        "backtick glued to a line, carriage-return progress bars); the records one line holds are "
+        "split (a text glued to a progress bar that lost its carriage return, a log pasted on one "
+        "line), a message wrapped onto the next line is read whole, and every record keeps its line "
+        "number.",
         "2. **prefixes** (`prefixes.py`): each line's leading fields are peeled by labellers (srun's "
         "task, `[rankN]:`, `[defaultN]:` (a local rank), host prefixes, NCCL's and UCX's "
         "`host:pid:tid`, Ray's `(pid=…, ip=…)`, timestamps, logging headers and levels); a structure "

@@ -154,6 +154,7 @@ class Scanner(Facts):
         self._piece = 0
         self.current = 0  # the line being read
         self.abort_at: Evidence | None = None  # a C++ terminate line waiting for its what()
+        self.abort_line: tuple[tuple[int, int], Line, dict[str, Any]] | None = None
         self.child_failed: tuple[Evidence, tuple[int, int], Line] | None = None
         # a report whose details follow on lines of their own (Ray's ActorDiedError fields,
         # Hydra's exit code): the event, which reader, and how many lines it may still read
@@ -166,6 +167,8 @@ class Scanner(Facts):
         self.wrapped: tuple[str, int, str] | None = None  # a line cut at that width, waiting for its rest
         # an exception line whose message may go on over the next lines (a hard-wrapped paste)
         self.cont: tuple[Event, tuple[Any, ...], int, str] | None = None
+        # an error-like line no signature read, waiting one line for the rest of its message
+        self.held: tuple[Evidence, tuple[int, int], Line, str] | None = None
 
     def learn(self, sample: Sequence[tuple[int, str]]) -> None:
         """Infer this file's prefix structure from a sample of its lines (the file's head), and the
@@ -184,6 +187,7 @@ class Scanner(Facts):
             or self.last_error_left > 0
             or self.cont is not None
             or self.wrapped is not None
+            or self.held is not None
         )
 
     # -- feeding ---------------------------------------------------------------------------
@@ -222,13 +226,37 @@ class Scanner(Facts):
         held, self.wrapped = self.wrapped, None
         if held is not None:
             self._read_piece(*held)
+        if self.held is not None:
+            self._guess(*self.held)
 
     def _read_piece(self, path: str, number: int, raw: str) -> None:
-        self._piece += 1
-        self.current = number
         if len(raw) > MAX_LINE:
             raw = raw[:MAX_LINE]
         line = prefixes.split(raw, self.model, number)
+        parts = normalize.split_records(line.text)
+        if len(parts) == 1:
+            self._read_record(path, number, raw, line)
+            return
+        # one line holding several records (a paste that lost its newlines, a progress bar that
+        # lost its carriage return): each is read as a line of its own, with the line's prefixes
+        self._read_record(path, number, raw, Line(*_who(line), parts[0], line.node, line.writer, line.level))
+        for part in parts[1:]:
+            own = prefixes.split(part, self.model)
+            task, rank, local = _who(line)
+            who = Line(
+                task if own.task is None else own.task,
+                rank if own.rank is None else own.rank,
+                local if own.local_rank is None else own.local_rank,
+                own.text,
+                own.node or line.node,
+                own.writer or line.writer,
+                own.level,
+            )
+            self._read_record(path, number, part.strip(), who)
+
+    def _read_record(self, path: str, number: int, raw: str, line: Line) -> None:
+        self._piece += 1
+        self.current = number
         text = line.text
         ev = Evidence(path, number, _clip(raw))
         order = (number, self._piece)
@@ -239,6 +267,8 @@ class Scanner(Facts):
             self._nccl_comm(line.writer, text)
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
+        if self.held is not None and self._rejoin(ev, line, text):
+            return
         if text.startswith(("jobc: ", "jobc.runtime: ")):
             self._jobc_line(ev, text)
             return
@@ -313,6 +343,10 @@ class Scanner(Facts):
         if text.strip() == "Last error:":
             event.context.append(ev)
             self.last_error_armed, self.last_error_left = True, 1
+            return True
+        if text.startswith("Last error: "):  # the detail on the same line (a paste that lost its newlines)
+            event.context.append(ev)
+            self.last_error_left = 0
             return True
         if self.last_error_armed:
             self.last_error_armed, self.last_error_left = False, 0
@@ -561,7 +595,9 @@ class Scanner(Facts):
             # stands for it when the table was cut off)
             self.child_failed = self.child_failed or (ev, order, line)
             return
-        sig = self._classify(f"{name}: {message}") or _by_code("P104")
+        # a launcher's report of a worker's signal raised as an exception (spawn's
+        # ProcessExitedException, a CalledProcessError) is that report, with its traceback
+        sig = self._classify(f"{name}: {message}") or self._reported(f"{name}: {message}") or _by_code("P104")
         if (
             sig.code == "P104"
             and _MEETING_FAILED.search(message)
@@ -573,7 +609,10 @@ class Scanner(Facts):
             for k, v in m.groupdict().items():
                 if v is not None:
                     fields.setdefault(k, v)
-        event = self._event(sig, opened.start, order, line, fields, statement=ev, context=context, strength=3)
+        strength = None if sig.report else 3
+        event = self._event(
+            sig, opened.start, order, line, fields, statement=ev, context=context, strength=strength
+        )
         if event is not None:
             self.last_exception[key] = event
             self.cont = (event, key, CONTINUATION_LINES, message)
@@ -605,6 +644,27 @@ class Scanner(Facts):
     ) -> None:
         fields = {k: v for k, v in m.groupdict().items() if v is not None}
         strength = None
+        if self.abort_at is not None and sig.code != "G306" and line.text.lstrip().startswith("what():"):
+            # the what() of a C++ abort that another signature reads: the abort's failure
+            before = len(self.events)
+            self._matched_one(sig, fields, ev, order, line)
+            if len(self.events) > before:
+                self.events[-1].context.insert(0, self.abort_at)
+                self.events[-1].fields["abort"] = True
+            self.abort_at = self.abort_line = None
+            return
+        self._matched_one(sig, fields, ev, order, line, strength=strength)
+
+    def _matched_one(
+        self,
+        sig: Signature,
+        fields: dict[str, Any],
+        ev: Evidence,
+        order: tuple[int, int],
+        line: Line,
+        *,
+        strength: int | None = None,
+    ) -> None:
         if sig.code == "P104":
             name = fields.get("type", "")
             if name.endswith("ChildFailedError"):
@@ -624,15 +684,18 @@ class Scanner(Facts):
         elif sig.code == "G306":
             if "what" not in fields:
                 self.abort_at = ev  # its what() comes on the next line and says which failure
+                self.abort_line = (order, line, fields)
                 return
             # a C++ abort says in its what() which failure it was
             inner = self._classify(fields["what"], exclude=("G306", "P104"))
             if inner is not None:
                 fields["abort"] = True
                 sig = inner
-            first, self.abort_at = self.abort_at, None
+            first, self.abort_at, self.abort_line = self.abort_at, None, None
             context = [first] if first is not None else []
-            self._event(sig, first or ev, order, line, fields, statement=ev, context=context)
+            event = self._event(sig, first or ev, order, line, fields, statement=ev, context=context)
+            if event is not None and sig.cls in ("nccl_error", "gpu_error"):
+                self.last_error, self.last_error_left = event, 3
             return
         elif sig.code == "N404" and (cf := net.NCCL_CUDA_FAILURE.search(fields.get("what", ""))):
             # NCCL passing on a failed CUDA call: the CUDA error is the failure
@@ -651,8 +714,46 @@ class Scanner(Facts):
             return
         if _NOT_A_FAILURE.search(head) or _CODE.match(head) or len(head.strip()) < 4:
             return
-        fields = {"what": head.strip()[:300]}
+        if self.held is not None:
+            self._guess(*self.held)
+        # held for one line: a message wrapped onto the next line may be one a signature reads
+        self.held = (ev, order, line, head)
+
+    def _guess(self, ev: Evidence, order: tuple[int, int], line: Line, text: str) -> None:
+        self.held = None
+        fields = {"what": text.strip()[:300]}
         self._event(None, ev, order, line, fields, strength=1)
+
+    def _rejoin(self, ev: Evidence, line: Line, text: str) -> bool:
+        """The line after an error-like line no signature read: when it continues that line's
+        message (no prefix of its own, or the same, and no record's start) and the two together
+        are a message a signature reads (`… Watchdog caught collective operation timeout: ` /
+        `WorkNCCL(SeqNum=2070, OpType=REDUCE, …`), they are one record, numbered by the first."""
+        assert self.held is not None
+        h_ev, h_order, h_line, h_text = self.held
+        if text.strip() and not _RECORD.match(text) and _who(line) in (_who(h_line), (None, None, None)):
+            joined = f"{h_text.rstrip()} {text.strip()}"
+            for sig in self.catalogue:
+                if sig.code == "P104" or sig.report:
+                    continue
+                m = sig.search(joined)
+                if m is not None and sig.search(text) is None:
+                    self.held = None
+                    before = len(self.events)
+                    self._matched(sig, m, h_ev, h_order, h_line)
+                    if len(self.events) > before:
+                        self.events[-1].context.append(ev)
+                    return True
+        self._guess(*self.held)
+        return False
+
+    def _reported(self, text: str) -> Signature | None:
+        """The report of a process ended by a signal (as a launcher says it) that reads `text`: an
+        exception that only carries how its worker ended (an exit code alone stays the exception's)."""
+        for sig in self.catalogue:
+            if sig.report and (m := sig.search(text)) is not None and m.groupdict().get("signal"):
+                return sig
+        return None
 
     def _classify(self, text: str, exclude: tuple[str, ...] = ("P104",)) -> Signature | None:
         """The first signature other than the generic exception line that reads `text`."""
@@ -751,6 +852,11 @@ class Scanner(Facts):
         if self.table_root and "rank" in self.table:
             # the log ends inside torchrun's table: what it said stands
             self._table_block(Line(None, None, None, ""))
+        if self.abort_at is not None and self.abort_line is not None:
+            # C++'s terminate handler with no what() after it: the process aborted, why is not said
+            order, line, fields = self.abort_line
+            self._event(_by_code("G306"), self.abort_at, order, line, fields, strength=2)
+            self.abort_at = self.abort_line = None
         if self.child_failed is not None and not any(e.sig is not None and e.sig.report for e in self.events):
             # torchrun said a worker failed, and no table or other report says which one
             ev, order, line = self.child_failed
@@ -807,6 +913,10 @@ def _read_fields(event: Event, line: Line) -> None:
         rm = launch.RAY_NODE.search(line.text[:MAX_LINE])
         if rm is not None and rm.group("ip") not in launch.NOT_A_NODE:
             fields["node"] = rm.group("ip")
+
+
+def _who(line: Line) -> tuple[int | None, int | None, int | None]:
+    return line.task, line.rank, line.local_rank
 
 
 def _user_file(path: str) -> bool:

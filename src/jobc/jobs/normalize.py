@@ -10,7 +10,9 @@ Some messages span lines: a terminal or a pasting tool that wraps at a fixed wid
 anywhere, and a torchrun table or a traceback pasted with its newlines lost sits on one line.
 `wrap_width` finds a fixed wrapping width from the lines' lengths (a width many lines reach
 exactly); `split_flat_table` gives back the fields of a ChildFailedError table flattened onto its
-`Root Cause` line. The lines that continue a statement (`what():` after `terminate called`,
+`Root Cause` line; `split_records` gives back the records one line holds (a text glued to a
+progress bar whose carriage return a paste lost, a whole log pasted on one line). The lines that
+continue a statement (`what():` after `terminate called`,
 `Last error:` after an NCCL error, `Exception raised from …` after a c10 error) are attached to it
 by the events stage, which knows which statement is open.
 """
@@ -92,4 +94,48 @@ def split_flat_table(rest: str) -> dict[str, str]:
     return fields if "rank" in fields and len(fields) >= 2 else {}
 
 
-__all__ = ["ANSI", "clean", "has_control", "split_flat_table", "wrap_width"]
+#: Where a progress bar tqdm drew ends: `… 331/1063 [01:06<03:59,  3.06it/s]` (its postfix too).
+_BAR_END = re.compile(
+    r"[0-9.]{1,12}[kMG]?/[0-9.?]{1,12}[kMG]? \[[0-9:?]{1,12}<[0-9:?]{1,12}(?:,[^\]\n]{0,200})?\]"
+)
+#: The start of a record of its own, met inside a line (after a space): a glog or c10 header
+#: (`[E ProcessGroupNCCL.cpp:455]`), C++'s terminate handler and its what(), NCCL's `Last error:`,
+#: a traceback, Slurm's own error lines.
+_HEAD = re.compile(
+    r"(?<=\s)(?:\[[EWF][0-9]{0,4}[ :0-9.]{0,40}[A-Za-z0-9_./\-]{1,80}:[0-9]{1,6}\]|"
+    r"Last error: |Traceback \(most recent call last\):|"
+    r"(?:srun|slurmstepd|sbatch|salloc)(?:-[A-Za-z0-9_.\-]{1,60})?: error: )"
+)
+#: ... and the C++ terminate handler's two lines, which a line of any length may hold together.
+_ABORT = re.compile(r"(?<=\s)(?:terminate called after throwing|what\(\): )")
+#: A line at least this long may hold several records (a whole log pasted on one line).
+MIN_PASTE = 200
+
+
+def split_records(text: str) -> list[str]:
+    """The records one line holds: a text glued to the progress bar it followed when a paste lost
+    the bar's carriage return (`…3.06it/s]Killed`), and the records of a log pasted on one line
+    (`[E …] Some NCCL operations have failed … terminate called after throwing … what(): …`).
+    Most lines hold one record and come back as they are."""
+    cuts: list[int] = []
+    if "]" in text and "/" in text:
+        for m in _BAR_END.finditer(text):
+            if text[m.end() :].strip():
+                cuts.append(m.end())
+    if len(text) >= MIN_PASTE:
+        cuts += [m.start() for m in _HEAD.finditer(text)]
+    if "what(): " in text:
+        cuts += [m.start() for m in _ABORT.finditer(text)]
+    if not cuts:
+        return [text]
+    parts = []
+    start = 0
+    for cut in sorted(set(cuts)):
+        if text[start:cut].strip():
+            parts.append(text[start:cut])
+            start = cut
+    parts.append(text[start:])
+    return parts
+
+
+__all__ = ["ANSI", "clean", "has_control", "split_flat_table", "split_records", "wrap_width"]

@@ -65,7 +65,7 @@ _DMESG_T = re.compile(
 _LEVEL = re.compile(r"^\[?(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}")
 _WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
 _GLOG = re.compile(
-    r"^\[?([IWEF])(?:[0-9]{4} [0-9:.]{8,24}(?: {1,8}[0-9]{1,10})?)? [A-Za-z0-9_./\-]{1,200}:[0-9]{1,6}\] ?"
+    r"^\[?([IWEF])(?:[0-9]{3,4} [0-9:.]{8,24}(?: {1,8}[0-9]{1,10})?)? [A-Za-z0-9_./\-]{1,200}:[0-9]{1,6}\] ?"
 )
 _PYLOG = re.compile(r"^(INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]{1,80}:")
 # vLLM's logger after its level: `08-19 21:33:11 worker_base.py:386] `, newer `[core.py:330] `
@@ -330,6 +330,9 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         return text[m.end() :]
     if (m := _WRITER_TAG.match(text)) is not None:
         f.setdefault("writer", m.group(1))
+        host = host_in_name(m.group(1))
+        if host is not None:
+            f.setdefault("node", host)
         return text[m.end() :]
     for pattern in (_TAG, _RAYLOG, _TIME, _DMESG_T, _GLOG, _WHERE, _LEVEL, _PYLOG, _VLLM, _DMESG):
         m = pattern.match(text)
@@ -375,6 +378,20 @@ def _host(text: str, f: dict[str, object], model: Model) -> str:
         f["node"] = name
         return text[m.end() :]
     return text
+
+
+#: A node's name as clusters number them: a letter, then letters, digits and dashes, ending in a
+#: digit (`cn-d004`, `gpu12`, `nid005059`).
+_NUMBERED_HOST = re.compile(r"^[A-Za-z][A-Za-z0-9\-]{0,62}[0-9]$")
+
+
+def host_in_name(name: str) -> str | None:
+    """The node a writer's dotted name holds (`bench.cn-d004`, `gpu12.cluster.org`): its first part
+    shaped like a numbered node's name, or None (`x.nolog`, `worker-3/train`)."""
+    for part in name.split(".")[:8]:
+        if _NUMBERED_HOST.match(part):
+            return part
+    return None
 
 
 def is_host(name: str) -> bool:
