@@ -110,7 +110,10 @@ def run_script(directory: Path, raw: bytes) -> None:
 
 def run_import(directory: Path, raw: bytes) -> None:
     """Import ``raw`` as a script: a clear error, or a spec that parses, lints (failing only on
-    what the script left unknown) and compiles into a script bash parses."""
+    what the script left unknown) and compiles into a script bash parses; and then the round trip
+    as the oracle (tests/script/roundtrip.py): the compiled job runs the same programs with the
+    same arguments, interpreter options, environment and directory on each node, as many times,
+    as the script under the behaviour simulator, or the spec lists what differs."""
     script = directory / "fuzzed.sh"
     script.write_bytes(b"#!/bin/bash\n" + raw if not raw.startswith(b"#!") else raw)
     spec = directory / "imported.yaml"
@@ -142,6 +145,12 @@ def run_import(directory: Path, raw: bytes) -> None:
     assert "\0" not in body
     parsed = subprocess.run(["bash", "-n"], input=body, text=True, capture_output=True, check=False)
     assert parsed.returncode == 0, (parsed.stderr, body)
+    from tests.script.roundtrip import round_trip
+
+    trip = directory / "trip"
+    trip.mkdir(exist_ok=True)
+    outcome = round_trip(script.read_bytes(), trip, "fuzzed.sh")
+    assert outcome.unlisted == [], (outcome.unlisted, outcome.spec)
 
 
 # --- fixes --------------------------------------------------------------------------------------

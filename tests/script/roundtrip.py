@@ -186,13 +186,23 @@ def _env_differences(a: Invocation, b: Invocation, listed: list[str]) -> Iterato
             yield f"{a.host}: {a.target}: env {name}: {a.env.get(name)!r} -> {b.env.get(name)!r}"
 
 
-def _compare(a: list[Invocation], b: list[Invocation], listed: list[str]) -> list[str]:
+def _compare(
+    a: list[Invocation], b: list[Invocation], listed: list[str], carried: str | None = None
+) -> list[str]:
+    """What differs between the programs the script ran (``a``) and the compiled job's (``b``).
+    ``carried`` is the spec's own program (`program x.py`): another program the script ran may be
+    missing from the compiled job when the spec lists the steps it did not carry."""
     out: list[str] = []
     for inv in a:
         same = [x for x in b if x.host == inv.host and x.target == inv.target]
         what = inv.target.split(" ", 1)[1]
         if not same:
-            if not _names(what.split("\n")[0][:60], listed) and not _program_unknown(listed):
+            other_step = inv.target != carried and _steps_listed(listed)
+            if (
+                not _names(what.split("\n")[0][:60], listed)
+                and not _program_unknown(listed)
+                and not other_step
+            ):
                 out.append(f"{inv.host}: {inv.target!r} {list(inv.args)} is not run by the compiled job")
             continue
         # the same task where the step's shape is the same (rank for rank), else any like it
@@ -212,16 +222,22 @@ def _compare(a: list[Invocation], b: list[Invocation], listed: list[str]) -> lis
     return out
 
 
-def _counts(a: list[Invocation], b: list[Invocation], listed: list[str]) -> list[str]:
-    """Each program runs as many times on each node (tasks, or launchers) both ways."""
-    ca = Counter((i.host, i.target) for i in a)
-    cb = Counter((i.host, i.target) for i in b)
+def _counts(
+    a: list[Invocation], b: list[Invocation], listed: list[str], carried: str | None = None
+) -> list[str]:
+    """Each program runs as many times on each node (tasks, or launchers) both ways, with the
+    same arguments (two steps of the script may run one program with others)."""
+    ca = Counter((i.host, i.target, i.args) for i in a)
+    cb = Counter((i.host, i.target, i.args) for i in b)
     out = []
-    targets = {t for _, t in ca}
-    for key in sorted(set(ca) | {k for k in cb if k[1] in targets}):
+    runs = {(t, args) for _, t, args in ca}
+    for key in sorted(set(ca) | {k for k in cb if (k[1], k[2]) in runs}):
         n, m = ca.get(key, 0), cb.get(key, 0)
-        if not m and _names(key[1].split(" ", 1)[1].split("\n")[0][:60], listed):
+        what = key[1].split(" ", 1)[1].split("\n")[0][:60]
+        if not m and (_names(what, listed) or (key[1] != carried and _steps_listed(listed))):
             continue  # a step the import lists as not carried
+        if not m and any(k[1] == key[1] and k[0] == key[0] for k in cb) and _steps_listed(listed):
+            continue  # the same program with other arguments: another step, listed
         hosts = bool(n and m) or not _hosts_listed(listed)
         if m != n and hosts and not _tasks_listed(listed):
             out.append(f"{key[0]}: {key[1]} runs {n} time(s), {m} in the compiled job")
@@ -234,6 +250,11 @@ def _hosts_listed(listed: list[str]) -> bool:
 
 def _tasks_listed(listed: list[str]) -> bool:
     return any(w in line for w in ("tasks per node", "tasks_per_node", "ntasks") for line in listed)
+
+
+def _steps_listed(listed: list[str]) -> bool:
+    """Whether the spec lists steps of the script it does not carry (it carries one)."""
+    return any("another step" in line or "a helper step" in line for line in listed)
 
 
 def _program_unknown(listed: list[str]) -> bool:
@@ -260,9 +281,15 @@ def round_trip(script: bytes, tmp: Path, name: str = "job.sh") -> Outcome:
     outcome.compiled = compile_batch(result.context)
     before = simulate(script, name=name, scenarios=("complete",))["complete"]
     after = simulate(outcome.compiled, name=name, scenarios=("complete",))["complete"]
-    if before.refused is not None:
-        return outcome  # sbatch refuses the script: it runs nothing to compare
+    if before.refused is not None or any("JC809" in line for line in outcome.listed):
+        # sbatch refuses the script (as the simulator reads it, or as jobc reads a value sbatch,
+        # srun or bash refuses, JC809): it runs nothing to compare
+        return outcome
     a, b = invocations(before), invocations(after)
-    found = _compare(a, b, outcome.listed) + _counts(a, b, outcome.listed)
+    launch = derived.data["launch"]
+    carried = f"program {launch['program']}" if "program" in launch else None
+    if "module" in launch:
+        carried = f"module {launch['module']}"
+    found = _compare(a, b, outcome.listed, carried) + _counts(a, b, outcome.listed, carried)
     outcome.unlisted = list(dict.fromkeys(re.sub(r"^node\d+: ", "", line) for line in found))
     return outcome

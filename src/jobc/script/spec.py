@@ -302,7 +302,10 @@ def _allocation(
             # srun starts one task per node unless something asks for more
             tasks, tasks_span, tasks_text = 1, step.span, "srun (one task per node by default)"
         out.put(("resources", "tasks_per_node"), tasks, tasks_span, tasks_text)
-    elif not for_lint and tasks is not None and tasks_span is not None:
+    elif not for_lint and step is not None and step.srun is not None:
+        if tasks is None or tasks_span is None:
+            # srun starts one task per node unless something asks for more
+            tasks, tasks_span, tasks_text = 1, step.span, "srun (one task per node by default)"
         derived = max(gpus or 0, 1) if mode == "srun" else 1
         if mode == "srun" and not gpus and tasks != derived:
             out.put(("resources", "tasks_per_node"), tasks, tasks_span)
