@@ -470,3 +470,47 @@ def test_logs_refuses_a_fifo_in_place_of_the_output_instead_of_waiting(
         run = jobc(slurm_cluster, tmp_path, *argv)
         assert run.returncode == 2, run.stderr
         assert run.stderr == f"jobc logs: {out}: cannot read: a FIFO, not a regular file\n"
+
+
+def test_a_job_is_found_from_any_directory(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path
+) -> None:
+    """Submitted from one directory, the job is followed from another: status, logs and triage
+    find it in the user's ledger ($XDG_STATE_HOME/jobc/ledger/<cluster>/), and a directory with no
+    ledger lists the user's recent jobs instead of saying there are none."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    job = submit(slurm_cluster, jobs, project, str(spec(project, "anywhere", "srun", "ok")))
+    assert slurm_cluster.wait(int(job), LIMIT_S) == "COMPLETED"
+    state = Path(os.environ["XDG_STATE_HOME"]) / "jobc" / "ledger"
+    (recorded,) = list(state.glob(f"*/{job}.json"))
+    assert ledger.read(recorded).job_id == job
+    assert (project / ".jobc" / f"{job}.json").is_file()
+
+    status = jobc(slurm_cluster, elsewhere, "status", "--format", "json")
+    assert status.returncode == 0, status.stderr
+    assert [r["job_id"] for r in json.loads(status.stdout)] == [job]
+    assert "no jobs in the ledger" in status.stderr
+    assert "from the user ledger" in status.stderr
+    one = jobc(slurm_cluster, elsewhere, "status", job, "--format", "json")
+    assert json.loads(one.stdout)[0]["state"] == "COMPLETED"
+    logs = jobc(slurm_cluster, elsewhere, "logs", job)
+    assert logs.returncode == 0, logs.stderr
+    assert "scenario ok" in logs.stdout
+    assert triage(slurm_cluster, elsewhere, job)["state"] == "COMPLETED"
+
+    # nowhere: where jobc looked is said
+    empty_state = {**slurm_cluster.daemon_env(), "XDG_STATE_HOME": str(tmp_path / "fresh")}
+    none = subprocess.run(
+        [sys.executable, "-m", "jobc", "status"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=empty_state,
+        timeout=300,
+        check=False,
+    )
+    assert none.returncode == 0
+    assert "no jobs in the ledger" in none.stderr
+    assert "nor in the user ledger" in none.stderr

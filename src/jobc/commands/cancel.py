@@ -8,7 +8,7 @@ from typing import Any
 
 from jobc.commands import Exit
 from jobc.commands.common import CommandError
-from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
+from jobc.commands.jobs_ import add_ledger_argument, check_job_id, locate_job
 
 
 def register(sub: Any, name: str) -> None:
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         require("scancel")
         signal = None
         if args.checkpoint:
-            entry = ledger.find(ledger_dir(args), args.job_id)
+            _, entry = locate_job(args, args.job_id)
             signal = _signal_of(entry.script) if entry is not None else None
             if signal is None:
                 raise CommandError(

@@ -12,7 +12,10 @@ def add_ledger_argument(parser: Any) -> None:
     parser.add_argument(
         "--ledger",
         metavar="DIR",
-        help="the ledger directory (default: [tool.jobc] ledger, else .jobc/ here)",
+        help=(
+            "the ledger directory (default: [tool.jobc] ledger, else .jobc/ here, then the user's "
+            "ledger of every job, $XDG_STATE_HOME/jobc/ledger)"
+        ),
     )
 
 
@@ -33,6 +36,18 @@ def ledger_dir(args: Any, spec: Path | None = None) -> Path:
     if conf.ledger:
         return resolve(spec or Path.cwd() / "x", conf.ledger, conf.source)
     return (spec.resolve().parent if spec is not None else Path.cwd()) / ".jobc"
+
+
+def locate_job(args: Any, job_id: str) -> tuple[Path, Any]:
+    """The ledger a job is recorded in and its entry (None when no ledger has it): `--ledger`
+    alone when given; else the project's (configured, or `.jobc/` here), then the user's, which
+    holds every job this user submitted from any directory."""
+    from jobc.jobs import ledger, userledger
+
+    if getattr(args, "ledger", None):
+        directory = Path(args.ledger)
+        return directory, ledger.find(directory, job_id)
+    return userledger.locate(ledger_dir(args), job_id)
 
 
 def _codes() -> set[str]:

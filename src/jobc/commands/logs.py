@@ -9,7 +9,7 @@ from typing import Any
 
 from jobc.commands import Exit
 from jobc.commands.common import CommandError
-from jobc.commands.jobs_ import add_ledger_argument, check_job_id, ledger_dir
+from jobc.commands.jobs_ import add_ledger_argument, check_job_id, locate_job
 
 
 def register(sub: Any, name: str) -> None:
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_job_id("logs", args.job_id)
         require("scontrol")
-        directory = ledger_dir(args)
+        directory, _ = locate_job(args, args.job_id)
         path = log_path(args.job_id, directory)
         torchrun, per_node = _layout(args.job_id, directory)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from jobc.commands import Exit
@@ -34,6 +35,28 @@ def register(sub: Any, name: str) -> None:
 _COLUMNS = ("job_id", "name", "state", "reason", "restarts", "elapsed", "nodes", "node_list", "exit_code")
 
 
+# `jobc status` with no ledger here shows this many of the user's most recent jobs.
+RECENT = 20
+
+
+def _user_jobs(directory: Path) -> tuple[list[str], int]:
+    """The user's most recent jobs, from any directory, when the project's ledger here has none;
+    says where they come from."""
+    from jobc.jobs import userledger
+
+    shown, bad, total = userledger.recent(RECENT)
+    for item in bad:
+        print(f"jobc status: {item}", file=sys.stderr)
+    if shown:
+        which = f"the {len(shown)} most recent of {total}" if total > len(shown) else f"all {total}"
+        print(
+            f"jobc status: no jobs in the ledger {directory}; {which} of your jobs from the user "
+            f"ledger {userledger.root()} (jobc status JOBID finds any of them)",
+            file=sys.stderr,
+        )
+    return [e.job_id for e in shown], len(bad)
+
+
 def run(args: argparse.Namespace) -> int:
     from jobc.jobs import ledger
     from jobc.jobs.slurm import NotSlurm, SlurmError, require
@@ -53,8 +76,15 @@ def run(args: argparse.Namespace) -> int:
                     problems += 1
                 else:
                     ids.append(item.job_id)
+            if not ids and not problems and not args.ledger:
+                ids, problems = _user_jobs(directory)
             if not ids and not problems:
-                print(f"jobc status: no jobs in the ledger {directory}", file=sys.stderr)
+                where = f"the ledger {directory}"
+                if not args.ledger:
+                    from jobc.jobs import userledger
+
+                    where += f" nor in the user ledger {userledger.root()}"
+                print(f"jobc status: no jobs in {where}", file=sys.stderr)
                 return Exit.OK
     except CommandError as exc:
         print(f"jobc status: {exc}", file=sys.stderr)

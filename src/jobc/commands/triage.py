@@ -14,7 +14,7 @@ from typing import Any
 
 from jobc.commands import Exit
 from jobc.commands.common import CommandError
-from jobc.commands.jobs_ import add_ledger_argument, ledger_dir
+from jobc.commands.jobs_ import add_ledger_argument, locate_job
 
 
 def register(sub: Any, name: str) -> None:
@@ -88,8 +88,7 @@ def run(args: argparse.Namespace) -> int:
             if not valid_job_id(target):
                 raise CommandError(f"{visible(target)}: neither a log file nor a job id")
             require("scontrol")  # a log file needs no Slurm; a job id does
-            directory = ledger_dir(args)
-            entry = ledger.find(directory, target)
+            directory, entry = locate_job(args, target)
             path = log_path(target, directory)
             state = exit_code = final = None
             try:

@@ -45,9 +45,12 @@ def log_path(job_id: str, directory: Path) -> Path:
             return Path(out)
     entry = ledger.find(directory, job_id)
     if entry is None or entry.log is None:
-        raise LogError(
-            f"job {job_id}: no log known (Slurm has no record of it and it is not in the ledger {directory})"
-        )
+        from jobc.jobs import userledger
+
+        where = f"the ledger {directory}"
+        if not directory.is_relative_to(userledger.root()):
+            where += f" nor in the user ledger {userledger.root()}"
+        raise LogError(f"job {job_id}: no log known (Slurm has no record of it and it is not in {where})")
     return Path(expand_log(entry.log, job_id))
 
 

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobc.jobs import ledger, slurm
+from jobc.jobs import ledger, slurm, userledger
 
 if TYPE_CHECKING:
     from jobc.spec.context import Context
@@ -118,6 +118,8 @@ def submit(
     job_id, cluster, warnings = slurm.sbatch(script, options, cwd=str(submit_dir))
     for warning in warnings:
         warn(warning)
+    # the user's ledger keeps jobs by cluster, since clusters hand out the same ids
+    cluster = cluster or userledger.cluster_name()
     commit, dirty = git_commit(spec_path)
     entry = ledger.Entry(
         job_id=job_id,
@@ -146,6 +148,14 @@ def submit(
         ) from None
     if earlier:
         warn(_reused(job_id, earlier[-1], path))
+    try:
+        userledger.record(entry)
+    except OSError as exc:
+        # the job and the project's entry stand; only finding it from elsewhere is lost
+        warn(
+            f"job {job_id}: not recorded in the user ledger {userledger.root()} "
+            f"({exc.strerror or exc}); jobc finds it from {ledger_dir.parent} only"
+        )
     return entry
 
 

@@ -65,3 +65,61 @@ def entries(env: Mapping[str, str] | None = None) -> Iterator[ledger.Entry | led
     """Every entry of every cluster, each cluster's oldest job first."""
     for place in clusters(env):
         yield from ledger.entries(place)
+
+
+def cluster_name() -> str | None:
+    """The name of the cluster this machine's Slurm talks to (`ClusterName` of `scontrol show
+    config`), or None when Slurm does not say."""
+    from jobc.jobs import slurm
+
+    try:
+        done = slurm.run(["scontrol", "show", "config"], check=False)
+    except slurm.SlurmError:  # NotSlurm too: no Slurm here
+        return None
+    for line in done.stdout.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip() == "ClusterName":
+            name = value.strip()
+            return name if _SAFE.match(name) else None
+    return None
+
+
+def locate(
+    directory: Path, job_id: str, env: Mapping[str, str] | None = None
+) -> tuple[Path, ledger.Entry | None]:
+    """Where a job is recorded, and its entry: the project's ledger `directory` first, then the
+    user's (of this cluster, when two clusters gave out the id; else the latest submitted).
+    `(directory, None)` when neither has it."""
+    entry = ledger.find(directory, job_id)
+    if entry is not None:
+        return directory, entry
+    found = find(job_id, env=env)
+    if not found:
+        return directory, None
+    if len({e.cluster for e in found}) > 1:
+        here = cluster_name()
+        mine = [e for e in found if e.cluster == here]
+        found = mine or found
+    chosen = max(found, key=lambda e: e.submitted)
+    return ledger_path_of(chosen, env), chosen
+
+
+def ledger_path_of(entry: ledger.Entry, env: Mapping[str, str] | None = None) -> Path:
+    """The user-ledger directory an entry is kept in."""
+    return directory(entry.cluster, env)
+
+
+def recent(
+    limit: int, env: Mapping[str, str] | None = None
+) -> tuple[list[ledger.Entry], list[ledger.LedgerError], int]:
+    """The `limit` most recently submitted entries of the user ledger (oldest first), the
+    entries that could not be read, and how many entries there are in all."""
+    good: list[ledger.Entry] = []
+    bad: list[ledger.LedgerError] = []
+    for item in entries(env):
+        if isinstance(item, ledger.LedgerError):
+            bad.append(item)
+        else:
+            good.append(item)
+    good.sort(key=lambda e: e.submitted)
+    return good[-limit:], bad, len(good)
