@@ -80,3 +80,43 @@ def test_the_strongest_unexplained_finding_is_first_then_the_earliest() -> None:
     failure = _f("nccl_error", 3, strength=3, rank=4)
     v = explain([guess, report, failure])
     assert first_causes([guess, report, failure], v)[0] is failure
+
+
+def test_a_signal_a_process_received_explains_its_teardown_after_it() -> None:
+    got = _f("signal", 1, rank=0, signal="SIGTERM", code="L205", strength=3)
+    teardown = _f("exception", 2, rank=0, strength=3)  # its SIGTERMException
+    other = _f("exception", 3, rank=1, strength=3)  # another rank's error is its own
+    before = _f("exception", 0.5, rank=0, strength=3)  # an error before the signal is no teardown
+    v = explain([got, teardown, other, before])
+    assert v[id(teardown)].explained_by is got
+    assert v[id(other)].explained_by is not got
+    assert v[id(before)].explained_by is not got
+
+
+def test_in_a_one_process_log_a_line_that_names_nobody_is_that_process() -> None:
+    got = _f("signal", 1, rank=0, signal="SIGTERM", code="L205", strength=3)
+    unlabelled = _f("exception", 2, strength=3)
+    assert explain([got, unlabelled])[id(unlabelled)].explained_by is None
+    v = explain([got, unlabelled], solo=True)
+    assert v[id(unlabelled)].explained_by is got
+    assert first_causes([got, unlabelled], v) == [got]
+
+
+def test_a_weaker_line_does_not_explain_a_later_stated_failure() -> None:
+    bare = _f("exception", 1, strength=2)  # an exception line without its traceback
+    stated = _f("import_error", 2, strength=3)  # a traceback's ModuleNotFoundError
+    v = explain([bare, stated])
+    assert v[id(stated)].explained_by is None
+    assert first_causes([bare, stated], v)[0] is stated
+    # of equal strength, the first explains the later one
+    first = _f("exception", 1, strength=3)
+    v = explain([first, stated])
+    assert v[id(stated)].explained_by is first
+
+
+def test_two_findings_that_explain_each_other_leave_the_earlier_a_cause() -> None:
+    got = _f("signal", 1, rank=0, signal="SIGTERM", code="L205", strength=3)
+    error = _f("nccl_error", 2, rank=0, strength=3)  # explains SIGTERMs; the SIGTERM explains it
+    v = explain([got, error])
+    assert v[id(got)].explained_by is None
+    assert v[id(error)].explained_by is got

@@ -74,3 +74,56 @@ def test_a_process_is_paired_with_its_rank_by_nccls_communicator_and_torchruns_t
     )
     worker = next(f for f in triage_files([log]).findings if f.kind == "torchrun-worker-failed")
     assert (worker.rank, worker.inferred) == (7, False)
+
+
+def test_a_launcher_is_seen_in_its_own_lines_not_in_a_programs_words(tmp_path: Path) -> None:
+    from jobc.jobs.identity import LAUNCHER_LINE
+
+    for line in (
+        "+ torchrun --nproc_per_node=8 train.py",
+        '  File "/usr/lib/python3/site-packages/torch/distributed/run.py", line 9, in main',
+        "torch.distributed.elastic.multiprocessing.api: [ERROR] failed",
+        "[2024-01-06 11:41:34,489] [INFO] [launch.py:146:main] WORLD INFO DICT",
+        "slurmstepd: error: execve(): accelerate: No such file or directory",
+        "deepspeed --num_gpus 8 train.py",
+    ):
+        assert LAUNCHER_LINE.search(line), line
+    for line in (
+        "DeepSpeed config: /tmp/workspace/ds_config.json",
+        "[INFO] [real_accelerator.py:161:get_accelerator] Setting ds_accelerator to cuda",
+        "python train.py --deepspeed ds.json",
+        "Using the elasticity of the learning rate",
+    ):
+        assert not LAUNCHER_LINE.search(line), line
+    # srun's tasks stay ranks when a program only names DeepSpeed: rank 1's node is its task's
+    log = tmp_path / "d.out"
+    log.write_text(
+        "srun: error: gpu-node2: task 1: Exited with exit code 1\n"
+        "srun: error: gpu-node1: task 0: Exited with exit code 1\n"
+        "DeepSpeed config: /tmp/workspace/ds_config.json\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "/app/run.py", line 484, in <module>\n'
+        "[rank1]: ValueError: model.layers.0 doesn't have any device set.\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.rank, first.node, first.inferred) == (1, "gpu-node2", True)
+
+
+def test_a_rank_and_a_node_named_in_a_message_are_read() -> None:
+    from jobc.jobs.identity import node_in_message, rank_in_message
+
+    assert rank_in_message("Timed out initializing process group in store based barrier on rank: 0, for") == 0
+    assert rank_in_message("[PG 0 (default_pg) Rank 12] Exception (either an error or timeout)") == 12
+    assert rank_in_message("world_size=2, worker_count=1") is None
+    assert rank_in_message("a rank 3 of the ring") is None
+    assert (
+        node_in_message("slurmstepd: *** JOB 1479012 CANCELLED AT 2015-02-04T06:33:25 *** on sh-2-3")
+        == "sh-2-3"
+    )
+    assert node_in_message("sched: Allocate JobId=127441 NodeList=c014 #CPUs=2") == "c014"
+    assert node_in_message("the job failed on node gpu-a07.") == "gpu-a07"
+    assert node_in_message("NodeList=gpu[01-04]") is None  # several nodes: which one is not said
+    assert node_in_message("failed on cuda0 while copying") is None
+    assert node_in_message("failed on cn7 while copying") is None  # a bare `on NAME` of a node not seen
+    assert node_in_message("failed on cn7 while copying", {"cn7"}) == "cn7"

@@ -364,3 +364,40 @@ def test_a_fifo_given_as_a_log_is_refused_not_waited_on(tmp_path: Path) -> None:
     )
     assert run.returncode == 2
     assert run.stderr == f"jobc triage: {fifo}: cannot read: a FIFO, not a regular file\n"
+
+
+def test_a_signal_received_comes_before_the_teardown_it_caused(tmp_path: Path) -> None:
+    tb = (
+        'Traceback (most recent call last):\n  File "/venv/lib/python3.12/site-packages/x.py", line 4, in f\n'
+    )
+    _, d = _triage(
+        "Epoch 0: 10%\n[rank: 0] Received SIGTERM: 15\n"
+        + tb
+        + "lightning.pytorch.utilities.exceptions.SIGTERMException\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        + tb
+        + "RuntimeError: DataLoader worker (pid 27078) is killed by signal: Terminated. \n",
+        tmp_path,
+    )
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.rank, first.evidence[0].line) == ("signal", 0, 2)
+    # a data-loader worker ended by SIGTERM is the teardown's, not the host's memory
+    assert all(f.cls != "host_oom" for f in d.findings)  # type: ignore[attr-defined]
+    # ... and one killed by SIGKILL is still the host's memory
+    _, d = _triage("RuntimeError: DataLoader worker (pid 27078) is killed by signal: Killed.\n", tmp_path)
+    assert d.findings[0].cls == "host_oom"  # type: ignore[attr-defined]
+
+
+def test_an_exception_line_without_its_traceback_does_not_hide_the_failure_that_ended_the_program(
+    tmp_path: Path,
+) -> None:
+    _, d = _triage(
+        "CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.\n"
+        "Traceback (most recent call last):\n"
+        '  File "src/cv.py", line 6, in <module>\n'
+        "    from rdkit.Chem import rdmolops\n"
+        "ModuleNotFoundError: No module named 'rdkit'\n",
+        tmp_path,
+    )
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.evidence[0].line) == ("import_error", 5)

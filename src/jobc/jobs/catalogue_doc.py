@@ -46,7 +46,10 @@ def _causal_table() -> list[str]:
         "`failure` (a stated failure), `report` (a process's end, reported), `guess` (the fallback "
         "lexicon), `symptom`, `teardown` (SIGTERM, SIGINT), `kill` (SIGKILL), `crash` (SIGSEGV, "
         "SIGABRT, …), `stop` (time limit, preemption, node failure), `cancel`, `host_oom`, "
-        '`rendezvous`, `timeout`, `barrier`, `table` (torchrun\'s), `echo` ("see root cause above").',
+        '`rendezvous`, `timeout`, `barrier`, `table` (torchrun\'s), `echo` ("see root cause above"), '
+        "`received` (a process saying it received a signal). In a log of one process (its prefixes "
+        "name at most one rank, task or node), a line that names nobody is that process's. Two "
+        "findings that would explain each other leave the earlier one the cause.",
         "",
         "| explains | what | scope | order | why |",
         "|---|---|---|---|---|",
@@ -85,10 +88,12 @@ def _markdown() -> str:
         "3. **identity** (`identity.py`): which rank, local rank, srun task and node wrote a line, "
         "joined from every "
         "line that pairs them (srun's task reports, torchrun's table, NCCL's `host:pid`, Ray's "
-        "`ip=`); never by arithmetic. An srun task is a rank only where the log allows it (no "
-        "launcher that starts a node's processes, or jobc's own srun launch), and a failure that names "
-        "no node takes the node of its class fellows when they all name one; both are inferences, "
-        "and lower the finding's confidence to medium.",
+        "`ip=`), and what a message names in words (`on rank: 0`, `on node cn7`, `NodeList=c014`, "
+        "slurmstepd's `*** on NODE`); never by arithmetic. An srun task is a rank only where the log "
+        "allows it (no launcher that starts a node's processes: its command, modules or log lines, "
+        "not a program's mention of it; or jobc's own srun launch), and a failure that names no node "
+        "takes the node of its class fellows when they all name one; both are inferences, and lower "
+        "the finding's confidence to medium.",
         "4. **events** (`events.py`): the signatures below, each giving its class, its **statement "
         "line** (the line whose text decided the class), its fields and a strength (3 a stated "
         "failure, 2 a report that a process ended, 1 a symptom); a fallback lexicon (`Error`, "

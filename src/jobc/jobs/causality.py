@@ -72,7 +72,14 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("node_lost")
     if f.code == "P106":
         k.add("echo")
+    if f.code in RECEIVED:
+        k.add("received")
     return frozenset(k)
+
+
+#: Signatures of a process saying it received a signal from outside (Lightning's `Received
+#: SIGTERM`, torchrun's agent's SignalException): what that process does after is its teardown.
+RECEIVED = frozenset({"L203", "L205"})
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,7 @@ class Row:
     unless: str = ""  # kinds separated by `|` the effect must not have
     cause_unless: str = ""  # kinds separated by `|` the cause must not have
     then: str = ""  # how the explained finding's summary begins ({rank}: the cause's rank)
+    stronger: bool = False  # the cause must be at least as strong as the effect
 
     def applies(self, cause: Finding, kc: frozenset[str], effect: Finding, ke: frozenset[str]) -> bool:
         if self.cause not in kc or not (ke & set(self.effect.split("|"))):
@@ -96,6 +104,8 @@ class Row:
         if self.cause_unless and kc & set(self.cause_unless.split("|")):
             return False
         if self.order == "after" and effect.order <= cause.order:
+            return False
+        if self.stronger and cause.strength < effect.strength:
             return False
         return SCOPES[self.scope](cause, effect)
 
@@ -167,6 +177,14 @@ EXPLAINS: tuple[Row, ...] = (
         "after a time limit, preemption or node failure, exceptions are the teardown's",
     ),
     Row(
+        "received",
+        "failure|teardown|report|symptom|guess",
+        "process",
+        "after",
+        "a signal a process says it received explains what that process did after it (its teardown: "
+        "a SIGTERMException, its data-loader workers ended by the same signal, its exit)",
+    ),
+    Row(
         "host_oom",
         "kill|report|guess",
         "node",
@@ -224,8 +242,10 @@ EXPLAINS: tuple[Row, ...] = (
         "failure",
         "process",
         "after",
-        "a process's later errors are its first failure's consequences (an abort after a watchdog's error)",
+        "a process's later errors are its first failure's consequences (an abort after a watchdog's "
+        "error); a weaker line (an exception without its traceback) never explains a stated failure",
         unless="crash",
+        stronger=True,
     ),
     Row(
         "timeout",
@@ -281,19 +301,23 @@ class Verdict:
 Progress = Sequence[tuple[int, "int | None", "int | None"]]
 
 
-def explain(findings: Sequence[Finding], progress: Progress = ()) -> dict[int, Verdict]:
-    """Every finding's verdict, keyed by id(finding)."""
+def explain(
+    findings: Sequence[Finding], progress: Progress = (), *, solo: bool = False
+) -> dict[int, Verdict]:
+    """Every finding's verdict, keyed by id(finding). `solo`: the log is one process's (it names
+    at most one rank, task or node), so a line that names nobody is that process's."""
     kinds = {id(f): _kinds(f) for f in findings}
     verdicts: dict[int, Verdict] = {id(f): Verdict() for f in findings}
+    ordered = sorted(findings, key=lambda x: x.order)
     for e in findings:
         ke = kinds[id(e)]
         for row in EXPLAINS:
             cause = next(
                 (
                     c
-                    for c in sorted(findings, key=lambda x: x.order)
+                    for c in ordered
                     if c is not e
-                    and row.applies(c, kinds[id(c)], e, ke)
+                    and (row.applies(c, kinds[id(c)], e, ke) or (solo and _solo_applies(row, c, kinds, e)))
                     and (row.scope == "earlier" or not _mutual(c, e, kinds))
                 ),
                 None,
@@ -301,10 +325,34 @@ def explain(findings: Sequence[Finding], progress: Progress = ()) -> dict[int, V
             if cause is not None:
                 verdicts[id(e)] = Verdict(cause, row)
                 break
+    _break_cycles(findings, verdicts)
     for f in findings:
         if "failure" in kinds[id(f)] and survived(f, progress, findings):
             verdicts[id(f)].survived = True
     return verdicts
+
+
+def _solo_applies(row: Row, c: Finding, kinds: dict[int, frozenset[str]], e: Finding) -> bool:
+    """A process-scoped row in a one-process log, where one of the two names nobody."""
+    if row.scope != "process" or not (_nobody(c) or _nobody(e)):
+        return False
+    return Row(
+        row.cause, row.effect, "job", row.order, row.why, row.unless, row.cause_unless, "", row.stronger
+    ).applies(c, kinds[id(c)], e, kinds[id(e)])
+
+
+def _nobody(f: Finding) -> bool:
+    return f.rank is None and f.task is None and f.local_rank is None
+
+
+def _break_cycles(findings: Sequence[Finding], verdicts: dict[int, Verdict]) -> None:
+    """Two findings that explain each other (a SIGTERM received, then an error it caused, and the
+    error's row that explains SIGTERMs): the earlier in the log is the cause."""
+    for f in findings:
+        c = verdicts[id(f)].explained_by
+        if c is not None and verdicts[id(c)].explained_by is f:
+            earlier = f if f.order < c.order else c
+            verdicts[id(earlier)] = Verdict()
 
 
 def _mutual(c: Finding, e: Finding, kinds: dict[int, frozenset[str]]) -> bool:

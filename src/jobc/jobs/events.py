@@ -261,7 +261,7 @@ class Scanner(Facts):
         ev = Evidence(path, number, _clip(raw))
         order = (number, self._piece)
         self._labels(line)
-        if not self.launcher_seen and any(w in text for w in identity.LAUNCHER_WORDS):
+        if not self.launcher_seen and identity.LAUNCHER_LINE.search(raw[:2000]) is not None:
             self.launcher_seen = True
         if line.writer is not None and "nranks" in text:
             self._nccl_comm(line.writer, text)
@@ -289,6 +289,9 @@ class Scanner(Facts):
         self._match(ev, order, line, text)
 
     def _labels(self, line: Line) -> None:
+        who = (line.task, line.rank, line.local_rank, line.node)
+        if who != (None, None, None, None) and len(self.labelled) < 4:
+            self.labelled.add(who)
         if line.rank is not None and line.task is not None:
             self.rank_task.setdefault(line.rank, line.task)
         if line.local_rank is not None:
@@ -589,6 +592,10 @@ class Scanner(Facts):
             if previous.cls == "exception" and sig is not None and sig.code != "P104":
                 previous.sig, previous.cls, previous.role, previous.kind = sig, sig.cls, sig.role, sig.name
                 previous.statement, previous.strength = ev, strength_of(sig)
+                if (m := sig.search(f"{name}: {message}")) is not None:
+                    for k, v in m.groupdict().items():  # what it reads: a signal, an exit code, ...
+                        if v is not None:
+                            previous.fields.setdefault(k, v)
             return
         if name.endswith("ChildFailedError"):
             # torchrun's agent reporting its workers: its table is read instead (and this line

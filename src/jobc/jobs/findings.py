@@ -248,5 +248,8 @@ class Facts:
         # communicator lines (host:pid -> rank in the largest communicator, with its size)
         self.pid_rank: dict[str, int] = {}
         self.writer_rank: dict[str, tuple[int, int]] = {}
+        # who the log's prefixes name (task, rank, local rank, node), up to a few: one or none
+        # makes the log one process's
+        self.labelled: set[tuple[int | None, int | None, int | None, str | None]] = set()
         # where the job's progress output was seen: (line, srun task, rank) of the line
         self.progress: list[tuple[int, int | None, int | None]] = []

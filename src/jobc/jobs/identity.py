@@ -4,7 +4,8 @@ Ranks, tasks and nodes are joined only through lines that pair them: a line's ow
 (`3: [rank3]:` pairs task 3 and rank 3; `node7: [rank5]:` rank 5 and node7), srun's reports (a
 task list and the node that ran it), torchrun's table (a global rank, its local rank and host),
 NCCL's `host:pid` and Ray's `ip=` (a node), jobc's banner (the node list, one task per node under
-torchrun). Nothing is placed by arithmetic: `rank // gpus_per_node` is wrong under c10d
+torchrun), and what a message says in words (`… on rank: 0`, `on node cn7`, `NodeList=c014`).
+Nothing is placed by arithmetic: `rank // gpus_per_node` is wrong under c10d
 rendezvous, where node ranks follow arrival order.
 
 Two readings are inferences, and a finding that rests on one says so (its confidence is at most
@@ -19,15 +20,116 @@ medium):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from jobc.jobs.findings import Facts, Finding
+from jobc.jobs.findings import Event, Facts, Finding, first_task, parse_int
+from jobc.jobs.prefixes import is_host
 
 #: Signatures of launchers that start the processes of a node themselves: under them an srun task
 #: is a node, never a rank.
 NODE_LAUNCHERS = frozenset({"L201", "L202", "L204", "L206", "L207", "L208", "L216"})
-#: Words of a fed line that show such a launcher (its traceback frames, its logger's name).
-LAUNCHER_WORDS = ("torchrun", "distributed/run.py", "elastic", "deepspeed", "DeepSpeed", "accelerate")
+#: What a line shows of such a launcher: its command, its modules (a traceback's frames, its
+#: logger's name), DeepSpeed's launcher logging as launch.py. A program that only names one
+#: (`DeepSpeed config: ds.json`, deepspeed's accelerator setup, `--deepspeed` passed to a script
+#: srun started) shows no launcher: srun may still start every process.
+LAUNCHER_LINE = re.compile(
+    r"\btorchrun\b|torch/distributed/(?:run|launch)\.py|torch\.distributed\.(?:run|launch)\b|"
+    r"distributed[/.]elastic|deepspeed[/.]launcher|\[launch\.py:[0-9]{1,6}:|"
+    r"accelerate[/.]commands|\baccelerate launch\b|(?:^|\s)deepspeed (?:--|[^\s]{1,200}\.py\b)|"
+    # a launcher as the program srun runs: `execve(): accelerate: No such file`, `torchrun: command`
+    r"\b(?:torchrun|accelerate|deepspeed): "
+)
+#: Classes that are the job's, no process's: no rank is read for them.
+JOB_CLASSES = frozenset({"time_limit", "preempted", "cancelled", "node_fail"})
+#: A rank a message names as its own: `… store based barrier on rank: 0`, `[PG 0 (default_pg) Rank 12]`.
+_RANK_IN_MESSAGE = re.compile(
+    r"\bon rank:? ?(?P<a>[0-9]{1,9})\b|\[(?:PG [^\]]{0,80}? )?Rank (?P<b>[0-9]{1,9})\]"
+)
+_NAME = r"[A-Za-z][A-Za-z0-9_.\-]{0,62}"
+#: A node a message names in words: `on node cn7`, `host: gpu-a07`, `NodeList=c014`, slurmstepd's
+#: older `*** on sh-2-3`, ColossalAI's `… on GPU01`.
+_NODE_IN_MESSAGE = re.compile(
+    rf"\b(?:on|ON|at) (?:node|host) (?P<a>{_NAME})|\b(?:node|host)(?:name)?[=:] ?(?P<b>{_NAME})|"
+    rf"\bNodeList=(?P<c>{_NAME})(?![\[,\w])|\*\*\* on (?P<d>{_NAME})"
+)
+#: `on NAME`, read only for a name the log shows as a node elsewhere.
+_ON_NAME = re.compile(rf"\bon (?P<n>{_NAME})")
+
+
+@dataclass
+class Who:
+    """Who a finding is about: its rank, local rank, srun task (and how many the report names),
+    node, and whether any of them was inferred rather than read."""
+
+    rank: int | None
+    local: int | None
+    task: int | None
+    count: int
+    node: str | None
+    inferred: bool
+
+
+def place(facts: Facts, e: Event) -> Who:
+    """The rank, local rank, task and node of an event: its own fields and prefixes first, then
+    what other lines pair them with, then what its message names."""
+    fx, line = e.fields, e.line
+    rank = _int(fx.get("rank"))
+    rank = line.rank if rank is None else rank
+    local = _int(fx.get("local_rank"))
+    local = line.local_rank if local is None else local
+    task, count = line.task, 1
+    if fx.get("tasks"):
+        task, count = first_task(str(fx["tasks"]))
+    text = (e.statement or e.ev).text
+    inferred = False
+    if rank is None:
+        rank, inferred = rank_of_process(facts, fx.get("pid"), line.writer)
+    if e.cls not in JOB_CLASSES:  # the job's end, no rank's
+        if rank is None and e.sig is not None and e.sig.code not in MESSAGE_NAMES_OTHERS:
+            rank = rank_in_message(text)
+        rank, by_task = rank_of_task(facts, rank, task, count)
+        inferred = inferred or by_task
+    if e.kind == "torchrun-root-cause":
+        # the table's host is the agent's own name for itself (often not Slurm's): the labels first
+        node = node_of(facts, rank, task) or fx.get("node")
+    else:
+        node = fx.get("node") or line.node or node_of(facts, rank, task)
+    if node is None and rank is not None and task is None and tasks_are_ranks(facts):
+        node = facts.task_node.get(rank)  # srun's report of the task that is this rank
+        inferred = inferred or node is not None
+    if node is None:
+        node = node_in_message(text, facts.nodes_seen)
+    return Who(rank, local, task, count, node, inferred)
+
+
+#: Signatures whose message names ranks other than its writer's (rank 0's monitored barrier).
+MESSAGE_NAMES_OTHERS = frozenset({"N411"})
+
+
+def rank_in_message(text: str) -> int | None:
+    m = _RANK_IN_MESSAGE.search(text[:2000])
+    return parse_int(m.group("a") or m.group("b")) if m else None
+
+
+def node_in_message(text: str, known: set[str] | frozenset[str] = frozenset()) -> str | None:
+    """A node a message names in words (a host-shaped name), or `on NAME` for a known node."""
+    for m in _NODE_IN_MESSAGE.finditer(text[:2000]):
+        name = next(g for g in m.groups() if g is not None).rstrip(".-_")
+        if is_host(name) or name in known:
+            return name
+    for m in _ON_NAME.finditer(text[:2000]):
+        name = m.group("n").rstrip(".-_")
+        if name in known:
+            return name
+    return None
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, int):
+        return value
+    return parse_int(value) if isinstance(value, str) else None
 
 
 def tasks_are_ranks(facts: Facts) -> bool:

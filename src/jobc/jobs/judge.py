@@ -19,7 +19,6 @@ from jobc.jobs.findings import (
     Finding,
     evidence_of,
     exit_class,
-    first_task,
     parse_int,
     signal_of,
 )
@@ -160,7 +159,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
         if f.cls == "host_oom" and f.node is None and nodes:
             f.node = nodes[0]
             f.summary = f.summary.replace(": a process", f": on {nodes[0]}", 1)
-    _causes(findings, scanner.progress)
+    _causes(findings, scanner.progress, solo=len(scanner.labelled) <= 1 and len(scanner.nodes_seen) <= 1)
     _requeue(scanner, findings)
     findings = _merge(findings)
     _place_unlabelled(findings)
@@ -217,32 +216,11 @@ def _banner_signal(ev: Evidence) -> str:
 
 def _finding(scanner: Facts, e: Event) -> Finding | None:
     fx = e.fields
-    line = e.line
     if e.sig is not None and e.sig.code == BARRIER:
         return _barrier(scanner, e)
-    rank = _int_field(fx.get("rank"))
-    if rank is None:
-        rank = line.rank
-    local = _int_field(fx.get("local_rank"))
-    if local is None:
-        local = line.local_rank
-    task = line.task
+    who = identity.place(scanner, e)
+    rank, local, task, count, node = who.rank, who.local, who.task, who.count, who.node
     tasks_text = fx.get("tasks")
-    count = 1
-    if tasks_text:
-        task, count = first_task(tasks_text)
-    # an srun task is the rank in jobc's srun launch, and where no launcher starts a node's processes
-    inferred = False
-    if rank is None:
-        rank, inferred = identity.rank_of_process(scanner, fx.get("pid"), line.writer)
-    if e.cls not in ("time_limit", "preempted", "cancelled", "node_fail"):  # the job's, no rank's
-        rank, by_task = identity.rank_of_task(scanner, rank, task, count)
-        inferred = inferred or by_task
-    if e.kind == "torchrun-root-cause":
-        # the table's host is the agent's own name for itself (often not Slurm's): the labels first
-        node = _node_of(scanner, rank, task) or fx.get("node")
-    else:
-        node = fx.get("node") or line.node or _node_of(scanner, rank, task)
     if tasks_text and fx.get("node") and task is not None:
         scanner.task_node.setdefault(task, fx["node"])
     code = _int_field(fx.get("exit_code"))
@@ -256,6 +234,8 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
     cls, role = e.cls, e.role
     if cls == "exit_code" and sig is not None:
         cls = "signal"
+    if cls == "host_oom" and sig in ("SIGTERM", "SIGINT"):
+        cls = "signal"  # a data-loader worker ended by the teardown's signal: no memory ran out
     if e.sig is not None and e.sig.report and sig == "SIGTERM":
         role = "symptom"
     if code in (REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE) and cls == "exit_code":
@@ -287,7 +267,7 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         user_frame=fx.get("user_frame"),
     )
     f.report = bool(e.sig and e.sig.report)
-    f.inferred = inferred
+    f.inferred = who.inferred
     at = fx.get("time")
     f.at = at if isinstance(at, str) and at[:4].isdigit() else None
     return f
@@ -439,9 +419,9 @@ def _state_finding(cls: str, summary: str, order: float, evidence: list[Evidence
     )
 
 
-def _causes(findings: list[Finding], progress: causality.Progress) -> None:
+def _causes(findings: list[Finding], progress: causality.Progress, *, solo: bool) -> None:
     """The causal table's verdict: first causes stay causes, what they explain follows them."""
-    verdicts = causality.explain(findings, progress)
+    verdicts = causality.explain(findings, progress, solo=solo)
     causes = causality.first_causes(findings, verdicts)
     strongest = causes[0].strength if causes else 0
     keep = {id(f) for f in causes if f.cls != "unknown" or f.strength >= strongest}
