@@ -249,7 +249,7 @@ def _hosts_listed(listed: list[str]) -> bool:
 
 
 def _tasks_listed(listed: list[str]) -> bool:
-    return any(w in line for w in ("tasks per node", "tasks_per_node", "ntasks") for line in listed)
+    return any(re.search(r"tasks? per node|tasks_per_node|ntasks", line) for line in listed)
 
 
 def _steps_listed(listed: list[str]) -> bool:

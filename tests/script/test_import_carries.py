@@ -246,3 +246,16 @@ def test_no_value_without_the_line_it_came_from(tmp_path: Path) -> None:
             assert "  # " in line, line  # every value says where it came from
     assert "nodes: 1  # sbatch's default: one node (no --nodes or --ntasks)" in spec
     assert '- "/lustre"  # line 3' in spec  # storage.shared, from the log directory's path
+
+
+def test_an_srun_step_with_no_task_count_runs_one_task_per_node_and_the_import_says_so(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target: a mistyped --ntasks-per-node leaves srun's one task per
+    # node, where the spec would start one per GPU
+    head = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntaer-node=8\n#SBATCH --gpus-per-node=8\n"
+    out = _trip(tmp_path, "srun python train.py\n", head=head + "#SBATCH --time=4:00:00\n")
+    assert (
+        "line 6: srun python train.py — srun's default of 1 task per node: jobc starts 8 per node"
+        in _not_mapped(out)
+    )

@@ -54,8 +54,13 @@ class Derived:
     def skip(self, span: Span, text: str, why: str) -> None:
         """List a line as not carried, with why; a line with the same text is listed once."""
         first = text.strip().splitlines()[0] if text.strip() else text
-        if not self.said(span.line, first):
-            self.unmapped.append(Unmapped(span.line, first, why))
+        for i, u in enumerate(self.unmapped):
+            if u.line == span.line and u.text == first:
+                if why not in u.why:
+                    # one line, every reason it was not carried
+                    self.unmapped[i] = Unmapped(u.line, u.text, f"{u.why}; and {why}")
+                return
+        self.unmapped.append(Unmapped(span.line, first, why))
 
     def said(self, line: int, text: str) -> bool:
         """Whether ``text`` at ``line`` is listed as not carried already."""

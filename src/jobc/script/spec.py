@@ -303,17 +303,19 @@ def _allocation(
             tasks, tasks_span, tasks_text = 1, step.span, "srun (one task per node by default)"
         out.put(("resources", "tasks_per_node"), tasks, tasks_span, tasks_text)
     elif not for_lint and step is not None and step.srun is not None:
-        if tasks is None or tasks_span is None:
+        default = tasks is None or tasks_span is None
+        if default:
             # srun starts one task per node unless something asks for more
-            tasks, tasks_span, tasks_text = 1, step.span, "srun (one task per node by default)"
+            tasks, tasks_span, tasks_text = 1, step.span, step.text
         derived = max(gpus or 0, 1) if mode == "srun" else 1
         if mode == "srun" and not gpus and tasks != derived:
             out.put(("resources", "tasks_per_node"), tasks, tasks_span)
         elif tasks != derived:
+            said = "srun's default of 1 task per node" if default else f"{tasks} tasks per node"
             out.skip(
                 tasks_span,
                 tasks_text or "",
-                f"{tasks} tasks per node: jobc starts {derived} per node for launch.mode {mode}",
+                f"{said}: jobc starts {derived} per node for launch.mode {mode}",
             )
     _directives(facts, out, gpu_d, for_lint=for_lint)
 
