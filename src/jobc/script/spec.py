@@ -313,7 +313,7 @@ def _allocation(
         elif tasks != derived:
             said = "srun's default of 1 task per node" if default else f"{tasks} tasks per node"
             out.skip(
-                tasks_span,
+                tasks_span or step.span,
                 tasks_text or "",
                 f"{said}: jobc starts {derived} per node for launch.mode {mode}",
             )
