@@ -259,3 +259,12 @@ def test_an_srun_step_with_no_task_count_runs_one_task_per_node_and_the_import_s
         "line 6: srun python train.py — srun's default of 1 task per node: jobc starts 8 per node"
         in _not_mapped(out)
     )
+
+
+def test_a_setup_line_keeps_its_tilde_unquoted(tmp_path: Path) -> None:
+    # `source ~/…` expands the tilde; written back quoted ('~/…') it would source a file named ~
+    out = _trip(
+        tmp_path, "source ~/miniconda3/etc/profile.d/conda.sh\nconda activate train\nsrun python train.py\n"
+    )
+    spec = _spec(out)
+    assert '- "source ~/miniconda3/etc/profile.d/conda.sh"  # line 6' in spec

@@ -277,10 +277,12 @@ def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
             continue
         if not cmd.sure:
             continue
-        if cmd.known and cmd.words and cmd.name != "eval":
+        if _activates(cmd) or _only_environment(cmd.text):
+            # reads only what the job's environment holds: the line as written runs the same
+            # when compiled (words joined again would quote a `~` that bash expands)
+            text = cmd.text
+        elif cmd.known and cmd.words and cmd.name != "eval":
             text = shlex.join(cmd.words)
-        elif _activates(cmd) or _only_environment(cmd.text):
-            text = cmd.text  # reads only what the job's environment holds: the same when compiled
         else:
             continue
         lines.append((cmd.span, text))
