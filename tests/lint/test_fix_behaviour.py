@@ -367,3 +367,22 @@ def test_jc813_repairs_a_prefix_sbatch_refuses_and_changes_nothing_else() -> Non
     proof = prove(text, unsafe=False)
     assert proof.fixed == ["JC813"]
     assert proof.differences == [], proof.differences
+
+
+def test_jc801_moves_no_line_with_an_unmatched_quote() -> None:
+    # found by the fix-script fuzz target: sbatch refuses a script whose directive has one
+    text = "#!/bin/bash\n#SBATCH --nodes=2\nmodule load cuda\n#SBATCH --job-name='a b\nsrun python train.py\n"
+    proof = prove(text, unsafe=True)
+    assert proof.after == text
+    assert proof.differences == [], proof.differences
+
+
+def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
+    # found by the hypothesis property: with B:, the warning during that step reached a batch
+    # shell with no trap yet, which died of it, and the step never got the signal
+    text = (
+        HEAD + "#SBATCH --signal=USR2@90\nsrun python train.py\ntrap 'touch stop' USR2\nsrun python eval.py\n"
+    )
+    proof = prove(text, unsafe=True)
+    assert "JC807" not in proof.fixed
+    assert proof.differences == [], proof.differences

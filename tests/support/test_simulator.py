@@ -315,3 +315,11 @@ def test_a_relative_chdir_is_relative_to_the_submit_directory() -> None:
     # sbatch reads `#SBATCH -D .` (and every path it is given) from where it was run
     run = simulate("#!/bin/bash\n#SBATCH -D .\npython t.py\n", scenarios=("complete",))["complete"]
     assert [p.cwd for p in run.named("python")] == ["/home/user/job"]
+
+
+def test_ntasks_and_ntasks_per_node_together_still_give_every_node_a_task() -> None:
+    # --ntasks takes precedence and --ntasks-per-node is a maximum: 2 tasks on 2 nodes, 1 each
+    run = simulate(
+        HEAD + "#SBATCH --ntasks=2\n#SBATCH --ntasks-per-node=8\nsrun python t.py\n", scenarios=("complete",)
+    )["complete"]
+    assert sorted(p.host for p in run.named("python")) == ["node0", "node1"]

@@ -68,6 +68,31 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
         # a stray word (not an option) is ignored by sbatch's parser too
 
 
+def refused(line: str) -> bool:
+    """Whether sbatch refuses a script with this `#SBATCH` line: an unmatched quote ("Unmatched `'`
+    in …"), or a word that is neither an option nor an option's value ("Invalid directive found
+    in batch script")."""
+    return _unmatched_quote(line[len(PREFIX) :]) or bool(strays(line))
+
+
+def _unmatched_quote(rest: str) -> bool:
+    """sbatch's own reading: a backslash takes the next character, an unquoted `#` ends the line."""
+    quote, i = "", 0
+    while i < len(rest):
+        ch = rest[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":  # sbatch ends the line at any unquoted `#`, even inside a word
+            return False
+        i += 1
+    return bool(quote)
+
+
 def strays(line: str) -> list[str]:
     """The words of an `#SBATCH` line that are neither an option nor an option's value: sbatch
     refuses a script with one ("Invalid directive found in batch script")."""

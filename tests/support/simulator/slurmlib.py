@@ -113,27 +113,20 @@ def parse_counts(text: str) -> list[int] | None:
 
 
 def distribute(ntasks: int, nodes: int, per_node: int | None, capacity: int) -> list[int]:
-    """Tasks on each node, block by block: `per_node` each when given (fewer on the last nodes when
-    `ntasks` runs out); otherwise at least one on every node and the rest filling the first nodes up
-    to `capacity`, as Slurm 22.05 placed `--ntasks=4 --nodes=2` on 8-CPU nodes (3,1)."""
+    """Tasks on each node, block by block: at least one on every node (an allocation's nodes all
+    run a task), then the rest filling the first nodes up to `per_node` when given (the maximum
+    when `--ntasks` is given too), else up to `capacity` — as Slurm 22.05 placed `--ntasks=4
+    --nodes=2` on 8-CPU nodes (3,1)."""
     if nodes <= 0:
         return []
-    if per_node is not None:
-        counts = []
-        left = ntasks
-        for _ in range(nodes):
-            take = max(min(per_node, left), 0)
-            counts.append(take)
-            left -= take
-        return counts
-    counts = [1 if ntasks >= i + 1 else 0 for i in range(nodes)]
+    cap = per_node if per_node is not None else capacity
+    counts = [1 if ntasks > i and cap > 0 else 0 for i in range(nodes)]
     left = ntasks - sum(counts)
     for i in range(nodes):
-        room = max(capacity - counts[i], 0)
-        take = min(room, left)
+        take = max(min(cap - counts[i], left), 0)
         counts[i] += take
         left -= take
-    if left > 0:  # more tasks than the nodes hold: Slurm would refuse; spread them evenly
+    if left > 0 and per_node is None:  # more tasks than the nodes hold: spread them evenly
         for i in range(left):
             counts[i % nodes] += 1
     return counts

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
-from jobc.script.directives import strays
+from jobc.script.directives import refused
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
 
@@ -80,7 +80,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
 def _move(line: int, text: str, target: int, lines: list[str]) -> Fix | None:
     if line >= len(lines) or target >= line:
         return None  # the last line has no line end to take with it
-    if strays(text):
+    if refused(text):
         return None  # sbatch would refuse the script for a word that is no option: read, it ends the job
     before = lines[line - 2] if line >= 2 else ""
     if (len(before) - len(before.rstrip("\\"))) % 2:

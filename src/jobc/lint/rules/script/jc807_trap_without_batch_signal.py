@@ -89,6 +89,10 @@ def _fix(f: ScriptFacts, sent: signals.Sent) -> Fix | None:
     lines = [t.span.line for t in traps]
     if not edits or not traps:
         return None
+    if any(step.line < traps[0].span.line for step in f.steps):
+        # a step that runs before the trap is set: with B: the signal would reach a batch shell
+        # that does not trap it yet, and end it (the step got the signal before)
+        return None
     # with B: the steps no longer get the signal from Slurm: the trap hands it on as Slurm did
     # (each trap for it: a later one replaces an earlier one)
     for trap in traps:

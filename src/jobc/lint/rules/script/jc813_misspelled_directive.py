@@ -34,7 +34,7 @@ from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
-from jobc.script.directives import PREFIX, is_directive, strays
+from jobc.script.directives import PREFIX, is_directive, refused
 from jobc.spec.context import Context
 from jobc.tables.secrets import mask
 
@@ -99,7 +99,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             f"{why}, {effect}; write `{PREFIX} {option}` at the start of the line{hint}",
             # a word that is no option: read, it would make sbatch refuse the script
             fix=None
-            if strays(PREFIX + " " + m.group("option"))
+            if refused(PREFIX + " " + m.group("option"))
             else _fix(number, len(line) - len(text), m, safe=not off),
         )
 
