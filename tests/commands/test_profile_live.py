@@ -182,12 +182,18 @@ LIVE_GOOD = {
 }
 
 
+# the findings about the cluster: its partitions (JC103, JC108, JC109, JC120-JC122) and accounting (JC123)
+LIVE_CODES = ("JC103", "JC108", "JC109", "JC12")
+
+
 def live(
     cluster: SlurmCluster, tmp_path: Path, **changes: object
 ) -> tuple[int, list[tuple[str, int, int]], str]:
     (tmp_path / "live.yaml").write_text(LIVE_SPEC.format(**{**LIVE_GOOD, **changes}))
     run = jobc(cluster, tmp_path, "lint", "--live", "--format", "json", "live.yaml")
-    found = [(f["code"], f["line"], f["col"]) for f in json.loads(run.stdout) if f["code"].startswith("JC12")]
+    found = [
+        (f["code"], f["line"], f["col"]) for f in json.loads(run.stdout) if f["code"].startswith(LIVE_CODES)
+    ]
     return run.returncode, found, run.stderr
 
 
@@ -202,10 +208,10 @@ def test_live_lint_of_a_spec_that_fits_is_clean(topology_cluster: SlurmCluster, 
         ({"partition": "bacth"}, [("JC120", 4, 14)]),
         (
             {"partition": "short", "nodes": 1, "gpus": 4, "constraint": "h100", "time": "00:30:00"},
-            [("JC121", 5, 9)],
+            [("JC108", 5, 9)],
         ),
         ({"nodes": 3}, [("JC121", 10, 10), ("JC121", 10, 10)]),
-        ({"gpus": 8}, [("JC121", 11, 18)]),
+        ({"gpus": 8}, [("JC103", 11, 18)]),
         ({"partition": "short", "nodes": 1, "gpus": 4, "time": "00:05:00"}, [("JC122", 8, 15)]),
         ({"account": "nobody", "qos": "urgent"}, [("JC123", 6, 12), ("JC123", 7, 8)]),
     ],
@@ -218,6 +224,43 @@ def test_live_lint_findings_at_the_spec_positions(
 ) -> None:
     code, found, stderr = live(topology_cluster, tmp_path, **changes)
     assert (code, found) == (1, expected), stderr
+
+
+# what --live finds on the cluster, and what its profile finds without it (JC123: accounting)
+PARTITION_CASES = [
+    {},
+    {"partition": "bacth"},
+    {"partition": "short", "nodes": 1, "gpus": 4, "constraint": "h100", "time": "00:30:00"},
+    {"nodes": 3},
+    {"gpus": 8},
+    {"partition": "short", "nodes": 2, "gpus": 4, "constraint": "h100", "time": "00:05:00"},
+    {"partition": "short", "nodes": 1, "gpus": 4, "time": "00:05:00"},
+    {"gpus": 4, "constraint": "h100"},
+]
+
+
+def test_the_profile_jobc_profile_writes_gives_offline_the_findings_live_gives(
+    topology_cluster: SlurmCluster, tmp_path: Path
+) -> None:
+    made = jobc(topology_cluster, tmp_path, "profile", "-o", str(tmp_path / "cluster.yaml"))
+    assert made.returncode == 0, made.stderr
+    seen = set()
+    for changes in PARTITION_CASES:
+        code, on_cluster, stderr = live(topology_cluster, tmp_path, **changes)
+        assert code in (0, 1), stderr
+        # the same spec extending the written profile (its last line: no position moves), no --live
+        text = LIVE_SPEC.format(**{**LIVE_GOOD, **changes}) + "extends: cluster.yaml\n"
+        (tmp_path / "offline.yaml").write_text(text)
+        run = jobc(None, tmp_path, "lint", "--format", "json", "offline.yaml")
+        assert run.returncode in (0, 1), run.stderr
+        offline = [
+            (f["code"], f["line"], f["col"])
+            for f in json.loads(run.stdout)
+            if f["code"].startswith(LIVE_CODES)
+        ]
+        assert offline == [f for f in on_cluster if f[0] != "JC123"], changes
+        seen |= {f[0] for f in offline}
+    assert seen == {"JC103", "JC108", "JC120", "JC121", "JC122"}
 
 
 def test_live_lint_of_a_script_points_at_its_directives(
@@ -234,8 +277,8 @@ def test_live_lint_of_a_script_points_at_its_directives(
         "srun python train.py\n"
     )
     run = jobc(topology_cluster, tmp_path, "lint", "--live", "--format", "json", "job.sh")
-    found = sorted((f["code"], f["line"]) for f in json.loads(run.stdout) if f["code"].startswith("JC12"))
-    assert found == [("JC121", 3), ("JC121", 5), ("JC122", 7)], run.stdout
+    found = sorted((f["code"], f["line"]) for f in json.loads(run.stdout) if f["code"].startswith(LIVE_CODES))
+    assert found == [("JC108", 5), ("JC121", 3), ("JC122", 7)], run.stdout
 
 
 def shim(directory: Path, name: str, script: str) -> None:

@@ -4,9 +4,10 @@ with its type, default, description, what it compiles to, and the rules that rea
 Which rules read a field is found in the rules' own code, so it cannot drift from it: each rule
 module is parsed (never imported) and every `ctx.spec.<section>.<field>` it reads, directly or
 through a name bound to a section (`res = ctx.spec.resilience` … `res.requeue`), every data path
-it reports at (`("resilience", "requeue")`), and the facts of `Context` it asks for
-(`ctx.world`: the nodes and GPUs per node) count. A rule that reads a field only through a
-helper module is not listed for it.
+it reports at (`("resilience", "requeue")`), the facts of `Context` it asks for
+(`ctx.world`: the nodes and GPUs per node), and the fields of the chosen partition it reads from
+`view(ctx)` count. A rule that reads a field only through another helper module is not listed
+for it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ _CONTEXT_FACTS: dict[str, tuple[str, ...]] = {
 }
 # Facts of Context that are a part of the spec, followed like `ctx.spec`: the chosen partition's record.
 _CONTEXT_PARTS: dict[str, list[str]] = {"partition_limits": ["cluster", "partitions", "*"]}
+# Helpers whose answer is a part of the spec, followed like it: `v = view(ctx)` is the chosen
+# partition's record (rules/topology/_partition.py: the profile's, or the live cluster's)
+_HELPER_PARTS: dict[str, list[str]] = {"view": ["cluster", "partitions", "*"]}
 
 
 def _chain(node: ast.AST) -> list[str] | None:
@@ -82,6 +86,9 @@ class _Reads(ast.NodeVisitor):
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             chain = _chain(node.value)
             path = self._spec_path(chain) if chain else None
+            call = node.value.func if isinstance(node.value, ast.Call) else None
+            if isinstance(call, ast.Name) and call.id in _HELPER_PARTS:
+                path = _HELPER_PARTS[call.id]
             if path is not None:
                 self.aliases[node.targets[0].id] = path
         self.generic_visit(node)

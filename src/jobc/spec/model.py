@@ -54,12 +54,19 @@ class Partition(Section):
     max_nodes: PositiveInt | None = Field(
         None, description="Most nodes one job may use in this partition (Slurm's MaxNodes); absent: no limit."
     )
+    min_nodes: PositiveInt | None = Field(
+        None, description="Fewest nodes one job may ask for in this partition (Slurm's MinNodes); absent: 1."
+    )
     preempt_mode: str | None = Field(
         None,
         description="What happens to a preempted job (Slurm's PreemptMode: OFF, CANCEL, REQUEUE, SUSPEND …).",
     )
     node_types: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(
-        default_factory=list, description="Names of the cluster.node_types this partition's nodes have."
+        default_factory=list,
+        description=(
+            "Names of the cluster.node_types this partition's nodes are of (with their counts, what "
+            "the partition has of GPUs, CPUs and features)."
+        ),
     )
 
 
@@ -93,6 +100,13 @@ class Cluster(Section):
     )
     default_partition: str | None = Field(
         None, description="The partition a job runs in when slurm.partition is not given."
+    )
+    all_partitions: bool | None = Field(
+        None,
+        description=(
+            "The profile lists every partition of the cluster (`jobc profile` says so): a partition "
+            "not among them does not exist."
+        ),
     )
     node_types: dict[Annotated[str, Field(pattern=NAME_PATTERN)], NodeType] = Field(
         default_factory=dict, description="The kinds of node the cluster has, by a name of your choice."

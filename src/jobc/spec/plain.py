@@ -51,6 +51,7 @@ class Partition(_Frozen):
         "gpus_per_node",
         "max_nodes",
         "max_time",
+        "min_nodes",
         "node_types",
         "nodes",
         "preempt_mode",
@@ -62,6 +63,7 @@ class Partition(_Frozen):
         "cpus_per_node",
         "nodes",
         "max_nodes",
+        "min_nodes",
         "preempt_mode",
         "node_types",
     )
@@ -72,6 +74,7 @@ class Partition(_Frozen):
     cpus_per_node: int | None
     nodes: int | None
     max_nodes: int | None
+    min_nodes: int | None
     preempt_mode: str | None
     node_types: list[str]
 
@@ -84,6 +87,7 @@ class Partition(_Frozen):
         cpus_per_node: int | None = None,
         nodes: int | None = None,
         max_nodes: int | None = None,
+        min_nodes: int | None = None,
         preempt_mode: str | None = None,
         node_types: list[str] | None = None,
     ) -> None:
@@ -93,6 +97,7 @@ class Partition(_Frozen):
         _set(self, "cpus_per_node", cpus_per_node)
         _set(self, "nodes", nodes)
         _set(self, "max_nodes", max_nodes)
+        _set(self, "min_nodes", min_nodes)
         _set(self, "preempt_mode", preempt_mode)
         _set(self, "node_types", [] if node_types is None else node_types)
 
@@ -112,6 +117,8 @@ class Partition(_Frozen):
             kwargs["nodes"] = data["nodes"]
         if "max_nodes" in data:
             kwargs["max_nodes"] = data["max_nodes"]
+        if "min_nodes" in data:
+            kwargs["min_nodes"] = data["min_nodes"]
         if "preempt_mode" in data:
             kwargs["preempt_mode"] = data["preempt_mode"]
         if "node_types" in data:
@@ -127,6 +134,7 @@ class Partition(_Frozen):
             "cpus_per_node": self.cpus_per_node,
             "nodes": self.nodes,
             "max_nodes": self.max_nodes,
+            "min_nodes": self.min_nodes,
             "preempt_mode": self.preempt_mode,
             "node_types": list(self.node_types),
         }
@@ -197,6 +205,7 @@ class Cluster(_Frozen):
 
     __slots__ = (
         "air_gapped",
+        "all_partitions",
         "cpus_per_node",
         "default_partition",
         "exclusive_nodes",
@@ -211,6 +220,7 @@ class Cluster(_Frozen):
         "gpu",
         "partitions",
         "default_partition",
+        "all_partitions",
         "node_types",
         "air_gapped",
         "exclusive_nodes",
@@ -221,6 +231,7 @@ class Cluster(_Frozen):
     gpu: str | None
     partitions: dict[str, Partition]
     default_partition: str | None
+    all_partitions: bool | None
     node_types: dict[str, NodeType]
     air_gapped: bool
     exclusive_nodes: bool | None
@@ -233,6 +244,7 @@ class Cluster(_Frozen):
         gpu: str | None = None,
         partitions: dict[str, Partition] | None = None,
         default_partition: str | None = None,
+        all_partitions: bool | None = None,
         node_types: dict[str, NodeType] | None = None,
         air_gapped: bool = False,
         exclusive_nodes: bool | None = None,
@@ -242,6 +254,7 @@ class Cluster(_Frozen):
         _set(self, "gpu", gpu)
         _set(self, "partitions", {} if partitions is None else partitions)
         _set(self, "default_partition", default_partition)
+        _set(self, "all_partitions", all_partitions)
         _set(self, "node_types", {} if node_types is None else node_types)
         _set(self, "air_gapped", air_gapped)
         _set(self, "exclusive_nodes", exclusive_nodes)
@@ -260,6 +273,8 @@ class Cluster(_Frozen):
             kwargs["partitions"] = {k: Partition.build(v) for k, v in data["partitions"].items()}
         if "default_partition" in data:
             kwargs["default_partition"] = data["default_partition"]
+        if "all_partitions" in data:
+            kwargs["all_partitions"] = data["all_partitions"]
         if "node_types" in data:
             kwargs["node_types"] = {k: NodeType.build(v) for k, v in data["node_types"].items()}
         if "air_gapped" in data:
@@ -276,6 +291,7 @@ class Cluster(_Frozen):
             "gpu": self.gpu,
             "partitions": {k: v.dump() for k, v in self.partitions.items()},
             "default_partition": self.default_partition,
+            "all_partitions": self.all_partitions,
             "node_types": {k: v.dump() for k, v in self.node_types.items()},
             "air_gapped": self.air_gapped,
             "exclusive_nodes": self.exclusive_nodes,

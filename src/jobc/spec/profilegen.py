@@ -25,7 +25,10 @@ _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9._/-]*$")
 _YAML11 = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
 _NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
-Shape = tuple[int | None, int | None, int | None, tuple[str, ...], tuple[str, ...]]
+Hardware = tuple[int | None, int | None, int | None, tuple[str, ...], tuple[str, ...]]
+#: a kind of node: what it has (CPUs, memory, GPUs, their types, features) and its partitions, so
+#: that a partition's kinds count exactly its nodes
+Shape = tuple[int | None, int | None, int | None, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 #: said where a node's GPU count would be, when Slurm printed one jobc cannot read
 _GPUS_UNKNOWN = "# gpus unknown: jobc cannot read the GPU count in the nodes' Gres"
 
@@ -46,23 +49,28 @@ def profile_name(facts: ClusterFacts) -> str:
     return name or "cluster"
 
 
-def _shape(node: NodeFacts) -> Shape:
+def _hardware(node: NodeFacts) -> Hardware:
     return (node.cpus, node.memory_mb, node.gpus, node.gpu_types, node.features)
 
 
+def _shape(node: NodeFacts) -> Shape:
+    return (*_hardware(node), node.partitions)
+
+
 def node_types(facts: ClusterFacts) -> dict[str, tuple[Shape, list[NodeFacts]]]:
-    """Kinds of node by a name made of what they have: `a100x4-64cpu-512g`, `cpu-128cpu-256g`."""
+    """Kinds of node by a name made of what they have: `a100x4-64cpu-512g`, `cpu-128cpu-256g`
+    (`…-2` for nodes alike in another set of partitions)."""
     groups: dict[Shape, list[NodeFacts]] = {}
     for node in facts.nodes:
         groups.setdefault(_shape(node), []).append(node)
 
     def order(shape: Shape) -> tuple[object, ...]:
-        cpus, mem, gpus, types, features = shape
-        return (gpus is None, -(gpus or 0), types, -(cpus or 0), -(mem or 0), features)
+        cpus, mem, gpus, types, features, partitions = shape
+        return (gpus is None, -(gpus or 0), types, -(cpus or 0), -(mem or 0), features, partitions)
 
     named: dict[str, tuple[Shape, list[NodeFacts]]] = {}
     for shape in sorted(groups, key=order):
-        cpus, mem, gpus, types, _ = shape
+        cpus, mem, gpus, types, _, _ = shape
         kind = f"{'-'.join(types) or 'gpu'}x{'unknown' if gpus is None else gpus}" if gpus != 0 else "cpu"
         base = f"{kind}-{cpus if cpus is not None else 'unknown'}cpu"
         if mem is not None:
@@ -98,7 +106,7 @@ def render(facts: ClusterFacts, *, command: str, date: str) -> str:
         "",
         "cluster:",
     ]
-    all_shapes = {_shape(n) for n in facts.nodes}
+    all_shapes = {_hardware(n) for n in facts.nodes}
     if len(all_shapes) == 1:
         cpus, _, gpus, _, _ = next(iter(all_shapes))
         out.append(f"  gpus_per_node: {gpus}" if gpus is not None else f"  {_GPUS_UNKNOWN}")
@@ -112,13 +120,15 @@ def render(facts: ClusterFacts, *, command: str, date: str) -> str:
     if default is not None:
         out.append(f"  default_partition: {scalar(default.name)}")
     if facts.partitions:
+        out.append("  all_partitions: true         # every partition of the cluster is below")
+    if facts.partitions:
         out.append("  partitions:")
         for part in facts.partitions:
             out += _partition(facts, part, type_of, shapes, per_partition=len(all_shapes) > 1)
     if types:
         out.append("  node_types:")
         for name, (shape, nodes) in types.items():
-            cpus, mem, gpus, kinds, features = shape
+            cpus, mem, gpus, kinds, features, _ = shape
             out.append(f"    {scalar(name)}:")
             out.append(f"      count: {len(nodes)}")
             if cpus is not None:
@@ -159,6 +169,8 @@ def _partition(
     lines.append(f"      nodes: {count}")
     if part.max_nodes is not None:
         lines.append(f"      max_nodes: {part.max_nodes}")
+    if part.min_nodes is not None and part.min_nodes > 1:  # 0 and 1 ask nothing of a job
+        lines.append(f"      min_nodes: {part.min_nodes}")
     if part.preempt_mode:
         lines.append(f"      preempt_mode: {json.dumps(part.preempt_mode)}")
     kinds = sorted({type_of[n.name] for n in nodes}, key=list(shapes).index)

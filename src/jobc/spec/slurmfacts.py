@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 _NOTHING = frozenset({"", "(null)", "none", "n/a", "unlimited", "infinite"})
 _SPACE = lazy(r"\s")

@@ -74,15 +74,19 @@ def test_jc120_partition_down(tmp_path: Path) -> None:
     assert "DOWN" in only(result, "JC120").message
 
 
-def test_jc121_time_nodes_and_gpus(tmp_path: Path) -> None:
+def test_the_live_partitions_time_and_a_nodes_gpus_are_jc108s_and_jc103s(tmp_path: Path) -> None:
+    # one rule a fact, whichever source says it: the limits a profile would give, from the cluster
     result = live_lint(tmp_path, partition="short", time="01:00:00", nodes=1, gpus=4, constraint="h100")
-    assert where(result, "JC121") == [(5, 9)]
-    assert "MaxTime of partition 'short'" in only(result, "JC121").message
+    assert (where(result, "JC108"), where(result, "JC121")) == ([(5, 9)], [])
+    assert "over the limit of partition 'short', '00:10:00'" in only(result, "JC108").message
+    result = live_lint(tmp_path, gpus=8, constraint="a100")
+    assert (where(result, "JC103"), where(result, "JC121")) == ([(11, 18)], [])
+    assert "a node of partition 'batch' has 4 GPUs" in only(result, "JC103").message
+
+
+def test_jc121_nodes(tmp_path: Path) -> None:
     result = live_lint(tmp_path, nodes=3)  # batch: MaxNodes=2, and only 2 a100 nodes
     assert where(result, "JC121") == [(10, 10), (10, 10)]
-    result = live_lint(tmp_path, gpus=8, constraint="a100")
-    assert where(result, "JC121") == [(11, 18)]
-    assert "no node of partition 'batch' has more than 4" in only(result, "JC121").message
     # 4 GPUs per node: only the one h100 node of batch has them
     result = live_lint(tmp_path, gpus=4, nodes=2, constraint="h100", gpu="h100-80gb")
     assert "has 1 such node(s) of 3" in only(result, "JC121").message
@@ -123,11 +127,11 @@ def test_a_script_meets_the_live_rules_at_its_directives(tmp_path: Path) -> None
     )
     with using(facts()):
         result = lint_path(script)
-    found = {(f.code, f.span.line) for f in result.findings if f.code.startswith("JC12")}
-    assert found == {("JC121", 3), ("JC121", 5), ("JC123", 6)}, result.findings
+    found = {(f.code, f.span.line) for f in result.findings if f.code.startswith(("JC12", "JC108"))}
+    assert found == {("JC121", 3), ("JC108", 5), ("JC123", 6)}, result.findings
     # in the script's words, never the spec's
     for f in result.findings:
-        if f.code.startswith("JC12"):
+        if f.code.startswith(("JC12", "JC108")):
             assert not SPEC_WORDS.search(f.message), f.message
     assert "#SBATCH --time=00:30:00" in "".join(f.message for f in result.findings)
 

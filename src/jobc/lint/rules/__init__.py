@@ -87,12 +87,13 @@ _CHECKED = tuple((row[0], row[6], row[8], row[7]) for row in ROWS if row[6])
 def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
     """The checks a file of this kind ("spec" or "script") meets, in code order, each rule's module
     imported as it comes. A rule that needs `--live` runs only with it; a spec check that reads
-    certain fields (`READS`) only when the spec, its profiles or --set write one of them. (A
+    certain fields (`READS`) only when the spec, its profiles or --set write one of them, or with
+    `--live` (the partition rules take the facts a profile would give from the cluster). (A
     script's checks read the script's own facts as well, so they all run.)"""
     for code, kinds, reads, live_only in _CHECKED:
         if kind not in kinds or (live_only and not live):
             continue
-        if reads and kind == "spec" and not any(_written(ctx.data, path) for path in reads):
+        if reads and kind == "spec" and not live and not any(_written(ctx.data, path) for path in reads):
             continue
         found = rule(code)
         check = found.check if kind == "spec" else found.script_check

@@ -2,8 +2,9 @@
 
 Slurm cannot place such a job: depending on the site's settings `sbatch` refuses it ("Requested
 node configuration is not available") or it waits in the queue forever. The node's size comes
-from the cluster profile (`cluster.gpus_per_node`, or the chosen partition's `gpus_per_node`)
-when it says so; otherwise from the GPU catalogue's usual server for `resources.gpu` (8 for
+from the live cluster with `jobc lint --live` (the most GPUs a node of the partition has), else
+the cluster profile (`cluster.gpus_per_node`, or the chosen partition's `gpus_per_node`) when it
+says so; otherwise from the GPU catalogue's usual server for `resources.gpu` (8 for
 H100/B200 HGX boards, 4 for GH200/GB200). A profile's statement wins over the catalogue, so a site
 with larger nodes says so once in its profile.
 
@@ -27,6 +28,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import DataPath, Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
+from jobc.lint.rules.topology._partition import view
 from jobc.spec.context import Context
 
 META = Meta(
@@ -74,7 +76,12 @@ def check(ctx: Context) -> Iterator[Hit]:
 
 
 def _capacity(ctx: Context) -> tuple[int | None, str]:
-    """GPUs in one node, and where that number comes from (for the message)."""
+    """GPUs in one node, and where that number comes from (for the message): with `--live`, the
+    most any node of the partition has (none said when a node's count could not be read)."""
+    v = view(ctx)
+    if v is not None and v.live and v.kinds:
+        most = v.most("gpus")
+        return most, f"a node of {v.label}" if most is not None else ""
     part = ctx.partition_limits
     if part is not None and part.gpus_per_node is not None:
         return int(part.gpus_per_node), f"a node of partition {ctx.partition_name!r}"

@@ -5,7 +5,8 @@ Without `--time` a job gets the partition's default limit, which is often its ma
 backfill scheduler cannot fit the job into gaps, so a multi-node job waits far longer than it
 needs to, and the preemption signal cannot be planned. `UNLIMITED` (or `INFINITE`, `-1`, `0`)
 asks for the same thing explicitly. A limit above the partition's `max_time` is refused at
-submission or leaves the job pending forever (reason `PartitionTimeLimit`). Slurm's forms are
+submission or leaves the job pending forever (reason `PartitionTimeLimit`); the limit is the live
+cluster's MaxTime with `jobc lint --live`, else the cluster profile's. Slurm's forms are
 `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`, `D-HH:MM:SS`, or minutes as a YAML number.
 
 Bad:
@@ -43,6 +44,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
+from jobc.lint.rules.topology._partition import View, view
 from jobc.spec.context import Context
 from jobc.spec.slurmtime import FORMS, TimeLimitError, describe, parse_time
 
@@ -87,13 +89,14 @@ def check(ctx: Context) -> Iterator[Hit]:
     except TimeLimitError as exc:
         yield Hit(where, f"{words.name(ctx, where, 'slurm.time')} {exc}")
         return
-    limit, limit_problem = _partition_limit(ctx)
+    v = view(ctx)
+    limit, limit_problem = _partition_limit(v)
     if limit_problem:
         yield limit_problem
-    part = ctx.partition_limits
+    if v is None or limit is None:
+        limit = None
     if seconds is None:
-        name = ctx.partition_name
-        cap = f"; partition {name!r} allows at most {part.max_time!r}" if limit is not None else ""
+        cap = f"; {v.label} allows at most {v.max_time!r}" if v is not None and limit is not None else ""
         said = words.name(ctx, where, f"slurm.time {slurm.time!r}")
         yield Hit(
             where,
@@ -102,14 +105,14 @@ def check(ctx: Context) -> Iterator[Hit]:
             'e.g. "24:00:00"',
         )
         return
-    if limit is not None and seconds > limit:
+    if v is not None and limit is not None and seconds > limit:
         said = words.name(ctx, where, f"slurm.time {slurm.time!r}")
         yield Hit(
             where,
-            f"{said} ({describe(seconds)}) is over the limit of partition "
-            f"{ctx.partition_name!r}, {part.max_time!r} ({describe(limit)}), so the job would be refused "
-            f"or pend forever (PartitionTimeLimit); use at most {part.max_time!r} and resume from a "
-            "checkpoint, or pick a partition with a longer limit",
+            f"{said} ({describe(seconds)}) is over the limit of {v.label}, {v.max_time!r} "
+            f"({describe(limit)}), so the job would be refused or pend forever (PartitionTimeLimit); "
+            f"use at most {v.max_time!r} and resume from a checkpoint, or pick a partition with a "
+            "longer limit",
         )
 
 
@@ -126,13 +129,16 @@ def _default_time(ctx: Context) -> Fix | None:
     )
 
 
-def _partition_limit(ctx: Context) -> tuple[int | None, Hit | None]:
-    """The chosen partition's max_time in seconds (None: unknown or unlimited), or why it is unreadable."""
-    part = ctx.partition_limits
-    if part is None or part.max_time is None:
+def _partition_limit(v: View | None) -> tuple[int | None, Hit | None]:
+    """The chosen partition's time limit in seconds (None: unknown or unlimited), from the live
+    cluster or the profile, or why the profile's is unreadable (a live MaxTime jobc cannot read
+    is no limit it knows)."""
+    if v is None or v.max_time is None:
         return None, None
     try:
-        return parse_time(part.max_time), None
+        return parse_time(v.max_time), None
     except TimeLimitError:
-        path = ("cluster", "partitions", ctx.partition_name or "", "max_time")
-        return None, Hit(path, f"max_time {part.max_time!r} is not a Slurm time limit; write one of {FORMS}")
+        if v.live:
+            return None, None
+        path = ("cluster", "partitions", v.name, "max_time")
+        return None, Hit(path, f"max_time {v.max_time!r} is not a Slurm time limit; write one of {FORMS}")

@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.live import current
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.topology._live import target
 from jobc.spec.context import Context
+from jobc.spec.slurmfacts import ClusterFacts, PartitionFacts
 
 META = Meta(
     code="JC123",
@@ -46,10 +46,10 @@ def check(ctx: Context) -> Iterator[Hit]:
     cluster = current()
     if cluster is None:
         return
-    t = target(ctx)
+    part, label = _partition(ctx, cluster)
     for key, known, allowed, kind in (
-        ("account", cluster.accounts, t.partition.allow_accounts if t else None, "AllowAccounts"),
-        ("qos", cluster.qos, t.partition.allow_qos if t else None, "AllowQos"),
+        ("account", cluster.accounts, part.allow_accounts if part else None, "AllowAccounts"),
+        ("qos", cluster.qos, part.allow_qos if part else None, "AllowQos"),
     ):
         value = getattr(ctx.spec.slurm, key)
         if not value:
@@ -65,8 +65,20 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"{', '.join(sorted(known)) or 'none'}){hint}",
             )
             continue
-        if t is not None and allowed is not None and name not in {a.lower() for a in allowed}:
+        if allowed is not None and name not in {a.lower() for a in allowed}:
             yield Hit(
                 ("slurm", key),
-                f"{t.label} allows only {key} {', '.join(allowed)} ({kind}), not {value!r}",
+                f"{label} allows only {key} {', '.join(allowed)} ({kind}), not {value!r}",
             )
+
+
+def _partition(ctx: Context, cluster: ClusterFacts) -> tuple[PartitionFacts | None, str]:
+    """The live partition the job would run in (none for several: it runs in the first that
+    fits), and how to name it."""
+    asked = ctx.spec.slurm.partition
+    if asked and "," in asked:
+        return None, ""
+    part = cluster.partition(asked) if asked else cluster.default_partition
+    if part is None:
+        return None, ""
+    return part, f"partition {part.name!r}" + ("" if asked else " (the cluster's default)")
