@@ -257,6 +257,12 @@ _HOSTILE_VALUES: list[object] = [
     [[[[[]]]]],
     list(range(2000)),
     {"0": list(range(5000))},
+    # one object chosen again is one object named again in the pickle (a memo reference): a long
+    # text, and frames whose texts are at their longest, that a reader must not copy each time
+    "y" * 100_000,
+    [{"filename": "/w/" + "f" * 1500, "line": 7, "name": "g" * 300, "code": "c" * 500}] * 300,
+    # integer keys that all share one hash (multiples of Python's hash modulus)
+    dict.fromkeys(range((1 << 61) - 1, 50 * ((1 << 61) - 1), (1 << 61) - 1)),
 ]
 
 
