@@ -386,3 +386,13 @@ def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     proof = prove(text, unsafe=True)
     assert "JC807" not in proof.fixed
     assert proof.differences == [], proof.differences
+
+
+def test_jc807_does_not_trust_a_trap_that_kills_a_variable_never_set() -> None:
+    # found by the hypothesis property: `kill -USR2 "$step"` with no `step=` anywhere signals
+    # nothing, so with B: alone the program lost the warning
+    text = HEAD + "#SBATCH --signal=USR2@90\ntrap 'kill -USR2 \"$step\"' USR2\nsrun python train.py\n"
+    proof = prove(text, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "scancel --signal=USR2 $SLURM_JOB_ID; kill" in proof.after
+    assert proof.differences == [], proof.differences

@@ -141,11 +141,33 @@ def forwards(facts: ScriptFacts, trap: Trap) -> bool:
     job's steps itself (`kill -USR1 "$pid"`, `scancel --signal=USR1 …`): then the user chose what
     the step gets when the warning comes. A trap that only logs, sets a flag or requeues does not,
     and with `B:` the step would no longer get any signal at all."""
-    return any(
-        _KILL.search(text) or _SCANCEL.search(text)
-        for body in _action_texts(facts, trap.action)
-        for text in body.split("\n")
-    )
+    whole = "\n".join(facts.lines)
+    for body in _action_texts(facts, trap.action):
+        for text in body.split("\n"):
+            if _SCANCEL.search(text):
+                return True
+            kill = _KILL.search(text)
+            if kill is not None and _kills_something(text[kill.end() :], whole):
+                return True
+    return False
+
+
+_UNTIL_END = lazy(r"[^;&|\n]*")
+_PLAIN_VAR = lazy(r"\"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\"?")
+
+
+def _kills_something(rest: str, script: str) -> bool:
+    """Whether `kill`'s targets (the words after its options) may name a process: not when each is
+    a variable the script never sets (`kill -USR1 "$step"` with no `step=` anywhere kills nothing)."""
+    words = _UNTIL_END.match(rest).group().split()  # type: ignore[union-attr]
+    targets = [w for w in words if not (w.startswith("-") and not w.startswith("-$")) and w != "--"]
+    if len(words) >= 2 and words[0] in ("-s", "-n") and targets and targets[0] == words[1]:
+        targets = targets[1:]  # `kill -s USR1 PID`: the signal's name is no target
+    for target in targets:
+        var = _PLAIN_VAR.fullmatch(target)
+        if var is None or re.search(rf"(?<![\w$]){var.group(1)}\+?=|\bread\b.*\b{var.group(1)}\b", script):
+            return True
+    return False
 
 
 _TRAP = lazy(r"trap[ \t]+")
