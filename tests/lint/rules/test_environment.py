@@ -452,3 +452,19 @@ def test_jc509_finds_the_opener_before_a_few_items_and_the_end_after_many(tmp_pa
     assert where(lint_text(_setup_spec(few), tmp_path), "JC509") == [(8, 7)]
     many = "    - if true; then\n" + "    - echo a\n" * 40  # beyond the 16 extra parses
     assert where(lint_text(_setup_spec(many), tmp_path), "JC509") == [(8 + 40, 7)]
+
+
+def test_jc508_reads_the_extras_of_a_pyproject_only_when_it_can_hold_them(tmp_path: Path) -> None:
+    from jobc.lint.rules.environment.jc508_uv_extras_not_synced import declared_extras
+
+    cases = {
+        "none.toml": ('[project]\nname = "x"\n', []),
+        "plain.toml": ('[project]\nname = "x"\n[project.optional-dependencies]\ngpu = ["torch"]\n', ["gpu"]),
+        "dotted.toml": ('project.optional-dependencies.a = []\nproject.name = "x"\n', ["a"]),
+        "escaped.toml": ('[project."optional\\u002ddependencies"]\nb = []\n', ["b"]),
+        "broken.toml": ("[project.optional-dependencies\n", []),
+    }
+    for name, (text, extras) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert declared_extras(tmp_path / name) == extras, name
+    assert declared_extras(tmp_path / "missing.toml") == []

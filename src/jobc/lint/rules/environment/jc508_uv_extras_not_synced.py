@@ -54,11 +54,19 @@ READS = (("launch", "workdir"),)
 
 def declared_extras(pyproject: Path) -> list[str]:
     """The extras `pyproject.toml` declares; none when it is missing or unreadable."""
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, ValueError):  # ValueError: undecodable, or a NUL in the path
+        return []
+    if "optional-dependencies" not in text and "\\" not in text:
+        # without the key's name, written out or in escapes, there are no extras: most workdirs'
+        # files are read without importing (and running) a TOML parser
+        return []
     import tomllib
 
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # ValueError: undecodable, not TOML, or a NUL in the path
+        data = tomllib.loads(text)
+    except ValueError:  # not TOML
         return []
     project = data.get("project")
     extras = project.get("optional-dependencies") if isinstance(project, dict) else None
