@@ -3,15 +3,16 @@ what the fixed findings name.
 
 `prove(text, unsafe=...)` runs `jobc lint --fix` (in memory, as the command does) and then, pass
 by pass, simulates the text the pass started from and the text it made, and compares them with
-what each finding of the pass lets differ (`allowance`): the options a moved or re-enabled
-`#SBATCH` line adds (simulated on the original as if sbatch had read them), the per-rank
-variables JC106 names (every task given the batch shell's value, so that only where the value
-is expanded can differ), the tasks per node of JC102 (what each node runs is compared), the
-port of JC104, the trap that now runs (JC802, JC803, JC807: the `signal` scenario, where the
-trap's effect is the point), a typographic dash turned into hyphens in a command's argument
-(JC814). A fix the simulator cannot judge — the original is refused by sbatch or fails at once
-(JC810, JC811, JC814 in the shebang or a directive) — is compared against the original with that
-repair alone made, so that what the other fixes of the pass do is still checked.
+what each finding of the pass lets differ (`allowance`): the options a moved `#SBATCH` line adds
+(simulated on the original as if sbatch had read them), the per-rank variables JC106 names (every
+task given the batch shell's value, so that only where the value is expanded can differ), the
+tasks per node of JC102 (what each node runs is compared), the port of JC104, the trap that now
+runs (JC802, JC803, JC807: the `signal` scenario, where the trap's effect is the point), a
+typographic dash turned into hyphens in a command's argument (JC814). A fix the simulator cannot
+judge — the original is refused by sbatch or fails at once (JC810, JC811, JC814 in the shebang or
+a directive), or the fix is the named change itself (JC813's line, read where it stands) — is
+compared against the original with that repair alone made, so that what the other fixes of the
+pass do is still checked.
 """
 
 from __future__ import annotations
@@ -69,9 +70,6 @@ def _options_of(line: str) -> list[str]:
     return [f"--{k}={v}" if v is not None else f"--{k}" for k, v in read]
 
 
-_MISSPELLED = re.compile(r"[ \t]*#[ \t]*[A-Za-z]+[ \t]*(?P<option>-{1,2}[A-Za-z].*)")
-
-
 def _line(text: str, finding: Finding) -> str:
     lines = text.split("\n")
     n = finding.span.line if finding.span is not None else 0
@@ -87,12 +85,10 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
         description = f.fix.description if f.fix is not None else ""
         if code == "JC801":
             allow.options += _options_of(_line(text, f))
-        elif code == "JC813" and _line(text, f).startswith("#SBATCH"):
-            allow.tautologies.append(f)  # `#SBATCHX …`: sbatch refuses the original outright
         elif code == "JC813":
-            m = _MISSPELLED.fullmatch(_line(text, f).rstrip("\r"))
-            if m is not None:
-                allow.options += _options_of("#SBATCH " + m.group("option"))
+            # the line is read where it stands (a later line may set the same option again), or
+            # sbatch refused the original (`#SBATCHX …`): the original with that line read
+            allow.tautologies.append(f)
         elif code == "JC102":
             ignores.append(Ignore(per_node=True, allocation={"ntasks-per-node", "ntasks"}))
         elif code == "JC104":
