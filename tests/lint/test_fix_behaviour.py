@@ -401,7 +401,10 @@ def test_jc807_does_not_trust_a_trap_that_kills_a_variable_never_set() -> None:
 def test_jc813_reads_the_corrected_line_where_it_stands() -> None:
     # found by the fix-script fuzz target: the corrected line comes before one that sets the same
     # option again, which sbatch reads last (the proof had taken it as a command-line option)
-    text = "#!/bin/bash\n#SSBATCH --gpus-per-node=8\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\ntorchrun t.py\n"
+    text = (
+        "#!/bin/bash\n#SSBATCH --gpus-per-node=8\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n"
+        "torchrun t.py\n"
+    )
     proof = prove(text, unsafe=True)
     assert proof.fixed == ["JC813"]
     assert proof.differences == [], proof.differences
