@@ -239,3 +239,18 @@ def test_after_a_lost_attempt_the_run_goes_on_unless_the_spec_does_not_retry_it(
     assert "its cause is unknown" in unknown.reason
     everything_down = judge.from_accounting("NODE_FAIL", None, NODES, NODES)
     assert judge.after_lost(everything_down, POLICY, NODES).excluded == []
+
+
+def test_a_retryable_class_whose_action_is_to_fix_the_program_is_not_retried() -> None:
+    assert_gpu = cause(
+        "gpu_error", "rank 0 raised RuntimeError: CUDA error: device-side assert triggered", node="n1"
+    )
+    ending = judge.from_step(1, "", diagnosis(assert_gpu), NODES)
+    assert (ending.cls, ending.blamed) == ("gpu_error", [])
+    decision = decide(ending)
+    assert (decision.requeue, decision.excluded) == (False, [])
+    assert "fix_program" in decision.reason
+    # the same class with the hardware's action is retried without its node
+    ecc = cause("gpu_error", "uncorrectable ECC error encountered", node="n1", action="exclude_node")
+    decision = decide(judge.from_step(1, "", diagnosis(ecc), NODES))
+    assert (decision.requeue, decision.excluded) == (True, ["n1"])

@@ -11,10 +11,12 @@ The evidence, strongest first:
    watchdog;
 4. triage's first cause in the attempt's part of the log, with its class and the node it names.
 
-Only a class in `resilience.retry_on` that `jobc.tables.heal` calls a node's fault is retried;
-a cause triage cannot name is `unknown` and never retried. A node is excluded only when the
-failure names it, and never more than `max(1, nodes // 4)` at once: more nodes failing together
-points at a shared cause (a file system, the fabric), which excluding them would not cure.
+Only a class in `resilience.retry_on` that `jobc.tables.heal` calls a node's fault is retried,
+and never a finding whose action triage says is `fix_program` (a device-side assertion is a
+`gpu_error` that is the program's); a cause triage cannot name is `unknown` and never retried.
+A node is excluded only when the failure names it, and never more than `max(1, nodes // 4)` at
+once: more nodes failing together points at a shared cause (a file system, the fabric), which
+excluding them would not cure.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class Ending:
     node: str | None = None  # the node the failure names
     blamed: list[str] = field(default_factory=list)  # nodes the failure names as at fault
     shared: str | None = None  # why the failure is not any one node's (every node failed alike)
+    program: str | None = None  # why a failure of a retryable class is the program's (triage's action)
 
 
 @dataclass
@@ -101,6 +104,11 @@ def _from_finding(f: Finding, nodes: Sequence[str]) -> Ending:
     if confidence == "low":
         # triage itself is not sure: not a ground to call it a node's fault
         return Ending("FAILED", UNKNOWN, f"{cause} (triage's confidence is low)", f.node)
+    if f.action == "fix_program" and retryable(f.cls):
+        # a class a node's fault usually explains, said by triage to be the program's this time
+        # (a device-side assertion is a gpu_error whose fix is the program's): it fails again anywhere
+        why = f"triage's action for this {f.cls} is fix_program ({f.advice}): a retry would fail the same way"
+        return Ending("FAILED", cls, cause, f.node, program=why)
     blamed = [f.node] if f.node and f.node in nodes and f.action == "exclude_node" else []
     return Ending("FAILED", cls, cause, f.node, blamed)
 
@@ -263,6 +271,8 @@ def why_not(ending: Ending, policy: Policy) -> str | None:
         return NEVER.get(cls, f"{cls} is not a node's fault")
     if cls not in policy.retry_on:
         return f"{cls} is not in resilience.retry_on"
+    if ending.program is not None:
+        return ending.program
     if not policy.requeue:
         return "resilience.requeue is false, so the job cannot requeue itself"
     return None
