@@ -95,9 +95,14 @@ def test_a_catalogue_without_a_signature_falls_back_to_the_lexicon() -> None:
     scanner = Scanner()
     scan([("x.log", io.BytesIO(line.encode()))], scanner)
     assert [e.cls for e in scanner.events] == ["time_limit"]
-    # without the time limit's signature the line is still read: as an error triage cannot name
+    # without the time limit's signature the line is still read: its words name the class, at
+    # the strength of a report (medium confidence)
     scanner = Scanner(catalogue=[s for s in CATALOGUE if s.code != "S507"])
     scan([("x.log", io.BytesIO(line.encode()))], scanner)
+    assert [(e.kind, e.cls, e.strength) for e in scanner.events] == [("worded-line", "time_limit", 2)]
+    # words that name no class: an error triage cannot name
+    scanner = Scanner()
+    scan([("x.log", io.BytesIO(b"slurmstepd: error: the frobnicator lost its quorum\n"))], scanner)
     assert [(e.cls, e.strength) for e in scanner.events] == [("unknown", 1)]
 
 
@@ -163,7 +168,7 @@ def test_a_message_wrapped_onto_the_next_line_is_read_whole() -> None:
         "[rank1]:[E909 09:55:29.3 ProcessGroupNCCL.cpp:607] Watchdog caught collective operation timeout: \n"
         "[rank2]:WorkNCCL(SeqNum=2070, OpType=REDUCE, NumelIn=1)\n"
     )
-    assert [e.cls for e in s.events] == ["unknown"]
+    assert [(e.kind, e.cls) for e in s.events] == [("worded-line", "collective_timeout")]
 
 
 def test_a_cpp_abort_without_its_what_is_still_an_abort() -> None:

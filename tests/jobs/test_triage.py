@@ -401,3 +401,17 @@ def test_an_exception_line_without_its_traceback_does_not_hide_the_failure_that_
     )
     first = d.findings[0]  # type: ignore[attr-defined]
     assert (first.cls, first.evidence[0].line) == ("import_error", 5)
+
+
+def test_the_text_output_says_each_action_once(tmp_path: Path) -> None:
+    from jobc.jobs.judge import ADVICE
+    from jobc.jobs.signatures import ACTIONS
+
+    _, d = _triage(
+        'Traceback (most recent call last):\n  File "/u/t.py", line 3, in f\nValueError: x\n', tmp_path
+    )
+    (line,) = [x for x in render(d).splitlines() if "action" in x]  # type: ignore[arg-type]
+    assert line == f"    action (fix_program): {ADVICE['exception'][0]}"
+    # no action's meaning is written in front of an advice that already says it
+    for meaning in ACTIONS.values():
+        assert f"{meaning}: " not in render(d)  # type: ignore[arg-type]

@@ -7,7 +7,8 @@ A finding's confidence comes from what it rests on, not from a score:
   cause of another class that the causal table leaves unexplained;
 - **medium**: a report that a process ended (an exit code, a signal: the *why* is elsewhere or
   missing), a stated failure with an unexplained rival of another class, a symptom whose cause is
-  not in the log, or a rank or node the log gives only by inference;
+  not in the log, a class read from a line's words rather than a signature (`jobc.jobs.lexicon`),
+  or a rank or node the log gives only by inference;
 - **low**: a line that only looks like an error (the fallback lexicon), whose class is `unknown`.
   The finding shows that line; it does not guess a class.
 """
@@ -39,7 +40,7 @@ def _level(f: Finding, causes: Sequence[Finding]) -> str:
     rivals = [g for g in causes if g is not f and g.strength >= 3 and g.cls not in (f.cls, "unknown")]
     if f.cause and rivals:
         return "medium"
-    if f.inferred or _generic_exception(f):
+    if f.inferred or f.worded or _generic_exception(f):
         return "medium"
     return "high"
 

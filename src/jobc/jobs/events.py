@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jobc.jobs import identity, normalize, prefixes
+from jobc.jobs import identity, lexicon, normalize, prefixes
 from jobc.jobs.findings import Diagnosis, Event, Evidence, Facts, parse_int, signal_of
 from jobc.jobs.judge import judge
 from jobc.jobs.prefixes import Line
@@ -65,26 +65,8 @@ _INLINE_EXCEPTION = re.compile(
 )
 _INLINE_FRAME = re.compile(r'File "[^"]{1,1000}", line [0-9]{1,9}, in \S{1,200}')
 _LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "/lib/python3", "/lib64/python3", "<string>")
-#: The fallback lexicon: words that make a line look like an error when no signature reads it.
-FALLBACK = re.compile(
-    r"(?<![A-Za-z])(?:[A-Z][A-Za-z0-9]{0,60}Error\b|Error\b|ERROR\b|Exception\b|FATAL\b|Fatal\b|Killed\b|"
-    r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|Abort(?:ed)?\b|\|ERROR\||error:|Assertion\b|"
-    r"not found\b|unable to launch|could not (?:access|execute|start|launch)|"
-    r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9])"
-)
-#: A line that is advice, a hedge or a warning is never a failure of its own (NVRx's rule).
-_NOT_A_FAILURE = re.compile(
-    r"(?:might|may|could) be (?:caused|incorrect|reported)|possibly due to|please (?:try|report|check)|"
-    r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|\b(?:WARNING|Warning|WARN)\b|\b0 errors?\b|"
-    r"error_file|errors?=0|\[W[0-9 ]|For debugging|To enable traceback|"
-    # Slurm's words for a step it is ending: the teardown after a failure, not a failure
-    r"already completing|already completed|Job has been cancelled|Force Terminated|Terminating (?:job|StepId)"
-)
 #: NCCL's line for a communicator it set up: the rank of the process (host:pid) in it, its size
 _NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nranks (?P<size>[0-9]{1,9})\b")
-_ERROR_LEVELS = frozenset({"E", "F", "ERROR", "FATAL", "CRITICAL"})
-#: A line its logger printed as a warning or as information is no failure, whatever its words.
-_QUIET_LEVELS = frozenset({"W", "I", "D", "WARNING", "WARN", "INFO", "DEBUG"})
 #: Source lines of a traceback's frames and code are no error of their own.
 _CODE = re.compile(
     r"^\s{0,40}(?:raise\b|File \"|except\b|from \S+ import|import |return |[A-Za-z_.]{1,80} = )"
@@ -100,9 +82,25 @@ MAX_PROGRESS = 10_000
 _RENDEZVOUS_FRAME = re.compile(
     r"rendezvous|_create_tcp_store|TCPStore\(|init_process_group|jax/_src/distributed|client\.connect\("
 )
+#: ... and the words of a message about that code (`Timed out initializing process group …`).
+_RENDEZVOUS_WORDS = re.compile(
+    r"rendezvous|init_process_group|initiali[sz]ing (?:the )?process group|TCPStore|store based barrier|"
+    r"coordination service"
+)
 _MEETING_FAILED = re.compile(
     r"[Tt]imed? ?out|DEADLINE_EXCEEDED|[Cc]onnect(?:ion)? (?:refused|reset|failed)|host not found|"
     r"name resolution|[Nn]ame or service not known|No route to host|[Nn]etwork is unreachable"
+)
+#: An exception's type anywhere in a line (a garbled exception line among interleaved tracebacks).
+_ANY_EXCEPTION = re.compile(
+    r"(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception)\b"
+)
+#: slurmctld allocating nodes to a job: `sched: Allocate JobId=127441 NodeList=c014 #CPUs=2`,
+#: `sched/backfill: _start_job: Started JobId=2 in gpu on gpu01`, an allocation for srun or salloc
+#: (`_slurm_rpc_allocate_resources JobId=7 NodeList=compute00`)
+_CTLD_ALLOCATE = re.compile(
+    r"(?:Allocate|Started|_slurm_rpc_allocate_resources) JobI[dD]=(?P<job>[0-9][0-9_+]{0,40}) "
+    r"(?:NodeList=(?P<a>[^\s]{1,400})|in [^\s]{1,80} on (?P<b>[^\s]{1,400}))"
 )
 #: Lines that start a record of their own, never the continuation of an exception's message.
 _RECORD = re.compile(
@@ -265,6 +263,12 @@ class Scanner(Facts):
             self.launcher_seen = True
         if line.writer is not None and "nranks" in text:
             self._nccl_comm(line.writer, text)
+        if (
+            "JobI" in text
+            and (a := _CTLD_ALLOCATE.search(text[:2000])) is not None
+            and len(self.job_nodes) < 4096
+        ):
+            self.job_nodes.setdefault(a.group("job"), a.group("a") or a.group("b"))
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
         if self.held is not None and self._rejoin(ev, line, text):
@@ -508,6 +512,8 @@ class Scanner(Facts):
                 return True
             chained = key in self.chain_pending
             self.chain_pending.discard(key)
+            if key in self.open_tb:
+                self._unclosed(self.open_tb[key], line)
             if len(self.open_tb) < 4096 or key in self.open_tb:
                 self.open_tb[key] = _OpenTraceback(ev, self.current, deque(maxlen=TRACEBACK_TAIL), chained)
             return True
@@ -525,6 +531,15 @@ class Scanner(Facts):
         name = m.group(0) if m else ""
         rest = text[len(name) :]
         if not (m and _is_exception(name) and (rest == "" or rest.startswith(":"))):
+            if _CODE.match(text) is None and self._classify(text) is not None:
+                # a line a signature reads as a failure, though not shaped as the exception line
+                # (tracebacks of several processes interleaved, the exception's type garbled)
+                del self.open_tb[key]
+                found = _ANY_EXCEPTION.search(text[:2000])
+                name = found.group(0) if found else "error"
+                message = text[len(name) :].lstrip(":. ") if text.startswith(name) else text
+                self._exception(key, opened, ev, order, line=line, name=name, message=message)
+                return True
             opened.tail.append((ev, text))
             self._expire()
             return True
@@ -552,10 +567,22 @@ class Scanner(Facts):
         return True
 
     def _expire(self) -> None:
-        """Forget tracebacks whose exception line never came (a lost paste, a killed rank)."""
+        """Give up on tracebacks whose exception line never came (a lost paste, a killed rank)."""
         stale = [k for k, tb in self.open_tb.items() if self.current - tb.opened_at > TRACEBACK_WINDOW]
         for k in stale:
-            del self.open_tb[k]
+            self._unclosed(self.open_tb.pop(k), _line_of(k))
+
+    def _unclosed(self, opened: _OpenTraceback, line: Line) -> None:
+        """A traceback whose exception line never came: its innermost frame is the most error-like
+        line the log has of it (class unknown, strength 1), with the traceback's header."""
+        frames = [(e, t) for e, t in opened.tail if _FRAME.match(t)]
+        if not frames:
+            return
+        ev, text = frames[-1]
+        what = f"a traceback without its exception line (cut off?), last in {text.strip()[:200]}"
+        self._event(
+            None, ev, (ev.line, self._piece), line, {"what": what}, context=[opened.start], strength=1
+        )
 
     def _exception(
         self,
@@ -605,11 +632,7 @@ class Scanner(Facts):
         # a launcher's report of a worker's signal raised as an exception (spawn's
         # ProcessExitedException, a CalledProcessError) is that report, with its traceback
         sig = self._classify(f"{name}: {message}") or self._reported(f"{name}: {message}") or _by_code("P104")
-        if (
-            sig.code == "P104"
-            and _MEETING_FAILED.search(message)
-            and any(_RENDEZVOUS_FRAME.search(t) for _, t in opened.tail)
-        ):
+        if sig.code == "P104" and _meeting_failed(message, [t for _, t in opened.tail]):
             sig = _by_code("N406")  # a timeout in the code that meets the other ranks: the rendezvous
         if sig.code != "P104" and (m := sig.search(f"{name}: {message}")) is not None:
             # what the signature reads in the exception's message (a signal, an exit code, ...)
@@ -620,6 +643,8 @@ class Scanner(Facts):
         event = self._event(
             sig, opened.start, order, line, fields, statement=ev, context=context, strength=strength
         )
+        if event is not None and sig.code == "P104":
+            _reword(event, name, message)
         if event is not None:
             self.last_exception[key] = event
             self.cont = (event, key, CONTINUATION_LINES, message)
@@ -682,9 +707,13 @@ class Scanner(Facts):
             fields["message"] = (fields.get("message") or "").strip()
             # an exception line without its traceback: classified by what it says
             sig = self._classify(f"{name}: {fields['message']}") or sig
+            if sig.code == "P104" and _meeting_failed(fields["message"], ()):
+                sig = _by_code("N406")
             strength = 2 if sig.code == "P104" else None
             event = self._event(sig, ev, order, line, fields, strength=strength)
             if event is not None:
+                if sig.code == "P104":
+                    _reword(event, name, fields["message"])
                 key = (line.task, line.rank, line.local_rank, line.node, line.writer)
                 self.cont = (event, key, CONTINUATION_LINES, fields["message"])
             return
@@ -714,12 +743,10 @@ class Scanner(Facts):
             self.last_error, self.last_error_left = event, 3
 
     def _fallback(self, ev: Evidence, order: tuple[int, int], line: Line, text: str) -> None:
-        """A line no signature reads that says it is an error: class unknown, strength 1."""
+        """A line no signature reads that says it is an error: the class its words name, at
+        strength 2, or class unknown at strength 1 (`jobc.jobs.lexicon`)."""
         head = text[:2000]
-        worded = FALLBACK.search(head) is not None
-        if (not worded and line.level not in _ERROR_LEVELS) or line.level in _QUIET_LEVELS:
-            return
-        if _NOT_A_FAILURE.search(head) or _CODE.match(head) or len(head.strip()) < 4:
+        if not lexicon.error_like(head, line.level) or _CODE.match(head):
             return
         if self.held is not None:
             self._guess(*self.held)
@@ -728,8 +755,14 @@ class Scanner(Facts):
 
     def _guess(self, ev: Evidence, order: tuple[int, int], line: Line, text: str) -> None:
         self.held = None
-        fields = {"what": text.strip()[:300]}
-        self._event(None, ev, order, line, fields, strength=1)
+        fields: dict[str, Any] = {"what": text.strip()[:300]}
+        worded = lexicon.classify(text)
+        if worded is None:
+            self._event(None, ev, order, line, fields, strength=1)
+            return
+        cls, more = worded
+        fields.update(more)
+        self._event(None, ev, order, line, fields, strength=2, cls=cls)
 
     def _rejoin(self, ev: Evidence, line: Line, text: str) -> bool:
         """The line after an error-like line no signature read: when it continues that line's
@@ -741,7 +774,7 @@ class Scanner(Facts):
         if text.strip() and not _RECORD.match(text) and _who(line) in (_who(h_line), (None, None, None)):
             joined = f"{h_text.rstrip()} {text.strip()}"
             for sig in self.catalogue:
-                if sig.code == "P104" or sig.report:
+                if sig.code == "P104":
                     continue
                 m = sig.search(joined)
                 if m is not None and sig.search(text) is None:
@@ -784,18 +817,21 @@ class Scanner(Facts):
         statement: Evidence | None = None,
         context: Sequence[Evidence] = (),
         strength: int | None = None,
+        cls: str | None = None,
     ) -> Event | None:
-        kind, cls, role = (sig.name, sig.cls, sig.role) if sig else ("error-line", "unknown", "cause")
+        kind, cls, role = (sig.name, sig.cls, sig.role) if sig else _worded(cls)
         event = Event(sig, kind, cls, role, ev, (ev.line, order[1]), line, fields)
         event.statement = statement or ev
         event.context = [e for e in context if e != event.statement]
         event.strength = strength if strength is not None else (strength_of(sig) if sig else 1)
+        if "node2" in fields:  # a format that names the node in another place
+            fields.setdefault("node", fields.pop("node2"))
         _read_fields(event, line)
         if fields.get("tasks") and fields.get("node"):
             self._task_nodes(fields["tasks"], fields["node"])
         # the same signature from the same writer with the same words: one event, more evidence
         dedupe = (
-            sig.code if sig else "fallback",
+            sig.code if sig else f"fallback {event.cls}",
             line.task,
             line.rank,
             line.local_rank,
@@ -859,6 +895,9 @@ class Scanner(Facts):
         if self.table_root and "rank" in self.table:
             # the log ends inside torchrun's table: what it said stands
             self._table_block(Line(None, None, None, ""))
+        for key, opened in list(self.open_tb.items()):
+            self._unclosed(opened, _line_of(key))
+        self.open_tb.clear()
         if self.abort_at is not None and self.abort_line is not None:
             # C++'s terminate handler with no what() after it: the process aborted, why is not said
             order, line, fields = self.abort_line
@@ -920,6 +959,44 @@ def _read_fields(event: Event, line: Line) -> None:
         rm = launch.RAY_NODE.search(line.text[:MAX_LINE])
         if rm is not None and rm.group("ip") not in launch.NOT_A_NODE:
             fields["node"] = rm.group("ip")
+
+
+def _meeting_failed(message: str, frames: Sequence[str]) -> bool:
+    """A generic exception whose message says a meeting of the ranks failed (a timeout, a refused
+    connection, a name that does not resolve), raised in the code that meets them or saying so."""
+    if _MEETING_FAILED.search(message[:2000]) is None:
+        return False
+    return _RENDEZVOUS_WORDS.search(message[:2000]) is not None or any(
+        _RENDEZVOUS_FRAME.search(t) for t in frames
+    )
+
+
+def _worded(cls: str | None) -> tuple[str, str, str]:
+    """The kind, class and role of a line no signature read: the class its words name, else
+    unknown (a collective's timeout is a symptom, as its signatures say)."""
+    if cls is None:
+        return "error-line", "unknown", "cause"
+    return "worded-line", cls, "symptom" if cls == "collective_timeout" else "cause"
+
+
+def _reword(event: Event, name: str, message: str) -> None:
+    """An exception whose type leaves its class open and whose message no signature reads takes
+    the class its message's words name (said at medium confidence)."""
+    if event.cls != "exception" or not lexicon.open_type(name):
+        return
+    worded = lexicon.classify(f"{name}: {message}")
+    if worded is None or worded[0] in ("exception", "exit_code"):
+        return
+    cls, more = worded
+    event.cls, event.fields["worded"] = cls, cls
+    event.role = "symptom" if cls == "collective_timeout" else event.role
+    for k, v in more.items():
+        event.fields.setdefault(k, v)
+
+
+def _line_of(key: tuple[Any, ...]) -> Line:
+    """The identity a traceback's key holds (task, rank, local rank, node, writer), as a line."""
+    return Line(key[0], key[1], key[2], "", key[3], key[4])
 
 
 def _who(line: Line) -> tuple[int | None, int | None, int | None]:

@@ -76,6 +76,7 @@ class Finding:
     confidence: str = "high"  # high | medium | low: how sure triage is of the class
     strength: int = 3
     inferred: bool = False  # its rank or node was inferred, not read from a line that says it
+    worded: bool = False  # its class comes from its words (jobc.jobs.lexicon), not a signature
     at: str | None = None  # when it happened, where the log says it in a sortable form
 
     def as_json(self) -> dict[str, Any]:
@@ -248,6 +249,8 @@ class Facts:
         # communicator lines (host:pid -> rank in the largest communicator, with its size)
         self.pid_rank: dict[str, int] = {}
         self.writer_rank: dict[str, tuple[int, int]] = {}
+        # slurmctld's own log: the node list it allocated to a job (job id -> node list)
+        self.job_nodes: dict[str, str] = {}
         # who the log's prefixes name (task, rank, local rank, node), up to a few: one or none
         # makes the log one process's
         self.labelled: set[tuple[int | None, int | None, int | None, str | None]] = set()

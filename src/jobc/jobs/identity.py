@@ -52,7 +52,8 @@ _NAME = r"[A-Za-z][A-Za-z0-9_.\-]{0,62}"
 #: older `*** on sh-2-3`, ColossalAI's `… on GPU01`.
 _NODE_IN_MESSAGE = re.compile(
     rf"\b(?:on|ON|at) (?:node|host) (?P<a>{_NAME})|\b(?:node|host)(?:name)?[=:] ?(?P<b>{_NAME})|"
-    rf"\bNodeList=(?P<c>{_NAME})(?![\[,\w])|\*\*\* on (?P<d>{_NAME})"
+    rf"\bNodeList=(?P<c>{_NAME})(?![\[,\w])|\*\*\* on (?P<d>{_NAME})|"
+    rf"\*\*\* (?:JOB|STEP) [^\s]{{1,40}} ON (?P<e>{_NAME})"
 )
 #: `on NAME`, read only for a name the log shows as a node elsewhere.
 _ON_NAME = re.compile(rf"\bon (?P<n>{_NAME})")
@@ -99,6 +100,8 @@ def place(facts: Facts, e: Event) -> Who:
     if node is None and rank is not None and task is None and tasks_are_ranks(facts):
         node = facts.task_node.get(rank)  # srun's report of the task that is this rank
         inferred = inferred or node is not None
+    if node is None and str(fx.get("job")) in facts.job_nodes:
+        node = _one_node(facts.job_nodes[str(fx.get("job"))])  # the nodes slurmctld allocated it
     if node is None:
         node = node_in_message(text, facts.nodes_seen)
     return Who(rank, local, task, count, node, inferred)
@@ -124,6 +127,11 @@ def node_in_message(text: str, known: set[str] | frozenset[str] = frozenset()) -
         if name in known:
             return name
     return None
+
+
+def _one_node(nodelist: str) -> str | None:
+    """The node of a node list of one node; None for several (which one is not said)."""
+    return None if any(c in nodelist for c in "[],") or not is_host(nodelist) else nodelist
 
 
 def _int(value: object) -> int | None:

@@ -266,7 +266,9 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         frame=fx.get("frame"),
         user_frame=fx.get("user_frame"),
     )
-    f.report = bool(e.sig and e.sig.report)
+    # a line whose words name a process's end (an exit code, a signal) reports it, as srun does
+    f.worded = (e.sig is None and e.cls != "unknown") or "worded" in fx
+    f.report = bool(e.sig and e.sig.report) or (e.sig is None and e.cls in ("exit_code", "signal"))
     f.inferred = who.inferred
     at = fx.get("time")
     f.at = at if isinstance(at, str) and at[:4].isdigit() else None
@@ -372,6 +374,8 @@ def _summary(
         where = f" on {node}" if node else ""
         return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
     if e.sig is not None and e.sig.report:
+        if rank is None and task is None and fx.get("job") and e.sig.code in _CONTROLLER:
+            who = f"job {fx['job']}'s batch script" + (f" on {node}" if node else "")
         if sig is not None:
             return f"{who} ended by {sig}" + (f" (exit code {code})" if code is not None else "")
         return f"{who} exited with {code}: {_exit_text(code)}" if code is not None else f"{who} ended"
@@ -394,6 +398,10 @@ def _summary(
     return f"{desc}: {who}: {str(what)[:300]}" if what else f"{desc}: {who}"
 
 
+#: slurmctld's reports of a job's end, which speak of its batch script
+_CONTROLLER = frozenset({"S522", "S523"})
+
+
 def _who(rank: int | None, local: int | None, task: int | None, count: int, node: str | None) -> str:
     parts = []
     if rank is not None:
@@ -406,7 +414,9 @@ def _who(rank: int | None, local: int | None, task: int | None, count: int, node
         parts.append(f"srun {label} {task}{more}")
     if node:
         parts.append(f"on {node}")
-    return " ".join(parts) if parts else "a process"
+    if not parts or parts[0].startswith("on "):
+        parts.insert(0, "a process")
+    return " ".join(parts)
 
 
 def _exit_text(code: int | None) -> str:
@@ -456,6 +466,8 @@ _EXIT_OF: dict[str, tuple[int, ...]] = {
     "missing-script": (2,),
     "command-not-found": (127,),
 }
+#: ... and of a class, when words named it and no signature did.
+_EXIT_OF_CLASS: dict[str, tuple[int, ...]] = {"missing_program": (2, 13, 127)}
 
 
 def _place_unlabelled(findings: list[Finding]) -> None:
@@ -471,7 +483,8 @@ def _place_unlabelled(findings: list[Finding]) -> None:
     first = causes[0]
     if first.rank is not None or first.task is not None or first.local_rank is not None:
         return
-    ones = [f for f in findings if f.report and f.exit_code in _EXIT_OF.get(first.kind, (1,))]
+    codes = _EXIT_OF.get(first.kind) or _EXIT_OF_CLASS.get(first.cls, (1,))
+    ones = [f for f in findings if f.report and f.exit_code in codes]
     tables = [f for f in ones if f.kind == "torchrun-root-cause" and f.rank is not None]
     sruns = [f for f in ones if f.kind == "srun-task-exit-code" and f.task is not None]
     if len({f.rank for f in tables}) == 1:
@@ -616,8 +629,42 @@ _SLURM_BUSY = (
 )
 
 
+#: A GPU error's action follows its words: the node's hardware (ECC, an Xid the driver logs for
+#: a failing GPU, a GPU fallen off the bus) is excluded; an illegal access or a device-side
+#: assertion is usually the program's (or a library kernel's) and fails again on any node; a GPU
+#: the job did not get, or a CUDA build the node's driver cannot run, is the script's.
+GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (
+        re.compile(
+            r"device-side assert|_assert_async|: block: \[|illegal memory access|illegal address|"
+            r"illegal instruction|misaligned address|unspecified launch failure|launch timed out|"
+            r"Xid (?:13|31|43)\b"
+        ),
+        "fix_program",
+        "an illegal access or a kernel's assertion is usually the program's (an index out of range, a "
+        "wrong shape, a library kernel's bug): rerun with CUDA_LAUNCH_BLOCKING=1 to find the call; "
+        "exclude the node only if the error follows it",
+    ),
+    (
+        re.compile(
+            r"no CUDA-capable device|invalid device ordinal|driver version is insufficient|"
+            r"PTX JIT compilation"
+        ),
+        "fix_spec_or_script",
+        "ask for the GPUs the program uses (#SBATCH --gpus-per-node) and run a CUDA build the node's "
+        "driver supports",
+    ),
+)
+
+
 def _advise(f: Finding, compiled: bool) -> None:
     action = DEFAULT_ACTION[f.cls]
+    if f.cls == "gpu_error":
+        said = " ".join([f.summary, *(e.text for e in f.evidence[:2])])
+        for words, act, advice in GPU_ACTIONS:
+            if words.search(said):
+                f.action, f.advice = act, advice
+                return
     if f.cls == "signal":
         action = (
             "fix_program" if f.signal in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL") else "resubmit"
@@ -635,6 +682,13 @@ def _list(values: list[int]) -> str:
     if len(values) > 8:
         return ",".join(map(str, values[:8])) + f",… ({len(values)})"
     return ",".join(map(str, values))
+
+
+def action_line(f: Finding) -> str:
+    """The action's short name, then the finding's own advice: each said once (the advice already
+    says what the action's meaning would repeat)."""
+    advice = f.advice or ACTIONS[f.action]
+    return f"    action ({f.action}): {advice}"
 
 
 def render(d: Diagnosis) -> str:
@@ -659,7 +713,7 @@ def render(d: Diagnosis) -> str:
             label = "no cause in the log"
         out.append(f"{label}: [{f.cls}] {f.summary}")
         if f.cause or i == 0:
-            out.append(f"    action: {ACTIONS[f.action]}: {f.advice}")
+            out.append(action_line(f))
         for ev in f.evidence:
             out.append(f"    {ev}")
     return "\n".join(out) + "\n"

@@ -103,11 +103,14 @@ _BAR_END = re.compile(
 #: a traceback, Slurm's own error lines.
 _HEAD = re.compile(
     r"(?<=\s)(?:\[[EWF][0-9]{0,4}[ :0-9.]{0,40}[A-Za-z0-9_./\-]{1,80}:[0-9]{1,6}\]|"
-    r"Last error: |Traceback \(most recent call last\):|"
+    r"Last error: |Traceback \(most recent call last\):)"
+)
+#: ... and records whose start no message holds in its middle (C++'s terminate handler and its
+#: what(), Slurm's own error lines), split in a line of any length.
+_ABORT = re.compile(
+    r"(?<=\s)(?:terminate called after throwing|what\(\): |"
     r"(?:srun|slurmstepd|sbatch|salloc)(?:-[A-Za-z0-9_.\-]{1,60})?: error: )"
 )
-#: ... and the C++ terminate handler's two lines, which a line of any length may hold together.
-_ABORT = re.compile(r"(?<=\s)(?:terminate called after throwing|what\(\): )")
 #: A line at least this long may hold several records (a whole log pasted on one line).
 MIN_PASTE = 200
 
@@ -124,7 +127,7 @@ def split_records(text: str) -> list[str]:
                 cuts.append(m.end())
     if len(text) >= MIN_PASTE:
         cuts += [m.start() for m in _HEAD.finditer(text)]
-    if "what(): " in text:
+    if "what(): " in text or ": error: " in text:
         cuts += [m.start() for m in _ABORT.finditer(text)]
     if not cuts:
         return [text]

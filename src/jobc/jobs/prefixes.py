@@ -50,6 +50,9 @@ _ACCL = re.compile(
     r"^\[(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62})\]\[(?P<pid>[0-9]{1,10}):[0-9]{1,10}\]\[[0-9]{1,4}\]"
     r"(?:\[[A-Za-z0-9_.\-]{1,80}:[0-9]{1,6}\])? "
 )
+# pdsh's own lines (`pdsh@gpu-node01: gpu-node02: ssh exited with exit code 1`): the host pdsh runs
+# on, then the node the message is about (read by the host labeller)
+_PDSH_SELF = re.compile(r"^pdsh@[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}: ")
 _TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): ")
 # a writer's name before its stream tag: `x.nolog [stderr] `, `worker-3/train [stdout] `
 _WRITER_TAG = re.compile(r"^([A-Za-z0-9_./\-]{1,80}) \[(?:stdout|stderr|STDOUT|STDERR)\] ?")
@@ -327,6 +330,9 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         return text[m.end() :]
     if (m := _BRACKET.match(text)) is not None:
         _bracket(m, f)
+        return text[m.end() :]
+    if "writer" not in f and (m := _PDSH_SELF.match(text)) is not None:
+        f["writer"] = "pdsh"
         return text[m.end() :]
     if (m := _WRITER_TAG.match(text)) is not None:
         f.setdefault("writer", m.group(1))

@@ -146,7 +146,7 @@ TRACEBACK_KEYWORDS = (
     "During handling",
     "The above exception",
 )
-EXTRA_KEYWORDS = ("jobc", "Root Cause", "Failures:", "FAILED")
+EXTRA_KEYWORDS = ("jobc", "Root Cause", "Failures:", "FAILED", "JobId=", "JobID=")
 #: The fallback lexicon's words (jobc.jobs.events.FALLBACK): a line that only says it is an error
 #: is read too, and gives a finding of class unknown when no signature reads it.
 FALLBACK_KEYWORDS = (
@@ -161,6 +161,24 @@ FALLBACK_KEYWORDS = (
     "[F",
     "Assertion",
     "error:",
+    # Slurm's own words for how a job ended, as a controller's log or a wrapper prints them
+    "CANCELLED",
+    "CANCELED",
+    "PREEMPTED",
+    "NODE_FAIL",
+    "OUT_OF_MEMORY",
+    "WTERMSIG",
+    "WEXITSTATUS",
+    "Time limit exhausted",
+    "REQUEST_KILL_JOB",
+    "DUE TO ",
+    # MPI's and the C library's
+    "MPI_ABORT",
+    "BAD TERMINATION",
+    "No such file or directory",
+    "Permission denied",
+    "[Errno",
+    "can't open file",
 )
 
 
@@ -188,6 +206,8 @@ LOWER_KEYWORDS = (
     "exit with",
     "non-zero",
     "exit status",
+    "segfault at",
+    "core dumped",
 )
 
 

@@ -44,7 +44,7 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         "G302",
         "cuda-device-assert",
-        "exception",
+        "gpu_error",
         "cause",
         ("device-side assert", ": block: ["),
         re.compile(
@@ -53,7 +53,8 @@ SIGNATURES: tuple[Signature, ...] = (
             r"\[[0-9,]{1,40}\](?:[^\n]{0,400}Assertion)?|"
             r"\.cu:[0-9]{1,6}: [A-Za-z_][A-Za-z0-9_<>:, ]{0,200}: block: \[[0-9,]{1,40}\], thread:$)"
         ),
-        "a device-side assertion in a kernel: usually an index out of range in the program",
+        "a device-side assertion in a kernel: a GPU error whose usual cause is the program's (an index "
+        "out of range), so its action is to fix the program, not to exclude the node",
         "RuntimeError: CUDA error: device-side assert triggered",
         "compile with TORCH_USE_CUDA_DSA to enable device-side assertions.",
         "PyTorch (c10/cuda/CUDAException.cpp)",

@@ -83,7 +83,8 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("ssh exited with exit code",),
         re.compile(
-            r"pdsh@[^:\s]{1,200}: (?P<node>[^:\s]{1,200}): "
+            # (pdsh's `pdsh@host: node: ` is a prefix the labellers read; the node is the second)
+            r"(?:pdsh@[^:\s]{1,200}: (?P<node>[^:\s]{1,200}): )?"
             r"ssh exited with exit code (?P<exit_code>[0-9]{1,9})"
         ),
         "pdsh (DeepSpeed's multi-node launcher) reporting that the command on a node exited",

@@ -112,15 +112,20 @@ SIGNATURES: tuple[Signature, ...] = (
         "nccl-error",
         "nccl_error",
         "cause",
-        ("NCCL error", "nccl", "Error"),
+        ("NCCL", "nccl", "Error"),
         re.compile(
             r"(?P<what>ncclSystemError|ncclInternalError|ncclUnhandledCudaError|ncclRemoteError|"
             r"ncclInvalidUsage|ncclInvalidArgument|"
-            r"NCCL error(?: in)?: [^\n]{0,400}?(?:unhandled system error|internal error|unhandled cuda error|"
-            r"remote process exited|network error|invalid usage|invalid argument|"
-            r"Net : Call to .{1,80} failed))"
+            r"NCCL_ERROR_(?:SYSTEM|INTERNAL|UNHANDLED_CUDA|REMOTE|INVALID_USAGE|INVALID_ARGUMENT)_?[A-Z_]{0,20}|"
+            # NCCL's error strings (ncclGetErrorString) after any wording of a failed NCCL call:
+            # torch's `NCCL error in: …`, XGBoost's `NCCL failure :…`, XLA's `NCCL operation
+            # ncclCommInitRank(…) failed: …`
+            r"NCCL\b[^\n]{0,200}?(?:error|failure|failed)[^\n]{0,400}?(?:unhandled system error|"
+            r"internal error|unhandled cuda error|remote process exited|network error|invalid usage|"
+            r"invalid argument|Net : Call to .{1,80} failed))"
         ),
-        "NCCL failing: a system, internal, CUDA or remote error (a cause when it comes first)",
+        "NCCL failing: a system, internal, CUDA or remote error, in any wording that carries NCCL's own "
+        "error string (a cause when it comes first)",
         "torch.distributed.DistBackendError: NCCL error in: "
         "../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, "
         "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3",
@@ -169,15 +174,24 @@ SIGNATURES: tuple[Signature, ...] = (
         "rendezvous-timeout",
         "rendezvous",
         "cause",
-        ("Rendezvous", "DistStoreError", "The client socket has timed out", "Timed out after"),
+        (
+            "Rendezvous",
+            "DistStoreError",
+            "The client socket has timed out",
+            "Timed out after",
+            "store based barrier",
+        ),
         re.compile(
             r"(?P<what>RendezvousTimeoutError|RendezvousConnectionError|RendezvousClosedError|"
             r"RendezvousStateError|DistStoreError|"
             r"The client socket has timed out after [0-9]{1,12}(?:ms|s) while trying to connect to|"
-            r"Timed out after [0-9]{1,12} seconds waiting for clients)"
+            r"Timed out after [0-9]{1,12} seconds waiting for clients|"
+            # init_process_group's barrier over the store: not every rank ever joined
+            r"Timed out initializing process group in store based barrier)"
         ),
-        "the ranks not meeting at the rendezvous: a store or torchrun rendezvous timing out, with the "
-        "endpoint they tried",
+        "the ranks not meeting at the rendezvous: a store or torchrun rendezvous timing out (or "
+        "init_process_group's store-based barrier, which not every rank joined), with the endpoint "
+        "they tried",
         "torch.distributed.DistNetworkError: The client socket has timed out after 900000ms while trying "
         "to connect to (node0, 29500).",
         "rendezvous backend: c10d, endpoint node0:29500",

@@ -11,9 +11,16 @@ from jobc.jobs.signatures import Signature
 # matches the line but names no node.
 _NODE = r"(?:(?P<node>[A-Za-z0-9][^\s:*]{0,199})|[^\s:*A-Za-z0-9][^\s:*]{0,199})"
 _TASKS = r"tasks? (?P<tasks>[0-9][0-9,\-]{0,200})"
+# slurmstepd's cancel line; older Slurm left out ` ON NODE` (and wrote `*** on NODE` after a
+# cancel without a reason: read by the identity stage)
 _STEPD = (
-    r"\*\*\* (?:JOB|STEP) (?P<job>[0-9][0-9A-Za-z_.+]{0,40}) ON " + _NODE + r" CANCELLED AT (?P<at>\S{1,40})"
+    r"\*\*\* (?:JOB|STEP) (?P<job>[0-9][0-9A-Za-z_.+]{0,40})(?: ON "
+    + _NODE
+    + r")? CANCELLED AT (?P<at>\S{1,40})"
 )
+_HOST = r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,199}"
+# slurmctld's name for a job in its own log: `JobId=123`, `JobID=123`, older `job_id 123`
+_CTLD_JOB = r"(?:JobI[dD]=|job_id )(?P<job>[0-9][0-9_+]{0,40})"
 
 SIGNATURES: tuple[Signature, ...] = (
     Signature(
@@ -186,6 +193,85 @@ SIGNATURES: tuple[Signature, ...] = (
         "slurmstepd: error: *** STEP 123.0 ON node1 CANCELLED AT 2024-05-01T12:00:00 DUE TO TIME LIMIT ***",
         "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
         ("job", "node"),
+    ),
+    Signature(
+        "S521",
+        "stepd-task-failed",
+        "exit_code",
+        "cause",
+        ("FAILED (non-zero exit code", "DUE TO TASK FAILURE"),
+        re.compile(
+            r"\*\*\* (?:JOB|STEP) (?P<job>[0-9][0-9A-Za-z_.+]{0,40})(?: ON " + _NODE + r")? (?:FAILED "
+            r"\(non-zero exit code or other failure mode\)(?: on (?P<node2>" + _HOST + r"))?|"
+            r"CANCELLED AT [^\s]{1,40} DUE TO TASK FAILURE)"
+        ),
+        "slurmstepd ending a job or step because a task failed (its non-zero exit code, or srun's "
+        "--kill-on-bad-exit): a report of the end, whose cause is in that task's output",
+        "slurmstepd: error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 DUE TO TASK "
+        "FAILURE ***",
+        "slurmstepd: error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 ***",
+        "Slurm slurmstepd (src/slurmd/slurmstepd/req.c; older versions name the node after the reason)",
+        ("job", "node", "node2"),
+        report=True,
+    ),
+    Signature(
+        "S522",
+        "slurmctld-job-signal",
+        "signal",
+        "cause",
+        ("WTERMSIG",),
+        re.compile(
+            r"job_complete: " + _CTLD_JOB + r"[^\n]{0,200}? WTERMSIG (?P<signum>[1-9]|[1-5][0-9]|6[0-4])\b"
+        ),
+        "slurmctld's own log: a job's batch script ended by a signal (`_job_complete: JobId=N WTERMSIG 9`); "
+        "the node is the one the controller allocated to the job",
+        "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WTERMSIG 9",
+        "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 done",
+        "Slurm slurmctld (src/slurmctld/job_mgr.c, job_complete)",
+        ("job", "signum"),
+        report=True,
+    ),
+    Signature(
+        "S523",
+        "slurmctld-job-exit",
+        "exit_code",
+        "cause",
+        ("WEXITSTATUS",),
+        re.compile(
+            r"job_complete: " + _CTLD_JOB + r"[^\n]{0,200}? WEXITSTATUS (?P<exit_code>[1-9][0-9]{0,2})\b"
+        ),
+        "slurmctld's own log: a job's batch script exited with a non-zero code",
+        "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WEXITSTATUS 1",
+        "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WEXITSTATUS 0",
+        "Slurm slurmctld (src/slurmctld/job_mgr.c, job_complete)",
+        ("job", "exit_code"),
+        report=True,
+    ),
+    Signature(
+        "S524",
+        "slurmctld-time-limit",
+        "time_limit",
+        "cause",
+        ("Time limit exhausted for",),
+        re.compile(r"Time limit exhausted for " + _CTLD_JOB),
+        "slurmctld's own log: a job reached its time limit",
+        "[2026-08-17T10:03:10.000] Time limit exhausted for JobId=2",
+        "[2026-08-17T10:03:10.000] Time limit for JobId=2 set to 60",
+        "Slurm slurmctld (src/slurmctld/job_mgr.c, job_time_limit)",
+        ("job",),
+    ),
+    Signature(
+        "S525",
+        "slurmctld-kill-request",
+        "cancelled",
+        "cause",
+        ("REQUEST_KILL_JOB",),
+        re.compile(r"REQUEST_KILL_JOB (?:JobId=|job )(?P<job>[0-9][0-9_+]{0,40}) uid (?P<uid>[0-9]{1,10})"),
+        "slurmctld's own log: a user asked to cancel the job (scancel)",
+        "[2024-01-02T03:04:05.000] _slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=88 uid 1000",
+        "[2024-01-02T03:04:05.000] _slurm_rpc_kill_job: JobId=88 already completed",
+        "Slurm slurmctld (src/slurmctld/proc_req.c, _slurm_rpc_kill_job)",
+        ("job",),
     ),
     Signature(
         "S511",

@@ -1,0 +1,250 @@
+"""Triage's words for a line no signature reads: whether it says a process failed, and when its
+words name the kind of failure, which class.
+
+A signature knows one tool's format; these tables know the vocabulary of failures in general,
+so a log in a format nobody taught triage still gives an answer:
+
+- the **fallback lexicon** (`FALLBACK`): the words of an error in any tool's wording (Python's,
+  C++'s, glog's, Slurm's, MPI's, the kernel's, a library's) that make a line worth showing. An
+  error level in the line's logging header (`E`, `F`, `ERROR`) counts too; a warning or info
+  level, advice (`please try`), a hedge (`might be caused by`), a metric (`val_error: 0.12`), a
+  recovery (`falling back to`, `going to /tmp instead`) and a teardown's words are no failure;
+- the **class words** (`CLASS_WORDS`): when an error-like line, or the message of an exception
+  whose type leaves its class open (RuntimeError, OSError, a library's own error type), names a
+  kind of failure (`DUE TO PREEMPTION`, `NCCL … unhandled system error`, `uncorrectable ECC`,
+  `got signal: 15`), that class, said at medium confidence: words are evidence, but indirect.
+  A line whose words name no class is of class `unknown`, at low confidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jobc.jobs.findings import SIGNAL_WORDS, parse_int, signal_of
+
+#: Words that make a line look like an error when no signature reads it.
+FALLBACK = re.compile(
+    r"(?<![A-Za-z])(?:[A-Z][A-Za-z0-9]{0,60}(?:Error|Exception)\b|Error\b|ERROR\b|Exception\b|FATAL\b|"
+    r"Fatal\b|Killed\b|KeyboardInterrupt|No such file or directory|Permission denied|\[Errno [0-9]{1,4}\]|"
+    r"can't open file|"
+    r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|segfault at\b|core dumped|Abort(?:ed)?\b|\|ERROR\||"
+    r"error:|Assertion\b|not found\b|unable to launch|could not (?:access|execute|start|launch)|"
+    r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
+    # Slurm's own words for how a job ended (a controller's log, a wrapper that prints them)
+    r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
+    r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|BAD TERMINATION)"
+)
+#: A line that is advice, a hedge, a warning, a metric or a recovery is never a failure of its own.
+NOT_A_FAILURE = re.compile(
+    r"(?:might|may|could) be (?:caused|incorrect|reported)|possibly due to|please (?:try|report|check)|"
+    r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|\b(?:WARNING|Warning|WARN)\b|\b0 errors?\b|"
+    r"error_file|errors?=0|\[W[0-9 ]|For debugging|To enable traceback|"
+    # Slurm's words for a step it is ending: the teardown after a failure, not a failure
+    r"already completing|already completed|Job has been cancelled|Force Terminated|"
+    r"Terminating (?:job|StepId)|"
+    # a measure named error (`val_error: 0.12`, `Error rate: 0.1%`)
+    r"\b(?:[A-Za-z_]{0,20}[_ ])?(?:[Ee]rror|ERROR)(?:[_ ]rate)?\s?[:=]\s?-?[0-9.]{1,12}%?(?:\s|,|$)|"
+    # a switch or a count, not an event (`Exception handling enabled`, `Assertion checks: on`)
+    r"\b(?:Exception|Error|Assertion)s? (?:handling|checks?|reporting|logging)\b|"
+    # what the writer does instead: it recovered
+    r"\b(?:falling back|fall back|using (?:the )?default|will retry|retrying|skipping|ignoring|"
+    r"going to \S{1,200} instead)\b"
+)
+#: Logging levels that make a line an error whatever its words, and those that make it none.
+ERROR_LEVELS = frozenset({"E", "F", "ERROR", "FATAL", "CRITICAL"})
+QUIET_LEVELS = frozenset({"W", "I", "D", "WARNING", "WARN", "INFO", "DEBUG"})
+
+
+def error_like(text: str, level: str | None) -> bool:
+    """Whether a line no signature read says that something failed."""
+    if level in QUIET_LEVELS:
+        return False
+    if FALLBACK.search(text) is None and level not in ERROR_LEVELS:
+        return False
+    return NOT_A_FAILURE.search(text) is None and len(text.strip()) >= 4
+
+
+_STEP_FAILED = re.compile(r"\bDUE TO TASK FAILURE\b|FAILED \(non-zero exit code")
+#: The class a failure's words name, tried in order (the more specific first: a preemption's
+#: CANCELLED is the preemption's; the OOM killer's Killed is host memory's).
+CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("preempted", re.compile(r"\bPREEMPT(?:ED|ION)\b|\bpreempted\b")),
+    (
+        "time_limit",
+        re.compile(
+            r"\bTIME LIMIT\b|[Tt]ime limit (?:exhausted|reached|exceeded)|\bwall ?time (?:limit )?exceeded"
+        ),
+    ),
+    ("node_fail", re.compile(r"\bNODE[ _]FAIL(?:URE)?\b|\b[Nn]ode failure\b|\bon failed node\b")),
+    # a step ended because one of its tasks failed: a report of that task's end
+    ("exit_code", _STEP_FAILED),
+    # a requeue is what a preemption (or a checkpoint's signal) asked for
+    ("preempted", re.compile(r"\bDUE TO JOB REQUEUE\b")),
+    (
+        "host_oom",
+        re.compile(
+            r"oom[-_ ]?kill|\bOut Of Memory\b|\bOUT_OF_MEMORY\b|Killed process [0-9]|invoked oom-killer|"
+            r"[Mm]emory cgroup out of memory|[Ee]xceeded (?:job|step) memory limit"
+        ),
+    ),
+    (
+        "cuda_oom",
+        re.compile(
+            r"(?:CUDA|GPU|[Dd]evice|XLA|HBM|HIP)\b[^\n]{0,80}?[Oo]ut of memory|[Oo]ut of memory[^\n]{0,80}?"
+            r"(?:\bGPU\b|CUDA|[Dd]evice|HBM)|RESOURCE_EXHAUSTED|OutOfMemoryError"
+        ),
+    ),
+    ("port_in_use", re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? ?98\b")),
+    ("disk_full", re.compile(r"No space left on device|[Dd]isk quota exceeded|\bENOSPC\b|\bEDQUOT\b")),
+    (
+        "import_error",
+        re.compile(
+            r"No module named|cannot import name|ModuleNotFoundError|ImportError|"
+            r"cannot open shared object file|undefined symbol:"
+        ),
+    ),
+    (
+        "slurm_refused",
+        re.compile(
+            r"[Bb]atch job submission failed|Unable to allocate resources|"
+            r"[Rr]equested node configuration is not available|Invalid (?:account|partition|qos)\b"
+        ),
+    ),
+    (
+        "missing_program",
+        re.compile(r"can't open file|command not found|execve\(\)|[Nn]o such (?:command|program)"),
+    ),
+    (
+        "rendezvous",
+        re.compile(
+            r"[Rr]endezvous|TCPStore|init_process_group|store based barrier|initiali[sz]ing process group"
+        ),
+    ),
+    (
+        "collective_timeout",
+        # a collective's or a peer's wait that ran out (ProcessGroupNCCL's `Timeout at NCCL work`,
+        # its watchdog's own lines): a symptom, as its signatures say
+        re.compile(
+            r"mismatch between collectives|[Ww]atchdog|collective operation|monitoredBarrier|"
+            r"[Tt]imed? ?out\b|[Tt]imeout\b"
+        ),
+    ),
+    (
+        "gpu_error",
+        re.compile(
+            r"\bECC\b|\bXid\b|fallen off the bus|[Ii]llegal memory access|device-side assert|"
+            r"\bcudaError[A-Z][A-Za-z]{2,60}|\bCUDA_ERROR_[A-Z_]{2,60}|\bCUDA error\b"
+        ),
+    ),
+    (
+        "nccl_error",
+        re.compile(
+            r"\bNCCL\b|\bnccl[A-Z][A-Za-z]{2,40}Error\b|\bUCX\b|\bCCL_ERROR\b|\bibv_[a-z_]{2,40}\b|\bInfiniBand\b|"
+            r"\bPSM[23]?\b|\blibfabric\b"
+        ),
+    ),
+    ("cancelled", re.compile(r"\bCANCELL?ED\b|REQUEST_KILL_JOB|\bcancell?ed by\b|\bscancel\b")),
+    (
+        "signal",
+        re.compile(
+            r"\bSIG(?:KILL|TERM|SEGV|ABRT|BUS|INT|FPE|ILL|HUP|USR1|USR2)\b|got signal:? ?[0-9]{1,3}|"
+            r"received signal|[Ss]ignal:? ?[0-9]{1,3}\b|WTERMSIG [0-9]{1,3}|Segmentation fault|segfault at|"
+            r"core dumped|\bAborted\b|KeyboardInterrupt|\bKilled\b|\bTerminated\b"
+        ),
+    ),
+    (
+        "exit_code",
+        re.compile(
+            r"exit(?:ed)? with (?:exit )?(?:code|status):? ?-?[1-9]|non-zero (?:exit|status)|"
+            r"exit (?:code|status):? ?[1-9]|WEXITSTATUS [1-9]|MPI_ABORT was invoked"
+        ),
+    ),
+)
+
+#: How a line names a signal: its name, its number after `signal`, a shell's or CPython's word.
+_SIGNAL_NAME = re.compile(r"\b(SIG[A-Z12]{3,6})\b")
+_SIGNAL_NUMBER = re.compile(r"(?:got signal|[Ss]ignal|WTERMSIG):? ?([0-9]{1,3})\b")
+_SIGNAL_WORD = re.compile(
+    r"Segmentation fault|segfault|Aborted|Killed|Terminated|KeyboardInterrupt|core dumped"
+)
+_EXIT_NUMBER = re.compile(r"(?:code|status|WEXITSTATUS):? ?(-?[0-9]{1,4})\b")
+
+
+#: The job a Slurm line names: slurmctld's `JobId=127441`, slurmstepd's `*** STEP 88.0 ON`.
+_JOB = re.compile(r"\bJobI[dD]=([0-9][0-9_]{0,30})|\*\*\* (?:JOB|STEP) ([0-9][0-9_]{0,30})")
+
+
+def classify(text: str) -> tuple[str, dict[str, str]] | None:
+    """The class a line's words name, with the signal, exit code or job they give; None when they
+    name none (the line is then only error-like: class unknown)."""
+    head = text[:2000]
+    for cls, words in CLASS_WORDS:
+        if words.search(head) is None:
+            continue
+        fields: dict[str, str] = {}
+        if (j := _JOB.search(head)) is not None:
+            fields["job"] = j.group(1) or j.group(2)
+        if cls == "signal":
+            name = _signal(head)
+            if name is None:
+                return None  # a signal's words without saying which: no class to name
+            fields["signal"] = name
+        elif cls == "exit_code" and words is not _STEP_FAILED:
+            m = _EXIT_NUMBER.search(head)
+            if m is None:
+                return None  # `a non-zero exit code`, with no code: no process's end to report
+            fields["exit_code"] = m.group(1)
+        return cls, fields
+    return None
+
+
+def _signal(text: str) -> str | None:
+    if (m := _SIGNAL_NAME.search(text)) is not None:
+        return m.group(1)
+    if (m := _SIGNAL_NUMBER.search(text)) is not None:
+        number = parse_int(m.group(1))
+        return signal_of(-number) if number and 0 < number < 65 else None
+    if (m := _SIGNAL_WORD.search(text)) is not None:
+        word = m.group(0)
+        return {"segfault": "SIGSEGV", "core dumped": "SIGABRT", "KeyboardInterrupt": "SIGINT"}.get(
+            word, SIGNAL_WORDS.get(word)
+        )
+    return None
+
+
+#: Python's exception types that are a program's own mistake, whatever their message says: their
+#: class stays `exception` (a ValueError mentioning NCCL is still the program's ValueError).
+PROGRAM_TYPES = frozenset(
+    {
+        "ValueError",
+        "TypeError",
+        "KeyError",
+        "IndexError",
+        "AttributeError",
+        "NameError",
+        "AssertionError",
+        "FileNotFoundError",
+        "ZeroDivisionError",
+        "NotImplementedError",
+        "UnboundLocalError",
+        "RecursionError",
+        "StopIteration",
+        "SyntaxError",
+        "IndentationError",
+        "UnicodeDecodeError",
+        "UnicodeEncodeError",
+        "JSONDecodeError",
+        "LookupError",
+        "OverflowError",
+        "IsADirectoryError",
+        "NotADirectoryError",
+        "PermissionError",
+        "FileExistsError",
+    }
+)
+
+
+def open_type(name: str) -> bool:
+    """Whether an exception's type leaves its class to its message (RuntimeError, OSError, a
+    library's own error type), rather than being the program's own mistake."""
+    return name.rpartition(".")[2] not in PROGRAM_TYPES

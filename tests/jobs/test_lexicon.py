@@ -1,0 +1,199 @@
+"""Triage's lexicon: which lines no signature reads say that something failed, and which class
+their words name. Each class has lines of real wording that name it and near misses that do not;
+ordinary prose and a log's metrics are no failure."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from jobc.jobs.lexicon import classify, error_like, open_type
+from jobc.jobs.signatures import PREFILTER
+
+
+@pytest.mark.parametrize(
+    ("line", "cls", "fields"),
+    [
+        (
+            "slurmstepd: error: *** STEP 88.0 ON cn7 CANCELLED AT 2024-01-02T03:04:05 DUE TO PREEMPTION ***",
+            "preempted",
+            {"job": "88"},
+        ),
+        ("[2024-03-01T06:57:41.752] Time limit exhausted for JobId=230", "time_limit", {"job": "230"}),
+        ("PBS: job killed: walltime 14423 exceeded limit 14400", None, {}),  # a walltime in other words
+        ("error: job 881 on n12 DUE TO NODE FAILURE", "node_fail", {}),
+        (
+            "[Mon Nov 27 13:11:44 2023] Memory cgroup out of memory: Killed process 4242 (python)",
+            "host_oom",
+            {},
+        ),
+        (
+            "XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 6291456 bytes.",
+            "cuda_oom",
+            {},
+        ),
+        ("OSError: [Errno 98] Address already in use", "port_in_use", {}),
+        ("IOError: [Errno 122] Disk quota exceeded", "disk_full", {}),
+        (
+            "OSError: libcudart.so.12: cannot open shared object file: No such file or directory",
+            "import_error",
+            {},
+        ),
+        (
+            "/usr/bin/python3: can't open file '/home/me/trian.py': [Errno 2] No such file or directory",
+            "missing_program",
+            {},
+        ),
+        (
+            "RuntimeError: Timed out initializing process group in store based barrier on rank: 0",
+            "rendezvous",
+            {},
+        ),
+        (
+            "[PG 1 Rank 0] Timeout at NCCL work: 158046, last enqueued NCCL work: 158046",
+            "collective_timeout",
+            {},
+        ),
+        ("CUDARuntimeError: cudaErrorECCUncorrectable: uncorrectable ECC error encountered", "gpu_error", {}),
+        ("XGBoostError: NCCL failure :unhandled system error", "nccl_error", {}),
+        (
+            "[2024-02-02T12:49:15.289] _slurm_rpc_kill_job: REQUEST_KILL_JOB JobId=12 uid 0",
+            "cancelled",
+            {"job": "12"},
+        ),
+        ("SignalException: Process 140 got signal: 15", "signal", {"signal": "SIGTERM"}),
+        (
+            "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WTERMSIG 9",
+            "signal",
+            {"signal": "SIGKILL", "job": "127441"},
+        ),
+        ("KeyboardInterrupt", "signal", {"signal": "SIGINT"}),
+        (
+            "python[4242]: segfault at 0 ip 00007f sp 00007ffd error 4 in libc.so.6",
+            "signal",
+            {"signal": "SIGSEGV"},
+        ),
+        ("ssh exited with exit code 255", "exit_code", {"exit_code": "255"}),
+        (
+            "error: *** STEP 5.0 ON nid02 CANCELLED AT 2026-04-29T23:36:37 DUE TO TASK FAILURE ***",
+            "exit_code",
+            {"job": "5"},
+        ),
+        # words of an end without its value name no class: a signal not named, a code not given
+        ("a non-zero exit code. Per user-direction, the job has been aborted.", None, {}),
+        ("the process received a signal and stopped", None, {}),
+        ("ValueError: bad sample in shard 17", None, {}),
+    ],
+)
+def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: dict[str, str]) -> None:
+    got = classify(line)
+    assert (got[0] if got else None) == cls, line
+    if got is not None:
+        assert got[1] == fields, line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Lmod has detected the following error: These module(s) or extension(s) exist",
+        "slurmstepd: *** JOB 1479012 CANCELLED AT 2015-02-04T06:33:25 *** on sh-2-3",
+        "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WTERMSIG 9",
+        "[2024-03-01T06:57:41.752] Time limit exhausted for JobId=230",
+        "python[4242]: segfault at 0 ip 00007f sp 00007ffd error 4 in libc.so.6",
+        "MPI_ABORT was invoked on rank 3 in communicator MPI_COMM_WORLD with errorcode 1.",
+        "/usr/bin/python3: can't open file '/home/me/trian.py': [Errno 2] No such file or directory",
+        "terminate called without an active exception; Aborted (core dumped)",
+        "|CCL_ERROR| worker thread #0 could not be started",
+        "CustomLibraryException: the device went away",
+    ],
+)
+def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
+    assert error_like(line, None), line
+    # ... and the pre-filter lets it through, so a log of many gigabytes still reads it
+    assert PREFILTER.search(line.encode()) is not None, line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Error rate: 0.1% of samples skipped",
+        "Epoch 3: val_error: 0.12, train_loss=0.3",
+        "Exception handling enabled for the data pipeline",
+        "Assertion checks are on (debug build)",
+        "We killed two birds with one stone: fewer steps and less memory",
+        "The scheduler cancelled nothing this time",
+        "slurmstepd: error: couldn't chdir to `/workspace': No such file or directory: going to /tmp instead",
+        "config not found in cache, falling back to the default",
+        "Connection failed, retrying in 5 s",
+        "If an error: message appears, please report it",
+        "WARNING: Error while reading the optional file",
+    ],
+)
+def test_prose_metrics_and_recoveries_are_no_failure(line: str) -> None:
+    assert not error_like(line, None), line
+
+
+def test_a_logging_level_decides_before_the_words() -> None:
+    assert error_like("the frobnicator lost its quorum", "E")
+    assert not error_like("Error while reading the optional file", "W")
+    assert not error_like("FATAL ERRORS: 0", "INFO")
+
+
+def test_an_exceptions_type_says_whether_its_message_may_name_the_class() -> None:
+    assert open_type("RuntimeError")
+    assert open_type("jaxlib.xla_extension.XlaRuntimeError")
+    assert not open_type("ValueError")
+    assert not open_type("builtins.KeyError")
+
+
+def test_an_exception_of_an_open_type_takes_the_class_its_message_names_at_medium_confidence(
+    tmp_path: object,
+) -> None:
+    from pathlib import Path
+
+    from jobc.jobs.triage import triage_files
+
+    log = Path(str(tmp_path)) / "x.log"
+    log.write_text(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 9, in <module>\n'
+        "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorX: uncorrectable ECC error encountered\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.action) == ("gpu_error", "exclude_node")
+    # (the ECC signature reads it; the lexicon would name the same class)
+    log.write_text(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 9, in <module>\n'
+        "RuntimeError: the batch scheduler preempted this job\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.confidence) == ("preempted", "medium")
+    # a program's own exception type stays the program's, whatever its message says
+    log.write_text(
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 9, in <module>\n'
+        "ValueError: expected NCCL_SOCKET_IFNAME to name an interface\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert first.cls == "exception"
+
+
+def test_a_slurm_line_in_a_wrapper_s_output_is_read_with_its_node() -> None:
+    from jobc.jobs.events import Scanner
+    from jobc.jobs.triage import scan
+
+    scanner = Scanner()
+    text = (
+        "INFO:wrapper:job 77 submitted\n"
+        "slurmstepd: *** JOB 1479012 CANCELLED AT 2015-02-04T06:33:25 *** on sh-2-3\n"
+        "slurmstepd: _slurm_cgroup_destroy: problem deleting step cgroup path\n"
+    )
+    scan([("x.log", io.BytesIO(text.encode()))], scanner)
+    d = scanner.diagnosis(None, None, None, ["x.log"])
+    first = d.findings[0]
+    assert (first.cls, first.node, first.evidence[0].line) == ("cancelled", "sh-2-3", 2)
