@@ -38,6 +38,15 @@ def test_directives_long_short_equals_space_and_trailing_comments() -> None:
     assert "qos" not in f.honoured()
 
 
+def test_an_option_that_needs_a_value_takes_the_next_word_whatever_it_is() -> None:
+    # sbatch's getopt: `--nodes --ntasks=2` asks for the node count "--ntasks=2" (refused), and
+    # no ntasks is set; a name sbatch does not know (a plugin's) may be a flag, so `--x --y` is two
+    f = facts("#!/bin/bash\n#SBATCH --nodes --ntasks=2\n#SBATCH --my-plugin-flag --time=5\necho\n")
+    got = [(d.name, d.value) for d in f.directives]
+    assert got == [("nodes", "--ntasks=2"), ("my-plugin-flag", None), ("time", "5")]
+    assert "ntasks" not in f.honoured()
+
+
 def test_only_directives_before_the_first_command_count() -> None:
     f = facts("#!/bin/bash\n#SBATCH -N 2\n\n# a comment\nset -e\n#SBATCH --time=5\nsrun hostname\n")
     assert [(d.name, d.honoured) for d in f.directives] == [("nodes", True), ("time", False)]

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
 from jobc.script.facts import Directive
-from jobc.tables.slurm_options import ALIASES, OPTIONAL_VALUE, SBATCH_FLAGS, SBATCH_SHORT
+from jobc.tables.slurm_options import ALIASES, OPTIONAL_VALUE, SBATCH_FLAGS, SBATCH_OPTIONS, SBATCH_SHORT
 
 PREFIX = "#SBATCH"
 
@@ -44,7 +44,7 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
                 name in SBATCH_FLAGS
                 or name in OPTIONAL_VALUE
                 or i >= len(words)
-                or words[i][0].startswith("-")
+                or (words[i][0].startswith("-") and not _needs_value(name))
             ):
                 yield Directive(name, None, _span(number, start, end), honoured, text)
                 continue
@@ -104,7 +104,7 @@ def strays(line: str) -> list[str]:
         if text.startswith("--") and len(text) > 2:
             name = ALIASES.get(text[2:].partition("=")[0], text[2:].partition("=")[0])
             takes = "=" not in text and name not in SBATCH_FLAGS and name not in OPTIONAL_VALUE
-            if takes and i < len(words) and not words[i].startswith("-"):
+            if takes and i < len(words) and (not words[i].startswith("-") or _needs_value(name)):
                 i += 1
         elif text.startswith("-") and len(text) > 1:
             name = SBATCH_SHORT.get(text[1], text[1])
@@ -113,6 +113,14 @@ def strays(line: str) -> list[str]:
         elif text:
             out.append(text)
     return out
+
+
+def _needs_value(name: str) -> bool:
+    """Whether sbatch's getopt takes the next word as this long option's value whatever it is:
+    `#SBATCH --nodes --ntasks=2` asks for the node count `--ntasks=2` (which sbatch refuses), not
+    for two tasks. An option sbatch does not know (a site's plugin's) may take no value, so a word
+    after it that starts with `-` stays an option of its own."""
+    return name in SBATCH_OPTIONS and name not in SBATCH_FLAGS and name not in OPTIONAL_VALUE
 
 
 def _span(line: int, start: int, end: int) -> Span:
