@@ -377,6 +377,18 @@ def test_jc801_moves_no_line_with_an_unmatched_quote() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc801_moves_no_line_with_an_option_sbatch_may_not_know() -> None:
+    # found by the fix-script fuzz target: `--gpus-peranode` after the first command is ignored;
+    # moved up, sbatch would refuse the script (`unrecognized option`), and the job never run
+    text = HEAD + "module load cuda\n#SBATCH --gpus-peranode=8\nsrun python train.py\n"
+    proof = prove(text, unsafe=True)
+    assert proof.after == text
+    assert proof.differences == [], proof.differences
+    # and a misspelled prefix is not switched on for such an option either
+    text = HEAD + "#SBACTH --gpus-peranode=8\nsrun python train.py\n"
+    assert "JC813" not in prove(text, unsafe=True).fixed
+
+
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     # found by the hypothesis property: with B:, the warning during that step reached a batch
     # shell with no trap yet, which died of it, and the step never got the signal

@@ -53,7 +53,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "array_sweep.sh": [],
     "bare_torchrun.sh": [("JC805", 7, 1)],
     "bom.sh": [("JC811", 1, 1)],
-    "container_directive.sh": [("JC501", 6, 9)],
+    "container_directive.sh": [("JC501", 6, 9), ("JC816", 6, 34)],
     "dos_line_breaks.sh": [("JC810", 1, 12)],
     "exec_cleanup.sh": [("JC803", 7, 1)],
     "exec_trap.sh": [("JC807", 7, 1), ("JC803", 8, 1)],
@@ -124,7 +124,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     # `#!/bin/sh –l`: an en dash, as the tutorial's page has it; the job fails at once
     "ulhpc_horovod_mpirun.sh": [("JC814", 1, 11)],
 }
-SCRIPTS = sorted(CORPUS.iterdir())
+SCRIPTS = sorted(p for p in CORPUS.iterdir() if p.is_file())  # annotated/ has its own test
 # (nodes, GPUs per node, launch mode, program or "-m module", arguments) the import writes; None
 # where the import must leave the value out (it could not be read, and is never guessed)
 IMPORTED: dict[str, tuple[int, int, str | None, str | None, list[str] | None]] = {

@@ -22,7 +22,9 @@ from jobc.lint.config import Config
 from jobc.lint.pipeline import lint_file
 from jobc.script.parse import read
 
-CORPUS = sorted(p for p in Path(__file__).with_name("corpus").iterdir() if p.is_file())
+CORPUS = sorted(p for p in Path(__file__).with_name("corpus").iterdir() if p.is_file()) + sorted(
+    Path(__file__).with_name("corpus").joinpath("annotated").glob("*.sh")
+)
 
 # the errors an imported spec may still have: each names what the script never said
 LEFT_UNKNOWN = (

@@ -11,7 +11,9 @@ import pytest
 
 from tests.script.roundtrip import round_trip
 
-CORPUS = sorted(p for p in Path(__file__).with_name("corpus").iterdir() if p.is_file())
+CORPUS = sorted(p for p in Path(__file__).with_name("corpus").iterdir() if p.is_file()) + sorted(
+    Path(__file__).with_name("corpus").joinpath("annotated").glob("*.sh")
+)
 
 
 @pytest.mark.parametrize("script", CORPUS, ids=lambda p: p.name)

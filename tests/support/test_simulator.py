@@ -323,3 +323,14 @@ def test_ntasks_and_ntasks_per_node_together_still_give_every_node_a_task() -> N
         HEAD + "#SBATCH --ntasks=2\n#SBATCH --ntasks-per-node=8\nsrun python t.py\n", scenarios=("complete",)
     )["complete"]
     assert sorted(p.host for p in run.named("python")) == ["node0", "node1"]
+
+
+def test_sbatch_refuses_an_option_it_does_not_know_and_blanks_are_c_blanks() -> None:
+    # tried on the test cluster: `sbatch: unrecognized option '--frobnicate'`, exit 255, no job
+    assert directives("#!/bin/bash\n#SBATCH --frobnicate=3 --nodes=2\necho hi\n")[1] == (
+        "unrecognized option: --frobnicate"
+    )
+    assert directives("#!/bin/bash\n#SBATCH --container-image=x --nodes=2\necho hi\n")[1] is None  # pyxis
+    # a unit separator is no blank to C's isspace(), which sbatch's reader uses
+    assert directives("#!/bin/bash\n#SBATCH\x1f--nodes=2\necho hi\n")[1] is not None
+    assert directives("#!/bin/bash\n#SBATCH\t--nodes=2\necho hi\n") == ([("nodes", "2")], None)

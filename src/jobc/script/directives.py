@@ -14,7 +14,14 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
 from jobc.script.facts import Directive
-from jobc.tables.slurm_options import ALIASES, OPTIONAL_VALUE, SBATCH_FLAGS, SBATCH_OPTIONS, SBATCH_SHORT
+from jobc.tables.slurm_options import (
+    ALIASES,
+    OPTIONAL_VALUE,
+    SBATCH_FLAGS,
+    SBATCH_OPTIONS,
+    SBATCH_SHORT,
+    is_pyxis,
+)
 
 PREFIX = "#SBATCH"
 
@@ -30,6 +37,12 @@ def is_directive(line: str) -> bool:
 def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
     """The options of one `#SBATCH` line (1-based ``number``)."""
     words = list(_words(line, len(PREFIX)))
+
+    def make(name: str, value: str | None, start: int, end: int, text: str) -> Directive:
+        # a word that ends at an unquoted `#` was cut there by sbatch's reader
+        cut = end < len(line) and line[end] == "#"
+        return Directive(name, value, _span(number, start, end), honoured, text, cut=cut)
+
     i = 0
     while i < len(words):
         text, start, end = words[i]
@@ -38,7 +51,7 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
             name, eq, value = text[2:].partition("=")
             name = ALIASES.get(name, name)
             if eq:
-                yield Directive(name, value, _span(number, start, end), honoured, text)
+                yield make(name, value, start, end, text)
                 continue
             if (
                 name in SBATCH_FLAGS
@@ -46,33 +59,42 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
                 or i >= len(words)
                 or (words[i][0].startswith("-") and not _needs_value(name))
             ):
-                yield Directive(name, None, _span(number, start, end), honoured, text)
+                yield make(name, None, start, end, text)
                 continue
             value, _, vend = words[i]
             i += 1
-            yield Directive(name, value, _span(number, start, vend), honoured, f"{text} {value}")
+            yield make(name, value, start, vend, f"{text} {value}")
         elif text.startswith("-") and len(text) > 1:
             letter = text[1]
             name = SBATCH_SHORT.get(letter, letter)
             if name in SBATCH_FLAGS:
-                yield Directive(name, None, _span(number, start, end), honoured, text)
+                yield make(name, None, start, end, text)
             elif len(text) > 2:
-                value = text[2:].removeprefix("=")
-                yield Directive(name, value, _span(number, start, end), honoured, text)
+                yield make(name, text[2:].removeprefix("="), start, end, text)
             elif i < len(words):
                 value, _, vend = words[i]
                 i += 1
-                yield Directive(name, value, _span(number, start, vend), honoured, f"{text} {value}")
+                yield make(name, value, start, vend, f"{text} {value}")
             else:
-                yield Directive(name, None, _span(number, start, end), honoured, text)
+                yield make(name, None, start, end, text)
         # a stray word (not an option) is ignored by sbatch's parser too
 
 
 def refused(line: str) -> bool:
-    """Whether sbatch refuses a script with this `#SBATCH` line: an unmatched quote ("Unmatched `'`
-    in …"), or a word that is neither an option nor an option's value ("Invalid directive found
-    in batch script")."""
-    return _unmatched_quote(line[len(PREFIX) :]) or bool(strays(line))
+    """Whether sbatch refuses (or may refuse) a script with this `#SBATCH` line: an unmatched quote
+    ("Unmatched `'` in …"), a word that is neither an option nor an option's value ("Invalid
+    directive found in batch script"), or an option it may not know."""
+    return _unmatched_quote(line[len(PREFIX) :]) or bool(strays(line)) or _unknown_long_option(line)
+
+
+def _unknown_long_option(line: str) -> bool:
+    """Whether the line names a long option this sbatch does not know (`sbatch: unrecognized
+    option`, and no job). A site's plugin may add it, but a fix cannot know that: moving or
+    switching on such a line could make sbatch refuse a script it ran."""
+    for d in parse_line(line, 1, True):
+        if d.text.startswith("--") and d.name not in SBATCH_OPTIONS and not is_pyxis(d.name):
+            return True
+    return False
 
 
 def _unmatched_quote(rest: str) -> bool:
@@ -132,7 +154,13 @@ def _words(line: str, offset: int) -> Iterator[tuple[str, int, int]]:
     if "'" not in line and '"' not in line:
         # no quotes (nearly every line): a word is a run of non-blanks, found by the regex engine
         for m in _PLAIN_WORD.finditer(line, offset):
-            if line[m.start()] == "#":
+            hash_at = m.group().find("#")
+            if hash_at == 0:
+                return
+            if hash_at > 0:
+                # sbatch ends the line at a `#` even inside a word (`--job-name=abc#def` names the
+                # job abc: tried on the test cluster)
+                yield m.group()[:hash_at], m.start(), m.start() + hash_at
                 return
             yield m.group(), m.start(), m.end()
         return
@@ -147,6 +175,9 @@ def _words(line: str, offset: int) -> Iterator[tuple[str, int, int]]:
         quote = ""
         while i < n and (quote or line[i] not in " \t\r"):
             ch = line[i]
+            if ch == "#" and not quote:
+                yield "".join(out), start, i  # the rest of the line is a comment to sbatch
+                return
             if quote:
                 if ch == quote:
                     quote = ""

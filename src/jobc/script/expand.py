@@ -282,8 +282,15 @@ class Expander:
         """A double-quoted string: one field, or one per element for `"$@"` and `"${A[@]}"`."""
         out: list[_values.Field] = [()]
         children = node.children
+        pos = node.start_byte + 1  # past the opening quote
         for i, child in enumerate(children):
             kind = child.type
+            if child.start_byte > pos and not (kind == '"' and i == 0):
+                # the grammar leaves some bytes in no child (a line break before an expansion,
+                # or at the string's start): they are the string's text all the same
+                out = out or [()]
+                out[-1] = out[-1] + tuple(_values.dq_segs(src, pos, child.start_byte))
+            pos = max(pos, child.end_byte)
             if kind == '"' and i in (0, len(children) - 1):
                 continue
             raw = src.raw[child.start_byte : child.end_byte] if kind != "string_content" else b""

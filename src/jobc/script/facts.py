@@ -40,6 +40,9 @@ class Directive:
     span: Span  # the option as written
     honoured: bool  # before the first command: sbatch reads it
     text: str  # the option as written, for messages
+    # an unquoted `#` inside its last word ended the line there (sbatch reads `--job-name=abc#def`
+    # as `abc`): what sbatch reads is `value`, but the script meant something else
+    cut: bool = field(default=False, compare=False)
 
 
 @record

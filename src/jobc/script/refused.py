@@ -1,4 +1,5 @@
-"""Values a script writes that sbatch, srun, bash or the launcher refuse: counts and names.
+"""Values a script writes that sbatch, srun, bash or the launcher refuse: counts, names, and an
+`#SBATCH` option sbatch does not know (it refuses the whole script for one).
 
 A count is ASCII digits (`²` and `٣` are digits to Python, not to Slurm), at least 1 where a job
 cannot have none, and within a C int (Slurm's option parsers); an exported name is one bash
@@ -18,7 +19,7 @@ from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
 from jobc.core.record import record
 from jobc.script.facts import Directive, ScriptFacts, Word
-from jobc.tables.slurm_options import COUNT_OPTIONS
+from jobc.tables.slurm_options import COUNT_OPTIONS, SBATCH_OPTIONS, is_pyxis
 
 #: launcher options (normalised names) that take a number, with the least and the most each may be
 LAUNCHER_NUMBERS = {
@@ -36,6 +37,8 @@ LAUNCHER_NUMBERS = {
 }
 _ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _SHELL = lazy(r"[$`]")
+# what a SPANK plugin's option may be called: letters, digits, `-` and `_`
+_PLUGIN_NAME = lazy(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 
 
 @record
@@ -67,7 +70,9 @@ def problems(facts: ScriptFacts) -> Iterator[Refused]:
     """Every refused value of the script, in the order the script writes them."""
     found: list[Refused] = []
     for d in facts.directives:
-        if d.honoured and d.value is not None and not _SHELL.search(d.value):
+        if d.honoured and d.value is None:
+            found.extend(_unknown_option(d))
+        elif d.honoured and d.value is not None and not _SHELL.search(d.value):
             found.extend(_directive(d))
     for step in facts.steps:
         for name, word in (step.srun or {}).items():
@@ -94,6 +99,9 @@ def problems(facts: ScriptFacts) -> Iterator[Refused]:
 def _directive(d: Directive) -> Iterator[Refused]:
     value = d.value or ""
     where = f"#SBATCH {shown(d.text, keep=30)}"
+    if list(_unknown_option(d)):
+        yield from _unknown_option(d)
+        return
     if d.name in COUNT_OPTIONS:
         # --nodes=2-4 and --nodes=2,4 are ranges and lists; --gpus-per-node=h100:8 names a type
         parts = value.rpartition(":")[2] if d.name.startswith("gpus") else value
@@ -114,6 +122,21 @@ def _directive(d: Directive) -> Iterator[Refused]:
         grace = value.partition("@")[2]
         if grace and (problem := count_problem(grace, 0, 65535)) is not None:
             yield Refused(d.span, d.text, f"{where}: the seconds before the limit are {problem}")
+
+
+def _unknown_option(d: Directive) -> Iterator[Refused]:
+    """An `#SBATCH --option` no sbatch can know: it stops there and refuses the whole script
+    (tried on the test cluster: `sbatch: unrecognized option '--frobnicate'`, exit 255, no job).
+    Only a name no plugin could add is judged: sites add options through SPANK plugins (pyxis's
+    --container-image, Shifter's --image and --module), so a plain unknown name may be one."""
+    if (
+        d.text.startswith("--")
+        and d.name not in SBATCH_OPTIONS
+        and not is_pyxis(d.name)
+        and not _PLUGIN_NAME.fullmatch(d.name)
+    ):
+        where = f"#SBATCH {shown(d.text, keep=30)}"
+        yield Refused(d.span, d.text, f"{where}: sbatch knows no such option and refuses the whole script")
 
 
 def _count_word(where: str, word: Word, least: int) -> Iterator[Refused]:

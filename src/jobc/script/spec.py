@@ -15,6 +15,7 @@ import re
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int
+from jobc.core.record import replace
 from jobc.script.carry import carry
 from jobc.script.derived import Derived
 from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word
@@ -74,8 +75,20 @@ _SIMPLE = (
 
 
 def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> Derived:
+    cut = [] if for_lint else [d for d in facts.directives if d.honoured and d.cut]
+    if cut:
+        # sbatch reads such a directive only up to its `#` (JC816): the job gets that value, but
+        # the script meant another, so the import takes neither
+        facts = replace(facts, directives=[d for d in facts.directives if not (d.honoured and d.cut)])
     name = _job_name(facts)
     out = Derived({"version": 1, "name": name, "resources": {}, "launch": {}})
+    for c in cut:
+        out.skip(
+            c.span,
+            f"#SBATCH {c.text}",
+            "sbatch ends the line at the unquoted '#' in this word and reads only what is before "
+            "it (JC816); what the script meant is not known",
+        )
     if (d := facts.honoured().get("job-name")) is not None:
         out.spans[("name",)] = d.span
         if for_lint and d.value is not None:

@@ -424,7 +424,10 @@ class Steps:
         writes out. The program is the one written; the words before it are said not carried."""
         j = i
         while (
-            j < len(words) and j - i < 2 and not words[j].literal and words[j].text.startswith(("$", "JOBC"))
+            j < len(words)
+            and j - i < 2
+            and not words[j].literal
+            and words[j].text.lstrip().startswith(("$", "JOBC"))
         ):
             j += 1
         if j == i or j >= len(words):

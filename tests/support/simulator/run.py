@@ -168,12 +168,28 @@ def directives(text: str, *, accept: bool = False) -> tuple[list[tuple[str, str 
             stray = [w for w in rest if w]
             if stray:
                 return out, f"invalid directive: {stray[0]}"
+            unknown = [k for k in options if len(k) > 1 and _unknown_option(k)]
+            if unknown:
+                # sbatch: unrecognized option '--frobnicate' (exit 255), tried on the test cluster
+                return out, f"unrecognized option: --{unknown[0]}"
             out += [(slurm.ALIASES.get(k, k), v) for k, v in options.items()]
             continue
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             break
     return out, None
+
+
+def _unknown_option(name: str) -> bool:
+    """A long option this simulated site's sbatch does not know (it has pyxis, and no other
+    SPANK plugin)."""
+    name = slurm.ALIASES.get(name, name)
+    return name not in slurm.SBATCH_OPTIONS and not slurm.is_pyxis(name)
+
+
+# the blanks C's isspace() knows, which sbatch's reader skips (Python's str.isspace() knows more:
+# \x1c-\x1f, \x85, no-break and other Unicode spaces are no blanks to sbatch)
+_BLANKS = " \t\n\v\f\r"
 
 
 def sbatch_words(rest: str) -> list[str] | None:
@@ -183,12 +199,12 @@ def sbatch_words(rest: str) -> list[str] | None:
     words: list[str] = []
     i, n = 0, len(rest)
     while True:
-        while i < n and rest[i].isspace():
+        while i < n and rest[i] in _BLANKS:
             i += 1
         if i >= n or rest[i] == "#":
             return words
         word, quote = [], ""
-        while i < n and (quote or not rest[i].isspace()):
+        while i < n and (quote or rest[i] not in _BLANKS):
             ch = rest[i]
             i += 1
             if ch == "\\":

@@ -936,4 +936,15 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
     ),
+    (
+        "JC816",
+        "directive-cut-at-hash",
+        "warning",
+        "An unquoted `#` inside an #SBATCH word, where sbatch ends the line",
+        "Quote the value when the `#` belongs to it, or put a blank before the `#` when it starts a comment.",
+        "script.jc816_directive_cut_at_hash",
+        ("script",),
+        False,
+        (),
+    ),
 )

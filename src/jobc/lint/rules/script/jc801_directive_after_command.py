@@ -48,7 +48,8 @@ FIX = Repair(
     Applicability.SAFE,
     "moves the line, unchanged, below the directives sbatch reads; not a line after a command "
     "continued with a backslash, which the line ends (without it the next line would join that command), "
-    "nor one with a word that is no option (read, sbatch would refuse the script)",
+    "nor one with a word that is no option or an option sbatch may not know (read, sbatch could "
+    "refuse the script)",
     "scripts",
 )
 

@@ -49,7 +49,8 @@ FIX = Repair(
     Applicability.SAFE,
     "rewrites the line's start as `#SBATCH `, its options unchanged; unsafe when the line looks "
     "switched off on purpose (`# SBATCH`, a letter before `SBATCH`, as in `#XSBATCH`): the fix "
-    "would switch it on; none for a line with a word that is no option (sbatch would refuse the script)",
+    "would switch it on; none for a line with a word that is no option or an option sbatch may not "
+    "know (sbatch could refuse the script)",
     "scripts",
 )
 

@@ -1,0 +1,103 @@
+"""Real scripts annotated before jobc ran on them (`corpus/annotated/`): each one's header says
+what lint must report and where, what it must not report, and what the import must recover. The
+rules are the ones real scripts are measured by: every expected code on one of its marked lines
+(a missing directive's anywhere among the `#SBATCH` lines; `A|B` either), a clean script with no
+error or warning, no `expect-not` code at all, and the import's nodes, GPUs per node, mode and
+program (`-`: left out, or for the program not checked)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from jobc.core.diagnostics import Severity
+from jobc.lint.imported import imported
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read
+
+ANNOTATED = sorted(Path(__file__).with_name("corpus").joinpath("annotated").glob("*.sh"))
+_MARK = re.compile(r"#!(JC\d{3})")
+_MISSING_DIRECTIVE = {"JC108"}
+
+
+@dataclass
+class Case:
+    expect: list[str]
+    expect_not: list[str]
+    imports: dict[str, str]
+    marks: dict[str, set[int]] = field(default_factory=dict)
+
+
+def _case(path: Path) -> Case:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    expect = re.match(r"#\s*expect:\s*(.+?)\s*$", lines[1])
+    assert expect is not None, f"{path.name}: line 2 is no `# expect:`"
+    no = re.match(r"#\s*expect-not:\s*(.+?)\s*$", lines[2])
+    header = next(m for line in lines[1:15] if (m := re.match(r"#\s*import:\s*(.+?)\s*$", line)))
+    imports = dict(kv.split("=", 1) for kv in header.group(1).split() if "=" in kv)
+    case = Case(expect.group(1).split(), no.group(1).split() if no else [], imports)
+    # a marker covers every physical line of a backslash-continued command
+    group: dict[int, list[int]] = {}
+    start: int | None = None
+    for number, line in enumerate(lines, 1):
+        start = start or number
+        group.setdefault(start, []).append(number)
+        if not line.rstrip().endswith("\\"):
+            for n in group[start]:
+                group[n] = group[start]
+            start = None
+    for number, line in enumerate(lines[1:], 2):
+        for code in _MARK.findall(line):
+            case.marks.setdefault(code, set()).update(group.get(number, [number]))
+    directives = {n for n, line in enumerate(lines, 1) if re.match(r"\s*#SBATCH\b", line)}
+    for code in _MISSING_DIRECTIVE & set(case.marks):
+        case.marks[code] |= directives
+    return case
+
+
+@pytest.mark.parametrize("path", ANNOTATED, ids=lambda p: p.name)
+def test_lint_reports_what_the_script_was_annotated_with(path: Path) -> None:
+    case = _case(path)
+    got = [(f.code, f.span.line, f.severity) for f in lint_path(path, display=path.name).findings]
+    loud = [(c, line) for c, line, s in got if s >= Severity.WARNING]
+    if case.expect == ["clean"]:
+        assert loud == [], got
+    else:
+        for token in case.expect:
+            alternatives = token.split("|")
+            assert any(
+                c in alternatives and (not case.marks.get(c) or line in case.marks[c]) for c, line, _ in got
+            ), (token, got)
+    assert not [c for c, _, _ in got if c in case.expect_not], got
+
+
+def _matches(want: str, got: object) -> bool:
+    if not isinstance(got, str):
+        return False
+    want, got = want.removeprefix("./"), got.removeprefix("./")
+    return got == want or got.endswith("/" + want) or want.endswith("/" + got)
+
+
+@pytest.mark.parametrize("path", ANNOTATED, ids=lambda p: p.name)
+def test_import_recovers_what_the_script_was_annotated_with(path: Path) -> None:
+    want = _case(path).imports
+    data = imported(read(path)).data
+    resources, launch = data["resources"], data["launch"]
+    for key in ("nodes", "gpus_per_node"):
+        have = resources.get(key)
+        assert (str(have) if have is not None else "-") == want[key], (key, have)
+    assert launch.get("mode") == want["mode"]
+    if want["program"] != "-":
+        assert _matches(want["program"], launch.get("program")) or _matches(
+            want["program"], launch.get("module")
+        )
+
+
+def test_the_annotated_scripts_are_many_and_varied() -> None:
+    cases = [_case(p) for p in ANNOTATED]
+    assert len(cases) >= 25
+    assert sum(c.expect == ["clean"] for c in cases) >= 6
+    assert {c.imports["mode"] for c in cases} == {"srun", "torchrun"}

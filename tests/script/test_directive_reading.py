@@ -1,0 +1,49 @@
+"""`#SBATCH` lines as sbatch 22.05 reads them, each detail tried on the test cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read_bytes
+
+
+def _directives(line: str) -> list[tuple[str, str | None]]:
+    facts = read_bytes(f"#!/bin/bash\n{line}\necho hi\n".encode(), "job.sh")
+    return [(d.name, d.value) for d in facts.directives]
+
+
+def test_an_unquoted_hash_ends_the_line_even_inside_a_word() -> None:
+    # sbatch named the job `abc` and set no comment
+    assert _directives("#SBATCH --job-name=abc#def --comment=zzz") == [("job-name", "abc")]
+    assert _directives("#SBATCH --time=01:00:00#SBATCH --ntasks-per-node=1") == [("time", "01:00:00")]
+    assert _directives('#SBATCH -J "a#b" -t 1') == [("job-name", "a#b"), ("time", "1")]  # quoted: text
+    assert _directives('#SBATCH -J "a b"#x -t 1') == [("job-name", "a b")]
+
+
+def test_an_option_no_sbatch_can_know_is_refused_and_a_plugins_is_not(tmp_path: Path) -> None:
+    # `sbatch: unrecognized option '--frobnicate'`, exit 255, no job; sites add options through
+    # SPANK plugins (Shifter's --image and --module), so only a name no plugin could have is judged
+    path = tmp_path / "job.sh"
+    path.write_text(
+        "#!/bin/bash\n#SBATCH --nS}ATCH --ntasks-per-node=8\n#SBATCH --image=nersc/pt:23\nsrun python t.py\n"
+    )
+    found = [(f.code, f.span.line, f.message) for f in lint_path(path).findings if f.code == "JC809"]
+    assert [(c, line) for c, line, _ in found] == [("JC809", 2)]
+    assert "sbatch knows no such option and refuses the whole script" in found[0][2]
+
+
+def test_a_word_cut_at_a_hash_is_a_warning_at_the_hash_and_the_import_leaves_it_out(tmp_path: Path) -> None:
+    from jobc.lint.imported import imported
+
+    path = tmp_path / "job.sh"
+    path.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=2 # two nodes\n#SBATCH --job-name=run#3\n"
+        '#SBATCH --comment="a#b"\nsrun python t.py\n#SBATCH --job-name=late#x\n'
+    )
+    found = [(f.code, f.span.line, f.span.col) for f in lint_path(path).findings if f.code == "JC816"]
+    # a `#` after a blank, inside quotes, or on a line sbatch no longer reads is no cut
+    assert found == [("JC816", 3, 23)]
+    derived = imported(read_bytes(path.read_bytes(), "job.sh"))
+    assert derived.data["name"] == "job"  # the file's name, not `run`
+    assert [u.line for u in derived.unmapped if "JC816" in u.why] == [3]
