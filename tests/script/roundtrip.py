@@ -238,6 +238,8 @@ def _counts(
             continue  # a step the import lists as not carried
         if not m and any(k[1] == key[1] and k[0] == key[0] for k in cb) and _steps_listed(listed):
             continue  # the same program with other arguments: another step, listed
+        if 0 < m < n and _names(what, listed) and _steps_listed(listed):
+            continue  # two steps run the program alike: the compiled job runs one, the other is listed
         hosts = bool(n and m) or not _hosts_listed(listed)
         if m != n and hosts and not _tasks_listed(listed):
             out.append(f"{key[0]}: {key[1]} runs {n} time(s), {m} in the compiled job")
