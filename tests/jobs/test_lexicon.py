@@ -21,7 +21,11 @@ from jobc.jobs.signatures import PREFILTER
             {"job": "88"},
         ),
         ("[2024-03-01T06:57:41.752] Time limit exhausted for JobId=230", "time_limit", {"job": "230"}),
-        ("PBS: job killed: walltime 14423 exceeded limit 14400", None, {}),  # a walltime in other words
+        # PBS's and Torque's words for a job's end (the MOM's kill, the server's deletion)
+        ("PBS: job killed: walltime 14423 exceeded limit 14400", "time_limit", {}),
+        ("=>> PBS: job killed: node 2 (cn7) requested job die, code 15001", "node_fail", {}),
+        ("Job deleted at request of alice@login1", "cancelled", {}),
+        ("./run.sh: Zeile 40: git: Kommando nicht gefunden.", "missing_program", {}),
         ("error: job 881 on n12 DUE TO NODE FAILURE", "node_fail", {}),
         (
             "[Mon Nov 27 13:11:44 2023] Memory cgroup out of memory: Killed process 4242 (python)",

@@ -104,6 +104,138 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "thread: [32,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n",
         ("gpu_error", None, None, 1),
     ),
+    # --- a command the shell could not find, in every shell and language
+    (
+        "bash under a German locale, in a PBS job's script",
+        "/var/spool/pbs/mom_priv/jobs/1375020.m02.SC: Zeile 40: torchrun: Kommando nicht gefunden.\n",
+        ("missing_program", None, None, 1),
+    ),
+    (
+        "bash under a French locale (a space before the colon)",
+        "./train.sh: ligne 12: srun : commande introuvable\n",
+        ("missing_program", None, None, 1),
+    ),
+    (
+        "bash under zh_CN's newer catalogue (a full-width colon)",
+        "bash: deepspeed：未找到命令\n",
+        ("missing_program", None, None, 1),
+    ),
+    (
+        "dash running a script, then srun's report",
+        "/var/spool/slurmd/job42/slurm_script: 7: python3: not found\n"
+        "srun: error: gpu3: task 0: Exited with exit code 127\n",
+        ("missing_program", 0, "gpu3", 1),
+    ),
+    ("busybox ash", "sh: python3: not found\n", ("missing_program", None, None, 1)),
+    ("zsh", "zsh: command not found: accelerate\n", ("missing_program", None, None, 1)),
+    ("tcsh", "mpirun: Command not found.\n", ("missing_program", None, None, 1)),
+    # --- a container runtime that could not find the program in its image
+    (
+        "Singularity's FATAL, one task on one node",
+        'FATAL:   "python3": executable file not found in $PATH\n'
+        "srun: error: cn12: task 0: Exited with exit code 255\n",
+        ("missing_program", 0, "cn12", 1),
+    ),
+    (
+        "runc under Docker",
+        "docker: Error response from daemon: failed to create task: OCI runtime create failed: "
+        'exec: "python": '
+        "executable file not found in $PATH: unknown.\n",
+        ("missing_program", None, None, 1),
+    ),
+    (
+        "crun under Podman",
+        "Error: crun: executable file `train.sh` not found in $PATH: No such file or directory\n",
+        ("missing_program", None, None, 1),
+    ),
+    # --- the dynamic linker, and srun's report of the task it ended
+    (
+        "a shared library missing, one task",
+        "/opt/app/bin/solver: error while loading shared libraries: libmpi.so.40: cannot open shared object "
+        "file: No such file or directory\nsrun: error: c07: task 0: Exited with exit code 127\n",
+        ("import_error", 0, "c07", 1),
+    ),
+    (
+        "a C library too old for the program",
+        "./train: /lib64/libc.so.6: version `GLIBC_2.34' not found (required by ./train)\n",
+        ("import_error", None, None, 1),
+    ),
+    # --- Slurm's authentication and credentials
+    (
+        "munge's decode on the other side",
+        "srun: error: Munge decode failed: Expired credential\nsrun: error: Unable to confirm allocation\n",
+        ("slurm_refused", None, None, 1),
+    ),
+    (
+        "a step launch refused for a revoked credential",
+        "srun: error: Task launch for StepId=981.0 failed on node gpu-a07: Job credential revoked\n",
+        ("slurm_refused", None, "gpu-a07", 1),
+    ),
+    (
+        "authentication error of a batch submission",
+        "sbatch: error: slurm_send_node_msg: auth_g_create: REQUEST_SUBMIT_BATCH_JOB has authentication "
+        "error\n",
+        ("slurm_refused", None, None, 1),
+    ),
+    # --- PBS and Torque
+    (
+        "PBS's CPU time kill in OpenPBS's wording",
+        "step 400\n=>> PBS: job killed: cput job total 7300 secs exceeded limit 7200\n",
+        ("time_limit", None, None, 2),
+    ),
+    (
+        "PBS's vmem kill",
+        "=>> PBS: job killed: vmem 9876543kb exceeded limit 8388608kb\n",
+        ("host_oom", None, None, 1),
+    ),
+    (
+        "Torque's sister node asking the job to die",
+        "=>> PBS: job killed: node 3 (cn17) requested job die, code 15009\n",
+        ("node_fail", None, "cn17", 1),
+    ),
+    (
+        "qdel by the job's owner, as the mail says",
+        "PBS Job Id: 9021.pbs01\nJob Name:   train\nAborted by PBS Server\nJob deleted at request of "
+        "alice@login2\n",
+        ("cancelled", None, None, 4),
+    ),
+    # --- Open MPI losing a node's daemon
+    (
+        "Open MPI 3's wording, the node on its hostname line",
+        "ORTE has lost communication with its daemon located on node:\n\n  hostname:  gpu-17\n\n"
+        "This is usually due to either a failure of the TCP network\n",
+        ("node_fail", None, "gpu-17", 1),
+    ),
+    (
+        "Open MPI 1.8's wording, then the program's error",
+        "The system has lost communication with the following daemon:\n\nDaemon: [[4311,0],2]\n"
+        "Node:   r03n12\n\n" + TB + "RuntimeError: MPI job failed\n",
+        ("node_fail", None, "r03n12", 1),
+    ),
+    (
+        "mpirun's report with the node redacted",
+        "mpirun noticed that process rank 3 with PID <pid> on node <node> exited on signal 11 (Segmentation "
+        "fault).\n",
+        ("signal", 3, None, 1),
+    ),
+    # --- timestamps and the GPU's driver
+    (
+        "a syslog timestamp before a rank's prefix",
+        "Mar  4 09:01:02 [rank1]: RuntimeError: No CUDA GPUs are available\n",
+        ("gpu_error", 1, None, 1),
+    ),
+    (
+        "torch's CUDA initialisation warning, then a job that only exited",
+        "/opt/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA "
+        "initialization: Found no NVIDIA driver on your system.\n"
+        "srun: error: g04: task 0: Exited with exit code 1\n",
+        ("gpu_error", 0, "g04", 1),
+    ),
+    (
+        "a data-loader worker's segfault",
+        "RuntimeError: DataLoader worker (pid 771) is killed by signal: Segmentation fault.\n",
+        ("signal", None, None, 1),
+    ),
     # --- interleaved tracebacks whose exception line came out garbled
     (
         "two ranks' CUDA OOM interleaved",
@@ -144,6 +276,17 @@ def test_a_gpu_errors_action_follows_its_words(tmp_path: Path, text: str, action
     log.write_text(text, encoding="utf-8")
     first = triage_files([log]).findings[0]
     assert (first.cls, first.action) == ("gpu_error", action)
+
+
+def test_shared_memory_that_ran_out_is_a_limit_to_raise(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "RuntimeError: DataLoader worker (pid 1108) is killed by signal: Bus error. It is possible that "
+        "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.signal, first.action) == ("signal", "SIGBUS", "raise_limit")
 
 
 def test_a_traceback_that_never_closes_still_shows_its_innermost_frame(tmp_path: Path) -> None:

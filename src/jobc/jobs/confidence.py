@@ -48,7 +48,19 @@ def _level(f: Finding, causes: Sequence[Finding]) -> str:
 #: Exception types that wrap failures of every kind (C++ errors, NCCL's, a store's, a signal's):
 #: when no signature reads their message, `exception` is a guess at the class.
 GENERIC_TYPES = frozenset(
-    {"RuntimeError", "Exception", "BaseException", "OSError", "SystemError", "Error", "DistError"}
+    {
+        "RuntimeError",
+        "Exception",
+        "BaseException",
+        "OSError",
+        "SystemError",
+        "Error",
+        "DistError",
+        # a report that another process ended (subprocess's, multiprocessing's): what failed is
+        # that process, whose own output, when the log holds it, says why
+        "CalledProcessError",
+        "ProcessExitedException",
+    }
 )
 #: Words of other classes in an exception's message: the program may not be at fault.
 _OTHER_CLASS_WORDS = re.compile(

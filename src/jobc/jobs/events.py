@@ -389,6 +389,14 @@ class Scanner(Facts):
             return True
         if kind == "mpi-exec":
             return self._mpi_exec(ev, text, event)
+        if kind == "mpi-daemon":
+            d = launch.MPI_DAEMON_NODE.match(text)
+            if d is None:
+                return False
+            event.fields.setdefault("node", d.group("node"))
+            event.context.append(ev)
+            self.follow_left = 0
+            return True
         if kind == "mpirun":
             self.follow_left = 0
             w = launch.MPIRUN_SIGNAL.match(text)
@@ -868,6 +876,8 @@ class Scanner(Facts):
             self.follow, self.follow_left = ("mpirun-exit", event), launch.MPIRUN_EXIT_LINES
         elif code == "L212":
             self.follow, self.follow_left = ("hydra", event), launch.HYDRA_LINES
+        elif code == "L220":
+            self.follow, self.follow_left = ("mpi-daemon", event), launch.MPI_DAEMON_LINES
 
     def _task_nodes(self, tasks: str, node: str) -> None:
         """srun names the node of the tasks it reports: remember it (a bounded number of them)."""

@@ -104,7 +104,13 @@ def place(facts: Facts, e: Event) -> Who:
         node = _one_node(facts.job_nodes[str(fx.get("job"))])  # the nodes slurmctld allocated it
     if node is None:
         node = node_in_message(text, facts.nodes_seen)
+    if node is not None and REDACTED.match(node):
+        node = None  # a paste that hid the node's name (`on node xxxxxxxx`) names no node
     return Who(rank, local, task, count, node, inferred)
+
+
+#: A name a paste put in place of a real one: a run of x's or asterisks, `<node>`, `...`, `HOSTNAME`.
+REDACTED = re.compile(r"^(?:[xX]{3,}|\*{2,}|\.{3,}|<[^>]{0,40}>|(?:HOST|NODE)(?:NAME)?|hostname|nodename)$")
 
 
 #: Signatures whose message names ranks other than its writer's (rank 0's monitored barrier).

@@ -234,8 +234,10 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
     cls, role = e.cls, e.role
     if cls == "exit_code" and sig is not None:
         cls = "signal"
-    if cls == "host_oom" and sig in ("SIGTERM", "SIGINT"):
-        cls = "signal"  # a data-loader worker ended by the teardown's signal: no memory ran out
+    if cls == "host_oom" and sig is not None and sig != "SIGKILL":
+        # a data-loader worker ended by another signal than the OOM killer's: the teardown's
+        # SIGTERM, or a crash (SIGBUS when /dev/shm is full, SIGSEGV): no host memory ran out
+        cls = "signal"
     if e.sig is not None and e.sig.report and sig == "SIGTERM":
         role = "symptom"
     if code in (REQUEUE_EXIT_CODE, WATCHDOG_EXIT_CODE) and cls == "exit_code":
@@ -465,6 +467,12 @@ _EXIT_OF: dict[str, tuple[int, ...]] = {
     "execve-failed": (2, 13),
     "missing-script": (2,),
     "command-not-found": (127,),
+    "command-not-found-localized": (127,),
+    "shell-not-found": (127,),
+    # the dynamic linker exits 127 when it cannot load a program or a symbol it needs
+    "dynamic-linker-error": (127,),
+    # Apptainer and Singularity exit 255 after FATAL; Docker and Podman 127
+    "container-executable-not-found": (127, 255),
 }
 #: ... and of a class, when words named it and no signature did.
 _EXIT_OF_CLASS: dict[str, tuple[int, ...]] = {"missing_program": (2, 13, 127)}
@@ -491,6 +499,18 @@ def _place_unlabelled(findings: list[Finding]) -> None:
         source = tables[0]
     elif not tables and len({(f.task, f.node) for f in sruns}) == 1 and "(and " not in sruns[0].summary:
         source = sruns[0]
+    elif (
+        not tables
+        and codes != (1,)
+        and len({f.node for f in sruns}) == 1
+        and sruns[0].node
+        and not first.node
+    ):
+        # several tasks of one node exited with the code only this kind of failure gives (not
+        # Python's 1, which any failure gives): the failure's node, and no rank
+        first.node, first.inferred = sruns[0].node, True
+        first.evidence = [*first.evidence, *sruns[0].evidence[:1]][: EVIDENCE_CAP + 1]
+        return
     elif not tables and not sruns and len(workers := [f for f in ones if f.local_rank is not None]) == 1:
         source = workers[0]  # torchrun's or DeepSpeed's line: only the local rank
     else:
@@ -669,6 +689,13 @@ def _advise(f: Finding, compiled: bool) -> None:
         action = (
             "fix_program" if f.signal in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL") else "resubmit"
         )
+    if f.signal == "SIGBUS" and any("shared memory" in e.text for e in f.evidence[:2]):
+        f.action = "raise_limit"
+        f.advice = (
+            "shared memory (/dev/shm) ran out: give the job more (a container's --shm-size, the "
+            "job's memory) or use fewer data-loader workers"
+        )
+        return
     if f.cls == "slurm_refused" and any(w in f.summary for w in _SLURM_BUSY):
         f.action = "resubmit"
         f.advice = "the controller did not answer in time; submit again (if it keeps failing, ask the admins)"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from jobc.jobs.findings import SIGNAL_WORDS, parse_int, signal_of
+from jobc.jobs.signatures.slurm import BASH_NOT_FOUND_WORDS
 
 #: Words that make a line look like an error when no signature reads it.
 FALLBACK = re.compile(
@@ -32,7 +33,10 @@ FALLBACK = re.compile(
     r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
     # Slurm's own words for how a job ended (a controller's log, a wrapper that prints them)
     r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
-    r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|BAD TERMINATION)"
+    r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|BAD TERMINATION|"
+    # PBS's and Torque's (the MOM's kill, the server's deletion)
+    r"\bjob killed\b|[Dd]eleted at request of|" + "|".join(BASH_NOT_FOUND_WORDS) + ")"
+    # bash's `command not found` in the languages of its message catalogue
 )
 #: A line that is advice, a hedge, a warning, a metric or a recovery is never a failure of its own.
 NOT_A_FAILURE = re.compile(
@@ -72,10 +76,21 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "time_limit",
         re.compile(
-            r"\bTIME LIMIT\b|[Tt]ime limit (?:exhausted|reached|exceeded)|\bwall ?time (?:limit )?exceeded"
+            r"\bTIME LIMIT\b|[Tt]ime limit (?:exhausted|reached|exceeded)|\bwall ?time (?:limit )?exceeded|"
+            # PBS's and LSF's words: `walltime 3616 exceeded limit 3600`, `exceeded its walltime limit`,
+            # `TERM_RUNLIMIT: job killed after reaching LSF run time limit`
+            r"\bwalltime [0-9]{1,12} exceeded limit\b|exceeded its walltime limit|\bTERM_RUNLIMIT\b"
         ),
     ),
-    ("node_fail", re.compile(r"\bNODE[ _]FAIL(?:URE)?\b|\b[Nn]ode failure\b|\bon failed node\b")),
+    (
+        "node_fail",
+        re.compile(
+            r"\bNODE[ _]FAIL(?:URE)?\b|\b[Nn]ode failure\b|\bon failed node\b|"
+            # PBS's mother superior losing a sister node, Open MPI losing a node's daemon
+            r"\bSISTER_EOF\b|requested job (?:terminate|die)\b|lost communication with (?:a remote|its|the "
+            r"following) daemon"
+        ),
+    ),
     # a step ended because one of its tasks failed: a report of that task's end
     ("exit_code", _STEP_FAILED),
     # a requeue is what a preemption (or a checkpoint's signal) asked for
@@ -84,7 +99,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "host_oom",
         re.compile(
             r"oom[-_ ]?kill|\bOut Of Memory\b|\bOUT_OF_MEMORY\b|Killed process [0-9]|invoked oom-killer|"
-            r"[Mm]emory cgroup out of memory|[Ee]xceeded (?:job|step) memory limit"
+            r"[Mm]emory cgroup out of memory|[Ee]xceeded (?:job|step) memory limit|"
+            # PBS's MOM: `job killed: mem 4217164kb exceeded limit 4194304kb` (vmem, pmem alike)
+            r"job killed: p?v?mem\b"
         ),
     ),
     (
@@ -107,12 +124,19 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "slurm_refused",
         re.compile(
             r"[Bb]atch job submission failed|Unable to allocate resources|"
-            r"[Rr]equested node configuration is not available|Invalid (?:account|partition|qos)\b"
+            r"[Rr]equested node configuration is not available|Invalid (?:account|partition|qos)\b|"
+            # Slurm's authentication and credential errors (munge, the job credential a step carries)
+            r"Munge (?:en|de)code failed|[Jj]ob credential (?:expired|revoked|replayed)|"
+            r"Invalid job credential|has authentication error|Protocol authentication error"
         ),
     ),
     (
         "missing_program",
-        re.compile(r"can't open file|command not found|execve\(\)|[Nn]o such (?:command|program)"),
+        re.compile(
+            r"can't open file|command not found|execve\(\)|[Nn]o such (?:command|program)|"
+            r"executable file (?:`[^`\n]{1,200}` )?not found|[Uu]nknown command\b|"
+            + "|".join(BASH_NOT_FOUND_WORDS)
+        ),
     ),
     (
         "rendezvous",
@@ -133,6 +157,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "gpu_error",
         re.compile(
             r"\bECC\b|\bXid\b|fallen off the bus|[Ii]llegal memory access|device-side assert|"
+            # torch's words when the driver or the device cannot be reached at all
+            r"Found no NVIDIA driver|NVIDIA driver on your system is too old|"
+            r"CUDA driver initialization failed|CUDA unknown error|[Nn]o CUDA GPUs are available|"
             r"\bcudaError[A-Z][A-Za-z]{2,60}|\bCUDA_ERROR_[A-Z_]{2,60}|\bCUDA error\b"
         ),
     ),
@@ -143,13 +170,17 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bPSM[23]?\b|\blibfabric\b"
         ),
     ),
-    ("cancelled", re.compile(r"\bCANCELL?ED\b|REQUEST_KILL_JOB|\bcancell?ed by\b|\bscancel\b")),
+    (
+        "cancelled",
+        re.compile(r"\bCANCELL?ED\b|REQUEST_KILL_JOB|\bcancell?ed by\b|\bscancel\b|[Dd]eleted at request of"),
+    ),
     (
         "signal",
         re.compile(
             r"\bSIG(?:KILL|TERM|SEGV|ABRT|BUS|INT|FPE|ILL|HUP|USR1|USR2)\b|got signal:? ?[0-9]{1,3}|"
             r"received signal|[Ss]ignal:? ?[0-9]{1,3}\b|WTERMSIG [0-9]{1,3}|Segmentation fault|segfault at|"
-            r"core dumped|\bAborted\b|KeyboardInterrupt|\bKilled\b|\bTerminated\b"
+            # (`Aborted by PBS Server` is who ended a job, no SIGABRT)
+            r"core dumped|\bAborted\b(?! by\b)|KeyboardInterrupt|\bKilled\b|\bTerminated\b"
         ),
     ),
     (
@@ -165,7 +196,7 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _SIGNAL_NAME = re.compile(r"\b(SIG[A-Z12]{3,6})\b")
 _SIGNAL_NUMBER = re.compile(r"(?:got signal|[Ss]ignal|WTERMSIG):? ?([0-9]{1,3})\b")
 _SIGNAL_WORD = re.compile(
-    r"Segmentation fault|segfault|Aborted|Killed|Terminated|KeyboardInterrupt|core dumped"
+    r"Segmentation fault|segfault|Aborted(?! by\b)|Killed|Terminated|KeyboardInterrupt|core dumped"
 )
 _EXIT_NUMBER = re.compile(r"(?:code|status|WEXITSTATUS):? ?(-?[0-9]{1,4})\b")
 

@@ -65,6 +65,12 @@ _TIME = re.compile(
 _DMESG_T = re.compile(
     r"^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} {1,2}[0-9]{1,2} [0-9:]{8} [0-9]{4}\] ?"
 )
+# syslog's and journalctl's short timestamp (RFC 3164: `Mmm dd hh:mm:ss`, the day space-padded
+# or, as journalctl and many log shippers write it, zero-padded): `Dec 03 10:22:16 `
+_SYSLOG_TIME = re.compile(
+    r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9]"
+    r"(?:\.[0-9]{1,6})? "
+)
 _LEVEL = re.compile(r"^\[?(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}")
 _WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
 _GLOG = re.compile(
@@ -340,7 +346,19 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         if host is not None:
             f.setdefault("node", host)
         return text[m.end() :]
-    for pattern in (_TAG, _RAYLOG, _TIME, _DMESG_T, _GLOG, _WHERE, _LEVEL, _PYLOG, _VLLM, _DMESG):
+    for pattern in (
+        _TAG,
+        _RAYLOG,
+        _TIME,
+        _SYSLOG_TIME,
+        _DMESG_T,
+        _GLOG,
+        _WHERE,
+        _LEVEL,
+        _PYLOG,
+        _VLLM,
+        _DMESG,
+    ):
         m = pattern.match(text)
         if m is not None and m.end() > 0:
             if pattern in (_GLOG, _LEVEL, _PYLOG, _RAYLOG) and m.group(1):

@@ -116,10 +116,11 @@ class Signature:
 
 
 def _all() -> tuple[Signature, ...]:
-    from jobc.jobs.signatures import cuda, launchers, network, python, slurm
+    from jobc.jobs.signatures import cuda, launchers, network, pbs, python, slurm
 
     found = (
         *slurm.SIGNATURES,
+        *pbs.SIGNATURES,
         *launchers.SIGNATURES,
         *cuda.SIGNATURES,
         *network.SIGNATURES,
@@ -179,6 +180,9 @@ FALLBACK_KEYWORDS = (
     "Permission denied",
     "[Errno",
     "can't open file",
+    # PBS's and Torque's
+    "job killed",
+    "deleted at request of",
 )
 
 
@@ -219,6 +223,9 @@ def keywords() -> tuple[str, ...]:
     words.update(EXTRA_KEYWORDS)
     words.update(FALLBACK_KEYWORDS)
     words.update(LOWER_KEYWORDS)
+    from jobc.jobs.signatures.slurm import BASH_NOT_FOUND_WORDS  # the fallback lexicon reads them too
+
+    words.update(BASH_NOT_FOUND_WORDS)
     return tuple(sorted(words))
 
 

@@ -82,6 +82,23 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "G310",
+        "cuda-init-failed",
+        "gpu_error",
+        "cause",
+        ("CUDA initialization: ",),
+        re.compile(r"UserWarning: CUDA initialization: (?P<what>[^\n]{1,300})"),
+        "torch's warning that CUDA could not be initialised (a broken or missing driver, a GPU the "
+        "node cannot reach): only a warning, since a program may run without the GPU, so it is the "
+        "weakest of causes; whatever the program raised next is stated and comes first",
+        "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA "
+        "initialization: CUDA unknown error - this may be due to an incorrectly set up environment",
+        "INFO: CUDA initialization took 2.1 s",
+        "PyTorch (torch/cuda/__init__.py, is_available: `CUDA initialization: {e}`)",
+        ("what",),
+        strength=1,
+    ),
+    Signature(
         "G304",
         "gpu-xid",
         "gpu_error",

@@ -199,8 +199,10 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("noticed that process rank",),
         re.compile(
+            # a paste may redact the PID and the node (`PID xxxxxx on node xxxxxxxx`): the rank is still
+            # read, and the identity stage names no node for a redacted one
             r"(?:mpirun|mpiexec|prterun|prte) noticed that process rank (?P<rank>[0-9]{1,9}) with PID "
-            r"[0-9]{1,10} on node (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}) exited on"
+            r"[^\s]{1,20} on node (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}|<[^>\s]{0,40}>) exited on"
             r"(?: signal (?P<signum>[0-9]{1,3}))?"
         ),
         "Open MPI's mpirun reporting the first process that ended: its MPI rank (the global rank), "
@@ -301,6 +303,46 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "L219",
+        "container-executable-not-found",
+        "missing_program",
+        "cause",
+        ("executable file not found", "not found in $PATH"),
+        re.compile(
+            r"(?:\"(?P<command>[^\"\n]{1,200})\"|`(?P<command2>[^`\n]{1,200})`): executable file not "
+            r"found in \$PATH|executable file `(?P<command3>[^`\n]{1,200})` not found in \$PATH"
+        ),
+        "a container runtime (Apptainer, Singularity, Docker, Podman, runc, crun) that could not find "
+        "the program to run inside the container: not installed in the image, or not on its PATH",
+        'FATAL:   "bris": executable file not found in $PATH',
+        'INFO:    "bris": executable file found in $PATH at /usr/local/bin/bris',
+        "Go's os/exec (lp_unix.go: `exec: %q: executable file not found in $PATH`), as Apptainer and "
+        "Singularity print it after `FATAL:`, and runc; crun's `executable file `%s` not found in $PATH`",
+        ("command", "command2", "command3"),
+    ),
+    Signature(
+        "L220",
+        "mpi-lost-remote-daemon",
+        "node_fail",
+        "cause",
+        ("has lost communication with",),
+        re.compile(
+            r"(?P<launcher>ORTE|PRTE|PRRTE|The system) has lost communication with (?:a remote daemon|its "
+            r"daemon located on node|the following daemon)"
+        ),
+        "Open MPI's mpirun (ORTE, PRRTE in Open MPI 5) losing its daemon on another node: the node "
+        "died or its network failed, and mpirun ends the job; the node is on the lines that follow",
+        "ORTE has lost communication with a remote daemon.\n\n"
+        "  HNP daemon   : [[10831,0],0] on node head1\n"
+        "  Remote daemon: [[10831,0],1] on node n0",
+        "ORTE has lost the output of a process that exited normally",
+        "Open MPI (orte/mca/errmgr/base/help-errmgr-base.txt, node-died: `ORTE has lost communication "
+        "with a remote daemon.` then `Remote daemon: %s on node %s`, older `… with its daemon located on "
+        "node:` then `hostname:  %s`; 1.5 to 1.8's help-errmgr-hnp.txt, daemon-died: `The system has lost "
+        "communication with the following daemon:` then `Node:   %s`; prrte's help-errmgr-base.txt)",
+        ("launcher",),
+    ),
+    Signature(
         "L218",
         "horovod-process-exit",
         "exit_code",
@@ -359,4 +401,11 @@ MPIRUN_EXEC_LINES = 8
 MPIRUN_EXIT_CODE = re.compile(r"^\s{0,8}Exit code:\s{1,8}(?P<code>[0-9]{1,4})\b")
 MPIRUN_EXIT_LINES = 2
 #: the signal of mpirun's report, when a wrapped line put it on the next one
+#: The node Open MPI names under its report that it lost a daemon: `  Remote daemon: [[1,0],1] on
+#: node n0` (Open MPI 4, PRRTE), `  hostname:  n0` (Open MPI 2 and 3), `Node:   n0` (1.5 to 1.8)
+MPI_DAEMON_NODE = re.compile(
+    r"^\s{0,8}(?:Remote daemon:\s{0,8}[^\s]{1,80} on node |hostname:\s{1,8}|Node:\s{1,8})"
+    r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\s*$"
+)
+MPI_DAEMON_LINES = 6
 MPIRUN_SIGNAL = re.compile(r"^\s{0,8}signal (?P<signum>[0-9]{1,3})\b")

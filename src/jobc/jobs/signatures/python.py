@@ -37,6 +37,27 @@ SIGNATURES: tuple[Signature, ...] = (
         ("command",),
     ),
     Signature(
+        "P108",
+        "dynamic-linker-error",
+        "import_error",
+        "cause",
+        ("symbol lookup error", "error while loading shared libraries", "' not found (required by"),
+        re.compile(
+            r"(?P<what>symbol lookup error: [^\n]{1,300}?: undefined symbol: (?P<symbol>[^\s]{1,200})|"
+            r"error while loading shared libraries: (?P<library>[^\s:]{1,200}): [^\n]{1,200}|"
+            r"version `[^'\n]{1,80}' not found \(required by [^)\n]{1,300}\))"
+        ),
+        "the dynamic linker unable to load a program or a library it opens (a shared library missing, "
+        "built for another version, or missing a symbol): the process ends with 127 before or while "
+        "loading it",
+        "/usr/bin/python: symbol lookup error: /opt/slurm/lib64/slurm/auth_munge.so: undefined symbol: "
+        "slurm_debug",
+        "ldconfig: /usr/lib/libfoo.so.1 is not a symbolic link",
+        "glibc's ld.so (elf/dl-error-skeleton.c: `%s: %s: %s`, elf/dl-lookup.c: `undefined symbol: %s`, "
+        "elf/rtld.c: `error while loading shared libraries`)",
+        ("what", "symbol", "library"),
+    ),
+    Signature(
         "P105",
         "dataloader-worker-killed",
         "host_oom",
@@ -46,7 +67,8 @@ SIGNATURES: tuple[Signature, ...] = (
             r"DataLoader worker \(pid(?:\(s\))? (?P<pid>[0-9, ]{1,200})\) "
             r"(?:is killed by signal: (?P<signal>[A-Za-z ]{1,40})|exited unexpectedly)"
         ),
-        "a data-loader worker killed by a signal: usually host memory or shared memory (/dev/shm) ran out",
+        "a data-loader worker killed by a signal: SIGKILL is host memory's OOM killer; another signal is a "
+        "signal finding (SIGBUS: shared memory, /dev/shm, ran out; SIGTERM: the teardown's)",
         "RuntimeError: DataLoader worker (pid 31337) is killed by signal: Killed.",
         "DataLoader worker (pid 31337) started",
         "PyTorch (torch/utils/data/_utils/signal_handling.py)",

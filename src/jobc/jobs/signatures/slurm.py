@@ -22,6 +22,29 @@ _HOST = r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,199}"
 # slurmctld's name for a job in its own log: `JobId=123`, `JobID=123`, older `job_id 123`
 _CTLD_JOB = r"(?:JobI[dD]=|job_id )(?P<job>[0-9][0-9_+]{0,40})"
 
+# bash's `%s: command not found` in its message catalogue (po/*.po), as it prints it under
+# LANG=de_DE, es_ES, fr_FR, it_IT, ja_JP, ko_KR, nl_NL, pl_PL, pt_BR, ru_RU, uk_UA, cs_CZ,
+# zh_CN and zh_TW (zh_CN's newer catalogue has a full-width colon: `srun：未找到命令`). The German,
+# Spanish, French, Japanese, Russian and Chinese ones checked against real job output; the line
+# number before them is bash's `line %d: ` in the same language (`Zeile 40: `, `línea 243: `, `行 18: `).
+BASH_NOT_FOUND_WORDS = (
+    "Kommando nicht gefunden",
+    "orden no encontrada",
+    "commande introuvable",
+    "comando non trovato",
+    "comando não encontrado",
+    "コマンドが見つかりません",
+    "명령어를 찾을 수 없음",
+    "opdracht niet gevonden",
+    "nie znaleziono polecenia",
+    "команда не найдена",
+    "команду не знайдено",
+    "příkaz nenalezen",
+    "未找到命令",
+    "找不到命令",
+    "命令找不到",
+)
+
 SIGNATURES: tuple[Signature, ...] = (
     Signature(
         "S501",
@@ -339,12 +362,55 @@ SIGNATURES: tuple[Signature, ...] = (
         "missing_program",
         "cause",
         ("command not found",),
-        re.compile(r"(?<![^\s:])(?P<command>[^\s:]{1,200}): command not found"),
+        # (zsh puts the name after: `zsh: command not found: NAME`, read by S527)
+        re.compile(r"(?<![^\s:])(?P<command>[^\s:]{1,200}): command not found(?!: )"),
         "the shell not finding a command (torchrun, deepspeed, python) on PATH",
         "/var/spool/slurm/job5/slurm_script: line 9: torchrun: command not found",
         "echo 'the word command not found here'",
         "bash",
         ("command",),
+    ),
+    Signature(
+        "S526",
+        "command-not-found-localized",
+        "missing_program",
+        "cause",
+        BASH_NOT_FOUND_WORDS,
+        re.compile(
+            r"(?<![^\s:])(?P<command>[^\s:：]{1,200}) ?[:：] ?(?:" + "|".join(BASH_NOT_FOUND_WORDS) + r")"
+        ),
+        "the shell not finding a command, in the words of its message catalogue under a non-English "
+        "locale (bash's `%s: command not found` as the language of LANG says it)",
+        "./scripts/run_split.sh: 行 18: srun: 未找到命令",
+        "./scripts/run_split.sh: 行 18: srun 命令已完成",
+        "bash (po/*.po: the translations of `%s: command not found` and of `line %d: `)",
+        ("command",),
+    ),
+    Signature(
+        "S527",
+        "shell-not-found",
+        "missing_program",
+        "cause",
+        ("not found", "command not found:", "Command not found.", "Unknown command:"),
+        re.compile(
+            # dash: `ARG0: LINE: NAME: not found` (ARG0 the shell or the script it runs);
+            # busybox ash: `sh: NAME: not found`
+            r"(?:^|\s)(?:[^\s:]{1,200}: [0-9]{1,9}|(?:[^\s:]{0,200}/)?(?:sh|dash|ash)): "
+            r"(?P<command>[^\s:]{1,200}): not found\s*$|"
+            # zsh: `zsh: command not found: NAME` (`script:12: command not found: NAME`)
+            r"(?:^|\s)[^\s:]{0,200}(?::[0-9]{1,9})?: command not found: (?P<command2>[^\s:]{1,200})|"
+            # tcsh and csh: `NAME: Command not found.`
+            r"^(?P<command3>[^\s:]{1,200}): Command not found\.|"
+            # fish: `fish: Unknown command: NAME`
+            r"^fish: Unknown command:? (?P<command4>[^\s:]{1,200})"
+        ),
+        "a shell other than bash not finding a command: dash (Debian's and Ubuntu's /bin/sh, which "
+        "Snakemake, make and subprocess calls with shell=True run), busybox ash, zsh, tcsh, fish",
+        "/bin/sh: 1: srun: not found",
+        "Checking for srun: not found, using mpirun",
+        "dash (src/error.c: `%s: %d: ` then src/exec.c's `not found`), busybox ash (shell/ash.c), zsh "
+        "(Src/exec.c: `command not found: %s`), tcsh (sh.err.c: `Command not found.`), fish",
+        ("command", "command2", "command3", "command4"),
     ),
     Signature(
         "S515",
@@ -358,6 +424,47 @@ SIGNATURES: tuple[Signature, ...] = (
         "slurmstepd: error: open(): log.txt: No such file or directory",
         "Slurm slurmstepd (src/slurmd/slurmstepd/exec_wait.c)",
         ("command",),
+    ),
+    Signature(
+        "S528",
+        "slurm-auth-failed",
+        "slurm_refused",
+        "cause",
+        ("Munge encode failed", "Munge decode failed", "has authentication error", "authentication error"),
+        re.compile(
+            r"(?P<what>Munge (?:encode|decode) failed: [^\n]{1,300}|"
+            r"auth_g_(?:create|verify|unpack|pack): [A-Z_]{1,60} has authentication error|"
+            r"Protocol authentication error)"
+        ),
+        "a Slurm command or daemon that could not sign or verify its message (munge's socket is missing, "
+        "its key differs, the credential expired or the clocks disagree): Slurm refused the request "
+        "before the program ran",
+        'srun: error: Munge encode failed: Failed to access "/var/run/munge/munge.socket.2": No such file '
+        "or directory",
+        "srun: error: If munged is up, restart with --num-threads=10",
+        "Slurm (src/plugins/auth/munge/auth_munge.c: `Munge encode failed: %s`; "
+        "src/common/slurm_protocol_api.c: `%s: auth_g_create: %s has authentication error`; "
+        "slurm_errno.c: SLURM_PROTOCOL_AUTHENTICATION_ERROR)",
+        ("what",),
+    ),
+    Signature(
+        "S529",
+        "srun-launch-credential",
+        "slurm_refused",
+        "cause",
+        ("Task launch for",),
+        re.compile(
+            r"Task launch for (?P<job>[^\s]{1,60}) failed on node " + _NODE + r": "
+            r"(?P<what>Job credential (?:expired|revoked|replayed)|Invalid job credential|"
+            r"Protocol authentication error|Invalid user id|User not found on host)"
+        ),
+        "srun's step launch refused by the node's slurmd for its credential or user (the job "
+        "credential expired, for instance after a node's reboot or a clock skew): the tasks never ran",
+        "srun: error: Task launch for StepId=36.0 failed on node cn131: Job credential expired",
+        "srun: error: Task launch for StepId=36.0 failed on node cn131: No such file or directory",
+        "Slurm srun (src/srun/step_launch.c: `Task launch for %ps failed on node %s: %s`; the reason "
+        "is Slurm's error string, slurm_errno.c: ESLURMD_CREDENTIAL_EXPIRED and its neighbours)",
+        ("job", "node", "what"),
     ),
     Signature(
         "S517",

@@ -1,0 +1,88 @@
+"""PBS's and Torque's own lines: the MOM's kill for a resource over its limit, written into the
+job's output (`=>> PBS: job killed: walltime 86415 exceeded limit 86400`), and the server's log
+of a job deleted by a user. Formats from Torque's and OpenPBS's sources (src/resmom/mom_main.c,
+src/server/req_delete.c)."""
+
+from __future__ import annotations
+
+import re
+
+from jobc.jobs.signatures import Signature
+
+# the MOM's kill line: `job killed: RESOURCE USED exceeded limit LIMIT` (Torque's and OpenPBS's
+# job_over_limit; OpenPBS writes `mem job total 4200000 kb exceeded limit 4194304 kb`)
+_KILLED = r"PBS: job killed: "
+
+SIGNATURES: tuple[Signature, ...] = (
+    Signature(
+        "B601",
+        "pbs-walltime-exceeded",
+        "time_limit",
+        "cause",
+        ("PBS: job killed: ",),
+        re.compile(
+            # OpenPBS: `cput job total 7300 secs exceeded limit 7200`
+            _KILLED
+            + r"(?P<what>walltime|cput)(?: job total)? (?P<used>[0-9]{1,12})(?: secs)? exceeded limit "
+            r"(?P<limit>[0-9]{1,12})"
+        ),
+        "PBS's or Torque's MOM killing the job for running past its wall time (or CPU time) limit",
+        "=>> PBS: job killed: walltime 86415 exceeded limit 86400",
+        "=>> PBS: job started: walltime limit 86400",
+        "Torque and OpenPBS (src/resmom/mom_main.c, job_over_limit: `job killed: walltime %ld "
+        "exceeded limit %ld`, written to the job's stderr after `=>> PBS: `)",
+        ("what", "used", "limit"),
+    ),
+    Signature(
+        "B602",
+        "pbs-memory-exceeded",
+        "host_oom",
+        "cause",
+        ("PBS: job killed: ",),
+        re.compile(
+            _KILLED + r"(?P<what>p?v?mem(?:ory)?)(?: job total)? (?P<used>[0-9]{1,20} ?[kKmMgG]?[bB]?) "
+            r"exceeded limit"
+        ),
+        "PBS's or Torque's MOM killing the job for using more memory (mem, vmem, pmem) than it asked for",
+        "=>> PBS: job killed: mem 4217164kb exceeded limit 4194304kb",
+        "=>> PBS: job killed: walltime 3616 exceeded limit 3600",
+        "Torque and OpenPBS (src/resmom/mom_main.c, job_over_limit: `job killed: mem %llukb exceeded "
+        "limit %llukb`, vmem and pmem alike)",
+        ("what", "used"),
+    ),
+    Signature(
+        "B603",
+        "pbs-sister-node-lost",
+        "node_fail",
+        "cause",
+        ("PBS: job killed: node",),
+        re.compile(
+            _KILLED + r"node (?P<index>[0-9]{1,6}) \((?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\) "
+            r"requested job (?:terminate|die)"
+        ),
+        "PBS's or Torque's mother superior ending the job because a sister MOM (another node of the "
+        "job) stopped answering (`'EOF'`, `SISTER_EOF`) or asked it to end (`requested job die`)",
+        "=>> PBS: job killed: node 1 (n12) requested job terminate, 'EOF' (code 1099) - received "
+        "SISTER_EOF attempting to communicate with sister MOM's",
+        "=>> PBS: job killed: walltime 602 exceeded limit 600",
+        "Torque and OpenPBS (src/resmom/mom_comm.c: `job killed: node %d (%s) requested job terminate, "
+        "'%s' (code %d) - %s`, and `requested job die, code %d`)",
+        ("node",),
+    ),
+    Signature(
+        "B604",
+        "pbs-job-deleted",
+        "cancelled",
+        "cause",
+        ("Job deleted at request of", "job deleted at request of"),
+        re.compile(r"[Jj]ob deleted at request of (?P<who>[A-Za-z0-9_.\-]{1,64})(?:@|\b)"),
+        "PBS's or Torque's server deleting the job because a user (or an administrator, root) asked: "
+        "qdel, as its log and its mail to the owner say",
+        "04/18/2016 22:55:25;0008;PBS_Server.12149;Job;7082041.hal-sched1.local;Job deleted at request "
+        "of root@hal-sched1",
+        "04/18/2016 22:55:25;0008;PBS_Server.12149;Job;7082041.hal-sched1.local;Job modified at request "
+        "of root@hal-sched1",
+        "Torque and OpenPBS (src/server/req_delete.c: `Job deleted at request of %s@%s`)",
+        ("who",),
+    ),
+)
