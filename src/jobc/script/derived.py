@@ -3,10 +3,12 @@ was not carried (with why). Filled by `jobc.script.spec` and `jobc.script.carry`
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.record import field, record
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record

@@ -21,9 +21,10 @@ def parser() -> Any:
     """The bash parser, made once; tree-sitter is imported only when a script is read."""
     global _PARSER  # noqa: PLW0603 - one parser per process; building it loads the grammar
     if _PARSER is None:
-        from tree_sitter import Language, Parser
-
-        _PARSER = Parser(Language(_bash_language()))
+        core = _binding("tree_sitter")
+        if core is None:
+            import tree_sitter as core
+        _PARSER = core.Parser(core.Language(_bash_language()))
     return _PARSER
 
 
@@ -34,31 +35,44 @@ def _bash_language() -> Any:
     shutil and the compression modules: a tenth of a script lint) for query files jobc never
     reads, so the binding is loaded from the package's directory without running it; a package
     laid out otherwise is imported as usual."""
+    binding = _binding("tree_sitter_bash")
+    if binding is None:
+        import tree_sitter_bash
+
+        return tree_sitter_bash.language()
+    return binding.language()
+
+
+def _binding(package: str) -> Any:
+    """The compiled module `<package>._binding`, loaded from the package's directory without
+    running the package's `__init__`; None when the package is laid out otherwise.
+
+    tree-sitter's own `__init__` re-exports its binding and imports `typing` for one Protocol,
+    a millisecond and a half of a script lint; the binding itself imports nothing."""
     import importlib.machinery
     import importlib.util
     import sys
 
-    name = "tree_sitter_bash._binding"
+    name = f"{package}._binding"
     binding = sys.modules.get(name)
-    if binding is None:
-        package = importlib.util.find_spec("tree_sitter_bash")
-        places = package.submodule_search_locations if package is not None else None
-        spec = None
-        for place in places or ():
-            finder = importlib.machinery.FileFinder(
-                place, (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES)
-            )
-            spec = finder.find_spec(name)
-            if spec is not None:
-                break
-        if spec is None or spec.loader is None:
-            import tree_sitter_bash
-
-            return tree_sitter_bash.language()
-        binding = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(binding)
-        sys.modules[name] = binding  # `import tree_sitter_bash` later finds it there
-    return binding.language()
+    if binding is not None:
+        return binding
+    found = importlib.util.find_spec(package)
+    places = found.submodule_search_locations if found is not None else None
+    spec = None
+    for place in places or ():
+        finder = importlib.machinery.FileFinder(
+            place, (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES)
+        )
+        spec = finder.find_spec(name)
+        if spec is not None:
+            break
+    if spec is None or spec.loader is None:
+        return None
+    binding = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(binding)
+    sys.modules[name] = binding  # `import <package>` later finds it there
+    return binding
 
 
 class Positions:

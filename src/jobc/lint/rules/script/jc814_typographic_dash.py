@@ -25,9 +25,10 @@ srun python train.py
 ```
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.core.lazyre import lazy
@@ -36,6 +37,10 @@ from jobc.lint.rules.script._facts import facts, hit
 from jobc.script.directives import PREFIX, is_directive
 from jobc.spec.context import Context
 from jobc.tables.slurm_options import SBATCH_OPTIONS, SBATCH_SHORT
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 META = Meta(
     code="JC814",
