@@ -11,11 +11,16 @@ from __future__ import annotations
 import os
 import re
 
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
-if TYPE_CHECKING:  # a script lint asks bash only for a text tree-sitter stumbles on
-    import subprocess
-
 TIMEOUT_S = 10.0  # bash parses megabytes in milliseconds
+
+
+class Done:
+    """What bash said: its exit code (negative: the signal that ended it) and its stderr."""
+
+    __slots__ = ("returncode", "stderr")
+
+    def __init__(self, returncode: int, stderr: bytes) -> None:
+        self.returncode, self.stderr = returncode, stderr
 
 
 def bash() -> str | None:
@@ -41,9 +46,7 @@ def which(command: str, path: str) -> str | None:
     return None
 
 
-def parse(
-    text: str, shell: str | None = None, *, numbered: bool = False
-) -> subprocess.CompletedProcess[bytes] | None:
+def parse(text: str, shell: str | None = None, *, numbered: bool = False) -> Done | None:
     """bash's `-n` run over the text (exit code and complaints), or None when bash cannot be asked.
 
     ``numbered``: bash reads the text as the file `/dev/stdin`, so each complaint names its line
@@ -51,19 +54,86 @@ def parse(
     shell = shell or bash()
     if shell is None:
         return None
-    import subprocess
+    argv = [shell, "--norc", "--noprofile", "-n", *(["/dev/stdin"] if numbered else [])]
+    # -n runs nothing, so no PATH is needed
+    return run(argv, text.encode("utf-8", "replace"), {"LC_ALL": "C"}, TIMEOUT_S)
+
+
+def run(argv: list[str], data: bytes, env: dict[str, str], timeout: float) -> Done | None:
+    """`argv` with ``data`` on its standard input, its output discarded and its stderr kept; None
+    when it cannot be started or outlives ``timeout`` seconds (it is killed then).
+
+    What `subprocess.run(..., input=data, capture_output=True, timeout=...)` does, from `os`
+    alone: every script lint asks bash once, and importing `subprocess` (with threading,
+    selectors and signal) cost more than bash's own run."""
+    import select
+    import time
 
     try:
-        return subprocess.run(
-            [shell, "--norc", "--noprofile", "-n", *(["/dev/stdin"] if numbered else [])],
-            input=text.encode("utf-8", "replace"),
-            capture_output=True,
-            env={"LC_ALL": "C"},  # -n runs nothing, so no PATH is needed
-            timeout=TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+        stdin_r, stdin_w = os.pipe()  # not inheritable: only the dup2'd ends reach bash
+    except OSError:
         return None
+    err_r, err_w = os.pipe()
+    try:
+        pid = os.posix_spawn(
+            argv[0],
+            argv,
+            env,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, stdin_r, 0),
+                (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_DUP2, err_w, 2),
+            ],
+        )
+    except OSError:
+        for fd in (stdin_r, stdin_w, err_r, err_w):
+            os.close(fd)
+        return None
+    os.close(stdin_r)
+    os.close(err_w)
+    os.set_blocking(stdin_w, False)
+    deadline = time.monotonic() + timeout
+    sent, chunks = 0, []
+    poller = select.poll()  # not select.select: it refuses a descriptor numbered over 1023
+    poller.register(err_r, select.POLLIN)
+    open_fds = {err_r}
+    if data:
+        poller.register(stdin_w, select.POLLOUT)
+        open_fds.add(stdin_w)
+    else:
+        os.close(stdin_w)
+    try:
+        while open_fds:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, 9)  # SIGKILL, as subprocess's timeout does
+                os.waitpid(pid, 0)
+                return None
+            for fd, _ in poller.poll(left * 1000):
+                if fd == stdin_w:
+                    try:
+                        sent += os.write(stdin_w, data[sent : sent + 65536])
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:  # bash stopped reading: it has its verdict
+                        sent = len(data)
+                    if sent >= len(data):
+                        poller.unregister(stdin_w)
+                        open_fds.discard(stdin_w)
+                        os.close(stdin_w)
+                else:
+                    chunk = os.read(err_r, 65536)
+                    if chunk:
+                        chunks.append(chunk)
+                    else:
+                        poller.unregister(err_r)
+                        open_fds.discard(err_r)
+    finally:
+        if stdin_w in open_fds:
+            os.close(stdin_w)
+        os.close(err_r)
+    _, status = os.waitpid(pid, 0)
+    return Done(os.waitstatus_to_exitcode(status), b"".join(chunks))
 
 
 def complained(stderr: bytes) -> bool:
