@@ -96,7 +96,8 @@ def test_a_clean_spec_loads_only_what_it_needs(spec: Path) -> None:
     assert code == 0
     assert "jobc.lint.pipeline" in modules  # the run was observed at all
     assert outside(modules) == set()
-    assert under(modules, ("jobc.script.parse", "jobc.script.tree", "jobc.script.spec")) == set()
+    script_reader = ("jobc.script.parse", "jobc.script.tree", "jobc.script.spec", "jobc.script.facts")
+    assert under(modules, script_reader) == set()
     assert under(modules, (*SPEC_MODEL, "ruamel", "yaml", "jobc.compile.plan", "jobc.jobs")) == set()
     for kind in ("script-only", "live", "input"):
         assert rule_modules(modules, kind) == set(), kind

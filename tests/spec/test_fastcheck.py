@@ -80,3 +80,21 @@ def test_dataclasses_hold_what_the_models_hold(data: dict[str, Any]) -> None:
     if not fastcheck.valid(data, "JobSpec"):
         return
     assert PlainJobSpec.build(data).dump() == JobSpec.model_validate(data).model_dump(by_alias=True)
+
+
+def test_every_node_of_the_schema_compiles() -> None:
+    """The checks are compiled as values reach them; every node compiles, so no spec can meet one
+    the walker does not understand (an unsupported keyword is a ValueError here, not in a lint)."""
+    nodes: list[Any] = list(fastcheck._schema()["$defs"].values())
+    defs = fastcheck._validators()
+    while nodes:
+        node = nodes.pop()
+        if not isinstance(node, dict):
+            continue
+        fastcheck._compile(node, defs)
+        nodes.extend(node.get("properties", {}).values())
+        nodes.extend(node.get("anyOf", []))
+        for key in ("items", "propertyNames", "additionalProperties"):
+            nodes.append(node.get(key))
+    for name in fastcheck._schema()["$defs"]:
+        assert callable(defs[name])

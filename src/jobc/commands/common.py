@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from jobc.core.diagnostics import Finding
+from jobc.core.lazyre import lazy_bytes
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
@@ -56,9 +56,10 @@ def config(path: str | None, select: str | None, ignore: str | None) -> Config:
 # A YAML file in a walked directory is a spec or a profile when it has one of these keys at its
 # top level, or `name` beside a spec section; a training config (configs/train.yaml) has neither
 # and is not jobc's to lint. A file named on the command line is always linted.
-_SPEC_KEYS = re.compile(rb"""(?m)^[{ ]?["']?(?:version|extends|profile)["']?[ \t]*:""")
-_NAME_KEY = re.compile(rb"""(?m)^[{ ]?["']?name["']?[ \t]*:""")
-_SECTION_KEY = re.compile(rb"""(?m)^["']?(?:resources|launch|slurm)["']?[ \t]*:""")
+# (compiled when a directory is walked: a lint of the files named needs none of them)
+_SPEC_KEYS = lazy_bytes(rb"""(?m)^[{ ]?["']?(?:version|extends|profile)["']?[ \t]*:""")
+_NAME_KEY = lazy_bytes(rb"""(?m)^[{ ]?["']?name["']?[ \t]*:""")
+_SECTION_KEY = lazy_bytes(rb"""(?m)^["']?(?:resources|launch|slurm)["']?[ \t]*:""")
 # Only the start of a file is read to decide: a spec's keys come early.
 _PEEK = 64 * 1024
 

@@ -47,16 +47,26 @@ def valid(data: Any, definition: str) -> bool:
 
 @cache
 def _validators() -> dict[str, Check]:
-    """One function per definition, built once from the schema.
+    """One function per definition, built from the schema the first time it is needed.
 
     Walking the schema's dictionaries for every value cost a fifth of a lint in a long run; the
-    functions do the same checks, in the same way, with the walking done once.
+    functions do the same checks, in the same way, with the walking done once. A definition (and
+    an object's property) is compiled when a value first reaches it: a spec meets a few of the
+    schema's hundreds of nodes, and compiling all of them was a millisecond of every cold lint.
     """
-    defs: dict[str, Any] = _schema()["$defs"]
-    compiled: dict[str, Check] = {}
-    for name, node in defs.items():
-        compiled[name] = _compile(node, compiled)
-    return compiled
+    return _Definitions(_schema()["$defs"])
+
+
+class _Definitions(dict[str, "Check"]):
+    """Each definition's check by name, compiled on first lookup (the schema is packaged data)."""
+
+    def __init__(self, nodes: dict[str, Any]) -> None:
+        super().__init__()
+        self._nodes = nodes
+
+    def __missing__(self, name: str) -> Check:
+        check = self[name] = _compile(self._nodes[name], self)
+        return check
 
 
 def _type_check(name: str) -> Check:
@@ -175,7 +185,8 @@ def _items(check: Check) -> Check:
 
 def _object_check(node: dict[str, Any], defs: dict[str, Check]) -> Check:
     """`properties` and `additionalProperties` together: one pass over the mapping's items."""
-    known = {name: _compile(sub, defs) for name, sub in node.get("properties", {}).items()}
+    nodes: dict[str, Any] = node.get("properties", {})
+    known: dict[str, Check] = {}  # a property's check, compiled when a value first has it
     extra = node.get("additionalProperties", True)
     other: Check | None = None
     if extra is False:
@@ -187,7 +198,12 @@ def _object_check(node: dict[str, Any], defs: dict[str, Check]) -> Check:
         if not isinstance(value, dict):
             return True
         for name, item in value.items():
-            sub = known.get(name, other)
+            sub = known.get(name)
+            if sub is None:
+                if name in nodes:
+                    sub = known[name] = _compile(nodes[name], defs)
+                else:
+                    sub = other
             if sub is not None and not sub(item):
                 return False
         return True

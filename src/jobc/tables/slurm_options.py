@@ -8,7 +8,7 @@ known to all.
 
 from __future__ import annotations
 
-import re
+from jobc.tables._later import later
 
 # sbatch's long options: Slurm 22.05's manual page, plus the few added since (23.02-24.11).
 SBATCH_OPTIONS = frozenset(
@@ -200,7 +200,7 @@ COUNT_OPTIONS = {
 CLI_ONLY = frozenset({"help", "usage", "version", "wrap", "parsable", "test-only"})
 # pyxis's options (`--container-image`, `--no-container-mount-home`, …) belong to srun; Slurm's own
 # OCI options `--container` and `--container-id` are sbatch's.
-_PYXIS = re.compile(r"(no-)?container-(?!id\Z)[a-z-]+\Z")
+_PYXIS = later(r"(no-)?container-(?!id\Z)[a-z-]+\Z")
 
 
 def is_pyxis(name: str) -> bool:

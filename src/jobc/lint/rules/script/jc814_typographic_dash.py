@@ -69,8 +69,8 @@ _QUOTES = lazy(r"""["'`]""")
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
-    if f is None:
-        return
+    if f is None or not any(dash in line for line in f.lines if not line.isascii() for dash in DASHES):
+        return  # every finding is at a typographic dash; most scripts have none (nor compile `_OPTION`)
     end = f.first_command.line - 1 if f.first_command is not None else len(f.lines)
     words = _Words(f.lines) if f.readable else None
     for number, line in enumerate(f.lines, start=1):

@@ -46,7 +46,6 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import DataPath, Hit, Severity, Span
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import facts, hit
-from jobc.script.directives import is_directive
 from jobc.spec.context import Context
 from jobc.tables.secrets import HASHLIKE_NAME, HEX40, flag_values, in_line, literal, secret_name, shape
 
@@ -145,6 +144,10 @@ _LEAKS_SCRIPT = (
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     """In a script, every line that writes a secret: exports, commands, directives, heredocs."""
+    # the script reader's module, imported here: a spec lint runs `check` alone, and importing
+    # the directives (with the script's facts) was half a millisecond of every spec lint
+    from jobc.script.directives import is_directive
+
     f = facts(ctx)
     if f is None:
         return
