@@ -130,7 +130,8 @@ def test_linting_with_the_registry_skips_finds_what_running_every_check_finds(
 ) -> None:
     specs = sorted((ROOT / "specs").glob("*.yaml"))
     skipped = [lint_file(spec).findings for spec in specs]
-    monkeypatch.setattr(rules, "_CHECKED", tuple((c, k, (), False) for c, k, _, _ in rules._CHECKED))
+    every = {kind: tuple((c, (), False) for c, _, _ in rows) for kind, rows in rules._CHECKED.items()}
+    monkeypatch.setattr(rules, "_CHECKED", every)
     assert [lint_file(spec).findings for spec in specs] == skipped
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import PurePosixPath
 
-from jobc.tables.paths import NODE_LOCAL_DIRS, node_local, place, under
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobc.tables.paths import NODE_LOCAL_DIRS, node_local, normalise, place, under
 
 
 @pytest.mark.parametrize(
@@ -58,3 +62,20 @@ def test_every_entry_is_an_absolute_normal_path() -> None:
         assert entry.startswith("/")
         assert not entry.endswith("/")
         assert "//" not in entry
+
+
+_PARTS = st.lists(st.sampled_from(["", ".", "..", "a", "ab", "a b", "tmp", "x.y", "é"]), max_size=5)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_PARTS, _PARTS, st.booleans(), st.booleans())
+def test_under_is_a_prefix_of_components(left: list[str], right: list[str], la: bool, ra: bool) -> None:
+    """`under` answers as comparing the normalised paths' components (PurePosixPath parts) does."""
+    path, prefix = ("/" if la else "") + "/".join(left), ("/" if ra else "") + "/".join(right)
+    p, q = normalise(path), normalise(prefix)
+    expected = (
+        p.startswith("/")
+        and q.startswith("/")
+        and (PurePosixPath(p).parts[: len(PurePosixPath(q).parts)] == PurePosixPath(q).parts)
+    )
+    assert under(path, prefix) == expected

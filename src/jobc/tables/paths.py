@@ -10,7 +10,6 @@ below) is unknown, and whoever asks stays silent about it.
 from __future__ import annotations
 
 import posixpath
-from pathlib import PurePosixPath
 
 # Directories that exist separately on every node of a cluster: what one node writes there the
 # others never see, and many sites wipe them when the job ends.
@@ -74,8 +73,10 @@ def under(path: str, prefix: str) -> bool:
     p, q = normalise(path), normalise(prefix)
     if not (p.startswith("/") and q.startswith("/")):
         return False
-    inner, outer = PurePosixPath(p).parts, PurePosixPath(q).parts
-    return inner[: len(outer)] == outer
+    # normalised, each is "/" or "/a/b" (no empty, "." or ".." part, no trailing slash), so a
+    # prefix of whole components is the text itself or the text and a slash; comparing
+    # PurePosixPath parts did the same, at two path objects a call (a tenth of a spec's rules)
+    return q in ("/", p) or p.startswith(q + "/")
 
 
 def node_local(path: str) -> str | None:

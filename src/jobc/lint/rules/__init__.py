@@ -80,8 +80,10 @@ class _Rules(Mapping[str, Rule]):
 
 RULES: Mapping[str, Rule] = _Rules()
 
-# the checks lint runs: (code, kinds of file, fields its spec check reads, whether it needs --live)
-_CHECKED = tuple((row[0], row[6], row[8], row[7]) for row in ROWS if row[6])
+# the checks lint runs on each kind of file: (code, fields its spec check reads, whether it needs --live)
+_CHECKED = {
+    kind: tuple((row[0], row[8], row[7]) for row in ROWS if kind in row[6]) for kind in ("spec", "script")
+}
 
 
 def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
@@ -90,11 +92,20 @@ def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
     certain fields (`READS`) only when the spec, its profiles or --set write one of them, or with
     `--live` (the partition rules take the facts a profile would give from the cluster). (A
     script's checks read the script's own facts as well, so they all run.)"""
-    for code, kinds, reads, live_only in _CHECKED:
-        if kind not in kinds or (live_only and not live):
+    data = ctx.data
+    written: dict[tuple[str, ...], bool] = {}  # of this file's data: rules share their READS
+    for code, reads, live_only in _CHECKED.get(kind, ()):
+        if live_only and not live:
             continue
-        if reads and kind == "spec" and not live and not any(_written(ctx.data, path) for path in reads):
-            continue
+        if reads and kind == "spec" and not live:
+            for path in reads:
+                given = written.get(path)
+                if given is None:
+                    given = written[path] = _written(data, path)
+                if given:
+                    break
+            else:
+                continue
         found = rule(code)
         check = found.check if kind == "spec" else found.script_check
         if check is not None:

@@ -73,6 +73,14 @@ class View:
 def view(ctx: Context) -> View | None:
     """The partition the job would run in; None when neither source describes it, or when the
     job names several (it runs in the first that fits: no one set of limits)."""
+    # made once per lint of a file: five rules ask, and the view is a frozen record
+    if "partition.view" not in ctx.facts:
+        ctx.facts["partition.view"] = _view(ctx)
+    found: View | None = ctx.facts["partition.view"]
+    return found
+
+
+def _view(ctx: Context) -> View | None:
     name = ctx.spec.slurm.partition
     if name and "," in name:
         return None
