@@ -128,3 +128,23 @@ def test_fields_given_by_position_and_defaulted_keep_their_order() -> None:
     assert list(vars(Three(1, "x")).items()) == [("a", 1), ("b", "x"), ("c", ())]
     assert list(vars(Three(1, c=(2,))).items()) == [("a", 1), ("b", "b"), ("c", (2,))]
     assert Three(1) == Three(1, "b", ())
+
+
+def test_every_field_by_keyword_in_any_order_keeps_the_fields_order() -> None:
+    # the all-keyword call stores the fields in one step too; in the fields' order, as the general
+    # path does, whatever order the keywords came in
+    @record
+    class Three:
+        a: int
+        b: str = "b"
+        c: tuple[int, ...] = ()
+
+    made = Three(c=(2,), a=1, b="x")
+    assert list(vars(made).items()) == [("a", 1), ("b", "x"), ("c", (2,))]
+    assert made == Three(1, "x", (2,))
+    with pytest.raises(AttributeError):
+        made.a = 5  # type: ignore[misc]
+    with pytest.raises(TypeError, match="has no field 'd'"):
+        Three(a=1, b="x", d=3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="got 'a' twice"):
+        Three(1, a=1, b="x", c=())  # type: ignore[misc]

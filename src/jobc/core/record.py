@@ -134,6 +134,7 @@ def _make(cls: type[T], *, frozen: bool, order: bool) -> type[T]:
         compared.append(name)
     title = cls.__name__
     count = len(names)
+    every = frozenset(names)
     # all fields by position is how the readers build most records: one C call stores them
     by_dict = "__slots__" not in cls.__dict__
     # the first fields by position and plain defaults for the rest (Hit(path, message)), stored
@@ -156,6 +157,10 @@ def _make(cls: type[T], *, frozen: bool, order: bool) -> type[T]:
                 own.update(zip(names, args, strict=False))
                 own.update(rest)
                 return
+        elif by_dict and not args and kwargs.keys() == every:
+            # every field by keyword (the memory model's records): stored in the fields' order
+            self.__dict__.update([(name, kwargs[name]) for name in names])
+            return
         if len(args) > count:
             raise TypeError(f"{title}() takes {count} arguments, {len(args)} given")
         for i, name in enumerate(names):

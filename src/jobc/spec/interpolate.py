@@ -61,11 +61,10 @@ def target(values: dict[str, Any], ref: str) -> tuple[str | int, ...]:
     node: Any = values
     path: list[str | int] = []
     for part in ref.split("."):
-        index = _index(part)
         if isinstance(node, dict) and part in node:
             node = node[part]
             path.append(part)
-        elif isinstance(node, list) and index is not None and index < len(node):
+        elif isinstance(node, list) and (index := _index(part)) is not None and index < len(node):
             node = node[index]
             path.append(index)
         elif not path and part == UNKNOWN:
