@@ -25,6 +25,10 @@ from jobc.jobs.signatures import PREFILTER
         ("PBS: job killed: walltime 14423 exceeded limit 14400", "time_limit", {}),
         ("=>> PBS: job killed: node 2 (cn7) requested job die, code 15001", "node_fail", {}),
         ("Job deleted at request of alice@login1", "cancelled", {}),
+        # LSF's exit reasons
+        ("TERM_RUNLIMIT: job killed after reaching LSF run time limit.", "time_limit", {}),
+        ("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", "host_oom", {}),
+        ("TERM_OWNER: job killed by owner.", "cancelled", {}),
         ("./run.sh: Zeile 40: git: Kommando nicht gefunden.", "missing_program", {}),
         ("error: job 881 on n12 DUE TO NODE FAILURE", "node_fail", {}),
         (

@@ -101,7 +101,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"oom[-_ ]?kill|\bOut Of Memory\b|\bOUT_OF_MEMORY\b|Killed process [0-9]|invoked oom-killer|"
             r"[Mm]emory cgroup out of memory|[Ee]xceeded (?:job|step) memory limit|"
             # PBS's MOM: `job killed: mem 4217164kb exceeded limit 4194304kb` (vmem, pmem alike)
-            r"job killed: p?v?mem\b"
+            r"job killed: p?v?mem\b|"
+            # LSF's exit reason: `TERM_MEMLIMIT: job killed after reaching LSF memory usage limit`
+            r"\bTERM_MEMLIMIT\b"
         ),
     ),
     (
@@ -172,7 +174,11 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "cancelled",
-        re.compile(r"\bCANCELL?ED\b|REQUEST_KILL_JOB|\bcancell?ed by\b|\bscancel\b|[Dd]eleted at request of"),
+        re.compile(
+            r"\bCANCELL?ED\b|REQUEST_KILL_JOB|\bcancell?ed by\b|\bscancel\b|[Dd]eleted at request of|"
+            # LSF's exit reasons for a bkill by the owner or an administrator
+            r"\bTERM_(?:FORCE_)?(?:OWNER|ADMIN)\b"
+        ),
     ),
     (
         "signal",
