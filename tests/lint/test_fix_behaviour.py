@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from jobc.lint.config import Config
+from jobc.lint.scripts import lint_path
 from tests.support.simulator import Ignore, differences, simulate
 from tests.support.simulator.fixes import prove
 
@@ -387,6 +388,25 @@ def test_jc801_moves_no_line_with_an_option_sbatch_may_not_know() -> None:
     # and a misspelled prefix is not switched on for such an option either
     text = HEAD + "#SBACTH --gpus-peranode=8\nsrun python train.py\n"
     assert "JC813" not in prove(text, unsafe=True).fixed
+
+
+def test_jc007_leaves_the_interpreter_line_and_a_script_bash_does_not_run(tmp_path: Path) -> None:
+    # found by the fix-script fuzz target: a marker glued to the shebang is the interpreter's
+    # argument (the kernel reads the whole line); taking it out ran another interpreter
+    text = "#!/usr/bin/env pyth# jobc: ignore[JC101]\n#SBATCH --nodes=1\n#SBATCH --time=00:30:00\nprint(1)\n"
+    proof = prove(text, unsafe=True)
+    assert proof.after.splitlines()[0] == text.splitlines()[0]
+    assert proof.differences == [], proof.differences
+    # in a script python runs, what is a comment is python's business: the finding, no fix
+    text = HEAD.replace("/bin/bash", "/usr/bin/env python3") + "# jobc: ignore[JC101]\nprint(1)\n"
+    proof = prove(text, unsafe=True)
+    assert "JC007" not in proof.fixed
+    assert proof.after == text
+    script = tmp_path / "job.sh"
+    script.write_text(text)
+    found = [f for f in lint_path(script).findings if f.code == "JC007"]
+    assert len(found) == 1
+    assert found[0].fix is None
 
 
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:

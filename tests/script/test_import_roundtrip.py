@@ -70,3 +70,23 @@ def test_two_steps_that_run_one_program_alike_are_one_launch_and_a_listed_step(t
         roundtrip.simulate(b"#!/bin/bash\nsrun python train.py\n", scenarios=("complete",))["complete"]
     )
     assert any("runs 2 time(s), 1 in the compiled job" in d for d in roundtrip._counts(runs, once, []))
+
+
+def test_a_launcher_option_read_from_a_variable_set_nowhere_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `GPUS_PER_NODEi=8` then `--nproc-per-node $GPUS_PER_NODE`;
+    # empty, the variable made torchrun take `--nnodes` for the count and run `2` as the program
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\nGPUS_PER_NODEi=8\n"
+        b"srun torchrun --nproc-per-node $GPUS_PER_NODE --nnodes $SLURM_NNODES train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "is set nowhere in the script" in line]
+    assert len(said) == 1
+    assert "$GPUS_PER_NODE" in said[0]
+    # set, or one Slurm sets: nothing to say
+    fine = script.replace(b"GPUS_PER_NODEi=8", b"GPUS_PER_NODE=8")
+    (tmp_path / "fine").mkdir()
+    outcome = round_trip(fine, tmp_path / "fine")
+    assert outcome.unlisted == [], outcome.spec
+    assert not [line for line in outcome.listed if "set nowhere" in line]

@@ -681,7 +681,9 @@ def finish(run: Run, config: Config) -> list[Finding]:
                             "e.g. # jobc: ignore[JC201]",
                             name,
                             Span.point(sup.line, sup.col, sup.width),
-                            fix=suppress.removal(by_file[name].lines, sup, list(sup.codes)),
+                            fix=suppress.removal(
+                                by_file[name].lines, sup, list(sup.codes), shell=name in run.shell_files
+                            ),
                         )
                     )
                 elif unused:
@@ -693,7 +695,9 @@ def finish(run: Run, config: Config) -> list[Finding]:
                             f"unused suppression: nothing here is reported as {', '.join(unused)}",
                             name,
                             Span.point(sup.line, sup.col, sup.width),
-                            fix=suppress.removal(by_file[name].lines, sup, unused),
+                            fix=suppress.removal(
+                                by_file[name].lines, sup, unused, shell=name in run.shell_files
+                            ),
                         )
                     )
     kept.sort(key=Finding.sort_key)

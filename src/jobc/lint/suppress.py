@@ -41,6 +41,8 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
     for number, line in enumerate(lines, 1):
         if "jobc:" not in line:
             continue
+        if shell and number == 1 and line.startswith("#!"):
+            continue  # the interpreter line: the kernel reads it whole, a marker there is its argument
         if shell:
             hash_at = _shell_comment_start(line)
             if hash_at >= 0:
@@ -66,9 +68,14 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
     return out
 
 
-def removal(lines: list[str], sup: Suppression, unused: list[str]) -> Fix | None:
+def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: bool = False) -> Fix | None:
     """JC007's repair: the unused codes out of the marker, the marker out of its comment, and a
-    comment that held only the marker out of the file (its whole line, when alone on it)."""
+    comment that held only the marker out of the file (its whole line, when alone on it).
+
+    None in a batch script another interpreter runs (`#!/usr/bin/env python3`): what is a comment
+    there, and what a string, is that language's business, not bash's."""
+    if shell and lines and not _bash_body(lines[0]):
+        return None
     if not 1 <= sup.line <= len(lines):
         return None
     line = lines[sup.line - 1]
@@ -164,6 +171,12 @@ def _next_content_lines(lines: list[str]) -> list[int]:
         if stripped and not stripped.startswith("#"):
             nxt = number
     return out
+
+
+def _bash_body(first: str) -> bool:
+    from jobc.script.parse import BASH_LIKE, shell_of
+
+    return shell_of(first.removeprefix("\ufeff")) in BASH_LIKE
 
 
 def _bash_tree(text: str) -> Any:

@@ -169,11 +169,13 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         launcher = step.launcher
         _launcher_notes(out, launcher)
         for word in launcher.options.values():
-            out.skip(
-                word.span,
-                f"{launcher.name} {word.raw}",
-                "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous",
-            )
+            why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
+            for name in _set_nowhere(word.raw, facts):
+                why += (
+                    f"; ${name} is set nowhere in the script: unless the environment sets it, it is "
+                    "empty and the launcher reads the next word as this option's value"
+                )
+            out.skip(word.span, f"{launcher.name} {word.raw}", why)
         for flag in launcher.flags:
             out.skip(launcher.span, f"{launcher.name} --{flag}", "jobc starts torch.distributed.run itself")
     _traps(facts, out)
@@ -205,6 +207,21 @@ def _traps(facts: ScriptFacts, out: Derived) -> None:
                 "exits with the requeue code after it (resilience.requeue)"
             )
         out.skip(t.span, f"trap {t.action!r} {' '.join(t.signals)}", why)
+
+
+_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _set_nowhere(raw: str, facts: ScriptFacts) -> list[str]:
+    """The variables an option's value reads that the script never sets, and that Slurm, MPI or
+    the site do not usually set either: the script's author may have meant one it does set (a
+    misspelt name), and empty, the launcher takes the next option for this one's value."""
+    assigned = set(facts.final) | {e.name for e in facts.exports} | facts.own
+    return [
+        n
+        for n in dict.fromkeys(_REFERENCE.findall(raw))
+        if n not in assigned and not _values.environment_name(n) and n not in PER_RANK
+    ]
 
 
 def _launcher_notes(out: Derived, launcher: Launcher) -> None:
