@@ -1,6 +1,7 @@
 """What a script leaves unknown stays in the imported spec as unknown, said where it belongs: an
 argument computed when the job runs keeps its place (and fails lint until written), GPUs the script
-never asked for are 0 with the reason, and `: "${X:=8}"` defaults are followed."""
+never asked for are 0 with the reason (or, on whole nodes whose GPUs come without a request, the
+processes per node the script starts, said), and `: "${X:=8}"` defaults are followed."""
 
 from __future__ import annotations
 
@@ -53,22 +54,42 @@ def test_an_argument_computed_when_the_job_runs_keeps_its_place(tmp_path: Path) 
     assert all("the imported script computed only when the job ran" in m for _, m in findings)
 
 
-def test_no_gpu_request_is_zero_gpus_with_its_reason(tmp_path: Path) -> None:
+def test_no_gpu_request_and_one_task_per_node_is_zero_gpus_with_its_reason(tmp_path: Path) -> None:
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=1
+        #SBATCH --time=1:00:00
+        srun python cpu_job.py
+        """,
+    )
+    assert "gpus_per_node: 0  # the script asks for no GPUs" in text
+    assert "the compiled job asks for" not in text
+    assert findings == []
+
+
+def test_srun_tasks_per_node_without_a_gpu_request_are_its_gpus_said(tmp_path: Path) -> None:
+    # whole nodes (NGC, AWS) whose GPUs come without a request: one task per GPU
     text, findings = _import(
         tmp_path,
         """\
         #!/bin/bash
         #SBATCH --nodes=2
         #SBATCH --ntasks-per-node=4
+        #SBATCH --exclusive
         #SBATCH --time=1:00:00
-        srun python cpu_job.py
+        srun python train.py
         """,
     )
-    assert "gpus_per_node: 0  # the script asks for no GPUs" in text
+    assert "gpus_per_node: 4  # line 3: srun's 4 tasks per node" in text
+    assert "# jobc: resources.gpus_per_node: the script asks Slurm for no GPUs; line 3 starts 4" in text
+    assert "the compiled job asks for 4 GPUs per node" in text
     assert findings == []
 
 
-def test_a_launcher_with_processes_but_no_gpu_request_leaves_gpus_unknown(tmp_path: Path) -> None:
+def test_a_launchers_processes_without_a_gpu_request_are_its_gpus_said(tmp_path: Path) -> None:
     text, findings = _import(
         tmp_path,
         """\
@@ -76,11 +97,47 @@ def test_a_launcher_with_processes_but_no_gpu_request_leaves_gpus_unknown(tmp_pa
         #SBATCH --nodes=2
         #SBATCH --exclusive
         #SBATCH --time=1:00:00
-        srun torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d --rdzv_endpoint "$(hostname)" train.py
+        GPUS_PER_NODE=8
+        srun torchrun --nnodes 2 --nproc_per_node $GPUS_PER_NODE --rdzv_backend c10d \\
+            --rdzv_endpoint "$(hostname)" train.py
+        """,
+    )
+    assert "gpus_per_node: 8  # line 5: torchrun --nproc_per_node 8, one process per GPU" in text
+    assert "the script asks Slurm for no GPUs; line 5 starts 8 processes per node" in text
+    assert "Not known: resources.gpus_per_node" not in text
+    assert findings == []
+
+
+def test_accelerates_processes_over_its_machines_are_the_gpus_per_node(tmp_path: Path) -> None:
+    text, _ = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=3
+        #SBATCH --ntasks-per-node=1
+        GPUS_PER_NODE=4
+        M=$((SLURM_NNODES - 1))
+        srun bash -c "accelerate launch --num_processes $((M * GPUS_PER_NODE)) --num_machines $M train.py"
+        """,
+    )
+    assert "gpus_per_node: 4  # line 6: accelerate --num_processes $((M * GPUS_PER_NODE)) over" in text
+
+
+def test_a_launchers_process_count_it_cannot_read_leaves_gpus_unknown(tmp_path: Path) -> None:
+    # near miss: the count is computed when the job runs, so it stays unknown and is said
+    text, findings = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --exclusive
+        #SBATCH --time=1:00:00
+        srun torchrun --nnodes 2 --nproc_per_node "$(nvidia-smi -L | wc -l)" --rdzv_backend c10d \\
+            --rdzv_endpoint "$(hostname)" train.py
         """,
     )
     assert "gpus_per_node" not in text.split("# Not known")[-1].split("resources:")[1].split("launch:")[0]
-    assert "# Not known: resources.gpus_per_node: the script asks Slurm for no GPUs, but line 5" in text
+    assert "# Not known: resources.gpus_per_node: the script asks Slurm for no GPUs, and line 5" in text
     assert [code for code, _ in findings] == ["JC003"]
 
 

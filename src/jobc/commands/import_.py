@@ -124,6 +124,7 @@ def render(derived: Derived, facts: ScriptFacts) -> str:
         "Each value names the script line it came from; lines not mapped are listed at the end.",
         *([_masked(f"jobc: {derived.choice}")] if derived.choice else []),
         *(_masked(f"jobc: {note}") for note in derived.notes),
+        *(_masked(f"jobc: {note}") for note in derived.added),
         *(_masked(f"Not known: {line}") for line in derived.unknown),
     ]
     footer = []
@@ -164,6 +165,7 @@ def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:
     lines = [f"jobc import: {visible(facts.file)} → {where}"]
     if derived.choice:
         lines.append(f"  {visible(_masked(derived.choice))}")
+    lines += [f"  {visible(_masked(line))}" for line in derived.added]
     lines += [f"  not known: {visible(_masked(line))}" for line in derived.unknown]
     if derived.unmapped:
         lines.append(f"  {len(derived.unmapped)} line(s) not mapped:")

@@ -460,6 +460,10 @@ _INNER_WHY = {
     "redirect": f"the step's output goes to this file: {_NOT_LOGGED}",
     "pipe": f"the step's output is piped on: {_NOT_LOGGED}",
     "wrapper": "words computed when the job runs wrap the program (set on some paths): not carried",
+    "recipe": "a torchtune recipe by name: `tune run` finds its file in the installed torchtune; "
+    "write its path as launch.program",
+    "named-wrapper": "a command that runs the launcher or interpreter after it (a profiler, a binder): "
+    "not carried; the spec runs what it wraps",
     "executable": "an executable Python file, run by its own `#!` line: the spec runs it with launch.python",
     "srun-option": "the tasks see only the variables it names: not carried (jobc's srun passes them all)",
 }

@@ -32,6 +32,9 @@ class Derived:
     mode_known: bool = True
     # what the import mapped from a launcher and what it could not carry over, said in the spec
     notes: list[str] = field(default_factory=list)
+    # what the compiled job asks Slurm for that the script did not (GPUs a node's processes use
+    # on nodes whose GPUs come without a request), said in the spec and in the report
+    added: list[str] = field(default_factory=list)
     # what the spec needs and import left out (a value Slurm refuses), said at the top of the spec
     unknown: list[str] = field(default_factory=list)
     # values written as templates already (an `{unknown.NAME}` kept in place): not escaped again

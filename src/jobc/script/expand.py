@@ -16,6 +16,7 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
+_NAME_START = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL_WORD = re.compile(r"[\\*?\[]")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # `cd "$SLURM_SUBMIT_DIR"`: back where the job started
@@ -157,7 +158,16 @@ class Expander:
 
     def words(self, src: _values.Src, nodes: list[Any]) -> list[Word]:
         out: list[Word] = []
-        for node in nodes:
+        skip = False
+        for k, node in enumerate(nodes):
+            if skip:
+                skip = False
+                continue
+            glued = self._glued(src, node, nodes[k + 1]) if k + 1 < len(nodes) else None
+            if glued is not None:
+                out.extend(self.word_of(f, node, src) for f in glued)
+                skip = True
+                continue
             if node.type == "word" and src is self.pos.src and not _SPECIAL_WORD.search(self.pos.text(node)):
                 # the common case (options, file names, numbers): the text is the word
                 raw = self.pos.text(node)
@@ -165,6 +175,35 @@ class Expander:
                 out.append(Word(raw, self.pos.span(node), True, raw, node, (seg,)))
                 continue
             out.extend(self.word_of(f, node, src) for f in self.fields(src, node))
+        return out
+
+    def _glued(self, src: _values.Src, node: Any, nxt: Any) -> list[_values.Field] | None:
+        """The grammar ends an unquoted word at its second `$NAME` when text comes between the
+        two (`a.$X.b-$Y.out` reads as `a.$X.b-$` and a word `Y.out`): bash reads one word, with
+        `$Y` expanded. The fields of that word; None for any other pair of nodes."""
+        last = node.children[-1] if node.type == "concatenation" and node.children else None
+        if last is None or last.is_named or last.type != "$":
+            return None
+        if nxt.type != "word" or nxt.start_byte != node.end_byte:
+            return None
+        name = _NAME_START.match(self.pos.text(nxt, src))
+        if name is None:
+            return None
+        cut = nxt.start_byte + name.end()
+        value = self.state.lookup(name.group(0), None)
+        if value is None or value is UNSET:
+            where = src.range(last.start_byte, cut)
+            a, b = where if where is not None else (-1, -1)
+            part: list[_values.Field] = [_values.unknown("$" + name.group(0), a, b)]
+        else:
+            part = [piece for f in value for piece in _values.split(f)]
+        out = self.fields(src, node)
+        for piece in (part, [tuple(_values.word_segs(src, cut, nxt.end_byte))]):
+            if out and piece:
+                out[-1] = out[-1] + piece[0]
+                out.extend(piece[1:])
+            else:
+                out.extend(piece)
         return out
 
     def fields(

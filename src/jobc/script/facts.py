@@ -152,6 +152,8 @@ class Step:
     cwd: Word | None = None
     unknown_cwd: Span | None = None
     code: Word | None = None  # `python -c CODE`: code no spec field holds
+    # `tune run RECIPE`: a torchtune recipe by name, whose file the installed torchtune holds
+    recipe: Word | None = None
     # what else the step does that a spec does not carry: commands in its own shell, redirections,
     # interpreter options, srun options
     inner: list[Inner] = field(default_factory=list)

@@ -288,7 +288,7 @@ def _allocation(
         count, word = found
         out.put(("resources", "gpus_per_node"), count, word.span, f"srun {word.raw}")
     elif not has_profile:
-        _no_gpus(out, step, for_lint=for_lint)
+        _no_gpus(facts, out, step, nodes, for_lint=for_lint)
     entry = launchers.entry(step.launcher.name) if step is not None and step.launcher is not None else None
     # a launcher that runs once per node and starts its workers keeps that behaviour as torchrun;
     # one process per task (plain python, mpirun) as srun
@@ -303,6 +303,7 @@ def _allocation(
         or step.program is not None
         or step.module is not None
         or step.code is not None
+        or step.recipe is not None
         or _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
     )
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
@@ -396,33 +397,107 @@ def _batch_shell_step(out: Derived, step: Step, mode: str, nodes: int) -> None:
 
 
 def _task_per_gpu(facts: ScriptFacts, step: Step, gpus: int | None, nodes: int) -> bool:
-    """An srun step that starts one task per GPU (more than one on a node)."""
-    if step.srun is None or not gpus or gpus < 2:
+    """An srun step that starts one task per GPU: several on a node, or the one task a line asks
+    for on a node with one GPU (`--ntasks-per-node=1 --gpus-per-task=1`; srun's default of one
+    task says nothing of the kind)."""
+    if step.srun is None or not gpus:
         return False
-    tasks, _, text = _tasks_per_node(facts, step, nodes)
+    tasks, span, text = _tasks_per_node(facts, step, nodes)
+    if gpus == 1 and span is None:
+        return False
     return text != _UNKNOWN_TASKS and tasks == gpus
 
 
-def _no_gpus(out: Derived, step: Step | None, *, for_lint: bool) -> None:
-    """No GPU request in the script: 0 GPUs per node, said so; unless its launcher starts several
-    processes per node, which on nodes whose GPUs Slurm hands out without a request (whole nodes)
-    is one per GPU: then the count is not known and the import says so."""
-    launcher = step.launcher if step is not None else None
-    entry = launchers.entry(launcher.name) if launcher is not None else None
-    procs = None
-    if not for_lint and launcher is not None and entry is not None:
-        procs = next((launcher.options[o] for o in entry.procs_per_node if o in launcher.options), None)
-    if launcher is not None and procs is not None:
-        out.unknown.append(
-            f"resources.gpus_per_node: the script asks Slurm for no GPUs, but line {procs.span.line} "
-            f"starts {procs.text if procs.literal else procs.raw} processes per node ({launcher.name}); "
-            "write the GPUs per node (0 for a CPU-only job)"
-        )
-        return
+def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *, for_lint: bool) -> None:
+    """No GPU request in the script. On nodes whose GPUs Slurm hands out whole, without a request
+    (`--exclusive` nodes of AWS or NGC), the script says how many GPUs a node uses by the
+    processes it starts on each, one per GPU: its launcher's processes per node, or srun's tasks
+    per node (more than one) running the training step. That count, read from its line, is the
+    GPUs per node, and the import says that the compiled job asks Slurm for them; a count the
+    text does not give stays unknown; a script that says nothing of the kind uses 0."""
+    if not for_lint and step is not None:
+        found = _processes_per_node(facts, step, nodes)
+        if found is not None:
+            count, span, said = found
+            if count is None:
+                out.unknown.append(
+                    f"resources.gpus_per_node: the script asks Slurm for no GPUs, and line {span.line} "
+                    f"starts processes on each node one per GPU ({said}), a count jobc cannot read; "
+                    "write the GPUs per node (0 for a CPU-only job)"
+                )
+                return
+            out.put(("resources", "gpus_per_node"), count, span)
+            out.added.append(
+                f"resources.gpus_per_node: the script asks Slurm for no GPUs; line {span.line} starts "
+                f"{count} processes per node, one per GPU, so the compiled job asks for {count} GPUs per "
+                "node (write 0 for a CPU-only job)"
+            )
+            out.sources[("resources", "gpus_per_node")] = (
+                f"line {span.line}: {said}, one process per GPU (the script asks Slurm for no GPUs)"
+            )
+            return
     out.data["resources"]["gpus_per_node"] = 0
     out.sources[("resources", "gpus_per_node")] = (
         "the script asks for no GPUs (no --gres=gpu, --gpus, --gpus-per-node or --gpus-per-task)"
     )
+
+
+def _processes_per_node(facts: ScriptFacts, step: Step, nodes: int) -> tuple[int | None, Span, str] | None:
+    """The processes the training step starts on each node, as (count or None when the text does
+    not give it, where, as written); None when the script says nothing of the kind."""
+    launcher = step.launcher
+    entry = launchers.entry(launcher.name) if launcher is not None else None
+    if launcher is not None and entry is not None:
+        procs = next((launcher.options[o] for o in entry.procs_per_node if o in launcher.options), None)
+        if procs is not None:
+            said = f"{launcher.name} --{procs_name(procs)} {procs.text}"
+            return (_int(procs.text, 1) if procs.literal else None), procs.span, said
+        total = next((launcher.options[o] for o in entry.procs_total if o in launcher.options), None)
+        machines = next((launcher.options[o] for o in entry.nodes if o in launcher.options), None)
+        if total is not None:
+            said = f"{launcher.name} --{procs_name(total)} {total.text}" + (
+                f" over --{procs_name(machines)} {machines.text}" if machines is not None else ""
+            )
+            return _per_machine(facts, total, machines), total.span, said
+        return None
+    if step.srun is None:
+        return None
+    tasks, span, text = _tasks_per_node(facts, step, nodes)
+    if text == _UNKNOWN_TASKS:
+        return None
+    if tasks is not None and tasks >= 2 and span is not None:
+        return tasks, span, f"srun's {tasks} tasks per node ({text})"
+    return None
+
+
+def procs_name(word: Word) -> str:
+    """The option a launcher's word was given by (`--nproc_per_node 8` → nproc_per_node)."""
+    return word.raw.lstrip("-").split("=")[0].split()[0] if word.raw.startswith("-") else "?"
+
+
+def _per_machine(facts: ScriptFacts, total: Word, machines: Word | None) -> int | None:
+    """`--num_processes 16 --num_machines 2`: 8 per machine; `$((M * G))` over `$M`: G, when G
+    is a number or a variable the script sets to one number (the product's other factor is what
+    each of the machines the launcher is given starts)."""
+    if total.literal:
+        count = _int(total.text, 1)
+        if machines is None:
+            return count
+        m = _int(machines.text, 1) if machines.literal else None
+        return count // m if count is not None and m and count % m == 0 else None
+    if machines is None:
+        return None
+    product = re.fullmatch(r"\$\(\(\s*(\S+?)\s*\*\s*(\S+?)\s*\)\)", total.text)
+    if product is None:
+        return None
+    name = re.fullmatch(r"\$\{?(\w+)\}?", machines.text)
+    if name is None:
+        return None
+    left, right = (p.lstrip("$").strip("{}") for p in product.groups())
+    other = right if left == name.group(1) else left if right == name.group(1) else None
+    if other is None:
+        return None
+    return _int(facts.final.get(other) if re.fullmatch(r"[A-Za-z_]\w*", other) else other, 1)
 
 
 _UNKNOWN_TASKS = "the step's task count, computed when the job runs"
@@ -575,11 +650,20 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         out.put(("launch", key), target.text, target.span, target.raw)
     elif for_lint:
         launch["program"] = "train.py"  # for the rules only; the import never writes it
+    elif target is not None and (kept := _program_in_unknown_directory(facts, out, target)) is not None:
+        key = "module" if step.module is not None else "program"
+        out.put(("launch", key), kept, target.span, target.raw)
+        out.templated.add(("launch", key))
     else:
         # never a guessed program: the spec says nothing, and linting it says what is missing
         where = target.span if target is not None else step.span
         out.skip(where, step.text, _UNKNOWN_PROGRAM)
-        if step.code is not None:
+        if step.recipe is not None:
+            out.unknown.append(
+                f"launch.program: line {step.recipe.span.line} runs the torchtune recipe "
+                f"{step.recipe.raw} by name, a file of the installed torchtune: write its path"
+            )
+        elif step.code is not None:
             out.unknown.append(
                 f"launch.program: line {step.code.span.line} runs Python code given with `python -c`, "
                 "which no spec field holds: put it in a file and write launch.program"
@@ -715,6 +799,32 @@ def _sharding(out: Derived, step: Step) -> None:
 
 _SCRIPT_ARGS = lazy(r"\$(?:[@*0-9]|\{[@*0-9]+\})")
 _VARIABLE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+_FILE_NAME = lazy(r"[A-Za-z0-9_.+-]+\.py")
+
+
+def _program_in_unknown_directory(facts: ScriptFacts, out: Derived, target: Word) -> str | None:
+    """`deepspeed ${WORK}/scripts/run_clm.py`: a program file the script names, in a directory
+    computed when the job runs. Kept as `{unknown.WORK}/scripts/run_clm.py`, which fails lint
+    (JC008) until the directory is written, and said; None when the file name itself is not
+    written (`$DIR/$SCRIPT` with no value for SCRIPT, `$(…)`)."""
+    from jobc.spec.interpolate import escape
+
+    raw = target.raw.strip()
+    raw = raw.replace('"', "") if "\\" not in raw and "'" not in raw else raw
+    where, _, name = raw.rpartition("/")
+    if not where or not _FILE_NAME.fullmatch(name):
+        return None
+    directory = _placeholder(where, {}, _allocation_refs(facts, out))
+    if "{unknown." not in directory:
+        return None
+    placeholder = f"{directory}/{escape(name)}"
+    out.unknown.append(
+        f"launch.program: line {target.span.line} runs {target.raw.strip()}, in a directory computed "
+        f"when the job runs, kept as {placeholder}: write the directory"
+    )
+    return placeholder
 
 
 def _allocation_refs(facts: ScriptFacts, out: Derived) -> dict[str, str]:

@@ -369,6 +369,9 @@ class Steps:
         i = self.past_unknown(step, words, i)
         first = words[i].text
         base = os.path.basename(first)
+        if base == "tune" and i + 1 < len(words) and words[i + 1].text == "run":
+            self.tune_run(step, words, i)
+            return
         found = _launchers.by_command(first, words[i + 1].text if i + 1 < len(words) else None)
         if found is not None:
             kind, n = found
@@ -430,6 +433,9 @@ class Steps:
             and words[j].text.lstrip().startswith(("$", "JOBC"))
         ):
             j += 1
+        kind = "wrapper"
+        if j == i:
+            j, kind = _past_wrapper(words, i), "named-wrapper"
         if j == i or j >= len(words):
             return i
         after = words[j].text
@@ -442,8 +448,24 @@ class Steps:
             if first.placed or last.placed
             else Span(first.span.line, first.span.col, last.span.end_line, last.span.end_col)
         )
-        step.inner.append(Inner(" ".join(w.raw for w in words[i:j]), at, "wrapper"))
+        step.inner.append(Inner(" ".join(w.raw for w in words[i:j]), at, kind))
         return j
+
+    def tune_run(self, step: Step, words: list[Word], at: int) -> None:
+        """`tune run [torchrun options] RECIPE --config C key=value …` (torchtune): with any of
+        torchrun's options it is torchrun, one per node, starting the recipe's workers; without
+        them it runs the recipe in its own single process. A recipe given by name (not a `.py`
+        file) is a file of the installed torchtune: no program jobc can name."""
+        options, _, j = self.launcher_options(words, at + 2, _launchers.TORCHRUN.flags)
+        if options or j > at + 2:
+            self.launch(step, _launchers.TORCHRUN, words, at, at + 2)
+        else:
+            step.args = words[j + 1 :]
+            step.program = words[j] if j < len(words) else None
+        program = step.program
+        if program is not None and not (program.literal and program.text.endswith(".py")):
+            step.recipe, step.program = program, None
+            step.inner.append(Inner(program.raw, program.span, "recipe"))
 
     def launch(self, step: Step, kind: _launchers.Launcher, words: list[Word], at: int, start: int) -> None:
         """A launcher from the table: its options, then the program or module it starts."""
@@ -611,6 +633,40 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
         else:
             break
     return i, exec_
+
+
+# commands that start a program of their own, never a wrapper in front of one
+_NOT_WRAPPERS = frozenset(
+    {"bash", "sh", "zsh", "srun", "echo", "printf", "cat", "exec", "eval", "source", "."}
+)
+# how far past a wrapper's own words the interpreter or launcher it runs may be
+_WRAPPER_WORDS = 8
+
+
+def _past_wrapper(words: list[Word], i: int) -> int:
+    """`/fsx/nsys-slurm-exec torchrun …`, `ncu -o prof python train.py`, `numactl -N 0 accelerate
+    launch …`: a command the script names, with only options (and their values) before an
+    interpreter or a launcher it runs. Where that interpreter or launcher starts; ``i`` when
+    the words are no such wrapper (a word that is neither an option nor an option's value
+    before it: the command's own argument, not a program it runs)."""
+    first = words[i]
+    base = os.path.basename(first.text)
+    if not first.literal or base in _NOT_WRAPPERS or PYTHON.match(base):
+        return i
+    if _launchers.by_command(first.text, words[i + 1].text if i + 1 < len(words) else None) is not None:
+        return i
+    j = i + 1
+    while j < len(words) and j - i <= _WRAPPER_WORDS:
+        text = words[j].text
+        nxt = words[j + 1].text if j + 1 < len(words) else None
+        if PYTHON.match(os.path.basename(text)) or _launchers.by_command(text, nxt) is not None:
+            return j
+        previous = words[j - 1].text
+        option_value = j > i + 1 and previous.startswith("-") and "=" not in previous
+        if not text.startswith("-") and not option_value:
+            return i
+        j += 1
+    return i
 
 
 def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:

@@ -145,7 +145,7 @@ class Variables:
             merged = first if agree else None
             tails_options = False
             if not agree and name != CWD:
-                merged, tails_options = alternatives(name, ways)
+                merged, tails_options = alternatives(name, ways, optionish=name in self.optionish)
             if merged is not before:
                 self.setvar(name, merged)
             if not agree and (tails_options or all(w is UNSET or options_only(w) for w in ways)):
@@ -196,11 +196,12 @@ class Variables:
         self._version += 1
 
 
-def alternatives(name: str, ways: list[Any]) -> tuple[_values.Value | None, bool]:
+def alternatives(name: str, ways: list[Any], *, optionish: bool = False) -> tuple[_values.Value | None, bool]:
     """A string built differently on two paths (`CMD+=" --container-image=…"` in an `if` or a
     loop): the words every path starts with, then one unknown word for the rest; and whether what
-    follows them on every path is options only (srun's or a launcher's), so the rest reads as
-    options wherever it stands. None when the paths share no first word (or one is an array)."""
+    follows them on every path is options only (srun's or a launcher's; ``optionish``: the
+    variable's unknown rest from an inner branch was), so the rest reads as options wherever it
+    stands. None when the paths share no first word (or one is an array)."""
     split: list[list[_values.Field]] = []
     for way in ways:
         if way is UNSET or way is None or len(way) != 1:
@@ -211,14 +212,21 @@ def alternatives(name: str, ways: list[Any]) -> tuple[_values.Value | None, bool
         if any(_values.key((w,)) != _values.key((words[0],)) for w in words[1:]):
             break
         common.append(words[0])
+    tails = [words[len(common) :] for words in split]
+    if common and not any(tails):
+        # the same words on every path, only the blanks between them differ (`CMD="$CMD $EXTRA"`
+        # with EXTRA empty): one value wherever it is split or run as a command
+        return (_values.join(common),), False
     if not common or not _values.literal(_values.join(common)):
         return None, False
-    tails = [words[len(common) :] for words in split]
-    if not any(tails):
-        return None, False
     # an option is a word written with its leading `-` (its value may be computed: `--image=$IMG`)
-    options = all(w and w[0][3] and w[0][0].startswith("-") for tail in tails for w in tail)
     rest: _values.Seg = (f"${{{name}}}", -1, -1, False)  # the words some paths add: not known
+    # ... and the words an inner branch (a loop inside an `if`) added, options only, stay so
+    options = all(
+        (w and w[0][3] and w[0][0].startswith("-")) or (optionish and w == (rest,))
+        for tail in tails
+        for w in tail
+    )
     return (_values.join([*common, (rest,)]),), options
 
 

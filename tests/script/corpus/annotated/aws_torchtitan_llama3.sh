@@ -1,6 +1,6 @@
 #!/bin/bash
 # expect: JC108 JC404
-# import: nodes=4 gpus_per_node=- mode=torchrun program=torchtitan/torchtitan/train.py
+# import: nodes=4 gpus_per_node=8 mode=torchrun program=torchtitan/torchtitan/train.py
 # pattern seen in: aws-samples/awsome-distributed-training 3.test_cases/pytorch/torchtitan/slurm/1.llama_3_8b_torchtitan.sh (commit 7217859f67bc)
 
 # Copyright Amazon.com, Inc. or its affiliates. All Rights Reserved.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # expect: JC108 JC404
-# import: nodes=16 gpus_per_node=0 mode=srun program=open_lm.main
+# import: nodes=16 gpus_per_node=8 mode=srun program=open_lm.main
 # pattern seen in: mlfoundations/open_lm scripts/train_example.sh (commit 9bb92ef16893)
 #SBATCH --partition=g40
 #SBATCH --job-name=sopenclip

@@ -1,0 +1,219 @@
+"""More ways a launch is written, each followed to its program and mode, with a near miss that is
+not: a wrapper the script names in front of a launcher or an interpreter (`nsys-slurm-exec
+torchrun`, `numactl -N 0 python`), torchtune's `tune run` in all its forms, a program file named
+in a directory computed when the job runs, a word the grammar cuts at its second `$NAME`, a
+command built step by step whose paths differ only in blanks, srun options added in a loop
+inside an `if`, and srun's one task on a one-GPU node."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jobc.commands.import_ import render
+from jobc.lint.imported import imported
+from jobc.lint.pipeline import lint_file
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read_bytes
+
+HEAD = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+    "#SBATCH --time=1:00:00\n"
+)
+
+
+def _launch(body: str, head: str = HEAD) -> tuple[str | None, str | None, str]:
+    """The imported mode and program (or module), and the spec's text."""
+    facts = read_bytes((head + textwrap.dedent(body)).encode(), "job.sh")
+    derived = imported(facts)
+    launch = derived.data["launch"]
+    return launch.get("mode"), launch.get("program") or launch.get("module"), render(derived, facts)
+
+
+@pytest.mark.parametrize(
+    ("body", "mode", "program"),
+    [
+        # a site's profiler wrapper in front of torchrun (AWS nsys-slurm-exec)
+        ("srun -l /fsx/nsys-slurm-exec torchrun --nproc_per_node=8 train.py\n", "torchrun", "train.py"),
+        # a binder with options (and an option's value) in front of the interpreter
+        ("srun numactl --cpunodebind 0 --membind=0 python3 train.py\n", "srun", "train.py"),
+        ("srun ncu -o prof --set full python train.py\n", "srun", "train.py"),
+        ("srun /opt/wrap.sh accelerate launch --num_processes 16 t.py\n", "torchrun", "t.py"),
+        # torchtune: `tune run` with torchrun's options is torchrun; a recipe file is the program
+        ("srun tune run --nnodes 2 --nproc_per_node 8 recipes/r.py --config c\n", "torchrun", "recipes/r.py"),
+        # ... a recipe by name is torchrun's too, but its file is torchtune's: not named
+        ("srun tune run --nproc_per_node=8 full_finetune_distributed --config c\n", "torchrun", None),
+        # without torchrun's options it runs the recipe in one process
+        ("srun tune run lora_finetune_single_device --config llama3/8B_lora_single_device\n", "srun", None),
+        ("srun tune run my_recipe.py --config c.yaml\n", "srun", "my_recipe.py"),
+        # a program file in a directory computed when the job runs: kept, the directory unknown
+        ("deepspeed ${WORK}/s/run_clm.py --deepspeed ds.json\n", "torchrun", "{unknown.WORK}/s/run_clm.py"),
+        ('srun torchrun --nproc_per_node=8 $(dirname "$PWD")/ddp.py\n', "torchrun", "{unknown.value}/ddp.py"),
+        (
+            "SCRIPT=${SCRIPT:-train_sft.py}\nD=$(dirname $(realpath $0))\n"
+            'bash -c "accelerate launch --num_processes 16 --num_machines 2 $D/scripts/$SCRIPT --bf16"\n',
+            "torchrun",
+            "{unknown.D}/scripts/train_sft.py",
+        ),
+        # the grammar ends `a.$X.b-$Y.out` at `$`: bash reads one word, and the step runs python
+        (
+            "for i in 0 1; do\n  srun -N 1 --output l.$SLURM_JOB_ID.w-$i.out python3 main.py &\ndone\n",
+            "srun",
+            "main.py",
+        ),
+        # a command built step by step; an `if` that adds an empty value changes only blanks
+        (
+            'D="$(cd "$(dirname "$0")" && pwd)"\nCMD="torchrun --nproc_per_node=8"\n'
+            'CMD="$CMD $D/run_recipe.py"\n'
+            'EXTRA=""\nif [ -n "$EXTRA" ]; then\n  CMD="$CMD $EXTRA"\nfi\nsrun bash -c "$CMD"\n',
+            "torchrun",
+            "{unknown.D}/run_recipe.py",
+        ),
+        # srun options added in a loop inside an `if`: still srun's options
+        (
+            'CMD="torchrun --nproc_per_node=8 t.py"\nS="srun --mpi=pmix"\nif [ -n "$M" ]; then\n'
+            '  for m in $M; do S="$S --container-mounts=$m"; done\nfi\n$S bash -c "$CMD"\n',
+            "torchrun",
+            "t.py",
+        ),
+    ],
+)
+def test_a_launch_form_is_followed_to_its_program_and_mode(body: str, mode: str, program: str | None) -> None:
+    got_mode, got_program, _ = _launch(body)
+    assert (got_mode, got_program) == (mode, program)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a command with an argument of its own before the interpreter: no wrapper of it
+        "srun mytool input.csv python train.py\n",
+        # a shell running a script file: what the file runs is not read here
+        "srun bash run.sh torchrun train.py\n",
+        # torchtune's other commands start no training
+        "srun tune download meta-llama/Llama-3-8B --output-dir /tmp/m\n",
+    ],
+)
+def test_near_misses_name_no_launcher(body: str) -> None:
+    facts = read_bytes((HEAD + textwrap.dedent(body)).encode(), "job.sh")
+    step = facts.main_step
+    assert step is None or (step.launcher is None and step.python is None and step.recipe is None)
+
+
+def test_a_file_name_not_written_leaves_the_program_unknown() -> None:
+    # near miss of the unknown directory: the file's own name is computed when the job runs
+    _, program, text = _launch("deepspeed ${WORK}/scripts/$SCRIPT --deepspeed ds.json\n")
+    assert program is None
+    assert "Not known: launch.program" in text
+
+
+def test_a_program_in_an_unknown_directory_fails_lint_until_written(tmp_path: Path) -> None:
+    _, _, text = _launch("deepspeed ${WORK}/scripts/run_clm.py --deepspeed ds.json\n")
+    assert "# Not known: launch.program: line 6 runs ${WORK}/scripts/run_clm.py, in a directory" in text
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text, encoding="utf-8")
+    assert "JC008" in {f.code for f in lint_file(spec).findings}
+
+
+def test_a_torchtune_recipe_by_name_is_said_not_known() -> None:
+    _, _, text = _launch("srun tune run --nproc_per_node=8 full_finetune_distributed --config c\n")
+    assert "runs the torchtune recipe full_finetune_distributed by name" in text
+
+
+def test_a_named_wrapper_is_said_not_carried() -> None:
+    _, _, text = _launch("srun -l /fsx/nsys-slurm-exec torchrun --nproc_per_node=8 train.py\n")
+    assert "/fsx/nsys-slurm-exec — a command that runs the launcher or interpreter after it" in text
+
+
+def test_paths_that_differ_in_more_than_blanks_stay_unknown() -> None:
+    # near miss of the blanks-only merge: a path adds a word, which is said, not taken
+    _, program, _ = _launch(
+        'CMD="torchrun --nproc_per_node=8 t.py"\nif [ -n "$X" ]; then\n  CMD="$CMD --extra"\nfi\n'
+        'srun bash -c "$CMD"\n'
+    )
+    assert program == "t.py"
+    _, program, _ = _launch(
+        'CMD="torchrun --nproc_per_node=8"\nif [ -n "$X" ]; then\n  CMD="$CMD a.py"\n'
+        'else\n  CMD="$CMD b.py"\nfi\n'
+        'srun bash -c "$CMD"\n'
+    )
+    assert program is None
+
+
+ONE_GPU = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1:00:00\n"
+
+
+def test_one_task_on_a_one_gpu_node_is_srun_whatever_it_runs() -> None:
+    head = ONE_GPU + "#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-task=1\n"
+    mode, program, _ = _launch('srun "$@"\n', head)
+    assert (mode, program) == ("srun", None)
+
+
+def test_srun_default_task_on_a_one_gpu_node_says_no_mode() -> None:
+    # near miss: no line asks for the one task, so nothing says it is one per GPU
+    mode, _, _ = _launch('srun "$@"\n', ONE_GPU + "#SBATCH --gpus-per-node=1\n")
+    assert mode is None
+
+
+def _lint(tmp_path: Path, text: str) -> set[str]:
+    script = tmp_path / "job.sh"
+    script.write_text(textwrap.dedent(text), encoding="utf-8")
+    return {f.code for f in lint_path(script).findings}
+
+
+def test_tune_run_is_linted_as_torchrun(tmp_path: Path) -> None:
+    # a fixed rendezvous port on nodes that are not whole (JC104) and several tasks per node
+    # for a per-node launcher (JC102), as torchrun's are
+    codes = _lint(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=8
+        #SBATCH --gpus-per-node=8
+        #SBATCH --time=1:00:00
+        srun tune run --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d --rdzv_endpoint "$(hostname):29500" \\
+            full_finetune_distributed --config llama3/8B_full
+        """,
+    )
+    assert {"JC102", "JC104"} <= codes
+
+
+def test_tune_run_on_whole_nodes_one_task_each_is_clean(tmp_path: Path) -> None:
+    codes = _lint(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=1
+        #SBATCH --exclusive
+        #SBATCH --gpus-per-node=8
+        #SBATCH --time=1:00:00
+        srun tune run --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d --rdzv_endpoint "$(hostname):29500" \\
+            full_finetune_distributed --config llama3/8B_full
+        """,
+    )
+    assert not {"JC102", "JC104"} & codes
+
+
+def test_a_word_cut_at_its_second_expansion_is_one_word() -> None:
+    facts = read_bytes((HEAD + "srun --output a.$X.b-$Y.out python3 main.py\n").encode(), "job.sh")
+    step = facts.main_step
+    assert step is not None
+    assert step.srun is not None
+    assert step.srun["output"].text == "a.$X.b-$Y.out"
+    assert step.program is not None
+    assert step.program.text == "main.py"
+
+
+def test_a_lone_dollar_before_a_blank_is_its_own_text() -> None:
+    # near miss: `$` then a blank is a literal `$`; the next word stays a word of its own
+    facts = read_bytes((HEAD + "srun --output a.$X.b-$ python3 main.py\n").encode(), "job.sh")
+    step = facts.main_step
+    assert step is not None
+    assert step.srun is not None
+    assert step.srun["output"].text.endswith("b-$")
+    assert step.program is not None
+    assert step.program.text == "main.py"
