@@ -81,6 +81,13 @@ def _matches(want: str, got: object) -> bool:
     return got == want or got.endswith("/" + want) or want.endswith("/" + got)
 
 
+# the launch mode the import gives where the annotator wrote another, with why:
+# fairseq_fsdp_sbatch_nospace.sh runs one task per node of a helper script the batch does not
+# hold (`srun --label fairseq_fsdp.sh` on 8 GPUs a node); whether that task starts a worker per
+# GPU (torchrun, as annotated) or drives all eight itself is not in the script: unknown
+_READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-"}
+
+
 @pytest.mark.parametrize("path", ANNOTATED, ids=lambda p: p.name)
 def test_import_recovers_what_the_script_was_annotated_with(path: Path) -> None:
     want = _case(path).imports
@@ -89,7 +96,13 @@ def test_import_recovers_what_the_script_was_annotated_with(path: Path) -> None:
     for key in ("nodes", "gpus_per_node"):
         have = resources.get(key)
         assert (str(have) if have is not None else "-") == want[key], (key, have)
-    assert launch.get("mode") == want["mode"]
+    mode = launch.get("mode") or "-"
+    if path.name in _READ_OTHERWISE:
+        # an annotation the import answers otherwise, on purpose (docs/scripts-accuracy.md):
+        # held exactly, so a change either way is seen
+        assert mode == _READ_OTHERWISE[path.name] != want["mode"]
+    else:
+        assert mode == want["mode"]
     if want["program"] != "-":
         assert _matches(want["program"], launch.get("program")) or _matches(
             want["program"], launch.get("module")
