@@ -655,24 +655,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         out.put(("launch", key), kept, target.span, target.raw)
         out.templated.add(("launch", key))
     else:
-        # never a guessed program: the spec says nothing, and linting it says what is missing
-        where = target.span if target is not None else step.span
-        out.skip(where, step.text, _UNKNOWN_PROGRAM)
-        if step.recipe is not None:
-            out.unknown.append(
-                f"launch.program: line {step.recipe.span.line} runs the torchtune recipe "
-                f"{step.recipe.raw} by name, a file of the installed torchtune: write its path"
-            )
-        elif step.code is not None:
-            out.unknown.append(
-                f"launch.program: line {step.code.span.line} runs Python code given with `python -c`, "
-                "which no spec field holds: put it in a file and write launch.program"
-            )
-        else:
-            out.unknown.append(
-                f"launch.program: line {where.line} runs a program jobc cannot read before the job runs; "
-                "write it"
-            )
+        _unknown_program(out, step, target)
     # what the value follower left unknown stays unknown: a variable's last assignment in the
     # text is not its value (`case … in 1) Z=2 ;; *) Z=3 ;; esac` is either)
     variables: dict[str, str] = {}
@@ -717,6 +700,27 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         restarts = launcher.options.get("max_restarts")
         if restarts is not None and (count := _int(restarts.text)) is not None:
             out.put(("launch", "torchrun", "max_restarts"), count, restarts.span)
+
+
+def _unknown_program(out: Derived, step: Step, target: Word | None) -> None:
+    """The step's program is not known before the job runs: left out, and said why."""
+    # never a guessed program: the spec says nothing, and linting it says what is missing
+    where = target.span if target is not None else step.span
+    out.skip(where, step.text, _UNKNOWN_PROGRAM)
+    if step.recipe is not None:
+        out.unknown.append(
+            f"launch.program: line {step.recipe.span.line} runs the torchtune recipe "
+            f"{step.recipe.raw} by name, a file of the installed torchtune: write its path"
+        )
+    elif step.code is not None:
+        out.unknown.append(
+            f"launch.program: line {step.code.span.line} runs Python code given with `python -c`, "
+            "which no spec field holds: put it in a file and write launch.program"
+        )
+    else:
+        out.unknown.append(
+            f"launch.program: line {where.line} runs a program jobc cannot read before the job runs; write it"
+        )
 
 
 # arguments that name where a training program writes its checkpoints and outputs
