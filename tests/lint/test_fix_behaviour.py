@@ -409,6 +409,32 @@ def test_jc007_leaves_the_interpreter_line_and_a_script_bash_does_not_run(tmp_pa
     assert found[0].fix is None
 
 
+def test_what_differs_between_two_runs_of_the_original_is_no_evidence_against_a_fix() -> None:
+    # found by the fix-script fuzz target: a value read from a command whose output changes from
+    # run to run (there, `w`'s clock) differed before and after a fix that did not touch it
+    text = (
+        HEAD
+        + "module load x\n#SBATCH --job-name=a\n"
+        + "export SEED=$(od -An -N4 -tu4 /dev/urandom)\nsrun python t.py\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert proof.fixed == ["JC801"]
+    assert proof.differences == [], proof.differences
+
+
+def test_jc102_fix_compares_a_value_each_task_reads_of_its_own_number() -> None:
+    # found by the fix-script fuzz target: 8 launchers per node, each with --machine_rank
+    # \$SLURM_PROCID; with one task per node (the fix) only rank 0's launcher is left
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+        "#SBATCH --time=01:00:00\n"
+        "srun bash -c 'accelerate launch --num_processes 8 --machine_rank $SLURM_PROCID t.py'\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC102" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     # found by the hypothesis property: with B:, the warning during that step reached a batch
     # shell with no trap yet, which died of it, and the step never got the signal

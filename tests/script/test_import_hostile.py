@@ -283,3 +283,20 @@ def test_a_failed_write_is_the_one_line_of_the_answer(
     script.write_text("#!/bin/bash\n#SBATCH -N 1\nsrun python train.py\n", encoding="utf-8")
     assert main(["import", str(script), "-o", "/dev/full"]) == 2
     assert capsys.readouterr().err == "jobc import: /dev/full: cannot write: No space left on device\n"
+
+
+def test_a_job_name_longer_than_a_spec_may_hold_is_left_out_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found by the import fuzz target: a 1,000-character job name was written as the spec's name,
+    # which the schema refuses (JC003)
+    script = tmp_path / "job.sh"
+    script.write_text(
+        HEAD.replace("#SBATCH --time", f"#SBATCH --job-name=m{'9' * 1000}\n#SBATCH --time")
+        + "srun python t.py\n"
+    )
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert 'name: "job"' in spec
+    assert "at most 200 of them: the spec is named after the file" in spec
+    assert [f.code for f in lint_file(tmp_path / "spec.yaml", config=Config()).findings] == []

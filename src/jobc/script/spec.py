@@ -14,7 +14,7 @@ import re
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
-from jobc.core.numbers import SLURM_MAX, ascii_int
+from jobc.core.numbers import SLURM_MAX, ascii_int, shown
 from jobc.core.record import replace
 from jobc.script.carry import carry
 from jobc.script.derived import Derived
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = lazy(r"^[A-Za-z0-9._-]+$")
+_NAME_MAX = 200  # the schema's longest name
 _ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
 COMPUTED = frozenset(
@@ -93,6 +94,13 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
         out.spans[("name",)] = d.span
         if for_lint and d.value is not None:
             out.data["name"] = d.value if _NAME_OK.match(d.value) else name
+        elif not for_lint and d.value is not None and d.value != name:
+            out.skip(
+                d.span,
+                f"#SBATCH {shown(d.text, keep=40)}",
+                f"a spec's name is letters, digits, '.', '_' and '-', at most {_NAME_MAX} of them: "
+                "the spec is named after the file",
+            )
     step = facts.main_step
     _allocation(facts, out, step, for_lint=for_lint, has_profile=has_profile)
     _launch(facts, out, step, for_lint=for_lint)
@@ -106,10 +114,10 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
 
 def _job_name(facts: ScriptFacts) -> str:
     d = facts.honoured().get("job-name")
-    if d is not None and d.value and _NAME_OK.match(d.value):
+    if d is not None and d.value and _NAME_OK.match(d.value) and len(d.value) <= _NAME_MAX:
         return d.value
     stem = os.path.splitext(os.path.basename(facts.file))[0]
-    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-")
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-")[:_NAME_MAX].strip("-")
     return cleaned or "job"
 
 
