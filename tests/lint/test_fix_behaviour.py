@@ -435,6 +435,18 @@ def test_jc102_fix_compares_a_value_each_task_reads_of_its_own_number() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc102_fix_with_the_environment_printed_differs_only_in_task_counts() -> None:
+    # found by the fix-script fuzz target: `export` with no names prints Slurm's task counts,
+    # which one task per node (the fix) changes, and nothing else
+    text = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        "#SBATCH --time=01:00:00\nexport\nsrun torchrun --nproc_per_node 4 t.py\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC102" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     # found by the hypothesis property: with B:, the warning during that step reached a batch
     # shell with no trap yet, which died of it, and the step never got the signal

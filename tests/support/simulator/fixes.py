@@ -90,7 +90,17 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
             # sbatch refused the original (`#SBATCHX …`): the original with that line read
             allow.tautologies.append(f)
         elif code == "JC102":
-            ignores.append(Ignore(per_node=True, allocation={"ntasks-per-node", "ntasks"}))
+            # and the task counts Slurm puts in the environment, wherever the script shows them
+            # (`export` with no names prints them all)
+            counts = r"(SLURM_(?:NTASKS|NPROCS|TASKS_PER_NODE|NTASKS_PER_NODE|STEP_NUM_TASKS|"
+            counts += r'STEP_TASKS_PER_NODE|CPUS_ON_NODE|JOB_CPUS_PER_NODE)=)"?[^"\s]*"?'
+            ignores.append(
+                Ignore(
+                    per_node=True,
+                    allocation={"ntasks-per-node", "ntasks"},
+                    replace=((counts, r"\1<count>"),),
+                )
+            )
             # fewer tasks per node is the fix: a value each task reads of its own number (a
             # launcher's --machine_rank \$SLURM_PROCID) differs with it, and is compared as one
             allow.uniform |= {"SLURM_PROCID", "SLURM_LOCALID"}
