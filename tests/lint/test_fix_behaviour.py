@@ -447,6 +447,18 @@ def test_jc102_fix_with_the_environment_printed_differs_only_in_task_counts() ->
     assert proof.differences == [], proof.differences
 
 
+def test_a_fix_that_writes_commands_is_judged_without_bash_trace_of_them() -> None:
+    # found by the fix-script fuzz target: under `set -x`, bash traces the commands JC803's fix
+    # writes (the step in the background, its wait, the exit), which is the fix's text itself
+    text = (
+        HEAD
+        + "#SBATCH --signal=B:USR1@60\nset -x\ntrap 'touch stop' USR1\nexec srun python train.py\nrm -f x\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC803" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     # found by the hypothesis property: with B:, the warning during that step reached a batch
     # shell with no trap yet, which died of it, and the step never got the signal

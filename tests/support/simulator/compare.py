@@ -70,6 +70,8 @@ class Ignore:
     additions: bool = False
     replace: Sequence[tuple[str, str]] = ()  # (pattern, replacement) for every text compared
     output: bool = False
+    # bash's `set -x` trace lines (`+ …`) are not compared: they trace the script's text
+    trace: bool = False
     status: bool = False
     events: bool = False
     files: bool = False
@@ -165,6 +167,7 @@ def _output(run: Run, ignore: Ignore) -> Counter[str]:
     lines = Counter(
         _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line)))
         for line in run.output.splitlines()
+        if not (ignore.trace and line.startswith("+"))
     )
     # per node, what tasks print counts once however many tasks print it
     return Counter(dict.fromkeys(lines, 1)) if ignore.per_node else lines
@@ -234,6 +237,7 @@ def merged(*ignores: Ignore) -> Ignore:
         additions=any(i.additions for i in ignores),
         replace=tuple(r for i in ignores for r in i.replace),
         output=any(i.output for i in ignores),
+        trace=any(i.trace for i in ignores),
         status=any(i.status for i in ignores),
         events=any(i.events for i in ignores),
         files=any(i.files for i in ignores),
