@@ -206,9 +206,9 @@ IMPORTED: dict[str, tuple[int, int, str | None, str | None, list[str] | None]] =
     "trap_bash_script.sh": (1, 4, None, None, None),
     "uv_sync_in_step.sh": (2, 8, "srun", "train.py", []),
     # real scripts from public repositories
-    # no GPU request: torchrun's 4 processes per node are read as 4 GPUs per node, and the import
-    # says the compiled job asks for them (this one trains on CPUs: its user writes 0)
-    "aws_cpu_ddp.sbatch": (2, 4, "torchrun", "ddp.py", ["50", "10"]),
+    # no GPU request, and its job name (cpu-ddp) and environment (pt_cpu) say it runs on CPUs:
+    # torchrun's 4 processes per node are no GPUs
+    "aws_cpu_ddp.sbatch": (2, 0, "torchrun", "ddp.py", ["50", "10"]),
     "aws_fsdp.sbatch": (  # srun ${AUTO_RESUME}: an srun option on one path, nothing on the other
         4,
         8,  # torchrun starts 8 per node without a GPU request (whole nodes): 8 GPUs, said

@@ -8,6 +8,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from jobc.commands.import_ import render
 from jobc.lint.imported import imported
 from jobc.lint.pipeline import lint_file
@@ -259,3 +261,58 @@ def test_an_export_on_some_paths_only_is_unknown_not_the_last_value_written(tmp_
     assert '  OMP_NUM_THREADS: "{unknown.OMP_NUM_THREADS}"  # line 8' in env
     assert "Tree" not in env
     assert [code for code, _ in findings] == ["JC008", "JC008"]
+
+
+_CPU_JOB = """\
+    #!/bin/bash
+    #SBATCH --nodes=2
+    #SBATCH --exclusive
+    #SBATCH --time=1:00:00
+    {directive}
+    {export}
+    srun {runner} --nnodes 2 --nproc_per_node 4 --rdzv_backend c10d --rdzv_endpoint "$(hostname)" \\
+        ddp.py {args}
+    """
+
+
+def _cpu_job(directive: str = "", export: str = "", runner: str = "torchrun", args: str = "") -> str:
+    return _CPU_JOB.format(directive=directive, export=export, runner=runner, args=args)
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (_cpu_job(args="--backend gloo"), "line 7: --backend gloo; the job runs on CPUs"),
+        (_cpu_job(args="--dist-backend=gloo"), "line 7: --dist-backend gloo"),
+        (_cpu_job(args="--device cpu"), "line 7: --device cpu"),
+        (_cpu_job(args="trainer.accelerator=cpu"), "line 7: trainer.accelerator cpu"),
+        (_cpu_job(directive="#SBATCH --partition=cpu-long"), "line 5: #SBATCH --partition=cpu-long"),
+        (_cpu_job(directive="#SBATCH --constraint=cpus"), "line 5: #SBATCH --constraint=cpus"),
+        (_cpu_job(export='export CUDA_VISIBLE_DEVICES=""'), "line 6: CUDA_VISIBLE_DEVICES set empty"),
+        (_cpu_job(runner="./pt_cpu/bin/torchrun"), "an environment named for CPUs"),
+    ],
+)
+def test_a_script_that_shows_it_runs_on_cpus_keeps_zero_gpus(tmp_path: Path, body: str, said: str) -> None:
+    text, _ = _import(tmp_path, body)
+    assert "gpus_per_node: 0  # " in text
+    assert said in text
+    assert "one process per GPU" not in text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _cpu_job(args="--backend nccl"),
+        _cpu_job(args="--device cuda"),
+        _cpu_job(directive="#SBATCH --partition=gpu"),
+        _cpu_job(directive="#SBATCH --constraint=cpuset"),
+        _cpu_job(export="export CUDA_VISIBLE_DEVICES=0,1,2,3"),
+        _cpu_job(runner="./pt_gpu/bin/torchrun"),
+        _cpu_job(args="--data /scratch/cpu/set"),
+    ],
+)
+def test_near_misses_of_cpu_signs_keep_the_processes_as_gpus(tmp_path: Path, body: str) -> None:
+    # near miss each way: a GPU backend or device, a name without the word cpu, a path that is the
+    # program's data and not its environment
+    text, _ = _import(tmp_path, body)
+    assert "gpus_per_node: 4  # line 7: torchrun --nproc_per_node 4, one process per GPU" in text

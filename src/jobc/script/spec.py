@@ -17,6 +17,7 @@ from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int, shown
 from jobc.core.record import replace
 from jobc.script.carry import carry
+from jobc.script.cpu import cpu_sign
 from jobc.script.derived import Derived
 from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word
 from jobc.tables import launchers
@@ -422,9 +423,20 @@ def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *,
     processes it starts on each, one per GPU: its launcher's processes per node, or srun's tasks
     per node (more than one) running the training step. That count, read from its line, is the
     GPUs per node, and the import says that the compiled job asks Slurm for them; a count the
-    text does not give stays unknown; a script that says nothing of the kind uses 0."""
+    text does not give stays unknown; a script that says nothing of the kind uses 0, and so does
+    one whose own words show it runs on CPUs (a gloo backend, `--device cpu`, a partition named
+    for CPUs: `cpu_sign`), whatever its process count."""
     if not for_lint and step is not None:
         found = _processes_per_node(facts, step, nodes)
+        sign = cpu_sign(facts, step) if found is not None else None
+        if sign is not None:
+            # the script says it runs on CPUs: its process count is no count of GPUs
+            span, said = sign
+            out.put(("resources", "gpus_per_node"), 0, span)
+            out.sources[("resources", "gpus_per_node")] = (
+                f"line {span.line}: {said}; the job runs on CPUs (the script asks Slurm for no GPUs)"
+            )
+            return
         if found is not None:
             count, span, said = found
             if count is None:
