@@ -243,6 +243,154 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "allocate 56.00 MiB. GPU CUDA out of memory.\n",
         ("cuda_oom", None, None, 7),
     ),
+    # --- a bare exception type has no message to go on: the next line is a record of its own
+    (
+        "a bare AssertionError, then the batch script's command not found",
+        TB + "AssertionError\n/var/spool/slurmd/job37/slurm_script: line 32: oqnd4apl: command not found\n",
+        ("exception", None, None, 4),
+    ),
+    (
+        "a bare KeyboardInterrupt-free ValueError, then dash's not found",
+        TB + "ValueError\n/bin/sh: 1: resume_run: not found\n",
+        ("exception", None, None, 4),
+    ),
+    # --- Moab's reason for a job PBS deleted, and the host PBS ran it on
+    (
+        "Moab's wallclock limit below PBS's deletion, one host",
+        "PBS Job Id: 26066307.sched\nExec host:  n056/0+n056/1+n056/2\njob deleted\n"
+        "Job deleted at request of root@sched\nMOAB_INFO:  job exceeded wallclock limit\n",
+        ("time_limit", None, "n056", 5),
+    ),
+    (
+        "Moab's wallclock limit, the job on two hosts (which one is not said)",
+        "Exec host:  n056/0+n057/0\nJob deleted at request of root@sched\n"
+        "MOAB_INFO:  job exceeded wallclock limit\n",
+        ("time_limit", None, None, 3),
+    ),
+    (
+        "qstat's exec_host of one node, and Torque's own walltime kill",
+        "    exec_host = gpu12/0-7\n=>> PBS: job killed: walltime 3616 exceeded limit 3600\n",
+        ("time_limit", None, "gpu12", 2),
+    ),
+    # --- a worker that died without a word, and the program that waited on it
+    (
+        "Ray's driver on an unavailable actor, then the raylet's dead worker",
+        "ray.exceptions.ActorUnavailableError: The actor 5a is unavailable: RpcError: Socket closed.\n"
+        "(raylet) A worker died or was killed while executing a task by an unexpected system error. "
+        "Worker IP address: 10.0.0.7 Worker port: 38117\n",
+        ("signal", None, "10.0.0.7", 2),
+    ),
+    (
+        "datasets' map whose worker died, then slurmstepd's oom_kill count",
+        "[rank1]: RuntimeError: One of the subprocesses has abruptly died during map operation.To debug "
+        "the error, disable multiprocessing.\n"
+        "slurmstepd-gpu016: error: Detected 4 oom_kill events in StepId=25022146.batch. Some of the step "
+        "tasks have been OOM Killed.\n",
+        ("host_oom", None, "gpu016", 2),
+    ),
+    (
+        "a process pool's broken worker, then the kernel's OOM killer",
+        TB + "concurrent.futures.process.BrokenProcessPool: A process in the process pool was terminated "
+        "abruptly while the future was running or pending.\n"
+        "[123.4] Out of memory: Killed process 4242 (python) total-vm:1000kB, anon-rss:900kB\n",
+        ("host_oom", None, None, 5),
+    ),
+    (
+        "joblib's terminated worker alone stays the program's exception",
+        TB + "joblib.externals.loky.process_executor.TerminatedWorkerError: A worker process managed by "
+        "the executor was unexpectedly terminated.\n",
+        ("exception", None, None, 4),
+    ),
+    # --- MPI's fatal error handler
+    (
+        "Open MPI's error block: an internal error, reported by rank 3",
+        "[cn-247:28492] *** An error occurred in MPI_Allreduce\n"
+        "[cn-247:28492] *** reported by process [635830273,3]\n"
+        "[cn-247:28492] *** on communicator MPI_COMM_WORLD\n"
+        "[cn-247:28492] *** MPI_ERR_INTERN: internal error\n"
+        "[cn-247:28492] *** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n",
+        ("nccl_error", 3, "cn-247", 4),
+    ),
+    (
+        "Open MPI's error block: a message truncated is the program's call",
+        "[cn-247:28492] *** An error occurred in MPI_Recv\n"
+        "[cn-247:28492] *** reported by process [635830273,1]\n"
+        "[cn-247:28492] *** MPI_ERR_TRUNCATE: message truncated\n",
+        ("unknown", None, "cn-247", 3),
+    ),
+    # --- NCCL's INFO lines are no failures; its communicator lines place a rank
+    (
+        "NCCL INFO's missing net plugin, then the watchdog's timeout",
+        "gpu017:2971403:2971403 [3] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared "
+        "object file: No such file or directory No plugin found (libnccl-net.so), using internal "
+        "implementation\n"
+        "gpu017:2971403:2971574 [3] NCCL INFO comm 0xada2250 rank 3 nranks 4 cudaDev 3 busId bd000 - Init "
+        "COMPLETE\n"
+        "[rank3]:[E923 15:45:08.084919234 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=1800000) ran for 1800048 milliseconds before timing out.\n",
+        ("collective_timeout", None, None, 3),
+    ),
+    # --- torchrun numbers a node's workers in one run
+    (
+        "rank 1's exception, torchrun's table names rank 2 (local rank 2) on its host",
+        "[rank1]: RuntimeError: Expected to mark a variable ready only once.\n"
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-09-22_00:49:39\n"
+        "  host      : wizard29.cluster\n  rank      : 2 (local_rank: 2)\n  exitcode  : 1 (pid: 12)\n"
+        "  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/"
+        "elastic/errors.html\n============================================================\n",
+        ("exception", 1, "wizard29.cluster", 1),
+    ),
+    (
+        "rank 1's exception, torchrun's table names rank 5 (local rank 1) on another node",
+        "[rank1]: RuntimeError: Expected to mark a variable ready only once.\n"
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-09-22_00:49:39\n"
+        "  host      : wizard30.cluster\n  rank      : 5 (local_rank: 1)\n  exitcode  : 1 (pid: 12)\n"
+        "  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/"
+        "elastic/errors.html\n============================================================\n",
+        ("exception", 1, None, 1),
+    ),
+    # --- the node of the batch script's own process
+    (
+        "an unlabelled traceback, then slurmstepd ends the job on its node",
+        TB + "AttributeError: ckpt_dir\n"
+        "slurmstepd: error: *** JOB 20574975 ON agpu4 CANCELLED AT 2022-11-07T11:30:22 DUE TO TIME "
+        "LIMIT ***\n",
+        ("exception", None, "agpu4", 4),
+    ),
+    (
+        "an unlabelled traceback, then slurmstepd ends a step on a node (an srun's, maybe another)",
+        TB + "AttributeError: ckpt_dir\n"
+        "slurmstepd: error: *** STEP 20574975.0 ON agpu4 CANCELLED AT 2022-11-07T11:30:22 DUE TO TIME "
+        "LIMIT ***\n",
+        ("exception", None, None, 4),
+    ),
+    # --- names in words
+    (
+        "torchrun's rendezvous names the agent's node",
+        "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node "
+        "'node04.localdomain_3882442_0' has failed to shutdown the rendezvous 'abc' due to an error of "
+        "type RendezvousConnectionError.\n",
+        ("rendezvous", None, "node04.localdomain", 1),
+    ),
+    (
+        "the kernel's log after a prompt that ran dmesg",
+        "user@skl-node-1:~$ sudo dmesg -T | grep -i kill\n"
+        "[Thu Mar 14 01:57:54 2019] Out of memory: Kill process 89746 (python) score 1031 or sacrifice "
+        "child\n",
+        ("host_oom", None, "skl-node-1", 2),
+    ),
+    (
+        "older kernel's OOM killer, the child's line alone",
+        "[Thu Mar 14 01:57:54 2019] Killed process 89879 (python) total-vm:146328kB, anon-rss:0kB\n",
+        ("host_oom", None, None, 1),
+    ),
+    (
+        "an OOM line after a prompt that submitted a job names no node",
+        "[me@login01 ~]$ sbatch train.sh\n"
+        "[123.4] Out of memory: Killed process 4242 (python) total-vm:1000kB, anon-rss:900kB\n",
+        ("host_oom", None, None, 2),
+    ),
 ]
 
 
@@ -295,3 +443,37 @@ def test_a_traceback_that_never_closes_still_shows_its_innermost_frame(tmp_path:
     first = triage_files([log]).findings[0]
     assert (first.cls, first.confidence, first.evidence[0].line) == ("unknown", "low", 4)
     assert first.evidence[1].line == 1  # with its header
+
+
+def test_only_symptoms_is_said_with_doubt_and_names_the_rank_the_others_blame(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "[rank3]:[E421 04:13:43.426633564 ProcessGroupGloo.cpp:143] Rank 3 successfully reached "
+        "monitoredBarrier, but received errors while waiting for send/recv from rank 0. Please check "
+        "rank 0 logs for faulty rank.\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    assert not any(f.cause for f in d.findings)
+    first = d.findings[0]
+    assert (first.cls, first.confidence, first.rank) == ("collective_timeout", "medium", 0)
+
+
+def test_only_symptoms_that_name_no_rank_blame_none(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "[rank1]:[E923 15:45:08.085006896 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=1800000) ran for 1800004 milliseconds before timing out.\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.confidence, first.rank) == ("collective_timeout", "medium", None)
+
+
+def test_a_bare_exception_keeps_its_class_and_the_next_line_its_own(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(TB + "AssertionError\n/var/spool/slurmd/job3/slurm_script: line 9: x: command not found\n")
+    d = triage_files([log])
+    assert [(f.cls, f.confidence, f.cause) for f in d.findings][:1] == [("exception", "high", True)]
+    assert any(f.cls == "missing_program" and f.evidence[0].line == 5 for f in d.findings)

@@ -19,6 +19,7 @@ The table is data: `docs/triage.md` lists its rows (`jobc triage --signatures --
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,19 @@ from jobc.jobs.findings import Finding
 #: Signals that end a process on its own account (a crash), not a teardown or a kill from outside.
 CRASH = frozenset({"SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL"})
 
+
+#: An exception that only says a worker process it started died, not why (datasets' map, a
+#: process pool, joblib's executor, a data-loader worker): something outside ended that worker.
+CHILD_DIED = re.compile(
+    r"[Oo]ne of the subprocesses has abruptly died|"
+    r"process in the process pool was terminated abruptly|"
+    r"worker process managed by the executor was unexpectedly terminated|"
+    r"DataLoader worker \(pids?\(?s?\)? ?[^)]{0,200}\)? exited unexpectedly|"
+    r"(?:child|worker|sub) ?process(?:es)? (?:\S{1,20} )?(?:has |have |was |were )?(?:died|terminated) "
+    r"(?:abruptly|unexpectedly)|"
+    # Ray's driver, waiting on an actor whose worker process is gone
+    r"\b(?:ActorUnavailableError|ActorDiedError|RayActorError|WorkerCrashedError)\b"
+)
 
 #: How Slurm ended the whole job: no process's failure, though each is a cause of its own.
 _JOB_ENDS = frozenset({"time_limit", "preempted", "node_fail", "cancelled"})
@@ -66,6 +80,8 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("timeout")
     if f.code == "N411":
         k.add("barrier")
+    if f.cls == "exception" and CHILD_DIED.search(f.summary[:2000]) is not None:
+        k.add("child_died")
     if f.code == "L202":
         k.add("table")
     if f.code == "S506":
@@ -192,6 +208,23 @@ EXPLAINS: tuple[Row, ...] = (
         "the OOM killer explains the SIGKILL of a process on its node",
     ),
     Row(
+        "host_oom",
+        "child_died",
+        "node",
+        "any",
+        "the OOM killer explains a program's word that a worker process it started died and not why "
+        "(datasets' map, a process pool; slurmstepd counts the kills only when the step ends)",
+    ),
+    Row(
+        "failure",
+        "child_died",
+        "job",
+        "any",
+        "a process's own failure explains the word of the program that started or waited on it "
+        "that it died (Ray's driver on a dead actor; a pool on its worker)",
+        cause_unless="child_died",
+    ),
+    Row(
         "failure",
         "barrier",
         "named",
@@ -245,6 +278,7 @@ EXPLAINS: tuple[Row, ...] = (
         "a process's later errors are its first failure's consequences (an abort after a watchdog's "
         "error); a weaker line (an exception without its traceback) never explains a stated failure",
         unless="crash",
+        cause_unless="child_died",  # (the word that another process died: that death is no consequence)
         stronger=True,
     ),
     Row(

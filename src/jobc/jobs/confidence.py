@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from jobc.jobs.causality import CHILD_DIED
 from jobc.jobs.findings import Finding
 
 LEVELS = ("high", "medium", "low")
@@ -36,6 +37,10 @@ def _level(f: Finding, causes: Sequence[Finding]) -> str:
     if f.cls == "unknown" or f.strength <= 0:
         return "low"
     if f.strength == 1 or f.report or f.strength == 2:
+        return "medium"
+    if f.role == "symptom":
+        # a symptom says what the others saw, not why: the cause is elsewhere, or not in the log
+        # (a line no signature reads may be it)
         return "medium"
     rivals = [g for g in causes if g is not f and g.strength >= 3 and g.cls not in (f.cls, "unknown")]
     if f.cause and rivals:
@@ -76,4 +81,6 @@ def _generic_exception(f: Finding) -> bool:
     head = f.summary.split(" raised ", 1)[-1]
     name = head.split(":", 1)[0].rpartition(".")[2].strip()
     message = head.split(":", 1)[1] if ":" in head else ""
+    if CHILD_DIED.search(head) is not None:
+        return True  # another process's end, reported: why it ended is that process's
     return name in GENERIC_TYPES or "Signal" in name or _OTHER_CLASS_WORDS.search(message) is not None

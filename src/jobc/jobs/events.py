@@ -102,6 +102,21 @@ _CTLD_ALLOCATE = re.compile(
     r"(?:Allocate|Started|_slurm_rpc_allocate_resources) JobI[dD]=(?P<job>[0-9][0-9_+]{0,40}) "
     r"(?:NodeList=(?P<a>[^\s]{1,400})|in [^\s]{1,80} on (?P<b>[^\s]{1,400}))"
 )
+#: PBS's and Torque's hosts of a job, in its mail to the owner and in `qstat -f`: `Exec host:
+#: n56/0+n56/1` and `exec_host = n56/0-7`, each host with its slots. The log of one job; its node
+#: when every slot is on one host (several hosts say nothing of which one ended it).
+_PBS_EXEC_HOST = re.compile(r"^\s{0,8}(?:Exec host:|exec_host =)\s{1,8}(?P<hosts>[^\s]{1,2000})\s*$")
+#: A shell's prompt (bash's `[user@host dir]# `, `user@host:~$ `) before a command that prints the
+#: kernel's log (dmesg, journalctl -k, its files under /var/log): the host the kernel's lines are of.
+_KERNEL_PROMPT = re.compile(
+    r"^\s{0,8}\[?[A-Za-z0-9_.\-]{1,64}@(?P<host>[A-Za-z][A-Za-z0-9.\-]{0,62})[ :][^\n#$]{0,200}[#$] {1,4}"
+    r"(?:sudo {1,4})?(?:dmesg|journalctl|(?:grep|cat|less|tail|zgrep)\b[^\n]{0,200}/var/log/)"
+)
+#: torchrun's table gives a rank's local rank beside it: `rank      : 2 (local_rank: 2)`.
+_LOCAL_IN_TABLE = re.compile(r"\(local_rank: ([0-9]{1,6})\)")
+#: Open MPI's fatal error block names the process that raised it: `*** reported by process
+#: [635830273,3]` (the job's id and the rank in MPI_COMM_WORLD).
+_MPI_REPORTED = re.compile(r"\*\*\* reported by process \[[0-9]{1,12},(?P<rank>[0-9]{1,9})\]")
 #: Lines that start a record of their own, never the continuation of an exception's message.
 _RECORD = re.compile(
     r"^(?:\s{0,16}File \"|Traceback |During handling|The above exception|srun: |slurmstepd|[\[(=<-]|"
@@ -141,6 +156,7 @@ class Scanner(Facts):
         self.catalogue = tuple(catalogue)
         self.model = prefixes.PLAIN
         self.seen: dict[tuple[Any, ...], Event] = {}
+        self.mpi_reported: dict[tuple[str | None, str | None], str] = {}
         self.open_tb: dict[tuple[Any, ...], _OpenTraceback] = {}
         self.chain_pending: set[tuple[Any, ...]] = set()
         self.last_exception: dict[tuple[Any, ...], Event] = {}
@@ -269,6 +285,7 @@ class Scanner(Facts):
             and len(self.job_nodes) < 4096
         ):
             self.job_nodes.setdefault(a.group("job"), a.group("a") or a.group("b"))
+        self._note_places(path, number, raw, line)
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
         if self.held is not None and self._rejoin(ev, line, text):
@@ -291,6 +308,23 @@ class Scanner(Facts):
         if self._traceback(key, ev, order, line, text):
             return
         self._match(ev, order, line, text)
+
+    def _note_places(self, path: str, number: int, raw: str, line: Line) -> None:
+        """Lines that say where the log's processes ran, for the findings to come: Open MPI's
+        `*** reported by process [JOB,RANK]`, a shell's prompt before the kernel's log, PBS's
+        `Exec host:` list."""
+        text = line.text
+        if "reported by process [" in text and (r := _MPI_REPORTED.search(text[:400])) is not None:
+            self.mpi_reported[(line.node, line.writer)] = r.group("rank")
+        if (
+            ("dmesg" in raw or "journalctl" in raw or "/var/log/" in raw)
+            and len(self.kernel_prompts) < 64
+            and (p := _KERNEL_PROMPT.match(raw[:2000])) is not None
+        ):
+            self.kernel_prompts.append((path, number, p.group("host")))
+        if "xec" in text and (h := _PBS_EXEC_HOST.match(text[:2100])) is not None:
+            hosts = {part.split("/")[0] for part in h.group("hosts").split("+")}
+            self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
 
     def _labels(self, line: Line) -> None:
         who = (line.task, line.rank, line.local_rank, line.node)
@@ -438,15 +472,22 @@ class Scanner(Facts):
         assert self.cont is not None
         event, where, left, message = self.cont
         self.cont = None
-        if left <= 0 or key != where or not text.strip() or line.level is not None or _RECORD.match(text):
+        # a bare type (`AssertionError`) has no message to go on: Python prints a message on the
+        # type's own line, so what follows is another record (the batch script's next error)
+        if not message.strip() or left <= 0 or key != where or not text.strip():
             return False
+        if line.level is not None or _RECORD.match(text):
+            return False
+        alone = self._classify(text)
         message = f"{message} {text.strip()}"[:2000]
         self.cont = (event, where, left - 1, message)
         if len(event.context) < 16:
             event.context.append(ev)
         if event.cls == "exception" and event.sig is not None and event.sig.code == "P104":
             sig = self._classify(f"{event.fields.get('type', '')}: {message}")
-            if sig is not None and sig.code != "P104":
+            # a line a signature reads on its own says its own failure: it does not reclassify
+            # the exception above it (only a message cut in two is read whole)
+            if sig is not None and sig.code != "P104" and sig is not alone:
                 event.sig, event.cls, event.role, event.kind = sig, sig.cls, sig.role, sig.name
                 event.strength = max(event.strength, strength_of(sig))
         # a line a signature reads on its own is also an event of its own (its fields: a node)
@@ -483,6 +524,12 @@ class Scanner(Facts):
         if rank is not None and host and host not in ("<N/A>", ""):
             self.rank_node.setdefault(rank, host)
             self.nodes_seen.add(host)
+            # torchrun numbers a node's workers in one run (group rank x local world size +
+            # local rank): the ranks from this one's first local rank up to it share its host
+            local = _LOCAL_IN_TABLE.search(table["rank"])
+            first = rank - int(local.group(1)) if local else rank
+            for other in range(max(first, 0, rank - 1024), rank):
+                self.rank_node.setdefault(other, host)
         pid = re.search(r"\(pid: ([0-9]{1,10})\)", table.get("exitcode", ""))
         if rank is not None and pid is not None and len(self.pid_rank) < 65536:
             self.pid_rank.setdefault(pid.group(1), rank)
@@ -693,6 +740,11 @@ class Scanner(Facts):
                 self.events[-1].fields["abort"] = True
             self.abort_at = self.abort_line = None
             return
+        if sig.code == "N417" and "rank" not in fields:
+            # Open MPI's error block: `*** reported by process [JOB,RANK]` came a line or two before
+            rank = self.mpi_reported.get((line.node, line.writer))
+            if rank is not None:
+                fields["rank"] = rank
         self._matched_one(sig, fields, ev, order, line, strength=strength)
 
     def _matched_one(

@@ -237,6 +237,9 @@ class Facts:
         self.rank_task: dict[int, int] = {}
         self.task_node: dict[int, str] = {}
         self.rank_node: dict[int, str] = {}
+        # a shell's prompt before a command that prints the kernel's log (`[root@n1 ~]# dmesg -T`):
+        # (file, line, host); the kernel's lines after it are that host's
+        self.kernel_prompts: list[tuple[str, int, str]] = []
         self.signals: list[Evidence] = []
         self.requeues: list[Evidence] = []
         self.step_ends: list[tuple[Evidence, int]] = []

@@ -53,7 +53,10 @@ _NAME = r"[A-Za-z][A-Za-z0-9_.\-]{0,62}"
 _NODE_IN_MESSAGE = re.compile(
     rf"\b(?:on|ON|at) (?:node|host) (?P<a>{_NAME})|\b(?:node|host)(?:name)?[=:] ?(?P<b>{_NAME})|"
     rf"\bNodeList=(?P<c>{_NAME})(?![\[,\w])|\*\*\* on (?P<d>{_NAME})|"
-    rf"\*\*\* (?:JOB|STEP) [^\s]{{1,40}} ON (?P<e>{_NAME})"
+    rf"\*\*\* (?:JOB|STEP) [^\s]{{1,40}} ON (?P<e>{_NAME})|"
+    # torchrun's rendezvous names an agent `HOST_PID_N` (its node descriptor): `The node
+    # 'node04.localdomain_3882442_0' has failed to shutdown the rendezvous`
+    r"\b[Tt]he node '(?P<f>[A-Za-z0-9][A-Za-z0-9.\-]{0,200})_[0-9]{1,10}_[0-9]{1,6}'"
 )
 #: `on NAME`, read only for a name the log shows as a node elsewhere.
 _ON_NAME = re.compile(rf"\bon (?P<n>{_NAME})")
@@ -102,13 +105,19 @@ def place(facts: Facts, e: Event) -> Who:
         inferred = inferred or node is not None
     if node is None and str(fx.get("job")) in facts.job_nodes:
         node = _one_node(facts.job_nodes[str(fx.get("job"))])  # the nodes slurmctld allocated it
+    if node is None and e.cls in JOB_CLASSES and "" in facts.job_nodes:
+        node = _one_node(facts.job_nodes[""])  # the hosts PBS ran the log's one job on
     if node is None:
         node = node_in_message(text, facts.nodes_seen)
+    if node is None and rank is None and task is None and facts.kernel_prompts:
+        node = _kernel_host(facts, e)
     if node is not None and REDACTED.match(node):
         node = None  # a paste that hid the node's name (`on node xxxxxxxx`) names no node
     return Who(rank, local, task, count, node, inferred)
 
 
+#: slurmstepd's words for the whole job's end (the batch step's, on the job's first node), not a step's.
+_JOB_END = re.compile(r"\bslurmstepd[^:]{0,80}: error: \*\*\* JOB [0-9]")
 #: A name a paste put in place of a real one: a run of x's or asterisks, `<node>`, `...`, `HOSTNAME`.
 REDACTED = re.compile(r"^(?:[xX]{3,}|\*{2,}|\.{3,}|<[^>]{0,40}>|(?:HOST|NODE)(?:NAME)?|hostname|nodename)$")
 
@@ -133,6 +142,12 @@ def node_in_message(text: str, known: set[str] | frozenset[str] = frozenset()) -
         if name in known:
             return name
     return None
+
+
+def _kernel_host(facts: Facts, e: Event) -> str | None:
+    """The host whose kernel log a line is: the last prompt before it that printed that log."""
+    hosts = [h for path, at, h in facts.kernel_prompts if path == e.ev.file and at < e.ev.line]
+    return hosts[-1] if hosts and is_host(hosts[-1]) else None
 
 
 def _one_node(nodelist: str) -> str | None:
@@ -185,15 +200,43 @@ def node_of(facts: Facts, rank: int | None, task: int | None) -> str | None:
         return facts.rank_node[rank]
     if task is not None and facts.torchrun and facts.nodelist:
         return nth_host(facts.nodelist, task)
+    if rank is not None and facts.writer_rank:
+        return _nccl_node(facts, rank)
     return None
 
 
-def borrow_node(first: Finding, findings: Sequence[Finding]) -> None:
+def _nccl_node(facts: Facts, rank: int) -> str | None:
+    """A rank's node from NCCL's communicator lines: the host of the process (`host:pid`) that
+    is that rank in the largest communicator the log shows (a smaller one numbers its own ranks);
+    none when two hosts claim it (two jobs' communicators, one log)."""
+    largest = max(size for _, size in facts.writer_rank.values())
+    hosts = {
+        writer.split(":", 1)[0]
+        for writer, (r, size) in facts.writer_rank.items()
+        if r == rank and size == largest and ":" in writer
+    }
+    host = hosts.pop() if len(hosts) == 1 else None
+    return host if host is not None and is_host(host) else None
+
+
+def borrow_node(first: Finding, findings: Sequence[Finding], solo: bool = False) -> None:
     """A first cause that names no node (or no rank) takes them from the other findings of its
     class, when those all name the same one (the same failure, seen again with a prefix: srun's
-    report of the OOM kill slurmstepd counted), as an inference."""
+    report of the OOM kill slurmstepd counted), as an inference. In the log of one unlabelled
+    process (`solo`: the batch script's output), slurmstepd's end of the whole job (`*** JOB N ON
+    agpu4 CANCELLED`) names the node the batch script, and so that process, ran on."""
     if first.cls in ("unknown", "time_limit", "preempted", "cancelled"):
         return
+    if solo and first.node is None and first.rank is None and first.task is None:
+        ends = {
+            f.node
+            for f in findings
+            if f.cls in JOB_CLASSES and f.node and any(_JOB_END.search(e.text) for e in f.evidence[:1])
+        }
+        named = {f.node for f in findings if f.node}
+        if len(ends) == 1 and named == ends:
+            first.node = ends.pop()
+            first.inferred = True
     same = [f for f in findings if f is not first and f.cls == first.cls]
     nodes = {f.node for f in same if f.node}
     ranks = {f.rank for f in same if f.rank is not None}

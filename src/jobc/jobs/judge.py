@@ -159,13 +159,14 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
         if f.cls == "host_oom" and f.node is None and nodes:
             f.node = nodes[0]
             f.summary = f.summary.replace(": a process", f": on {nodes[0]}", 1)
-    _causes(findings, scanner.progress, solo=len(scanner.labelled) <= 1 and len(scanner.nodes_seen) <= 1)
+    solo = len(scanner.labelled) <= 1 and len(scanner.nodes_seen) <= 1
+    _causes(findings, scanner.progress, solo=solo)
     _requeue(scanner, findings)
     findings = _merge(findings)
     _place_unlabelled(findings)
     causes = sorted((f for f in findings if f.cause), key=lambda f: (-f.strength, f.order))
     if causes:
-        identity.borrow_node(causes[0], findings)
+        identity.borrow_node(causes[0], findings, solo=solo and not scanner.labelled)
 
     if not any(f.cause for f in findings):
         # a signal the job received (Lightning's `Received SIGTERM`, torchrun's agent) and nothing else
@@ -475,7 +476,8 @@ _EXIT_OF: dict[str, tuple[int, ...]] = {
     "container-executable-not-found": (127, 255),
 }
 #: ... and of a class, when words named it and no signature did.
-_EXIT_OF_CLASS: dict[str, tuple[int, ...]] = {"missing_program": (2, 13, 127)}
+#: (a process the OOM killer ended exits by its SIGKILL, never with 1: the node's count is no rank's)
+_EXIT_OF_CLASS: dict[str, tuple[int, ...]] = {"missing_program": (2, 13, 127), "host_oom": (137, -9)}
 
 
 def _place_unlabelled(findings: list[Finding]) -> None:
@@ -593,6 +595,13 @@ def _merge(findings: list[Finding]) -> list[Finding]:
 _COLLECTIVE = re.compile(r"collective ([A-Za-z_]{1,40}) \(SeqNum ([0-9]{1,18})\)")
 
 
+#: A rank a timed-out peer names as the one it waited on: Gloo's monitored barrier on a rank other
+#: than 0 (`… waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.`).
+_FAULTY_RANK = re.compile(
+    r"check rank ([0-9]{1,9}) logs for faulty rank|waiting for send/recv from rank ([0-9]{1,9})"
+)
+
+
 def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:
     """A log that holds only symptoms: say so, and name the ranks that did not time out."""
     timeouts = [f for f in findings if f.cls == "collective_timeout"]
@@ -612,6 +621,15 @@ def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:
     elif waited:
         suspects = "; suspects: the ranks not listed, which did not time out"
     who = f"rank(s) {_list(waited)} waited" if waited else "ranks waited"
+    faulty = {
+        int(m.group(1) or m.group(2))
+        for f in timeouts
+        for e in f.evidence
+        for m in _FAULTY_RANK.finditer(e.text[:2000])
+    }
+    blamed = faulty.pop() if len(faulty) == 1 else None
+    if blamed is not None:
+        suspects = f"; the waiting ranks name rank {blamed} as the faulty one (its own failure is not shown)"
     return Finding(
         kind="only-symptoms",
         summary=f"the first cause is not in the log: {who}{op} for a rank that never joined{suspects}",
@@ -620,7 +638,7 @@ def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:
         evidence=timeouts[0].evidence[:2],
         cls="collective_timeout",
         role="symptom",
-        rank=None,
+        rank=blamed,
         ranks=waited,
     )
 

@@ -33,9 +33,11 @@ FALLBACK = re.compile(
     r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
     # Slurm's own words for how a job ended (a controller's log, a wrapper that prints them)
     r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
-    r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|BAD TERMINATION|"
+    r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
     # PBS's and Torque's (the MOM's kill, the server's deletion)
-    r"\bjob killed\b|[Dd]eleted at request of|" + "|".join(BASH_NOT_FOUND_WORDS) + ")"
+    r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
+    + "|".join(BASH_NOT_FOUND_WORDS)
+    + ")"
     # bash's `command not found` in the languages of its message catalogue
 )
 #: A line that is advice, a hedge, a warning, a metric or a recovery is never a failure of its own.
@@ -51,8 +53,11 @@ NOT_A_FAILURE = re.compile(
     # a switch or a count, not an event (`Exception handling enabled`, `Assertion checks: on`)
     r"\b(?:Exception|Error|Assertion)s? (?:handling|checks?|reporting|logging)\b|"
     # what the writer does instead: it recovered
-    r"\b(?:falling back|fall back|using (?:the )?default|will retry|retrying|skipping|ignoring|"
-    r"going to \S{1,200} instead)\b"
+    r"\b(?:falling back|fall back|using (?:the |an? )?(?:default|internal|built-?in|fallback)|will retry|"
+    r"retrying|skipping|ignoring|going to \S{1,200} instead)\b|"
+    # NCCL's own level word: an INFO line says what it set up (an optional plugin it did not find);
+    # its failures are WARN lines
+    r"\bNCCL INFO\b"
 )
 #: Logging levels that make a line an error whatever its words, and those that make it none.
 ERROR_LEVELS = frozenset({"E", "F", "ERROR", "FATAL", "CRITICAL"})
@@ -79,7 +84,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bTIME LIMIT\b|[Tt]ime limit (?:exhausted|reached|exceeded)|\bwall ?time (?:limit )?exceeded|"
             # PBS's and LSF's words: `walltime 3616 exceeded limit 3600`, `exceeded its walltime limit`,
             # `TERM_RUNLIMIT: job killed after reaching LSF run time limit`
-            r"\bwalltime [0-9]{1,12} exceeded limit\b|exceeded its walltime limit|\bTERM_RUNLIMIT\b"
+            r"\bwalltime [0-9]{1,12} exceeded limit\b|exceeded its walltime limit|\bTERM_RUNLIMIT\b|"
+            # Moab's and Maui's reason in the job's mail: `MOAB_INFO:  job exceeded wallclock limit`
+            r"\bexceeded (?:its )?wall ?clock limit\b"
         ),
     ),
     (
@@ -169,7 +176,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "nccl_error",
         re.compile(
             r"\bNCCL\b|\bnccl[A-Z][A-Za-z]{2,40}Error\b|\bUCX\b|\bCCL_ERROR\b|\bibv_[a-z_]{2,40}\b|\bInfiniBand\b|"
-            r"\bPSM[23]?\b|\blibfabric\b"
+            r"\bPSM[23]?\b|\blibfabric\b|"
+            # MPI's errors of the library itself or a peer (not a call's wrong argument)
+            r"\bMPI_ERR_(?:INTERN|OTHER|UNKNOWN|PROC_FAILED|PROC_ABORTED|REVOKED)\b"
         ),
     ),
     (

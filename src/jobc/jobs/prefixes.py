@@ -124,6 +124,15 @@ _NOT_HOSTS = frozenset(
     {
         "srun",
         "slurmstepd",
+        # Slurm's other commands write `sbatch: error: …` as srun does
+        "sbatch",
+        "salloc",
+        "scancel",
+        "scontrol",
+        "squeue",
+        "sacct",
+        "sattach",
+        "sbcast",
         "bash",
         "sh",
         "zsh",

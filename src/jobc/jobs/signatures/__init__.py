@@ -147,7 +147,21 @@ TRACEBACK_KEYWORDS = (
     "During handling",
     "The above exception",
 )
-EXTRA_KEYWORDS = ("jobc", "Root Cause", "Failures:", "FAILED", "JobId=", "JobID=")
+#: (PBS's `Exec host:` and `exec_host =` name the job's hosts: the node of the job's end)
+EXTRA_KEYWORDS = (
+    "jobc",
+    "Root Cause",
+    "Failures:",
+    "FAILED",
+    "JobId=",
+    "JobID=",
+    "Exec host:",
+    "exec_host =",
+    "reported by process [",
+    "dmesg",
+    "journalctl",
+    "/var/log/",
+)
 #: The fallback lexicon's words (jobc.jobs.events.FALLBACK): a line that only says it is an error
 #: is read too, and gives a finding of class unknown when no signature reads it.
 FALLBACK_KEYWORDS = (
@@ -175,6 +189,7 @@ FALLBACK_KEYWORDS = (
     "DUE TO ",
     # MPI's and the C library's
     "MPI_ABORT",
+    "MPI_ERR_",
     "BAD TERMINATION",
     "No such file or directory",
     "Permission denied",
@@ -183,6 +198,9 @@ FALLBACK_KEYWORDS = (
     # PBS's and Torque's
     "job killed",
     "deleted at request of",
+    "exceeded wallclock limit",
+    "exceeded its wallclock limit",
+    "exceeded wall clock limit",
 )
 
 

@@ -147,22 +147,31 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         "L209",
         "ray-worker-died",
-        "exit_code",
+        "signal",
         "cause",
-        ("ActorDiedError", "RayActorError", "Worker exit type", "The actor died"),
+        (
+            "ActorDiedError",
+            "RayActorError",
+            "Worker exit type",
+            "The actor died",
+            "A worker died or was killed",
+        ),
         re.compile(
             r"(?P<what>The actor died unexpectedly before finishing this task|"
             r"The actor is dead because its worker process has died|"
             r"A worker died or was killed while executing a task by an unexpected system error|"
             r"RayTaskError\((?:ActorDiedError|RayActorError)\))"
         ),
-        "Ray saying a worker process (an actor) died: how it ended is not said (Ray lists the usual "
-        "suspects: the OOM killer, a crash); the node is the IP Ray names",
+        "Ray saying a worker process (an actor) died without a word (its connection ended: `End of "
+        "file`): which signal is not said, but each cause Ray lists is one (the OOM killer's or `ray "
+        "stop --force`'s SIGKILL, a crash's SIGSEGV); an actor that raised says so otherwise; the node "
+        "is the IP Ray names",
         "ray.exceptions.RayTaskError(ActorDiedError): ray::TaskRunner.run() (pid=18948, ip=10.1.2.3, "
         "actor_id=2dbcd32867b5c511f131cbb201000000)",
         "ray.exceptions.RayTaskError(ValueError): ray::TaskRunner.run() (pid=18948, ip=10.1.2.3)",
         "Ray (python/ray/exceptions.py; the worker's exit detail from the raylet)",
         ("what",),
+        strength=2,  # a process's end, reported by another: which signal is not said
     ),
     Signature(
         "L210",

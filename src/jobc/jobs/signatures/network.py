@@ -328,6 +328,27 @@ SIGNATURES: tuple[Signature, ...] = (
         "UCX (src/uct/ib/mlx5/ib_mlx5_log.c, src/ucs/debug/log.c)",
         ("what",),
     ),
+    Signature(
+        "N417",
+        "mpi-errhandler-internal",
+        "nccl_error",
+        "cause",
+        ("MPI_ERR_",),
+        re.compile(
+            # the errors of the library or the network under it; an MPI call's own wrong argument
+            # (MPI_ERR_COMM, MPI_ERR_RANK, MPI_ERR_TRUNCATE, ...) is the program's, not read here
+            r"\*\*\* (?P<what>MPI_ERR_(?:INTERN|OTHER|UNKNOWN|PROC_FAILED|PROC_ABORTED|REVOKED|SPAWN|NO_MEM)"
+            r"(?::[^\n]{0,200})?)"
+        ),
+        "MPI's fatal error handler (Open MPI's `*** An error occurred in MPI_Allreduce` block) naming "
+        "an error of the library or the network under it: an internal error, a failed or aborted "
+        "peer; the block's `*** reported by process [JOB,RANK]` gives the rank",
+        "[cn-247:28492] *** MPI_ERR_INTERN: internal error",
+        "[cn-247:28492] *** MPI_ERR_TRUNCATE: message truncated",
+        "Open MPI (ompi/errhandler/errhandler_predefined.c, ompi_mpi_errors_are_fatal_comm_handler; "
+        "ompi/errhandler/errcode.c for the error strings)",
+        ("what",),
+    ),
 )
 
 #: An endpoint in a rendezvous or socket message: `(host, port)` or `[host]:port`, tried first ...

@@ -70,6 +70,24 @@ SIGNATURES: tuple[Signature, ...] = (
         ("node",),
     ),
     Signature(
+        "B605",
+        "moab-limit-exceeded",
+        "time_limit",
+        "cause",
+        ("MOAB_INFO:", "exceeded wallclock", "exceeded walltime"),
+        re.compile(
+            r"(?:MOAB_INFO|MAUI_INFO):\s{1,8}job (?:has )?exceeded (?P<what>wallclock|walltime|wall ?time|"
+            r"cpu ?time) limit"
+        ),
+        "Moab's (or Maui's) reason for a job the PBS server deleted: it ran past its wall clock (or "
+        "CPU time) limit, as its mail to the owner says below `Job deleted at request of root`",
+        "MOAB_INFO:  job exceeded wallclock limit",
+        "MOAB_INFO:  job was rejected - job violates class configuration 'wclimit too high'",
+        "Moab Workload Manager (the `MOAB_INFO:` line of the job's mail when the scheduler cancels it "
+        "for its wall clock limit)",
+        ("what",),
+    ),
+    Signature(
         "B604",
         "pbs-job-deleted",
         "cancelled",

@@ -191,9 +191,17 @@ SIGNATURES: tuple[Signature, ...] = (
         "kernel-oom-killer",
         "host_oom",
         "cause",
-        ("Out of memory: Killed process", "invoked oom-killer", "Memory cgroup out of memory"),
+        (
+            "Out of memory: Kill",
+            "invoked oom-killer",
+            "Memory cgroup out of memory",
+            "Killed process",
+        ),
         re.compile(
-            r"(?:(?:Memory cgroup )?[Oo]ut of memory: Killed process (?P<pid>[0-9]{1,10}) "
+            # older kernels (before 4.19): `Out of memory: Kill process 89746 (python) score 1031 or
+            # sacrifice child`, then `Killed process 89879 (python) total-vm:…` on its own
+            r"(?:(?:(?:Memory cgroup )?[Oo]ut of memory: Kill(?:ed)? process|"
+            r"Killed process(?= [0-9]{1,10} \([^)\n]{1,80}\),? total-vm:)) (?P<pid>[0-9]{1,10}) "
             r"\((?P<what>[^)\n]{1,80})\)|"
             r"(?P<proc>[^\s]{1,80}) invoked oom-killer)"
         ),
