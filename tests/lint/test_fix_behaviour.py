@@ -459,6 +459,15 @@ def test_a_fix_that_writes_commands_is_judged_without_bash_trace_of_them() -> No
     assert proof.differences == [], proof.differences
 
 
+def test_jc801_moves_a_line_above_where_sbatch_stops_reading_not_where_bash_grammar_does() -> None:
+    # found by the fix-script fuzz target: an unclosed `$((` on line 2 is no command to the
+    # grammar, so the first command seemed to be line 3, and the line moved there stayed ignored
+    text = "#!/bin/bash\n$(($(($(($((# p\nn every rank\n#SBATCH --nodes=2\nsrun python t.py\n"
+    proof = prove(text, unsafe=False)
+    assert proof.after.splitlines()[1] == "#SBATCH --nodes=2"
+    assert proof.differences == [], proof.differences
+
+
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     # found by the hypothesis property: with B:, the warning during that step reached a batch
     # shell with no trap yet, which died of it, and the step never got the signal

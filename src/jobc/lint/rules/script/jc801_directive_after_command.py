@@ -65,7 +65,9 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             by_line.setdefault(d.span.line, []).append(d.text)
     # below the last directive sbatch reads (a comment above the first command stays with it)
     read = [d.span.line for d in f.directives if d.honoured]
-    target = max(read) + 1 if read else first
+    # never below the line where sbatch's own reading stops (the first that is neither blank nor
+    # a comment), even where bash's grammar sees no command there (an unclosed `$((`)
+    target = min(max(read) + 1 if read else first, _sbatch_stop(f.lines))
     for line, options in by_line.items():
         text = f.lines[line - 1] if line <= len(f.lines) else ""
         yield hit(
@@ -76,6 +78,17 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             # string of that language: moving it would change the string, so it is only reported
             fix=_move(line, text, target, f.lines) if f.readable else None,
         )
+
+
+def _sbatch_stop(lines: list[str]) -> int:
+    """The 1-based line at which sbatch stops reading directives."""
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if number == 1 and stripped.startswith("#!"):
+            continue
+        if stripped and not stripped.startswith("#"):
+            return number
+    return len(lines) + 1
 
 
 def _move(line: int, text: str, target: int, lines: list[str]) -> Fix | None:
