@@ -468,6 +468,15 @@ def test_jc801_moves_a_line_above_where_sbatch_stops_reading_not_where_bash_gram
     assert proof.differences == [], proof.differences
 
 
+def test_jc801_never_moves_a_line_above_the_interpreter_line() -> None:
+    # found by the fix-script fuzz target: text bash cannot parse on line 2 made the grammar's
+    # first command line 1, and the directives were moved above `#!/bin/bash`
+    text = "#!/bin/bash\n;!/b\x89in/bash\n# a note\n#SBATCH --nodes=1\nsrun python t.py\n"
+    proof = prove(text, unsafe=False)
+    assert proof.after.startswith("#!/bin/bash\n#SBATCH --nodes=1\n")
+    assert proof.differences == [], proof.differences
+
+
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     # found by the hypothesis property: with B:, the warning during that step reached a batch
     # shell with no trap yet, which died of it, and the step never got the signal

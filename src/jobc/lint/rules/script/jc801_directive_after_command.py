@@ -67,7 +67,12 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     read = [d.span.line for d in f.directives if d.honoured]
     # never below the line where sbatch's own reading stops (the first that is neither blank nor
     # a comment), even where bash's grammar sees no command there (an unclosed `$((`)
-    target = min(max(read) + 1 if read else first, _sbatch_stop(f.lines))
+    # (and never above the `#!` line: a parse error on it may make the grammar's first command
+    # line 1)
+    stop = _sbatch_stop(f.lines)
+    target = min(max(read) + 1 if read else min(first, stop), stop)
+    if f.lines and f.lines[0].lstrip("\ufeff").startswith("#!"):
+        target = max(target, 2)
     for line, options in by_line.items():
         text = f.lines[line - 1] if line <= len(f.lines) else ""
         yield hit(
