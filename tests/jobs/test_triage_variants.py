@@ -268,6 +268,17 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         ("time_limit", None, None, 3),
     ),
     (
+        "Moab's preemption below PBS's deletion at root's request",
+        "PBS Job Id: 77.sched\nExec host:  gpu-3-4/0\njob deleted\nJob deleted at request of root@sched\n"
+        "job preempted (node failure)\n",
+        ("preempted", None, "gpu-3-4", 5),
+    ),
+    (
+        "checkjob's message of a preempted job, without its reason",
+        "Message[0] job cancelled - job was preempted\n",
+        ("preempted", None, None, 1),
+    ),
+    (
         "qstat's exec_host of one node, and Torque's own walltime kill",
         "    exec_host = gpu12/0-7\n=>> PBS: job killed: walltime 3616 exceeded limit 3600\n",
         ("time_limit", None, "gpu12", 2),
@@ -477,3 +488,15 @@ def test_a_bare_exception_keeps_its_class_and_the_next_line_its_own(tmp_path: Pa
     d = triage_files([log])
     assert [(f.cls, f.confidence, f.cause) for f in d.findings][:1] == [("exception", "high", True)]
     assert any(f.cls == "missing_program" and f.evidence[0].line == 5 for f in d.findings)
+
+
+@pytest.mark.parametrize(("who", "confidence"), [("root@sched", "medium"), ("alice@login1", "high")])
+def test_a_deletion_at_roots_request_is_not_sure_to_be_a_cancel(
+    tmp_path: Path, who: str, confidence: str
+) -> None:
+    """root deletes jobs for the scheduler (preemption, a limit) as well as for an administrator:
+    alone, its deletion is a cancel said with doubt; a user's own deletion is one for sure."""
+    log = tmp_path / "x.log"
+    log.write_text(f"PBS Job Id: 77.sched\njob deleted\nJob deleted at request of {who}\n", encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.confidence) == ("cancelled", confidence)

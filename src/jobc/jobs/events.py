@@ -793,6 +793,10 @@ class Scanner(Facts):
             if event is not None and sig.cls in ("nccl_error", "gpu_error"):
                 self.last_error, self.last_error_left = event, 3
             return
+        elif sig.code == "B604" and fields.get("who") == "root":
+            # root deletes a job for the scheduler (its wall clock, a preemption) or for an
+            # administrator: the deletion does not say why, so it is not sure to be a user's cancel
+            strength = 2
         elif sig.code == "N404" and (cf := net.NCCL_CUDA_FAILURE.search(fields.get("what", ""))):
             # NCCL passing on a failed CUDA call: the CUDA error is the failure
             inner = self._classify(f"CUDA error: {cf.group('cuda')}", exclude=("N404", "P104"))

@@ -88,6 +88,21 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "B606",
+        "moab-job-preempted",
+        "preempted",
+        "cause",
+        ("job preempted", "job was preempted"),
+        re.compile(r"job (?:was )?preempted(?: \((?P<reason>[^()]{1,80})\))?"),
+        "Moab's reason for a job it had the PBS server delete: it preempted the job (with its reason "
+        "in brackets, `node failure` when the node was lost), as its mail, `checkjob` and its log say",
+        "Job deleted at request of root@mskcc-fe1.local\njob preempted (node failure)",
+        "Flags:          PREEMPTEE,RESTARTABLE",
+        "Moab Workload Manager (the reason of its mail and of `checkjob`'s `Message[N] job cancelled - "
+        "job preempted (REASON)` when the scheduler preempts a job)",
+        ("reason",),
+    ),
+    Signature(
         "B604",
         "pbs-job-deleted",
         "cancelled",
@@ -95,7 +110,8 @@ SIGNATURES: tuple[Signature, ...] = (
         ("Job deleted at request of", "job deleted at request of"),
         re.compile(r"[Jj]ob deleted at request of (?P<who>[A-Za-z0-9_.\-]{1,64})(?:@|\b)"),
         "PBS's or Torque's server deleting the job because a user (or an administrator, root) asked: "
-        "qdel, as its log and its mail to the owner say",
+        "qdel, as its log and its mail to the owner say (a deletion at root's request is the "
+        "scheduler's or an administrator's, whose reason is elsewhere: it is no more than a report)",
         "04/18/2016 22:55:25;0008;PBS_Server.12149;Job;7082041.hal-sched1.local;Job deleted at request "
         "of root@hal-sched1",
         "04/18/2016 22:55:25;0008;PBS_Server.12149;Job;7082041.hal-sched1.local;Job modified at request "
