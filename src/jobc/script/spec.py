@@ -33,29 +33,6 @@ SIGNALS = ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT")
 _NAME_OK = lazy(r"^[A-Za-z0-9._-]+$")
 _NAME_MAX = 200  # the schema's longest name
 _ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
-# Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
-COMPUTED = frozenset(
-    {
-        "MASTER_ADDR",
-        "MASTER_PORT",
-        "WORLD_SIZE",
-        "RANK",
-        "LOCAL_RANK",
-        "NODE_RANK",
-        "LOCAL_WORLD_SIZE",
-        "NNODES",
-        "NPROC_PER_NODE",
-        "GPUS_PER_NODE",
-    }
-)
-CACHES = {
-    "HF_HOME": "hf_home",
-    "UV_CACHE_DIR": "uv_cache_dir",
-    "TORCH_HOME": "torch_home",
-    "TRITON_CACHE_DIR": "triton_cache_dir",
-    "NEMO_HOME": "nemo_home",
-    "PIP_CACHE_DIR": "pip_cache_dir",
-}
 # what the setup rules look for: a step started by srun in a setup line, and `uv` in a step's
 # line (both JC504)
 _SRUN = lazy(r"srun")

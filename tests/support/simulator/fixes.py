@@ -195,21 +195,11 @@ def prove_texts(
         if allow.tautologies:
             original, _ = apply(text, [f.fix for f in allow.tautologies if f.fix is not None])
         keep = [s for s in wanted if s not in allow.ignore.scenarios]
-        a = simulate(
-            original,
-            name=name,
-            scenarios=keep,
-            options=allow.options,
-            uniform=allow.uniform,
-            accept=allow.accept,
-        )
-        b = simulate(made, name=name, scenarios=keep, uniform=allow.uniform)
-        codes = ",".join(sorted({f.code for f in found}))
-        found_here = {sc: compare_runs(a[sc], b[sc], allow.for_scenario(sc)) for sc in keep}
-        if any(found_here.values()):
-            # what differs between two runs of the original itself (a command of the machine's
-            # whose output changes, as `w` or `uptime`) is no evidence against the fix
-            again = simulate(
+
+        def run_original(
+            original: str = original, allow: Allowance = allow, keep: list[str] = keep
+        ) -> dict[str, Simulation]:
+            return simulate(
                 original,
                 name=name,
                 scenarios=keep,
@@ -217,6 +207,15 @@ def prove_texts(
                 uniform=allow.uniform,
                 accept=allow.accept,
             )
+
+        a = run_original()
+        b = simulate(made, name=name, scenarios=keep, uniform=allow.uniform)
+        codes = ",".join(sorted({f.code for f in found}))
+        found_here = {sc: compare_runs(a[sc], b[sc], allow.for_scenario(sc)) for sc in keep}
+        if any(found_here.values()):
+            # what differs between two runs of the original itself (a command of the machine's
+            # whose output changes, as `w` or `uptime`) is no evidence against the fix
+            again = run_original()
             for sc in keep:
                 noise = {_what(d) for d in compare_runs(a[sc], again[sc], allow.for_scenario(sc))}
                 found_here[sc] = [d for d in found_here[sc] if _what(d) not in noise]
