@@ -477,6 +477,15 @@ def test_jc801_never_moves_a_line_above_the_interpreter_line() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc807_writes_no_hand_on_into_a_trap_bash_cannot_read() -> None:
+    # found by the fix-script fuzz target: a trap's action with unbalanced `if`s never runs, and
+    # the hand-on written into it did not either, so with B: the steps lost the warning
+    text = HEAD + "#SBATCH --signal=USR2@240\ntrap 'scontrol requeue; if true; then' USR2\nsrun python t.py\n"
+    proof = prove(text, unsafe=False)
+    assert "JC807" not in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
 def test_jc807_leaves_a_trap_set_after_a_step_has_started() -> None:
     # found by the hypothesis property: with B:, the warning during that step reached a batch
     # shell with no trap yet, which died of it, and the step never got the signal

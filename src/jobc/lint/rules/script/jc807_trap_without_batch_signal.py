@@ -33,6 +33,7 @@ from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.lint.rules.script._fixes import background, hand_on, held
 from jobc.script import signals
+from jobc.script.bashcheck import accepts
 from jobc.script.facts import ScriptFacts
 from jobc.spec.context import Context
 
@@ -96,6 +97,10 @@ def _fix(f: ScriptFacts, sent: signals.Sent) -> Fix | None:
     # with B: the steps no longer get the signal from Slurm: the trap hands it on as Slurm did
     # (each trap for it: a later one replaces an earlier one)
     for trap in traps:
+        if accepts(trap.action) is not True:
+            # bash cannot read the trap's action (or no bash can tell): none of it runs, and
+            # neither would the hand-on written into it
+            return None
         handed = hand_on(f, trap, sent.signal)
         if handed is None:
             return None
