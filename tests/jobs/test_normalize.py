@@ -89,6 +89,19 @@ def test_a_table_flattened_onto_its_root_cause_line() -> None:
             "terminate called after throwing an instance of 'std::bad_alloc'  what():  std::bad_alloc",
             ["terminate called after throwing an instance of 'std::bad_alloc'  ", "what():  std::bad_alloc"],
         ),
+        # NCCL's records joined by a terminal's padding, and one after a paste's prose and a backtick
+        (
+            "  gpu-a:11978:12642 [0] NCCL INFO proxy.cc:694 -> 6      "
+            "gpu-a:11978:12642 [0] ib_plugin.c:1075 NCCL WARN NET/IB : Got completion from peer 10.0.0.9<385> with error 5",
+            [
+                "  gpu-a:11978:12642 [0] NCCL INFO proxy.cc:694 -> 6      ",
+                "gpu-a:11978:12642 [0] ib_plugin.c:1075 NCCL WARN NET/IB : Got completion from peer 10.0.0.9<385> with error 5",
+            ],
+        ),
+        (
+            "error log `H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion",
+            ["error log `", "H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion"],
+        ),
     ],
 )
 def test_records_glued_on_one_line_are_split(text: str, parts: list[str]) -> None:
@@ -124,6 +137,9 @@ def test_a_log_pasted_on_one_line_is_split_at_its_records() -> None:
         "RuntimeError: failed, see [E ProcessGroupNCCL.cpp:455] above",
         "step 7/10 [train] loss 0.1",  # a fraction and a bracket, no bar
         "what(): was printed above",  # at the line's start: one record already
+        # NCCL's header at the line's start, and a host:port pair in prose that is no header
+        "gpu-a:11978:12642 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.9<385> with error 5",
+        "connect to node1:29500:1 [0] failed, NCCL WARN was printed above",
     ],
 )
 def test_a_line_of_one_record_stays_whole(text: str) -> None:

@@ -402,6 +402,23 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[123.4] Out of memory: Killed process 4242 (python) total-vm:1000kB, anon-rss:900kB\n",
         ("host_oom", None, None, 2),
     ),
+    # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
+    (
+        "NCCL's WARN joined to INFO lines by a terminal's padding",
+        "      gpu-7:118:126 [0] NCCL INFO transport/net.cc:1298 -> 6" + " " * 60
+        + "gpu-7:118:126 [0] NCCL INFO proxy.cc:694 -> 6" + " " * 60
+        + "gpu-7:118:126 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
+        "10.1.1.2<38536> with error 12, opcode 0, len 0, vendor err 129\n",
+        ("nccl_error", None, "gpu-7", 1),
+    ),
+    (
+        "NCCL's WARN after a sentence and a backtick names its own host, not the next one's",
+        "the error is `gpu-a:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from "
+        "peer 10.1.1.2<53249> with error 4, opcode 1, len 1, vendor err 81 (Send)\n\n"
+        "gpu-b:9821:9920 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
+        "10.1.1.3<44413> with error 4, opcode 1, len 1, vendor err 81 (Send)\n",
+        ("nccl_error", None, "gpu-a", 1),
+    ),
 ]
 
 

@@ -111,6 +111,16 @@ _ABORT = re.compile(
     r"(?<=\s)(?:terminate called after throwing|what\(\): |"
     r"(?:srun|slurmstepd|sbatch|salloc)(?:-[A-Za-z0-9_.\-]{1,60})?: error: )"
 )
+#: NCCL's record header (`host:pid:tid [dev] NCCL WARN …`, `host:pid:tid [dev] file.cc:line NCCL
+#: INFO …`), met after a space or a backtick: a terminal's lines joined with their padding, or a
+#: paste's prose before the first record (``error log `H100-2:19989:20082 [1] …``). The header is
+#: specific enough (three colon-separated fields, a device in brackets, NCCL's level word) to cut a
+#: line of any length at it; the cut gives the record its host, which the prefix stage reads only
+#: at a line's start.
+_NCCL_HEAD = re.compile(
+    r"(?<=[\s`])[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}:[0-9]{1,9}:[0-9]{1,9} \[[0-9]{1,4}\] "
+    r"(?:[A-Za-z0-9_./\-]{1,80}:[0-9]{1,6} )?NCCL (?:WARN|INFO|ERROR|TRACE)\b"
+)
 #: A line at least this long may hold several records (a whole log pasted on one line).
 MIN_PASTE = 200
 
@@ -129,6 +139,8 @@ def split_records(text: str) -> list[str]:
         cuts += [m.start() for m in _HEAD.finditer(text)]
     if "what(): " in text or ": error: " in text:
         cuts += [m.start() for m in _ABORT.finditer(text)]
+    if "NCCL " in text:
+        cuts += [m.start() for m in _NCCL_HEAD.finditer(text)]
     if not cuts:
         return [text]
     parts = []
