@@ -91,6 +91,12 @@ from jobc.jobs.signatures import PREFILTER
         # words of an end without its value name no class: a signal not named, a code not given
         ("a non-zero exit code. Per user-direction, the job has been aborted.", None, {}),
         ("the process received a signal and stopped", None, {}),
+        # glog's crash header names no signal (the next line does): `Aborted at` is no SIGABRT
+        (
+            '*** Aborted at 1573079353 (unix time) try "date -d @1573079353" if you are using GNU date ***',
+            None,
+            {},
+        ),
         ("ValueError: bad sample in shard 17", None, {}),
     ],
 )

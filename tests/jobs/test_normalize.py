@@ -92,15 +92,18 @@ def test_a_table_flattened_onto_its_root_cause_line() -> None:
         # NCCL's records joined by a terminal's padding, and one after a paste's prose and a backtick
         (
             "  gpu-a:11978:12642 [0] NCCL INFO proxy.cc:694 -> 6      "
-            "gpu-a:11978:12642 [0] ib_plugin.c:1075 NCCL WARN NET/IB : Got completion from peer 10.0.0.9<385> with error 5",
+            "gpu-a:11978:12642 [0] ib.c:75 NCCL WARN NET/IB : Got completion",
             [
                 "  gpu-a:11978:12642 [0] NCCL INFO proxy.cc:694 -> 6      ",
-                "gpu-a:11978:12642 [0] ib_plugin.c:1075 NCCL WARN NET/IB : Got completion from peer 10.0.0.9<385> with error 5",
+                "gpu-a:11978:12642 [0] ib.c:75 NCCL WARN NET/IB : Got completion",
             ],
         ),
         (
             "error log `H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion",
-            ["error log `", "H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion"],
+            [
+                "error log `",
+                "H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion",
+            ],
         ),
     ],
 )

@@ -402,11 +402,30 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[123.4] Out of memory: Killed process 4242 (python) total-vm:1000kB, anon-rss:900kB\n",
         ("host_oom", None, None, 2),
     ),
+    # --- glog's and Abseil's failure signal handlers: the signal's line, not the header
+    (
+        "glog's SIGSEGV under a Ray worker's prefix",
+        '(pid=77, ip=10.0.0.5) *** Aborted at 1573079353 (unix time) try "date -d @1573079353" if '
+        "you are using GNU date ***\n"
+        "(pid=77, ip=10.0.0.5) PC: @                0x0 (unknown)\n"
+        "(pid=77, ip=10.0.0.5) *** SIGSEGV (@0x88) received by PID 77 (TID 0x7f73221f3700) from PID 136; "
+        "stack trace: ***\n"
+        "(pid=77, ip=10.0.0.5)     @     0x7f7325ede934 __redisAsyncCommand\n",
+        ("signal", None, "10.0.0.5", 3),
+    ),
+    (
+        "Abseil's SIGABRT with its time",
+        "I0828 10:00:00.000 train.cc:10] step 5\n*** SIGABRT received at time=1693213612 on cpu 3 ***\n"
+        "PC: @     0x7f1c3c29e00b  (unknown)  raise\n",
+        ("signal", None, None, 2),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",
-        "      gpu-7:118:126 [0] NCCL INFO transport/net.cc:1298 -> 6" + " " * 60
-        + "gpu-7:118:126 [0] NCCL INFO proxy.cc:694 -> 6" + " " * 60
+        "      gpu-7:118:126 [0] NCCL INFO transport/net.cc:1298 -> 6"
+        + " " * 60
+        + "gpu-7:118:126 [0] NCCL INFO proxy.cc:694 -> 6"
+        + " " * 60
         + "gpu-7:118:126 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
         "10.1.1.2<38536> with error 12, opcode 0, len 0, vendor err 129\n",
         ("nccl_error", None, "gpu-7", 1),

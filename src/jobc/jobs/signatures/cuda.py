@@ -171,4 +171,24 @@ SIGNATURES: tuple[Signature, ...] = (
         "CPython (Modules/faulthandler.c)",
         ("signal",),
     ),
+    Signature(
+        "G311",
+        "failure-signal-handler",
+        "signal",
+        "cause",
+        ("*** SIG",),
+        re.compile(
+            r"\*\*\* (?P<signal>SIG(?:SEGV|ABRT|BUS|FPE|ILL|TRAP|SYS)) (?:\(@0x[0-9a-fA-F]{1,16}\) )?"
+            r"received (?:by PID (?P<pid>[0-9]{1,10})|at time=[0-9]{1,20})"
+        ),
+        "glog's and Abseil's failure signal handler naming the crash signal a process received (the "
+        "statement under glog's `*** Aborted at … (unix time)` header, which names no signal); "
+        "C++ programs and their Python bindings (Ray's workers, TensorFlow, JAX) install it",
+        '*** Aborted at 1573079353 (unix time) try "date -d @1573079353" if you are using GNU date ***\n'
+        "PC: @                0x0 (unknown)\n"
+        "*** SIGSEGV (@0x88) received by PID 2417663 (TID 0x7f73221f3700) from PID 136; stack trace: ***",
+        "traceback : Signal 11 (SIGSEGV) received by PID 2414397",
+        "glog (src/signalhandler.cc), Abseil (absl/debugging/failure_signal_handler.cc)",
+        ("signal", "pid"),
+    ),
 )
