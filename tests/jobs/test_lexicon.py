@@ -88,6 +88,16 @@ from jobc.jobs.signatures import PREFILTER
             "exit_code",
             {"job": "5"},
         ),
+        # a meeting of the ranks that failed: JAX's coordination service, a resolver on the master's name
+        (
+            "DEADLINE_EXCEEDED: Barrier timed out. Id: [Init]Wait_for_all_tasks_to_register::0.",
+            "rendezvous",
+            {},
+        ),
+        ("nslookup: can't resolve 'job-master-0': Name does not resolve", "rendezvous", {}),
+        ("** server can't find node0.cluster: NXDOMAIN", "rendezvous", {}),
+        # ... and a barrier of the running program is a collective's
+        ("DEADLINE_EXCEEDED: Barrier timed out. Id: checkpoint_barrier_1200", "collective_timeout", {}),
         # words of an end without its value name no class: a signal not named, a code not given
         ("a non-zero exit code. Per user-direction, the job has been aborted.", None, {}),
         ("the process received a signal and stopped", None, {}),
@@ -120,6 +130,7 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "terminate called without an active exception; Aborted (core dumped)",
         "|CCL_ERROR| worker thread #0 could not be started",
         "CustomLibraryException: the device went away",
+        "nslookup: can't resolve 'job-master-0': Name does not resolve",
     ],
 )
 def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
@@ -142,6 +153,7 @@ def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
         "Connection failed, retrying in 5 s",
         "If an error: message appears, please report it",
         "WARNING: Error while reading the optional file",
+        "nslookup: resolved 'job-master-0' to 10.0.0.4",
     ],
 )
 def test_prose_metrics_and_recoveries_are_no_failure(line: str) -> None:

@@ -419,6 +419,37 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "PC: @     0x7f1c3c29e00b  (unknown)  raise\n",
         ("signal", None, None, 2),
     ),
+    # --- a peer lost, in MPI's and Horovod's words: a symptom, the first cause not in the log
+    (
+        "Open MPI's TCP transport losing a peer",
+        "--------------------------------------------------------------------------\n"
+        "An MPI communication peer process has unexpectedly disconnected.  This\n"
+        "usually indicates a failure in the peer process (e.g., a crash or\n"
+        "otherwise exiting without calling MPI_FINALIZE first).\n\n"
+        "  Local host: node-a\n  Local PID:  7720\n  Peer host:  node-b\n",
+        ("collective_timeout", None, None, 2),
+    ),
+    (
+        "Horovod shut down by another rank's exception",
+        "[1,3]<stderr>:tensorflow.python.framework.errors_impl.UnknownError: Horovod has been shut down. "
+        "This was caused by an exception on one of the ranks or an attempt to allreduce, allgather or "
+        "broadcast a tensor after one of the ranks finished execution.\n",
+        ("collective_timeout", None, None, 1),
+    ),
+    # --- the ranks that never met, in words no signature reads
+    (
+        "JAX's coordination service behind absl's header",
+        "I1127 10:00:00.000000 140 coordination_service.cc:300] Waiting for 31 tasks to register\n"
+        "E1127 11:00:00.000000 140 coordination_service.cc:512] Stopping coordination service as cluster "
+        "registration failed. This may be due to 1) some tasks crashed earlier before connecting\n",
+        ("rendezvous", None, None, 2),
+    ),
+    (
+        "a script's nslookup of the master before torchrun",
+        "waiting for master\nnslookup: can't resolve 'trainjob-master-0': Name does not resolve\n"
+        "waiting for master\n",
+        ("rendezvous", None, None, 2),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",
@@ -516,6 +547,19 @@ def test_only_symptoms_that_name_no_rank_blame_none(tmp_path: Path) -> None:
     )
     first = triage_files([log]).findings[0]
     assert (first.cls, first.confidence, first.rank) == ("collective_timeout", "medium", None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The MPI peer process reconnected after the switch was replaced.\n",
+        "INFO: Horovod has been shut down cleanly after the last epoch.\n",
+    ],
+)
+def test_a_peer_that_came_back_or_a_clean_shutdown_is_no_lost_peer(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    assert not triage_files([log]).findings
 
 
 def test_a_bare_exception_keeps_its_class_and_the_next_line_its_own(tmp_path: Path) -> None:

@@ -33,6 +33,8 @@ FALLBACK = re.compile(
     r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
     # Slurm's own words for how a job ended (a controller's log, a wrapper that prints them)
     r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
+    # a resolver's words (nslookup, host, dig): a name that does not exist
+    r"can't resolve\b|server can't find|NXDOMAIN|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
@@ -150,7 +152,13 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "rendezvous",
         re.compile(
-            r"[Rr]endezvous|TCPStore|init_process_group|store based barrier|initiali[sz]ing process group"
+            r"[Rr]endezvous|TCPStore|init_process_group|store based barrier|initiali[sz]ing process group|"
+            # JAX's (and TensorFlow's) coordination service: the tasks never all registered
+            r"coordination service|Wait_for_all_tasks_to_register|cluster registration failed|"
+            # a job script's own lookup of a host (the master's, a peer's) that does not resolve:
+            # the address the ranks were to meet at does not exist (nslookup, host, dig's words)
+            r"nslookup: can't resolve|\*\* server can't find \S{1,253}: NXDOMAIN|"
+            r"\bHost \S{1,253} not found: 3\(NXDOMAIN\)"
         ),
     ),
     (

@@ -230,6 +230,12 @@ LOWER_KEYWORDS = (
     "exit status",
     "segfault at",
     "core dumped",
+    "can't resolve",
+    "server can't find",
+    "NXDOMAIN",
+    # JAX's coordination service, whose absl lines hold no other keyword
+    "registration failed",
+    "Wait_for_all_tasks_to_register",
 )
 
 
