@@ -96,6 +96,12 @@ from jobc.jobs.signatures import PREFILTER
         ),
         ("nslookup: can't resolve 'job-master-0': Name does not resolve", "rendezvous", {}),
         ("** server can't find node0.cluster: NXDOMAIN", "rendezvous", {}),
+        # srun's launch refused by a node, for a reason no signature knows
+        (
+            "srun: error: Application launch failed: Communication connection failure",
+            "slurm_refused",
+            {},
+        ),
         # ... and a barrier of the running program is a collective's
         ("DEADLINE_EXCEEDED: Barrier timed out. Id: checkpoint_barrier_1200", "collective_timeout", {}),
         # words of an end without its value name no class: a signal not named, a code not given

@@ -450,6 +450,15 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "waiting for master\n",
         ("rendezvous", None, None, 2),
     ),
+    # --- a step's launch refused on one node: the others' tasks are killed by srun, not the cause
+    (
+        "a CPU binding a node cannot satisfy",
+        "srun: error: Task launch for StepId=88.0 failed on node cn12: Unable to satisfy cpu bind request\n"
+        "srun: error: Application launch failed: Unable to satisfy cpu bind request\n"
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+        "srun: error: cn13: tasks 4-7: Killed\n",
+        ("slurm_refused", None, "cn12", 1),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

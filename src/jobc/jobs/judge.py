@@ -370,6 +370,8 @@ def _summary(
         what = str(fx.get("what", "")).strip()[:300]
         if e.kind == "srun-step-refused":
             return f"srun could not start a step in job {fx.get('job', '?')}: {what}"
+        if e.kind in ("srun-launch-credential", "srun-launch-layout"):
+            return f"node {node or '?'} refused to launch step {fx.get('job', '?')}'s tasks: {what}"
         tool = fx.get("tool", "srun")
         doing = "submit the job" if tool == "sbatch" else "get the job an allocation"
         return f"{tool} could not {doing}: {what}"

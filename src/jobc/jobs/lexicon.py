@@ -138,7 +138,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"[Rr]equested node configuration is not available|Invalid (?:account|partition|qos)\b|"
             # Slurm's authentication and credential errors (munge, the job credential a step carries)
             r"Munge (?:en|de)code failed|[Jj]ob credential (?:expired|revoked|replayed)|"
-            r"Invalid job credential|has authentication error|Protocol authentication error"
+            r"Invalid job credential|has authentication error|Protocol authentication error|"
+            # srun's step launch refused by a node's slurmd, whatever its reason
+            r"Task launch for \S{1,60} failed on node|Application launch failed: "
         ),
     ),
     (

@@ -475,6 +475,31 @@ SIGNATURES: tuple[Signature, ...] = (
         ("job", "node", "what"),
     ),
     Signature(
+        "S530",
+        "srun-launch-layout",
+        "slurm_refused",
+        "cause",
+        ("Task launch for",),
+        re.compile(
+            r"Task launch for (?P<job>[^\s]{1,60}) failed on node " + _NODE + r": "
+            r"(?P<what>Unable to layout tasks on given cpus|Unable to satisfy cpu bind request|"
+            r"Requested cpu_bind option requires entire node to be allocated|"
+            r"Invalid generic resource \(gres\) specification|Invalid node name specified)"
+        ),
+        "srun's step launch refused by the node's slurmd because the step's tasks cannot be laid "
+        "out on what the node gave it (CPUs, a CPU binding, GPUs): the tasks there never ran, and "
+        "srun kills the step's other tasks",
+        "srun: error: Task launch for StepId=21249880.0 failed on node orion-24-42: Unable to layout "
+        "tasks on given cpus\nsrun: error: Application launch failed: Unable to layout tasks on given "
+        "cpus\nsrun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+        "srun: error: orion-24-43: task 7: Killed",
+        "srun: error: Task launch for StepId=36.0 failed on node cn131: Communication connection failure",
+        "Slurm srun (src/srun/step_launch.c: `Task launch for %ps failed on node %s: %s`; the reasons "
+        "are slurmd's task layout and binding errors, src/slurmd/common/task_plugin.c, "
+        "src/plugins/task/affinity/dist_tasks.c)",
+        ("job", "node", "what"),
+    ),
+    Signature(
         "S517",
         "srun-step-refused",
         "slurm_refused",
