@@ -517,3 +517,32 @@ def test_jc813_reads_the_corrected_line_where_it_stands() -> None:
     proof = prove(text, unsafe=True)
     assert proof.fixed == ["JC813"]
     assert proof.differences == [], proof.differences
+
+
+def test_no_fix_is_written_where_bash_stops_reading_the_script() -> None:
+    # found by the fix-script fuzz target: `exec srun x).` is a syntax error, so bash stops there
+    # and runs nothing of it; JC803's repair changed only the line bash quotes in its complaint.
+    # The late directive below it is sbatch's, not bash's: JC801 still moves it.
+    text = HEAD + "trap 'touch stop-now' USR2\nexec srun ariable).\n#SBATCH --account=a1\n#SBATCH --qos=q\n"
+    proof = prove(text, unsafe=True)
+    assert "JC803" not in proof.fixed
+    assert "JC801" in proof.fixed
+    assert "exec srun ariable)." in proof.after
+    assert proof.differences == [], proof.differences
+
+
+def test_a_fix_above_the_line_bash_refuses_is_still_made() -> None:
+    # near miss: the step runs before bash reaches the broken line, so its repair still counts
+    text = HEAD + "trap 'touch stop-now' USR2\nexec srun python train.py\necho done\nif then\n"
+    proof = prove(text, unsafe=True)
+    assert "JC803" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
+def test_a_fix_inside_a_compound_command_bash_refuses_is_not_made() -> None:
+    # bash reads a whole `if` before it runs any of it: a step inside one that does not parse
+    # never starts, though the broken line comes after it
+    text = HEAD + "trap 'touch stop-now' USR2\nif true; then\n  exec srun python train.py\n  x=$((\nfi\n"
+    proof = prove(text, unsafe=True)
+    assert "JC803" not in proof.fixed
+    assert proof.differences == [], proof.differences

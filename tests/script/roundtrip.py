@@ -200,7 +200,7 @@ def _compare(
             other_step = inv.target != carried and _steps_listed(listed)
             # a launcher option whose value the script sets nowhere, listed as such: empty, it
             # shifted the launcher's words, and the script ran something else than it meant
-            shifted = any("is set nowhere in the script" in line for line in listed)
+            shifted = _shifted(listed)
             if (
                 not _names(what.split("\n")[0][:60], listed)
                 and not _program_unknown(listed)
@@ -253,12 +253,19 @@ def _counts(
             continue  # the same program with other arguments: another step, listed
         if not m and any(k[1] == key[1] and k[0] == key[0] for k in cb) and _args_left_out(listed):
             continue  # the same program, with an argument the import left out and said so
+        if not m and _shifted(listed):
+            continue  # a launcher option read empty, listed as such: its words shifted (see _compare)
         if 0 < m < n and _names(what, listed) and _steps_listed(listed):
             continue  # two steps run the program alike: the compiled job runs one, the other is listed
         hosts = bool(n and m) or not _hosts_listed(listed)
         if m != n and hosts and not _tasks_listed(listed):
             out.append(f"{key[0]}: {key[1]} runs {n} time(s), {m} in the compiled job")
     return out
+
+
+def _shifted(listed: list[str]) -> bool:
+    """Whether the spec lists a launcher option whose value the script sets nowhere."""
+    return any("is set nowhere in the script" in line for line in listed)
 
 
 def _hosts_listed(listed: list[str]) -> bool:

@@ -132,6 +132,38 @@ def test_a_launcher_option_read_from_a_variable_set_nowhere_is_said(tmp_path: Pa
     assert not [line for line in outcome.listed if "set nowhere" in line]
 
 
+def test_a_misspelt_slurm_variable_read_through_the_scripts_own_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `NNODES=$SLURM_NN…` (Slurm sets no SLURM_NN) and
+    # `NUM_PROCESSES=$((NNODES * 8))`; empty, `--num_processes` took `--num_machines` for its value
+    # and accelerate ran the next word as the program
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\nNNODES=$SLURM_NN\n"
+        b"NUM_PROCESSES=$(($NNODES * 8))\n"
+        b"srun accelerate launch --num_processes $NUM_PROCESSES --num_machines 2 "
+        b"--machine_rank $SLURM_NODEID --main_process_ip node0 train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "is set nowhere in the script" in line]
+    assert len(said) == 1, outcome.listed
+    assert "$SLURM_NN (read through $NUM_PROCESSES)" in said[0]
+    assert "did you mean $SLURM_NNODES?" in said[0]
+    # the name Slurm sets: nothing to say
+    fine = script.replace(b"$SLURM_NN\n", b"$SLURM_NNODES\n")
+    (tmp_path / "fine").mkdir()
+    outcome = round_trip(fine, tmp_path / "fine")
+    assert outcome.unlisted == [], outcome.spec
+    assert not [line for line in outcome.listed if "set nowhere" in line]
+    # and unlisted, a program the compiled job never runs is still seen
+    runs = roundtrip.invocations(roundtrip.simulate(script, scenarios=("complete",))["complete"])
+    other = roundtrip.invocations(
+        roundtrip.simulate(b"#!/bin/bash\nsrun python other.py\n", scenarios=("complete",))["complete"]
+    )
+    assert any("in the compiled job" in d for d in roundtrip._counts(runs, other, []))
+
+
 def test_an_argument_the_import_leaves_out_and_says_so_is_no_silent_difference(tmp_path: Path) -> None:
     # found by the import fuzz target: a token as the program's argument is left out (JC702) and
     # listed; the judge took the shorter argument list for a change made without a word

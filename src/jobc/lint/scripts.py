@@ -223,11 +223,41 @@ class ScriptPlaces:
         if file != self.facts.file:
             return None
         if hit.fix is not None and all(isinstance(edit.at, Span) for edit in hit.fix.edits):
-            return hit.fix
-        # a spec rule's repair is written in the spec's terms; the script's is made here
-        from jobc.lint.rules.script._fixes import script_fix
+            fix: Fix | None = hit.fix
+        else:
+            # a spec rule's repair is written in the spec's terms; the script's is made here
+            from jobc.lint.rules.script._fixes import script_fix
 
-        return script_fix(code, span, self.facts, self.ctx)
+            fix = script_fix(code, span, self.facts, self.ctx)
+        return None if fix is not None and self._unrun(fix) else fix
+
+    def _unrun(self, fix: Fix) -> bool:
+        """Whether the repair edits a command bash never runs: where bash refuses to parse the
+        script, the job stops there whatever follows, so a repair at or below that point changes
+        nothing the job does but the text bash quotes in its complaint (and cannot be shown to keep
+        anything). `#SBATCH` and other comment lines are sbatch's, not bash's: they stay open."""
+        first = self.facts.unrun_from
+        if first is None:
+            return False
+        lines = self.facts.lines
+        for edit in fix.edits:
+            at = edit.at
+            if not isinstance(at, Span):
+                return True  # not placed in the script's text: nothing to show it is above
+            if at.line >= first and _code(edit.text):
+                return True  # new commands written where bash no longer runs anything
+            if (at.line, at.col) == (at.end_line, at.end_col) and at.col == 1:
+                continue  # new lines put in above a line leave that line as it is
+            # a span that ends at the start of a line (a whole line taken out) leaves that line be
+            last = at.end_line - 1 if at.end_col == 1 and at.end_line > at.line else at.end_line
+            if any(_code(lines[n - 1]) for n in range(max(at.line, first), min(last, len(lines)) + 1)):
+                return True
+        return False
+
+
+def _code(text: str) -> bool:
+    """Whether the text holds a line bash would run (not blank, not a comment)."""
+    return any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines())
 
 
 def _inside(inner: Span, outer: Span) -> bool:

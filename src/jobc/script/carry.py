@@ -18,7 +18,7 @@ from jobc.script import signals
 from jobc.script import values as _values
 from jobc.script.derived import Derived
 from jobc.script.facts import PER_RANK, Command, Export, Launcher, ScriptFacts, Step, choose, helper
-from jobc.tables import launchers
+from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -170,11 +170,8 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         _launcher_notes(out, launcher)
         for word in launcher.options.values():
             why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
-            for name in _set_nowhere(word.raw, facts):
-                why += (
-                    f"; ${name} is set nowhere in the script: unless the environment sets it, it is "
-                    "empty and the launcher reads the next word as this option's value"
-                )
+            for said in _set_nowhere(word.raw, facts):
+                why += f"; {said}; empty, the launcher reads the next word as this option's value"
             out.skip(word.span, f"{launcher.name} {word.raw}", why)
         for flag in launcher.flags:
             out.skip(launcher.span, f"{launcher.name} --{flag}", "jobc starts torch.distributed.run itself")
@@ -213,15 +210,52 @@ _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _set_nowhere(raw: str, facts: ScriptFacts) -> list[str]:
-    """The variables an option's value reads that the script never sets, and that Slurm, MPI or
-    the site do not usually set either: the script's author may have meant one it does set (a
-    misspelt name), and empty, the launcher takes the next option for this one's value."""
+    """What an option's value reads that nothing sets, each said as a reason: a variable the
+    script never sets and that Slurm, MPI or the site do not usually set either, or a `SLURM_`
+    name Slurm does not set (a misspelling: `$SLURM_NN` for `$SLURM_NNODES`), read directly or
+    through the script's own variables (`N=$SLURM_NN; P=$((N * 8)); --num_processes $P`). Empty,
+    the launcher takes the next word for this option's value."""
     assigned = set(facts.final) | {e.name for e in facts.exports} | facts.own
-    return [
-        n
-        for n in dict.fromkeys(_REFERENCE.findall(raw))
-        if n not in assigned and not _values.environment_name(n) and n not in PER_RANK
-    ]
+    out: list[str] = []
+    seen: set[str] = set()
+    todo = [(n, "") for n in _REFERENCE.findall(raw)]
+    while todo and len(seen) < _FOLLOWED:
+        name, via = todo.pop(0)
+        if name in seen or name in PER_RANK:
+            continue
+        seen.add(name)
+        through = f" (read through ${via})" if via else ""
+        if slurm_env.unknown(name):
+            near = slurm_env.closest(name)
+            hint = f" (did you mean ${near}?)" if near else ""
+            slurm = f"and Slurm sets no variable of that name{hint}"
+            out.append(f"${name}{through} is set nowhere in the script, {slurm}")
+        elif name in assigned:
+            todo += [(n, via or name) for text in _assignments(facts, name) for n in _REFERENCE.findall(text)]
+        elif not _values.environment_name(name) and name not in _BASH_SETS:
+            out.append(
+                f"${name}{through} is set nowhere in the script: unless the environment sets it, it is empty"
+            )
+    return out
+
+
+_FOLLOWED = 64  # variables followed from one option's value
+# the variables bash sets itself (bash(1), "Shell Variables"): never empty for want of an assignment
+_BASH_WRITTEN = (
+    "RANDOM SRANDOM SECONDS LINENO BASHPID PPID UID EUID GROUPS HOSTTYPE OSTYPE MACHTYPE OPTIND "
+    "OPTARG IFS OLDPWD EPOCHSECONDS EPOCHREALTIME BASH BASH_VERSION BASH_SOURCE BASH_LINENO "
+    "BASH_COMMAND BASH_SUBSHELL BASH_ARGC BASH_ARGV BASH_ARGV0 BASH_REMATCH FUNCNAME PIPESTATUS "
+    "SHLVL REPLY HISTCMD COLUMNS LINES"
+)
+_BASH_SETS = frozenset(_BASH_WRITTEN.split())
+
+
+def _assignments(facts: ScriptFacts, name: str) -> list[str]:
+    """The texts the script assigns to ``name`` (`NAME=…`, `export NAME=…`, `local NAME=…`)."""
+    pattern = re.compile(
+        rf"(?:^|[;&|(\s])(?:export\s+|local\s+|readonly\s+|declare(?:\s+-\w+)*\s+)?{name}\+?=(.*)"
+    )
+    return [m.group(1) for line in facts.lines if name in line for m in [pattern.search(line)] if m]
 
 
 def _launcher_notes(out: Derived, launcher: Launcher) -> None:

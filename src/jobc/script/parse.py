@@ -280,6 +280,7 @@ class Reader:
             refused = bashcheck.refusal("\n".join(self.facts.lines) + "\n")
             if refused is not None:
                 line, said = refused
+                self.facts.unrun_from = _top_level_start(self.facts.lines, line)
                 self.facts.problems.append(
                     Problem(
                         f"bash cannot parse the script: line {line}: {said}; the job would fail there "
@@ -306,9 +307,12 @@ class Reader:
                     f"{what} at line {line}: the script was read up to here "
                     "and around it; findings after this point may be incomplete"
                 )
-                accepted = bashcheck.accepts("\n".join(self.facts.lines) + "\n")
-                if accepted is False:
+                text = "\n".join(self.facts.lines) + "\n"
+                refused = bashcheck.refusal(text)
+                accepted = False if refused is not None else bashcheck.accepts(text)
+                if refused is not None:
                     severity = "error"  # bash refuses it too: the job would fail there at once
+                    self.facts.unrun_from = _top_level_start(self.facts.lines, refused[0])
                 if accepted:
                     # bash reads it: the grammar is wrong, not the script
                     severity = "info"
@@ -324,6 +328,24 @@ class Reader:
                 )
                 return  # the first place is the one to fix; later ones often follow from it
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+
+
+def _top_level_start(lines: list[str], line: int) -> int:
+    """The first line of the top-level command that holds ``line`` (1-based), where bash refuses
+    the script: bash reads a whole top-level command (an `if`, a loop, a function, a line of `&&`)
+    before it runs any of it, so nothing from that line on runs. Asked of bash itself: the longest
+    run of lines before ``line`` that bash parses whole ends where that command begins. The
+    grammar's own tree is no guide here, as its recovery from the error may swallow lines bash
+    runs."""
+    for end in range(line - 1, max(0, line - 1 - _LOOK_BACK), -1):
+        if bashcheck.accepts("\n".join(lines[:end]) + "\n"):
+            return end + 1
+    return 1
+
+
+# how many lines back to look for the start of the command bash refuses (each look is one `bash
+# -n`); a longer command is taken to start at line 1, which withholds more repairs, never fewer
+_LOOK_BACK = 64
 
 
 def _no_bash() -> bool:
