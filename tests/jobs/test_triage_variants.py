@@ -459,6 +459,20 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "srun: error: cn13: tasks 4-7: Killed\n",
         ("slurm_refused", None, "cn12", 1),
     ),
+    # --- nvidia-smi's words for a GPU it cannot reach, and the host of the prompt that ran it
+    (
+        "a GPU lost, asked from bash's prompt",
+        "[root@gpu07 ~]# nvidia-smi\n"
+        "Unable to determine the device handle for GPU 0000:B1:00.0: GPU is lost.  Reboot the system to "
+        "recover this GPU\n",
+        ("gpu_error", None, "gpu07", 2),
+    ),
+    (
+        "nvidia-smi without its driver, no prompt",
+        "+ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+        "sure that the latest NVIDIA driver is installed and running.\n",
+        ("gpu_error", None, None, 2),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",
@@ -568,6 +582,14 @@ def test_only_symptoms_that_name_no_rank_blame_none(tmp_path: Path) -> None:
 def test_a_peer_that_came_back_or_a_clean_shutdown_is_no_lost_peer(tmp_path: Path, text: str) -> None:
     log = tmp_path / "x.log"
     log.write_text(text, encoding="utf-8")
+    assert not triage_files([log]).findings
+
+
+def test_a_prompt_that_asked_the_gpus_and_found_them_well_gives_nothing(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "alice@gpu07:~$ nvidia-smi -L\nGPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-1)\n", encoding="utf-8"
+    )
     assert not triage_files([log]).findings
 
 

@@ -106,12 +106,15 @@ _CTLD_ALLOCATE = re.compile(
 #: n56/0+n56/1` and `exec_host = n56/0-7`, each host with its slots. The log of one job; its node
 #: when every slot is on one host (several hosts say nothing of which one ended it).
 _PBS_EXEC_HOST = re.compile(r"^\s{0,8}(?:Exec host:|exec_host =)\s{1,8}(?P<hosts>[^\s]{1,2000})\s*$")
-#: A shell's prompt (bash's `[user@host dir]# `, `user@host:~$ `) before a command that prints the
-#: kernel's log (dmesg, journalctl -k, its files under /var/log): the host the kernel's lines are of.
+#: A shell's prompt (bash's `[user@host dir]# `, `user@host:~$ `, zsh's `user@host ~ % `) before a
+#: command that prints the kernel's log (dmesg, journalctl -k, its files under /var/log) or asks the
+#: node's GPUs (nvidia-smi, rocm-smi): the host the lines after it are of.
 _KERNEL_PROMPT = re.compile(
-    r"^\s{0,8}\[?[A-Za-z0-9_.\-]{1,64}@(?P<host>[A-Za-z][A-Za-z0-9.\-]{0,62})[ :][^\n#$]{0,200}[#$] {1,4}"
-    r"(?:sudo {1,4})?(?:dmesg|journalctl|(?:grep|cat|less|tail|zgrep)\b[^\n]{0,200}/var/log/)"
+    r"^\s{0,8}\[?[A-Za-z0-9_.\-]{1,64}@(?P<host>[A-Za-z][A-Za-z0-9.\-]{0,62})[ :][^\n#$%]{0,200}[#$%] {1,4}"
+    r"(?:sudo {1,4})?(?:dmesg|journalctl|nvidia-smi|rocm-smi|"
+    r"(?:grep|cat|less|tail|zgrep)\b[^\n]{0,200}/var/log/)"
 )
+_PROMPT_WORDS = ("dmesg", "journalctl", "/var/log/", "nvidia-smi", "rocm-smi")
 #: torchrun's table gives a rank's local rank beside it: `rank      : 2 (local_rank: 2)`.
 _LOCAL_IN_TABLE = re.compile(r"\(local_rank: ([0-9]{1,6})\)")
 #: Open MPI's fatal error block names the process that raised it: `*** reported by process
@@ -317,7 +320,7 @@ class Scanner(Facts):
         if "reported by process [" in text and (r := _MPI_REPORTED.search(text[:400])) is not None:
             self.mpi_reported[(line.node, line.writer)] = r.group("rank")
         if (
-            ("dmesg" in raw or "journalctl" in raw or "/var/log/" in raw)
+            any(w in raw for w in _PROMPT_WORDS)
             and len(self.kernel_prompts) < 64
             and (p := _KERNEL_PROMPT.match(raw[:2000])) is not None
         ):

@@ -179,6 +179,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # torch's words when the driver or the device cannot be reached at all
             r"Found no NVIDIA driver|NVIDIA driver on your system is too old|"
             r"CUDA driver initialization failed|CUDA unknown error|[Nn]o CUDA GPUs are available|"
+            # NVML's (nvidia-smi's) words for a GPU or a driver it cannot reach
+            r"[Uu]nable to determine the device handle|GPU is lost|Failed to initialize NVML|"
+            r"couldn't communicate with the NVIDIA driver|"
             r"\bcudaError[A-Z][A-Za-z]{2,60}|\bCUDA_ERROR_[A-Z_]{2,60}|\bCUDA error\b"
         ),
     ),

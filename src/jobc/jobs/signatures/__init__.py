@@ -161,6 +161,8 @@ EXTRA_KEYWORDS = (
     "dmesg",
     "journalctl",
     "/var/log/",
+    "nvidia-smi",
+    "rocm-smi",
 )
 #: The fallback lexicon's words (jobc.jobs.events.FALLBACK): a line that only says it is an error
 #: is read too, and gives a finding of class unknown when no signature reads it.

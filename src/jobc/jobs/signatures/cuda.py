@@ -172,6 +172,26 @@ SIGNATURES: tuple[Signature, ...] = (
         ("signal",),
     ),
     Signature(
+        "G312",
+        "gpu-lost",
+        "gpu_error",
+        "cause",
+        ("Unable to determine the device handle", "NVIDIA-SMI has failed", "GPU is lost"),
+        re.compile(
+            r"(?:Unable to determine the device handle for GPU ?[0-9A-Fa-f]{0,8}:?[0-9A-Fa-f]{2}:"
+            r"[0-9A-Fa-f]{2}\.[0-9A-Fa-f]: |(?=NVIDIA-SMI has failed))"
+            r"(?P<what>NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
+            r"Unknown Error|GPU is lost[^\n]{0,120}|[A-Z][^\n]{0,120})"
+        ),
+        "nvidia-smi unable to reach a GPU (`Unable to determine the device handle for GPU…: "
+        "Unknown Error`, `GPU is lost`) or the driver at all: the node's GPU or driver is broken",
+        "zeyer@cn-234 ~ % nvidia-smi\n"
+        "Unable to determine the device handle for GPU0000:03:00.0: Unknown Error",
+        "Found 8 GPUs; the device handle for GPU 0000:03:00.0 was determined",
+        "nvidia-smi (NVML's error strings: NVML_ERROR_UNKNOWN, NVML_ERROR_GPU_IS_LOST)",
+        ("what",),
+    ),
+    Signature(
         "G311",
         "failure-signal-handler",
         "signal",
