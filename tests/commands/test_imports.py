@@ -29,6 +29,9 @@ EXAMPLES = sorted((ROOT / "specs").glob("*.yaml"))
 _SITE = {"_distutils_hack"}
 # standard modules a lint has no use for, each costing a millisecond or more with what it brings
 HEAVY_STDLIB = (
+    "argparse",  # `jobc lint FILE…` is read without it (jobc.commands.argv)
+    "gettext",
+    "locale",
     "dataclasses",
     "inspect",
     "ast",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -20,8 +19,10 @@ from jobc.core.diagnostics import Finding, Severity
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
+    from jobc.commands.argv import LintArgs
     from jobc.lint.config import Config
     from jobc.lint.fix import Outcome
 
@@ -115,7 +116,7 @@ def _live_cluster() -> Any:
     return facts
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace | LintArgs) -> int:
     try:
         conf = config(
             args.config,
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
 
 
-def _fix(args: argparse.Namespace, files: list[Path], conf: Config, profile: Path | None) -> Exit:
+def _fix(args: argparse.Namespace | LintArgs, files: list[Path], conf: Config, profile: Path | None) -> Exit:
     """`--fix` / `--diff`: fix each file in memory, then write it (or print the diff)."""
     from jobc.core.text import visible_lines
     from jobc.lint.fix import diff, fix_path
