@@ -300,3 +300,27 @@ def test_a_job_name_longer_than_a_spec_may_hold_is_left_out_and_said(
     assert 'name: "job"' in spec
     assert "at most 200 of them: the spec is named after the file" in spec
     assert [f.code for f in lint_file(tmp_path / "spec.yaml", config=Config()).findings] == []
+
+
+def test_an_image_left_out_takes_its_container_options_along_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an image pyxis would read from Docker Hub (JC502) is left out; the mounts went with it, but
+    # the spec said "container options without an image" at line 1 and kept a note on the mounts
+    script = tmp_path / "job.sh"
+    script.write_text(
+        HEAD
+        + "srun --container-image nvcr.io/nvidia/pytorch:24.01-py3 --container-mounts $PWD:/w python t.py\n"
+    )
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert "container:" not in spec
+    assert "Not known: container" not in spec
+    assert "#   line 5: --container-* options — the image is left out (above)" in spec
+    # near miss: options with no image at all are said as such, at their own line
+    bare = tmp_path / "bare.sh"
+    bare.write_text(HEAD + "srun --container-mounts /a:/a python t.py\n")
+    code, spec, _ = _import(bare, tmp_path / "bare.yaml", capsys)
+    assert code == 0
+    assert "the image is left out" not in spec
+    assert "#   line 5: --container-mounts=/a:/a" in spec or "#   line 5: --container-mounts /a:/a" in spec

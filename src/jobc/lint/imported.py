@@ -37,10 +37,20 @@ def imported(facts: ScriptFacts) -> Derived:
     if isinstance(container, dict) and container and "image" not in container:
         # pyxis options without an image (or with one left out above) describe no container
         derived.data.pop("container")
+        # what was said of a container option's value goes with it: nothing of it is kept
+        derived.unknown[:] = [u for u in derived.unknown if not u.startswith("container.")]
+        spans = [span for path, span in derived.spans.items() if path[:1] == ("container",)]
+        left_out = any(u.text == "container.image" for u in derived.unmapped)
+        why = (
+            "the image is left out (above), and the other container options go with it: write "
+            "container.image to use them"
+            if left_out
+            else "container options without an image to run in: write container.image to use them"
+        )
         derived.skip(
-            derived.spans.get(("container",)) or _first(facts),
+            min(spans, key=lambda s: (s.line, s.col)) if spans else _first(facts),
             "--container-* options",
-            "container options without an image to run in: write container.image to use them",
+            why,
         )
     resilience = derived.data.get("resilience", {})
     if "signal" not in resilience:
