@@ -473,6 +473,25 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "sure that the latest NVIDIA driver is installed and running.\n",
         ("gpu_error", None, None, 2),
     ),
+    # --- a launcher that could not start the command on a node: no exit code to report
+    (
+        "ColossalAI's ssh refused",
+        "Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 train.py on gpu-9, is "
+        "localhost: False, exception: Authentication failed.\n",
+        ("unknown", None, "gpu-9", 1),
+    ),
+    (
+        "ColossalAI's ssh timed out: no collective's timeout",
+        "Error: failed to run torchrun --nnodes=2 train.py on gpu-9, is localhost: False, exception: "
+        "timed out\n",
+        ("unknown", None, "gpu-9", 1),
+    ),
+    (
+        "ColossalAI's command that ran and failed",
+        "Error: failed to run torchrun --nnodes=2 train.py on gpu-9, is localhost: False, exception: "
+        "Encountered a bad command exit code!\n",
+        ("exit_code", None, "gpu-9", 1),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

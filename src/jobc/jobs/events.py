@@ -67,6 +67,9 @@ _INLINE_FRAME = re.compile(r'File "[^"]{1,1000}", line [0-9]{1,9}, in \S{1,200}'
 _LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "/lib/python3", "/lib64/python3", "<string>")
 #: NCCL's line for a communicator it set up: the rank of the process (host:pid) in it, its size
 _NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nranks (?P<size>[0-9]{1,9})\b")
+#: A launcher's exception that speaks of the command's exit: the command ran, and ended.
+_EXIT_WORDS = re.compile(r"\bexit (?:code|status)\b|\breturn(?:ed)? code\b|non-zero", re.I)
+_CANNOT_START = ("missing_program", "import_error", "disk_full", "node_fail", "host_oom")
 #: Source lines of a traceback's frames and code are no error of their own.
 _CODE = re.compile(
     r"^\s{0,40}(?:raise\b|File \"|except\b|from \S+ import|import |return |[A-Za-z_.]{1,80} = )"
@@ -795,6 +798,19 @@ class Scanner(Facts):
             event = self._event(sig, first or ev, order, line, fields, statement=ev, context=context)
             if event is not None and sig.cls in ("nccl_error", "gpu_error"):
                 self.last_error, self.last_error_left = event, 3
+            return
+        elif sig.code == "L216" and (exc := fields.get("exc")) and _EXIT_WORDS.search(exc) is None:
+            # the launcher could not start the command at all (ssh refused it, the host did not
+            # answer): no process ended, so no exit code; the exception's words say what failed
+            fields["what"] = f"{fields['what']} could not be started: {exc.strip()}"
+            worded = lexicon.classify(exc)
+            # (a connection's timeout here is ssh's, no collective's: only the classes of a
+            # command that cannot start are taken from its words)
+            if worded is not None and worded[0] in _CANNOT_START:
+                fields.update(worded[1])
+                self._event(None, ev, order, line, fields, strength=2, cls=worded[0])
+            else:
+                self._event(None, ev, order, line, fields, strength=1)
             return
         elif sig.code == "B604" and fields.get("who") == "root":
             # root deletes a job for the scheduler (its wall clock, a preemption) or for an

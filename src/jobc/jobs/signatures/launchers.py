@@ -284,14 +284,18 @@ SIGNATURES: tuple[Signature, ...] = (
         ("failed to run torchrun", "failed to run"),
         re.compile(
             r"(?:Error: )?failed to run (?P<what>torchrun|python[0-9.]{0,4}|deepspeed)\b[^\n]{0,2000}? on "
-            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})(?:,| is|$)"
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})(?:(?:,| is)(?:[^\n]{0,200}?\bexception: "
+            r"(?P<exc>[^\n]{1,300}))?|$)"
         ),
-        "ColossalAI's launcher (`colossalai run`) saying the command it started over ssh failed on a node",
+        "ColossalAI's launcher (`colossalai run`) saying the command it started over ssh failed on a "
+        "node; when its exception says the command could not be started at all (ssh refused it, the "
+        "host did not answer), no exit code is reported: the exception's words name the class, or "
+        "it is `unknown`",
         "Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 train.py on GPU01, "
         "is localhost: False, exception: Encountered a bad command exit code!",
         "Launching torchrun on GPU01",
         "ColossalAI (colossalai/cli/launcher/multinode_runner.py, run.py)",
-        ("what", "node"),
+        ("what", "node", "exc"),
         report=True,
     ),
     Signature(
