@@ -492,6 +492,28 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "Encountered a bad command exit code!\n",
         ("exit_code", None, "gpu-9", 1),
     ),
+    # --- one node's torchrun: a local rank is the global rank
+    (
+        "a local rank under a one-node torchrun is the rank",
+        "$ torchrun --standalone --nproc_per_node=4 train.py\n"
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 51) of "
+        "binary: /usr/bin/python\n",
+        ("exit_code", 2, None, 2),
+    ),
+    (
+        "a local rank under a two-node torchrun is not",
+        "+ torchrun --nnodes=2 --nproc_per_node=4 train.py\n"
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 51) of "
+        "binary: /usr/bin/python\n",
+        ("exit_code", None, None, 2),
+    ),
+    (
+        "a local rank under torchrun with its node count in a variable is not",
+        "+ torchrun --nnodes=$NNODES --nproc_per_node=4 train.py\n"
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 51) of "
+        "binary: /usr/bin/python\n",
+        ("exit_code", None, None, 2),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

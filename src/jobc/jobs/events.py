@@ -117,6 +117,14 @@ _KERNEL_PROMPT = re.compile(
     r"(?:sudo {1,4})?(?:dmesg|journalctl|nvidia-smi|rocm-smi|"
     r"(?:grep|cat|less|tail|zgrep)\b[^\n]{0,200}/var/log/)"
 )
+#: A torchrun command line, as a shell's prompt or `set -x` shows it: the launcher's name as a
+#: command (not a path's end in a traceback frame), then options or a script, not prose.
+_TORCHRUN_COMMAND = re.compile(
+    r"(?:^|[\s$#%>+])(?:torchrun|python[0-9.]{0,4} -m torch\.distributed\.(?:run|launch)) {1,4}"
+    r"(?P<args>(?:-|[^\s]{1,400}\.py\b)[^\n]{0,2000})"
+)
+#: (a value read from a variable, `--nnodes=$NNODES`, is not known to be 1)
+_NNODES = re.compile(r"--nnodes[= ]{1,4}([^\s]{1,40})")
 _PROMPT_WORDS = ("dmesg", "journalctl", "/var/log/", "nvidia-smi", "rocm-smi")
 #: torchrun's table gives a rank's local rank beside it: `rank      : 2 (local_rank: 2)`.
 _LOCAL_IN_TABLE = re.compile(r"\(local_rank: ([0-9]{1,6})\)")
@@ -328,6 +336,13 @@ class Scanner(Facts):
             and (p := _KERNEL_PROMPT.match(raw[:2000])) is not None
         ):
             self.kernel_prompts.append((path, number, p.group("host")))
+        if (
+            "torch" in raw
+            and len(self.launch_nodes) < 16
+            and (c := _TORCHRUN_COMMAND.search(raw[:2000])) is not None
+        ):
+            n = _NNODES.search(c.group("args"))
+            self.launch_nodes.add(n.group(1) if n else "1")
         if "xec" in text and (h := _PBS_EXEC_HOST.match(text[:2100])) is not None:
             hosts = {part.split("/")[0] for part in h.group("hosts").split("+")}
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job

@@ -95,6 +95,8 @@ def place(facts: Facts, e: Event) -> Who:
             rank = rank_in_message(text)
         rank, by_task = rank_of_task(facts, rank, task, count)
         inferred = inferred or by_task
+        if rank is None and local is not None and one_node_launch(facts):
+            rank, inferred = local, True  # one node's torchrun: its local ranks are the world's
     if e.kind == "torchrun-root-cause":
         # the table's host is the agent's own name for itself (often not Slurm's): the labels first
         node = node_of(facts, rank, task) or fx.get("node")
@@ -176,6 +178,12 @@ def rank_of_task(facts: Facts, rank: int | None, task: int | None, count: int) -
     if rank is not None or task is None or count != 1 or not tasks_are_ranks(facts):
         return rank, False
     return task, not facts.compiled
+
+
+def one_node_launch(facts: Facts) -> bool:
+    """Whether the log's torchrun command lines all start one node (`--nnodes=1`, `1:1`,
+    `--standalone`, or no `--nnodes`): there a local rank is the global rank."""
+    return bool(facts.launch_nodes) and facts.launch_nodes <= {"1", "1:1"}
 
 
 def rank_of_process(facts: Facts, pid: object, writer: str | None) -> tuple[int | None, bool]:

@@ -163,6 +163,10 @@ EXTRA_KEYWORDS = (
     "/var/log/",
     "nvidia-smi",
     "rocm-smi",
+    # torchrun's command line (one node's launch makes its local ranks global)
+    "torchrun ",
+    "torch.distributed.run ",
+    "torch.distributed.launch ",
 )
 #: The fallback lexicon's words (jobc.jobs.events.FALLBACK): a line that only says it is an error
 #: is read too, and gives a finding of class unknown when no signature reads it.
