@@ -137,6 +137,7 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "|CCL_ERROR| worker thread #0 could not be started",
         "CustomLibraryException: the device went away",
         "nslookup: can't resolve 'job-master-0': Name does not resolve",
+        "write_line error; fd=12 buf=:cmd=barrier_in",
     ],
 )
 def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:

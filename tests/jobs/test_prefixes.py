@@ -22,6 +22,11 @@ def test_labellers_read_what_each_prefix_says() -> None:
     assert (line.writer, line.text) == ("x.nolog", "Traceback (most recent call last):")
     line = split("[Mon Nov 27 13:11:44 2023] Out of memory: Killed process 4242 (python)")
     assert line.text == "Out of memory: Killed process 4242 (python)"
+    # MPICH's simple PMI client names its PMI rank; torchrun's `[default1]:` a local rank
+    line = split("[cli_3]: write_line error; fd=12 buf=:cmd=barrier_in")
+    assert (line.rank, line.local_rank, line.text) == (3, None, "write_line error; fd=12 buf=:cmd=barrier_in")
+    line = split("[default1]: ValueError: x")
+    assert (line.rank, line.local_rank) == (None, 1)
 
 
 def test_pasted_line_numbers_are_inferred_and_taken_off() -> None:

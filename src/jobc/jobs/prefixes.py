@@ -380,7 +380,8 @@ def _bracket(m: re.Match[str], f: dict[str, object]) -> None:
     if m.group(2) is not None:
         f["rank"] = int(m.group(2))
     elif m.group(4) is not None:
-        if m.group(3).lower() == "rank":
+        # MPICH's simple PMI client tags its lines with its PMI rank, the MPI world rank: `[cli_3]: `
+        if m.group(3).lower() in ("rank", "cli_"):
             f["rank"] = int(m.group(4))
         else:
             f["local"] = int(m.group(4))

@@ -239,6 +239,8 @@ LOWER_KEYWORDS = (
     "can't resolve",
     "server can't find",
     "NXDOMAIN",
+    "write_line error",
+    "readline failed",
     # JAX's coordination service, whose absl lines hold no other keyword
     "registration failed",
     "Wait_for_all_tasks_to_register",
