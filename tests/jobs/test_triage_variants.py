@@ -514,6 +514,14 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "binary: /usr/bin/python\n",
         ("exit_code", None, None, 2),
     ),
+    # --- horovodrun's report of the first worker that exited, raised as its own exception
+    (
+        "horovodrun's Gloo launcher reporting an exit code 1",
+        TB + "RuntimeError: Horovod detected that one or more processes exited with non-zero status, thus "
+        "causing the job to be terminated. The first process to do so was:\n"
+        "Process name: gpu-3[1]\nExit code: 1\n",
+        ("exit_code", None, "gpu-3", 4),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

@@ -442,6 +442,17 @@ class Scanner(Facts):
             event.context.append(ev)
             self.follow_left = 0
             return True
+        if kind == "horovod-exit":
+            if (p := launch.HOROVOD_PROCESS.match(text)) is not None:
+                event.fields.setdefault("node", p.group("node"))
+                event.fields.setdefault("local_rank", p.group("local"))
+            elif (c := launch.MPIRUN_EXIT_CODE.match(text)) is not None:
+                event.fields["exit_code"] = c.group("code")
+                self.follow_left = 0
+            else:
+                return False
+            event.context.append(ev)
+            return True
         if kind == "mpi-exec":
             return self._mpi_exec(ev, text, event)
         if kind == "mpi-daemon":
@@ -891,6 +902,8 @@ class Scanner(Facts):
         for sig in self.catalogue:
             if sig.report and (m := sig.search(text)) is not None and m.groupdict().get("signal"):
                 return sig
+            if sig.code == "L221" and sig.search(text) is not None:
+                return sig  # Horovod's report names the worker and its code on the lines after it
         return None
 
     def _classify(self, text: str, exclude: tuple[str, ...] = ("P104",)) -> Signature | None:
@@ -964,6 +977,8 @@ class Scanner(Facts):
             self.follow, self.follow_left = ("mpirun", event), 1
         elif code == "L213":
             self.follow, self.follow_left = ("mpirun-exit", event), launch.MPIRUN_EXIT_LINES
+        elif code == "L221":
+            self.follow, self.follow_left = ("horovod-exit", event), launch.HOROVOD_LINES
         elif code == "L212":
             self.follow, self.follow_left = ("hydra", event), launch.HYDRA_LINES
         elif code == "L220":

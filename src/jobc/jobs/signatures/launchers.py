@@ -387,7 +387,31 @@ SIGNATURES: tuple[Signature, ...] = (
         ("rank",),
         report=True,
     ),
+    Signature(
+        "L221",
+        "horovod-first-nonzero-exit",
+        "exit_code",
+        "cause",
+        ("Horovod detected that one or more processes exited",),
+        re.compile(r"(?P<what>Horovod detected that one or more processes exited with non-zero status)"),
+        "horovodrun's Gloo launcher (elastic or not) raising that a worker exited with a non-zero code: "
+        "a report of that worker's end, whose name (`host[local rank]`) and exit code follow on lines "
+        "of their own",
+        "RuntimeError: Horovod detected that one or more processes exited with non-zero status, thus "
+        "causing the job to be terminated. The first process to do so was:\n"
+        "Process name: elastic-test-worker-1[0]\nExit code: 137",
+        "Horovod detected that all processes exited cleanly",
+        "Horovod (horovod/runner/gloo_run.py, launch_gloo and launch_gloo_elastic)",
+        ("what",),
+        report=True,
+    ),
 )
+
+#: the worker named under Horovod's report: `Process name: host[local rank]`
+HOROVOD_PROCESS = re.compile(
+    r"^\s{0,8}Process name: (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\[(?P<local>[0-9]{1,6})\]\s*$"
+)
+HOROVOD_LINES = 3
 
 #: The node a Ray message names: `ip=10.1.2.3` (an actor's repr), `ip: 10.1.2.3` (ActorDiedError's
 #: fields), `Worker IP address: …` (the raylet), `Memory on the node (IP: …` (the memory monitor)
