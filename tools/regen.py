@@ -7,7 +7,8 @@
 The targets, in the order they are made (a later one reads what an earlier one wrote):
 
 - `model`: `schema/jobc.schema.json`, its packaged copy `src/jobc/data/jobc.schema.json` and
-  `src/jobc/spec/plain.py`, from the pydantic models in `jobc.spec.model`;
+  `src/jobc/spec/plain.py`, from the pydantic models in `jobc.spec.model`, and
+  `src/jobc/data/literals.py`, the packaged JSON a lint reads as Python literals;
 - `registry`: `src/jobc/lint/rules/registry.py`, the table of every rule module under
   `src/jobc/lint/rules/` (`tools/rule_registry.py`), which lint reads instead of importing them;
 - `rules`: `docs/rules.md`, from the rules' metadata and docstrings (`jobc rules --format markdown`);
@@ -105,7 +106,7 @@ def _docs() -> dict[Path, str | None]:
 
 
 TARGETS = (
-    Target("model", "the JSON Schema (both copies) and jobc.spec.plain", _model),
+    Target("model", "the JSON Schema (both copies), jobc.spec.plain and jobc.data.literals", _model),
     Target("registry", "src/jobc/lint/rules/registry.py", _registry),
     Target("rules", "docs/rules.md", _rules),
     Target("spec", "docs/spec.md, the spec reference", _spec),

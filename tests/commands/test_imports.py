@@ -32,6 +32,7 @@ HEAVY_STDLIB = (
     "argparse",  # `jobc lint FILE…` is read without it (jobc.commands.argv)
     "gettext",
     "locale",
+    "json",  # the packaged schema and GPU catalogue are read as literals (jobc.data.literals)
     "dataclasses",
     "inspect",
     "ast",

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from jobc.data.literals import SCHEMA_DEFS
 from jobc.spec import fastcheck
 from jobc.spec.model import JobSpec, Profile
 from jobc.spec.plain import JobSpec as PlainJobSpec
@@ -85,7 +86,7 @@ def test_dataclasses_hold_what_the_models_hold(data: dict[str, Any]) -> None:
 def test_every_node_of_the_schema_compiles() -> None:
     """The checks are compiled as values reach them; every node compiles, so no spec can meet one
     the walker does not understand (an unsupported keyword is a ValueError here, not in a lint)."""
-    nodes: list[Any] = list(fastcheck._schema()["$defs"].values())
+    nodes: list[Any] = list(SCHEMA_DEFS.values())
     defs = fastcheck._validators()
     while nodes:
         node = nodes.pop()
@@ -96,5 +97,19 @@ def test_every_node_of_the_schema_compiles() -> None:
         nodes.extend(node.get("anyOf", []))
         for key in ("items", "propertyNames", "additionalProperties"):
             nodes.append(node.get(key))
-    for name in fastcheck._schema()["$defs"]:
+    for name in SCHEMA_DEFS:
         assert callable(defs[name])
+
+
+def test_the_literals_are_the_packaged_json() -> None:
+    """What lint reads from `jobc.data.literals` is what the packaged JSON files say."""
+    import json
+
+    from jobc.data import literals, read_text
+
+    schema, gpus, models = (
+        json.loads(read_text(n)) for n in ("jobc.schema.json", "gpus.json", "models.json")
+    )
+    assert schema["$defs"] == literals.SCHEMA_DEFS
+    assert gpus == literals.GPUS
+    assert models == literals.MODELS

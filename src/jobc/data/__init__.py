@@ -2,6 +2,8 @@
 
 Takes a file name and gives its text, read through the package loader; the files are facts that
 the spec, memory and rule stages interpret, and this module interprets none of them.
+`literals` holds the JSON files a lint reads (the schema's definitions, the GPU and model
+catalogues) as Python literals, generated from them, so a lint imports no JSON parser.
 """
 
 from __future__ import annotations

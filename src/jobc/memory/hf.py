@@ -9,7 +9,6 @@ reader serves both.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -33,6 +32,8 @@ _FP8_METHODS = {"fp8", "fbgemm_fp8", "finegrained_fp8"}
 
 def shape_from_file(spec_dir: Path, relative: str) -> ModelShape:
     """The shape in ``relative`` (a config.json, or a directory holding one) next to the spec."""
+    import json  # here, not above: a spec without hf_config has no JSON to read
+
     from jobc.reader.source import path_problem
 
     problem = path_problem(relative)

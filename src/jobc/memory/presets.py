@@ -1,8 +1,7 @@
-"""The bundled model presets (`jobc/data/models.json`), read on first use only."""
+"""The bundled model presets (`jobc/data/models.json`, read as `jobc.data.literals`), on first use only."""
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
 from jobc.core.record import record
@@ -23,9 +22,8 @@ class Preset:
 
 @cache
 def catalogue() -> dict[str, Preset]:
-    from jobc.data import read_text
+    from jobc.data.literals import MODELS as raw  # models.json, as literals: no json to import
 
-    raw = json.loads(read_text("models.json"))
     return {
         key: Preset(key, entry["title"], entry["hf_id"], entry["config"])
         for key, entry in raw.items()

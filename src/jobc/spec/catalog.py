@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
 from jobc.core.record import record
@@ -23,9 +22,8 @@ class Gpu:
 
 @cache
 def gpus() -> dict[str, Gpu]:
-    from jobc.data import read_text
+    from jobc.data.literals import GPUS as raw  # gpus.json, as literals: no json to import
 
-    raw = json.loads(read_text("gpus.json"))
     return {
         key: Gpu(key, v["title"], int(v["memory_bytes"]), v["generation"], int(v["gpus_per_node"]))
         for key, v in raw.items()

@@ -8,21 +8,11 @@ mode, so it accepts what the models accept; a test holds the two to that.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from functools import cache
 
 _IGNORED = frozenset({"title", "description", "default", "examples", "$schema", "$id", "$comment"})
-
-
-@cache
-def _schema() -> dict[str, Any]:
-    from jobc.data import read_text
-
-    text = read_text("jobc.schema.json")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
 
 
 @cache
@@ -54,7 +44,9 @@ def _validators() -> dict[str, Check]:
     an object's property) is compiled when a value first reaches it: a spec meets a few of the
     schema's hundreds of nodes, and compiling all of them was a millisecond of every cold lint.
     """
-    return _Definitions(_schema()["$defs"])
+    from jobc.data.literals import SCHEMA_DEFS  # the packaged schema's, as literals: no json to import
+
+    return _Definitions(SCHEMA_DEFS)
 
 
 class _Definitions(dict[str, "Check"]):

@@ -2,7 +2,10 @@
 
 - `schema/jobc.schema.json` and its packaged copy `src/jobc/data/jobc.schema.json`;
 - `src/jobc/spec/plain.py`: plain frozen classes with the same classes, fields and defaults
-  as the pydantic models.
+  as the pydantic models;
+- `src/jobc/data/literals.py`: the schema's definitions, the GPU catalogue (`gpus.json`) and the
+  model presets (`models.json`) as Python literals, which every lint reads: loading them from
+  bytecode is a fraction of what importing `json` and parsing the files cost a fresh process.
 
 Why the plain classes: building pydantic's validators for two dozen models costs more at start-up
 than the whole lint of a spec. Lint validates with the small schema walker in
@@ -31,6 +34,9 @@ SCHEMA_PATHS = (
     ROOT / "src" / "jobc" / "data" / "jobc.schema.json",
 )
 TYPES_PATH = ROOT / "src" / "jobc" / "spec" / "plain.py"
+LITERALS_PATH = ROOT / "src" / "jobc" / "data" / "literals.py"
+GPUS_PATH = ROOT / "src" / "jobc" / "data" / "gpus.json"
+MODELS_PATH = ROOT / "src" / "jobc" / "data" / "models.json"
 
 
 def schema_text() -> str:
@@ -274,16 +280,43 @@ def _class_lines(cls: type[BaseModel]) -> list[str]:
 def wanted() -> dict[Path, str]:
     """Every file derived from the models, with what it should hold now."""
     schema = schema_text()
-    return {**dict.fromkeys(SCHEMA_PATHS, schema), TYPES_PATH: _format(types_text())}
+    return {
+        **dict.fromkeys(SCHEMA_PATHS, schema),
+        TYPES_PATH: _format(types_text()),
+        LITERALS_PATH: _format(literals_text(schema), LITERALS_PATH),
+    }
 
 
-def _format(text: str) -> str:
+def literals_text(schema: str) -> str:
+    """`jobc.data.literals`: the packaged JSON a lint reads, as Python literals (JSON's values are
+    Python's: strings, numbers, booleans, null as None, objects and arrays)."""
+    import pprint
+
+    defs = json.loads(schema)["$defs"]
+    gpus = json.loads(GPUS_PATH.read_text(encoding="utf-8"))
+    models = json.loads(MODELS_PATH.read_text(encoding="utf-8"))
+    return (
+        '"""The packaged JSON that every lint reads, as Python literals: the JSON Schema\'s definitions\n'
+        "(`jobc.schema.json`), the GPU catalogue (`gpus.json`) and the model presets (`models.json`).\n\n"
+        "Loaded from bytecode, these cost a fresh process a fraction of importing `json` and parsing\n"
+        "the files. The JSON files stay the packaged facts; a test holds these to them.\n\n"
+        'Generated from them by `tools/regen.py`; do not edit."""\n\n'
+        "from __future__ import annotations\n\n"
+        "TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing\n"
+        "if TYPE_CHECKING:\n    from typing import Any\n\n"
+        f"SCHEMA_DEFS: dict[str, Any] = {pprint.pformat(defs, width=100, sort_dicts=False)}\n\n"
+        f"GPUS: dict[str, Any] = {pprint.pformat(gpus, width=100, sort_dicts=False)}\n\n"
+        f"MODELS: dict[str, Any] = {pprint.pformat(models, width=100, sort_dicts=False)}\n"
+    )
+
+
+def _format(text: str, path: Path = TYPES_PATH) -> str:
     """Run the project's formatter over generated code, so a fresh file is also a formatted one."""
     import subprocess
 
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(TYPES_PATH), "-"],
+            [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(path), "-"],
             input=text,
             capture_output=True,
             text=True,

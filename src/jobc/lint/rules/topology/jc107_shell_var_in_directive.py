@@ -35,7 +35,6 @@ srun python train.py
 ```
 """
 
-import json
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Edit, Fix, Hit, Severity
@@ -90,6 +89,9 @@ def check(ctx: Context) -> Iterator[Hit]:
             # not storage.logs: the compiled script also uses it where the shell, not Slurm, reads it
             new = substitute(text) if is_file and path[:2] == ("slurm", "extra") else None
             # JSON's string is YAML's double-quoted one: the value stays a string whatever it holds
+            # (json is imported here, for a fix, so that a clean lint does not import it)
+            import json
+
             fix = Fix.make("use Slurm's filename patterns", Edit(path, json.dumps(new))) if new else None
             if words.in_script(ctx):
                 message = f"{words.name(ctx, path)} is read by sbatch itself, {problem}"

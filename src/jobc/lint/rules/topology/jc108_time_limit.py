@@ -38,7 +38,6 @@ srun python train.py
 ```
 """
 
-import json
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
@@ -122,6 +121,8 @@ def _default_time(ctx: Context) -> Fix | None:
     default = getattr(part, "default_time", None) if part is not None else None
     if not default:
         return None  # the limit is the user's to choose
+    import json  # a fix's text only: a clean lint does not import it
+
     return Fix.make(
         f"ask for the partition's default time limit, {default}",
         Edit(("slurm",), f"time: {json.dumps(default)}", insert=True),
