@@ -522,6 +522,19 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "Process name: gpu-3[1]\nExit code: 1\n",
         ("exit_code", None, "gpu-3", 4),
     ),
+    # --- srun's reports of several tasks, all on one node: an unplaced failure ran there too
+    (
+        "an unplaced error in a one-node step",
+        "ValueError: bad shard\nsrun: error: cn4: tasks 0,3: Exited with exit code 1\n"
+        "srun: error: cn4: task 1: Exited with exit code 1\n",
+        ("exception", None, "cn4", 1),
+    ),
+    (
+        "an unplaced error in a two-node step",
+        "ValueError: bad shard\nsrun: error: cn4: tasks 0,3: Exited with exit code 1\n"
+        "srun: error: cn5: task 5: Exited with exit code 1\n",
+        ("exception", None, None, 1),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

@@ -113,6 +113,8 @@ def place(facts: Facts, e: Event) -> Who:
         node = node_in_message(text, facts.nodes_seen)
     if node is None and rank is None and task is None and facts.kernel_prompts:
         node = _kernel_host(facts, e)
+    if node is None and rank is None and task is None and (only := one_node_of_tasks(facts)) is not None:
+        node, inferred = only, True  # srun ran every task the log shows on one node: this one's too
     if node is not None and REDACTED.match(node):
         node = None  # a paste that hid the node's name (`on node xxxxxxxx`) names no node
     return Who(rank, local, task, count, node, inferred)
@@ -178,6 +180,19 @@ def rank_of_task(facts: Facts, rank: int | None, task: int | None, count: int) -
     if rank is not None or task is None or count != 1 or not tasks_are_ranks(facts):
         return rank, False
     return task, not facts.compiled
+
+
+def one_node_of_tasks(facts: Facts) -> str | None:
+    """The one node of a step, when srun's reports place several tasks and every node the log
+    names (its reports, its prefixes) is that node: a process the log does not place ran there
+    too. One task's report says nothing of where the others ran."""
+    if len(facts.task_node) < 2:
+        return None
+    nodes = set(facts.task_node.values()) | facts.nodes_seen
+    if len(nodes) != 1:
+        return None
+    only = next(iter(nodes))
+    return only if is_host(only) else None
 
 
 def one_node_launch(facts: Facts) -> bool:
