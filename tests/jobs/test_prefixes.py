@@ -27,6 +27,11 @@ def test_labellers_read_what_each_prefix_says() -> None:
     assert (line.rank, line.local_rank, line.text) == (3, None, "write_line error; fd=12 buf=:cmd=barrier_in")
     line = split("[default1]: ValueError: x")
     assert (line.rank, line.local_rank) == (None, 1)
+    # a logger's rank field and a level between bars (ParlAI's); a word that only starts with rank
+    line = split("rank:  3 | 2022-04-03 18:44:26,615 CRITICAL | Traceback (most recent call last):")
+    assert (line.rank, line.level, line.text) == (3, "CRITICAL", "Traceback (most recent call last):")
+    line = split("ranking: 3 | top-1 accuracy")
+    assert (line.rank, line.text) == (None, "ranking: 3 | top-1 accuracy")
 
 
 def test_pasted_line_numbers_are_inferred_and_taken_off() -> None:

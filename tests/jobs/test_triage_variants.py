@@ -535,6 +535,14 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "srun: error: cn5: task 5: Exited with exit code 1\n",
         ("exception", None, None, 1),
     ),
+    # --- a logger that prefixes a record's first line only: the traceback under it is that rank's
+    (
+        "a rank's logged traceback, its frames bare",
+        "rank:  2 | 2022-04-03 18:44:26,615 ERROR | Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 9, in <module>\n    main()\n'
+        "KeyError: 'labels'\n",
+        ("exception", 2, None, 4),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

@@ -70,6 +70,7 @@ _NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nran
 #: A launcher's exception that speaks of the command's exit: the command ran, and ended.
 _EXIT_WORDS = re.compile(r"\bexit (?:code|status)\b|\breturn(?:ed)? code\b|non-zero", re.I)
 _CANNOT_START = ("missing_program", "import_error", "disk_full", "node_fail", "host_oom")
+_NOBODY = (None, None, None, None, None)
 #: Source lines of a traceback's frames and code are no error of their own.
 _CODE = re.compile(
     r"^\s{0,40}(?:raise\b|File \"|except\b|from \S+ import|import |return |[A-Za-z_.]{1,80} = )"
@@ -608,6 +609,11 @@ class Scanner(Facts):
             self.chain_pending.add(key)
             return True
         opened = self.open_tb.get(key)
+        if opened is None and key == _NOBODY and len(self.open_tb) == 1:
+            # a logger prefixes a record's first line only (`rank:  3 | … CRITICAL | Traceback …`):
+            # the one traceback open goes on over the bare lines after it, and they are its writer's
+            key, opened = next(iter(self.open_tb.items()))
+            line = Line(key[0], key[1], key[2], line.text, key[3], key[4], line.level)
         if opened is None:
             self._expire()
             return False

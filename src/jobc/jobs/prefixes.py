@@ -40,6 +40,8 @@ _BRACKET = re.compile(
 # Open MPI's --tag-output: `[1,3]<stderr>:` names the job and the global (MPI) rank
 # (horovodrun's Gloo launcher tags `[2]<stderr>:` with the rank alone)
 _MPI = re.compile(rf"^\[(?:[0-9]{{1,9}},)?({_N})\]<(?:stdout|stderr|stddiag)>: ?")
+# a logger's rank field before its separator: ParlAI's `rank:  3 | `, `RANK 3 | `, `rank 3: `
+_RANK_FIELD = re.compile(rf"^(?:rank|Rank|RANK):? {{1,4}}({_N}) {{0,2}}[|:] ?")
 # PSM3's and Intel MPI's `host:rank1: ` (after an optional `[seconds.nanos] `), `host:rank1.prog: `
 _HOST_RANK = re.compile(
     rf"^(?:\[[0-9]{{9,11}}\.[0-9]{{6,9}}\] )?(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{{0,62}}):rank(?P<rank>{_N})"
@@ -71,7 +73,8 @@ _SYSLOG_TIME = re.compile(
     r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9]"
     r"(?:\.[0-9]{1,6})? "
 )
-_LEVEL = re.compile(r"^\[?(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}")
+# (a logger that separates its fields with bars, ParlAI's and loguru's, puts one after the level)
+_LEVEL = re.compile(r"^\[?(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}(?:\| ?)?")
 _WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
 _GLOG = re.compile(
     r"^\[?([IWEF])(?:[0-9]{3,4} [0-9:.]{8,24}(?: {1,8}[0-9]{1,10})?)? [A-Za-z0-9_./\-]{1,200}:[0-9]{1,6}\] ?"
@@ -340,7 +343,9 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
                 f["node"] = m.group("host")
                 f.setdefault("writer", f"{m.group('host')}:{m.group('pid')}")
                 return text[m.end() :]
-    if "rank" not in f and (m := _MPI.match(text)) is not None:
+    if "rank" not in f and (
+        (m := _MPI.match(text)) is not None or (m := _RANK_FIELD.match(text)) is not None
+    ):
         f["rank"] = int(m.group(1))
         return text[m.end() :]
     if (m := _BRACKET.match(text)) is not None:
