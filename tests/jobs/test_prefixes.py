@@ -32,6 +32,14 @@ def test_labellers_read_what_each_prefix_says() -> None:
     assert (line.rank, line.level, line.text) == (3, "CRITICAL", "Traceback (most recent call last):")
     line = split("ranking: 3 | top-1 accuracy")
     assert (line.rank, line.text) == (None, "ranking: 3 | top-1 accuracy")
+    # oneCCL's header names its process
+    line = split(
+        "2025:05:23-19:04:20:(168955) |CCL_ERROR| atl_ofi.cpp:237 init: can't find suitable provider"
+    )
+    assert (line.writer, line.text) == (
+        "pid 168955",
+        "|CCL_ERROR| atl_ofi.cpp:237 init: can't find suitable provider",
+    )
 
 
 def test_pasted_line_numbers_are_inferred_and_taken_off() -> None:

@@ -543,6 +543,19 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "KeyError: 'labels'\n",
         ("exception", 2, None, 4),
     ),
+    # --- a process's host from another line that pairs its pid with a host (UCX's, NCCL's prefix)
+    (
+        "oneCCL's error, its process's host named by UCX",
+        "2025:05:23-19:04:20:(4242) |CCL_ERROR| atl_ofi.cpp:237 init: can't find suitable provider\n"
+        "[pvc-3:4242:0:4242] Caught signal 11 (Segmentation fault: address not mapped to object)\n",
+        ("nccl_error", None, "pvc-3", 1),
+    ),
+    (
+        "oneCCL's error, another process's host named by UCX",
+        "2025:05:23-19:04:20:(4242) |CCL_ERROR| atl_ofi.cpp:237 init: can't find suitable provider\n"
+        "[pvc-3:5151:0:5151] Caught signal 11 (Segmentation fault: address not mapped to object)\n",
+        ("nccl_error", None, None, 1),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

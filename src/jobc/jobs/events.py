@@ -357,6 +357,11 @@ class Scanner(Facts):
         if line.local_rank is not None:
             self.launcher_seen = True
         if line.node is not None:
+            pid = line.writer.rpartition(":")[2] if line.writer and ":" in line.writer else ""
+            if pid.isdigit() and len(self.pid_node) < 65536:
+                known = self.pid_node.setdefault(pid, line.node)
+                if known != line.node:
+                    self.pid_node[pid] = ""
             if line.rank is not None:
                 self.rank_node.setdefault(line.rank, line.node)
             if line.task is not None:

@@ -254,6 +254,9 @@ class Facts:
         # pairings of a process with its rank: torchrun's table (pid -> global rank), NCCL's
         # communicator lines (host:pid -> rank in the largest communicator, with its size)
         self.pid_rank: dict[str, int] = {}
+        # a process id's host, from the prefixes that pair them (NCCL's and UCX's `host:pid`); a
+        # pid two hosts claim pairs with none ("")
+        self.pid_node: dict[str, str] = {}
         self.writer_rank: dict[str, tuple[int, int]] = {}
         # slurmctld's own log: the node list it allocated to a job (job id -> node list)
         self.job_nodes: dict[str, str] = {}

@@ -105,6 +105,8 @@ def place(facts: Facts, e: Event) -> Who:
     if node is None and rank is not None and task is None and tasks_are_ranks(facts):
         node = facts.task_node.get(rank)  # srun's report of the task that is this rank
         inferred = inferred or node is not None
+    if node is None and line.writer is not None and line.writer.startswith("pid "):
+        node = facts.pid_node.get(line.writer[4:]) or None  # the host another prefix pairs it with
     if node is None and str(fx.get("job")) in facts.job_nodes:
         node = _one_node(facts.job_nodes[str(fx.get("job"))])  # the nodes slurmctld allocated it
     if node is None and e.cls in JOB_CLASSES and "" in facts.job_nodes:

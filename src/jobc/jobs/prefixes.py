@@ -111,6 +111,10 @@ _UCX = re.compile(
     r":(?P<pid>[0-9]{1,10}) {0,4}"
     r"(?::[0-9]{1,10}){1,2}\] {0,8}"
 )
+# oneCCL's log header: `2025:05:23-19:04:20:(168955) ` (its time, and the process id: the writer)
+_CCL = re.compile(
+    r"^[0-9]{4}:[0-9]{2}:[0-9]{2}-[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?:\((?P<pid>[0-9]{1,10})\) "
+)
 # NCCL's debug prefix: `host:pid:tid [device] `
 _NCCL = re.compile(
     r"^(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[(?P<dev>[0-9]{1,4})\] "
@@ -343,6 +347,9 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
                 f["node"] = m.group("host")
                 f.setdefault("writer", f"{m.group('host')}:{m.group('pid')}")
                 return text[m.end() :]
+    if (m := _CCL.match(text)) is not None:
+        f.setdefault("writer", "pid " + m.group("pid"))
+        return text[m.end() :]
     if "rank" not in f and (
         (m := _MPI.match(text)) is not None or (m := _RANK_FIELD.match(text)) is not None
     ):
