@@ -65,7 +65,6 @@ _LINT_NOT_YET = {
     "delaunay_srun_torchrun_cmdline_args.sh",  # JC813 on arguments taken from the sbatch command line
     "lambda_guide_torchrun_space_directive.sh",  # no JC106 without --nodes
     "soda_a100_torchrun_4nodes.sh",  # JC407 where the annotators expect none
-    "swissai_megatron_arrays_alps.sh",  # no JC104 on a port in a launcher built in an array
 }
 
 
@@ -113,18 +112,11 @@ _READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-"}
 # the import's misses of b4 and b5 (docs/scripts-accuracy.md) no change has answered yet, by the
 # fields that differ from the header, held exactly so that a fix, or a new miss, is seen
 _IMPORT_NOT_YET = {
-    "cscs_sc23_edf_bashc_commented.sh": {"program"},
     "delaunay_srun_torchrun_cmdline_args.sh": {"gpus_per_node"},
     "lambda_guide_torchrun_space_directive.sh": {"gpus_per_node"},
     "mila_two_runs_share_gpu_bg.sh": {"nodes"},
-    "olmo_lumi_7b_wrapper.sh": {"program"},
-    "olmo_lumi_peteish7_timemin.sh": {"program"},
-    "swissai_clariden_accelerate_pyxis.sh": {"gpus_per_node", "mode"},
     "dgxc_hf_llama2_accelerate_pyxis.sh": {"gpus_per_node"},
     "litgpt_pragna_srun_gpus8.sh": {"program"},
-    "nanotron_train_bashc_launcher.sh": {"mode", "program"},
-    "olmo_lumi_mitchish65_128nodes.sh": {"program"},
-    "swissai_megatron_arrays_alps.sh": {"mode", "program"},
 }
 
 

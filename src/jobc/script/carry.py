@@ -178,11 +178,15 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     _traps(facts, out)
     for flag in step.srun_flags if step is not None else ():
         if flag.startswith("$"):
+            why = (
+                "srun options set nowhere in the script (the environment it is submitted from may hold them)"
+                if _set_nowhere(flag, facts)
+                else "srun options the script adds on some paths only (set in an `if`)"
+            )
             out.skip(
                 step.span,  # type: ignore[union-attr]
                 f"srun {flag}",
-                "srun options the script adds on some paths only (set in an `if`); not carried: "
-                "put them in slurm.extra if the job needs them",
+                f"{why}; not carried: put them in slurm.extra if the job needs them",
             )
     for x in facts.expansions:
         if x.shell == "batch":

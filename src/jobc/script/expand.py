@@ -92,7 +92,9 @@ class Expander:
             value_span = self.pos.span(value_node, src)
         else:
             got = self.fields(src, value_node, assigned=True)
-            fld = _values.join(got, "") if got else ()
+            # several fields come only from `"${A[@]}"` or `"$@"`: an assignment joins them with
+            # blanks, as `"${A[*]}"` would (`CMD="torchrun ${ARGS[@]} x.py"` is one string)
+            fld = _values.join(got, " ") if got else ()
             value = (fld,)
             raw = self.pos.text(value_node, src)
             value_span = self.word_of(fld, value_node, src).span
@@ -158,15 +160,30 @@ class Expander:
 
     def words(self, src: _values.Src, nodes: list[Any]) -> list[Word]:
         out: list[Word] = []
-        skip = False
+        skip = 0
         for k, node in enumerate(nodes):
             if skip:
-                skip = False
+                skip -= 1
                 continue
             glued = self._glued(src, node, nodes[k + 1]) if k + 1 < len(nodes) else None
             if glued is not None:
                 out.extend(self.word_of(f, node, src) for f in glued)
-                skip = True
+                skip = 1
+                continue
+            n = _continued(src, nodes, k)
+            if n:
+                # `--container-mounts=\<newline>$A,\<newline>$B`: the grammar ends a word at a
+                # `\`-newline inside it; bash removes the pair and reads one word
+                joined: list[_values.Field] = []
+                for part in nodes[k : k + n + 1]:
+                    got = self.fields(src, part)
+                    if joined and got:
+                        joined[-1] = joined[-1] + got[0]
+                        joined.extend(got[1:])
+                    else:
+                        joined.extend(got)
+                out.extend(self.word_of(f, node, src) for f in joined)
+                skip = n
                 continue
             if node.type == "word" and src is self.pos.src and not _SPECIAL_WORD.search(self.pos.text(node)):
                 # the common case (options, file names, numbers): the text is the word
@@ -486,6 +503,18 @@ class Expander:
             return False
         self.state.setvar(names[-1], (field,) if len(names) == 1 else None)
         return True
+
+
+def _continued(src: _values.Src, nodes: list[Any], k: int) -> int:
+    """How many of the nodes after ``nodes[k]`` belong to its word: each one that follows the
+    one before with only `\\`-newlines between them (no blank: one word to bash)."""
+    n = 0
+    while k + n + 1 < len(nodes):
+        gap = src.raw[nodes[k + n].end_byte : nodes[k + n + 1].start_byte]
+        if not gap or gap.replace(b"\\\n", b"") != b"":
+            break
+        n += 1
+    return n
 
 
 def _array_all(node: Any) -> bool:

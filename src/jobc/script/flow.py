@@ -399,7 +399,7 @@ class Flow:
             got: list[_values.Field] = (
                 self.expand.fields(src, value_node, assigned=True) if value_node is not None else []
             )
-            joined = _values.join(got, "")
+            joined = _values.join(got, " ")  # `A="${B[@]}" cmd`: blanks between the elements
             name = self.pos.text(name_node, src) if name_node is not None else ""
             text = _values.text(joined) if _values.literal(joined) else None
             out.append(Assign(name, text, self.pos.text(child, src), self.pos.span(child, src)))

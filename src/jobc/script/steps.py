@@ -151,12 +151,15 @@ class Steps:
         self.set_cwd(step, self.state.vars.get(CWD, UNSET), span)
         if srun is not None:
             self.srun_environment(step, srun)
-        if (
-            rest
-            and os.path.basename(rest[0].text) in ("bash", "sh")
-            and len(rest) >= 3
-            and dash_c(rest[1].text)
-        ):
+        shell = _past_wrapper(rest, 0, shells=True) if rest else 0
+        if shell and _dash_c_at(rest, shell):
+            # `srun … /opt/entrypoint.sh bash -c "…"`: a script the container (or site) runs
+            # first, which runs the shell after it; the shell's string is what the step runs
+            first, last = rest[0], rest[shell - 1]
+            at = first.span if first.placed or last.placed else _between(first, last)
+            step.inner.append(Inner(" ".join(w.raw for w in rest[:shell]), at, "named-wrapper"))
+            rest = rest[shell:]
+        if _dash_c_at(rest, 0):
             self.inner_script(step, rest[2], span)
         else:
             self.program(step, rest)
@@ -261,8 +264,13 @@ class Steps:
         while i < len(words):
             w = words[i]
             text = w.text
-            if not w.literal and (m := _PLAIN_VARIABLE.fullmatch(w.raw)) and m.group(1) in optionish:
-                # srun options on some paths, nothing on others: kept as said, by its name
+            if (
+                not w.literal
+                and (m := _PLAIN_VARIABLE.fullmatch(w.raw))
+                and (m.group(1) in optionish or _options_follow(words, i + 1))
+            ):
+                # srun options on some paths, nothing on others (or set where the job is
+                # submitted: `srun $SRUN_ARGS -u bash -c …`): kept as said, by its name
                 flags.append(w.raw)
                 i += 1
                 continue
@@ -384,6 +392,16 @@ class Steps:
             while j < len(words) and words[j].text.startswith("-") and words[j].text not in ("-m", "-c", "-"):
                 j += 2 if words[j].text in ("-X", "-W") else 1
             j = min(j, len(words))
+            if (
+                j + 1 < len(words)
+                and not words[j].literal
+                and _PLAIN_VARIABLE.fullmatch(words[j].raw)
+                and words[j + 1].literal
+                and words[j + 1].text.endswith(".py")
+            ):
+                # `python $DEBUG_CMD train.py`: options computed when the job runs (empty, or
+                # `-m debugpy --listen …` that runs the file all the same), then the file
+                j += 1
             if j > i + 1:
                 # the interpreter's own options (-u, -O, -W error): no spec field holds them
                 first_option, last_option = words[i + 1], words[j - 1]
@@ -643,10 +661,24 @@ _NOT_WRAPPERS = frozenset(
 _WRAPPER_WORDS = 8
 
 
-def _past_wrapper(words: list[Word], i: int) -> int:
+def _dash_c_at(words: list[Word], i: int) -> bool:
+    """Whether ``words[i:]`` is `bash -c STRING` (or sh's)."""
+    return (
+        len(words) >= i + 3
+        and os.path.basename(words[i].text) in ("bash", "sh")
+        and dash_c(words[i + 1].text)
+    )
+
+
+def _between(first: Word, last: Word) -> Span:
+    return Span(first.span.line, first.span.col, last.span.end_line, last.span.end_col)
+
+
+def _past_wrapper(words: list[Word], i: int, *, shells: bool = False) -> int:
     """`/fsx/nsys-slurm-exec torchrun …`, `ncu -o prof python train.py`, `numactl -N 0 accelerate
     launch …`: a command the script names, with only options (and their values) before an
-    interpreter or a launcher it runs. Where that interpreter or launcher starts; ``i`` when
+    interpreter or a launcher it runs (with ``shells``, also `bash -c STRING`: a container's
+    entrypoint script). Where that interpreter, launcher or shell starts; ``i`` when
     the words are no such wrapper (a word that is neither an option nor an option's value
     before it: the command's own argument, not a program it runs)."""
     first = words[i]
@@ -661,12 +693,34 @@ def _past_wrapper(words: list[Word], i: int) -> int:
         nxt = words[j + 1].text if j + 1 < len(words) else None
         if PYTHON.match(os.path.basename(text)) or _launchers.by_command(text, nxt) is not None:
             return j
+        if shells and _dash_c_at(words, j):
+            return j
+        k, _ = skip_wrappers(words, j)
+        if j < k < len(words):
+            # `run_with_environment.sh singularity exec … IMG python train.py` (OLMo on LUMI): a
+            # container runner or another wrapper jobc knows, between the script's and the program
+            after = words[k].text
+            following = words[k + 1].text if k + 1 < len(words) else None
+            if PYTHON.match(os.path.basename(after)) or _launchers.by_command(after, following) is not None:
+                return k
         previous = words[j - 1].text
         option_value = j > i + 1 and previous.startswith("-") and "=" not in previous
         if not text.startswith("-") and not option_value:
             return i
         j += 1
     return i
+
+
+def _options_follow(words: list[Word], i: int) -> bool:
+    """Whether an unknown `$NAME` among srun's words stands where srun's options are: more srun
+    options after it, or `bash -c` (which no program takes for its own arguments). A word
+    such as `$PROG train.yaml` is the program, with its arguments."""
+    if i >= len(words):
+        return False
+    text = words[i].text
+    if text.startswith("-") and len(text) > 1:
+        return True
+    return os.path.basename(text) in ("bash", "sh") and i + 1 < len(words) and dash_c(words[i + 1].text)
 
 
 def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:

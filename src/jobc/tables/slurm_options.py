@@ -279,7 +279,8 @@ OPTIONAL_VALUE = frozenset({"exclusive", "requeue", "kill-on-invalid-dep"})
 ALIASES = {"cpus": "cpus-per-task", "job_name": "job-name"}
 
 
-# srun options that never take a value (long names, and the short letters of such flags)
+# srun options that never take a value (long names, and the short letters of such flags); srun's
+# `--wait` takes seconds (`--wait 60`), unlike sbatch's
 SRUN_FLAGS = frozenset(
     {
         "label",
@@ -290,7 +291,6 @@ SRUN_FLAGS = frozenset(
         "kill-on-bad-exit",
         "quiet",
         "verbose",
-        "wait",
         "pty",
         "overcommit",
         "oversubscribe",

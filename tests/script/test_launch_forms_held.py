@@ -1,0 +1,187 @@
+"""Launches held in strings, arrays and wrappers, each followed to its launcher and program, with a
+near miss that is not: an array spliced into a string (`CMD="torchrun ${ARGS[@]} x.py"`), srun
+options set where the job is submitted (`srun $SRUN_ARGS -u bash -c …`), srun's `--wait SECONDS`,
+options computed when the job runs between the interpreter and its file (`python $DEBUG_CMD
+x.py`), a wrapper script in front of a container runner or of `bash -c` (an entrypoint), and a
+word the grammar ends at a `\\`-newline inside it."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jobc.commands.import_ import render
+from jobc.lint.imported import imported
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read_bytes
+
+HEAD = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+    "#SBATCH --time=1:00:00\n"
+)
+
+
+def _launch(body: str, head: str = HEAD) -> tuple[str | None, str | None, str]:
+    """The imported mode and program (or module), and the spec's text."""
+    facts = read_bytes((head + textwrap.dedent(body)).encode(), "job.sh")
+    derived = imported(facts)
+    launch = derived.data["launch"]
+    return launch.get("mode"), launch.get("program") or launch.get("module"), render(derived, facts)
+
+
+@pytest.mark.parametrize(
+    ("body", "mode", "program"),
+    [
+        # an array spliced into a string is one string, its elements parted by blanks (Swiss AI)
+        (
+            "ARGS=(\n  --nproc-per-node 8\n  --nnodes 2\n)\n"
+            'CMD="torchrun ${ARGS[@]} /opt/m/pretrain_gpt.py --lr 1e-4"\nsrun bash -c "numactl -N 0 $CMD"\n',
+            "torchrun",
+            "/opt/m/pretrain_gpt.py",
+        ),
+        # srun's --wait takes its seconds: the command is what follows them
+        ('CMD="torchrun --nproc_per_node=8 t.py"\nsrun -lu --wait 60 bash -c "$CMD"\n', "torchrun", "t.py"),
+        ("srun --wait 60 python train.py\n", "srun", "train.py"),
+        # srun options set where the job is submitted, then more options or a shell (nanotron)
+        (
+            'export LAUNCHER="torchrun --nproc_per_node 8 --nnodes 2"\n'
+            'CMD=" run_train.py --config-file c.yaml"\n'
+            'srun $SRUN_ARGS -u bash -c "$LAUNCHER --node_rank \\$SLURM_PROCID $CMD"\n',
+            "torchrun",
+            "run_train.py",
+        ),
+        ('srun $SRUN_ARGS bash -c "python train.py"\n', "srun", "train.py"),
+        # options computed when the job runs between the interpreter and its file (CSCS)
+        (
+            'srun bash -c "\n  if [ \\"\\$SLURM_PROCID\\" -eq 0 ]; then D=\\"-m debugpy --listen 5678\\"; '
+            'else D=\\"\\"; fi\n  python \\${D} train.py --epochs 3\n"\n',
+            "srun",
+            "train.py",
+        ),
+        # a wrapper script, then a container runner, then the program (OLMo on LUMI)
+        (
+            "srun --kill-on-bad-exit scripts/run_with_environment.sh singularity exec -B /a:/a $SIF \\\n"
+            "  python scripts/train.py configs/7b.yaml\n",
+            "srun",
+            "scripts/train.py",
+        ),
+        # a container's entrypoint script, then `bash -c` (Swiss AI Clariden)
+        (
+            'srun --container-image=/i.sqsh /opt/pre-entrypoint.sh bash -c "\\\n'
+            "  exec accelerate launch --num_machines 2 --num_processes 16 \\\n"
+            '  --machine_rank \\$SLURM_NODEID t.py"\n',
+            "torchrun",
+            "t.py",
+        ),
+    ],
+)
+def test_a_held_launch_is_followed_to_its_program_and_mode(body: str, mode: str, program: str | None) -> None:
+    got_mode, got_program, _ = _launch(body)
+    assert (got_mode, got_program) == (mode, program)
+
+
+@pytest.mark.parametrize(
+    ("body", "mode"),
+    [
+        # a word computed when the job runs with an argument after it: the program, not options
+        ("srun $PROG train.yaml\n", None),
+        # an interpreter given a file computed when the job runs: not known (srun's, all the same)
+        ("srun python $SCRIPT --epochs 3\n", "srun"),
+        # a wrapper script with an argument of its own before the shell: no entrypoint of it
+        ('srun ./run.sh input.csv bash -c "torchrun --nproc_per_node=8 t.py"\n', None),
+        # a wrapper script, then a container runner that builds an image: nothing runs a program
+        ("srun scripts/setup.sh singularity build out.sif def.txt\n", None),
+    ],
+)
+def test_near_misses_name_no_program(body: str, mode: str | None) -> None:
+    got_mode, program, _ = _launch(body)
+    assert (got_mode, program) == (mode, None)
+
+
+def test_elements_of_an_array_on_the_command_line_stay_words() -> None:
+    # near miss of the splice: `"${ARGS[@]}"` as words of the command is one word per element
+    facts = read_bytes(
+        (HEAD + 'ARGS=(--nproc_per_node 8 --nnodes 2)\nsrun torchrun "${ARGS[@]}" t.py\n').encode(), "job.sh"
+    )
+    step = facts.main_step
+    assert step is not None
+    assert step.launcher is not None
+    assert step.launcher.options["nproc_per_node"].text == "8"
+    assert step.program is not None
+    assert step.program.text == "t.py"
+
+
+def test_srun_options_set_nowhere_are_said_as_such() -> None:
+    _, _, text = _launch('srun $SRUN_ARGS -u bash -c "torchrun --nproc_per_node 8 t.py"\n')
+    assert "srun $SRUN_ARGS — srun options set nowhere in the script" in text
+
+
+def test_an_entrypoint_is_said_not_carried() -> None:
+    _, _, text = _launch('srun /opt/pre-entrypoint.sh bash -c "torchrun --nproc_per_node 8 t.py"\n')
+    assert "line 6: /opt/pre-entrypoint.sh — a command that runs" in text
+
+
+def test_a_word_continued_on_the_next_line_is_one_word() -> None:
+    facts = read_bytes(
+        (
+            HEAD + "srun --container-image=/i.sqsh --container-mounts=\\\n/a,\\\n/b \\\n  python t.py\n"
+        ).encode(),
+        "job.sh",
+    )
+    step = facts.main_step
+    assert step is not None
+    assert step.srun is not None
+    assert step.srun["container-mounts"].text == "/a,/b"
+    assert step.program is not None
+    assert step.program.text == "t.py"
+
+
+def test_a_blank_before_the_backslash_parts_the_words() -> None:
+    # near miss: `--container-mounts=/a \` then `/b`: two words, the second the command
+    facts = read_bytes(
+        (HEAD + "srun --container-image=/i.sqsh --container-mounts=/a \\\n/b/python t.py\n").encode(),
+        "job.sh",
+    )
+    step = facts.main_step
+    assert step is not None
+    assert step.srun is not None
+    assert step.srun["container-mounts"].text == "/a"
+    assert step.command == "python"
+
+
+def _lint(tmp_path: Path, text: str) -> list[tuple[str, int]]:
+    script = tmp_path / "job.sh"
+    script.write_text(textwrap.dedent(text), encoding="utf-8")
+    return [(f.code, f.span.line) for f in lint_path(script).findings]
+
+
+ARRAY_LAUNCH = """\
+    #!/bin/bash
+    #SBATCH --nodes=2
+    #SBATCH --ntasks-per-node=1
+    #SBATCH --gpus-per-node=4
+    #SBATCH --time=1:00:00
+    {exclusive}
+    MASTER_ADDR=$(hostname)
+    MASTER_PORT=25678
+    TORCHRUN_ARGS=(
+        --nproc-per-node 4
+        --nnodes $SLURM_NNODES
+        --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT
+        --rdzv_backend c10d
+    )
+    TRAINING_CMD="torchrun ${{TORCHRUN_ARGS[@]}} pretrain_gpt.py"
+    srun -lu --wait 60 bash -c "numactl --membind=0-3 $TRAINING_CMD"
+    """
+
+
+def test_a_fixed_port_in_an_array_launcher_is_found(tmp_path: Path) -> None:
+    got = _lint(tmp_path, ARRAY_LAUNCH.format(exclusive=""))
+    assert ("JC104", 8) in got
+
+
+def test_a_fixed_port_on_whole_nodes_is_not(tmp_path: Path) -> None:
+    got = _lint(tmp_path, ARRAY_LAUNCH.format(exclusive="#SBATCH --exclusive"))
+    assert "JC104" not in {code for code, _ in got}
