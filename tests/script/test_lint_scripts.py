@@ -312,6 +312,35 @@ def test_jc106_lets_go_a_per_rank_value_only_the_batch_shell_shows(
     assert ("JC106" in codes) == fires, codes
 
 
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        # the first node's name, read once, as the host every node must reach (nanoVLM)
+        (
+            "ARGS=(\n  --nnodes=2\n  --rdzv_endpoint=$SLURMD_NODENAME:29500\n)\n"
+            "srun torchrun ${ARGS[@]} t.py\n",
+            False,
+        ),
+        ('srun torchrun --nnodes=2 --master_addr "${SLURMD_NODENAME}" --master_port=29500 t.py\n', False),
+        ("export MASTER_ADDR=$SLURMD_NODENAME\nsrun python t.py\n", False),
+        # near misses: the name as a value of each node's own (GritLM's role), or a host and a role
+        ('srun bash -c "accelerate launch --machine_rank 0 --role $SLURMD_NODENAME: t.py"\n', True),
+        (
+            "srun torchrun --nnodes=2 --rdzv_endpoint=$SLURMD_NODENAME:29500 --role=$SLURMD_NODENAME t.py\n",
+            True,
+        ),
+    ],
+    ids=["array-endpoint", "master-addr", "export", "role", "host-and-role"],
+)
+def test_jc106_lets_go_the_first_node_name_as_the_rendezvous_host(
+    tmp_path: Path, body: str, fires: bool
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(_HEAD_106 + body, encoding="utf-8")
+    codes = {f.code for f in lint_path(script, config=Config()).findings}
+    assert ("JC106" in codes) == fires, codes
+
+
 def test_one_line_that_writes_two_values_gets_one_finding_of_a_rule(tmp_path: Path) -> None:
     # export MASTER_PORT=29500 is both the rendezvous port the launch reads and env MASTER_PORT
     script = tmp_path / "job.sh"

@@ -54,6 +54,9 @@ def test_a_line_sbatch_ignores_is_reported_with_its_option(tmp_path: Path, line:
     [
         # prose about the directives, with no option after the word
         "# SBATCH options below set the size of the job",
+        # a usage note: the command line that submits the script (Delaunay's multi-node.sh)
+        "#   sbatch --nodes 3 --gres=gpu:4 --cpus-per-gpu=4 --mem=16G multi-node.sh train.py",
+        "# sbatch --array=0-9 job.sh",
         "# sbatch reads the lines below",
         # the usual way to switch a directive off on purpose
         "##SBATCH --nodes=4",

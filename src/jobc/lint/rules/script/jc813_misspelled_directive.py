@@ -4,6 +4,8 @@ sbatch reads a line as a directive only when it starts with exactly `#SBATCH` (f
 blank or straight by an option: `#SBATCH--nodes=2` is read). `#SBTACH`, `#SABTCH`, `#sbatch` and
 `# SBATCH` (a space after `#`) are ordinary comments to it: the line is ignored without a warning,
 and the job runs with the default instead (one node, the partition's time limit, no GPUs).
+A usage note that shows the command line, the word `sbatch` in lower case after a blank
+(`#   sbatch --nodes 3 job.sh`), is the command that submits the script, not a directive.
 `#SBATCHH --nodes=2` is worse: sbatch refuses the script. An indented `  #SBATCH` is a comment to
 sbatch too. `##SBATCH` is left alone: it is the usual
 way to switch a directive off on purpose.
@@ -22,6 +24,16 @@ Good:
 ```bash
 #!/bin/bash
 #SBATCH --nodes=1
+#SBATCH --time=02:00:00
+srun python train.py
+```
+
+A usage note (the command line that submits the script) is no directive:
+
+```bash
+#!/bin/bash
+# Usage:
+#   sbatch --nodes 3 --gres=gpu:4 job.sh train.py
 #SBATCH --time=02:00:00
 srun python train.py
 ```
@@ -72,7 +84,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         if text.startswith("#!") or is_directive(text):
             continue
         m = _LINE.fullmatch(text.rstrip("\r"))
-        if m is None or not _misspelled(m.group("word")):
+        if m is None or not _misspelled(m.group("word")) or _usage(m):
             continue
         option = mask(m.group("option").strip())
         written = text[: m.start("option")].rstrip()
@@ -103,6 +115,12 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             if refused(PREFIX + " " + m.group("option"))
             else _fix(number, len(line) - len(text), m, safe=not off),
         )
+
+
+def _usage(m: re.Match[str]) -> bool:
+    """`#   sbatch --nodes 3 job.sh`: a usage note showing the command, as the shell's own
+    `sbatch` is written (in lower case, after a blank), not a directive written wrong."""
+    return bool(m.group("gap")) and m.group("word") == "sbatch"
 
 
 def _misspelled(word: str) -> bool:

@@ -43,6 +43,19 @@ Bad in a script:
 #SBATCH --nodes=2
 srun bash -c "python train.py --node-rank=$SLURM_NODEID"
 ```
+
+The first node's name read once is what a rendezvous host wants (every node must reach the
+same one), so the batch shell's `$SLURMD_NODENAME` as the host of a launcher's endpoint or
+address, or as `MASTER_ADDR`, is no mistake:
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+#SBATCH --exclusive
+#SBATCH --time=1:00:00
+srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d \\
+    --rdzv_endpoint=$SLURMD_NODENAME:29500 train.py
+```
 """
 
 import bisect
@@ -135,6 +148,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     same = _NODE_LEVEL if ctx.spec.resources.nodes == 1 else frozenset()
     for i, line in enumerate(ctx.spec.launch.setup):
         names = [n for n in _expanded_by_shell(line) if n not in own and n not in same]
+        if "SLURMD_NODENAME" in names and _host_only(line):
+            names = [n for n in names if n != "SLURMD_NODENAME"]
         path = ("launch", "setup", i)
         span = d.expansions.get(path)
         if (
@@ -168,6 +183,12 @@ _ASSIGNED = lazy(
 _EXPORTING = lazy(r"[ \t]*(?:export|declare[ \t]+-[A-Za-z]*x|typeset[ \t]+-[A-Za-z]*x)[ \t]")
 _IDENTIFIER = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _REFERENCE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+# where a node's name is a rendezvous host: a launcher's endpoint or address option, MASTER_ADDR
+_HOST_NAME = lazy(
+    r"(?:--(?:rdzv[-_]endpoint|master[-_]addr(?:ess)?|main[-_]process[-_]ip)[= \t]+|\bMASTER_ADDR=)"
+    r"[\"']?\$(?:SLURMD_NODENAME\b|\{SLURMD_NODENAME\})"
+)
+_NODE_NAME = lazy(r"\$(?:SLURMD_NODENAME\b|\{SLURMD_NODENAME\})")
 # commands that only show a value: a per-rank value shown once in the batch shell is harmless
 _LOGGING = lazy(r"[ \t]*(?:echo|printf|logger|:)(?:[ \t]|$)")
 
@@ -184,6 +205,13 @@ def _used_beyond_logging(lines: list[str]) -> set[str]:
         elif "$" in line and not _LOGGING.match(line):
             used.update(_REFERENCE.findall(line))
     return used
+
+
+def _host_only(line: str) -> bool:
+    """Every `$SLURMD_NODENAME` of the line is a rendezvous host (`--rdzv_endpoint=$SLURMD_NODENAME:
+    29500`, `MASTER_ADDR=$SLURMD_NODENAME`): expanded once, it is the first node's name, the one
+    host every node must reach, not a value each node should have its own of."""
+    return len(_HOST_NAME.findall(line)) == len(_NODE_NAME.findall(line))
 
 
 def _kept_in_the_batch_shell(line: str, used: set[str]) -> bool:
