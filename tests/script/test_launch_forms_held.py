@@ -185,3 +185,49 @@ def test_a_fixed_port_in_an_array_launcher_is_found(tmp_path: Path) -> None:
 def test_a_fixed_port_on_whole_nodes_is_not(tmp_path: Path) -> None:
     got = _lint(tmp_path, ARRAY_LAUNCH.format(exclusive="#SBATCH --exclusive"))
     assert "JC104" not in {code for code, _ in got}
+
+
+@pytest.mark.parametrize(
+    ("body", "mode", "program"),
+    [
+        # a script the job writes with a heredoc, then runs in a step (its `\$` kept for the step)
+        (
+            "cat > run.sh <<EOF\n"
+            "torchrun --nnodes 2 --node_rank \\$SLURM_NODEID --nproc_per_node 8 train.py\nEOF\n"
+            "srun bash run.sh\n",
+            "torchrun",
+            "train.py",
+        ),
+        (
+            "cat <<'EOF' > ./run.sh\n#!/bin/bash\npython -u train.py\nEOF\nchmod +x run.sh\nsrun ./run.sh\n",
+            "srun",
+            "train.py",
+        ),
+        # ... or runs in the batch shell, where its own srun starts the step
+        (
+            "cat > launch.sh <<EOF\nsrun torchrun --nnodes 2 --nproc_per_node 8 train.py\nEOF\n./launch.sh\n",
+            "torchrun",
+            "train.py",
+        ),
+    ],
+)
+def test_a_file_the_script_writes_is_read_where_it_runs(body: str, mode: str, program: str) -> None:
+    assert _launch(body)[:2] == (mode, program)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # written on one path only: what runs is not known
+        'if [ -n "$X" ]; then\ncat > run.sh <<EOF\ntorchrun --nproc_per_node 8 train.py\nEOF\nfi\n'
+        "srun bash run.sh\n",
+        # appended to a file the script did not write whole
+        "cat >> run.sh <<EOF\ntorchrun --nproc_per_node 8 train.py\nEOF\nsrun bash run.sh\n",
+        # a command by name is looked up on PATH, not in the directory
+        "cat > run.sh <<EOF\ntorchrun --nproc_per_node 8 train.py\nEOF\nsrun run.sh\n",
+        # another file than the one written
+        "cat > run.sh <<EOF\ntorchrun --nproc_per_node 8 train.py\nEOF\nsrun bash other.sh\n",
+    ],
+)
+def test_a_file_not_surely_written_is_not_read(body: str) -> None:
+    assert _launch(body)[:2] == (None, None)

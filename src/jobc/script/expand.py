@@ -9,8 +9,8 @@ from jobc.core.diagnostics import Span
 from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
 from jobc.script.facts import Export, Word
-from jobc.script.tree import Positions, argument_nodes
-from jobc.script.variables import CWD, UNSET, Variables
+from jobc.script.tree import Positions, argument_nodes, descendants
+from jobc.script.variables import CWD, UNSET, Variables, file_name
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
@@ -488,6 +488,29 @@ class Expander:
             out += tuple(_values.dq_segs(src, pos, body.end_byte))
             return out
         return None
+
+    def write_heredoc(self, src: _values.Src, command: Any, redirected: Any) -> None:
+        """`cat > run.sh <<EOF … EOF` (or `cat <<EOF > run.sh`): the file's text, as the heredoc
+        expands it when the line runs, for a step that runs the file later (`srun bash run.sh`)."""
+        if self.pos.text(command, src).strip() != "cat":
+            return
+        target = next(
+            (
+                d
+                for d in descendants(redirected)
+                if d.type == "file_redirect" and d.children and d.children[0].type in (">", ">|")
+            ),
+            None,
+        )
+        destination = target.named_children[-1] if target is not None and target.named_children else None
+        if destination is None:
+            return
+        words = self.words(src, [destination])
+        if len(words) != 1 or not words[0].literal or not words[0].text:
+            return
+        text = self._heredoc(src, redirected)
+        if text is not None and _values.size((text,)) <= _values.MAX_VALUE:
+            self.state.setvar(file_name(words[0].text), (text,))
 
     def read_heredoc(self, src: _values.Src, command: Any, redirected: Any) -> bool:
         """`read -r -d '' NAME <<EOF … EOF`: NAME holds the heredoc's text."""

@@ -39,7 +39,7 @@ _MAY_LAUNCH = re.compile(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
     rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|nsys|conda|mamba|"
-    rb"micromamba|[\w.+-]*\.py)$"
+    rb"micromamba|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )
 _MAX_CALLS = 16  # functions followed inside one another
 _MAX_SOURCED = 8  # files followed through `source`
@@ -132,6 +132,8 @@ class Flow:
             )
             if body is not None and body.type == "command" and self.expand.read_heredoc(src, body, node):
                 return
+            if body is not None and body.type == "command":
+                self.expand.write_heredoc(src, body, node)
             if body is not None and body.type == "command":
                 redirects = [c for c in node.named_children if c is not body and c.type.endswith("redirect")]
                 self.command(stack, src, body, bg, [(self.pos.text(r, src), r) for r in redirects])
@@ -279,6 +281,12 @@ class Flow:
             # among them starts a step); in a step's own shell, the step runs them
             self.record(Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words)))
             self.run_text(stack, field(rest[2]), span)
+            return
+        written = self.steps.written(rest) if not self.inside and self.state.budget > 0 else None
+        if written is not None:
+            # `bash run.sh` in the batch shell, of a file the script wrote: its commands run here
+            self.record(Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words)))
+            self.run_text(stack, written, span)
             return
         prefix = self.prefix(src, node, words)
         if self.inside:

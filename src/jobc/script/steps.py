@@ -14,7 +14,7 @@ from jobc.script import values as _values
 from jobc.script.expand import Expander
 from jobc.script.facts import Assign, Inner, Launcher, Step, Word
 from jobc.script.tree import Positions, dash_c, field, parser, runs, statements
-from jobc.script.variables import CWD, UNSET, Variables
+from jobc.script.variables import CWD, UNSET, Variables, file_name
 from jobc.tables import launchers as _launchers
 from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
 
@@ -159,7 +159,10 @@ class Steps:
             at = first.span if first.placed or last.placed else _between(first, last)
             step.inner.append(Inner(" ".join(w.raw for w in rest[:shell]), at, "named-wrapper"))
             rest = rest[shell:]
-        if _dash_c_at(rest, 0):
+        written = self.written(rest)
+        if written is not None:
+            self.walk_text(step, written, span)
+        elif _dash_c_at(rest, 0):
             self.inner_script(step, rest[2], span)
         else:
             self.program(step, rest)
@@ -246,7 +249,22 @@ class Steps:
             if body is not None:
                 self.walk_inside(step, src, [(c, b) for c, b in statements(body) if runs(c)])
             return
-        f = field(word)
+        self.walk_text(step, field(word), span)
+
+    def written(self, words: list[Word]) -> _values.Field | None:
+        """The text of a file the script wrote (`cat > run.sh <<EOF … EOF`) that ``words`` run:
+        `bash run.sh`, `sh ./run.sh`, `./run.sh`. None for any other command."""
+        i = 1 if words and os.path.basename(words[0].text) in ("bash", "sh") else 0
+        if i >= len(words) or not words[i].literal or words[i].text.startswith("-"):
+            return None
+        if i == 0 and "/" not in words[0].text:
+            return None  # a command by name is looked up on PATH, not in the directory
+        value = self.state.vars.get(file_name(words[i].text))
+        return value[0] if value is not None and len(value) == 1 else None
+
+    def walk_text(self, step: Step, f: _values.Field, span: Span) -> None:
+        """A script the step runs given as text (a `bash -c` string, a file the script wrote):
+        parsed, positions kept, and walked as the step's own shell."""
         if not any(s[3] for s in f):
             return  # all of it unknown: nothing to read
         src = _values.assemble(f)

@@ -6,6 +6,8 @@ the journal, so an `if` costs what its branches set, not the number of variables
 
 from __future__ import annotations
 
+import os
+
 from jobc.core.numbers import ascii_int, is_digits
 from jobc.script import values as _values
 
@@ -18,6 +20,9 @@ UNSET: Any = object()  # a variable the script never set
 # branch or a subshell is undone and merged like any assignment. Unset: the directory the job
 # started in (the submit directory, or #SBATCH --chdir); "." after `cd "$SLURM_SUBMIT_DIR"`
 CWD = " cwd"
+# a file the script writes (`cat > run.sh <<EOF … EOF`), followed the same way: its text, under a
+# name no shell variable can have
+_FILE = " file:"
 # exported variables a step's snapshot holds at most: past this, the values at the step are not
 # kept (the import then reads each export's last value, said so)
 _MAX_SNAPSHOT = 2000
@@ -104,8 +109,8 @@ class Variables:
         if len(names) <= _MAX_SNAPSHOT:
             out = {}
             for name in names:
-                if name not in self.vars or name == CWD:
-                    continue
+                if name not in self.vars or name.startswith(" "):
+                    continue  # the directory and written files are no variables
                 value = self.vars[name]
                 known = value is not None and len(value) == 1 and _values.literal(value[0])
                 out[name] = _values.text(value[0]) if known and value is not None else None
@@ -144,7 +149,7 @@ class Variables:
             agree = key is not UNSET and all(w is not UNSET and _values.key(w) == key for w in ways[1:])
             merged = first if agree else None
             tails_options = False
-            if not agree and name != CWD:
+            if not agree and not name.startswith(" "):  # a directory or a file: known or not
                 merged, tails_options = alternatives(name, ways, optionish=name in self.optionish)
             if merged is not before:
                 self.setvar(name, merged)
@@ -184,8 +189,10 @@ class Variables:
         saved = self.vars, self.frames, self.journal
         names = self.vars if self.allexport else self.exported
         inherited = {k: self.vars[k] for k in names if k in self.vars}
-        if CWD in self.vars:
-            inherited[CWD] = self.vars[CWD]  # the step starts where the batch shell stands
+        for name, value in self.vars.items():
+            if name.startswith(" "):
+                # the step starts where the batch shell stands, and sees the files it wrote
+                inherited[name] = value
         self.vars = inherited
         self.frames, self.journal = [Frame(None)], []
         self._version += 1
@@ -194,6 +201,11 @@ class Variables:
     def leave(self, saved: tuple[Any, ...]) -> None:
         self.vars, self.frames, self.journal = saved
         self._version += 1
+
+
+def file_name(path: str) -> str:
+    """The name a written file's text is kept under (`./run.sh` and `run.sh` are one file)."""
+    return _FILE + os.path.normpath(path)
 
 
 def alternatives(name: str, ways: list[Any], *, optionish: bool = False) -> tuple[_values.Value | None, bool]:
