@@ -87,6 +87,12 @@ def test_a_held_launch_is_followed_to_its_program_and_mode(body: str, mode: str,
     [
         # a word computed when the job runs with an argument after it: the program, not options
         ("srun $PROG train.yaml\n", None),
+        # a name the script sets (to a launcher on each path) is no srun option, options or not
+        (
+            'if [ -n "$X" ]; then L=torchrun; else L="python -m torch.distributed.run"; fi\n'
+            "srun $L --nnodes 2 t.py\n",
+            None,
+        ),
         # an interpreter given a file computed when the job runs: not known (srun's, all the same)
         ("srun python $SCRIPT --epochs 3\n", "srun"),
         # a wrapper script with an argument of its own before the shell: no entrypoint of it
@@ -230,4 +236,40 @@ def test_a_file_the_script_writes_is_read_where_it_runs(body: str, mode: str, pr
     ],
 )
 def test_a_file_not_surely_written_is_not_read(body: str) -> None:
+    assert _launch(body)[:2] == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("body", "mode", "program"),
+    [
+        # container runners: the command after the image runs inside it
+        (
+            "srun enroot start --rw --mount /a:/a pytorch torchrun --nproc_per_node 8 train.py\n",
+            "torchrun",
+            "train.py",
+        ),
+        ("srun docker run -it --rm --gpus all -v /d:/d img:1 python -u train.py\n", "srun", "train.py"),
+        (
+            "srun podman-hpc run --gpu --ipc=host img torchrun --nproc_per_node 8 train.py\n",
+            "torchrun",
+            "train.py",
+        ),
+    ],
+)
+def test_a_program_in_a_container_runner_is_read(body: str, mode: str, program: str) -> None:
+    got_mode, got_program, text = _launch(body)
+    assert (got_mode, got_program) == (mode, program)
+    assert "the program runs inside a Singularity, Apptainer, Shifter, enroot, Docker or Podman image" in text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the runners' other commands start no program of the job
+        "srun docker pull img:1\n",
+        "srun enroot import docker://nvcr.io#nvidia/pytorch:24.01-py3\n",
+        "srun podman-hpc migrate img:1\n",
+    ],
+)
+def test_a_container_runner_that_runs_nothing_names_no_program(body: str) -> None:
     assert _launch(body)[:2] == (None, None)

@@ -158,12 +158,13 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         if s is not step:
             why = "a helper step (a check, a preparation, a clean-up)" if helper(s) else "another step"
             out.skip(s.span, s.text, f"{why}; jobc runs one launch, the training step")
-    if step is not None and re.search(r"\b(?:singularity|apptainer)\s+(?:exec|run)\b|\bshifter\b", step.text):
+    if step is not None and _IMAGE_RUNNER.search(step.text):
         out.skip(
             step.span,
             step.text,
-            "the program runs inside a Singularity, Apptainer or Shifter image: the spec runs it "
-            "outside; container.image takes an image for pyxis (srun --container-image)",
+            "the program runs inside a Singularity, Apptainer, Shifter, enroot, Docker or Podman "
+            "image: the spec runs it outside; container.image takes an image for pyxis (srun "
+            "--container-image)",
         )
     if step is not None and step.launcher is not None:
         launcher = step.launcher
@@ -211,6 +212,12 @@ def _traps(facts: ScriptFacts, out: Derived) -> None:
 
 
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+_IMAGE_RUNNER = re.compile(
+    r"\b(?:singularity|apptainer)\s+(?:exec|run)\b|\bshifter\b|\benroot\s+start\b|"
+    r"\b(?:docker|podman|podman-hpc)\s+run\b"
+)
 
 
 def _set_nowhere(raw: str, facts: ScriptFacts) -> list[str]:

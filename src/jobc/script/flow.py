@@ -38,7 +38,8 @@ _ASSIGNS_DEFAULT = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 _MAY_LAUNCH = re.compile(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
-    rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|nsys|conda|mamba|"
+    rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
+    rb"podman-hpc|nsys|conda|mamba|"
     rb"micromamba|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )
 _MAX_CALLS = 16  # functions followed inside one another

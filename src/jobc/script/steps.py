@@ -72,6 +72,19 @@ _CONTAINER_VALUED = frozenset(
         "--mount",
     }
 )
+# `enroot start [options] NAME command …`: its options that take the next word
+_ENROOT_VALUED = frozenset({"-c", "--conf", "-e", "--env", "-m", "--mount"})
+# `docker|podman|podman-hpc run [options] IMAGE command …`: most of their options take a value;
+# these do not (and short ones written together, `-it`, `-itd`)
+_ENGINE_RUN = frozenset({"docker", "podman", "podman-hpc"})
+_ENGINE_FLAGS = frozenset(
+    {
+        "--rm", "--init", "--privileged", "--read-only", "--interactive", "--tty", "--detach",
+        "--publish-all", "--no-healthcheck", "--oom-kill-disable", "--gpu", "--mpi", "--nccl",
+        "--cuda-mpi",
+    }
+)  # fmt: skip
+_ENGINE_SHORT_FLAGS = frozenset("itdP")
 _SHIFTER_VALUED = frozenset({"-V", "--volume", "-m", "--module", "-e", "--env", "--image", "-w", "--workdir"})
 # nsys's options that take the next word (`-o FILE`, `-t cuda,nvtx`, `--force-overwrite true`)
 _NSYS_VALUED = frozenset(
@@ -152,12 +165,22 @@ class Steps:
         if srun is not None:
             self.srun_environment(step, srun)
         shell = _past_wrapper(rest, 0, shells=True) if rest else 0
+        kind = "named-wrapper"
+        if (
+            not shell
+            and _dash_c_at(rest, 1)
+            and not rest[0].literal
+            and _PLAIN_VARIABLE.fullmatch(rest[0].raw)
+        ):
+            # `srun $ENTRYPOINT bash -c "…"`: a word computed when the job runs (a wrapper, or
+            # srun options); what runs is the shell's string either way
+            shell, kind = 1, "wrapper"
         if shell and _dash_c_at(rest, shell):
             # `srun … /opt/entrypoint.sh bash -c "…"`: a script the container (or site) runs
             # first, which runs the shell after it; the shell's string is what the step runs
             first, last = rest[0], rest[shell - 1]
             at = first.span if first.placed or last.placed else _between(first, last)
-            step.inner.append(Inner(" ".join(w.raw for w in rest[:shell]), at, "named-wrapper"))
+            step.inner.append(Inner(" ".join(w.raw for w in rest[:shell]), at, kind))
             rest = rest[shell:]
         written = self.written(rest)
         if written is not None:
@@ -285,10 +308,14 @@ class Steps:
             if (
                 not w.literal
                 and (m := _PLAIN_VARIABLE.fullmatch(w.raw))
-                and (m.group(1) in optionish or _options_follow(words, i + 1))
+                and (
+                    m.group(1) in optionish
+                    or (m.group(1) not in self.state.vars and _option_follows(words, i + 1))
+                )
             ):
-                # srun options on some paths, nothing on others (or set where the job is
-                # submitted: `srun $SRUN_ARGS -u bash -c …`): kept as said, by its name
+                # srun options on some paths, nothing on others; or a name the script sets
+                # nowhere (set where the job is submitted), followed by more of srun's options
+                # (`srun $SRUN_ARGS -u bash -c …`): kept as said, by its name
                 flags.append(w.raw)
                 i += 1
                 continue
@@ -653,6 +680,12 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
             # (`run` hands it to the image's runscript, which runs it in the images people train in)
             i = _past_options(words, i + 2, _CONTAINER_VALUED)
             i += 1  # the image
+        elif os.path.basename(w) == "enroot" and i + 1 < len(words) and words[i + 1].text == "start":
+            # `enroot start [options] NAME command …`: the command runs inside the container
+            i = _past_options(words, i + 2, _ENROOT_VALUED) + 1
+        elif os.path.basename(w) in _ENGINE_RUN and i + 1 < len(words) and words[i + 1].text == "run":
+            # `docker run [options] IMAGE command …` (podman, NERSC's podman-hpc)
+            i = _past_engine_options(words, i + 2) + 1
         elif os.path.basename(w) == "shifter":
             # `shifter --image=IMG -V a:b command …` (NERSC): the command runs inside the image
             i = _past_options(words, i + 1, _SHIFTER_VALUED)
@@ -729,16 +762,19 @@ def _past_wrapper(words: list[Word], i: int, *, shells: bool = False) -> int:
     return i
 
 
-def _options_follow(words: list[Word], i: int) -> bool:
-    """Whether an unknown `$NAME` among srun's words stands where srun's options are: more srun
-    options after it, or `bash -c` (which no program takes for its own arguments). A word
-    such as `$PROG train.yaml` is the program, with its arguments."""
-    if i >= len(words):
-        return False
-    text = words[i].text
-    if text.startswith("-") and len(text) > 1:
-        return True
-    return os.path.basename(text) in ("bash", "sh") and i + 1 < len(words) and dash_c(words[i + 1].text)
+def _option_follows(words: list[Word], i: int) -> bool:
+    """Whether an option follows an unknown `$NAME` among srun's words (`$PROG train.yaml`: the
+    program with its arguments, not srun's options)."""
+    return i < len(words) and words[i].text.startswith("-") and len(words[i].text) > 1
+
+
+def _past_engine_options(words: list[Word], i: int) -> int:
+    """Past `docker run`'s options: each takes the next word but the flags it has."""
+    while i < len(words) and words[i].text.startswith("-"):
+        text = words[i].text
+        short_flags = not text.startswith("--") and set(text[1:]) <= _ENGINE_SHORT_FLAGS
+        i += 1 if "=" in text or text in _ENGINE_FLAGS or short_flags else 2
+    return i
 
 
 def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
