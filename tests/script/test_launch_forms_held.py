@@ -273,3 +273,39 @@ def test_a_program_in_a_container_runner_is_read(body: str, mode: str, program: 
 )
 def test_a_container_runner_that_runs_nothing_names_no_program(body: str) -> None:
     assert _launch(body)[:2] == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("body", "program"),
+    [
+        # the interpreter found on PATH, named through `which`
+        ("srun $(which python) train.py\n", "train.py"),
+        ('srun "$(command -v python3)" -u train.py\n', "train.py"),
+        # environment runners in front of the interpreter
+        ("srun pixi run -e cuda python train.py\n", "train.py"),
+        ("srun poetry run python train.py\n", "train.py"),
+    ],
+)
+def test_an_interpreter_by_which_or_in_an_environment_runner_is_read(body: str, program: str) -> None:
+    mode, got, _ = _launch(body)
+    assert (mode, got) == ("srun", program)
+
+
+def test_an_environment_runner_is_said_not_carried() -> None:
+    _, _, text = _launch("srun pixi run python train.py\n")
+    assert "the program runs in the environment conda, mamba, pixi, poetry or pdm runs it in" in text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # `which` of something that is no interpreter or launcher
+        "srun $(which mytool) train.py\n",
+        # a substitution that is no lookup on PATH
+        "srun $(get_python) train.py\n",
+        # the runners' other commands
+        "srun poetry install\n",
+    ],
+)
+def test_other_substitutions_and_runner_commands_name_no_program(body: str) -> None:
+    assert _launch(body)[:2] == (None, None)

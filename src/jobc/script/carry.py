@@ -166,6 +166,14 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             "image: the spec runs it outside; container.image takes an image for pyxis (srun "
             "--container-image)",
         )
+    if step is not None and _ENV_RUNNER.search(step.text):
+        out.skip(
+            step.span,
+            step.text,
+            "the program runs in the environment conda, mamba, pixi, poetry or pdm runs it in: the "
+            "spec runs launch.python, so name that environment's interpreter there (or activate it "
+            "in launch.setup)",
+        )
     if step is not None and step.launcher is not None:
         launcher = step.launcher
         _launcher_notes(out, launcher)
@@ -214,6 +222,7 @@ def _traps(facts: ScriptFacts, out: Derived) -> None:
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
+_ENV_RUNNER = re.compile(r"\b(?:conda|mamba|micromamba|pixi|poetry|pdm)\s+run\b")
 _IMAGE_RUNNER = re.compile(
     r"\b(?:singularity|apptainer)\s+(?:exec|run)\b|\bshifter\b|\benroot\s+start\b|"
     r"\b(?:docker|podman|podman-hpc)\s+run\b"

@@ -96,8 +96,15 @@ _NSYS_VALUED = frozenset(
         "--trace-fork-before-exec", "--kill", "--session-new", "--export", "--cudabacktrace",
     }
 )  # fmt: skip
-_ENV_RUN = frozenset({"conda", "mamba", "micromamba"})
-_ENV_RUN_VALUED = frozenset({"-n", "--name", "-p", "--prefix", "--cwd"})
+_ENV_RUN = frozenset({"conda", "mamba", "micromamba", "pixi", "poetry", "pdm"})
+# (pixi's -e/--environment and --manifest-path; conda's -n, -p, --cwd)
+_ENV_RUN_VALUED = frozenset(
+    {"-n", "--name", "-p", "--prefix", "--cwd", "-e", "--environment", "--manifest-path"}
+)
+# `$(which python)`, `$(command -v torchrun)`, `` `which python` ``: the command found on PATH
+_WHICH = re.compile(
+    r"\$\(\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*\)|`\s*(?:which|command\s+-v)\s+([\w.+-]+)\s*`"
+)
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
 
@@ -421,6 +428,10 @@ class Steps:
             return
         i = self.past_unknown(step, words, i)
         first = words[i].text
+        which = None if words[i].literal else _WHICH.fullmatch(words[i].raw.strip('"'))
+        if which is not None:
+            # `$(which python) train.py`: the command of that name on PATH, as a name alone runs
+            first = which.group(1) or which.group(2)
         base = os.path.basename(first)
         if base == "tune" and i + 1 < len(words) and words[i + 1].text == "run":
             self.tune_run(step, words, i)
