@@ -341,6 +341,29 @@ def test_jc106_lets_go_the_first_node_name_as_the_rendezvous_host(
     assert ("JC106" in codes) == fires, codes
 
 
+@pytest.mark.parametrize(
+    ("head", "fires"),
+    [
+        # no node count written, and the launch reads the one it is given: sized at submission
+        ("#!/bin/bash\n#SBATCH --time=01:00:00\n", True),
+        # one node asked for: the batch shell's node values are every rank's
+        ("#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=01:00:00\n", False),
+        ("#!/bin/bash\n#SBATCH --ntasks=1\n#SBATCH --time=01:00:00\n", False),
+    ],
+    ids=["sized-at-submission", "nodes-1", "ntasks-1"],
+)
+def test_jc106_on_one_node_only_when_the_script_asks_for_one(tmp_path: Path, head: str, fires: bool) -> None:
+    # the Lambda guide: `sbatch -N 4 job.slurm`, torchrun told `--nnodes ${SLURM_NNODES}`
+    script = tmp_path / "job.sh"
+    script.write_text(
+        head + "export TORCHELASTIC_ERROR_FILE=./error-${SLURM_JOBID}-${SLURM_NODEID}.json\n"
+        "srun torchrun --nnodes ${SLURM_NNODES} --nproc-per-node 8 train.py\n",
+        encoding="utf-8",
+    )
+    codes = {f.code for f in lint_path(script, config=Config()).findings}
+    assert ("JC106" in codes) == fires, codes
+
+
 def test_one_line_that_writes_two_values_gets_one_finding_of_a_rule(tmp_path: Path) -> None:
     # export MASTER_PORT=29500 is both the rendezvous port the launch reads and env MASTER_PORT
     script = tmp_path / "job.sh"

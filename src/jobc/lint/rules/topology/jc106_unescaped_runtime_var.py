@@ -34,7 +34,10 @@ launch:
 ```
 
 In a script the same mistake is a per-rank variable in a double-quoted `bash -c` of a step,
-or in a launcher's options: the batch shell expands it before srun starts anything.
+or in a launcher's options: the batch shell expands it before srun starts anything. On one node
+the batch shell's node values (`$SLURM_NODEID`, its name, its GPUs) are every rank's, unless
+the script asks for no node count and reads the one it is given (`--nnodes $SLURM_NNODES`): it
+is sized on the sbatch command line, for any number of nodes.
 
 Bad in a script:
 
@@ -145,7 +148,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     used = _used_beyond_logging(script.lines) if script is not None else None
     own = script.own if script is not None else frozenset()
     # on one node, the batch shell's node-level values are every rank's: node 0, its name, its GPUs
-    same = _NODE_LEVEL if ctx.spec.resources.nodes == 1 else frozenset()
+    same = _NODE_LEVEL if _one_node(ctx) else frozenset()
     for i, line in enumerate(ctx.spec.launch.setup):
         names = [n for n in _expanded_by_shell(line) if n not in own and n not in same]
         if "SLURMD_NODENAME" in names and _host_only(line):
@@ -188,6 +191,7 @@ _HOST_NAME = lazy(
     r"(?:--(?:rdzv[-_]endpoint|master[-_]addr(?:ess)?|main[-_]process[-_]ip)[= \t]+|\bMASTER_ADDR=)"
     r"[\"']?\$(?:SLURMD_NODENAME\b|\{SLURMD_NODENAME\})"
 )
+_NODE_COUNT = lazy(r"\$\{?(?:SLURM_NNODES|SLURM_JOB_NUM_NODES)\b")
 _NODE_NAME = lazy(r"\$(?:SLURMD_NODENAME\b|\{SLURMD_NODENAME\})")
 # commands that only show a value: a per-rank value shown once in the batch shell is harmless
 _LOGGING = lazy(r"[ \t]*(?:echo|printf|logger|:)(?:[ \t]|$)")
@@ -205,6 +209,18 @@ def _used_beyond_logging(lines: list[str]) -> set[str]:
         elif "$" in line and not _LOGGING.match(line):
             used.update(_REFERENCE.findall(line))
     return used
+
+
+def _one_node(ctx: Context) -> bool:
+    """The job surely runs on one node: its spec says so, or the script asks for one. sbatch's
+    default of one node in a script that reads the count it is given (`--nnodes $SLURM_NNODES`)
+    is a script sized on the sbatch command line (`sbatch -N 4 job.sh`), for any number."""
+    if ctx.spec.resources.nodes != 1:
+        return False
+    script = facts(ctx)
+    if script is None or {"nodes", "ntasks"} & set(script.honoured()):
+        return True
+    return not any(_NODE_COUNT.search(line) for line in script.lines if not line.lstrip().startswith("#"))
 
 
 def _host_only(line: str) -> bool:
