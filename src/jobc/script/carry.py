@@ -189,7 +189,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         if flag.startswith("$"):
             why = (
                 "srun options set nowhere in the script (the environment it is submitted from may hold them)"
-                if _set_nowhere(flag, facts)
+                if not _assigned(flag.strip("${}"), facts)
                 else "srun options the script adds on some paths only (set in an `if`)"
             )
             out.skip(
@@ -227,6 +227,13 @@ _IMAGE_RUNNER = re.compile(
     r"\b(?:singularity|apptainer)\s+(?:exec|run)\b|\bshifter\b|\benroot\s+start\b|"
     r"\b(?:docker|podman|podman-hpc)\s+run\b"
 )
+
+
+def _assigned(name: str, facts: ScriptFacts) -> bool:
+    """Whether some line of the script gives ``name`` a value (`NAME=`, `NAME+=`, `read NAME`,
+    `for NAME in`), exported or not."""
+    pattern = re.compile(rf"(?<![\w$]){re.escape(name)}\+?=|\b(?:read|for)\b[^\n]*\b{re.escape(name)}\b")
+    return any(pattern.search(line) for line in facts.lines)
 
 
 def _set_nowhere(raw: str, facts: ScriptFacts) -> list[str]:
