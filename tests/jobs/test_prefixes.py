@@ -32,6 +32,14 @@ def test_labellers_read_what_each_prefix_says() -> None:
     assert (line.rank, line.level, line.text) == (3, "CRITICAL", "Traceback (most recent call last):")
     line = split("ranking: 3 | top-1 accuracy")
     assert (line.rank, line.text) == (None, "ranking: 3 | top-1 accuracy")
+    # torch's rank tag under a paste's indentation; a traceback's code line stays as it is
+    line = split(" [rank3]:[E227 16:30:43.526301625 ProcessGroupNCCL.cpp:1834] Timeout at NCCL work: 32")
+    assert (line.rank, line.level, line.text) == (3, "E", "Timeout at NCCL work: 32")
+    assert split("    [rank3] = shards[3]").text == "    [rank3] = shards[3]"
+    # a bare process index before a timestamp is its writer; a numbered note is text
+    line = split("[1] 2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] Execution failed")
+    assert (line.writer, line.level, line.text) == ("[1]", "E", "Execution failed")
+    assert split("[1] see the docs").text == "[1] see the docs"
     # oneCCL's header names its process
     line = split(
         "2025:05:23-19:04:20:(168955) |CCL_ERROR| atl_ofi.cpp:237 init: can't find suitable provider"

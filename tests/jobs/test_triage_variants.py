@@ -556,6 +556,20 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[pvc-3:5151:0:5151] Caught signal 11 (Segmentation fault: address not mapped to object)\n",
         ("nccl_error", None, None, 1),
     ),
+    # --- older XLA's status words, the message wrapped by the paste
+    (
+        "older XLA's out of memory, wrapped",
+        "2019-06-13 01:17:08.886805: E external/org_tensorflow/tensorflow/compiler/xla/python/"
+        "local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out \n"
+        "of memory while trying to allocate 5520758552 bytes.\n",
+        ("cuda_oom", None, None, 1),
+    ),
+    (
+        "a watchdog's rank tag under a paste's indentation",
+        "Node 0\n [rank3]:[E227 16:30:43.526301625 ProcessGroupNCCL.cpp:1834] [PG ID 2 PG GUID 3 Rank 3] "
+        "Timeout at NCCL work: 32, last enqueued NCCL work: 32, last completed NCCL work: 31.\n",
+        ("collective_timeout", None, None, 2),  # (only symptoms: the first finding blames no rank)
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

@@ -35,6 +35,8 @@ FALLBACK = re.compile(
     r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
     # MPICH's simple PMI client losing its connection to the process manager
     r"\bwrite_line error\b|\breadline failed\b|"
+    # XLA's, TensorFlow's and gRPC's status words (`Resource exhausted: Out of memory …`)
+    r"\bResource exhausted:|"
     # a resolver's words (nslookup, host, dig): a name that does not exist
     r"can't resolve\b|server can't find|NXDOMAIN|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"

@@ -40,6 +40,14 @@ _BRACKET = re.compile(
 # Open MPI's --tag-output: `[1,3]<stderr>:` names the job and the global (MPI) rank
 # (horovodrun's Gloo launcher tags `[2]<stderr>:` with the rank alone)
 _MPI = re.compile(rf"^\[(?:[0-9]{{1,9}},)?({_N})\]<(?:stdout|stderr|stddiag)>: ?")
+# torch's `[rankN]:` under a paste's indentation (a line joined to the one above it kept its space):
+# the tag and its colon, never a traceback's code line
+_INDENTED_RANK = re.compile(r"^[ \t]{1,8}(?=\[(?:rank|Rank|RANK) ?:? ?[0-9]{1,9}\]:)")
+# a bare process index in brackets before a timestamp or a level (`[1] 2019-06-13 01:17:08.886805: E
+# …`): which process wrote the line, not which rank (an opaque writer)
+_INDEX = re.compile(
+    r"^\[([0-9]{1,6})\] (?=[0-9]{4}-[0-9]{2}-[0-9]{2}|[IWEF][0-9]{4} |\[?(?:INFO|WARNING|ERROR)\b)"
+)
 # a logger's rank field before its separator: ParlAI's `rank:  3 | `, `RANK 3 | `, `rank 3: `
 _RANK_FIELD = re.compile(rf"^(?:rank|Rank|RANK):? {{1,4}}({_N}) {{0,2}}[|:] ?")
 # PSM3's and Intel MPI's `host:rank1: ` (after an optional `[seconds.nanos] `), `host:rank1.prog: `
@@ -354,6 +362,11 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         (m := _MPI.match(text)) is not None or (m := _RANK_FIELD.match(text)) is not None
     ):
         f["rank"] = int(m.group(1))
+        return text[m.end() :]
+    if (m := _INDENTED_RANK.match(text)) is not None:
+        return text[m.end() :]
+    if "writer" not in f and (m := _INDEX.match(text)) is not None:
+        f["writer"] = f"[{m.group(1)}]"
         return text[m.end() :]
     if (m := _BRACKET.match(text)) is not None:
         _bracket(m, f)

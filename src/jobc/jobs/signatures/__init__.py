@@ -240,6 +240,7 @@ LOWER_KEYWORDS = (
     "server can't find",
     "NXDOMAIN",
     "write_line error",
+    "Resource exhausted:",
     "readline failed",
     # JAX's coordination service, whose absl lines hold no other keyword
     "registration failed",

@@ -32,8 +32,9 @@ SIGNATURES: tuple[Signature, ...] = (
         "xla-out-of-memory",
         "cuda_oom",
         "cause",
-        ("RESOURCE_EXHAUSTED",),
-        re.compile(r"RESOURCE_EXHAUSTED: (?P<what>Out of memory[^\n]{0,300})"),
+        ("RESOURCE_EXHAUSTED", "Resource exhausted: Out"),
+        # (older XLA spelled the status `Resource exhausted: Out of memory`)
+        re.compile(r"(?:RESOURCE_EXHAUSTED|Resource exhausted): (?P<what>Out of memory[^\n]{0,300})"),
         "XLA (JAX, TensorFlow, torch_xla) running out of device memory",
         "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
         "2147483648 bytes.",
