@@ -286,6 +286,27 @@ def test_per_node_compares_what_each_node_runs_not_how_many_tasks_run_it() -> No
     assert any("--nproc-per-node=8" in d and "--nproc-per-node=1" in d for d in found), found
 
 
+def test_a_log_the_steps_output_is_piped_into_is_compared_as_the_output_is() -> None:
+    # found by the fix-script fuzz target: with `srun … | tee -a main_log.txt`, one task per node
+    # instead of eight left a shorter log, and the file's hash differed where the output did not
+    eight = (
+        HEAD.replace("--time", "--ntasks-per-node=8\n#SBATCH --time")
+        + "echo port 29500\nsrun torchrun --nproc-per-node=8 t.py 2>&1 | tee -a main_log.txt\n"
+    )
+    one = eight.replace("--ntasks-per-node=8", "--ntasks-per-node=1")
+    ignore = Ignore(per_node=True, allocation={"ntasks-per-node"})
+    assert differences(eight, one, ignore, scenarios=("complete",)) == []
+    # what the log says still counts: another line in it is a difference
+    other = one.replace("| tee -a main_log.txt", "| tee -a main_log.txt; echo extra >> main_log.txt")
+    found = differences(eight, other, ignore, scenarios=("complete",))
+    assert any(d.endswith("main_log.txt: only after: 'extra'") for d in found), found
+    # a file that is no text is compared whole
+    binary = eight.replace("echo port 29500", "printf 'a\\0b' > blob")
+    changed = binary.replace("a\\0b", "a\\0c")
+    found = differences(binary, changed, scenarios=("complete",))
+    assert any(d.endswith("blob: its content differs") for d in found), found
+
+
 def test_command_line_options_stand_for_a_line_sbatch_would_have_read() -> None:
     late = "#!/bin/bash\n#SBATCH --nodes=2\nmodule load cuda\n#SBATCH --gpus-per-node=4\nsrun python t.py\n"
     moved = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\nmodule load cuda\nsrun python t.py\n"

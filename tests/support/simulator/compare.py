@@ -164,19 +164,45 @@ def _line_number(m: re.Match[str]) -> str:
 
 
 def _output(run: Run, ignore: Ignore) -> Counter[str]:
-    lines = Counter(
-        _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line)))
-        for line in run.output.splitlines()
-        if not (ignore.trace and line.startswith("+"))
-    )
-    # per node, what tasks print counts once however many tasks print it
-    return Counter(dict.fromkeys(lines, 1)) if ignore.per_node else lines
+    return _text_lines(run.output, ignore)
 
 
 def _allocation(run: Run, ignore: Ignore) -> dict[str, str | None]:
     if "*" in ignore.allocation:
         return {}
     return {k: v for k, v in run.allocation.items() if k not in ignore.allocation}
+
+
+def _files(a: Run, b: Run, ignore: Ignore) -> list[str]:
+    """The files left in the job's directory: the same names, and the same contents; a text file
+    (a log the steps' output was piped into) is compared as the output is, line by line with what
+    the fix may change taken out, as its lines are what the steps printed."""
+    if sorted(a.files) != sorted(b.files):
+        return [f"files in the job's directory: {sorted(a.files)} -> {sorted(b.files)}"]
+    out = []
+    for name in sorted(a.files):
+        if a.files[name] == b.files[name]:
+            continue
+        if name in a.texts and name in b.texts:
+            if ignore.output:
+                continue
+            ta, tb = _text_lines(a.texts[name], ignore), _text_lines(b.texts[name], ignore)
+            out += [f"{name}: only before: {line!r}" for line in sorted((ta - tb).elements())]
+            if not ignore.additions:
+                out += [f"{name}: only after: {line!r}" for line in sorted((tb - ta).elements())]
+        else:
+            out.append(f"{name}: its content differs")
+    return out
+
+
+def _text_lines(text: str, ignore: Ignore) -> Counter[str]:
+    lines = Counter(
+        _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line)))
+        for line in text.splitlines()
+        if not (ignore.trace and line.startswith("+"))
+    )
+    # per node, what tasks print counts once however many tasks print it
+    return Counter(dict.fromkeys(lines, 1)) if ignore.per_node else lines
 
 
 def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
@@ -201,8 +227,8 @@ def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
         out += [f"output only before: {line!r}" for line in sorted((oa - ob).elements())]
         if not ignore.additions:
             out += [f"output only after: {line!r}" for line in sorted((ob - oa).elements())]
-    if not ignore.files and a.files != b.files:
-        out.append(f"files in the job's directory: {sorted(a.files)} -> {sorted(b.files)}")
+    if not ignore.files:
+        out += _files(a, b, ignore)
     out += _processes(a, b, ignore)
     return out
 

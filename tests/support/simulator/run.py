@@ -128,6 +128,8 @@ class Run:
     processes: list[Process] = field(default_factory=list)
     output: str = ""  # the batch shell's stdout and stderr (tasks write there too)
     files: dict[str, str] = field(default_factory=dict)  # files left in the job's directory: sha256
+    # the text of each small text file among them (a log `tee` wrote): compared as output is
+    texts: dict[str, str] = field(default_factory=dict)
 
     def named(self, name: str) -> list[Process]:
         return [p for p in self.processes if p.name == name]
@@ -458,7 +460,14 @@ def _collect(sim: Path, run: Run) -> None:
     work = sim / "work"
     for path in sorted(work.rglob("*")):
         if path.is_file() and not path.is_symlink():
-            run.files[str(path.relative_to(work))] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+            data = path.read_bytes()
+            name = str(path.relative_to(work))
+            run.files[name] = hashlib.sha256(data).hexdigest()[:16]
+            if len(data) <= _TEXT_MAX and b"\0" not in data:
+                run.texts[name] = data.decode("utf-8", "surrogateescape")
+
+
+_TEXT_MAX = 1 << 20  # a file this small and without NUL is a log a step wrote: compared line by line
 
 
 def _process(path: Path) -> Process:
