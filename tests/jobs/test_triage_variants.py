@@ -570,6 +570,26 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "Timeout at NCCL work: 32, last enqueued NCCL work: 32, last completed NCCL work: 31.\n",
         ("collective_timeout", None, None, 2),  # (only symptoms: the first finding blames no rank)
     ),
+    # --- LSF's job report names the host the job ran on: one host is the job's node, two are not
+    (
+        "LSF's run limit on one host",
+        "Job was executed on host(s) <gpu-a1>, in queue <gpuv100>, as user <u> at Tue Nov  3\n"
+        "TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n",
+        ("time_limit", None, "gpu-a1", 2),
+    ),
+    (
+        "LSF's run limit on two hosts",
+        "Job was executed on host(s) <4*gpu-a1>, <4*gpu-a2>, in queue <gpuv100>, as user <u> at Tue Nov  3\n"
+        "TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n",
+        ("time_limit", None, None, 2),
+    ),
+    # --- MPICH's fatal error of the library, with the rank that aborted
+    (
+        "MPICH's internal error in a collective",
+        "Abort(609839375) on node 7 (rank 7 in comm 0): Fatal error in PMPI_Allreduce: Other MPI error, "
+        "error stack:\nMPIDI_OFI_handle_cq_error(1042): OFI poll failed\n",
+        ("nccl_error", 7, None, 1),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

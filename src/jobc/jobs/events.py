@@ -110,6 +110,10 @@ _CTLD_ALLOCATE = re.compile(
 #: n56/0+n56/1` and `exec_host = n56/0-7`, each host with its slots. The log of one job; its node
 #: when every slot is on one host (several hosts say nothing of which one ended it).
 _PBS_EXEC_HOST = re.compile(r"^\s{0,8}(?:Exec host:|exec_host =)\s{1,8}(?P<hosts>[^\s]{1,2000})\s*$")
+#: LSF's job report names the hosts it ran on: `Job was executed on host(s) <n-62-20-2>, in queue …`
+#: (`<4*hostA>, <4*hostB>` for several, each with its slot count)
+_LSF_EXEC_HOST = re.compile(r"^Job was executed on host\(s\) (?P<hosts>(?:<[^<>\n]{1,200}>,? ){1,64})")
+_LSF_HOST = re.compile(r"<(?:[0-9]{1,6}\*)?([^<>\s]{1,200})>")
 #: A shell's prompt (bash's `[user@host dir]# `, `user@host:~$ `, zsh's `user@host ~ % `) before a
 #: command that prints the kernel's log (dmesg, journalctl -k, its files under /var/log) or asks the
 #: node's GPUs (nvidia-smi, rocm-smi): the host the lines after it are of.
@@ -344,6 +348,9 @@ class Scanner(Facts):
         ):
             n = _NNODES.search(c.group("args"))
             self.launch_nodes.add(n.group(1) if n else "1")
+        if "executed on host" in text and (h := _LSF_EXEC_HOST.match(text[:20000])) is not None:
+            hosts = set(_LSF_HOST.findall(h.group("hosts")))
+            self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
         if "xec" in text and (h := _PBS_EXEC_HOST.match(text[:2100])) is not None:
             hosts = {part.split("/")[0] for part in h.group("hosts").split("+")}
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job

@@ -157,6 +157,7 @@ EXTRA_KEYWORDS = (
     "JobID=",
     "Exec host:",
     "exec_host =",
+    "executed on host",
     "reported by process [",
     "dmesg",
     "journalctl",

@@ -357,6 +357,31 @@ SIGNATURES: tuple[Signature, ...] = (
         "ompi/errhandler/errcode.c for the error strings)",
         ("what",),
     ),
+    Signature(
+        "N418",
+        "mpich-fatal-error",
+        "nccl_error",
+        "cause",
+        ("Fatal error in ",),
+        re.compile(
+            # MPICH's and Intel MPI's abort: `Abort(1091471) on node 185 (rank 185 in comm 0): Fatal
+            # error in PMPI_Init: Other MPI error, error stack:`; the library's own error classes
+            # only (a call's wrong argument, `Invalid rank`, is the program's, not read here)
+            r"(?:\(rank (?P<rank>[0-9]{1,9}) in comm [0-9]{1,12}\): )?"
+            r"Fatal error in (?P<call>P?MPI_?[A-Za-z_]{1,40}): "
+            r"(?P<what>Other MPI error|Internal MPI error!?|Unknown error class|Communication failure|"
+            r"Process failed|Message truncated in a collective|Out of memory)"
+        ),
+        "MPICH's (and Intel MPI's, MVAPICH's) fatal error naming an error of the library or the "
+        "fabric under it (its `error stack` lines follow, the network provider's failure at their "
+        "end), with the rank that aborted",
+        "Abort(1091471) on node 185 (rank 185 in comm 0): Fatal error in PMPI_Init: Other MPI error, "
+        "error stack:\nMPIR_Init_thread(703)........:\nMPIDI_OFI_mpi_init_hook(1382): OFI get address "
+        "vector map failed",
+        "Abort(201977862) on node 3 (rank 3 in comm 0): Fatal error in PMPI_Send: Invalid rank, error stack:",
+        "MPICH (src/mpi/errhan/errutil.c, MPIR_Handle_fatal_error; src/mpi/errhan/baseerrnames.txt)",
+        ("rank", "call", "what"),
+    ),
 )
 
 #: An endpoint in a rendezvous or socket message: `(host, port)` or `[host]:port`, tried first ...
