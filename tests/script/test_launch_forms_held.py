@@ -309,3 +309,18 @@ def test_an_environment_runner_is_said_not_carried() -> None:
 )
 def test_other_substitutions_and_runner_commands_name_no_program(body: str) -> None:
     assert _launch(body)[:2] == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("body", "mode", "program"),
+    [
+        # `bash -c STRING NAME ARGS`: the string's "$@" and $1 are the words after NAME
+        ("srun bash -c 'torchrun --nproc_per_node 8 \"$@\"' _ train.py --lr 1\n", "torchrun", "train.py"),
+        ("srun bash -c 'cd /w && python -u \"$1\"' bash train.py\n", "srun", "train.py"),
+        # near misses: no arguments given, or the script's own (not known before the job runs)
+        ("srun bash -c 'torchrun --nproc_per_node 8 \"$@\"'\n", "torchrun", None),
+        ('srun bash -c \'torchrun --nproc_per_node 8 "$@"\' _ "$@"\n', "torchrun", None),
+    ],
+)
+def test_the_arguments_of_a_bash_c_string_are_its_own(body: str, mode: str, program: str | None) -> None:
+    assert _launch(body)[:2] == (mode, program)

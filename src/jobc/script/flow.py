@@ -416,14 +416,22 @@ class Flow:
 
     # a step's own shell ----------------------------------------------------------------------------
 
-    def walk_inside(self, step: Step, src: _values.Src, items: list[tuple[Any, bool]]) -> None:
+    def walk_inside(
+        self,
+        step: Step,
+        src: _values.Src,
+        items: list[tuple[Any, bool]],
+        args: list[_values.Field] | None = None,
+    ) -> None:
         """Walk the script a step runs in its own shell (`srun bash -c '…'`, an exported function):
         `cd` and `export` before the program are the step's, the first program fills it, and every
         other command is one more thing the step does. The shell is a new one: it sees the
-        exported variables only, and its own arguments are not followed."""
+        exported variables only; its arguments are ``args`` when the command line gives them
+        (`bash -c '…' _ A B`), else not followed."""
         if len(self.inside) >= _MAX_INSIDE:
             return
         saved = self.state.step_shell()
+        self.state.frames[-1].args = args
         self.inside.append(_Inside(step, self.state.vars.get(CWD, UNSET)))
         self.expand.in_step += 1
         try:

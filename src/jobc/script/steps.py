@@ -109,7 +109,9 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
 
 
-def _no_walk(step: Step, src: _values.Src, items: list[tuple[Any, bool]]) -> None:
+def _no_walk(
+    step: Step, src: _values.Src, items: list[tuple[Any, bool]], args: list[_values.Field] | None = None
+) -> None:
     return
 
 
@@ -123,7 +125,9 @@ class Steps:
         self.facts = pos.facts
         self.base = base  # the folder of the script: a launcher's config file is looked for there
         # walks the script a step runs in its own shell (set by the control flow, which owns the walk)
-        self.walk_inside: Callable[[Step, _values.Src, list[tuple[Any, bool]]], None] = _no_walk
+        self.walk_inside: Callable[
+            [Step, _values.Src, list[tuple[Any, bool]], list[_values.Field] | None], None
+        ] = _no_walk
 
     def step(
         self,
@@ -191,9 +195,10 @@ class Steps:
             rest = rest[shell:]
         written = self.written(rest)
         if written is not None:
-            self.walk_text(step, written, span)
+            self.walk_text(step, written, span, None)
         elif _dash_c_at(rest, 0):
-            self.inner_script(step, rest[2], span)
+            # `bash -c STRING NAME A B`: NAME is the shell's $0, A and B its "$@"
+            self.inner_script(step, rest[2], span, [field(w) for w in rest[4:]] if len(rest) > 3 else None)
         else:
             self.program(step, rest)
             self.relative(step)
@@ -270,16 +275,16 @@ class Steps:
             if eq and _ENV_NAME.match(name):
                 step.env.append(Assign(name, given, f"--export={item}", export.span))
 
-    def inner_script(self, step: Step, word: Word, span: Span) -> None:
+    def inner_script(self, step: Step, word: Word, span: Span, args: list[_values.Field] | None) -> None:
         """`bash -c '…'`: the string is parsed as a script the step runs, positions kept."""
         if word.literal and word.text in self.state.bodies:
             # `srun bash -c train_fn` after `export -f train_fn`: the step runs the function
             src, node = self.state.bodies[word.text]
             body = node.child_by_field_name("body")
             if body is not None:
-                self.walk_inside(step, src, [(c, b) for c, b in statements(body) if runs(c)])
+                self.walk_inside(step, src, [(c, b) for c, b in statements(body) if runs(c)], None)
             return
-        self.walk_text(step, field(word), span)
+        self.walk_text(step, field(word), span, args)
 
     def written(self, words: list[Word]) -> _values.Field | None:
         """The text of a file the script wrote (`cat > run.sh <<EOF … EOF`) that ``words`` run:
@@ -292,7 +297,7 @@ class Steps:
         value = self.state.vars.get(file_name(words[i].text))
         return value[0] if value is not None and len(value) == 1 else None
 
-    def walk_text(self, step: Step, f: _values.Field, span: Span) -> None:
+    def walk_text(self, step: Step, f: _values.Field, span: Span, args: list[_values.Field] | None) -> None:
         """A script the step runs given as text (a `bash -c` string, a file the script wrote):
         parsed, positions kept, and walked as the step's own shell."""
         if not any(s[3] for s in f):
@@ -302,7 +307,7 @@ class Steps:
         tree = parser().parse(src.raw)
         # what is left to expand in the string is expanded by the step's own shell
         self.facts.expansions.extend(self.pos.expansions(tree.root_node, "step", src))
-        self.walk_inside(step, src, [(c, b) for c, b in statements(tree.root_node) if runs(c)])
+        self.walk_inside(step, src, [(c, b) for c, b in statements(tree.root_node) if runs(c)], args)
 
     def srun_options(
         self, words: list[Word], i: int, optionish: set[str] | frozenset[str] = frozenset()
