@@ -104,3 +104,27 @@ def test_a_writer_tag_names_the_node_its_dotted_name_holds() -> None:
     for name in ("x.nolog", "worker-3/train", "bench.run", "job.123"):
         line = split(f"{name} [stderr] boom")
         assert (line.writer, line.node) == (name, None), name
+
+
+def test_a_paste_that_indented_every_line_is_read_as_if_it_had_not() -> None:
+    lines = [
+        "    [1,12]<stderr>:[n-3:04200] *** Process received signal ***",
+        "    Traceback (most recent call last):",
+        '      File "/home/u/train.py", line 9, in <module>',
+        "    ValueError: bad",
+    ]
+    model = infer([(i + 1, t) for i, t in enumerate(lines)])
+    assert model.indent == 4
+    assert split(lines[0], model).rank == 12
+    assert split(lines[2], model).text == '  File "/home/u/train.py", line 9, in <module>'
+    assert split(lines[3], model).text == "ValueError: bad"
+    # a log whose lines are not all indented keeps every line as it is
+    assert infer([(1, "ValueError: bad"), (2, "    x = 1")]).indent == 0
+
+
+def test_a_strong_prefix_under_indentation_is_read_on_its_own_line() -> None:
+    assert split("   [1,3]<stderr>:Segmentation fault").rank == 3
+    assert split("  (pid=77, ip=10.0.0.5) Segmentation fault").node == "10.0.0.5"
+    assert split("    gpu-a:1:2 [0] NCCL WARN x").node == "gpu-a"
+    # a traceback's frame keeps its indentation
+    assert split('    File "x.py", line 1').text == '    File "x.py", line 1'

@@ -590,6 +590,24 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "error stack:\nMPIDI_OFI_handle_cq_error(1042): OFI poll failed\n",
         ("nccl_error", 7, None, 1),
     ),
+    # --- a paste that indented every line (a markdown code block), or quoted it
+    (
+        "Open MPI's tagged segfault in an indented block",
+        "    [1,12]<stderr>:[n-3:04200] *** Process received signal ***\n"
+        "    [1,12]<stderr>:[n-3:04200] Signal: Segmentation fault (11)\n",
+        ("signal", 12, "n-3", 2),
+    ),
+    (
+        "a traceback in an indented block cites its exception line",
+        "    " + TB.replace("\n", "\n    ").rstrip(" ") + "    KeyError: 'labels'\n",
+        ("exception", None, None, 4),
+    ),
+    (
+        "a quoted prompt that ran nvidia-smi",
+        "> [root@gpu07 ~]# nvidia-smi\n"
+        "> Unable to determine the device handle for GPU 0000:B1:00.0: GPU is lost.\n",
+        ("gpu_error", None, "gpu07", 2),
+    ),
     # --- NCCL's records where the prefix stage does not look: joined by a terminal, after prose
     (
         "NCCL's WARN joined to INFO lines by a terminal's padding",

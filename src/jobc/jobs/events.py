@@ -338,7 +338,7 @@ class Scanner(Facts):
         if (
             any(w in raw for w in _PROMPT_WORDS)
             and len(self.kernel_prompts) < 64
-            and (p := _KERNEL_PROMPT.match(raw[:2000])) is not None
+            and (p := _KERNEL_PROMPT.match(normalize.clean(raw[:2000]))) is not None
         ):
             self.kernel_prompts.append((path, number, p.group("host")))
         if (

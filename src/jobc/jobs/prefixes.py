@@ -256,6 +256,7 @@ class Model:
     line_offset: int | None = None  # pasted line numbers: value - physical line number
     hosts: frozenset[str] = frozenset()  # prefixes that name nodes though they carry no digit
     indented_hosts: bool = False  # host prefixes under indentation (a paste indented the block)
+    indent: int = 0  # spaces a paste put before every line (a markdown code block indented by four)
 
 
 PLAIN = Model()
@@ -268,10 +269,12 @@ def infer(sample: Iterable[tuple[int, str]]) -> Model:
     offsets: Counter[int] = Counter()
     hosts: Counter[str] = Counter()
     nonblank = indented = 0
+    least = 64
     for number, text in sample:
         if not text.strip():
             continue
         nonblank += 1
+        least = min(least, len(text) - len(text.lstrip(" ")))
         m = _NUMBER_COLUMN.match(text)
         if m is not None:
             offsets[int(m.group(1)) - number] += 1
@@ -286,7 +289,10 @@ def infer(sample: Iterable[tuple[int, str]]) -> Model:
             offset = d
     repeated = frozenset(name for name, count in hosts.items() if count >= 3)
     many = sum(hosts[n] for n in repeated)
-    return Model(offset, repeated, indented_hosts=bool(repeated) and indented * 2 >= many)
+    # every line indented alike: the paste's, taken off before anything is read (a traceback's
+    # frames keep the indentation they have beyond it)
+    indent = least if nonblank >= 2 and 2 <= least < 64 else 0
+    return Model(offset, repeated, indented_hosts=bool(repeated) and indented * 2 >= many, indent=indent)
 
 
 def _host_shaped(name: str) -> bool:
@@ -301,10 +307,14 @@ def _host_shaped(name: str) -> bool:
 def split(raw: str, model: Model = PLAIN, number: int | None = None) -> Line:
     """Strip every prefix of one line (without its newline), keeping what they say."""
     text = clean(raw)
+    if model.indent and text[: model.indent].isspace():
+        text = text[model.indent :]
     if model.line_offset is not None and number is not None:
         m = _NUMBER_COLUMN.match(text)
         if m is not None and int(m.group(1)) - number == model.line_offset:
             text = text[m.end() :]
+    if text[:1] in (" ", "\t"):
+        text = _unindent(text)
     fields: dict[str, object] = {}
     for _ in range(8):
         before = text
@@ -320,6 +330,19 @@ def split(raw: str, model: Model = PLAIN, number: int | None = None) -> Line:
         _str(fields.get("writer")),
         _str(fields.get("level")),
     )
+
+
+#: Prefixes no program's own text starts with: under a paste's indentation (a markdown code block
+#: indented by four spaces, a quoted block) they are still the line's prefixes. A traceback's frames
+#: and code lines never start with one, so their indentation stays.
+_STRONG = (_MPI, _ACTOR, _NCCL, _UCX, _HOST_RANK, _ACCL, _CCL)
+
+
+def _unindent(text: str) -> str:
+    bare = text.lstrip(" \t")
+    if len(text) - len(bare) <= 16 and any(p.match(bare) for p in _STRONG):
+        return bare
+    return text
 
 
 def _int(v: object) -> int | None:
