@@ -127,3 +127,15 @@ def test_a_rank_and_a_node_named_in_a_message_are_read() -> None:
     assert node_in_message("failed on cuda0 while copying") is None
     assert node_in_message("failed on cn7 while copying") is None  # a bare `on NAME` of a node not seen
     assert node_in_message("failed on cn7 while copying", {"cn7"}) == "cn7"
+    # ssh's words and a launcher's ssh command name the host it could not reach
+    assert node_in_message("ssh: connect to host gpu-17 port 22: Connection refused") == "gpu-17"
+    assert node_in_message("ssh: Could not resolve hostname node-03: Name or service not known") == "node-03"
+    assert (
+        node_in_message(
+            "CalledProcessError: Command 'ssh -o PasswordAuthentication=no gadi-gpu-0011 hostname' "
+            "returned non-zero exit status 255."
+        )
+        == "gadi-gpu-0011"
+    )
+    # an option's value is no host, and a command word is not host-shaped
+    assert node_in_message("Command 'ssh -v master hostname' returned non-zero exit status 255.") is None

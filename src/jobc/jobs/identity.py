@@ -56,7 +56,12 @@ _NODE_IN_MESSAGE = re.compile(
     rf"\*\*\* (?:JOB|STEP) [^\s]{{1,40}} ON (?P<e>{_NAME})|"
     # torchrun's rendezvous names an agent `HOST_PID_N` (its node descriptor): `The node
     # 'node04.localdomain_3882442_0' has failed to shutdown the rendezvous`
-    r"\b[Tt]he node '(?P<f>[A-Za-z0-9][A-Za-z0-9.\-]{0,200})_[0-9]{1,10}_[0-9]{1,6}'"
+    r"\b[Tt]he node '(?P<f>[A-Za-z0-9][A-Za-z0-9.\-]{0,200})_[0-9]{1,10}_[0-9]{1,6}'|"
+    # ssh's own words for the host it could not reach, and a launcher's ssh command (DeepSpeed's
+    # pre-check `ssh -o PasswordAuthentication=no HOST hostname`): options with their values, then
+    # the host (an option's value taken for the host names none: it is rarely host-shaped)
+    rf"\bconnect to host (?P<g>{_NAME}) port|[Cc]ould not resolve hostname (?P<h>{_NAME}):|"
+    rf"'ssh (?:-[A-Za-z]{{1,3}} (?:[^\s'-][^\s']{{0,200}} )?){{0,8}}(?P<i>{_NAME}) "
 )
 #: `on NAME`, read only for a name the log shows as a node elsewhere.
 _ON_NAME = re.compile(rf"\bon (?P<n>{_NAME})")
