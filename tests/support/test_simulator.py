@@ -307,6 +307,21 @@ def test_a_log_the_steps_output_is_piped_into_is_compared_as_the_output_is() -> 
     assert any(d.endswith("blob: its content differs") for d in found), found
 
 
+def test_where_bash_stops_on_a_syntax_error_counts_not_the_text_it_quotes() -> None:
+    # found by the fix-script fuzz target: JC801 moved #SBATCH lines out of a string bash never
+    # closes; bash stops at the same place, and only the token it quotes had changed
+    before = HEAD + "echo start\nf() $'x\n#SBATCH --qos=q\ny'\n"
+    after = before.replace("#SBATCH --qos=q\n", "")
+    quoted = simulate(before, scenarios=("complete",))["complete"].output
+    assert "syntax error near unexpected token `$'\\'x\\n#SBATCH --qos=q" in quoted, quoted
+    assert differences(before, after, Ignore(allocation={"qos"}), scenarios=("complete",)) == []
+    # a syntax error on one side only is a difference, and so is one at another place
+    fine = HEAD + "echo start\nf() { :; }\n"
+    assert differences(fine, before, Ignore(allocation={"qos"}), scenarios=("complete",)) != []
+    later = before.replace("echo start\n", "echo start\necho more\n")
+    assert differences(before, later, Ignore(allocation={"qos"}), scenarios=("complete",)) != []
+
+
 def test_command_line_options_stand_for_a_line_sbatch_would_have_read() -> None:
     late = "#!/bin/bash\n#SBATCH --nodes=2\nmodule load cuda\n#SBATCH --gpus-per-node=4\nsrun python t.py\n"
     moved = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\nmodule load cuda\nsrun python t.py\n"

@@ -21,11 +21,11 @@ from jobc.script.tree import (
     dash_c,
     descendants,
     field,
-    parser,
     runs,
     statements,
     within,
 )
+from jobc.script.tree import parse as parse_tree
 from jobc.script.variables import CWD, UNSET, Branches, Frame, Variables
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -522,7 +522,7 @@ class Flow:
             return  # nothing of it is known (`eval "$(conda shell.bash hook)"`)
         src = _values.assemble(f)
         src.fallback = span
-        tree = parser().parse(src.raw)
+        tree = parse_tree(src.raw)
         stack.extend(("s", src, c, b) for c, b in reversed(list(statements(tree.root_node))) if runs(c))
 
     def source(self, stack: list[tuple[Any, ...]], word: Word, span: Span) -> None:
@@ -542,7 +542,7 @@ class Flow:
         # the file's text is written nowhere in this script: what it sets points at the source line
         src = _values.Src(data, [(0, (data.decode("utf-8", "surrogateescape"), -1, -1, True))])
         src.fallback = span
-        tree = parser().parse(data)
+        tree = parse_tree(data)
         stack.extend(("s", src, c, b) for c, b in reversed(list(statements(tree.root_node))) if runs(c))
 
     def trap(self, words: list[Word], span: Span, function: str | None = None) -> None:

@@ -19,7 +19,8 @@ from jobc.script.expand import Expander
 from jobc.script.facts import PER_RANK, Problem, ScriptFacts
 from jobc.script.flow import Flow
 from jobc.script.steps import PYTHON, Steps
-from jobc.script.tree import Positions, parser, statements
+from jobc.script.tree import Positions, statements
+from jobc.script.tree import parse as parse_tree
 from jobc.script.variables import Variables
 from jobc.tables.secrets import PREFILTER
 
@@ -32,7 +33,6 @@ __all__ = [
     "MAX_BYTES",
     "MAX_WORDS",
     "RUN",
-    "parser",
     "read",
     "read_bytes",
     "shell_of",
@@ -91,7 +91,7 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
             "(a batch script is never this long; is this the right file?)",
         )
     facts.readable = True
-    tree = parser().parse(raw)
+    tree = parse_tree(raw)
     Reader(facts, raw, base, runs).run(tree.root_node)
     return facts
 

@@ -13,7 +13,8 @@ from jobc.core.diagnostics import Span
 from jobc.script import values as _values
 from jobc.script.expand import Expander
 from jobc.script.facts import Assign, Inner, Launcher, Step, Word
-from jobc.script.tree import Positions, dash_c, field, parser, runs, statements
+from jobc.script.tree import Positions, dash_c, field, runs, statements
+from jobc.script.tree import parse as parse_tree
 from jobc.script.variables import CWD, UNSET, Variables, file_name
 from jobc.tables import launchers as _launchers
 from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
@@ -304,7 +305,7 @@ class Steps:
             return  # all of it unknown: nothing to read
         src = _values.assemble(f)
         src.fallback = span
-        tree = parser().parse(src.raw)
+        tree = parse_tree(src.raw)
         # what is left to expand in the string is expanded by the step's own shell
         self.facts.expansions.extend(self.pos.expansions(tree.root_node, "step", src))
         self.walk_inside(step, src, [(c, b) for c, b in statements(tree.root_node) if runs(c)], args)

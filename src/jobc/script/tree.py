@@ -4,6 +4,7 @@ count characters) and the small walks over nodes every part of the reader shares
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
@@ -26,6 +27,19 @@ def parser() -> Any:
             import tree_sitter as core
         _PARSER = core.Parser(core.Language(_bash_language()))
     return _PARSER
+
+
+def parse(raw: bytes) -> Any:
+    """The parse tree of ``raw``. A carriage return that ends no line (`a\rb`) is part of a word to
+    bash, but a blank to the grammar, which split `--size 9\r9` into two words where bash passes
+    one: the grammar is shown a byte it takes for a word's, of the same length, so every offset
+    (and the text the reader takes from ``raw``) stays the script's own."""
+    if b"\r" in raw:
+        raw = _LONE_CR.sub(b"\x01", raw)
+    return parser().parse(raw)
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def _bash_language() -> Any:
@@ -116,7 +130,8 @@ class Positions:
     def text(self, node: Any, src: _values.Src | None = None) -> str:
         if src is not None and src is not self.src:
             return src.show(node.start_byte, node.end_byte)
-        return bytes(node.text).decode("utf-8", "surrogateescape")
+        # the script's own bytes, not the tree's: the grammar was shown a stand-in for a lone \r
+        return self.src.raw[node.start_byte : node.end_byte].decode("utf-8", "surrogateescape")
 
     def expansions(self, node: Any, shell: str, src: _values.Src | None = None) -> Iterator[Expansion]:
         """Per-rank variables that ``node`` expands (raw strings and escapes expand nothing)."""

@@ -50,6 +50,12 @@ TASK_IDENTITY = frozenset(
     }
 )
 _LINE = re.compile(r"\bline \d+\b|(?<=^/var/spool/slurmd/job04242/slurm_script: )\d+(?=: )")
+# bash's complaint about a script it cannot parse quotes the token and the line it stopped at; a
+# fix may edit that text (move a directive out of an unclosed string) while bash stops at the same
+# place: where it stops (the line, after _LINE) and that it stops are compared, not what it quotes
+_SYNTAX = re.compile(
+    r"(: line N: (?:syntax error near unexpected token |unexpected EOF while looking for matching )?)`.*'$"
+)
 # what bash's `time` prints: how long it took, which no two runs share
 _TIMES = re.compile(r"^(real|user|sys)\t\d+m\d+\.\d+s$")
 
@@ -197,7 +203,7 @@ def _files(a: Run, b: Run, ignore: Ignore) -> list[str]:
 
 def _text_lines(text: str, ignore: Ignore) -> Counter[str]:
     lines = Counter(
-        _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line)))
+        _SYNTAX.sub(r"\1`…'", _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line))))
         for line in text.splitlines()
         if not (ignore.trace and line.startswith("+"))
     )
