@@ -728,6 +728,17 @@ def test_a_prompt_that_asked_the_gpus_and_found_them_well_gives_nothing(tmp_path
     assert not triage_files([log]).findings
 
 
+def test_a_job_end_another_scheduler_reported_names_its_node_not_slurmstepd(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "Job was executed on host(s) <gpu-a1>, in queue <q>, as user <u> at Tue Nov  3\n"
+        "TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert first.summary == "the job reached its time limit (on gpu-a1)"
+
+
 def test_a_bare_exception_keeps_its_class_and_the_next_line_its_own(tmp_path: Path) -> None:
     log = tmp_path / "x.log"
     log.write_text(TB + "AssertionError\n/var/spool/slurmd/job3/slurm_script: line 9: x: command not found\n")

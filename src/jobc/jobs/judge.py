@@ -322,6 +322,11 @@ def _int_field(value: Any) -> int | None:
 _node_of = identity.node_of
 
 
+def _where(node: str | None) -> str:
+    """Where a job's end was said: the scheduler's words (slurmstepd's, PBS's, LSF's) name a node or none."""
+    return f"on {node}" if node else "no node named"
+
+
 def _summary(
     scanner: Facts,
     e: Event,
@@ -359,11 +364,11 @@ def _summary(
         # the table was cut off before its exitcode line (or never printed)
         return f"torchrun's first observed failure: {who} failed; its exit code is not in the log"
     if cls == "time_limit":
-        return f"the job reached its time limit (slurmstepd on {node or '?'})"
+        return f"the job reached its time limit ({_where(node)})"
     if cls == "preempted":
-        return f"the job was preempted (slurmstepd on {node or '?'})"
+        return f"the job was preempted ({_where(node)})"
     if cls == "cancelled":
-        return f"the job or step was cancelled (scancel; slurmstepd on {node or '?'})"
+        return f"the job or step was cancelled ({_where(node)})"
     if cls == "node_fail":
         return f"a node failed: {node or 'not named'}"
     if cls == "slurm_refused":
