@@ -132,7 +132,10 @@ def invocation(p: Process) -> Invocation | None:
         argv = _past_options(argv[1:], frozenset({"--no-sync", "--frozen", "--locked", "--no-project"}))
         if not argv:
             return None
-        name, argv = Path(argv[0]).name, argv[1:]
+        if argv[0].endswith(".py"):
+            name = "python"  # `uv run x.py` runs the file with the project's python, whatever its name
+        else:
+            name, argv = Path(argv[0]).name, argv[1:]
     found: tuple[str, tuple[str, ...], tuple[str, ...]] | None
     if name.startswith("python"):
         options, rest = _python(argv)

@@ -180,6 +180,22 @@ def test_a_carriage_return_inside_a_word_stays_in_the_word(tmp_path: Path) -> No
     assert [w.text for w in facts.steps[0].args][-1:] == ["99"]
 
 
+def test_uv_run_of_a_py_file_is_that_program_whatever_its_name(tmp_path: Path) -> None:
+    # found by the import fuzz target: `uv run python%train.py --epochs 2` runs the file with
+    # python (uv runs a .py file as a script); the judge took the name for an interpreter
+    from tests.script import roundtrip
+
+    script = b"#!/bin/bash\n#SBATCH --nodes=1\nsrun uv run python%train.py --epochs 2\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    runs = roundtrip.invocations(roundtrip.simulate(script, scenarios=("complete",))["complete"])
+    assert {(i.target, i.args) for i in runs} == {("program python%train.py", ("--epochs", "2"))}
+    # and an interpreter named python is still the interpreter
+    plain = b"#!/bin/bash\n#SBATCH --nodes=1\nsrun uv run python3 train.py --epochs 2\n"
+    runs = roundtrip.invocations(roundtrip.simulate(plain, scenarios=("complete",))["complete"])
+    assert {(i.target, i.args) for i in runs} == {("program train.py", ("--epochs", "2"))}
+
+
 def test_an_argument_the_import_leaves_out_and_says_so_is_no_silent_difference(tmp_path: Path) -> None:
     # found by the import fuzz target: a token as the program's argument is left out (JC702) and
     # listed; the judge took the shorter argument list for a change made without a word
