@@ -627,6 +627,53 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "10.1.1.3<44413> with error 4, opcode 1, len 1, vendor err 81 (Send)\n",
         ("nccl_error", None, "gpu-a", 1),
     ),
+    # --- a logger's warning: what the program caught and went on from
+    (
+        "Ray's logger warning of a module it did without, then the trial's error",
+        "2019-10-31 13:51:18,139\tWARNING logger.py:343 -- Could not instantiate tf2_compat_logger: "
+        "No module named 'tensorflow'.\n" + TB + "KeyError: 'labels'\n",
+        ("exception", None, None, 5),
+    ),
+    (
+        "Python logging's warning of a missing module, then a traceback",
+        "2024-01-02 03:04:05,123 - WARNING - No module named 'apex', using torch's AdamW\n"
+        + TB
+        + "ValueError: bad shape\n",
+        ("exception", None, None, 5),
+    ),
+    (
+        "an import error logged at error level is the cause",
+        "2019-10-31 13:51:18,139\tERROR worker.py:12 -- No module named 'tensorflow'\n"
+        + TB
+        + "KeyError: 'labels'\n",
+        ("import_error", None, None, 1),
+    ),
+    (
+        "a port taken, which torch's c10d writes as a warning, is still the cause",
+        "[W socket.cpp:436] [c10d] The server socket has failed to bind to 0.0.0.0:29400 "
+        "(errno: 98 - Address already in use).\n",
+        ("port_in_use", None, None, 1),
+    ),
+    # --- the node a Ray task's header names
+    (
+        "a Ray task's traceback under a header naming its host",
+        TB + "ray.exceptions.RayTaskError(RuntimeError): ray_Train:train() (pid=8861, host=cryoem-gpu50)\n"
+        '  File "/home/u/nn.py", line 4, in forward\n    h = self.enc(x)\n'
+        "RuntimeError: Expected 4-dimensional input\n",
+        ("exception", None, "cryoem-gpu50", 7),
+    ),
+    (
+        "a Ray task's traceback under a header naming its IP",
+        TB + "ray.exceptions.RayTaskError(ValueError): ray::TaskRunner.run() (pid=18948, ip=10.1.2.3)\n"
+        '  File "/home/u/run.py", line 4, in run\n    f()\nValueError: no data\n',
+        ("exception", None, "10.1.2.3", 7),
+    ),
+    (
+        "a Ray task bound to every interface names no node",
+        TB + "ray.exceptions.RayTaskError(ValueError): ray::TaskRunner.run() (pid=18948, ip=0.0.0.0)\n"
+        '  File "/home/u/run.py", line 4, in run\n    f()\nValueError: no data\n',
+        ("exception", None, None, 7),
+    ),
 ]
 
 
@@ -757,3 +804,15 @@ def test_a_deletion_at_roots_request_is_not_sure_to_be_a_cancel(
     log.write_text(f"PBS Job Id: 77.sched\njob deleted\nJob deleted at request of {who}\n", encoding="utf-8")
     first = triage_files([log]).findings[0]
     assert (first.cls, first.confidence) == ("cancelled", confidence)
+
+
+def test_a_module_a_logger_warns_of_is_no_cause(tmp_path: Path) -> None:
+    """A warning that a module is missing says the program went on without it: context alone."""
+    log = tmp_path / "x.log"
+    log.write_text(
+        "2019-10-31 13:51:18,139\tWARNING logger.py:343 -- Could not instantiate tf2_compat_logger: "
+        "No module named 'tensorflow'.\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    assert [(f.cls, f.role, f.cause) for f in d.findings] == [("import_error", "context", False)]

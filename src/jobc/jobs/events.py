@@ -714,6 +714,11 @@ class Scanner(Facts):
                 context.insert(0, user[0])
             if e not in context:
                 context.append(e)
+        for _, t in opened.tail:
+            # a remote task's traceback under Ray's header, which says on which node it ran
+            rn = launch.RAY_TASK_NODE.search(t[:MAX_LINE])
+            if rn is not None and rn.group("node") not in launch.NOT_A_NODE:
+                fields["node"] = rn.group("node")
         previous = self.last_exception.get(key)
         if opened.chained and previous is not None:
             # `raise B from A`: one failure, told twice; keep where it began and the more
@@ -949,6 +954,13 @@ class Scanner(Facts):
         cls: str | None = None,
     ) -> Event | None:
         kind, cls, role = (sig.name, sig.cls, sig.role) if sig else _worded(cls)
+        if role == "cause" and cls in lexicon.CAUGHT_CLASSES and line.level in lexicon.QUIET_LEVELS:
+            # a logger's warning (or info) that names an exception or a missing module says the
+            # program caught it and went on (`WARNING logger.py:343 -- Could not instantiate
+            # tf2_compat_logger: No module named …`): context, never the job's end. (What happened
+            # to a process, a port taken, a peer gone, a worker dead, is a failure whatever the
+            # level: torch's c10d and Ray's driver write those as warnings.)
+            role = "context"
         event = Event(sig, kind, cls, role, ev, (ev.line, order[1]), line, fields)
         event.statement = statement or ev
         event.context = [e for e in context if e != event.statement]

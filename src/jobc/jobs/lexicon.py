@@ -68,6 +68,9 @@ NOT_A_FAILURE = re.compile(
 #: Logging levels that make a line an error whatever its words, and those that make it none.
 ERROR_LEVELS = frozenset({"E", "F", "ERROR", "FATAL", "CRITICAL"})
 QUIET_LEVELS = frozenset({"W", "I", "D", "WARNING", "WARN", "INFO", "DEBUG"})
+#: The classes of what a program catches and carries on from (an exception, a module or a command
+#: it does without): under a quiet level, a signature's line of these classes is context.
+CAUGHT_CLASSES = frozenset({"exception", "import_error", "missing_program"})
 
 
 def error_like(text: str, level: str | None) -> bool:

@@ -418,6 +418,13 @@ HOROVOD_LINES = 3
 RAY_NODE = re.compile(
     r"(?:\bip=|\bip: |Worker IP address: |\(IP: |, IP: )\[?(?P<ip>[0-9A-Fa-f][0-9A-Fa-f.:]{2,44})"
 )
+#: The header Ray puts before a remote task's traceback, which names where the task ran:
+#: `ray.exceptions.RayTaskError(RuntimeError): ray::Train.train() (pid=8861, ip=10.1.2.3)`, older
+#: Ray's `(pid=8861, host=cryoem-gpu50)`
+RAY_TASK_NODE = re.compile(
+    r"\bRayTaskError\([A-Za-z_][A-Za-z0-9_.]{0,100}\): .{0,300}?\(pid=[0-9]{1,10}, (?:ip|host)="
+    r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.:\-]{0,62})[,)]"
+)
 #: ActorDiedError's own field lines, which follow it: `        ip: 10.1.2.3` (a paste may have
 #: turned the address into a markdown link)
 RAY_IP_FIELD = re.compile(r"^\s{0,16}ip: \[?(?P<ip>[0-9A-Fa-f][0-9A-Fa-f.:]{2,44})")
