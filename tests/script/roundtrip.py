@@ -176,9 +176,13 @@ def _listed(spec: str) -> list[str]:
 
 
 def _names(what: str, listed: list[str]) -> bool:
-    """Whether a listed line names ``what`` (a variable, a program, an option) as a word."""
-    pattern = re.compile(r"(?<![\w.-])" + re.escape(what) + r"(?![\w-])")
-    return any(pattern.search(line) for line in listed)
+    """Whether a listed line names ``what`` (a variable, a program, an option) as a word, as it
+    is written there (bytes that are not UTF-8 or not printable shown escaped)."""
+    from jobc.core.text import visible
+
+    shown = {what, visible(what)}
+    patterns = [re.compile(r"(?<![\w.-])" + re.escape(w) + r"(?![\w-])") for w in shown]
+    return any(p.search(line) for p in patterns for line in listed)
 
 
 def _env_differences(a: Invocation, b: Invocation, listed: list[str]) -> Iterator[str]:

@@ -196,6 +196,27 @@ def test_uv_run_of_a_py_file_is_that_program_whatever_its_name(tmp_path: Path) -
     assert {(i.target, i.args) for i in runs} == {("program train.py", ("--epochs", "2"))}
 
 
+def test_a_value_computed_over_several_lines_says_what_it_runs(tmp_path: Path) -> None:
+    # found by the import fuzz target: a `$(…)` continued on the next line ran `srun python
+    # probe.py`, and the listing showed only the first line of the export
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\nexport MASTER_ADDR=$(echo\n"
+        b"srun python pr\xf1obe.py show | head -n 1)\nsrun python train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "MASTER_ADDR" in line]
+    assert len(said) == 1
+    assert "over lines 3–4 it runs: $(echo srun python pr\\xf1obe.py show | head -n 1)" in said[0]
+    # near miss: on one line, the line itself says it
+    one = b"#!/bin/bash\n#SBATCH --nodes=1\nexport MASTER_ADDR=$(hostname)\nsrun python train.py\n"
+    (tmp_path / "one").mkdir()
+    outcome = round_trip(one, tmp_path / "one")
+    said = [line for line in outcome.listed if "MASTER_ADDR" in line]
+    assert said
+    assert "it runs" not in said[0]
+
+
 def test_an_argument_the_import_leaves_out_and_says_so_is_no_silent_difference(tmp_path: Path) -> None:
     # found by the import fuzz target: a token as the program's argument is left out (JC702) and
     # listed; the judge took the shorter argument list for a change made without a word

@@ -418,11 +418,7 @@ def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         if value is None:
             if all(e.value is None for e in exports):
                 for e in exports:
-                    out.skip(
-                        e.span,
-                        f"export {e.name}={e.raw}",
-                        "a value computed in the batch shell (not carried)",
-                    )
+                    out.skip(e.span, f"export {e.name}={e.raw}", _computed(e))
             else:
                 for e in exports:
                     env_unknown(out, e)  # the first one keeps the variable's place, as unknown
@@ -444,12 +440,26 @@ def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 out.skip(e.span, f"export {e.name}={e.raw}", why)
 
 
+def _computed(e: Export) -> str:
+    """Why an export computed in the batch shell is not carried; for one written over several
+    lines (a `$(…)` continued), what it runs, as the listing shows only its first line."""
+    why = "a value computed in the batch shell (not carried)"
+    if "\n" not in e.raw:
+        return why
+    runs = " ".join(e.raw.split())
+    shown = runs if len(runs) <= _SHOWN else runs[: _SHOWN - 1] + "…"
+    return f"{why}; over lines {e.span.line}–{e.span.end_line} it runs: {shown}"
+
+
+_SHOWN = 240  # characters of a computed value's commands shown in its line of the listing
+
+
 def _last_value(facts: ScriptFacts, out: Derived, exports: list[Export]) -> None:
     """Without a step (or with too many variables to keep at each step): each export's value as
     the script leaves it."""
     for e in exports:
         if e.value is None:
-            out.skip(e.span, f"export {e.name}={e.raw}", "a value computed in the batch shell (not carried)")
+            out.skip(e.span, f"export {e.name}={e.raw}", _computed(e))
             continue
         final = facts.final.get(e.name, e.value)
         if final != e.value and e.name not in COMPUTED:
