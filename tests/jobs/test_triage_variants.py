@@ -654,6 +654,21 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "(errno: 98 - Address already in use).\n",
         ("port_in_use", None, None, 1),
     ),
+    # --- TensorFlow's allocator
+    (
+        "TensorFlow's OOM on a GPU after its traceback",
+        TB + "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor "
+        "with shape[2,64,400,112,112] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by "
+        "allocator GPU_0_bfc\n",
+        ("cuda_oom", None, None, 4),
+    ),
+    (
+        "TensorFlow 2's OOM in a graph, as its op kernel words it",
+        "2021-03-01 10:00:00.000000: W tensorflow/core/framework/op_kernel.cc:1767] OP_REQUIRES failed at "
+        "conv_ops.cc:1106 : Resource exhausted: OOM when allocating tensor with shape[64,256,56,56] and "
+        "type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
+        ("cuda_oom", None, None, 1),
+    ),
     # --- the node a Ray task's header names
     (
         "a Ray task's traceback under a header naming its host",
@@ -816,3 +831,16 @@ def test_a_module_a_logger_warns_of_is_no_cause(tmp_path: Path) -> None:
     )
     d = triage_files([log])
     assert [(f.cls, f.role, f.cause) for f in d.findings] == [("import_error", "context", False)]
+
+
+def test_tensorflows_oom_on_the_cpu_is_no_gpu_memory(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        TB + "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor "
+        "with shape[8,1024] and type float on /job:localhost/replica:0/task:0/device:CPU:0 "
+        "by allocator cpu\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    assert d.findings
+    assert all(f.cls != "cuda_oom" for f in d.findings)

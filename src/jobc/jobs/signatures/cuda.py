@@ -43,6 +43,27 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "G313",
+        "tensorflow-out-of-memory",
+        "cuda_oom",
+        "cause",
+        ("OOM when allocating",),
+        # TensorFlow's BFC allocator on a GPU; the same words on the CPU's allocator are host memory
+        re.compile(
+            r"(?:ResourceExhaustedError|Resource exhausted): (?P<what>OOM when allocating tensor"
+            r"(?![^\n]{0,300}(?:device:CPU|by allocator cpu))[^\n]{0,300})"
+        ),
+        "TensorFlow's allocator running out of a GPU's memory for a tensor (`ResourceExhaustedError: "
+        "OOM when allocating tensor`, its op kernel's `Resource exhausted: OOM …` warning before it)",
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+        "shape[2,64,400,112,112] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by "
+        "allocator GPU_0_bfc",
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+        "shape[8,1024] and type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu",
+        "TensorFlow (core/common_runtime/bfc_allocator.cc, core/framework/op_kernel.cc)",
+        ("what",),
+    ),
+    Signature(
         "G302",
         "cuda-device-assert",
         "gpu_error",
