@@ -654,6 +654,24 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "(errno: 98 - Address already in use).\n",
         ("port_in_use", None, None, 1),
     ),
+    # --- the host a scheduler's report says the log's one job ran on
+    (
+        "a program not found, then LSF's report of the one host it ran on",
+        "python: can't open file '/home/u/main.py': [Errno 2] No such file or directory\n"
+        "Job was executed on host(s) <4*n-62-18-10>, in queue <gpua100>, as user <u> in cluster <dcc>\n",
+        ("missing_program", None, "n-62-18-10", 1),
+    ),
+    (
+        "a program not found, then LSF's report of two hosts",
+        "python: can't open file '/home/u/main.py': [Errno 2] No such file or directory\n"
+        "Job was executed on host(s) <4*n-62-18-10>, <4*n-62-18-11>, in queue <gpua100>, as user <u>\n",
+        ("missing_program", None, None, 1),
+    ),
+    (
+        "an exception, then PBS's mail naming one host",
+        TB + "KeyError: 'labels'\nPBS Job Id: 77.sched\nExec host:  n56/0+n56/1\n",
+        ("exception", None, "n56", 4),
+    ),
     # --- TensorFlow's allocator
     (
         "TensorFlow's OOM on a GPU after its traceback",

@@ -114,8 +114,10 @@ def place(facts: Facts, e: Event) -> Who:
         node = facts.pid_node.get(line.writer[4:]) or None  # the host another prefix pairs it with
     if node is None and str(fx.get("job")) in facts.job_nodes:
         node = _one_node(facts.job_nodes[str(fx.get("job"))])  # the nodes slurmctld allocated it
-    if node is None and e.cls in JOB_CLASSES and "" in facts.job_nodes:
-        node = _one_node(facts.job_nodes[""])  # the hosts PBS ran the log's one job on
+    if node is None and "" in facts.job_nodes:
+        # the hosts PBS's or LSF's report says the log's one job ran on: its end's node, and every
+        # process's when it is one host
+        node = _one_node(facts.job_nodes[""])
     if node is None:
         node = node_in_message(text, facts.nodes_seen)
     if node is None and rank is None and task is None and facts.kernel_prompts:
