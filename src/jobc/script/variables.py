@@ -229,7 +229,9 @@ def alternatives(name: str, ways: list[Any], *, optionish: bool = False) -> tupl
         # the same words on every path, only the blanks between them differ (`CMD="$CMD $EXTRA"`
         # with EXTRA empty): one value wherever it is split or run as a command
         return (_values.join(common),), False
-    if not common or not _values.literal(_values.join(common)):
+    # the command the paths share must be written (a computed value after it, `--addr=$(hostname)`,
+    # is a word of the command like any other)
+    if not common or not _values.literal(common[0]):
         return None, False
     # an option is a word written with its leading `-` (its value may be computed: `--image=$IMG`)
     rest: _values.Seg = (f"${{{name}}}", -1, -1, False)  # the words some paths add: not known
