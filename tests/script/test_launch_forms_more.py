@@ -71,6 +71,21 @@ def _launch(body: str, head: str = HEAD) -> tuple[str | None, str | None, str]:
             "torchrun",
             "{unknown.D}/run_recipe.py",
         ),
+        # a command string with a value computed when the job runs, an `if` adding options
+        # (Kempner's CMD="torchrun --master_addr=$MASTER_ADDR …"; CMD="$CMD --resume $R")
+        (
+            'A=$(hostname)\nCMD="torchrun --nproc_per_node=8 --master_addr=$A \\\n  t.py --c x"\n'
+            'if [ -n "$R" ]; then\n  CMD="$CMD --resume $R"\nfi\n$CMD\n',
+            "torchrun",
+            "t.py",
+        ),
+        # a shell reading its commands from a heredoc, in a container or in the batch shell
+        (
+            "apptainer exec --nv i.sif bash <<EOF\ncd /w\npython src/train.py\nEOF\nscancel $SLURM_JOB_ID\n",
+            "srun",
+            "src/train.py",
+        ),
+        ("srun bash -s <<'EOF'\ntorchrun --nproc_per_node=8 t.py\nEOF\n", "torchrun", "t.py"),
         # srun options added in a loop inside an `if`: still srun's options
         (
             'CMD="torchrun --nproc_per_node=8 t.py"\nS="srun --mpi=pmix"\nif [ -n "$M" ]; then\n'
@@ -92,6 +107,12 @@ def test_a_launch_form_is_followed_to_its_program_and_mode(body: str, mode: str,
         "srun mytool input.csv python train.py\n",
         # a shell running a script file: what the file runs is not read here
         "srun bash run.sh torchrun train.py\n",
+        # the command itself computed when the job runs, an `if` adding options: not known
+        'L=$(pick_launcher)\nCMD="$L --nproc_per_node=8 t.py"\nif [ -n "$R" ]; then\n'
+        '  CMD="$CMD --resume $R"\nfi\n$CMD\n',
+        # a heredoc on another descriptor, or beside a script file the shell runs, is no script
+        "bash 3<<EOF\npython src/train.py\nEOF\n",
+        "bash run.sh <<EOF\npython src/train.py\nEOF\n",
         # torchtune's other commands start no training
         "srun tune download meta-llama/Llama-3-8B --output-dir /tmp/m\n",
     ],

@@ -489,6 +489,15 @@ class Expander:
             return out
         return None
 
+    def stdin_heredoc(self, src: _values.Src, redirected: Any) -> _values.Field | None:
+        """The heredoc a command reads as its standard input (`bash <<EOF … EOF`), as it expands
+        when the line runs; None without one (or one given another descriptor, `3<<EOF`)."""
+        for child in redirected.named_children:
+            if child.type == "heredoc_redirect" and self.pos.text(child, src)[:1] == "<":
+                text = self._heredoc(src, redirected)
+                return text if text is not None and _values.size((text,)) <= _values.MAX_VALUE else None
+        return None
+
     def write_heredoc(self, src: _values.Src, command: Any, redirected: Any) -> None:
         """`cat > run.sh <<EOF … EOF` (or `cat <<EOF > run.sh`): the file's text, as the heredoc
         expands it when the line runs, for a step that runs the file later (`srun bash run.sh`)."""

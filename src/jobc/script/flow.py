@@ -137,7 +137,11 @@ class Flow:
                 self.expand.write_heredoc(src, body, node)
             if body is not None and body.type == "command":
                 redirects = [c for c in node.named_children if c is not body and c.type.endswith("redirect")]
-                self.command(stack, src, body, bg, [(self.pos.text(r, src), r) for r in redirects])
+                self.steps.stdin = self.expand.stdin_heredoc(src, node)
+                try:
+                    self.command(stack, src, body, bg, [(self.pos.text(r, src), r) for r in redirects])
+                finally:
+                    self.steps.stdin = None
             elif body is not None:
                 stack.append(("s", src, body, bg))
         elif kind in ("if_statement", "case_statement"):

@@ -106,6 +106,8 @@ _ENV_RUN_VALUED = frozenset(
 _WHICH = re.compile(
     r"\$\(\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*\)|`\s*(?:which|command\s+-v)\s+([\w.+-]+)\s*`"
 )
+# options of a shell that reads its commands from standard input (`bash -s`, `bash -l`, `sh -ex`)
+_SHELL_STDIN = re.compile(r"^(-[slexuvi]+|--login|--norc|--noprofile)$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
 
@@ -125,6 +127,8 @@ class Steps:
         self.expand = expand
         self.facts = pos.facts
         self.base = base  # the folder of the script: a launcher's config file is looked for there
+        # the heredoc the command being read gets as its standard input (set by the control flow)
+        self.stdin: _values.Field | None = None
         # walks the script a step runs in its own shell (set by the control flow, which owns the walk)
         self.walk_inside: Callable[
             [Step, _values.Src, list[tuple[Any, bool]], list[_values.Field] | None], None
@@ -289,8 +293,12 @@ class Steps:
 
     def written(self, words: list[Word]) -> _values.Field | None:
         """The text of a file the script wrote (`cat > run.sh <<EOF … EOF`) that ``words`` run:
-        `bash run.sh`, `sh ./run.sh`, `./run.sh`. None for any other command."""
+        `bash run.sh`, `sh ./run.sh`, `./run.sh`; or the heredoc a shell reads its commands from
+        (`bash <<EOF … EOF`, `apptainer exec IMG bash -s <<EOF`). None for any other command."""
         i = 1 if words and os.path.basename(words[0].text) in ("bash", "sh") else 0
+        if i and self.stdin is not None and all(_SHELL_STDIN.match(w.text) for w in words[1:]):
+            # no script named, no -c: the shell reads its commands from its standard input
+            return self.stdin
         if i >= len(words) or not words[i].literal or words[i].text.startswith("-"):
             return None
         if i == 0 and "/" not in words[0].text:
