@@ -238,3 +238,28 @@ def test_a_lone_dollar_before_a_blank_is_its_own_text() -> None:
     assert step.srun["output"].text.endswith("b-$")
     assert step.program is not None
     assert step.program.text == "main.py"
+
+
+@pytest.mark.parametrize(
+    ("line", "export"),
+    [
+        # the grammar cuts `--export=ALL,A=$A,B=$B,C=$C,…` at every other `$NAME`: one word to bash
+        (
+            "srun --export=ALL,A=$A,B=$B,C=$C,D=INFO torchrun --nnodes=2 -m t.train\n",
+            "ALL,A=$A,B=$B,C=$C,D=INFO",
+        ),
+        (
+            "srun --export=ALL,A=$A,B=$B,C=$C,D=$D,E=1 torchrun --nnodes=2 -m t.train\n",
+            "ALL,A=$A,B=$B,C=$C,D=$D,E=1",
+        ),
+        # two names: the grammar keeps the word whole (it cuts only at a third)
+        ("srun --export=ALL,A=$A,B=$B torchrun --nnodes=2 -m t.train\n", "ALL,A=$A,B=$B"),
+    ],
+)
+def test_a_word_of_many_names_is_one_word(line: str, export: str) -> None:
+    mode, module, _ = _launch(line)
+    assert (mode, module) == ("torchrun", "t.train")
+    step = read_bytes((HEAD + line).encode(), "job.sh").main_step
+    assert step is not None
+    assert step.srun is not None
+    assert step.srun["export"].raw.removeprefix("--export=") == export

@@ -165,10 +165,16 @@ class Expander:
             if skip:
                 skip -= 1
                 continue
-            glued = self._glued(src, node, nodes[k + 1]) if k + 1 < len(nodes) else None
+            glued = self._glued(src, None, node, nodes[k + 1]) if k + 1 < len(nodes) else None
             if glued is not None:
-                out.extend(self.word_of(f, node, src) for f in glued)
                 skip = 1
+                # `--export=ALL,A=$A,B=$B,C=$C`: the grammar cuts the word at every other `$NAME`
+                while k + skip + 1 < len(nodes):
+                    more = self._glued(src, glued, nodes[k + skip], nodes[k + skip + 1])
+                    if more is None:
+                        break
+                    glued, skip = more, skip + 1
+                out.extend(self.word_of(f, node, src) for f in glued)
                 continue
             n = _continued(src, nodes, k)
             if n:
@@ -194,16 +200,25 @@ class Expander:
             out.extend(self.word_of(f, node, src) for f in self.fields(src, node))
         return out
 
-    def _glued(self, src: _values.Src, node: Any, nxt: Any) -> list[_values.Field] | None:
+    def _glued(
+        self, src: _values.Src, head: list[_values.Field] | None, node: Any, nxt: Any
+    ) -> list[_values.Field] | None:
         """The grammar ends an unquoted word at its second `$NAME` when text comes between the
-        two (`a.$X.b-$Y.out` reads as `a.$X.b-$` and a word `Y.out`): bash reads one word, with
-        `$Y` expanded. The fields of that word; None for any other pair of nodes."""
+        two (`a.$X.b-$Y.out` reads as `a.$X.b-$` and a word `Y.out`, `a=$A,b=$B,c=$C` as
+        `a=$A,b=$` and `B,c=$C`): bash reads one word, with `$Y` expanded. The fields of that
+        word (after ``head``, the fields of ``node`` when it was glued already); None for any
+        other pair of nodes."""
         last = node.children[-1] if node.type == "concatenation" and node.children else None
         if last is None or last.is_named or last.type != "$":
             return None
-        if nxt.type != "word" or nxt.start_byte != node.end_byte:
+        if nxt.start_byte != node.end_byte:
             return None
-        name = _NAME_START.match(self.pos.text(nxt, src))
+        first = nxt if nxt.type == "word" else None
+        if nxt.type == "concatenation" and nxt.children and nxt.children[0].type == "word":
+            first = nxt.children[0]
+        if first is None:
+            return None
+        name = _NAME_START.match(self.pos.text(first, src))
         if name is None:
             return None
         cut = nxt.start_byte + name.end()
@@ -214,8 +229,15 @@ class Expander:
             part: list[_values.Field] = [_values.unknown("$" + name.group(0), a, b)]
         else:
             part = [piece for f in value for piece in _values.split(f)]
-        out = self.fields(src, node)
-        for piece in (part, [tuple(_values.word_segs(src, cut, nxt.end_byte))]):
+        out = list(head) if head is not None else self.fields(src, node)
+        tail: list[_values.Field] = [tuple(_values.word_segs(src, cut, first.end_byte))]
+        for child in nxt.children[1:] if first is not nxt else ():
+            # the rest of the concatenation, as `fields` reads one (its trailing `$` left out)
+            got = [] if not child.is_named and child.type in ("$", "`") else self.fields(src, child)
+            if got:
+                tail[-1] = tail[-1] + got[0]
+                tail.extend(got[1:])
+        for piece in (part, tail):
             if out and piece:
                 out[-1] = out[-1] + piece[0]
                 out.extend(piece[1:])
