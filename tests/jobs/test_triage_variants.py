@@ -654,6 +654,18 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "(errno: 98 - Address already in use).\n",
         ("port_in_use", None, None, 1),
     ),
+    # --- srun unable to have its allocation confirmed
+    (
+        "srun inside a job when the controller is unreachable",
+        "srun: error: Unable to confirm allocation for job 60564: Unable to contact slurm controller "
+        "(connect failure)\nsrun: Check SLURM_JOB_ID environment variable. Expired or invalid job 60564\n",
+        ("slurm_refused", None, None, 1),
+    ),
+    (
+        "srun given the id of a job that ended",
+        "srun: error: Unable to confirm allocation for job 812: Invalid job id specified\n",
+        ("slurm_refused", None, None, 1),
+    ),
     # --- the host a scheduler's report says the log's one job ran on
     (
         "a program not found, then LSF's report of the one host it ran on",

@@ -536,4 +536,22 @@ SIGNATURES: tuple[Signature, ...] = (
         "Slurm srun, salloc, sbatch (src/srun/libsrun/allocate.c, src/salloc/salloc.c, src/sbatch/sbatch.c)",
         ("tool", "what"),
     ),
+    Signature(
+        "S531",
+        "allocation-unconfirmed",
+        "slurm_refused",
+        "cause",
+        ("Unable to confirm allocation",),
+        re.compile(
+            r"(?P<tool>srun|salloc): error: Unable to confirm allocation for job (?P<job>[0-9]{1,12}): "
+            r"(?P<what>[^\n]{1,300})"
+        ),
+        "srun inside a job unable to have the controller confirm the job's allocation (the controller "
+        "unreachable, or the job in SLURM_JOB_ID expired or unknown): no step is launched",
+        "srun: error: Unable to confirm allocation for job 60564: Unable to contact slurm controller "
+        "(connect failure)\nsrun: Check SLURM_JOB_ID environment variable. Expired or invalid job 60564",
+        "srun: job 60564 has been allocated resources",
+        "Slurm srun (src/srun/libsrun/allocate.c, existing_allocation())",
+        ("tool", "job", "what"),
+    ),
 )
