@@ -546,3 +546,14 @@ def test_a_fix_inside_a_compound_command_bash_refuses_is_not_made() -> None:
     proof = prove(text, unsafe=True)
     assert "JC803" not in proof.fixed
     assert proof.differences == [], proof.differences
+
+
+def test_jc801_leaves_a_letter_sbatch_has_no_option_for() -> None:
+    # found by the fix-script fuzz target: `#SBATCH -=0` after the first command was moved into
+    # the block, where sbatch refuses it (`invalid option -- '='`) and the job never runs
+    text = HEAD + "srun python prep.py\n#SBATCH -=0\n#SBATCH -q high\nsrun python train.py\n"
+    proof = prove(text, unsafe=True)
+    assert "#SBATCH -=0" not in proof.after.split("srun python prep.py")[0]
+    # near miss: a letter sbatch knows (-q, --qos) is moved
+    assert "#SBATCH -q high" in proof.after.split("srun python prep.py")[0]
+    assert proof.differences == [], proof.differences

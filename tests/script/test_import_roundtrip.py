@@ -217,6 +217,26 @@ def test_a_value_computed_over_several_lines_says_what_it_runs(tmp_path: Path) -
     assert "it runs" not in said[0]
 
 
+def test_one_program_run_by_two_steps_with_other_arguments_is_the_step_listed(tmp_path: Path) -> None:
+    # found by the import fuzz target: `srun torchrun … train.py --a 1` and later
+    # `srun python train.py --b 2`; the import carries the launcher's step and lists the other,
+    # and the judge took the other run's arguments for a change
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 train.py --a 1\nsrun python train.py --b 2\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("another step" in line for line in outcome.listed)
+    # unlisted, a change of the arguments is still seen
+    runs = roundtrip.invocations(roundtrip.simulate(script, scenarios=("complete",))["complete"])
+    alone = [i for i in runs if i.args == ("--b", "2")]
+    changed = [roundtrip.Invocation(i.host, i.target, ("--c", "3"), i.options, i.cwd, i.env) for i in alone]
+    assert any("args" in d for d in roundtrip._compare(alone, changed, []))
+
+
 def test_an_argument_the_import_leaves_out_and_says_so_is_no_silent_difference(tmp_path: Path) -> None:
     # found by the import fuzz target: a token as the program's argument is left out (JC702) and
     # listed; the judge took the shorter argument list for a change made without a word

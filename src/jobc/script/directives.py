@@ -84,16 +84,19 @@ def refused(line: str) -> bool:
     """Whether sbatch refuses (or may refuse) a script with this `#SBATCH` line: an unmatched quote
     ("Unmatched `'` in …"), a word that is neither an option nor an option's value ("Invalid
     directive found in batch script"), or an option it may not know."""
-    return _unmatched_quote(line[len(PREFIX) :]) or bool(strays(line)) or _unknown_long_option(line)
+    return _unmatched_quote(line[len(PREFIX) :]) or bool(strays(line)) or _unknown_option(line)
 
 
-def _unknown_long_option(line: str) -> bool:
-    """Whether the line names a long option this sbatch does not know (`sbatch: unrecognized
-    option`, and no job). A site's plugin may add it, but a fix cannot know that: moving or
-    switching on such a line could make sbatch refuse a script it ran."""
+def _unknown_option(line: str) -> bool:
+    """Whether the line names an option this sbatch does not know (`sbatch: unrecognized
+    option`, or `invalid option -- '='` for a letter, and no job). A site's plugin may add a long
+    one, but a fix cannot know that: moving or switching on such a line could make sbatch refuse
+    a script it ran."""
     for d in parse_line(line, 1, True):
         if d.text.startswith("--") and d.name not in SBATCH_OPTIONS and not is_pyxis(d.name):
             return True
+        if d.text.startswith("-") and not d.text.startswith("--") and d.name not in SBATCH_OPTIONS:
+            return True  # a letter sbatch has no short option for: no name was found for it
     return False
 
 
