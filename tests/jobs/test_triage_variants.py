@@ -654,6 +654,28 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "(errno: 98 - Address already in use).\n",
         ("port_in_use", None, None, 1),
     ),
+    # --- Ray: an actor dead because its node died
+    (
+        "Ray's dead actor whose node died, under its fields",
+        "ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.\n"
+        "\tclass_name: RayTrainWorker\n\tpid: 6420\n\tip: 10.72.56.3\n"
+        "The actor is dead because its node has died. Node Id: 677df2a9020c5db45e755b0078c469e2ce51e05e\n",
+        ("node_fail", None, "10.72.56.3", 5),
+    ),
+    (
+        "Ray's dead actor whose worker process died is no node's failure",
+        "ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.\n"
+        "\tclass_name: RayTrainWorker\n\tpid: 6420\n\tip: 10.72.56.3\n"
+        "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR\n",
+        ("signal", None, "10.72.56.3", 1),
+    ),
+    (
+        "Ray's GCS marking a node dead",
+        "[2024-05-01 10:00:00,000 E 12 12] (gcs_server) gcs_health_check_manager.cc:110: "
+        "The node with node id: 6a1f and address: 10.0.0.7 and node name: 10.0.0.7 has been marked "
+        "dead because the detector has missed too many heartbeats from it.\n",
+        ("node_fail", None, "10.0.0.7", 1),
+    ),
     # --- srun unable to have its allocation confirmed
     (
         "srun inside a job when the controller is unreachable",

@@ -439,13 +439,23 @@ class Scanner(Facts):
             return False
         kind, event = self.follow
         if kind == "ray":
+            died = _by_code("L222")
+            if died.search(text) is not None and event.cls != died.cls:
+                # the fields' next line says why the actor died: its node did (the node is the
+                # IP the fields named)
+                event.sig, event.cls, event.role, event.kind = died, died.cls, died.role, died.name
+                event.statement, event.strength = ev, strength_of(died)
+                event.context.append(event.ev)
+                self.follow_left = 0
+                return True
             m = launch.RAY_IP_FIELD.match(text)
             if m is None:
                 return False
             if "node" not in event.fields and m.group("ip") not in launch.NOT_A_NODE:
                 event.fields["node"] = m.group("ip")
             event.context.append(ev)
-            self.follow_left = 0
+            # the line after the fields may say why the actor died
+            self.follow_left = min(self.follow_left, 2)
             return True
         if kind == "mpirun-exit":
             c = launch.MPIRUN_EXIT_CODE.match(text)

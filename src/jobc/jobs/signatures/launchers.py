@@ -174,6 +174,28 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=2,  # a process's end, reported by another: which signal is not said
     ),
     Signature(
+        "L222",
+        "ray-node-died",
+        "node_fail",
+        "cause",
+        ("because its node has died", "has been marked dead because"),
+        re.compile(
+            r"(?P<what>The actor is dead because its node has died|"
+            r"(?:The node with node id: [0-9a-f]{1,64} and address: (?P<node>[0-9A-Fa-f.:]{3,45}) "
+            r"and node name: \S{1,200} )?"
+            r"has been marked dead because the detector has missed too many heartbeats)"
+        ),
+        "Ray saying an actor's node died (its raylet stopped answering the heartbeats: the machine "
+        "went down, or lost the network): the node is the address the GCS names, or after "
+        "ActorDiedError's fields the IP they name",
+        "ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.\n"
+        "\tclass_name: RayTrainWorker\n\tpid: 6420\n\tip: 10.72.56.3\n"
+        "The actor is dead because its node has died. Node Id: 677df2a9020c5db45e755b0078c469e2ce51e05e",
+        "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR",
+        "Ray (src/ray/gcs/gcs_server/gcs_actor_manager.cc, gcs_health_check_manager.cc)",
+        ("what", "node"),
+    ),
+    Signature(
         "L210",
         "ray-oom-killer",
         "host_oom",
