@@ -654,6 +654,23 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "(errno: 98 - Address already in use).\n",
         ("port_in_use", None, None, 1),
     ),
+    # --- Horovod's driver: its task services never registered
+    (
+        "Horovod's start timeout under Ray's prefix",
+        "(pid=23323, ip=172.31.19.90) Traceback (most recent call last):\n"
+        '(pid=23323, ip=172.31.19.90)   File "/opt/horovod/runner/common/service/driver_service.py", '
+        "line 166, in wait_for_initial_registration\n"
+        "(pid=23323, ip=172.31.19.90)     timeout.check_time_out_for('tasks to start')\n"
+        "(pid=23323, ip=172.31.19.90) Exception: Timed out waiting for tasks to start. Please check "
+        "connectivity between servers.\n",
+        ("rendezvous", None, "172.31.19.90", 4),
+    ),
+    (
+        "Horovod's start timeout without its traceback",
+        "Exception: Timed out waiting for tasks to start. Please check connectivity between servers. You "
+        "may need to increase the --start-timeout parameter if you have too many servers.\n",
+        ("rendezvous", None, None, 1),
+    ),
     # --- Ray: an actor dead because its node died
     (
         "Ray's dead actor whose node died, under its fields",
@@ -896,3 +913,13 @@ def test_tensorflows_oom_on_the_cpu_is_no_gpu_memory(tmp_path: Path) -> None:
     d = triage_files([log])
     assert d.findings
     assert all(f.cls != "cuda_oom" for f in d.findings)
+
+
+def test_a_program_timed_out_waiting_for_its_own_work_is_no_rendezvous(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        TB + "Exception: Timed out waiting for the results of the eval workers\n", encoding="utf-8"
+    )
+    d = triage_files([log])
+    assert d.findings
+    assert all(f.cls != "rendezvous" for f in d.findings)

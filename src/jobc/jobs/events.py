@@ -84,12 +84,16 @@ PROGRESS = re.compile(
 MAX_PROGRESS = 10_000
 #: A traceback frame in code that meets the other ranks: a timeout there is a rendezvous failure.
 _RENDEZVOUS_FRAME = re.compile(
-    r"rendezvous|_create_tcp_store|TCPStore\(|init_process_group|jax/_src/distributed|client\.connect\("
+    r"rendezvous|_create_tcp_store|TCPStore\(|init_process_group|jax/_src/distributed|client\.connect\(|"
+    # Horovod's driver waiting for each host's task service to register (its start timeout)
+    r"wait_for_initial_registration"
 )
 #: ... and the words of a message about that code (`Timed out initializing process group …`).
 _RENDEZVOUS_WORDS = re.compile(
     r"rendezvous|init_process_group|initiali[sz]ing (?:the )?process group|TCPStore|store based barrier|"
-    r"coordination service"
+    r"coordination service|"
+    # Horovod's driver: `Timed out waiting for tasks to start. Please check connectivity between servers`
+    r"waiting for tasks to start"
 )
 _MEETING_FAILED = re.compile(
     r"[Tt]imed? ?out|DEADLINE_EXCEEDED|[Cc]onnect(?:ion)? (?:refused|reset|failed)|host not found|"
