@@ -132,6 +132,7 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "[2024-03-01T06:57:41.752] Time limit exhausted for JobId=230",
         "python[4242]: segfault at 0 ip 00007f sp 00007ffd error 4 in libc.so.6",
         "MPI_ABORT was invoked on rank 3 in communicator MPI_COMM_WORLD with errorcode 1.",
+        "rank 0 in job 1  node07_65327   caused collective abort of all ranks",
         "/usr/bin/python3: can't open file '/home/me/trian.py': [Errno 2] No such file or directory",
         "terminate called without an active exception; Aborted (core dumped)",
         "|CCL_ERROR| worker thread #0 could not be started",

@@ -654,6 +654,19 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "(errno: 98 - Address already in use).\n",
         ("port_in_use", None, None, 1),
     ),
+    # --- MPICH2's mpd
+    (
+        "mpd's collective abort by a rank killed by a signal",
+        "rank 0 in job 1  node07_65327   caused collective abort of all ranks\n"
+        "  exit status of rank 0: killed by signal 9\n",
+        ("signal", 0, None, 2),
+    ),
+    (
+        "mpd's collective abort by a rank that returned an error",
+        "rank 3 in job 12  node07_40123   caused collective abort of all ranks\n"
+        "  exit status of rank 3: return code 1\n",
+        ("exit_code", 3, None, 2),
+    ),
     # --- Horovod's driver: its task services never registered
     (
         "Horovod's start timeout under Ray's prefix",

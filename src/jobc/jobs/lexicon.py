@@ -40,6 +40,8 @@ FALLBACK = re.compile(
     # a resolver's words (nslookup, host, dig): a name that does not exist
     r"can't resolve\b|server can't find|NXDOMAIN|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
+    # MPICH2's mpd: `rank 0 in job 1  host_65327   caused collective abort of all ranks`
+    r"caused collective abort\b|"
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
     + "|".join(BASH_NOT_FOUND_WORDS)

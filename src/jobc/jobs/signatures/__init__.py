@@ -196,6 +196,7 @@ FALLBACK_KEYWORDS = (
     "DUE TO ",
     # MPI's and the C library's
     "MPI_ABORT",
+    "caused collective abort",
     "MPI_ERR_",
     "BAD TERMINATION",
     "No such file or directory",

@@ -245,6 +245,25 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L223",
+        "mpd-exit-status",
+        "exit_code",
+        "cause",
+        ("xit status of rank",),
+        re.compile(
+            r"[Ee]xit status of rank (?P<rank>[0-9]{1,9}): "
+            r"(?:killed by signal (?P<signum>[0-9]{1,3})|return code (?P<exit_code>[1-9][0-9]{0,2}))"
+        ),
+        "MPICH2's mpd (its mpiexec) reporting how the rank that caused the collective abort ended: "
+        "the signal that killed it, or its return code",
+        "rank 0 in job 1  node07_65327   caused collective abort of all ranks\n"
+        "  exit status of rank 0: killed by signal 9",
+        "  exit status of rank 0: return code 0",
+        "MPICH2 mpd (src/pm/mpd/mpiexec.py)",
+        ("rank", "signum", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L212",
         "hydra-bad-termination",
         "exit_code",
