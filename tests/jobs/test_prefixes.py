@@ -128,3 +128,10 @@ def test_a_strong_prefix_under_indentation_is_read_on_its_own_line() -> None:
     assert split("    gpu-a:1:2 [0] NCCL WARN x").node == "gpu-a"
     # a traceback's frame keeps its indentation
     assert split('    File "x.py", line 1').text == '    File "x.py", line 1'
+
+
+def test_a_timestamp_in_lenticular_brackets_is_a_prefix_and_a_bracketed_word_is_not() -> None:
+    line = split("【2025-08-21 11:48:44】[rank7]: torch.OutOfMemoryError: CUDA out of memory.")
+    assert (line.rank, line.text) == (7, "torch.OutOfMemoryError: CUDA out of memory.")
+    assert split("【2025年08月21日 11:48】 ValueError: x").text == "ValueError: x"
+    assert split("【注意】 rank 7 failed").text == "【注意】 rank 7 failed"

@@ -654,6 +654,14 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "(errno: 98 - Address already in use).\n",
         ("port_in_use", None, None, 1),
     ),
+    # --- a Chinese-locale logger's timestamp before torch's rank prefix, under pasted line numbers
+    (
+        "a rank's OOM behind lenticular-bracket timestamps and line numbers on lines of their own",
+        "1196\n【2025-08-21 11:48:44】[rank7]: ^^^^^^^^^^^^^^^^^\n1197\n"
+        "【2025-08-21 11:48:44】[rank7]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+        "260.00 MiB. GPU 7 has a total capacity of 139.81 GiB of which 52.94 MiB is free.\n",
+        ("cuda_oom", 7, None, 4),
+    ),
     # --- MPICH2's mpd
     (
         "mpd's collective abort by a rank killed by a signal",

@@ -71,6 +71,8 @@ _TIME = re.compile(
     r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?"
     r"(?: ?[-|:] ?| |\t)"
 )
+# a timestamp in CJK lenticular brackets, as a Chinese-locale logger writes it: `【2025-08-21 11:48:44】`
+_CJK_TIME = re.compile(r"^【[0-9]{2,4}[-/.年][0-9][0-9 :./\-年月日T]{4,30}】 ?")
 # `dmesg -T`: `[Mon Nov 27 13:11:44 2023] `
 _DMESG_T = re.compile(
     r"^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} {1,2}[0-9]{1,2} [0-9:]{8} [0-9]{4}\] ?"
@@ -407,6 +409,7 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         _TAG,
         _RAYLOG,
         _TIME,
+        _CJK_TIME,
         _SYSLOG_TIME,
         _DMESG_T,
         _GLOG,
