@@ -263,3 +263,21 @@ def test_a_word_of_many_names_is_one_word(line: str, export: str) -> None:
     assert step is not None
     assert step.srun is not None
     assert step.srun["export"].raw.removeprefix("--export=") == export
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        # what the step's command gives its program is its environment, as an export is
+        ("srun --export=ALL,A=$A,B=$B,C=$C,NCCL_DEBUG=INFO torchrun --nnodes=2 -m t.train\n", [(6, 15)]),
+        ("NCCL_DEBUG=INFO srun torchrun --nnodes=2 -m t.train\n", [(6, 1)]),
+        # near misses: WARN, and INFO given to a command that is not the training step
+        ("srun --export=ALL,A=$A,B=$B,C=$C,NCCL_DEBUG=WARN torchrun --nnodes=2 -m t.train\n", []),
+        ("NCCL_DEBUG=INFO srun hostname\nsrun torchrun --nnodes=2 -m t.train\n", []),
+    ],
+)
+def test_the_steps_own_environment_is_linted(tmp_path: Path, line: str, found: list[tuple[int, int]]) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(HEAD + line, encoding="utf-8")
+    findings = lint_path(path).findings
+    assert [(f.span.line, f.span.col) for f in findings if f.code == "JC404"] == found

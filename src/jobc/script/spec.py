@@ -927,6 +927,12 @@ def _environment(facts: ScriptFacts, out: Derived) -> None:
         if e.name not in exported or e.value is None or not _ENV_NAME.match(e.name):
             continue  # bash refuses a bad name (JC809 says so)
         out.put(("env", e.name), e.value, e.value_span, f"export {e.name}={e.raw}")
+    step = facts.main_step
+    for a in step.env if step is not None else []:
+        # what the training step's command gives its program (`NCCL_DEBUG=INFO srun …`, `srun
+        # --export=ALL,NCCL_DEBUG=INFO …`) reaches it over the batch shell's export
+        if a.value is not None and _ENV_NAME.match(a.name):
+            out.put(("env", a.name), a.value, a.span, a.raw)
 
 
 # commands that only show a value: a per-rank variable in a log line is a diagnostic, not a pitfall

@@ -108,6 +108,7 @@ _WHICH = re.compile(
 )
 # options of a shell that reads its commands from standard input (`bash -s`, `bash -l`, `sh -ex`)
 _SHELL_STDIN = re.compile(r"^(-[slexuvi]+|--login|--norc|--noprofile)$")
+_COMPUTED = re.compile(r"[$`\"'\\]")  # an item of a computed --export value that is not written out
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
 
@@ -267,8 +268,10 @@ class Steps:
         export = srun.get("export")
         if export is None:
             return
-        items = [p for p in export.text.split(",") if p] if export.literal else []
-        if not export.literal or not any(p in ("ALL", "all") for p in items):
+        # a value with parts computed when the job runs shows them as written (`A=$A`): the
+        # items written out around them (`ALL`, `NCCL_DEBUG=INFO`) are read all the same
+        items = [p for p in export.text.split(",") if p] if export.literal or export.segs else []
+        if not any(p in ("ALL", "all") for p in items):
             # NONE, NIL or a list of names: the tasks see only those variables (and Slurm's)
             step.inner.append(
                 Inner(
@@ -277,7 +280,7 @@ class Steps:
             )
         for item in items:
             name, eq, given = item.partition("=")
-            if eq and _ENV_NAME.match(name):
+            if eq and _ENV_NAME.match(name) and (export.literal or not _COMPUTED.search(given)):
                 step.env.append(Assign(name, given, f"--export={item}", export.span))
 
     def inner_script(self, step: Step, word: Word, span: Span, args: list[_values.Field] | None) -> None:
