@@ -119,3 +119,32 @@ def test_a_directive_without_a_blank_after_the_prefix_is_read(tmp_path: Path) ->
     spec = out.read_text(encoding="utf-8")
     assert re.search(r"^\s*nodes: 2\b", spec, re.MULTILINE), spec
     assert "01:00:00" in spec, spec
+
+
+def test_a_mark_before_the_prefix_makes_the_line_a_command(tmp_path: Path) -> None:
+    # `!#SBATCH --signal=…` (ECMWF ai-land): bash runs it, sbatch stops reading directives there
+    path = tmp_path / "job.sh"
+    path.write_text(
+        HEAD + "!#SBATCH --signal=SIGUSR1@90\n#SBATCH --nodes=2\nsrun python t.py\n", encoding="utf-8"
+    )
+    [found] = [f for f in lint_path(path).findings if f.code == "JC813"]
+    assert (found.span.line, found.span.col, found.severity) == (3, 1, Severity.WARNING)
+    assert "bash runs the line as a command" in found.message
+    assert "--signal=SIGUSR1@90" in found.message
+    assert found.fix is not None
+    assert not found.fix.safe
+    text, _ = apply(path.read_text(encoding="utf-8"), [found.fix])
+    assert text.splitlines()[2] == "#SBATCH --signal=SIGUSR1@90"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # near misses: switched off with `##`, a command after the block, a bang with no directive
+        "##SBATCH --signal=SIGUSR1@90\n",
+        "module load cuda\n!#SBATCH --signal=SIGUSR1@90\n",
+        "!#SBATCH is how we switch lines off\n",
+    ],
+)
+def test_no_mark_before_a_directive_is_left_alone(tmp_path: Path, body: str) -> None:
+    assert lint(tmp_path, body) == []

@@ -8,7 +8,9 @@ A usage note that shows the command line, the word `sbatch` in lower case after 
 (`#   sbatch --nodes 3 job.sh`), is the command that submits the script, not a directive.
 `#SBATCHH --nodes=2` is worse: sbatch refuses the script. An indented `  #SBATCH` is a comment to
 sbatch too. `##SBATCH` is left alone: it is the usual
-way to switch a directive off on purpose.
+way to switch a directive off on purpose. `!#SBATCH --signal=…` (a stray mark before the `#`) is
+no comment at all: bash runs it as a command, which is not found, and sbatch stops reading
+directives there, so every `#SBATCH` line after it is ignored as well.
 
 Bad:
 
@@ -72,6 +74,8 @@ _LINE = lazy(
     r"(?P<lead>[ \t]*)#(?P<gap>[ \t]*)(?P<word>[A-Za-z]+)(?P<space>[ \t]*)(?P<option>-{1,2}[A-Za-z].*)"
 )
 _WANT = PREFIX.removeprefix("#")
+# `!#SBATCH --signal=…`: one or two marks before an exact prefix, then an option
+_STRAY = lazy(r"(?P<mark>[!.:,*+=~^@%/-]{1,2})#SBATCH(?P<space>[ \t]+)(?P<option>-{1,2}[A-Za-z].*)")
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:
@@ -115,6 +119,35 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             if refused(PREFIX + " " + m.group("option"))
             else _fix(number, len(line) - len(text), m, safe=not off),
         )
+    yield from _stray(ctx)
+
+
+def _stray(ctx: Context) -> Iterator[Hit]:
+    """`!#SBATCH --signal=…`: a mark before the `#` makes the line the script's first command."""
+    f = facts(ctx)
+    if f is None or f.first_command is None or f.first_command.line > len(f.lines):
+        return
+    number = f.first_command.line
+    line = f.lines[number - 1]
+    m = _STRAY.fullmatch(line.rstrip("\r"))
+    if m is None:
+        return
+    option = mask(m.group("option").strip())
+    written = line[: m.start("space")]
+    yield hit(
+        Span(number, 1, number, len(line) + 1),
+        f"`{written}` is not `{PREFIX}`: bash runs the line as a command (not found) and sbatch "
+        f"stops reading directives at it, so the job runs without {option} (with the default), "
+        f"and without any #SBATCH line after it; write `{PREFIX} {option}` at the start of the line "
+        "(if it is switched off on purpose, write `##SBATCH`)",
+        fix=None
+        if refused(PREFIX + " " + m.group("option"))
+        else Fix.make(
+            "write `#SBATCH `",
+            Edit(Span(number, 1, number, m.start("option") + 1), f"{PREFIX} "),
+            safe=False,  # the mark may switch it off on purpose: the fix would switch it on
+        ),
+    )
 
 
 def _usage(m: re.Match[str]) -> bool:
