@@ -281,3 +281,29 @@ def test_the_steps_own_environment_is_linted(tmp_path: Path, line: str, found: l
     path.write_text(HEAD + line, encoding="utf-8")
     findings = lint_path(path).findings
     assert [(f.span.line, f.span.col) for f in findings if f.code == "JC404"] == found
+
+
+@pytest.mark.parametrize(
+    ("jobid", "found"),
+    [
+        # the job's own id: the step runs in this allocation, and its launcher is compared with it
+        ("--jobid $SLURM_JOBID ", [(5, 10)]),
+        ('--jobid="${SLURM_JOB_ID}" ', [(5, 10)]),
+        ("", [(5, 10)]),
+        # near misses: another job's allocation, whose size the script does not say
+        ("--jobid 1234 ", []),
+        ("--jobid=$OTHER_JOB ", []),
+    ],
+)
+def test_a_step_in_the_jobs_own_allocation_is_sized_by_it(
+    tmp_path: Path, jobid: str, found: list[tuple[int, int]]
+) -> None:
+    # EpiBRAIN: GPUS_PER_NODE=1 exported, read by torchrun in a single-quoted `bash -c` on 3 GPUs
+    path = tmp_path / "job.sh"
+    path.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:3\n#SBATCH --time=1:00:00\nexport G=1\n"
+        f"srun {jobid}bash -c 'python -m torch.distributed.run --nproc_per_node $G --nnodes 2 t.py'\n",
+        encoding="utf-8",
+    )
+    findings = lint_path(path).findings
+    assert [(f.span.line, f.span.col) for f in findings if f.code == "JC804"] == found

@@ -34,6 +34,7 @@ srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 tr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
@@ -42,6 +43,9 @@ from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import facts, hit, nodes
 from jobc.spec.context import Context
 from jobc.tables import launchers
+
+# `--jobid $SLURM_JOBID`, `--jobid="${SLURM_JOB_ID}"`: the step runs in the job's own allocation
+_OWN_JOB = re.compile(r'--jobid[= ]"?\$(\{SLURM_JOB_?ID\}|SLURM_JOB_?ID)"?')
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
@@ -106,9 +110,11 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     step = f.main_step
     if step is None:
         return
-    if not f.honoured() or (step.srun is not None and "jobid" in step.srun):
+    jobid = step.srun.get("jobid") if step.srun is not None else None
+    if not f.honoured() or (jobid is not None and not _OWN_JOB.fullmatch(jobid.raw)):
         # no #SBATCH line sizes the job (salloc, or sizes given to sbatch on its command line),
         # or the step joins another job's allocation: there is no allocation here to compare with
+        # (`srun --jobid $SLURM_JOBID` names the job's own: it is compared)
         return
     if _packed(f, step):
         return
