@@ -86,6 +86,11 @@ def _launch(body: str, head: str = HEAD) -> tuple[str | None, str | None, str]:
             "src/train.py",
         ),
         ("srun bash -s <<'EOF'\ntorchrun --nproc_per_node=8 t.py\nEOF\n", "torchrun", "t.py"),
+        # IPython runs a file as python does (MPI-KG's Lightning job)
+        ("srun ipython train.py --gpus 2\n", "srun", "train.py"),
+        # ... and an interactive one (no file) runs no program; `ipythonx` is no IPython
+        ("srun ipython\n", "srun", None),
+        ("srun ipythonx train.py\n", None, None),
         # srun options added in a loop inside an `if`: still srun's options
         (
             'CMD="torchrun --nproc_per_node=8 t.py"\nS="srun --mpi=pmix"\nif [ -n "$M" ]; then\n'

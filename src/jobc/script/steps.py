@@ -54,7 +54,8 @@ _LAUNCHER_FLAGS = frozenset(
         "tee_output",
     }
 )
-PYTHON = re.compile(r"^python(\d+(\.\d+)?)?$")
+# `ipython train.py` runs the file as python does (IPython on top)
+PYTHON = re.compile(r"^i?python(\d+(\.\d+)?)?$")
 _PLAIN_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _CONTAINER_EXEC = frozenset({"singularity", "apptainer"})
 _CONTAINER_VALUED = frozenset(
