@@ -117,6 +117,8 @@ def test_unicode_digits_are_findings(tmp_path: Path) -> None:
         ("#SBATCH --nodes=0", "--nodes=0"),
         ("#SBATCH --cpus-per-task=12345678901234567890123", "--cpus-per-task"),
         ("#SBATCH --ntasks=abc", "--ntasks=abc"),
+        # a placeholder left in a course's template (HPC2N): sbatch's "Invalid generic resource"
+        ("#SBATCH --gres=gpu:v100:x", "count x"),
         ("export 1A=x", "export 1A"),
     ],
 )
@@ -133,7 +135,7 @@ def test_values_slurm_or_bash_refuse(tmp_path: Path, line: str, word: str) -> No
 def test_counts_that_are_read_are_not_findings(tmp_path: Path) -> None:
     path = _script(
         tmp_path,
-        "#SBATCH --nodes=2-4\n#SBATCH --gres=gpu:a100:8\n#SBATCH --gpus-per-node=h100:8\n"
+        "#SBATCH --nodes=2-4\n#SBATCH --gres=gpu:a100:8,gpu:x\n#SBATCH --gpus-per-node=h100:8\n"
         "#SBATCH --time=1:00:00\n#SBATCH --signal=B:USR2@120\nexport A_1=x\n"
         "srun torchrun --nnodes=1:4 --nproc_per_node=gpu --master_port=29500 train.py\n",
     )

@@ -35,6 +35,8 @@ LAUNCHER_NUMBERS = {
     "master_port": (1, 65535),
     "main_process_port": (1, 65535),
 }
+# a GRES count: digits, with a k, m or g multiplier
+_GRES_COUNT = re.compile(r"[0-9]+[kKmMgG]?")
 _ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _SHELL = lazy(r"[$`]")
 # what a SPANK plugin's option may be called: letters, digits, `-` and `_`
@@ -117,6 +119,17 @@ def _directive(d: Directive) -> Iterator[Refused]:
             if len(bits) > 1 and (_unicode_digits(last) or (is_digits(last) and ascii_int(last) is None)):
                 problem = count_problem(last, 0)
                 yield Refused(d.span, d.text, f"{where}: the GPU count is {problem}; sbatch refuses the job")
+                return
+            if len(bits) == 3 and last and not _GRES_COUNT.fullmatch(last):
+                # name:type:count with a count that is no number (`gpu:v100:x`, a placeholder):
+                # `sbatch: error: Invalid generic resource (gres) specification` (tried on the
+                # test cluster); with one colon, `gpu:x` names a type instead
+                yield Refused(
+                    d.span,
+                    d.text,
+                    f"{where}: the GPU count {shown(last, keep=12)} is not a whole number; sbatch refuses "
+                    "the job (invalid generic resource specification)",
+                )
                 return
     elif d.name == "signal":
         grace = value.partition("@")[2]
