@@ -714,6 +714,29 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "dead because the detector has missed too many heartbeats from it.\n",
         ("node_fail", None, "10.0.0.7", 1),
     ),
+    # --- a batch script's echo of its node list
+    (
+        "a job that echoed its one node, then a traceback",
+        "The job ID is 17703672\nThe job was run on these nodes: idun-04-08\nNumber of nodes: 1\n"
+        + TB
+        + "FileNotFoundError: [Errno 2] No such file or directory: 'snapshot.pkl'\n",
+        ("exception", None, "idun-04-08", 7),
+    ),
+    (
+        "a job that echoed SLURM_JOB_NODELIST",
+        "SLURM_JOB_NODELIST=gpu017\n" + TB + "KeyError: 'labels'\n",
+        ("exception", None, "gpu017", 5),
+    ),
+    (
+        "a job that echoed two nodes names none",
+        "The job was run on these nodes: gpu[01-02]\n" + TB + "KeyError: 'labels'\n",
+        ("exception", None, None, 5),
+    ),
+    (
+        "a count of nodes is no node",
+        "Number of nodes: 1\n" + TB + "KeyError: 'labels'\n",
+        ("exception", None, None, 5),
+    ),
     # --- srun unable to have its allocation confirmed
     (
         "srun inside a job when the controller is unreachable",

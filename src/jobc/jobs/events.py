@@ -117,6 +117,12 @@ _PBS_EXEC_HOST = re.compile(r"^\s{0,8}(?:Exec host:|exec_host =)\s{1,8}(?P<hosts
 #: LSF's job report names the hosts it ran on: `Job was executed on host(s) <n-62-20-2>, in queue …`
 #: (`<4*hostA>, <4*hostB>` for several, each with its slot count)
 _LSF_EXEC_HOST = re.compile(r"^Job was executed on host\(s\) (?P<hosts>(?:<[^<>\n]{1,200}>,? ){1,64})")
+#: A batch script's echo of the job's node list (`echo "The job was run on these nodes:
+#: $SLURM_JOB_NODELIST"`, `Nodelist: gpu01`, `SLURM_JOB_NODELIST=gpu01`): the log's one job's nodes
+_ECHO_NODES = re.compile(
+    r"^(?:[A-Za-z][A-Za-z ]{0,60}? (?:these |the |its )?nodes?|[Nn]ode ?[Ll]ist|SLURM_(?:JOB_)?NODELIST)"
+    r" ?[:=] {0,4}(?P<nodes>[A-Za-z0-9][A-Za-z0-9_.,\[\]\-]{0,200})\s*$"
+)
 _LSF_HOST = re.compile(r"<(?:[0-9]{1,6}\*)?([^<>\s]{1,200})>")
 #: A shell's prompt (bash's `[user@host dir]# `, `user@host:~$ `, zsh's `user@host ~ % `) before a
 #: command that prints the kernel's log (dmesg, journalctl -k, its files under /var/log) or asks the
@@ -355,6 +361,10 @@ class Scanner(Facts):
         if "executed on host" in text and (h := _LSF_EXEC_HOST.match(text[:20000])) is not None:
             hosts = set(_LSF_HOST.findall(h.group("hosts")))
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
+        if "ode" in text.lower() and (h := _ECHO_NODES.match(text[:300])) is not None:
+            nodes = h.group("nodes")
+            if "[" in nodes or "," in nodes or prefixes.is_host(nodes):
+                self.job_nodes.setdefault("", nodes)  # several say nothing of which one failed
         if "xec" in text and (h := _PBS_EXEC_HOST.match(text[:2100])) is not None:
             hosts = {part.split("/")[0] for part in h.group("hosts").split("+")}
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job

@@ -158,6 +158,11 @@ EXTRA_KEYWORDS = (
     "Exec host:",
     "exec_host =",
     "executed on host",
+    # a batch script's echo of its node list
+    "nodes: ",
+    "NODELIST=",
+    "odelist: ",
+    "ode list: ",
     "reported by process [",
     "dmesg",
     "journalctl",
