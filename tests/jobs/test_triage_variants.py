@@ -714,6 +714,21 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "dead because the detector has missed too many heartbeats from it.\n",
         ("node_fail", None, "10.0.0.7", 1),
     ),
+    # --- Ray's memory monitor wrapped by a terminal
+    (
+        "the raylet's OOM message wrapped after `tasks /`, its IP two pieces on",
+        "(raylet) [DATE] (raylet) node_manager.cc:3007: 2 Workers (tasks /\n"
+        " actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at "
+        "node (ID: abd4\n"
+        "e281, IP: 10.0.167.26) over the last time period.\n",
+        ("host_oom", None, "10.0.167.26", 1),
+    ),
+    (
+        "the raylet's OOM message wrapped, with no IP after it",
+        "(raylet) [DATE] (raylet) node_manager.cc:3007: 2 Workers (tasks /\n"
+        " actors) killed due to memory pressure (OOM)\n",
+        ("host_oom", None, None, 1),
+    ),
     # --- a batch script's echo of its node list
     (
         "a job that echoed its one node, then a traceback",

@@ -463,6 +463,9 @@ class Scanner(Facts):
                 self.follow_left = 0
                 return True
             m = launch.RAY_IP_FIELD.match(text)
+            if m is None and event.kind == "ray-oom-killer":
+                # the memory monitor's message wrapped: its node's IP on a later piece
+                m = launch.RAY_NODE.search(text[:MAX_LINE])
             if m is None:
                 return False
             if "node" not in event.fields and m.group("ip") not in launch.NOT_A_NODE:
@@ -1025,7 +1028,7 @@ class Scanner(Facts):
             self.launcher_seen = True
         if code == "L217":
             self.follow, self.follow_left = ("mpi-exec", event), launch.MPIRUN_EXEC_LINES
-        if code == "L209" and "node" not in event.fields:
+        if code in ("L209", "L210") and "node" not in event.fields:
             self.follow, self.follow_left = ("ray", event), launch.RAY_FIELD_LINES
         elif code == "L211" and "signum" not in event.fields:
             self.follow, self.follow_left = ("mpirun", event), 1

@@ -203,13 +203,15 @@ SIGNATURES: tuple[Signature, ...] = (
         (
             "Task was killed due to the node running low on memory",
             "Memory on the node",
-            "Workers (tasks / actors)",
+            "Workers (tasks /",
             "IP: ",
         ),
         re.compile(
             r"(?P<what>Task was killed due to the node running low on memory|"
             r"Memory on the node \(IP: |"
             r"Workers \(tasks / actors\) killed due to memory pressure \(OOM\)|"
+            # the same, wrapped by a terminal right after `tasks /` (its node on a line after)
+            r"Workers \(tasks /\s{0,4}$|"
             # the raylet message's end, which names the node (a wrapped paste puts it on a line
             # of its own)
             r"IP: [0-9A-Fa-f.:]{3,45}\) over the last time period)"
