@@ -50,8 +50,8 @@ _NOT_YET_ALIKE = {
     # b6 and b7: the compiled job does not reach the program the script runs. The cause, seen in
     # each: a setup line that fails in the sandbox (`source activate ENV`, `source ~/.bashrc`)
     # stops the compiled job, which runs launch.setup under `set -euo pipefail`, where the script,
-    # without `set -e`, went on. The import does not yet say that setup lines carried into the
-    # spec stop the job when they fail.
+    # without `set -e`, went on. The import says so (test_a_setup_line_that_stops_the_compiled_job_
+    # is_said); the judge cannot yet tell from the runs that the setup line is what failed.
     "codontransformer_stdbuf_srun_4x4.sh": [
         "'program pretrain.py' [] is not run by the compiled job",
         "program pretrain.py runs 4 time(s), 0 in the compiled job",
@@ -256,6 +256,23 @@ def test_one_program_run_by_two_steps_with_other_arguments_is_the_step_listed(tm
     alone = [i for i in runs if i.args == ("--b", "2")]
     changed = [roundtrip.Invocation(i.host, i.target, ("--c", "3"), i.options, i.cwd, i.env) for i in alone]
     assert any("args" in d for d in roundtrip._compare(alone, changed, []))
+
+
+def test_a_setup_line_that_stops_the_compiled_job_is_said(tmp_path: Path) -> None:
+    # launch.setup runs under `set -euo pipefail` in the compiled job: a failing
+    # `source activate ENV` stops it there, where a script without `set -e` went on
+    script = b"#!/bin/bash\n#SBATCH --nodes=1\nsource activate env\nsrun python train.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert any("a setup line that fails" in line for line in outcome.listed), outcome.spec
+    # near misses: a script that stops at a failing command itself (`set -e`, `bash -e`)
+    for strict in (
+        script.replace(b"source activate", b"set -eo pipefail\nsource activate"),
+        script.replace(b"#!/bin/bash\n", b"#!/bin/bash -e\n"),
+    ):
+        where = tmp_path / str(len(list(tmp_path.iterdir())))
+        where.mkdir()
+        outcome = round_trip(strict, where)
+        assert not any("a setup line that fails" in line for line in outcome.listed), outcome.spec
 
 
 def test_an_argument_the_import_leaves_out_and_says_so_is_no_silent_difference(tmp_path: Path) -> None:

@@ -371,6 +371,26 @@ def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
     for span, text in lines:
         out.spans[("launch", "setup", len(setup))] = span
         setup.append(text)
+    if not _errexit(facts, lines[0][0].line):
+        out.notes.append(
+            "launch.setup runs under `set -euo pipefail` in the compiled job: a setup line that fails "
+            "(an environment or module that is missing) stops the job there, where the script, "
+            "without `set -e`, went on past it"
+        )
+
+
+_ERREXIT = re.compile(r"^set\s+(?:-[a-zA-Z]*e[a-zA-Z]*\b|.*-o\s+errexit\b)")
+
+
+def _errexit(facts: ScriptFacts, before: int) -> bool:
+    """Whether the batch shell stops at a failing command before line ``before`` (`set -e`, `set
+    -o errexit`, or `bash -e` on the `#!` line)."""
+    first = facts.lines[0] if facts.lines else ""
+    if first.startswith("#!") and re.search(r"\s-[a-zA-Z]*e", first):
+        return True
+    return any(
+        c.name == "set" and c.sure and c.span.line < before and _ERREXIT.match(c.text) for c in facts.commands
+    )
 
 
 _REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(|`")
