@@ -12,23 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from jobc.commands.import_ import render
-from jobc.lint.imported import imported
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read_bytes
-
-HEAD = (
-    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
-    "#SBATCH --time=1:00:00\n"
-)
-
-
-def _launch(body: str, head: str = HEAD) -> tuple[str | None, str | None, str]:
-    """The imported mode and program (or module), and the spec's text."""
-    facts = read_bytes((head + textwrap.dedent(body)).encode(), "job.sh")
-    derived = imported(facts)
-    launch = derived.data["launch"]
-    return launch.get("mode"), launch.get("program") or launch.get("module"), render(derived, facts)
+from tests.script.test_launch_forms_more import HEAD, _launch
 
 
 @pytest.mark.parametrize(
