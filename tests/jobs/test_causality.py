@@ -120,3 +120,15 @@ def test_two_findings_that_explain_each_other_leave_the_earlier_a_cause() -> Non
     v = explain([got, error])
     assert v[id(got)].explained_by is None
     assert v[id(error)].explained_by is got
+
+
+def test_three_findings_that_explain_each_other_round_a_loop_leave_the_earliest_a_cause() -> None:
+    # the agent's line of a SIGKILL, torchrun's table of it, and a CANCELLED after both: the
+    # table speaks for the line, the cancel explains the kill, the kill explains the cancel
+    line = _f("signal", 1, rank=1, signal="SIGKILL", report=True, strength=2)
+    table = _f("signal", 2, rank=1, signal="SIGKILL", report=True, code="L202", strength=2)
+    cancel = _f("cancelled", 3, strength=3)
+    findings = [line, table, cancel]
+    v = explain(findings)
+    assert v[id(line)].explained_by is None
+    assert first_causes(findings, v)[0] is line

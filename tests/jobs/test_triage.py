@@ -84,6 +84,18 @@ def test_sigkill_without_oom_and_with_oom(tmp_path: Path) -> None:
     assert d.findings[0].action == "raise_limit"
 
 
+def test_a_sigkill_torchrun_reports_stays_first_when_the_grace_period_cancels_the_step() -> None:
+    # torchrun-kill-grace.out: the test cluster under load, rank 1 SIGKILLs itself under
+    # torchrun; the other node's agent does not end within the compiled script's 30 s grace, so
+    # the step is cancelled and srun reports that task Killed. The agent's line, torchrun's
+    # table and the CANCELLED explain each other round a loop; the loop's earliest stays the cause
+    d = triage_files([LOGS / "torchrun-kill-grace.out"])
+    first = d.findings[0]
+    assert (first.cls, first.signal, first.rank, first.node) == ("signal", "SIGKILL", 1, "jobc-node1")
+    assert first.cause
+    assert not any(f.cls == "exit_code" and f.cause for f in d.findings)
+
+
 def test_a_task_its_memory_cgroup_killed_is_out_of_memory() -> None:
     # srun-oom.out: Slurm 22.05 on the test cluster, a step over its --mem in a memory cgroup
     # (tests/jobs/test_accounting.py): slurmstepd reports the oom-kill event, srun says the task

@@ -380,13 +380,21 @@ def _nobody(f: Finding) -> bool:
 
 
 def _break_cycles(findings: Sequence[Finding], verdicts: dict[int, Verdict]) -> None:
-    """Two findings that explain each other (a SIGTERM received, then an error it caused, and the
-    error's row that explains SIGTERMs): the earlier in the log is the cause."""
-    for f in findings:
-        c = verdicts[id(f)].explained_by
-        if c is not None and verdicts[id(c)].explained_by is f:
-            earlier = f if f.order < c.order else c
-            verdicts[id(earlier)] = Verdict()
+    """Findings that explain each other round a loop (a SIGTERM received, then an error it caused,
+    and the error's row that explains SIGTERMs; or torchrun's table, the step's CANCELLED that
+    followed it, and the agent's line of the same end): the earliest in the log is the cause.
+    Loops of any length, not only pairs: a loop left whole leaves the job with no first cause."""
+    for start in findings:
+        seen: list[Finding] = []
+        f: Finding | None = start
+        while f is not None and all(f is not g for g in seen):
+            seen.append(f)
+            f = verdicts[id(f)].explained_by
+        if f is None:
+            continue
+        loop = seen[next(i for i, g in enumerate(seen) if g is f) :]
+        earliest = min(loop, key=lambda g: g.order)
+        verdicts[id(earliest)] = Verdict()
 
 
 def _mutual(c: Finding, e: Finding, kinds: dict[int, frozenset[str]]) -> bool:
