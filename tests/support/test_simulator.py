@@ -370,3 +370,31 @@ def test_sbatch_refuses_an_option_it_does_not_know_and_blanks_are_c_blanks() -> 
     # a unit separator is no blank to C's isspace(), which sbatch's reader uses
     assert directives("#!/bin/bash\n#SBATCH\x1f--nodes=2\necho hi\n")[1] is not None
     assert directives("#!/bin/bash\n#SBATCH\t--nodes=2\necho hi\n") == ([("nodes", "2")], None)
+
+
+def test_srun_passes_each_tasks_output_on_line_by_line() -> None:
+    # found by the fix-script fuzz target: sixteen tasks writing bash's `bash: -0: invalid option`
+    # at once (bash writes its messages in pieces) interleaved in the output, as Slurm's srun,
+    # which forwards each task's output a line at a time, never does. A line a task leaves
+    # unfinished still comes (ended, so that it does not run into another task's), and what goes
+    # to stderr stays there
+    pieces = 'for i in 1 2 3 4 5 6 7 8; do printf part-; printf "one-%s\\n" $SLURM_PROCID; done'
+    script = (
+        HEAD.replace("--time", "--ntasks-per-node=8\n#SBATCH --time")
+        + f"srun bash -c '{pieces}; printf unfinished-$SLURM_PROCID'\n"
+        + "srun bash -c0 x\n"
+        + "srun bash -c 'echo to-stderr >&2' 2>/dev/null\n"
+        + "srun bash -c 'printf \"a\\nb\"' | tee log.txt\n"
+        + "srun -n1 printf alone > one.txt\n"
+    )
+    run = simulate(script, scenarios=("complete",))["complete"]
+    lines = run.output.splitlines()
+    for rank in range(16):
+        assert lines.count(f"part-one-{rank}") == 8, run.output
+        assert f"unfinished-{rank}" in lines, run.output
+    assert lines.count("bash: -0: invalid option") == 16, run.output
+    assert "to-stderr" not in run.output
+    assert lines.count("a") == lines.count("b") == 16, run.output
+    assert run.texts["log.txt"].splitlines().count("b") == 16
+    # one task's output comes as it wrote it
+    assert run.texts["one.txt"] == "alone"

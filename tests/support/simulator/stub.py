@@ -8,8 +8,9 @@ sandbox's `records/`, then:
 
 - `srun` fans out tasks as Slurm would (SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID, the step's
   counts), each task in a process group of its own and, on another node than the caller's, in a
-  UTS namespace named after that node; it forwards the signals srun forwards, waits for its
-  tasks and exits with the highest exit status;
+  UTS namespace named after that node; it forwards the signals srun forwards, passes each
+  task's output on a whole line at a time (`Relay`), waits for its tasks and exits with the
+  highest exit status;
 - a program (python with a script or module, torchrun, accelerate, deepspeed, mpirun, `uv run`,
   a container run) exits at once (scenario `complete`, status 0; `fail`, status 1), or, in the
   scenario `signal`, runs until a signal comes, records it and exits with 128 + its number;
@@ -26,6 +27,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import select
 import signal
 import sys
 from typing import Any
@@ -313,6 +315,13 @@ def srun(argv: list[str]) -> None:
     here = os.uname().nodename
     groups: list[int] = []
     live: dict[int, int] = {}
+    # each task's stdout and stderr come through a pipe of their own, passed on a line at a time
+    relay = Relay(whole=step.ntasks > 1)
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda _s, _f: None)  # a task's end wakes the relay
 
     def forward(signum: int, _frame: Any) -> None:
         for pgid in groups:
@@ -324,9 +333,17 @@ def srun(argv: list[str]) -> None:
     for node, count in enumerate(step.counts):
         for local in range(count):
             env_t = _task_env(base, step, step_id, (node, local, rank))
+            out_r, out_w = os.pipe()
+            err_r, err_w = os.pipe()
             pid = os.fork()
             if pid == 0:
+                os.dup2(out_w, 1)
+                os.dup2(err_w, 2)
                 _task(command, env_t, cwd, step.nodes[node], here)
+            os.close(out_w)
+            os.close(err_w)
+            relay.add(out_r, 1)
+            relay.add(err_r, 2)
             _try(os.setpgid, pid, pid)  # the child does it too: whichever runs first
             groups.append(pid)
             live[pid] = rank
@@ -336,17 +353,106 @@ def srun(argv: list[str]) -> None:
             rank += 1
     status = 0
     while live:
-        try:
-            pid, code = os.waitpid(-1, 0)
-        except ChildProcessError:
-            break
-        if pid not in live:
-            continue
-        del live[pid]
-        _try(os.unlink, os.path.join(TASKS, str(pid)))
-        status = max(status, _code(code))
+        relay.wait(wake_r)
+        while live:
+            try:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                live.clear()
+                break
+            if pid == 0:
+                break
+            if pid not in live:
+                continue
+            del live[pid]
+            _try(os.unlink, os.path.join(TASKS, str(pid)))
+            status = max(status, _code(code))
+    relay.finish()
     record.exit(status)
     os._exit(status)
+
+
+class Relay:
+    """What srun does with its tasks' output: each task's stdout and stderr read from a pipe of
+    their own and written to srun's, a whole line at a time, so that two tasks writing at once
+    never run into each other's line (bash writes a message in pieces). ``whole``: a task's last
+    line left unfinished is ended, so that it does not run into another task's."""
+
+    def __init__(self, *, whole: bool) -> None:
+        self.whole = whole
+        self.pipes: dict[int, tuple[int, bytearray]] = {}  # read end: (fd written to, partial line)
+
+    def add(self, fd: int, to: int) -> None:
+        self.pipes[fd] = (to, bytearray())
+
+    def wait(self, wake: int) -> None:
+        """Pass on what the tasks write until a signal comes (a task may have ended)."""
+        while True:
+            ready, _, _ = select.select([wake, *self.pipes], [], [])
+            for fd in ready:
+                if fd != wake:
+                    self.read(fd)
+            if wake in ready:
+                _drain(wake)
+                return
+
+    def read(self, fd: int) -> bool:
+        """Pass on what the pipe holds; False when it holds nothing now or has no writer left."""
+        to, partial = self.pipes[fd]
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            return False
+        if not data:
+            if partial:
+                self.write(to, bytes(partial) + (b"\n" if self.whole else b""))
+            os.close(fd)
+            del self.pipes[fd]
+            return False
+        partial += data
+        end = partial.rfind(b"\n") + 1
+        if end:
+            self.write(to, bytes(partial[:end]))
+            del partial[:end]
+        return True
+
+    @staticmethod
+    def write(fd: int, data: bytes) -> None:
+        # whole lines, in pieces within PIPE_BUF where a line allows: each written at once
+        while data:
+            cut = len(data) if len(data) <= 4096 else (data.rfind(b"\n", 0, 4096) + 1 or 4096)
+            try:
+                os.write(fd, data[:cut])
+            except OSError:
+                return  # no one reads srun's output any more: the rest is lost, as with srun
+            data = data[cut:]
+
+    def finish(self) -> None:
+        """Every task has ended: pass on what their pipes hold. Where a process a task left running
+        still holds a pipe, a process of srun's own goes on passing its lines, and srun ends with
+        its tasks."""
+        for fd in list(self.pipes):
+            os.set_blocking(fd, False)
+            while self.read(fd):
+                pass
+        if not self.pipes or os.fork() != 0:
+            return
+        for s in (*FORWARD, signal.SIGCHLD):
+            signal.signal(s, signal.SIG_DFL)
+        for fd in self.pipes:
+            os.set_blocking(fd, True)
+        while self.pipes:
+            for fd in select.select(list(self.pipes), [], [])[0]:
+                self.read(fd)
+        os._exit(0)
+
+
+def _drain(fd: int) -> None:
+    try:
+        while os.read(fd, 512):
+            pass
+    except BlockingIOError:
+        return
 
 
 def _code(wait_status: int) -> int:
