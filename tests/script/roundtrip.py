@@ -45,9 +45,82 @@ _LAUNCHER_MODULES = {
     "accelerate.commands.launch": "accelerate",
     "deepspeed.launcher.runner": "deepspeed",
 }
-_ACCELERATE_FLAGS = frozenset(
-    {"--multi_gpu", "--multi-gpu", "--use_deepspeed", "--use_fsdp", "--use_megatron_lm", "--cpu", "-m"}
+# accelerate launch's options as its launch_command_parser has them in every version (0.x to 1.x),
+# `-` and `_` alike: argparse without abbreviations, which refuses any other option before the
+# program (`error: unrecognized arguments`) and starts nothing
+_ACCELERATE_FLAG_NAMES = (
+    "cpu debug downcast_bf16 dynamo_use_dynamic dynamo_use_fullgraph dynamo_use_regional_compilation "
+    "enable_cpu_affinity fp16 fp8_use_autocast_during_eval help ipex ipex_enabled module mps "
+    "multi_gpu no_python no_tpu_cluster quiet same_network tpu tpu_cluster tpu_use_sudo "
+    "use_deepspeed use_fsdp use_megatron_lm use_mps_device use_parallelism_config use_tp use_xpu "
+    "xpu_enabled"
 )
+_ACCELERATE_VALUED_NAMES = (
+    "aws_access_key_id aws_secret_access_key config_file deepspeed_config_file "
+    "deepspeed_exclusion_filter deepspeed_hostfile deepspeed_inclusion_filter "
+    "deepspeed_moe_layer_cls_names deepspeed_multinode_launcher dynamo_backend dynamo_mode env "
+    "fp8_amax_compute_algo fp8_amax_history_len fp8_backend fp8_enable_fsdp_float8_all_gather "
+    "fp8_format fp8_interval fp8_margin fp8_opt_level fp8_override_linear_precision "
+    "fp8_pad_inner_dim fsdp_activation_checkpointing fsdp_auto_wrap_policy fsdp_backward_prefetch "
+    "fsdp_backward_prefetch_policy fsdp_cpu_ram_efficient_loading fsdp_forward_prefetch "
+    "fsdp_min_num_params fsdp_offload_params fsdp_reshard_after_forward fsdp_sharding_strategy "
+    "fsdp_state_dict_type fsdp_sync_module_states fsdp_transformer_layer_cls_to_wrap "
+    "fsdp_use_orig_params fsdp_version gpu_ids gradient_accumulation_steps gradient_clipping "
+    "log_dir machine_rank main_process_ip main_process_port main_training_function max_restarts "
+    "megatron_lm_attention_backend megatron_lm_attention_dropout "
+    "megatron_lm_attention_softmax_in_fp32 megatron_lm_calculate_per_token_loss "
+    "megatron_lm_context_parallel_size megatron_lm_decoder_last_pipeline_num_layers "
+    "megatron_lm_eod_mask_loss megatron_lm_expert_model_parallel_size "
+    "megatron_lm_expert_tensor_parallel_size megatron_lm_gradient_clipping "
+    "megatron_lm_hidden_dropout megatron_lm_no_load_optim megatron_lm_no_save_optim "
+    "megatron_lm_num_micro_batches megatron_lm_optimizer_cpu_offload "
+    "megatron_lm_overlap_cpu_optimizer_d2h_h2d megatron_lm_pp_degree "
+    "megatron_lm_recompute_activations megatron_lm_recompute_granularity "
+    "megatron_lm_recompute_method megatron_lm_recompute_num_layers "
+    "megatron_lm_sequence_parallelism megatron_lm_tp_degree megatron_lm_use_custom_fsdp "
+    "megatron_lm_use_distributed_optimizer megatron_lm_use_precision_aware_optimizer "
+    "megatron_lm_use_rotary_position_embeddings min_num_params mixed_precision monitor_interval "
+    "mpirun_ccl mpirun_hostfile num_cpu_threads_per_process num_machines num_processes "
+    "offload_optimizer_device offload_optimizer_nvme_path offload_param_device "
+    "offload_param_nvme_path offload_params parallelism_config_cp_backend "
+    "parallelism_config_cp_comm_strategy parallelism_config_cp_size "
+    "parallelism_config_dp_replicate_size parallelism_config_dp_shard_size "
+    "parallelism_config_sp_attn_implementation parallelism_config_sp_backend "
+    "parallelism_config_sp_seq_length parallelism_config_sp_seq_length_is_variable "
+    "parallelism_config_sp_size parallelism_config_tp_size rdzv_backend rdzv_conf role "
+    "sharding_strategy tee tp_size transformer_layer_cls_to_wrap vm zero3_init_flag "
+    "zero3_save_16bit_model zero_stage"
+)
+_ACCELERATE_FLAGS = frozenset(f"--{n}" for n in _ACCELERATE_FLAG_NAMES.split()) | {"-h", "-m", "-q"}
+_ACCELERATE_VALUED = frozenset(f"--{n}" for n in _ACCELERATE_VALUED_NAMES.split()) | {"-t"}
+
+
+def _accelerate_option(word: str) -> str:
+    """An accelerate option as its parser matches it: the name before `=`, `-` read as `_`, a
+    short option's letter (`-t3`: `-t`)."""
+    name = word.partition("=")[0]
+    if not name.startswith("--"):
+        return name[:2]
+    return "--" + name[2:].replace("-", "_")
+
+
+def refused(p: Process) -> str | None:
+    """The option an `accelerate launch` the stubs recorded has and accelerate refuses (it has no
+    such option), if any: that step starts no program."""
+    argv = list(p.argv)
+    if p.name == "accelerate" and argv[:1] == ["launch"]:
+        argv = argv[1:]
+    elif p.name.startswith("python") and _python(argv)[1][:2] == ["-m", "accelerate.commands.launch"]:
+        argv = _python(argv)[1][2:]
+    else:
+        return None
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
+        option = _accelerate_option(argv[i])
+        if option not in _ACCELERATE_FLAGS and option not in _ACCELERATE_VALUED:
+            return argv[i]
+        i += 2 if option in _ACCELERATE_VALUED and "=" not in argv[i] and argv[i].startswith("--") else 1
+    return None
 
 
 @dataclass(frozen=True)
@@ -88,8 +161,13 @@ def _launched(kind: str, argv: list[str]) -> tuple[str, tuple[str, ...], tuple[s
     """What a launcher's command line runs: the target, its arguments, interpreter options."""
     if kind == "accelerate":
         argv = argv[1:] if argv[:1] == ["launch"] else argv
-        module = "-m" in argv[: len(argv) - len(_past_options(argv, _ACCELERATE_FLAGS))]
-        rest = _past_options(argv, _ACCELERATE_FLAGS)
+        flags = frozenset(w for w in argv if _accelerate_option(w) in _ACCELERATE_FLAGS)
+        flags |= frozenset(w for w in argv if w[:2] == "-t" and len(w) > 2)  # `-t3`: the value in the word
+        module = any(
+            _accelerate_option(w) in ("-m", "--module")
+            for w in argv[: len(argv) - len(_past_options(argv, flags))]
+        )
+        rest = _past_options(argv, flags)
     else:
         flags = _TORCHRUN_FLAGS
         head = argv[: len(argv) - len(_past_options(argv, flags))]
@@ -123,7 +201,7 @@ def _target(rest: list[str], options: tuple[str, ...]) -> tuple[str, tuple[str, 
 def invocation(p: Process) -> Invocation | None:
     """The program a recorded process runs, launcher and `uv run` taken off; None for a step
     (srun itself) or a command that runs no program."""
-    if p.kind == "step":
+    if p.kind == "step" or refused(p) is not None:
         return None
     name, argv = p.name, list(p.argv)
     if name == "uv":
@@ -243,6 +321,17 @@ def _compare(
     return out
 
 
+def _refusals(run: Run, listed: list[str]) -> list[str]:
+    """The script's launches that start nothing, as the launcher refuses an option it does not have:
+    the spec, which runs a program there, must say that the launcher refuses that option."""
+    out = []
+    for option in dict.fromkeys(o for p in run.processes if (o := refused(p)) is not None):
+        said = [line for line in listed if "refuses" in line]
+        if not _names(option, said):
+            out.append(f"accelerate refuses {option} and starts no program; the spec does not say so")
+    return out
+
+
 def _args_left_out(listed: list[str]) -> bool:
     """Whether the import says it left an argument of the program out (a token, JC702)."""
     return any(re.search(r"launch\.args\.\d+ — left out", line) for line in listed)
@@ -328,5 +417,6 @@ def round_trip(script: bytes, tmp: Path, name: str = "job.sh") -> Outcome:
     if "module" in launch:
         carried = f"module {launch['module']}"
     found = _compare(a, b, outcome.listed, carried) + _counts(a, b, outcome.listed, carried)
+    found += _refusals(before, outcome.listed)
     outcome.unlisted = list(dict.fromkeys(re.sub(r"^node\d+: ", "", line) for line in found))
     return outcome

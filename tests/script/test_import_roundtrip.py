@@ -291,3 +291,44 @@ def test_an_argument_the_import_leaves_out_and_says_so_is_no_silent_difference(t
     bare = script.replace(b" HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123456789", b"")
     fewer = roundtrip.invocations(roundtrip.simulate(bare, scenarios=("complete",))["complete"])
     assert roundtrip._counts(runs, fewer, []) != []
+
+
+def test_an_option_accelerate_does_not_have_is_said_to_be_refused(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--machine_ranPROCID` (a mangled `--machine_rank
+    # \$SLURM_PROCID`) was listed as not carried, as if accelerate took it; accelerate, whose
+    # parser takes no abbreviation, refuses it and the script's step starts nothing
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"srun accelerate launch --num_machines 2 --machine_ranPROCID --role x --tee 3 train.py --lr 1\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "--machine_ranPROCID" in line]
+    assert len(said) == 1, outcome.listed
+    assert "accelerate refuses it" in said[0]
+    assert 'program: "train.py"' in (outcome.spec or "")
+    # options accelerate has, in either spelling and as a short option with its value: nothing said
+    for fine in (b"--machine-rank $SLURM_NODEID", b"--machine_rank=0", b"-t3 --same_network"):
+        where = tmp_path / str(len(list(tmp_path.iterdir())))
+        where.mkdir()
+        outcome = round_trip(script.replace(b"--machine_ranPROCID", fine), where)
+        assert outcome.unlisted == [], outcome.spec
+        assert not [line for line in outcome.listed if "refuses" in line], outcome.listed
+    # unsaid, the refusal is a difference the judge sees
+    run = roundtrip.simulate(script, scenarios=("complete",))["complete"]
+    assert roundtrip.invocations(run) == []
+    assert roundtrip._refusals(run, []) != []
+
+
+def test_an_option_accelerate_reads_a_value_for_takes_the_next_word(tmp_path: Path) -> None:
+    # `--fsdp_use_orig_params true` takes a value in every accelerate; it was read as a flag, and
+    # `true` imported as the program
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n"
+        b"srun accelerate launch --use_fsdp --fsdp_use_orig_params true train.py --lr 1\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert 'program: "train.py"' in (outcome.spec or ""), outcome.spec
+    assert outcome.unlisted == [], outcome.spec

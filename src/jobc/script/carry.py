@@ -177,13 +177,18 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     if step is not None and step.launcher is not None:
         launcher = step.launcher
         _launcher_notes(out, launcher)
-        for word in launcher.options.values():
+        for key, word in launcher.options.items():
             why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
+            if key in launcher.unknown:
+                why = _refused(launcher.name, f"`{word.raw}` read as the option and its value")
             for said in _set_nowhere(word.raw, facts):
                 why += f"; {said}; empty, the launcher reads the next word as this option's value"
             out.skip(word.span, f"{launcher.name} {word.raw}", why)
         for flag in launcher.flags:
-            out.skip(launcher.span, f"{launcher.name} --{flag}", "jobc starts torch.distributed.run itself")
+            why = "jobc starts torch.distributed.run itself"
+            if flag in launcher.unknown:
+                why = _refused(launcher.name, "read as an option without a value")
+            out.skip(launcher.span, f"{launcher.name} --{flag}", why)
     _traps(facts, out)
     for flag in step.srun_flags if step is not None else ():
         if flag.startswith("$"):
@@ -292,8 +297,9 @@ def _launcher_notes(out: Derived, launcher: Launcher) -> None:
         return
     sizes = {*entry.nodes, *entry.procs_per_node, *entry.procs_total, *entry.node_rank}
     rendezvous = {*entry.address, *entry.port, *entry.endpoint}
-    rest = [f"--{k}" for k in launcher.options if k not in sizes and k not in rendezvous]
-    rest += [f"--{f}" for f in launcher.flags]
+    # (an option it does not have sets nothing: the listing says that it refuses it)
+    rest = [f"--{k}" for k in launcher.options if k not in sizes | rendezvous | set(launcher.unknown)]
+    rest += [f"--{f}" for f in launcher.flags if f not in launcher.unknown]
     mode = "launch.mode torchrun (one launcher per node)" if entry.per_node else "launch.mode srun"
     out.notes.append(
         f"`{launcher.name}` is run as {mode}; its sizes come from resources and its rendezvous from jobc"
@@ -305,6 +311,16 @@ def _launcher_notes(out: Derived, launcher: Launcher) -> None:
             "DeepSpeed/FSDP plugin, host file) must reach the program another way (its own "
             "arguments or config file, or env)"
         )
+
+
+def _refused(name: str, read: str) -> str:
+    """Why an option the launcher does not have is not carried: the script's step fails there, and
+    what the spec runs instead is what the rest of its line names."""
+    return (
+        f"no option of {name} (of any version): {name} refuses it (`error: unrecognized arguments`), so "
+        f"the script's step starts no program; here {read}, the spec runs the program the rest of "
+        "the line names, without it"
+    )
 
 
 def _why(cmd: Command, step: Step | None) -> str:

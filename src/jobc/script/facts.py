@@ -97,6 +97,8 @@ class Launcher:
     # the rendezvous host and port, from their own options or the two halves of an endpoint
     host: Word | None = None
     port: Word | None = None
+    # options (as normalised in options or flags) the launcher does not have: it refuses them
+    unknown: tuple[str, ...] = ()
 
 
 @record

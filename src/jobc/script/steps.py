@@ -370,8 +370,15 @@ class Steps:
         return options, tuple(flags), i
 
     def launcher_options(
-        self, words: list[Word], i: int, known_flags: frozenset[str] = frozenset()
+        self,
+        words: list[Word],
+        i: int,
+        known_flags: frozenset[str] = frozenset(),
+        kind: _launchers.Launcher | None = None,
+        unknown: list[str] | None = None,
     ) -> tuple[dict[str, Word], tuple[str, ...], int]:
+        """The launcher's options up to its program; those ``kind`` does not have are added to
+        ``unknown`` (normalised)."""
         options: dict[str, Word] = {}
         flags: list[str] = []
         while i < len(words):
@@ -382,6 +389,8 @@ class Steps:
                 break
             name, eq, value = w.text.partition("=")
             key = _norm(name)
+            if kind is not None and unknown is not None and not _knows(kind, name):
+                unknown.append(key)
             if eq:
                 options[key] = self.part(w, len(w.text) - len(value))
             elif (
@@ -561,7 +570,8 @@ class Steps:
 
     def launch(self, step: Step, kind: _launchers.Launcher, words: list[Word], at: int, start: int) -> None:
         """A launcher from the table: its options, then the program or module it starts."""
-        options, flags, j = self.launcher_options(words, start, kind.flags)
+        unknown: list[str] = []
+        options, flags, j = self.launcher_options(words, start, kind.flags, kind, unknown)
         for name in kind.config:
             if name in options and options[name].literal:
                 self.config_options(options, options[name])
@@ -578,7 +588,7 @@ class Steps:
                     continue
                 host = host or self.piece(endpoint, 0, colon)
                 port = self.piece(endpoint, colon + 1, len(whole))
-        step.launcher = Launcher(kind.name, options, flags, words[at].span, host, port)
+        step.launcher = Launcher(kind.name, options, flags, words[at].span, host, port, tuple(unknown))
         self.target(step, words[j:], module_flag=any(f in flags for f in kind.module_flags))
 
     def piece(self, w: Word, start: int, end: int) -> Word:
@@ -810,6 +820,14 @@ def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
     while i < len(words) and words[i].text.startswith("-"):
         i += 2 if words[i].text in valued and "=" not in words[i].text else 1
     return i
+
+
+def _knows(kind: _launchers.Launcher, option: str) -> bool:
+    """Whether the launcher has ``option`` (as written, before any `=`): a short option may carry
+    its value or more short flags in the same word (`-t3`, `-mq`), as argparse reads them."""
+    if kind.knows(_norm(option)):
+        return True
+    return not option.startswith("--") and len(option) > 2 and kind.knows(option[1])
 
 
 def _norm(option: str) -> str:

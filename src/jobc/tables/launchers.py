@@ -35,6 +35,8 @@ class Launcher:
         "reaches_nodes",
         "single_node",
         "spellings",
+        "strict",
+        "valued",
     )
 
     def __init__(
@@ -57,6 +59,8 @@ class Launcher:
         module_flags: tuple[str, ...] = (),
         config: tuple[str, ...] = (),
         env_node_rank: tuple[str, ...] = (),
+        valued: frozenset[str] = frozenset(),
+        strict: bool = False,
     ) -> None:
         # torchrun | accelerate | deepspeed | mpirun | composer | python
         self.name = name
@@ -92,6 +96,14 @@ class Launcher:
         self.config = config
         # variables it reads the node rank from
         self.env_node_rank = env_node_rank
+        # options that take a value, every one it has (with `strict`)
+        self.valued = valued
+        # it refuses an option that is neither a flag nor valued (argparse without abbreviations)
+        self.strict = strict
+
+    def knows(self, option: str) -> bool:
+        """Whether it has this option (normalised); a launcher that is not strict knows them all."""
+        return not self.strict or option in self.flags or option in self.valued
 
     def __repr__(self) -> str:
         return f"Launcher(name={self.name!r})"
@@ -121,6 +133,49 @@ TORCHRUN = Launcher(
     env_node_rank=("NODE_RANK", "GROUP_RANK"),
 )
 
+# accelerate launch's options, every version's (its launch_command_parser, 0.x to 1.x); it reads
+# them with argparse without abbreviations, `-` and `_` alike, and refuses any other before the
+# program (`error: unrecognized arguments`)
+_ACCELERATE_FLAGS = (
+    "cpu debug downcast_bf16 dynamo_use_dynamic dynamo_use_fullgraph dynamo_use_regional_compilation "
+    "enable_cpu_affinity fp16 fp8_use_autocast_during_eval h help ipex ipex_enabled m module mps "
+    "multi_gpu no_python no_tpu_cluster q quiet same_network tpu tpu_cluster tpu_use_sudo use_deepspeed "
+    "use_fsdp use_megatron_lm use_mps_device use_parallelism_config use_tp use_xpu xpu_enabled"
+)
+_ACCELERATE_VALUED = (
+    "aws_access_key_id aws_secret_access_key config_file deepspeed_config_file "
+    "deepspeed_exclusion_filter deepspeed_hostfile deepspeed_inclusion_filter "
+    "deepspeed_moe_layer_cls_names deepspeed_multinode_launcher dynamo_backend dynamo_mode env "
+    "fp8_amax_compute_algo fp8_amax_history_len fp8_backend fp8_enable_fsdp_float8_all_gather "
+    "fp8_format fp8_interval fp8_margin fp8_opt_level fp8_override_linear_precision fp8_pad_inner_dim "
+    "fsdp_activation_checkpointing fsdp_auto_wrap_policy fsdp_backward_prefetch "
+    "fsdp_backward_prefetch_policy fsdp_cpu_ram_efficient_loading fsdp_forward_prefetch "
+    "fsdp_min_num_params fsdp_offload_params fsdp_reshard_after_forward fsdp_sharding_strategy "
+    "fsdp_state_dict_type fsdp_sync_module_states fsdp_transformer_layer_cls_to_wrap "
+    "fsdp_use_orig_params fsdp_version gpu_ids gradient_accumulation_steps gradient_clipping log_dir "
+    "machine_rank main_process_ip main_process_port main_training_function max_restarts "
+    "megatron_lm_attention_backend megatron_lm_attention_dropout megatron_lm_attention_softmax_in_fp32 "
+    "megatron_lm_calculate_per_token_loss megatron_lm_context_parallel_size "
+    "megatron_lm_decoder_last_pipeline_num_layers megatron_lm_eod_mask_loss "
+    "megatron_lm_expert_model_parallel_size megatron_lm_expert_tensor_parallel_size "
+    "megatron_lm_gradient_clipping megatron_lm_hidden_dropout megatron_lm_no_load_optim "
+    "megatron_lm_no_save_optim megatron_lm_num_micro_batches megatron_lm_optimizer_cpu_offload "
+    "megatron_lm_overlap_cpu_optimizer_d2h_h2d megatron_lm_pp_degree megatron_lm_recompute_activations "
+    "megatron_lm_recompute_granularity megatron_lm_recompute_method megatron_lm_recompute_num_layers "
+    "megatron_lm_sequence_parallelism megatron_lm_tp_degree megatron_lm_use_custom_fsdp "
+    "megatron_lm_use_distributed_optimizer megatron_lm_use_precision_aware_optimizer "
+    "megatron_lm_use_rotary_position_embeddings min_num_params mixed_precision monitor_interval "
+    "mpirun_ccl mpirun_hostfile num_cpu_threads_per_process num_machines num_processes "
+    "offload_optimizer_device offload_optimizer_nvme_path offload_param_device offload_param_nvme_path "
+    "offload_params parallelism_config_cp_backend parallelism_config_cp_comm_strategy "
+    "parallelism_config_cp_size parallelism_config_dp_replicate_size parallelism_config_dp_shard_size "
+    "parallelism_config_sp_attn_implementation parallelism_config_sp_backend "
+    "parallelism_config_sp_seq_length parallelism_config_sp_seq_length_is_variable "
+    "parallelism_config_sp_size parallelism_config_tp_size rdzv_backend rdzv_conf role "
+    "sharding_strategy t tee tp_size transformer_layer_cls_to_wrap vm zero3_init_flag "
+    "zero3_save_16bit_model zero_stage"
+)
+
 ACCELERATE = Launcher(
     name="accelerate",
     spellings=(("accelerate", "launch"), ("python", "-m", "accelerate.commands.launch")),
@@ -131,33 +186,11 @@ ACCELERATE = Launcher(
     address=("main_process_ip",),
     port=("main_process_port",),
     endpoint=("rdzv_endpoint",),
-    flags=frozenset(
-        {
-            "multi_gpu",
-            "use_deepspeed",
-            "use_fsdp",
-            "use_megatron_lm",
-            "use_xpu",
-            "cpu",
-            "debug",
-            "quiet",
-            "q",
-            "module",
-            "m",
-            "no_python",
-            "same_network",
-            "tpu",
-            "dynamo_use_dynamic",
-            "dynamo_use_fullgraph",
-            "fsdp_sync_module_states",
-            "fsdp_use_orig_params",
-            "fsdp_cpu_ram_efficient_loading",
-            "deepspeed_moe_layer_cls_names",
-            "enable_cpu_affinity",
-        }
-    ),
+    flags=frozenset(_ACCELERATE_FLAGS.split()),
     module_flags=("module", "m"),
     config=("config_file",),
+    valued=frozenset(_ACCELERATE_VALUED.split()),
+    strict=True,
 )
 
 DEEPSPEED = Launcher(
