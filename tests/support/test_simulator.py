@@ -236,6 +236,33 @@ def test_a_script_changes_nothing_outside_its_sandbox(tmp_path: Path) -> None:
     assert "absent" in again.output
 
 
+def test_the_stubs_every_run_shares_are_out_of_a_scripts_reach() -> None:
+    # one directory of stubs serves every run of a process: a script that overwrites or removes a
+    # stub must change nothing for the next run (the tests run as root: root owns the stubs; a
+    # run as another user finds the change and makes the stubs again)
+    hostile = HEAD + (
+        "printf '#!/bin/bash\\necho hijacked\\n' > /run/jobc-sim/bin/python\n"
+        "rm -f /run/jobc-sim/bin/torchrun /run/jobc-sim/bin/stub.py\n"
+        "chmod 777 /run/jobc-sim/bin/srun\nln -s /bin/true /run/jobc-sim/bin/hostname.new\n"
+    )
+    simulate(hostile, scenarios=("complete",))
+    after = simulate(HEAD + "srun -n1 python t.py\ntorchrun t.py\n", scenarios=("complete",))["complete"]
+    assert "hijacked" not in after.output
+    assert [p.argv for p in after.named("python")] == [("t.py",)]
+    assert [p.argv for p in after.named("torchrun")] == [("t.py",)]
+    # a change made as the stubs' owner (as a run not as root could) is found, and they are made again
+    from tests.support.simulator.run import _Stubs
+
+    stubs = _Stubs.get()
+    (stubs / "python").unlink()
+    (stubs / "python").write_text("#!/bin/bash\necho hijacked\n")
+    (stubs / "python").chmod(0o755)
+    after = simulate(HEAD + "srun -n1 python t.py\n", scenarios=("complete",))["complete"]
+    assert "hijacked" not in after.output
+    assert [p.argv for p in after.named("python")] == [("t.py",)]
+    assert _Stubs.get() != stubs
+
+
 def test_the_script_runs_where_slurmd_keeps_it_with_the_submit_directory_as_cwd() -> None:
     run = simulate(HEAD + 'echo "$0 $PWD $SLURM_SUBMIT_DIR"\n', scenarios=("complete",))["complete"]
     assert run.output.strip() == "/var/spool/slurmd/job04242/slurm_script /home/user/job /home/user/job"

@@ -17,16 +17,16 @@ net, uts and ipc namespaces).
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: `signal` imports `enum`
 import ctypes
-import json
+import marshal
 import os
 import resource
-import signal
-import socket
 import sys
 import time
-from pathlib import Path
-from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from jsonl import dumps  # not `json`: this starts for every run, on a busy machine
 
 MS_BIND = 4096
 MS_REC = 16384
@@ -35,33 +35,54 @@ STILL = 4  # polls in a row with nothing changed: every process waits
 MAX_PIDS = 40_000  # processes a job may start before its time is up (a loop of commands)
 
 
-def _mount(libc: Any, source: str, target: str, fstype: str | None, flags: int) -> None:
+def _mount(libc: ctypes.CDLL, source: str, target: str, fstype: str | None, flags: int) -> None:
     if libc.mount(source.encode(), target.encode(), fstype.encode() if fstype else None, flags, None) != 0:
         raise OSError(ctypes.get_errno(), f"mount {source} on {target}")
 
 
-def private_filesystem(sim: Path, config: dict[str, Any]) -> None:
+def private_filesystem(sim: str, config: dict[str, object]) -> None:
     """The sandbox's own /run (the simulator), /home (the job's directory), /var/spool (the script
     where slurmd keeps it), /tmp, /var/tmp and /dev/shm, and an empty /etc/profile."""
     libc = ctypes.CDLL(None, use_errno=True)
     _mount(libc, "tmpfs", "/run", "tmpfs", 0)
     os.makedirs("/run/jobc-sim")
     _mount(libc, str(sim), "/run/jobc-sim", None, MS_BIND)
+    # the stubs' directory, shared by every run: beside this file
+    _mount(libc, os.path.dirname(os.path.realpath(__file__)), "/run/jobc-sim/bin", None, MS_BIND)
     _mount(libc, "tmpfs", "/home", "tmpfs", 0)
     work = config["workdir"]
     os.makedirs(work)
-    _mount(libc, str(sim / "work"), work, None, MS_BIND)
+    _mount(libc, os.path.join(sim, "work"), work, None, MS_BIND)
     _mount(libc, "tmpfs", "/var/spool", "tmpfs", 0)
-    script = Path(config["script"])
-    script.parent.mkdir(parents=True)
-    script.write_bytes((sim / "script").read_bytes())
-    script.chmod(0o755)
+    script = str(config["script"])
+    os.makedirs(os.path.dirname(script))
+    _write(script, _read_file(os.path.join(sim, "script")))
+    os.chmod(script, 0o755)
     for tmp in ("/tmp", "/var/tmp", "/dev/shm"):
         if os.path.isdir(tmp):
             _mount(libc, "tmpfs", tmp, "tmpfs", 0)
     for profile in ("/etc/profile", "/etc/bash.bashrc"):
         if os.path.exists(profile):
             _mount(libc, "/run/jobc-sim/empty", profile, None, MS_BIND)
+
+
+def _read_file(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _write(path: str, data: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _read(path: str) -> bytes:
+    """A file of /proc, read with two system calls (this runs for every process, every poll)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 8192)
+    finally:
+        os.close(fd)
 
 
 class Clock:
@@ -78,16 +99,25 @@ class Clock:
             if not entry.isdigit() or entry == "1":
                 continue
             try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-                status = Path(f"/proc/{entry}/status").read_text()
+                stat = _read(f"/proc/{entry}/stat")
+                status = _read(f"/proc/{entry}/status")
             except OSError:
                 continue
-            fields = stat[stat.rfind(")") + 2 :].split()
-            state = fields[0]
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            state = fields[0].decode("ascii", "replace")
             if state in ("R", "D", "W"):
                 busy = True
-            switches = tuple(line.split()[1] for line in status.splitlines() if "ctxt_switches" in line)
-            now[int(entry)] = (state, fields[11], fields[12], *switches)
+            switches = tuple(
+                line.split()[1].decode("ascii", "replace")
+                for line in status.splitlines()
+                if b"ctxt_switches" in line
+            )
+            now[int(entry)] = (
+                state,
+                fields[11].decode("ascii", "replace"),
+                fields[12].decode("ascii", "replace"),
+                *switches,
+            )
         if busy or now != self.last:
             self.last, self.still = now, 0
             return False
@@ -109,14 +139,14 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
-def start(config: dict[str, Any], sim: Path) -> int:
+def start(config: dict[str, object], sim: str) -> int:
     pid = os.fork()
     if pid:
         return pid
     try:
         os.setsid()
         null = os.open("/dev/null", os.O_RDONLY)
-        out = os.open(sim / "output", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        out = os.open(os.path.join(sim, "output"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         os.dup2(null, 0)
         os.dup2(out, 1)
         os.dup2(out, 2)
@@ -131,24 +161,25 @@ def start(config: dict[str, Any], sim: Path) -> int:
 
 
 class Controller:
-    def __init__(self, sim: Path, config: dict[str, Any]) -> None:
+    def __init__(self, sim: str, config: dict[str, object]) -> None:
         self.sim = sim
         self.config = config
-        self.events = open(sim / "events.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+        self.events = open(os.path.join(sim, "events.jsonl"), "a", encoding="utf-8")  # noqa: SIM115
+        self.state = os.path.join(sim, "state")
         self.clock = Clock()
         self.batch: int | None = None
         self.status: int | None = None
         self.warning = config.get("warning")  # {"signal": "SIGUSR1", "batch": true}
         self.stage = 0  # 0: before the warning, 1: before the time limit, 2: before SIGKILL
 
-    def event(self, what: str, **more: Any) -> None:
-        self.events.write(json.dumps({"event": what, **more}) + "\n")
+    def event(self, what: str, **more: object) -> None:
+        self.events.write(dumps({"event": what, **more}) + "\n")
         self.events.flush()
         # what a program records beside a signal: when in the job's life it came (written before
         # the signal is sent, so that the program reads the new phase)
         phase = {"warning": "warning", "time-limit": "limit", "job-end": "end", "killed": "end"}.get(what)
         if phase is not None:
-            (self.sim / "state" / "phase").write_text(phase)
+            _write(os.path.join(self.state, "phase"), phase.encode())
 
     def reap(self) -> None:
         while True:
@@ -164,15 +195,15 @@ class Controller:
 
     def run(self) -> None:
         self.batch = start(self.config, self.sim)
-        (self.sim / "state" / "batch.pid").write_text(str(self.batch))
+        _write(os.path.join(self.state, "batch.pid"), str(self.batch).encode())
         while True:
             time.sleep(POLL)
             self.reap()
             if self.status is not None:
                 self.finish()
                 return
-            if (self.sim / "state" / "cancel").exists():
-                (self.sim / "state" / "cancel").unlink()
+            if os.path.exists(os.path.join(self.state, "cancel")):
+                os.unlink(os.path.join(self.state, "cancel"))
                 self.event("cancelled")
                 self.stage = max(self.stage, 1)
                 self.next_event()
@@ -182,7 +213,7 @@ class Controller:
 
     def _runaway(self) -> bool:
         try:
-            last = int(Path("/proc/sys/kernel/ns_last_pid").read_text())
+            last = int(_read("/proc/sys/kernel/ns_last_pid"))
         except (OSError, ValueError):
             return False
         if last > MAX_PIDS and self.stage < 1:
@@ -194,12 +225,13 @@ class Controller:
     def next_event(self) -> None:
         if self.stage == 0 and self.warning:
             self.stage = 1
-            signum = signal.Signals[self.warning["signal"]]
+            name = self.warning["signal"]  # SIGUSR1, … (run.py's _warning names only real ones)
+            signum = getattr(signal, name)
             if self.warning["batch"]:
-                self.event("warning", signal=signum.name, to="batch")
+                self.event("warning", signal=name, to="batch")
                 os.kill(self.batch or 0, signum)
             else:
-                self.event("warning", signal=signum.name, to="steps")
+                self.event("warning", signal=name, to="steps")
                 self._signal_tasks(signum)
             return
         if self.stage <= 1:
@@ -212,10 +244,10 @@ class Controller:
         os.kill(-1, signal.SIGKILL)
 
     def _signal_tasks(self, signum: int) -> None:
-        tasks = self.sim / "state" / "tasks"
-        for task in sorted(tasks.iterdir()) if tasks.exists() else ():
+        tasks = os.path.join(self.state, "tasks")
+        for task in sorted(os.listdir(tasks)) if os.path.isdir(tasks) else ():
             try:
-                os.killpg(int(task.name), signum)
+                os.killpg(int(task), signum)
             except (OSError, ValueError):
                 continue  # the task has ended
 
@@ -248,12 +280,14 @@ class Controller:
 
 
 def main() -> None:
-    sim = Path(sys.argv[1])
-    config = json.loads((sim / "config.json").read_text())
+    sim = sys.argv[1]
+    config = marshal.loads(_read_file(os.path.join(sim, "config.marshal")))
     private_filesystem(sim, config)
-    socket.sethostname("node0")
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.sethostname(b"node0", 5) != 0:
+        raise OSError(ctypes.get_errno(), "sethostname node0")
     # the paths the stubs and the script see from now on
-    Controller(Path("/run/jobc-sim"), config).run()
+    Controller("/run/jobc-sim", config).run()
 
 
 if __name__ == "__main__":

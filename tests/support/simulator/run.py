@@ -18,8 +18,10 @@ fixes and imports, so it reads the directives and runs the script the way sbatch
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
+import marshal
 import os
 import posixpath
 import pwd
@@ -29,7 +31,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from jobc.tables import slurm_options as slurm
 from tests.support.simulator import slurmlib
@@ -352,27 +354,70 @@ def system_python() -> str:
     raise SimulatorUnavailable("no system python3 (/usr/bin/python3) for the simulator's stubs")
 
 
+# the modules the sandbox runs (the stubs, the controller and what they import)
+_MODULES = ("command.py", "stub.py", "init.py", "slurmlib.py", "jsonl.py")
+# where the runs' directories go: memory (tmpfs) where the machine has it, as a run writes and
+# removes a few dozen files
+_SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK) else None
+
+
+class _Stubs:
+    """The stubs' directory, made once per process and shared by every run (the controller binds it
+    into each sandbox): making it, sixty links and four files, cost as much as a short run. It is
+    read-only to a sandbox when the tests run as root (root owns it); otherwise a script could
+    change it, so it is checked before each run and made again when anything in it changed."""
+
+    path: ClassVar[Path | None] = None
+    state: ClassVar[list[tuple[object, ...]]] = []
+
+    @classmethod
+    def get(cls) -> Path:
+        if cls.path is not None and cls._state(cls.path) == cls.state:
+            return cls.path
+        if cls.path is not None:
+            shutil.rmtree(cls.path.parent, ignore_errors=True)
+        top = Path(tempfile.mkdtemp(prefix="jobc-sim-bin-", dir=_SCRATCH))
+        top.chmod(0o755)
+        bin_dir = top / "bin"
+        bin_dir.mkdir()
+        python = system_python()
+        for module in _MODULES:
+            text = (HERE / module).read_text(encoding="utf-8")
+            (bin_dir / module).write_text(text.replace("#!/usr/bin/python3 -IS", f"#!{python} -IS", 1))
+            (bin_dir / module).chmod(0o755)
+        for name in STUBS:
+            (bin_dir / name).symlink_to("command.py")
+        # their bytecode, by the interpreter that runs them: a sandbox cannot write it there
+        modules = [str(bin_dir / m) for m in _MODULES]
+        subprocess.run([python, "-IS", "-m", "py_compile", *modules], check=True, capture_output=True)
+        bin_dir.chmod(0o755)
+        atexit.register(shutil.rmtree, top, True)
+        cls.path, cls.state = bin_dir, cls._state(bin_dir)
+        return bin_dir
+
+    @staticmethod
+    def _state(bin_dir: Path) -> list[tuple[object, ...]]:
+        try:
+            entries = sorted(os.scandir(bin_dir), key=lambda e: e.name)
+            stats = [(e.name, e.stat(follow_symlinks=False)) for e in entries]
+            return [(n, s.st_mode, s.st_size, s.st_mtime_ns, s.st_ino, s.st_uid) for n, s in stats]
+        except OSError:
+            return []
+
+
 def _prepare(data: bytes, config: dict[str, Any]) -> Path:
-    sim = Path(tempfile.mkdtemp(prefix="jobc-sim-"))
-    bin_dir = sim / "bin"
-    for sub in ("bin", "records", "state", "work"):
+    sim = Path(tempfile.mkdtemp(prefix="jobc-sim-", dir=_SCRATCH))
+    for sub in ("bin", "records", "state", "work"):  # bin: where the stubs' directory is bound
         (sim / sub).mkdir()
-    python = system_python()
-    for module in ("stub.py", "init.py", "slurmlib.py"):
-        text = (HERE / module).read_text(encoding="utf-8")
-        (bin_dir / module).write_text(text.replace("#!/usr/bin/python3 -IS", f"#!{python} -IS", 1))
-        (bin_dir / module).chmod(0o755)
-    for name in STUBS:
-        (bin_dir / name).symlink_to("stub.py")
     (sim / "empty").write_text("")
     (sim / "bash_env").write_text("RANDOM=4242\n")
     (sim / "script").write_bytes(data)
-    (sim / "config.json").write_text(json.dumps(config))
+    # read by every stub: marshal reads it without an import
+    (sim / "config.marshal").write_bytes(marshal.dumps(config))
     if os.geteuid() == 0:
         nobody = pwd.getpwnam("nobody")
-        for root, dirs, files in os.walk(sim):
-            for item in (root, *(os.path.join(root, n) for n in dirs + files)):
-                os.lchown(item, nobody.pw_uid, nobody.pw_gid)
+        for item in (sim, *sim.iterdir()):
+            os.lchown(item, nobody.pw_uid, nobody.pw_gid)
     sim.chmod(0o755)
     return sim
 
@@ -390,7 +435,9 @@ def _command(sim: Path) -> list[str]:
         "--ipc",
         system_python(),
         "-IS",
-        str(sim / "bin" / "init.py"),
+        # init.py's compiled module, not the file compiled again as a script
+        "-c",
+        f"import sys; sys.path.insert(0, {str(_Stubs.get())!r}); import init; init.main()",
         str(sim),
     ]
     return cmd

@@ -1,4 +1,3 @@
-#!/usr/bin/python3 -IS
 """The commands a batch script runs, as the simulator stands them in (srun, torchrun, python, …).
 
 One program for every stub: the simulator links each name (`srun`, `torchrun`, `python3`, …) to
@@ -24,23 +23,23 @@ It runs under the system's python3 (`-I -S`), with the standard library only.
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: `signal` imports `enum`, which costs as much as the rest
 import fcntl
-import json
+import marshal
 import os
 import select
-import signal
 import sys
-from typing import Any
 
-# (few imports: the stub starts for every command a job runs, on a busy machine)
+# (few imports, and light ones: the stub starts for every command a job runs, on a busy machine;
+# slurmlib, which needs `re`, is imported by the commands that use it)
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
 
-import slurmlib  # noqa: E402
+from jsonl import dumps  # noqa: E402
 
 SIM = os.path.dirname(HERE)
-with open(os.path.join(SIM, "config.json"), encoding="utf-8") as _f:
-    CONFIG: dict[str, Any] = json.load(_f)
+with open(os.path.join(SIM, "config.marshal"), "rb") as _f:
+    CONFIG: dict[str, object] = marshal.load(_f)
 RECORDS = os.path.join(SIM, "records")
 STATE = os.path.join(SIM, "state")
 TASKS = os.path.join(STATE, "tasks")
@@ -70,6 +69,16 @@ FORWARD = (
     signal.SIGTERM,
     signal.SIGCONT,
 )
+_NAMES = {
+    signal.SIGHUP: "SIGHUP",
+    signal.SIGINT: "SIGINT",
+    signal.SIGQUIT: "SIGQUIT",
+    signal.SIGUSR1: "SIGUSR1",
+    signal.SIGUSR2: "SIGUSR2",
+    signal.SIGALRM: "SIGALRM",
+    signal.SIGTERM: "SIGTERM",
+    signal.SIGXCPU: "SIGXCPU",
+}
 LAUNCHERS = {"torchrun", "accelerate", "deepspeed", "mpirun", "mpiexec", "horovodrun", "composer"}
 CONTAINERS = {"singularity", "apptainer", "docker", "podman", "enroot"}
 SLURM_QUIET = {"squeue", "sacct", "sinfo", "sstat", "sattach", "sacctmgr"}
@@ -114,8 +123,8 @@ class Record:
         }
         self.write(head)
 
-    def write(self, item: dict[str, Any]) -> None:
-        self.file.write(json.dumps(item, ensure_ascii=True) + "\n")
+    def write(self, item: dict[str, object]) -> None:
+        self.file.write(dumps(item) + "\n")
         self.file.flush()
 
     def signal(self, signum: int) -> None:
@@ -124,7 +133,7 @@ class Record:
                 phase = f.read().strip()
         except FileNotFoundError:
             phase = "run"
-        self.write({"signal": signal.Signals(signum).name, "phase": phase})
+        self.write({"signal": _NAMES.get(signum, str(signum)), "phase": phase})
 
     def exit(self, status: int) -> None:
         self.write({"exit": status})
@@ -198,6 +207,8 @@ class Step:
     """The geometry of one job step: its nodes, and tasks per node."""
 
     def __init__(self, options: dict[str, str | None], env: dict[str, str]) -> None:
+        import slurmlib
+
         job_nodes = slurmlib.expand(env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST") or "")
         if not job_nodes:
             job_nodes = [slurmlib.node_name(0)]
@@ -258,6 +269,8 @@ def _export(options: dict[str, str | None], env: dict[str, str]) -> dict[str, st
 
 
 def _task_env(base: dict[str, str], step: Step, step_id: int, where: tuple[int, int, int]) -> dict[str, str]:
+    import slurmlib
+
     node, local, rank = where
     env = dict(base)
     name = step.nodes[node]
@@ -300,6 +313,8 @@ def _task_env(base: dict[str, str], step: Step, step_id: int, where: tuple[int, 
 
 
 def srun(argv: list[str]) -> None:
+    import slurmlib
+
     short, flags, short_flags = _tables()
     options, command = slurmlib.parse_options(argv, short, flags, short_flags)
     record = Record("step", "srun", argv)
@@ -323,12 +338,16 @@ def srun(argv: list[str]) -> None:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda _s, _f: None)  # a task's end wakes the relay
 
-    def forward(signum: int, _frame: Any) -> None:
+    def forward(signum: int, _frame: object) -> None:
         for pgid in groups:
             _try(os.killpg, pgid, signum)
 
     for s in FORWARD:
         signal.signal(s, forward)
+    if any(node != here for node in step.nodes):
+        import ctypes  # noqa: F401  (once, before the tasks that name their node fork)
+    sys.stdout.flush()
+    sys.stderr.flush()
     rank = 0
     for node, count in enumerate(step.counts):
         for local in range(count):
@@ -478,6 +497,9 @@ def _task(command: list[str], env: dict[str, str], cwd: str, node: str, here: st
             os.chdir(cwd)
         except OSError as exc:
             print(f"slurmstepd: error: couldn't chdir to `{cwd}': {exc.strerror}", file=sys.stderr)
+        found = _found(command[0], env.get("PATH", os.defpath))
+        if found is not None and os.path.realpath(found) == os.path.join(HERE, "command.py"):
+            _here(found, command, env)
         os.execvpe(command[0], command, env)
     except OSError as exc:
         print(f"slurmstepd: error: execve(): {command[0]}: {exc.strerror}", file=sys.stderr)
@@ -486,10 +508,56 @@ def _task(command: list[str], env: dict[str, str], cwd: str, node: str, here: st
     os._exit(2)
 
 
+def _found(name: str, path: str) -> str | None:
+    """The file execvp runs for ``name``: the name itself when it holds a `/`, else the first
+    executable file of that name on ``path``."""
+    if "/" in name:
+        return name
+    for folder in path.split(":"):
+        candidate = os.path.join(folder or ".", name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _here(found: str, command: list[str], env: dict[str, str]) -> None:
+    """Run a stub in this forked task as exec would start it (no interpreter of its own to start,
+    which is most of a step's cost): argv, environment, the descriptors exec closes closed, the
+    signal dispositions Python starts with."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for entry in os.listdir("/proc/self/fd"):
+        fd = int(entry)
+        if fd > 2:
+            try:
+                if not os.get_inheritable(fd):
+                    os.close(fd)
+            except OSError:
+                continue  # the listing's own descriptor, closed already
+    os.environ.clear()
+    os.environ.update(env)
+    sys.argv = [found, *command[1:]]
+    try:
+        main()
+    except SystemExit as exc:
+        sys.stdout.flush()
+        os._exit(exc.code if isinstance(exc.code, int) else 1)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(1)
+    os._exit(0)
+
+
 # --- Slurm's other commands -----------------------------------------------------------------------
 
 
 def scontrol(argv: list[str]) -> None:
+    import slurmlib
+
     record = Record("call", "scontrol", argv)
     words = [a for a in argv if not a.startswith("-")]
     if len(words) >= 2 and words[0] == "show" and words[1] in ("hostnames", "hostname"):
@@ -508,6 +576,8 @@ def scontrol(argv: list[str]) -> None:
 def scancel(argv: list[str]) -> None:
     """`scancel --signal=SIG [--batch|--full] JOB`: the signal to the batch shell, the steps' tasks or
     both; plain `scancel JOB` ends the job (the controller's time-limit path)."""
+    import slurmlib
+
     record = Record("call", "scancel", argv)
     options, _ = slurmlib.parse_options(
         argv, {"s": "signal", "b": "batch", "f": "full"}, {"batch", "full"}, {"b": "batch", "f": "full"}
@@ -536,7 +606,7 @@ def scancel(argv: list[str]) -> None:
     os._exit(0)
 
 
-def _try(call: Any, *args: Any) -> None:
+def _try(call: object, *args: object) -> None:
     """A call whose target may be gone already (a task that ended, a file removed)."""
     try:
         call(*args)
@@ -548,10 +618,10 @@ def _signum(name: str) -> int | None:
     up = name.upper()
     if up.isdigit():
         return int(up) if 0 < int(up) < 65 else None
-    try:
-        return int(signal.Signals[up if up.startswith("SIG") else f"SIG{up}"])
-    except KeyError:
-        return None
+    # the names signal.Signals has (SIG_DFL and the like are none)
+    name = up if up.startswith("SIG") else f"SIG{up}"
+    number = getattr(signal, name, None) if not name.startswith("SIG_") else None
+    return number if isinstance(number, int) else None
 
 
 def sbatch(argv: list[str]) -> None:
@@ -564,6 +634,8 @@ def sbatch(argv: list[str]) -> None:
 
 
 def hostname(argv: list[str]) -> None:
+    import slurmlib
+
     record = Record("call", "hostname", argv)
     name = os.uname().nodename
     index = slurmlib.node_index(name)
