@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import re
 
+from jobc.core.lazyre import lazy
+
 TIMEOUT_S = 10.0  # bash parses megabytes in milliseconds
 
 
@@ -156,7 +158,7 @@ def accepts(text: str) -> bool | None:
     return None if done is None else done.returncode == 0 and not complained(done.stderr)
 
 
-_COMPLAINT = re.compile(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
+_COMPLAINT = lazy(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
 
 
 def refusal(text: str) -> tuple[int, str] | None:

@@ -13,6 +13,7 @@ import re
 import shlex
 
 from jobc.core.diagnostics import DataPath, Span
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int
 from jobc.script import signals
 from jobc.script import values as _values
@@ -21,7 +22,7 @@ from jobc.script.facts import PER_RANK, Command, Export, Launcher, ScriptFacts, 
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
 
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
 COMPUTED = frozenset(
     {
@@ -224,11 +225,11 @@ def _traps(facts: ScriptFacts, out: Derived) -> None:
         out.skip(t.span, f"trap {t.action!r} {' '.join(t.signals)}", why)
 
 
-_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_REFERENCE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
-_ENV_RUNNER = re.compile(r"\b(?:conda|mamba|micromamba|pixi|poetry|pdm)\s+run\b")
-_IMAGE_RUNNER = re.compile(
+_ENV_RUNNER = lazy(r"\b(?:conda|mamba|micromamba|pixi|poetry|pdm)\s+run\b")
+_IMAGE_RUNNER = lazy(
     r"\b(?:singularity|apptainer)\s+(?:exec|run)\b|\bshifter\b|\benroot\s+start\b|"
     r"\b(?:docker|podman|podman-hpc)\s+run\b"
 )
@@ -352,7 +353,7 @@ def _why(cmd: Command, step: Step | None) -> str:
 
 # what sets up the environment the program runs in, carried to launch.setup in order
 _SETUP_NAMES = frozenset({"module", "ml", "spack", "source", ".", "conda", "mamba", "micromamba"})
-_REQUEUES = re.compile(r"\bscontrol\s+requeue\b|\bsbatch\b")
+_REQUEUES = lazy(r"\bscontrol\s+requeue\b|\bsbatch\b")
 
 
 def _activates(cmd: Command) -> bool:
@@ -395,7 +396,7 @@ def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
         )
 
 
-_ERREXIT = re.compile(r"^set\s+(?:-[a-zA-Z]*e[a-zA-Z]*\b|.*-o\s+errexit\b)")
+_ERREXIT = lazy(r"^set\s+(?:-[a-zA-Z]*e[a-zA-Z]*\b|.*-o\s+errexit\b)")
 
 
 def _errexit(facts: ScriptFacts, before: int) -> bool:
@@ -409,7 +410,7 @@ def _errexit(facts: ScriptFacts, before: int) -> bool:
     )
 
 
-_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(|`")
+_REF = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$\(|`")
 
 
 def _only_environment(text: str) -> bool:

@@ -8,19 +8,18 @@ empty, or a partition, constraint, job name or interpreter environment named for
 
 from __future__ import annotations
 
-import re
-
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy
 from jobc.script.facts import ScriptFacts, Step
 
 # `cpu` as a word of a name: cpu, cpu-ddp, pt_cpu, cpus; not `gpu`, not `cpuset`
-_CPU_WORD = re.compile(r"(?<![a-z0-9])cpus?(?![a-z0-9])")
+_CPU_WORD = lazy(r"(?<![a-z0-9])cpus?(?![a-z0-9])")
 # the option a program or launcher is told its backend or device by, and the CPU answers
-_BACKEND = re.compile(r"-{1,2}(?:dist[-_])?backend$|^(?:dist[-_])?backend$")
-_DEVICE = re.compile(r"-{1,2}(?:device|accelerator)$|^(?:trainer\.)?(?:device|accelerator)$")
+_BACKEND = lazy(r"-{1,2}(?:dist[-_])?backend$|^(?:dist[-_])?backend$")
+_DEVICE = lazy(r"-{1,2}(?:device|accelerator)$|^(?:trainer\.)?(?:device|accelerator)$")
 _NAMED = ("partition", "constraint", "job-name")
 # the word that runs a launcher or interpreter by path: its directories may name the environment
-_RUNNER = re.compile(r"(?:.*/)(?:torchrun|accelerate|deepspeed|python[\d.]*)$")
+_RUNNER = lazy(r"(?:.*/)(?:torchrun|accelerate|deepspeed|python[\d.]*)$")
 
 
 def cpu_sign(facts: ScriptFacts, step: Step) -> tuple[Span, str] | None:

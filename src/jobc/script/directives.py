@@ -9,10 +9,10 @@ Within a line, options are split into words as a shell would (quotes group), a w
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy
 from jobc.script.facts import Directive
 from jobc.tables.slurm_options import (
     ALIASES,
@@ -25,7 +25,7 @@ from jobc.tables.slurm_options import (
 
 PREFIX = "#SBATCH"
 
-_PLAIN_WORD = re.compile(r"[^ \t\r]+")
+_PLAIN_WORD = lazy(r"[^ \t\r]+")
 
 
 def is_directive(line: str) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
 from jobc.script.facts import Export, Word
@@ -16,11 +17,11 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
-_NAME_START = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SPECIAL_WORD = re.compile(r"[\\*?\[]")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME_START = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_SPECIAL_WORD = lazy(r"[\\*?\[]")
+_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # `cd "$SLURM_SUBMIT_DIR"`: back where the job started
-_SUBMIT_DIR = re.compile(r'"?\$\{?SLURM_SUBMIT_DIR\}?"?')
+_SUBMIT_DIR = lazy(r'"?\$\{?SLURM_SUBMIT_DIR\}?"?')
 _MAX_FIELDS = 1024  # words one expansion may give and still be followed
 _MAX_INDEX = 1 << 16  # `A[N]=x` past this is not followed (it would allocate N empty elements)
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy
 from jobc.core.record import field, record
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -301,8 +300,8 @@ def quick(step: Step) -> bool:
     return target is not None and bool(_CHECK_PROGRAM.search(target.text.rsplit("/", 1)[-1].lower()))
 
 
-_TRAINS = re.compile(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|sft|(?:^|[/_.-])(?:main|run)(?:$|[_.-])")
-_OTHER = re.compile(r"eval|test|infer|predict|generat|bench|convert|export|plot|score|sample")
+_TRAINS = lazy(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|sft|(?:^|[/_.-])(?:main|run)(?:$|[_.-])")
+_OTHER = lazy(r"eval|test|infer|predict|generat|bench|convert|export|plot|score|sample")
 
 
 def _name_says(step: Step) -> int:
@@ -365,7 +364,7 @@ _HELPER_PROGRAM = (
 )
 # programs named for checking the environment before the real launch: never the training,
 # whatever runs them
-_CHECK_PROGRAM = re.compile(r"preflight|sanity|check_env|env_check|checkenv|check_gpu|gpu_check|smoke")
+_CHECK_PROGRAM = lazy(r"preflight|sanity|check_env|env_check|checkenv|check_gpu|gpu_check|smoke")
 
 
 def _helper(step: Step) -> bool:

@@ -5,10 +5,10 @@ calls, `eval`, `bash -c` in the batch shell and sourced files."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy, lazy_bytes
 from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
 from jobc.script.expand import Expander
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 # `${X:=8}` and `${X=8}` assign X as they expand (`: "${X:=8}"` is how scripts give defaults)
-_ASSIGNS_DEFAULT = re.compile(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
+_ASSIGNS_DEFAULT = lazy_bytes(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 # names a command that may start a step or set a trap; any other command is only recorded
-_MAY_LAUNCH = re.compile(
+_MAY_LAUNCH = lazy_bytes(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
     rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
@@ -45,7 +45,7 @@ _MAY_LAUNCH = re.compile(
 _MAX_CALLS = 16  # functions followed inside one another
 _MAX_SOURCED = 8  # files followed through `source`
 _MAX_INSIDE = 8  # `bash -c` strings followed inside one another in a step's own shell
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # commands that set up the environment the program runs in: an import may carry them to
 # launch.setup (source, eval and conda are followed by name on the other path)
 _SETUP = frozenset({"module", "ml", "spack", "conda", "mamba", "micromamba"})

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy_bytes
 from jobc.script import bashcheck
 from jobc.script import directives as _directives
 from jobc.script import values as _values
@@ -41,7 +42,7 @@ __all__ = [
 
 # Shells whose syntax tree-sitter-bash reads; any other interpreter's body is not read.
 BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
-_MAY_EXPAND = re.compile(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK)) + rb")")
+_MAY_EXPAND = lazy_bytes(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK)) + rb")")
 
 
 def read(path: Path, display: str | None = None) -> ScriptFacts:
@@ -106,7 +107,7 @@ _TOO_BIG = (
 # words one script may hold: the parse tree and the facts of each word cost hundreds of bytes,
 # and a few million made a script of a few megabytes run out of memory
 MAX_WORDS = 200_000
-_WORD = re.compile(rb"[^\s;&|]+|[;&|]")
+_WORD = lazy_bytes(rb"[^\s;&|]+|[;&|]")
 
 
 def _words(raw: bytes) -> int:
@@ -140,9 +141,9 @@ def split_lines(text: str) -> list[str]:
 # A line that only prints or waits: one of these commands and short plain words, nothing bash
 # expands, no quote, nothing the secret rules look at. Long runs of them make a script huge.
 _PLAIN_NAMES = rb"echo|printf|date|hostname|nvidia-smi|sleep|true|pwd|ls|mkdir|touch"
-_PLAIN = re.compile(rb"[ \t]*(?:" + _PLAIN_NAMES + rb")(?:[ \t]+[A-Za-z0-9_./,+%:-]{1,16})*[ \t]*")
+_PLAIN = lazy_bytes(rb"[ \t]*(?:" + _PLAIN_NAMES + rb")(?:[ \t]+[A-Za-z0-9_./,+%:-]{1,16})*[ \t]*")
 # a script that defines a function or alias by one of those names runs it instead
-_REDEFINED = re.compile(rb"(?:^|[\s;&|(])(?:function[ \t]+)?(?:" + _PLAIN_NAMES + rb")[ \t]*\(|alias[ \t]")
+_REDEFINED = lazy_bytes(rb"(?:^|[\s;&|(])(?:function[ \t]+)?(?:" + _PLAIN_NAMES + rb")[ \t]*\(|alias[ \t]")
 RUN = 32  # plain lines in a row that are read as one
 
 

@@ -36,7 +36,7 @@ LAUNCHER_NUMBERS = {
     "main_process_port": (1, 65535),
 }
 # a GRES count: digits, with a k, m or g multiplier
-_GRES_COUNT = re.compile(r"[0-9]+[kKmMgG]?")
+_GRES_COUNT = lazy(r"[0-9]+[kKmMgG]?")
 _ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _SHELL = lazy(r"[$`]")
 # what a SPANK plugin's option may be called: letters, digits, `-` and `_`

@@ -768,14 +768,14 @@ def _first_line(facts: ScriptFacts) -> Span:
 
 # arguments and launcher flags that shard the model with FSDP: (pattern, parallelism.sharding)
 _FSDP = (
-    (re.compile(r"^--use[-_]megatron[-_]fsdp$"), "megatron-fsdp"),
+    (lazy(r"^--use[-_]megatron[-_]fsdp$"), "megatron-fsdp"),
     (
-        re.compile(
+        lazy(
             r"^--(?:fsdp|use[-_]fsdp|use[-_]torch[-_]fsdp2?|fsdp[-_]sharding[-_]strategy|fsdp[-_]config)(?:=.*)?$"
         ),
         "fsdp2",
     ),
-    (re.compile(r"^(?:--strategy[= ]|(?:\w+\.)*strategy=)['\"]?fsdp", re.I), "fsdp2"),
+    (lazy(r"^(?:--strategy[= ]|(?:\w+\.)*strategy=)['\"]?fsdp", re.I), "fsdp2"),
 )
 
 

@@ -5,11 +5,11 @@ in `skip_wrappers`, an srun option in `srun_options`, a launcher in `jobc.tables
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy
 from jobc.script import values as _values
 from jobc.script.expand import Expander
 from jobc.script.facts import Assign, Inner, Launcher, Step, Word
@@ -55,8 +55,8 @@ _LAUNCHER_FLAGS = frozenset(
     }
 )
 # `ipython train.py` runs the file as python does (IPython on top)
-PYTHON = re.compile(r"^i?python(\d+(\.\d+)?)?$")
-_PLAIN_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+PYTHON = lazy(r"^i?python(\d+(\.\d+)?)?$")
+_PLAIN_VARIABLE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _CONTAINER_EXEC = frozenset({"singularity", "apptainer"})
 _CONTAINER_VALUED = frozenset(
     {
@@ -104,13 +104,13 @@ _ENV_RUN_VALUED = frozenset(
     {"-n", "--name", "-p", "--prefix", "--cwd", "-e", "--environment", "--manifest-path"}
 )
 # `$(which python)`, `$(command -v torchrun)`, `` `which python` ``: the command found on PATH
-_WHICH = re.compile(
+_WHICH = lazy(
     r"\$\(\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*\)|`\s*(?:which|command\s+-v)\s+([\w.+-]+)\s*`"
 )
 # options of a shell that reads its commands from standard input (`bash -s`, `bash -l`, `sh -ex`)
-_SHELL_STDIN = re.compile(r"^(-[slexuvi]+|--login|--norc|--noprofile)$")
-_COMPUTED = re.compile(r"[$`\"'\\]")  # an item of a computed --export value that is not written out
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SHELL_STDIN = lazy(r"^(-[slexuvi]+|--login|--norc|--noprofile)$")
+_COMPUTED = lazy(r"[$`\"'\\]")  # an item of a computed --export value that is not written out
+_ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
 
 

@@ -4,10 +4,10 @@ count characters) and the small walks over nodes every part of the reader shares
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
+from jobc.core.lazyre import lazy_bytes
 from jobc.script import values as _values
 from jobc.script.facts import PER_RANK, Expansion, ScriptFacts, Word
 
@@ -39,7 +39,7 @@ def parse(raw: bytes) -> Any:
     return parser().parse(raw)
 
 
-_LONE_CR = re.compile(rb"\r(?!\n)")
+_LONE_CR = lazy_bytes(rb"\r(?!\n)")
 
 
 def _bash_language() -> Any:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import bisect
 import re
 
+from jobc.core.lazyre import lazy, lazy_bytes
+
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
@@ -25,14 +27,14 @@ Seg = tuple[str, int, int, bool]
 Field = tuple[Seg, ...]
 Value = tuple[Field, ...]  # a scalar is one field, an indexed array its elements in order
 
-_IFS = re.compile(r"[ \t\n]+")
-_GLOB = re.compile(r"[*?\[]")
+_IFS = lazy(r"[ \t\n]+")
+_GLOB = lazy(r"[*?\[]")
 # a backslash in double quotes escapes only these; `\` + newline is removed
-_DQ_ESCAPE = re.compile(rb'\\([$`"\\\n])')
-_ESCAPE = re.compile(rb"\\(.)", re.S)
+_DQ_ESCAPE = lazy_bytes(rb'\\([$`"\\\n])')
+_ESCAPE = lazy_bytes(rb"\\(.)", re.S)
 # names set by Slurm, MPI or the site rather than the script: `${NAME:-default}` is not assumed
 # to take its default, since the environment may well hold the name
-_ENVIRONMENT = re.compile(
+_ENVIRONMENT = lazy(
     r"^(?:SLURM_|SLURMD_|SBATCH_|PMI_|PMIX_|OMPI_|PBS_|LSB_|CUDA_|ROCR_)|^(?:HOME|USER|LOGNAME|PATH|"
     r"PWD|TMPDIR|TMP|SCRATCH|WORK|STORE|PROJECT|HOSTNAME|SHELL|LANG|CONDA_PREFIX|VIRTUAL_ENV|"
     r"RANK|LOCAL_RANK|WORLD_SIZE|NODE_RANK|LOCAL_WORLD_SIZE|GROUP_RANK)$"
@@ -212,7 +214,7 @@ def assemble(f: Field) -> Src:
     return Src(b"".join(parts), pieces)
 
 
-PLACEHOLDER = re.compile(r"JOBCUNKNOWN\d{6}X")
+PLACEHOLDER = lazy(r"JOBCUNKNOWN\d{6}X")
 
 
 def dq_segs(src: Src, a: int, b: int) -> list[Seg]:

@@ -34,10 +34,10 @@ srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 tr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import facts, hit, nodes
@@ -45,7 +45,7 @@ from jobc.spec.context import Context
 from jobc.tables import launchers
 
 # `--jobid $SLURM_JOBID`, `--jobid="${SLURM_JOB_ID}"`: the step runs in the job's own allocation
-_OWN_JOB = re.compile(r'--jobid[= ]"?\$(\{SLURM_JOB_?ID\}|SLURM_JOB_?ID)"?')
+_OWN_JOB = lazy(r'--jobid[= ]"?\$(\{SLURM_JOB_?ID\}|SLURM_JOB_?ID)"?')
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
