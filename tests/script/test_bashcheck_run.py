@@ -3,9 +3,12 @@ without importing subprocess: real processes, both pipes full at once, a timeout
 
 from __future__ import annotations
 
+import os
 import shutil
 
-from jobc.script.bashcheck import accepts, parse, refusal, run
+import pytest
+
+from jobc.script.bashcheck import accepts, ahead, drop_ahead, parse, refusal, run
 
 SH = shutil.which("sh") or "/bin/sh"
 
@@ -52,3 +55,64 @@ def test_the_environment_is_the_one_given() -> None:
 def test_what_cannot_start_or_does_not_end_is_none() -> None:
     assert run(["/nonexistent/bash", "-n"], b"x", {}, 600) is None
     assert run([SH, "-c", "sleep 600"], b"", {}, 0.2) is None
+
+
+PIDS: list[int] = []
+
+
+def _spawns(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The processes bashcheck starts from now on (each still started for real)."""
+    started: list[list[str]] = []
+    real = os.posix_spawn
+
+    def counting(path: str, argv: list[str], *args: object, **kwargs: object) -> int:
+        started.append(list(argv))
+        pid = real(path, argv, *args, **kwargs)  # type: ignore[arg-type]
+        PIDS.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "posix_spawn", counting)
+    return started
+
+
+@pytest.mark.parametrize("text", ["echo hi\n", "echo hi\nfi\n", "fi\n" + "echo x\n" * 100_000, "é\udcff\n"])
+def test_a_question_asked_ahead_gets_the_answer_it_would_get_now(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = refusal(text)
+    started = _spawns(monkeypatch)
+    ahead(text)
+    assert len(started) == 1
+    assert refusal(text) == now
+    assert len(started) == 1  # the answer started ahead, not a second bash
+    assert refusal(text) == now
+    assert len(started) == 2  # taken once: asked again, bash is asked again
+    drop_ahead()
+
+
+def test_what_is_started_ahead_and_never_asked_is_reaped(monkeypatch: pytest.MonkeyPatch) -> None:
+    started = _spawns(monkeypatch)
+    ahead("echo one\n")
+    ahead("echo one\n")  # the same question is started once
+    ahead("echo two\n")
+    assert len(started) == 2
+    assert refusal("echo three\nfi\n") == (2, "syntax error near unexpected token `fi'")
+    assert len(started) == 3
+    drop_ahead()
+    for pid in PIDS:  # no bash is left unreaped
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_reading_a_script_asks_bash_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobc.script.parse import read_bytes
+
+    started = _spawns(monkeypatch)
+    facts = read_bytes(b"#!/bin/bash\nsrun python t.py\n", "job.sh")
+    assert facts.problems == []
+    assert [argv[1:] for argv in started] == [["--norc", "--noprofile", "-n", "/dev/stdin"]]
+    # a script bash refuses: the whole script is asked about once (then where its command starts)
+    started.clear()
+    facts = read_bytes(b"#!/bin/bash\n#SBATCH --nodes=1\nsrun python t.py\nfi\n", "job.sh")
+    assert [p.message.split(":")[0] for p in facts.problems] == ["bash cannot parse the script"]
+    assert [argv[-1] for argv in started].count("/dev/stdin") == 1

@@ -4,6 +4,8 @@ Two places need bash's own verdict: the script reader, before it calls a script 
 tree-sitter-bash stumbles on a construct bash accepts (an escaped `]` inside a `${…}` pattern),
 and JC509, which checks `launch.setup`. The text goes in on standard input (never through a
 shell), with no rc files, no BASH_ENV or ENV, untranslated messages, and a timeout.
+The reader's question is started ahead (`ahead`), so bash parses the script on another core
+while the reader walks the tree, and its answer is taken when the reader asks.
 """
 
 from __future__ import annotations
@@ -56,9 +58,51 @@ def parse(text: str, shell: str | None = None, *, numbered: bool = False) -> Don
     shell = shell or bash()
     if shell is None:
         return None
-    argv = [shell, "--norc", "--noprofile", "-n", *(["/dev/stdin"] if numbered else [])]
+    argv = _argv(shell, numbered)
+    data = text.encode("utf-8", "replace")
+    early = _AHEAD.pop((tuple(argv), data), None)
+    if early is not None:
+        return early.wait()  # the same command on the same bytes, started while the reader worked
+    return run(argv, data, _ENV, TIMEOUT_S)
+
+
+def _argv(shell: str, numbered: bool) -> list[str]:
     # -n runs nothing, so no PATH is needed
-    return run(argv, text.encode("utf-8", "replace"), {"LC_ALL": "C"}, TIMEOUT_S)
+    return [shell, "--norc", "--noprofile", "-n", *(["/dev/stdin"] if numbered else [])]
+
+
+_ENV = {"LC_ALL": "C"}
+# `bash -n` runs started ahead of the question, by (argv, the bytes on its stdin)
+_AHEAD: dict[tuple[tuple[str, ...], bytes], _Child] = {}
+
+
+def ahead(text: str) -> None:
+    """Start the `refusal(text)` question now, to be answered when it is asked.
+
+    The script reader asks bash about every script it reads, once it has walked the parse tree;
+    bash is a process of its own, so it can parse the script on another core while the reader
+    walks the tree. `refusal` (and `parse`) with the same text and shell take this run's answer
+    instead of starting bash again: the command, its input and its environment are the same, so
+    the answer is too. What is never asked is reaped by `drop_ahead`."""
+    if "\0" in text:
+        return  # refusal asks nothing then
+    shell = bash()
+    if shell is None:
+        return
+    argv = _argv(shell, numbered=True)
+    data = text.encode("utf-8", "replace")
+    key = (tuple(argv), data)
+    if key not in _AHEAD:
+        child = spawn(argv, data, _ENV, TIMEOUT_S)
+        if child is not None:
+            _AHEAD[key] = child
+
+
+def drop_ahead() -> None:
+    """Reap the runs started ahead that nothing asked for (their answers are not needed)."""
+    while _AHEAD:
+        _, child = _AHEAD.popitem()
+        child.wait()
 
 
 def run(argv: list[str], data: bytes, env: dict[str, str], timeout: float) -> Done | None:
@@ -68,9 +112,13 @@ def run(argv: list[str], data: bytes, env: dict[str, str], timeout: float) -> Do
     What `subprocess.run(..., input=data, capture_output=True, timeout=...)` does, from `os`
     alone: every script lint asks bash once, and importing `subprocess` (with threading,
     selectors and signal) cost more than bash's own run."""
-    import select
-    import time
+    child = spawn(argv, data, env, timeout)
+    return None if child is None else child.wait()
 
+
+def spawn(argv: list[str], data: bytes, env: dict[str, str], timeout: float) -> _Child | None:
+    """`argv` started with ``data`` going to its standard input (as much as the pipe takes now,
+    the rest in `_Child.wait`); None when it cannot be started."""
     try:
         stdin_r, stdin_w = os.pipe()  # not inheritable: only the dup2'd ends reach bash
     except OSError:
@@ -94,48 +142,74 @@ def run(argv: list[str], data: bytes, env: dict[str, str], timeout: float) -> Do
     os.close(stdin_r)
     os.close(err_w)
     os.set_blocking(stdin_w, False)
-    deadline = time.monotonic() + timeout
-    sent, chunks = 0, []
-    poller = select.poll()  # not select.select: it refuses a descriptor numbered over 1023
-    poller.register(err_r, select.POLLIN)
-    open_fds = {err_r}
-    if data:
-        poller.register(stdin_w, select.POLLOUT)
-        open_fds.add(stdin_w)
-    else:
-        os.close(stdin_w)
-    try:
-        while open_fds:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                os.kill(pid, 9)  # SIGKILL, as subprocess's timeout does
-                os.waitpid(pid, 0)
-                return None
-            for fd, _ in poller.poll(left * 1000):
-                if fd == stdin_w:
-                    try:
-                        sent += os.write(stdin_w, data[sent : sent + 65536])
-                    except BlockingIOError:
-                        continue
-                    except BrokenPipeError:  # bash stopped reading: it has its verdict
-                        sent = len(data)
-                    if sent >= len(data):
-                        poller.unregister(stdin_w)
-                        open_fds.discard(stdin_w)
-                        os.close(stdin_w)
-                else:
-                    chunk = os.read(err_r, 65536)
-                    if chunk:
-                        chunks.append(chunk)
-                    else:
-                        poller.unregister(err_r)
-                        open_fds.discard(err_r)
-    finally:
-        if stdin_w in open_fds:
+    return _Child(pid, stdin_w, err_r, data, timeout)
+
+
+class _Child:
+    """A started process: its pid, the pipes to its stdin and from its stderr, what is left to
+    send, and when it must have finished."""
+
+    def __init__(self, pid: int, stdin_w: int, err_r: int, data: bytes, timeout: float) -> None:
+        import time
+
+        self.pid, self.stdin_w, self.err_r, self.data = pid, stdin_w, err_r, data
+        self.deadline = time.monotonic() + timeout
+        self.sent = 0
+        self.done_sending = not data
+        if data:
+            self._send()  # a script fits the pipe: bash has it all before anyone waits
+        else:
             os.close(stdin_w)
-        os.close(err_r)
-    _, status = os.waitpid(pid, 0)
-    return Done(os.waitstatus_to_exitcode(status), b"".join(chunks))
+
+    def _send(self) -> None:
+        """Write what the pipe takes now; close it once everything is sent (or bash stopped reading)."""
+        try:
+            self.sent += os.write(self.stdin_w, self.data[self.sent : self.sent + 65536])
+        except BlockingIOError:
+            return
+        except BrokenPipeError:  # bash stopped reading: it has its verdict
+            self.sent = len(self.data)
+        if self.sent >= len(self.data):
+            self.done_sending = True
+            os.close(self.stdin_w)
+
+    def wait(self) -> Done | None:
+        """Its exit code and stderr once it ends; None when it outlives its time (it is killed)."""
+        import select
+        import time
+
+        chunks = []
+        poller = select.poll()  # not select.select: it refuses a descriptor numbered over 1023
+        poller.register(self.err_r, select.POLLIN)
+        reading = True
+        if not self.done_sending:
+            poller.register(self.stdin_w, select.POLLOUT)
+        try:
+            while reading or not self.done_sending:
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    os.kill(self.pid, 9)  # SIGKILL, as subprocess's timeout does
+                    os.waitpid(self.pid, 0)
+                    return None
+                for fd, _ in poller.poll(left * 1000):
+                    if fd == self.err_r:
+                        chunk = os.read(self.err_r, 65536)
+                        if chunk:
+                            chunks.append(chunk)
+                        else:
+                            poller.unregister(self.err_r)
+                            reading = False
+                    elif not self.done_sending:
+                        self._send()
+                        if self.done_sending:
+                            poller.unregister(fd)
+        finally:
+            if not self.done_sending:
+                os.close(self.stdin_w)
+                self.done_sending = True
+            os.close(self.err_r)
+        _, status = os.waitpid(self.pid, 0)
+        return Done(os.waitstatus_to_exitcode(status), b"".join(chunks))
 
 
 def complained(stderr: bytes) -> bool:

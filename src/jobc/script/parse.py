@@ -92,8 +92,14 @@ def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
             "(a batch script is never this long; is this the right file?)",
         )
     facts.readable = True
-    tree = parse_tree(raw)
-    Reader(facts, raw, base, runs).run(tree.root_node)
+    # bash's verdict on the script is asked once the tree is walked (`Reader._errors`, with this
+    # text); it runs meanwhile on its own
+    bashcheck.ahead("\n".join(lines) + "\n")
+    try:
+        tree = parse_tree(raw)
+        Reader(facts, raw, base, runs).run(tree.root_node)
+    finally:
+        bashcheck.drop_ahead()
     return facts
 
 
