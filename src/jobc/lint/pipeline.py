@@ -349,7 +349,7 @@ def _check(run: Run, result: Result, path: Path) -> None:
 
 
 def _load_chain(run: Run, path: Path) -> bool | None:
-    seen = {path.resolve()}
+    seen = {_resolve(path)}
     current, current_path = run.layers[0], path
     while isinstance(current.data, dict) and current.data.get("extends") is not None:
         target = current.data["extends"]
@@ -359,7 +359,7 @@ def _load_chain(run: Run, path: Path) -> bool | None:
         problem = _source.path_problem(target)
         if problem is None:
             try:
-                next_path = (current_path.parent / target).resolve()
+                next_path = _resolve(current_path.parent / target)
                 is_file = next_path.is_file()
                 if is_file:
                     next_path.stat()
@@ -420,6 +420,33 @@ def _load_chain(run: Run, path: Path) -> bool | None:
     return True
 
 
+# The real directories of the files a run has resolved: the specs of a repository stand in a few
+# directories and extend the same few profiles, and resolving each path anew (a stat of every
+# component) was a tenth of a spec's lint in `jobc lint DIR`. Keyed with the working directory
+# for a relative path; a run takes its directories' symbolic links as they were when first read.
+_REAL_DIRS: dict[tuple[str, str], Path] = {}
+
+
+def _resolve(path: Path) -> Path:
+    """`path.resolve()`, with the directory's part remembered for the process.
+
+    `realpath` resolves a path's components in order, so the real path of `dir/name` is the real
+    directory joined with `name` whenever `name` is not a symbolic link (a missing name is
+    joined as it is, as `realpath` does) and not `.` or `..`; anything else is resolved whole."""
+    name = path.name
+    if not name or name in (".", "..") or os.path.islink(path):
+        return path.resolve()
+    parent = str(path.parent)
+    key = (parent, "" if os.path.isabs(parent) else os.getcwd())
+    real = _REAL_DIRS.get(key)
+    if real is None:
+        real = path.parent.resolve()
+        if len(_REAL_DIRS) >= 256:
+            _REAL_DIRS.clear()
+        _REAL_DIRS[key] = real
+    return real / name
+
+
 # The specs of a repository extend the same few profiles, and a process that lints many of them
 # (`jobc lint DIR`, the pre-commit hook) need not read each profile again for every spec. Keyed by
 # the file's identity and modification, so an edited profile is read again. Lint only reads a
@@ -445,8 +472,19 @@ def _display_path(current: _source.Source, current_path: Path, target: str) -> s
     if Path(target).is_absolute():
         return target
     # normalised, so `clusters/../shared/p.yaml` reads as the file it is, and findings in one
-    # profile reached through different specs carry the same name
-    return os.path.normpath(Path(current.file).parent / target)
+    # profile reached through different specs carry the same name; the specs of one directory
+    # name their profiles alike, so each name is worked out once
+    key = (os.path.dirname(current.file), target)
+    shown = _DISPLAYED.get(key)
+    if shown is None:
+        shown = os.path.normpath(Path(current.file).parent / target)
+        if len(_DISPLAYED) >= 256:
+            _DISPLAYED.clear()
+        _DISPLAYED[key] = shown
+    return shown
+
+
+_DISPLAYED: dict[tuple[str, str], str] = {}
 
 
 def validate_profile(run: Run, profile: _source.Source) -> bool:
