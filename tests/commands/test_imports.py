@@ -44,6 +44,8 @@ HEAVY_STDLIB = (
     "zlib",
     "bz2",
     "lzma",
+    "fractions",  # the memory estimate's exact arithmetic is jobc.core.rational's
+    "decimal",
 )
 # the spec model's validation machinery and the YAML readers that are not the plain one
 SPEC_MODEL = ("jobc.spec.model", "jobc.spec.explain", "jobc.reader.fastyaml", "pydantic", "jsonschema")

@@ -19,9 +19,9 @@ token imbalance, 1 for perfect balance). Context parallelism divides the sequenc
 
 from __future__ import annotations
 
-from fractions import Fraction
 from math import ceil
 
+from jobc.core.rational import Fraction
 from jobc.core.record import record
 from jobc.memory.placement import RankParams, Sizes
 from jobc.memory.shape import ModelShape
@@ -55,6 +55,9 @@ class StageActivations:
     def in_backward(self) -> int:
         """While a layer runs backward: the loss is done, a recomputed layer may be live."""
         return self.layers + self.embedding + self.working
+
+
+_ONE = Fraction(1)
 
 
 def tokens(seq_length: int, micro_batch: int, sizes: Sizes) -> int:
@@ -123,7 +126,7 @@ def for_stage(
     microbatches: int | None,
     recompute: Recompute,
     framework: Framework,
-    imbalance: Fraction = Fraction(1),
+    imbalance: Fraction = _ONE,
 ) -> StageActivations:
     """Training activations of one rank on ``rank.stage``."""
     n = tokens(seq_length, micro_batch, sizes)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from math import ceil
 
+from jobc.core.rational import Fraction
 from jobc.core.record import record
 from jobc.memory import activations as act
 from jobc.memory import states
@@ -93,7 +93,7 @@ class Estimate:
 
 
 def gb(n: int | Fraction) -> str:
-    return f"{n / 1e9:.1f} GB"
+    return f"{float(n) / 1e9:.1f} GB"
 
 
 def microbatches(job: Job, sizes: Sizes) -> int | None:

@@ -11,8 +11,7 @@ parameter split to Megatron's published numbers.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
+from jobc.core.rational import Fraction
 from jobc.memory.params import count
 from jobc.memory.placement import Sizes
 from jobc.memory.shape import ModelShape

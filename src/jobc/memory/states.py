@@ -15,8 +15,7 @@ data-parallel shards d:
 
 from __future__ import annotations
 
-from fractions import Fraction
-
+from jobc.core.rational import Fraction
 from jobc.core.record import record
 from jobc.memory.shape import DTYPE_BYTES
 

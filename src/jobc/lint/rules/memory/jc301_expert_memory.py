@@ -42,7 +42,7 @@ from jobc.spec.context import Context
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from fractions import Fraction
+    from jobc.core.rational import Fraction
 
 META = Meta(
     code="JC301",
@@ -59,8 +59,7 @@ META = Meta(
 READS = (("model",),)
 
 #: The share of a GPU's memory that routed-expert weights may take, by workload (numerator,
-#: denominator). Fractions are made only when a spec has a MoE model: importing `fractions` (and
-#: with it `decimal`) costs a spec without one more than the rest of this rule.
+#: denominator), made into a Fraction (`jobc.core.rational`) only when a spec has a MoE model.
 BUDGET: dict[str, tuple[int, int]] = {
     "convert": (3, 4),
     "inference": (1, 2),
@@ -69,7 +68,7 @@ BUDGET: dict[str, tuple[int, int]] = {
 
 
 def _gb(n: int | Fraction) -> str:
-    return f"{n / 1e9:.1f} GB"
+    return f"{float(n) / 1e9:.1f} GB"
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -83,7 +82,7 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     if not estimable(shape, layout):
         return
-    from fractions import Fraction
+    from jobc.core.rational import Fraction
 
     kind = mem.kind(ctx)
     share = Fraction(*BUDGET[kind])
