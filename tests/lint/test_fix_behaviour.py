@@ -557,3 +557,24 @@ def test_jc801_leaves_a_letter_sbatch_has_no_option_for() -> None:
     # near miss: a letter sbatch knows (-q, --qos) is moved
     assert "#SBATCH -q high" in proof.after.split("srun python prep.py")[0]
     assert proof.differences == [], proof.differences
+
+
+def test_jc803_lets_bash_say_a_missing_command_in_its_own_words_without_exec() -> None:
+    # found by the fix-script fuzz target: `exec sru\xd1 python train.py` names a command that is
+    # nowhere; bash says `exec: NAME: not found` for it, and without `exec` (the fix)
+    # `$'NAME': command not found`: the same failure, with the same status, worded as bash words
+    # it for a command it runs itself. The name still counts, and so does the missing file
+    for line in ("exec sru\udcd1 python train.py", "exec ./train.py"):
+        text = HEAD + f"trap 'touch stop-now' USR2\n{line}\n"
+        proof = prove(text.encode("utf-8", "surrogateescape"), unsafe=True)
+        assert "JC803" in proof.fixed, proof.fixed
+        assert proof.differences == [], proof.differences
+    # near miss: the fix running another missing command would differ
+    from tests.support.simulator import compare_runs
+    from tests.support.simulator.fixes import _jc803
+
+    before = simulate(HEAD + "exec nosuch a\n", scenarios=("complete",))["complete"]
+    same = simulate(HEAD + "nosuch a\n", scenarios=("complete",))["complete"]
+    other = simulate(HEAD + "other a\n", scenarios=("complete",))["complete"]
+    assert compare_runs(before, same, _jc803("")) == []
+    assert compare_runs(before, other, _jc803("")) != []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from tests.support.simulator.run import Process, Run, Simulation
@@ -74,7 +74,8 @@ class Ignore:
     which_signal: bool = False
     # the second run may do more (processes, output lines) than the first, not less or otherwise
     additions: bool = False
-    replace: Sequence[tuple[str, str]] = ()  # (pattern, replacement) for every text compared
+    # (pattern, replacement) for every text compared; a replacement may be a function of the match
+    replace: Sequence[tuple[str, str | Callable[[re.Match[str]], str]]] = ()
     output: bool = False
     # bash's `set -x` trace lines (`+ …`) are not compared: they trace the script's text
     trace: bool = False

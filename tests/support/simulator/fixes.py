@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,10 +148,55 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
 def _jc803(description: str) -> Ignore:
     """Dropping `exec`: a trap that died with the shell now runs when its signal comes; when the
     fix says the lines after the step then run (or an EXIT trap does), the script does more than
-    before — what it did before must be done as before."""
+    before — what it did before must be done as before. bash words a command it cannot start its
+    own way with and without `exec` (`exec: NAME: not found` and `NAME: command not found`, `exec`
+    naming a relative path from /): the same failure, compared by the name."""
     if "then run" in description:
-        return Ignore(additions=True, status=True, files=True, scenarios={"signal"})
-    return Ignore(scenarios={"signal"})
+        return Ignore(additions=True, status=True, files=True, scenarios={"signal"}, replace=_UNSTARTED)
+    return Ignore(scenarios={"signal"}, replace=_UNSTARTED)
+
+
+def _not_found(m: re.Match[str]) -> str:
+    return f"{m.group(1)}{_unquoted(m.group(2))}: <not found>"
+
+
+def _no_file(m: re.Match[str]) -> str:
+    return f"{m.group(1)}{m.group(2).rsplit('/', 1)[-1]}: <no such file>"
+
+
+_ESCAPES = {"a": 7, "b": 8, "e": 27, "E": 27, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11}
+
+
+def _unquoted(name: str) -> str:
+    """A name as bash writes it in `command not found`: `$'sru\\321'` (bash's ANSI-C quoting of a
+    name with bytes it cannot print) read back to its bytes, shown as the output is read."""
+    if not (name.startswith("$'") and name.endswith("'") and len(name) > 2):
+        return name
+    raw, body, i = bytearray(), name[2:-1], 0
+    while i < len(body):
+        ch = body[i]
+        octal = re.match(r"[0-7]{1,3}", body[i + 1 :]) if ch == "\\" else None
+        if ch != "\\" or i + 1 >= len(body):
+            raw += ch.encode("utf-8", "surrogateescape")
+            i += 1
+        elif octal:
+            raw.append(int(octal.group(), 8) & 0xFF)
+            i += 1 + len(octal.group())
+        elif body[i + 1] in _ESCAPES:
+            raw.append(_ESCAPES[body[i + 1]])
+            i += 2
+        else:
+            raw += body[i + 1].encode("utf-8", "surrogateescape")
+            i += 2
+    return raw.decode("utf-8", "surrogateescape")
+
+
+# bash's words for a command it could not start, with `exec` and without
+_UNSTARTED: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
+    (r"^(.*: line \d+: )exec: (.*): not found$", _not_found),
+    (r"^(.*: line \d+: )(.*): command not found$", _not_found),
+    (r"^(.*: line \d+: )(?:exec: )?(.*): No such file or directory$", _no_file),
+)
 
 
 # A script's runs depend only on its text and the settings (the simulator is deterministic): the
