@@ -797,6 +797,29 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n",
         ("cuda_oom", None, None, 1),
     ),
+    # --- the NCCL id rank 0 never published (ProcessGroupNCCL's first collective on a group)
+    (
+        "torch 2's store wait timing out for the NCCL id, under its rank tag",
+        "[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving "
+        "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait "
+        "timeout after 600000ms, keys: /default_pg//0//cuda//0. This may indicate a possible application "
+        "crash on rank 0 or a network set up issue.\n",
+        ("rendezvous", 3, None, 1),
+    ),
+    (
+        "the NCCL id's store wait timing out, prefixed by a pdsh host",
+        "gpu7: RuntimeError: [5] is setting up NCCL communicators and retreiving ncclUniqueId from [0] via "
+        "c10d key-value store by key '1', but store->get('1') got error: Socket Timeout\n",
+        ("rendezvous", 5, "gpu7", 1),
+    ),
+    (
+        "rank 0 crashed first: the others' wait for its NCCL id is the crash's echo",
+        "[rank0]: " + TB.replace("\n", "\n[rank0]: ", 3) + "ValueError: bad shard\n"
+        "[rank1]: torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving "
+        "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait "
+        "timeout after 600000ms, keys: /default_pg//0//cuda//0\n",
+        ("exception", 0, None, 4),
+    ),
     # --- the node a Ray task's header names
     (
         "a Ray task's traceback under a header naming its host",
@@ -982,3 +1005,19 @@ def test_a_program_timed_out_waiting_for_its_own_work_is_no_rendezvous(tmp_path:
     d = triage_files([log])
     assert d.findings
     assert all(f.cls != "rendezvous" for f in d.findings)
+
+
+def test_the_nccl_ids_store_lost_is_a_lost_peer_not_a_failed_meeting(tmp_path: Path) -> None:
+    """The same wait for rank 0's NCCL id ended by a lost connection, not a timeout: the store's
+    host is gone (rank 0 died), and the rank that says so is a victim."""
+    log = tmp_path / "x.log"
+    log.write_text(
+        "[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving "
+        "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Failed "
+        "to recv, got 0 bytes. Connection was likely closed.\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    assert d.findings
+    assert all(f.cls == "collective_timeout" and not f.cause for f in d.findings)
+    assert any(f.rank == 3 for f in d.findings)

@@ -721,6 +721,15 @@ def _advise(f: Finding, compiled: bool) -> None:
             "job's memory) or use fewer data-loader workers"
         )
         return
+    if f.code == "N419":
+        # the store was reached: what failed to meet was rank 0, at the group's first collective
+        f.action = "fix_program"
+        f.advice = (
+            "rank 0 never reached the group's first collective within the store's timeout: look at "
+            "what rank 0 did before it (a hang, work only rank 0 does, a crash whose output is "
+            "elsewhere), or at ranks creating their process groups in different orders"
+        )
+        return
     if f.cls == "slurm_refused" and any(w in f.summary for w in _SLURM_BUSY):
         f.action = "resubmit"
         f.advice = "the controller did not answer in time; submit again (if it keeps failing, ask the admins)"

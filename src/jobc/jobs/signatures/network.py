@@ -216,6 +216,39 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "N419",
+        "nccl-id-never-published",
+        "rendezvous",
+        "cause",
+        ("ncclUniqueId",),
+        re.compile(
+            # ProcessGroupNCCL::broadcastUniqueNCCLID: the first collective on a group creates its
+            # NCCL communicator; rank 0 writes a fresh ncclUniqueId into the c10d store and every
+            # other rank waits for it with store->get(), bounded by the store's timeout. A timeout
+            # there (torch 1.x's `Socket Timeout`, 2.x's `wait timeout after Nms`) means the store
+            # was reachable and alive but rank 0 never reached that first collective: the ranks
+            # did not meet before any communicator existed, so no collective ever ran and no
+            # watchdog timed one out. That is a failed meeting (rendezvous), not a collective
+            # timeout. The same wait ending in a lost connection (reset, closed, 0 bytes) is the
+            # store's host gone, a lost peer (N408).
+            r"\[(?P<rank>[0-9]{1,9})\] is setting up NCCL communicators? and retr(?:ie|ei)ving ncclUniqueId "
+            r"from \[[0-9]{1,9}\] via c10d key-value store by key '[^'\n]{0,200}', but "
+            r"(?:store->get\('[^'\n]{0,200}'\) )?got error: (?P<what>Socket Timeout|[Ww]ait timeout after "
+            r"[0-9]{1,12} ?m?s|Timeout waiting for key|[^\n.]{0,80}?\b[Tt]imed out)"
+        ),
+        "a rank waiting in the c10d store for rank 0's ncclUniqueId until the store's timeout: rank 0 "
+        "never reached the first collective of the group, so the ranks did not meet before its NCCL "
+        "communicator existed (a failed meeting, not a collective's timeout; the same wait ending in "
+        "a lost connection is rank 0's store gone, a lost peer)",
+        "RuntimeError: [2] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via "
+        "c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
+        "RuntimeError: [14] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via "
+        "c10d key-value store by key '0', but store->get('0') got error: Connection reset by peer",
+        "PyTorch (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, broadcastUniqueNCCLID; the "
+        "store's timeout from TCPStore.cpp)",
+        ("rank", "what"),
+    ),
+    Signature(
         "N408",
         "lost-peer",
         "collective_timeout",
@@ -242,18 +275,19 @@ SIGNATURES: tuple[Signature, ...] = (
             r"Horovod has been shut down\. This was caused by an exception on one of the ranks|"
             # the store's server (torchrun's agent or rank 0) gone: c10d's recvBytes
             r"[Ff]ailed to recv, got 0 bytes|"
-            # ProcessGroupNCCL waiting for rank 0's NCCL id in the store (any error: a socket
-            # timeout, a key never written); older torch spells it "retreiving"
+            # ProcessGroupNCCL waiting for rank 0's NCCL id in the store, its wait ended by any
+            # error but a timeout (N419): the store's host gone; older torch spells it "retreiving"
+            r"(?:\[(?P<rank>[0-9]{1,9})\] is setting up NCCL communicators? and )?"
             r"retr(?:ie|ei)ving ncclUniqueId from \[[0-9]{1,9}\] via c10d key-value store)"
         ),
-        "a rank losing its peer or the store (Gloo's pair.cc, a reset socket, rank 0's NCCL id never "
-        "read from the store, Open MPI's peer that disconnected, Horovod shut down by another rank's "
+        "a rank losing its peer or the store (Gloo's pair.cc, a reset socket, the store lost while "
+        "waiting for rank 0's NCCL id, Open MPI's peer that disconnected, Horovod shut down by another rank's "
         "exception): a symptom of a peer's death",
         "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
         "peer [10.0.0.2]:14052",
         "Connection established with peer 10.0.0.2",
         "Gloo (gloo/transport/tcp/pair.cc); Open MPI (help-mpi-btl-tcp.txt); Horovod (common/operations.cc)",
-        ("what",),
+        ("what", "rank"),
     ),
     Signature(
         "N413",
