@@ -1021,3 +1021,40 @@ def test_the_nccl_ids_store_lost_is_a_lost_peer_not_a_failed_meeting(tmp_path: P
     assert d.findings
     assert all(f.cls == "collective_timeout" and not f.cause for f in d.findings)
     assert any(f.rank == 3 for f in d.findings)
+
+
+def test_a_jobs_cancel_speaks_for_its_steps_and_names_its_batch_host(tmp_path: Path) -> None:
+    """Each step's slurmstepd writes its own cancel, on its own node and in any order: the job's
+    line names the node the job ran its batch script on."""
+    log = tmp_path / "x.log"
+    log.write_text(
+        "slurmstepd: error: *** STEP 41.0 ON n2 CANCELLED AT 2025-08-11T19:10:32 ***\n"
+        "slurmstepd: error: *** JOB 41 ON n1 CANCELLED AT 2025-08-11T19:10:32 ***\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.node, first.confidence, first.evidence[0].line) == ("cancelled", "n1", "high", 2)
+
+
+@pytest.mark.parametrize(("second", "confidence"), [("19:10:32", "medium"), ("19:12:05", "high")])
+def test_two_jobs_in_one_file_cancelled_at_one_second_leave_the_job_open(
+    tmp_path: Path, second: str, confidence: str
+) -> None:
+    """Two jobs writing one file and ended at the same second: their lines' order is the order two
+    slurmstepds wrote them, so which job the log is about is said with doubt. A second apart, the
+    earlier is the first (the near miss)."""
+    log = tmp_path / "x.log"
+    log.write_text(
+        "  2%|▏         | 265/11206 [13:41:09<566:25:39, 186.38s/it]\n"
+        "slurmstepd: error: *** STEP 9834940.0 ON gpu52 CANCELLED AT 2025-08-11T19:10:32 ***\n"
+        "slurmstepd: error: *** JOB 9835976 ON gpu54 CANCELLED AT 2025-08-11T19:10:32 ***\n"
+        f"slurmstepd: error: *** JOB 9834940 ON gpu52 CANCELLED AT 2025-08-11T{second} ***\n"
+        "W0811 19:10:32.605000 1389313 site-packages/torch/distributed/elastic/multiprocessing/api.py:900] "
+        "Sending process 1389389 closing signal SIGTERM\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    first = d.findings[0]
+    assert (first.cls, first.node, first.confidence) == ("cancelled", "gpu54", confidence)
+    assert ("job 9834940 on gpu52" in first.summary) == (confidence == "medium")
+

@@ -90,6 +90,8 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("echo")
     if f.code in RECEIVED:
         k.add("received")
+    if f.job is not None and f.cls in _JOB_ENDS:
+        k.add("step_end" if "." in f.job else "job_end")
     return frozenset(k)
 
 
@@ -151,12 +153,24 @@ def _barrier_names(a: Finding, b: Finding) -> bool:
     return a.rank is not None and a.rank in b.ranks
 
 
+def _own_step(a: Finding, b: Finding) -> bool:
+    """`b` is a step (`N.M`) of the job `a` names, ended the same way."""
+    return (
+        a.job is not None
+        and b.job is not None
+        and a.cls == b.cls
+        and "." not in a.job
+        and b.job.split(".", 1)[0] == a.job
+    )
+
+
 SCOPES: dict[str, Callable[[Finding, Finding], bool]] = {
     "process": _same_process,
     "node": _same_node,
     "job": lambda a, b: True,
     "named": _barrier_names,
     "earlier": _earlier,
+    "own_step": _own_step,
 }
 
 #: The rows, most specific first. Each was a special case of the judge before it was a row.
@@ -175,6 +189,15 @@ EXPLAINS: tuple[Row, ...] = (
         "earlier",
         "any",
         "of two torchrun tables (one per node's agent), the earlier failure time is the first",
+    ),
+    Row(
+        "job_end",
+        "step_end",
+        "own_step",
+        "any",
+        "slurmstepd's line that a job ended (cancelled, its time limit, preempted, a node lost) explains "
+        "the same words for the job's steps, which each step's slurmstepd writes on its own node, in "
+        "any order: the job's line names its batch host",
     ),
     Row("stop", "cancel", "job", "any", "a time limit, preemption or node failure explains a bare CANCELLED"),
     Row(
@@ -309,7 +332,9 @@ EXPLAINS: tuple[Row, ...] = (
         "cancel|teardown|guess",
         "job",
         "any",
-        "a process's end explains the step's CANCELLED and the others' SIGTERM",
+        "a process's end explains the step's CANCELLED and the others' SIGTERM (an end by SIGTERM is "
+        "the cancel's own teardown, never its cause)",
+        cause_unless="teardown",
     ),
     Row("crash", "guess", "process", "any", "a crash explains the error lines of its own process"),
     Row("symptom", "guess", "job", "any", "a symptom of a failure explains the error lines around it"),

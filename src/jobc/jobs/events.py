@@ -1009,6 +1009,9 @@ class Scanner(Facts):
             str(fields.get("message", fields.get("what", "")))[:120] if sig else "",
             fields.get("rank"),
             fields.get("time"),
+            # a Slurm job or step the line names: another job's (or the job's own, beside a
+            # step's) line is another event, whichever slurmstepd wrote it
+            fields.get("job"),
         )
         known = self.seen.get(dedupe)
         if known is not None:

@@ -78,6 +78,7 @@ class Finding:
     inferred: bool = False  # its rank or node was inferred, not read from a line that says it
     worded: bool = False  # its class comes from its words (jobc.jobs.lexicon), not a signature
     at: str | None = None  # when it happened, where the log says it in a sortable form
+    job: str | None = None  # the Slurm job (or step, `N.M`) the line names, where it names one
 
     def as_json(self) -> dict[str, Any]:
         return {

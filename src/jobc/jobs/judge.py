@@ -164,6 +164,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     _requeue(scanner, findings)
     findings = _merge(findings)
     _place_unlabelled(findings)
+    _jobs_ended_together(findings)
     causes = sorted((f for f in findings if f.cause), key=lambda f: (-f.strength, f.order))
     if causes:
         identity.borrow_node(causes[0], findings, solo=solo and not scanner.labelled)
@@ -273,8 +274,10 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
     f.worded = (e.sig is None and e.cls != "unknown") or "worded" in fx
     f.report = bool(e.sig and e.sig.report) or (e.sig is None and e.cls in ("exit_code", "signal"))
     f.inferred = who.inferred
-    at = fx.get("time")
+    at = fx.get("time") or fx.get("at")
     f.at = at if isinstance(at, str) and at[:4].isdigit() else None
+    job = fx.get("job")
+    f.job = job if isinstance(job, str) and job[:1].isdigit() else None
     return f
 
 
@@ -532,6 +535,32 @@ def _place_unlabelled(findings: list[Finding]) -> None:
     first.ranks = [source.rank] if source.rank is not None else first.ranks
     first.inferred = first.inferred or source.inferred
     first.evidence = [*first.evidence, *source.evidence[:1]][: EVIDENCE_CAP + 1]
+
+
+def _jobs_ended_together(findings: list[Finding]) -> None:
+    """Two jobs writing one file, ended by Slurm at the same second (`*** JOB 7 ON a CANCELLED AT
+    T ***` and `*** JOB 9 ON b CANCELLED AT T ***`): the order of their lines is the order two
+    slurmstepds wrote them, not the order of the events, so which job the log is about, and its
+    node, is a choice the log does not make. The first cause keeps its class and says so."""
+    causes = sorted((f for f in findings if f.cause), key=lambda f: (-f.strength, f.order))
+    first = causes[0] if causes else None
+    if first is None or first.job is None or first.at is None:
+        return
+    mine = first.job.split(".", 1)[0]
+    others = [
+        f
+        for f in causes[1:]
+        if f.job is not None and f.job.split(".", 1)[0] != mine and f.at == first.at and f.cls == first.cls
+    ]
+    if not others:
+        return
+    for f in (first, *others):
+        f.inferred = True
+    named = ", ".join(f"job {f.job}" + (f" on {f.node}" if f.node else "") for f in others[:3])
+    first.summary += (
+        f" (the log holds other jobs ended the same way at the same time, {named}: which one it is "
+        "about, the log does not say)"
+    )
 
 
 def _requeue(scanner: Facts, findings: list[Finding]) -> None:

@@ -281,8 +281,8 @@ SIGNATURES: tuple[Signature, ...] = (
             r"retr(?:ie|ei)ving ncclUniqueId from \[[0-9]{1,9}\] via c10d key-value store)"
         ),
         "a rank losing its peer or the store (Gloo's pair.cc, a reset socket, the store lost while "
-        "waiting for rank 0's NCCL id, Open MPI's peer that disconnected, Horovod shut down by another rank's "
-        "exception): a symptom of a peer's death",
+        "waiting for rank 0's NCCL id, Open MPI's peer that disconnected, Horovod shut down by "
+        "another rank's exception): a symptom of a peer's death",
         "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
         "peer [10.0.0.2]:14052",
         "Connection established with peer 10.0.0.2",
