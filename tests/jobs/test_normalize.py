@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from jobc.jobs.normalize import clean, split_flat_table, split_records, wrap_width
+from jobc.jobs.normalize import (
+    clean,
+    continues,
+    split_flat_table,
+    split_records,
+    weak_wrap_width,
+    wrap_width,
+)
 
 
 @pytest.mark.parametrize(
@@ -49,6 +56,54 @@ def test_a_fixed_wrapping_width_is_found_only_when_many_lines_end_there() -> Non
     assert wrap_width([120] * 5 + [130]) is None
     assert wrap_width([80, 95, 61, 77, 120]) is None
     assert wrap_width([]) is None
+
+
+def test_a_width_few_lines_reach_is_the_longest_two_different_lines_have() -> None:
+    a, b = "x" * 79 + "a", "y" * 79 + "b"
+    assert weak_wrap_width([a, "short", b, "z" * 70]) == 80
+    # one line at the longest length, or the same line twice (every rank's copy): no width
+    assert weak_wrap_width([a, "z" * 70]) is None
+    assert weak_wrap_width([a, a, "z" * 70]) is None
+    # prose: nothing long enough
+    assert weak_wrap_width(["a short line", "another"]) is None
+    # progress bars are drawn to the terminal's width: two of one length are no paste's width
+    bars = [f"Epoch {n}: {'#' * 40}| 331/1063 [01:06<03:59,  3.06it/s]Killed" for n in (1, 2)]
+    assert len(bars[0]) >= 60
+    assert weak_wrap_width(bars) is None
+
+
+@pytest.mark.parametrize(
+    ("head", "rest"),
+    [
+        ("… its NCCL output follows: gpu-a0", "7:412:790 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB"),
+        ("ray::TaskRunner.run() (pid=18948, i", "p=10.1.2.3)"),
+        ("… on gpu-node-02, is localhost: False, excep", "tion: No authentication methods available"),
+        ("… Got completion from peer 10.3.1.8<36721> with error 12, opcode", ", len 0, vendor err 129"),
+    ],
+)
+def test_a_cut_inside_a_token_whose_rest_cannot_start_a_line_is_joined(head: str, rest: str) -> None:
+    assert continues(head, rest)
+
+
+@pytest.mark.parametrize(
+    ("head", "rest"),
+    [
+        ("… the loader finished its first pass ", "over the shards"),  # the cut fell at a space
+        ("… the loader finished its first pass", " over the shards"),
+        ("… the loader finished its first pass", "Traceback (most recent call last):"),
+        ("… the loader finished its first pass", "Epoch 3: loss=2.31"),  # a capital starts lines
+        ("… the loader finished its first pass", "srun: error: node3: task 1: Exited with exit code 1"),
+        ("… the loader finished its first pass", "slurmstepd-node3: error: *** JOB 7 CANCELLED ***"),
+        ("… the loader finished its first pass", "gpu004: RuntimeError: boom"),  # pdsh's host
+        ("… the loader finished its first pass", "torch.distributed.DistBackendError: boom"),
+        ("… the loader finished its first pass", "frame #3: c10d::TCPStore::doWait"),
+        ("… the loader finished its first pass", "[rank1]: ValueError: x"),
+        ("… the loader finished its first pass", ""),
+        ("… 331/1063 [01:06<03:59,  3.06it/s]Killed", "root@18135a5a8205:/LandMark# python3 -m app.trainer"),
+    ],
+)
+def test_a_cut_at_a_space_or_a_next_line_that_starts_as_lines_do_is_not_joined(head: str, rest: str) -> None:
+    assert not continues(head, rest)
 
 
 def test_a_table_flattened_onto_its_root_cause_line() -> None:

@@ -1058,3 +1058,82 @@ def test_two_jobs_in_one_file_cancelled_at_one_second_leave_the_job_open(
     assert (first.cls, first.node, first.confidence) == ("cancelled", "gpu54", confidence)
     assert ("job 9834940 on gpu52" in first.summary) == (confidence == "medium")
 
+
+def _wrapped(*messages: str, width: int) -> str:
+    """Messages as a paste or a terminal wraps them: cut every `width` characters."""
+    return "".join(m[i : i + width] + "\n" for m in messages for i in range(0, len(m), width))
+
+
+_WARN = (
+    "2024-05-01 12:00:00 rank 3 stalled in allreduce, its NCCL output follows: gpu-a07:412:790 [3] "
+    "transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.3.1.8<36721> with error 12, "
+    "opcode 0, len 0, vendor err 129 (Recv)"
+)
+_RAY = "ray.exceptions.RayTaskError(ValueError): ray::TaskRunner.run() (pid=18948, ip=10.1.2.3)"
+_COLOSSAL = (
+    "Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 train.py on gpu-node-02, "
+    "is localhost: False, exception: No authentication methods available"
+)
+_NOTE = (
+    "Launching on 2 nodes: gpu-node-01 and gpu-node-02, with 8 processes on each node, the rendezvous "
+    "at gpu-node-01:29500 and a timeout of 900s"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # a NCCL WARN's host cut in two: two lines reach the width, the first ends inside the host
+        (_wrapped(_WARN, width=80), ("nccl_error", None, "gpu-a07", 1)),
+        # Ray's header cut inside `ip=`: its node on the next piece
+        (
+            _wrapped(_NOTE, width=_RAY.find("ip=") + 1)
+            + TB
+            + _wrapped(_RAY, width=_RAY.find("ip=") + 1)
+            + '  File "/home/u/run.py", line 4, in run\n    f()\nValueError: no data\n',
+            ("exception", None, "10.1.2.3", 10),
+        ),
+        # ColossalAI's `exception:` cut from its line: ssh's failure, not an exit code
+        (
+            _wrapped(_NOTE, _COLOSSAL, width=_COLOSSAL.find("exception") + 5),
+            ("unknown", None, "gpu-node-02", 3),
+        ),
+    ],
+    ids=["nccl-warn-host-cut", "ray-ip-cut", "colossal-exception-cut"],
+)
+def test_a_message_wrapped_at_a_width_few_lines_reach_is_rejoined(
+    tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node, first.evidence[0].line) == want, first.summary
+
+
+def test_lines_that_only_share_the_longest_length_stay_apart(tmp_path: Path) -> None:
+    """Two lines of the same, longest, length, each followed by a line of its own (srun's report,
+    pdsh's host prefix): no join, each read as it is."""
+    a = "step 100 loss 2.31 lr 3.0e-4 tokens/s 51200 grad_norm 0.88 mem 71.2GiB sched cosine_w"
+    b = "step 200 loss 2.12 lr 2.9e-4 tokens/s 51168 grad_norm 0.91 mem 71.2GiB sched cosine_w"
+    log = tmp_path / "x.log"
+    log.write_text(
+        f"{a}\nsrun: error: node3: task 1: Exited with exit code 1\n{b}\ngpu004: RuntimeError: boom\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    lines = sorted(ev.line for f in d.findings for ev in f.evidence[:1])
+    assert lines == [2, 4]
+    srun = next(f for f in d.findings if f.evidence[0].line == 2)
+    assert (srun.task, srun.node) == (1, "node3")
+
+
+def test_a_message_over_three_pieces_of_a_wrapped_log_is_read_whole(tmp_path: Path) -> None:
+    host = "gpu-node12.longpartitionname.cluster.example.org"
+    message = (
+        f"slurmstepd: error: *** JOB 4512 ON {host} CANCELLED AT 2024-03-01T10:00:07 DUE TO TIME LIMIT ***"
+    )
+    log = tmp_path / "x.log"
+    log.write_text(_wrapped("Epoch 3: loss=2.31, " * 8, message, width=60), encoding="utf-8")
+    assert len(message) > 120  # three pieces, its reason on the last
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.node, first.evidence[0].line) == ("time_limit", host, 4)

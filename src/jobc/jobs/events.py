@@ -207,6 +207,7 @@ class Scanner(Facts):
         self.last_error_left = 0
         self.last_error_armed = False
         self.wrap: int | None = None  # the width the log was wrapped at, when it was
+        self.weak = False  # that width is one few lines reach: a cut is joined on its own evidence
         self.wrapped: tuple[str, int, str] | None = None  # a line cut at that width, waiting for its rest
         # an exception line whose message may go on over the next lines (a hard-wrapped paste)
         self.cont: tuple[Event, tuple[Any, ...], int, str] | None = None
@@ -218,6 +219,9 @@ class Scanner(Facts):
         width a terminal or a pasting tool wrapped it at, if it was."""
         self.model = prefixes.infer((n, normalize.clean(t)) for n, t in sample)
         self.wrap = normalize.wrap_width(len(t) for _, t in sample)
+        self.weak = self.wrap is None
+        if self.wrap is None:
+            self.wrap = normalize.weak_wrap_width(t for _, t in sample)
 
     # -- state the reader asks about ------------------------------------------------------
 
@@ -254,12 +258,20 @@ class Scanner(Facts):
         """A line cut at the log's wrapping width is read with the line that continues it, as one
         record numbered by its first line (unless the next line starts a record of its own)."""
         held, self.wrapped = self.wrapped, None
+        piece = raw
         if held is not None:
-            if raw.strip() and not _RECORD.match(raw) and not raw.startswith("Traceback"):
+            if self.weak:
+                # (and no prefix of the file's own: a label, a host, a time starts a line)
+                goes_on = normalize.continues(held[2], raw) and prefixes.split(raw, self.model).text == raw
+            else:
+                goes_on = bool(raw.strip()) and not _RECORD.match(raw) and not raw.startswith("Traceback")
+            if goes_on:
                 number, raw = held[1], held[2] + raw
             else:
                 self._read_piece(held[0], held[1], held[2])
-        if len(raw) == self.wrap:
+        # a piece that reaches the width again may go on over the next line too (a message of
+        # three pieces and more)
+        if len(piece) == self.wrap and len(raw) < MAX_LINE:
             self.wrapped = (path, number, raw)
             return None
         return number, raw

@@ -9,12 +9,15 @@ text that is matched, never from the numbering: every record keeps the line (or 
 Some messages span lines: a terminal or a pasting tool that wraps at a fixed width cuts a message
 anywhere, and a torchrun table or a traceback pasted with its newlines lost sits on one line.
 `wrap_width` finds a fixed wrapping width from the lines' lengths (a width many lines reach
-exactly); `split_flat_table` gives back the fields of a ChildFailedError table flattened onto its
-`Root Cause` line; `split_records` gives back the records one line holds (a text glued to a
-progress bar whose carriage return a paste lost, a whole log pasted on one line). The lines that
-continue a statement (`what():` after `terminate called`,
-`Last error:` after an NCCL error, `Exception raised from …` after a c10 error) are attached to it
-by the events stage, which knows which statement is open.
+exactly); where only a few reach it (`weak_wrap_width`: two different lines at the longest
+length), a line at that width is joined to the next only when the cut itself says so
+(`continues`: it fell inside a token, and the rest cannot start a line); `split_flat_table`
+gives back the fields of a ChildFailedError table flattened onto its `Root Cause` line;
+`split_records` gives back the records one line holds (a text glued to a progress bar whose
+carriage return a paste lost, a whole log pasted on one line). The lines that continue a
+statement (`what():` after `terminate called`, `Last error:` after an NCCL error, `Exception
+raised from …` after a c10 error) are attached to it by the events stage, which knows which
+statement is open.
 """
 
 from __future__ import annotations
@@ -77,6 +80,51 @@ def wrap_width(lengths: Iterable[int]) -> int | None:
     if hits >= 3 and longer == 0 and hits >= 0.2 * sum(counts.values()):
         return width
     return None
+
+
+def weak_wrap_width(lines: Iterable[str]) -> int | None:
+    """A width a paste wrapped at that few lines reach (too few for `wrap_width`): the longest
+    length, when at least two different lines have it. Evidence enough only with each cut's own
+    (`continues`): identical lines (a message every rank printed) say nothing of a width."""
+    at: dict[int, set[str]] = {}
+    for text in lines:
+        # (a progress bar is drawn to the terminal's width: bars of one length say nothing of a
+        # paste's)
+        if len(text) >= MIN_WRAP and ("]" not in text or _BAR_END.search(text) is None):
+            bucket = at.setdefault(len(text), set())
+            if len(bucket) < 2:
+                bucket.add(text)
+    if not at:
+        return None
+    width = max(at)
+    return width if len(at[width]) >= 2 else None
+
+
+#: How the rest of a line cut at a fixed width may start: inside a word or a number (a lower-case
+#: letter, a digit) or with the punctuation that goes on a token (`=`, `)`, `,`, `.`, `:` …); a
+#: capital, a bracket, a quote mark or a space starts lines as often as it goes on one.
+_GOES_ON = re.compile(r"[a-z0-9)\]},.;:=/_>\-]")
+#: ... and the lines that start so and still start a record of their own: a traceback's lines,
+#: C++'s terminate handler, a tool's `name: ` (srun, slurmstepd, a shell, pdsh's host with its
+#: digits), an exception's dotted type.
+_STARTS_A_LINE = re.compile(
+    r"(?:frame #[0-9]|what\(\)|terminate called|"
+    r"(?:srun|slurmstepd|sbatch|salloc|scontrol|pdsh|bash|sh|zsh|python[0-9.]{0,5}|mpirun|mpiexec|"
+    r"torchrun|deepspeed|accelerate|ray|nvidia-smi)(?:[@:\s]|-[a-z0-9.]{1,40}:)|"
+    r"[A-Za-z][A-Za-z0-9_.\-]{0,62}[0-9][A-Za-z0-9_.\-]{0,62}: |"
+    r"[a-z_][a-z0-9_.\-]{0,31}@[A-Za-z0-9_.\-]{1,63}:|"  # a shell prompt, `user@host:~/dir$`
+    r"(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception|Warning)\b)"
+)
+
+
+def continues(head: str, rest: str) -> bool:
+    """Whether `rest` is the rest of `head`, a line a paste or a terminal cut at a width few lines
+    reach: the cut fell inside a token (`head` ends with one, `rest` goes on with one) and
+    `rest` cannot start a line (`…ip` / `=10.0.0.7) …`, `…gpu-a0` / `7:412:790 [3] NCCL WARN …`).
+    A line that ends at a space, or a next line that starts as lines do, is never joined."""
+    if not head or not rest or head[-1].isspace() or _GOES_ON.match(rest) is None:
+        return False
+    return _STARTS_A_LINE.match(rest) is None
 
 
 _FLAT_FIELD = re.compile(
@@ -153,4 +201,13 @@ def split_records(text: str) -> list[str]:
     return parts
 
 
-__all__ = ["ANSI", "clean", "has_control", "split_flat_table", "split_records", "wrap_width"]
+__all__ = [
+    "ANSI",
+    "clean",
+    "continues",
+    "has_control",
+    "split_flat_table",
+    "split_records",
+    "weak_wrap_width",
+    "wrap_width",
+]
