@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cluster import SlurmCluster
-from tests.support.simulator import Ignore, differences, simulate, slurmlib
+from tests.support.simulator import Ignore, compare_runs, differences, simulate, slurmlib
 from tests.support.simulator.run import directives
 
 HEAD = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=01:00:00\n"
@@ -425,3 +425,22 @@ def test_srun_passes_each_tasks_output_on_line_by_line() -> None:
     assert run.texts["log.txt"].splitlines().count("b") == 16
     # one task's output comes as it wrote it
     assert run.texts["one.txt"] == "alone"
+
+
+def test_a_script_that_runs_no_program_runs_alike_in_every_scenario_and_is_run_once() -> None:
+    # the scenario reaches a stub only through a program (it fails in `fail`, waits for a signal in
+    # `signal`): without one, every scenario's run is the `complete` run, not run again
+    calls = (
+        HEAD + "#SBATCH --signal=B:USR1@60\ntrap 'echo warned' USR1\necho start\nhostname\nsrun hostname\n"
+    )
+    both = simulate(calls, scenarios=("complete", "signal", "fail"))
+    for scenario in ("signal", "fail"):
+        alone = simulate(calls, scenarios=(scenario,))[scenario]
+        assert compare_runs(both[scenario], alone) == []
+        assert both[scenario].scenario == scenario
+        assert both[scenario].processes == both["complete"].processes
+    # near miss: with a program the scenarios differ, and each is run
+    program = calls + "srun python t.py\n"
+    runs = simulate(program, scenarios=("complete", "signal"))
+    assert {p.signals for p in runs["signal"].named("python")} == {("SIGTERM",)}
+    assert {p.signals for p in runs["complete"].named("python")} == {()}

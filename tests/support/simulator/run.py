@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -582,5 +582,26 @@ def simulate(
                 scenario, refused=refused or f"too large to simulate: {alloc.too_large}", allocation=merged
             )
             continue
+        same = runs.get("complete")
+        if same is not None and _alike(same):
+            runs[scenario] = replace(
+                same,
+                scenario=scenario,
+                allocation=dict(same.allocation),
+                events=list(same.events),
+                processes=list(same.processes),
+                files=dict(same.files),
+                texts=dict(same.texts),
+            )
+            continue
         runs[scenario] = _one(data, scenario, alloc, setting)
     return Simulation(runs)
+
+
+def _alike(complete: Run) -> bool:
+    """Whether every scenario runs as `complete` did: the scenario reaches a stub only through a
+    program it runs (`run` records: it exits 1 in `fail`, waits for a signal in `signal`), so a
+    script that started none did in each scenario what it did in `complete` (the same commands,
+    the same events), and is not run again."""
+    ended = not any(e.startswith("did not end") for e in complete.events)
+    return ended and not any(p.kind == "run" for p in complete.processes)
