@@ -9,7 +9,9 @@ file name, with nothing else to register. Each is imported here, once, and gives
 - `LIVE = True`: it has something to say only with `jobc lint --live`;
 - `READS`: the spec fields its check needs, as data paths; unless the file (with its profiles and
   `--set`) gives one of them a value, the check has nothing to say, and lint does not load it.
-  Every path must name a field of the schema: a misspelt one would silence the rule.
+  Every path must name a field of the schema: a misspelt one would silence the rule;
+- whether its script check is its spec check (`SCRIPTS = True`): then `READS` holds on a script
+  too, of the data the script is read into (a `check_script` of its own reads the script's facts).
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ HEADER = '''"""Every rule of jobc, for lint to find without importing it. Genera
 Written by `uv run python tools/regen.py` from the rule modules (`rules/<group>/jcNNN_*.py`); a
 test fails when it is stale. One row a rule, in code order: code, name, severity, summary,
 remediation, the module under `jobc.lint.rules`, the kinds of file it checks ("spec", "script"),
-whether it speaks only with `--live`, and the spec fields its check needs (data paths; empty:
-it always runs). `jobc.lint.rules` reads it.
+whether it speaks only with `--live`, the spec fields its check needs (data paths; empty: it
+always runs), and whether those fields gate its script check too (its script check is its spec
+check). `jobc.lint.rules` reads it.
 """
 
 # ruff: noqa: E501 (a summary or a remediation is one sentence, as the rule module writes it)
 
-Row = tuple[str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...]]
+Row = tuple[str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...], bool]
 
 ROWS: tuple[Row, ...] = (
 '''
@@ -70,8 +73,20 @@ def row(name: str, module: ModuleType) -> tuple[Any, ...]:
         if not _in_schema(path):
             raise SystemExit(f"regen: {meta.code} READS {'.'.join(path)}, which is no field of the spec")
     live = getattr(module, "LIVE", False) is True
+    same = getattr(module, "check_script", None) is None and getattr(module, "SCRIPTS", False) is True
     severity = str(meta.severity)
-    return (meta.code, meta.name, severity, meta.summary, meta.remediation, name, tuple(kinds), live, reads)
+    return (
+        meta.code,
+        meta.name,
+        severity,
+        meta.summary,
+        meta.remediation,
+        name,
+        tuple(kinds),
+        live,
+        reads,
+        same,
+    )
 
 
 def rows() -> list[tuple[Any, ...]]:

@@ -85,7 +85,7 @@ def rule_modules(modules: set[str], wanted: str) -> set[str]:
     by_module = {f"jobc.lint.rules.{row[5]}": row for row in ROWS}
     out = set()
     for name in modules & set(by_module):
-        _, _, _, _, _, _, kinds, live, _ = by_module[name]
+        kinds, live = by_module[name][6:8]
         if (
             (wanted == "script-only" and kinds == ("script",))
             or (wanted == "spec-only" and kinds == ("spec",))

@@ -153,3 +153,46 @@ def test_rule_modules_are_imported_when_a_file_needs_them() -> None:
     # accounts (JC123 is --live alone)
     assert not {c for c in loaded if c.startswith(("JC0", "JC8", "JC120", "JC123"))}, sorted(loaded)
     assert "JC302" not in loaded  # ddp-two-node has no model
+
+
+def _scripts() -> list[Path]:
+    corpus = ROOT / "tests" / "script" / "corpus"
+    return sorted(p for p in corpus.rglob("*") if p.suffix in (".sh", ".sbatch", ".slurm"))
+
+
+def test_linting_scripts_with_the_registry_skips_finds_what_running_every_check_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from jobc.lint.scripts import lint_path
+
+    scripts = _scripts()
+    assert len(scripts) > 100
+    gated = {code for code, reads, _ in rules._CHECKED["script"] if reads}
+    assert gated >= {"JC109", "JC110", "JC501", "JC601", "JC604"}
+    # a check of a script's own facts is never gated by the spec fields its spec check reads
+    assert not gated & {"JC101", "JC102", "JC505"}
+    skipped = [lint_path(script).findings for script in scripts]
+    every = {kind: tuple((c, (), False) for c, _, _ in rows) for kind, rows in rules._CHECKED.items()}
+    monkeypatch.setattr(rules, "_CHECKED", every)
+    assert [lint_path(script).findings for script in scripts] == skipped
+
+
+def test_a_script_that_writes_none_of_a_rules_fields_does_not_load_it(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = tmp_path / "job.sh"
+    script.write_text("#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=01:00:00\nsrun python t.py\n")
+    probe = (
+        "import sys; from pathlib import Path; from jobc.lint.scripts import lint_path; "
+        f"lint_path(Path({str(script)!r})); "
+        "print(' '.join(m for m in sys.modules if m.startswith('jobc.lint.rules.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    loaded = {m.rsplit(".", 1)[1][:5].upper() for m in out if re.search(r"\.jc[0-9]{3}_", m)}
+    assert {"JC801", "JC104"} <= loaded  # checks every script meets
+    assert not loaded & {"JC109", "JC110", "JC120", "JC121", "JC122", "JC501", "JC601", "JC604"}, sorted(
+        loaded
+    )

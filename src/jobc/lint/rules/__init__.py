@@ -80,9 +80,13 @@ class _Rules(Mapping[str, Rule]):
 
 RULES: Mapping[str, Rule] = _Rules()
 
-# the checks lint runs on each kind of file: (code, fields its spec check reads, whether it needs --live)
+# the checks lint runs on each kind of file: (code, the fields without which it has nothing to say,
+# whether it needs --live); on a script, a check's fields gate it when it is the spec's check
 _CHECKED = {
-    kind: tuple((row[0], row[8], row[7]) for row in ROWS if kind in row[6]) for kind in ("spec", "script")
+    kind: tuple(
+        (row[0], row[8] if kind == "spec" or row[9] else (), row[7]) for row in ROWS if kind in row[6]
+    )
+    for kind in ("spec", "script")
 }
 
 
@@ -90,14 +94,16 @@ def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
     """The checks a file of this kind ("spec" or "script") meets, in code order, each rule's module
     imported as it comes. A rule that needs `--live` runs only with it; a spec check that reads
     certain fields (`READS`) only when the spec, its profiles or --set write one of them, or with
-    `--live` (the partition rules take the facts a profile would give from the cluster). (A
-    script's checks read the script's own facts as well, so they all run.)"""
+    `--live` (the partition rules take the facts a profile would give from the cluster). On a
+    script the same holds of the data the script is read into, for a rule whose script check is
+    its spec check (`SCRIPTS = True`); a `check_script` of its own reads the script's facts as
+    well, so it always runs."""
     data = ctx.data
     written: dict[tuple[str, ...], bool] = {}  # of this file's data: rules share their READS
     for code, reads, live_only in _CHECKED.get(kind, ()):
         if live_only and not live:
             continue
-        if reads and kind == "spec" and not live:
+        if reads and not live:
             for path in reads:
                 given = written.get(path)
                 if given is None:

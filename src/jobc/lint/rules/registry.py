@@ -3,13 +3,14 @@
 Written by `uv run python tools/regen.py` from the rule modules (`rules/<group>/jcNNN_*.py`); a
 test fails when it is stale. One row a rule, in code order: code, name, severity, summary,
 remediation, the module under `jobc.lint.rules`, the kinds of file it checks ("spec", "script"),
-whether it speaks only with `--live`, and the spec fields its check needs (data paths; empty:
-it always runs). `jobc.lint.rules` reads it.
+whether it speaks only with `--live`, the spec fields its check needs (data paths; empty: it
+always runs), and whether those fields gate its script check too (its script check is its spec
+check). `jobc.lint.rules` reads it.
 """
 
 # ruff: noqa: E501 (a summary or a remediation is one sentence, as the rule module writes it)
 
-Row = tuple[str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...]]
+Row = tuple[str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...], bool]
 
 ROWS: tuple[Row, ...] = (
     (
@@ -22,6 +23,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC002",
@@ -33,6 +35,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC003",
@@ -44,6 +47,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC004",
@@ -55,6 +59,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC005",
@@ -66,6 +71,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC006",
@@ -77,6 +83,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC007",
@@ -88,6 +95,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC008",
@@ -99,6 +107,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC101",
@@ -110,6 +119,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("resources", "tasks_per_node"),),
+        False,
     ),
     (
         "JC102",
@@ -121,6 +131,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("resources", "tasks_per_node"),),
+        False,
     ),
     (
         "JC103",
@@ -132,6 +143,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC104",
@@ -143,6 +155,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC105",
@@ -154,6 +167,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (),
+        False,
     ),
     (
         "JC106",
@@ -165,6 +179,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        False,
     ),
     (
         "JC107",
@@ -176,6 +191,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC108",
@@ -187,6 +203,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC109",
@@ -198,6 +215,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("resources", "cpus_per_task"),),
+        True,
     ),
     (
         "JC110",
@@ -209,6 +227,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("slurm", "array"), ("slurm", "dependency"), ("sweep",)),
+        True,
     ),
     (
         "JC120",
@@ -220,6 +239,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("cluster", "all_partitions"),),
+        True,
     ),
     (
         "JC121",
@@ -231,6 +251,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("cluster", "partitions"),),
+        True,
     ),
     (
         "JC122",
@@ -242,6 +263,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("cluster", "partitions"),),
+        True,
     ),
     (
         "JC123",
@@ -253,6 +275,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         True,
         (),
+        True,
     ),
     (
         "JC201",
@@ -264,6 +287,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (),
+        False,
     ),
     (
         "JC202",
@@ -275,6 +299,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("model",),),
+        False,
     ),
     (
         "JC203",
@@ -286,6 +311,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("model",),),
+        False,
     ),
     (
         "JC204",
@@ -297,6 +323,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("parallelism", "ep"), ("parallelism", "etp")),
+        False,
     ),
     (
         "JC205",
@@ -308,6 +335,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("workload", "global_batch"),),
+        False,
     ),
     (
         "JC206",
@@ -319,6 +347,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("workload", "seq_length"),),
+        False,
     ),
     (
         "JC207",
@@ -330,6 +359,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("parallelism", "sequence_parallel"),),
+        False,
     ),
     (
         "JC208",
@@ -341,6 +371,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("parallelism", "tp"),),
+        False,
     ),
     (
         "JC209",
@@ -352,6 +383,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("parallelism", "ep"),),
+        False,
     ),
     (
         "JC210",
@@ -363,6 +395,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("model",),),
+        False,
     ),
     (
         "JC211",
@@ -374,6 +407,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("model",),),
+        False,
     ),
     (
         "JC301",
@@ -385,6 +419,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("model",),),
+        False,
     ),
     (
         "JC302",
@@ -396,6 +431,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("model",),),
+        False,
     ),
     (
         "JC303",
@@ -407,6 +443,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("model",),),
+        False,
     ),
     (
         "JC401",
@@ -418,6 +455,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC402",
@@ -429,6 +467,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC403",
@@ -440,6 +479,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (),
+        False,
     ),
     (
         "JC404",
@@ -451,6 +491,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC405",
@@ -462,6 +503,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (),
+        False,
     ),
     (
         "JC406",
@@ -473,6 +515,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC407",
@@ -484,6 +527,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC501",
@@ -495,6 +539,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("slurm", "extra"),),
+        True,
     ),
     (
         "JC502",
@@ -506,6 +551,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("container",),),
+        False,
     ),
     (
         "JC503",
@@ -517,6 +563,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("launch", "workdir"),),
+        False,
     ),
     (
         "JC504",
@@ -528,6 +575,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC505",
@@ -539,6 +587,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("container",),),
+        False,
     ),
     (
         "JC506",
@@ -550,6 +599,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("cluster", "air_gapped"),),
+        False,
     ),
     (
         "JC507",
@@ -561,6 +611,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (),
+        False,
     ),
     (
         "JC508",
@@ -572,6 +623,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("launch", "workdir"),),
+        False,
     ),
     (
         "JC509",
@@ -583,6 +635,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("launch", "setup"),),
+        False,
     ),
     (
         "JC601",
@@ -594,6 +647,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("resilience", "requeue"),),
+        True,
     ),
     (
         "JC602",
@@ -605,6 +659,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "signal"),),
+        False,
     ),
     (
         "JC603",
@@ -616,6 +671,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "checkpoint", "size_gb"), ("resilience", "checkpoint", "write_gbps")),
+        False,
     ),
     (
         "JC604",
@@ -627,6 +683,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (("resilience", "signal"),),
+        True,
     ),
     (
         "JC605",
@@ -638,6 +695,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "requeue"),),
+        False,
     ),
     (
         "JC606",
@@ -649,6 +707,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "retry_on"),),
+        False,
     ),
     (
         "JC607",
@@ -660,6 +719,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "retry_on"),),
+        False,
     ),
     (
         "JC608",
@@ -671,6 +731,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "retry_on"),),
+        False,
     ),
     (
         "JC609",
@@ -682,6 +743,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "retry_on"),),
+        False,
     ),
     (
         "JC610",
@@ -693,6 +755,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "preflight"),),
+        False,
     ),
     (
         "JC611",
@@ -704,6 +767,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "retry_on"),),
+        False,
     ),
     (
         "JC612",
@@ -715,6 +779,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("resilience", "preflight"),),
+        False,
     ),
     (
         "JC701",
@@ -726,6 +791,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        True,
     ),
     (
         "JC702",
@@ -737,6 +803,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
+        False,
     ),
     (
         "JC703",
@@ -748,6 +815,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (),
+        False,
     ),
     (
         "JC704",
@@ -759,6 +827,7 @@ ROWS: tuple[Row, ...] = (
         ("spec",),
         False,
         (("monitoring", "dump_dir"),),
+        False,
     ),
     (
         "JC800",
@@ -770,6 +839,7 @@ ROWS: tuple[Row, ...] = (
         (),
         False,
         (),
+        False,
     ),
     (
         "JC801",
@@ -781,6 +851,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC802",
@@ -792,6 +863,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC803",
@@ -803,6 +875,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC804",
@@ -814,6 +887,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC805",
@@ -825,6 +899,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC806",
@@ -836,6 +911,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC807",
@@ -847,6 +923,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC808",
@@ -858,6 +935,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC809",
@@ -869,6 +947,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC810",
@@ -880,6 +959,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC811",
@@ -891,6 +971,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC812",
@@ -902,6 +983,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC813",
@@ -913,6 +995,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC814",
@@ -924,6 +1007,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC815",
@@ -935,6 +1019,7 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
     (
         "JC816",
@@ -946,5 +1031,6 @@ ROWS: tuple[Row, ...] = (
         ("script",),
         False,
         (),
+        False,
     ),
 )
