@@ -62,7 +62,6 @@ def _case(path: Path) -> Case:
 # that a fix, or a new miss, is seen: the script's lint does not yet meet its header
 _LINT_NOT_YET = {
     "soda_a100_torchrun_4nodes.sh",  # JC407 where the annotators expect none
-    "jku_l2m_hydra_torchrun_no_srun_2nodes.sh",  # JC104 on a port in a Hydra launcher override
 }
 
 
@@ -113,7 +112,6 @@ _READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-", "aisg_llmfoundry_bashc
 # (hpc2n's GPUs per node are `gpu:v100:x`, which sbatch refuses: left out on purpose, JC809)
 _IMPORT_NOT_YET = {
     "hpc2n_course_gres_placeholder_x.sh": {"gpus_per_node"},
-    "jku_l2m_hydra_torchrun_no_srun_2nodes.sh": {"mode"},
     "lead_onegpu_standalone_branch.sh": {"mode"},
     "llmc_fs_srun_bashc_binary_2x8.sh": {"program"},
     "prolong_64k_header_string_onenode.sh": {"mode", "program"},

@@ -184,7 +184,10 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 why = _refused(launcher.name, f"`{word.raw}` read as the option and its value")
             for said in _set_nowhere(word.raw, facts):
                 why += f"; {said}; empty, the launcher reads the next word as this option's value"
-            out.skip(word.span, f"{launcher.name} {word.raw}", why)
+            # an option as written (`--nnodes 2`) names its launcher; a Hydra override
+            # (`hydra.launcher.nnodes=2`) names itself
+            shown = f"{launcher.name} {word.raw}" if word.raw.startswith("-") else word.raw
+            out.skip(word.span, shown, why)
         for flag in launcher.flags:
             why = "jobc starts torch.distributed.run itself"
             if flag in launcher.unknown:
@@ -573,6 +576,9 @@ _INNER_WHY = {
     "named-wrapper": "a command that runs the launcher or interpreter after it (a profiler, a binder): "
     "not carried; the spec runs what it wraps",
     "executable": "an executable Python file, run by its own `#!` line: the spec runs it with launch.python",
+    "hydra-torchrun": "Hydra's torchrun launcher, which starts an agent per node that forks its workers: "
+    "launch.mode torchrun does that, so the override and its hydra.launcher settings are not passed on "
+    "(the program's multirun runs each job in the worker's process)",
     "srun-option": "the tasks see only the variables it names: not carried (jobc's srun passes them all)",
 }
 # interpreter options with an environment variable that does the same for every Python process

@@ -155,6 +155,10 @@ class Step:
     code: Word | None = None  # `python -c CODE`: code no spec field holds
     # `tune run RECIPE`: a torchtune recipe by name, whose file the installed torchtune holds
     recipe: Word | None = None
+    # the program starts its processes through a launcher of its own that jobc cannot read (a
+    # Hydra multirun whose launcher plugin its config, or a plugin jobc does not know, chooses):
+    # the word that says so; the launch mode is then not known
+    own_launcher: Word | None = None
     # what else the step does that a spec does not carry: commands in its own shell, redirections,
     # interpreter options, srun options
     inner: list[Inner] = field(default_factory=list)

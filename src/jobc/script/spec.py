@@ -292,6 +292,17 @@ def _allocation(
         or step.recipe is not None
         or _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
     )
+    if step is not None and step.own_launcher is not None:
+        # the program starts its processes through a launcher of its own the script does not
+        # show (a Hydra multirun's plugin): one process or one per GPU, the text does not say
+        out.mode_known = False
+        target = step.program or step.module
+        out.unknown.append(
+            f"launch.mode: line {step.own_launcher.span.line} runs "
+            f"{target.raw if target is not None else 'the program'} in a Hydra multirun whose launcher "
+            f"plugin ({step.own_launcher.raw}) jobc does not read: one process, or the workers of "
+            "a launcher, is not known; write launch.mode"
+        )
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
     if not for_lint and step is not None and step.srun is None:
         _batch_shell_step(out, step, mode, nodes)

@@ -510,10 +510,12 @@ class Steps:
                     return
                 step.module = words[j + 1]
                 step.args = words[j + 2 :]
+                self.hydra(step)
                 return
             if j < len(words):
                 step.program = words[j]
                 step.args = words[j + 1 :]
+                self.hydra(step)
             return
         if first.endswith(".py") and words[i].literal:
             # `uv run train.py`, or an executable Python file (`srun ./train.py`) run by its `#!`
@@ -521,6 +523,60 @@ class Steps:
                 step.inner.append(Inner(first, words[i].span, "executable"))
             step.program = words[i]
             step.args = words[i + 1 :]
+            self.hydra(step)
+
+    def hydra(self, step: Step) -> None:
+        """A Hydra program's launcher plugin, from its overrides (`-m hydra/launcher=torchrun
+        hydra.launcher.nproc_per_node=8`). A plugin runs only in a multirun; the torchrun plugins
+        are torchrun (one agent per node forks its workers), their keys torchrun's options, and
+        the overrides that choose and size them leave the program's arguments: the spec's own
+        torchrun starts the workers. In a multirun whose plugin the script does not name (its
+        config chooses it) or names one jobc does not know, what starts the processes is not
+        known. Without a multirun the program runs in its one process."""
+        choice: Word | None = None
+        keys: list[tuple[str, Word]] = []
+        multirun = False
+        for w in step.args:
+            if not w.literal and w.segs is None:
+                continue
+            override = w.text.lstrip("+")
+            if w.text in ("-m", "--multirun") or override.replace(" ", "") == "hydra.mode=MULTIRUN":
+                multirun = True
+            elif override.startswith("hydra/launcher="):
+                choice = w
+            elif override.startswith("hydra.launcher.") and "=" in override:
+                keys.append((override[len("hydra.launcher.") : override.index("=")], w))
+        if not multirun or (choice is None and not keys):
+            return
+        name = choice.text.partition("=")[2] if choice is not None else ""
+        if name in _launchers.HYDRA_IN_PROCESS:
+            return
+        if name not in _launchers.HYDRA_TORCHRUN:
+            step.own_launcher = choice if choice is not None else keys[0][1]
+            return
+        assert choice is not None  # a name in HYDRA_TORCHRUN came from the override
+        options: dict[str, Word] = {}
+        flags: list[str] = []
+        for key, w in keys:
+            value = self.part(w, w.text.index("=") + 1)
+            if key == "standalone":
+                if value.text.lower() == "true":
+                    flags.append(key)
+                continue
+            options[key] = value
+        host = options.get("master_addr")
+        port = options.get("master_port")
+        endpoint = options.get("rdzv_endpoint")
+        if endpoint is not None and ":" in endpoint.text:
+            whole = _values.text(tuple(endpoint.segs)) if endpoint.segs is not None else endpoint.text
+            colon = whole.rfind(":")
+            if colon >= 0:
+                host = host or self.piece(endpoint, 0, colon)
+                port = self.piece(endpoint, colon + 1, len(whole))
+        step.launcher = Launcher("torchrun", options, tuple(flags), choice.span, host, port)
+        taken = {id(choice), *(id(w) for _, w in keys)}
+        step.args = [w for w in step.args if id(w) not in taken]
+        step.inner.append(Inner(choice.raw, choice.span, "hydra-torchrun"))
 
     def past_unknown(self, step: Step, words: list[Word], i: int) -> int:
         """`$PROFILE_CMD python train.py`: words computed when the job runs (a profiler or wrapper

@@ -309,3 +309,14 @@ def by_module(module: str) -> Launcher | None:
             if spelling[0] == "python" and spelling[2] == module:
                 return launcher
     return None
+
+
+# Hydra's launcher plugins (`python app.py -m hydra/launcher=NAME hydra.launcher.KEY=VALUE …`): a
+# launcher plugin runs only in a multirun (`-m`, `--multirun`, or `hydra.mode=MULTIRUN`); a
+# single run calls the program in its own process whatever launcher is named. The torchrun
+# plugins (NVIDIA's DeepLearningExamples hydra_torchrun_launcher and its forks) start an elastic
+# agent in the program's process, once per node, which forks that node's workers: torchrun's
+# behaviour, with torchrun's option names as the keys of `hydra.launcher`.
+HYDRA_TORCHRUN = frozenset({"torchrun"})
+# the plugins that run the job in the program's own process, one after the other
+HYDRA_IN_PROCESS = frozenset({"basic"})
