@@ -101,6 +101,38 @@ def test_jc106_inside_single_quotes_of_a_bash_c_reaches_the_step_expanded() -> N
     assert ranks == ["--node_rank=0", "--node_rank=1"]
 
 
+@pytest.mark.parametrize(
+    ("heredoc", "option"),
+    [
+        ("torchrun --nnodes=2 --node_rank=$SLURM_NODEID train.py", "--node_rank="),
+        # inside the task shell's single quotes: closed around it, as in a `bash -c` string
+        ("torchrun --nnodes=2 --node_rank='$SLURM_NODEID' train.py", "--node_rank="),
+        ('torchrun --nnodes=2 "--node_rank=$SLURM_NODEID" train.py', "--node_rank="),
+    ],
+)
+def test_jc106_in_a_heredoc_every_task_reads_reaches_each_node_expanded(heredoc: str, option: str) -> None:
+    text = HEAD + f"srun bash <<EOF\n{heredoc}\nEOF\n"
+    before = simulate(text, scenarios=("complete",))["complete"]
+    assert sorted(a for p in before.named("torchrun") for a in p.argv if a.startswith(option)) == [
+        f"{option}0",
+        f"{option}0",
+    ]
+    proof = prove(text, unsafe=False)
+    assert "JC106" in proof.fixed
+    assert proof.differences == [], proof.differences
+    after = simulate(proof.after, scenarios=("complete",))["complete"]
+    ranks = sorted(a for p in after.named("torchrun") for a in p.argv if a.startswith(option))
+    assert ranks == [f"{option}0", f"{option}1"]
+
+
+def test_jc106_leaves_a_heredoc_python_reads_as_it_is() -> None:
+    # python reads the heredoc as its program: `\$` would be text of its own, so no fix
+    text = HEAD + "srun python - <<EOF\nprint($SLURM_PROCID)\nEOF\n"
+    proof = prove(text, unsafe=True)
+    assert "JC106" not in proof.fixed
+    assert proof.after == text
+
+
 def test_jc106_does_not_move_the_masters_host_name_into_each_nodes_shell() -> None:
     text = HEAD + (
         "#SBATCH --exclusive\n"

@@ -9,9 +9,10 @@ from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
-from jobc.script.facts import Export, Word
+from jobc.script.facts import Expansion, Export, Word
 from jobc.script.tree import Positions, argument_nodes, descendants
 from jobc.script.variables import CWD, UNSET, Variables, file_name
+from jobc.tables.ranks import RUNTIME_NAME
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
@@ -22,6 +23,9 @@ _SPECIAL_WORD = lazy(r"[\\*?\[]")
 _NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # `cd "$SLURM_SUBMIT_DIR"`: back where the job started
 _SUBMIT_DIR = lazy(r'"?\$\{?SLURM_SUBMIT_DIR\}?"?')
+# a heredoc's quotes are text to the shell that expands it: blanked out, what is left reads as bash
+# expands it
+_QUOTES = str.maketrans("'\"", "  ")
 _MAX_FIELDS = 1024  # words one expansion may give and still be followed
 _MAX_INDEX = 1 << 16  # `A[N]=x` past this is not followed (it would allocate N empty elements)
 
@@ -510,6 +514,32 @@ class Expander:
                 pos = part.end_byte
             out += tuple(_values.dq_segs(src, pos, body.end_byte))
             return out
+        return None
+
+    def heredoc_expansions(self, src: _values.Src, redirected: Any) -> tuple[Span, str] | None:
+        """An unquoted heredoc given as standard input (`<<EOF`, not `<<'EOF'`): its per-rank
+        expansions, recorded as the batch shell's (it expands the body once, before the command
+        reads it; quotes are text there and do not stop it, a `\\$` does), and the body with its
+        quotes blanked out, where it was written. None for a quoted heredoc or none at all."""
+        for child in redirected.named_children:
+            if child.type != "heredoc_redirect" or self.pos.text(child, src)[:1] != "<":
+                continue
+            start = next((c for c in child.named_children if c.type == "heredoc_start"), None)
+            body = next((c for c in child.named_children if c.type == "heredoc_body"), None)
+            if body is None or start is None or self.pos.text(start, src)[:1] in ("'", '"', "\\"):
+                return None
+            for part in body.named_children:
+                text = self.pos.text(part, src)
+                if part.type == "command_substitution" and text.startswith("$(("):
+                    # the grammar reads `$((…))` in a heredoc as a subshell: arithmetic all the same
+                    span = self.pos.span(part, src)
+                    self.facts.expansions += [
+                        Expansion(m.group(1), span, "batch") for m in RUNTIME_NAME.finditer(text)
+                    ]
+                elif part.type != "heredoc_content":
+                    self.facts.expansions.extend(self.pos.expansions(part, "batch", src))
+            body_text = self.pos.text(body, src).translate(_QUOTES)
+            return self.pos.span(body, src), body_text
         return None
 
     def stdin_heredoc(self, src: _values.Src, redirected: Any) -> _values.Field | None:

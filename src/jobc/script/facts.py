@@ -159,6 +159,10 @@ class Step:
     # Hydra multirun whose launcher plugin its config, or a plugin jobc does not know, chooses):
     # the word that says so; the launch mode is then not known
     own_launcher: Word | None = None
+    # the unquoted heredoc srun's tasks read (`srun bash <<EOF … EOF`): its body, where it was
+    # written, with the quotes a heredoc keeps as text blanked out, since the batch shell expands
+    # it once, quotes and all, before any task reads it
+    heredoc: tuple[Span, str] | None = None
     # what else the step does that a spec does not carry: commands in its own shell, redirections,
     # interpreter options, srun options
     inner: list[Inner] = field(default_factory=list)

@@ -138,10 +138,15 @@ class Flow:
             if body is not None and body.type == "command":
                 redirects = [c for c in node.named_children if c is not body and c.type.endswith("redirect")]
                 self.steps.stdin = self.expand.stdin_heredoc(src, node)
+                started = len(self.facts.steps)
                 try:
                     self.command(stack, src, body, bg, [(self.pos.text(r, src), r) for r in redirects])
                 finally:
                     self.steps.stdin = None
+                step = self.facts.steps[-1] if len(self.facts.steps) > started else None
+                if step is not None and step.srun is not None and not self.expand.in_step:
+                    # `srun bash <<EOF`: every task reads the text the batch shell expanded once
+                    step.heredoc = self.expand.heredoc_expansions(src, node)
             elif body is not None:
                 stack.append(("s", src, body, bg))
         elif kind in ("if_statement", "case_statement"):

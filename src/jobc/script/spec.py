@@ -973,6 +973,12 @@ def _setup_lines(facts: ScriptFacts, out: Derived) -> None:
         for s in facts.steps
         if _any_line(batch_lines, s.span.line, s.span.end_line) or _UV.search(s.text)
     ]
+    # an unquoted heredoc srun's tasks read: the batch shell expanded it once, before they did
+    items += [
+        s.heredoc
+        for s in facts.steps
+        if s.heredoc is not None and _any_line(batch_lines, s.heredoc[0].line, s.heredoc[0].end_line)
+    ]
     items += [(e.span, f"{e.name}={e.raw}") for e in facts.exports if e.value is None]
     # `srun bash -c "uv sync && …"`: the sync every task runs, as the srun line JC504 reads
     items += [

@@ -348,6 +348,7 @@ def srun(argv: list[str]) -> None:
         import ctypes  # noqa: F401  (once, before the tasks that name their node fork)
     sys.stdout.flush()
     sys.stderr.flush()
+    given, reader = _stdin(options.get("input"), step_id)
     rank = 0
     for node, count in enumerate(step.counts):
         for local in range(count):
@@ -358,7 +359,8 @@ def srun(argv: list[str]) -> None:
             if pid == 0:
                 os.dup2(out_w, 1)
                 os.dup2(err_w, 2)
-                _task(command, env_t, cwd, step.nodes[node], here)
+                stdin = given if reader in (None, rank) else os.devnull
+                _task(command, env_t, cwd, step.nodes[node], here, stdin=stdin)
             os.close(out_w)
             os.close(err_w)
             relay.add(out_r, 1)
@@ -480,10 +482,33 @@ def _code(wait_status: int) -> int:
     return os.WEXITSTATUS(wait_status)
 
 
-def _task(command: list[str], env: dict[str, str], cwd: str, node: str, here: str) -> None:
+def _stdin(mode: str | None, step_id: int) -> tuple[str, int | None]:
+    """srun's standard input as its tasks get it: by default srun reads its own and hands every
+    task all of it (`--input=all`; a heredoc `srun bash <<EOF` feeds each task the same text);
+    `--input=none` gives them none, `--input=N` task N alone, `--input=FILE` each the file.
+    Returns the file the tasks read, and the one rank that reads it (None: every rank)."""
+    path = os.path.join(STATE, f"stdin.{step_id}")
+    mode = (mode or "all").strip()
+    if mode == "none":
+        return os.devnull, None
+    if mode != "all" and not mode.isdigit():
+        return (mode if os.path.exists(mode) else os.devnull), None
+    chunks = []
+    while chunk := os.read(0, 1 << 16):
+        chunks.append(chunk)
+    os.makedirs(STATE, exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(b"".join(chunks))
+    return path, (int(mode) if mode.isdigit() else None)
+
+
+def _task(command: list[str], env: dict[str, str], cwd: str, node: str, here: str, *, stdin: str) -> None:
     """In the forked child: a process group of its own, the node's host name, then the command."""
     try:
         os.setpgid(0, 0)
+        fd = os.open(stdin, os.O_RDONLY)
+        os.dup2(fd, 0)
+        os.close(fd)
         for s in FORWARD:
             signal.signal(s, signal.SIG_DFL)
         if node != here:

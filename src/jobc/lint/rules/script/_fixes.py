@@ -277,6 +277,9 @@ def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     if expansion is None:
         return None
     if step is None:
+        reader = next((s for s in facts.steps if s.heredoc is not None and _inside(span, s.heredoc[0])), None)
+        if reader is not None:
+            return _in_heredoc(span, expansion, facts, reader)
         return _exported(span, expansion, facts)
     text = _step_text(facts, step)
     at = _offset(text, step.span, span)
@@ -317,15 +320,44 @@ def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     )
 
 
-def _inner_quoting(batch: str) -> str | None:
+def _in_heredoc(span: Span, expansion: Expansion, facts: ScriptFacts, step: Step) -> Fix | None:
+    """`srun bash <<EOF … $SLURM_NODEID … EOF`: escaped, the `$` reaches each task's shell, which
+    expands it on its own node; inside that shell's single quotes, they are closed around it. Only
+    for a shell reading the heredoc (python would read `\\$` as text of its own)."""
+    if step.command not in ("bash", "sh") or step.heredoc is None or span.line != span.end_line:
+        return None
+    # a heredoc's body starts at the first column of the line after its `<<WORD`
+    lines = facts.lines[step.heredoc[0].line - 1 : span.line]
+    if not lines or not lines[-1][span.col - 1 :].startswith("$"):
+        return None
+    lines[-1] = lines[-1][: span.col - 1]
+    inner = _inner_quoting("\n".join(lines), heredoc=True)
+    at = Span(span.line, span.col, span.line, span.col)
+    if inner in ("none", "double"):
+        return Fix.make(
+            f"escape ${expansion.name} so that each task's shell expands it on its own node",
+            Edit(at, "\\"),
+        )
+    if inner == "single":
+        return Fix.make(
+            f"let each task's shell expand ${expansion.name} on its own node (out of its single quotes)",
+            Edit(at, "'\"\\"),
+            Edit(Span(span.line, span.end_col, span.line, span.end_col), "\"'"),
+        )
+    return None
+
+
+def _inner_quoting(batch: str, *, heredoc: bool = False) -> str | None:
     """How the step's shell reads the end of ``batch``, the text of a double-quoted `bash -c "…"`
     up to an expansion: "none", "single" or "double" (its own quotes); None when the text holds a
     substitution whose output jobc cannot know."""
     if "$(" in batch or "`" in batch:
         return None
     seen, i = [], 0
-    while i < len(batch):  # what the batch shell's double quotes hand the step's shell
-        if batch[i] == "\\" and i + 1 < len(batch) and batch[i + 1] in '$`"\\\n':
+    # what the batch shell's double quotes (or an unquoted heredoc, where `"` is text) hand on
+    escaped = "$`\\\n" if heredoc else '$`"\\\n'
+    while i < len(batch):
+        if batch[i] == "\\" and i + 1 < len(batch) and batch[i + 1] in escaped:
             seen.append(batch[i + 1])
             i += 2
             continue

@@ -34,7 +34,9 @@ launch:
 ```
 
 In a script the same mistake is a per-rank variable in a double-quoted `bash -c` of a step,
-or in a launcher's options: the batch shell expands it before srun starts anything. On one node
+in an unquoted heredoc the step's tasks read (`srun bash <<EOF`, where quotes are text and do
+not stop it), or in a launcher's options: the batch shell expands it before srun starts
+anything. A quoted heredoc (`<<'EOF'`) or an escaped `\\$` leaves it to each task. On one node
 the batch shell's node values (`$SLURM_NODEID`, its name, its GPUs) are every rank's, unless
 the script asks for no node count and reads the one it is given (`--nnodes $SLURM_NNODES`): it
 is sized on the sbatch command line, for any number of nodes.
@@ -45,6 +47,14 @@ Bad in a script:
 #!/bin/bash
 #SBATCH --nodes=2
 srun bash -c "python train.py --node-rank=$SLURM_NODEID"
+```
+
+```bash
+#!/bin/bash
+#SBATCH --nodes=2
+srun bash <<EOF
+python train.py --node-rank=$SLURM_NODEID
+EOF
 ```
 
 The first node's name read once is what a rendezvous host wants (every node must reach the
@@ -84,13 +94,13 @@ META = Meta(
 )
 FIX = Repair(
     Applicability.SAFE,
-    'escapes the variable inside a double-quoted `bash -c "…"`, so the step\'s shell expands '
-    "it on each node (where that shell reads it inside single quotes, it closes them around the "
-    "variable instead); for a launcher started straight by srun (unsafe) it quotes the launch "
-    "as `bash -c '…'`, when everything else in it reads the same in the step (no quote, "
-    "substitution or list; only the job's Slurm variables, per-rank and exported ones); for "
-    "`export NAME=$SLURM_PROCID` read by later `srun bash -c '…'` steps (unsafe) it moves the "
-    "export into each of those steps' shells",
+    'escapes the variable inside a double-quoted `bash -c "…"` or an unquoted heredoc a shell in '
+    "the step reads, so the step's shell expands it on each node (where that shell reads it "
+    "inside single quotes, it closes them around the variable instead); for a launcher started "
+    "straight by srun (unsafe) it quotes the launch as `bash -c '…'`, when everything else in it "
+    "reads the same in the step (no quote, substitution or list; only the job's Slurm variables, "
+    "per-rank and exported ones); for `export NAME=$SLURM_PROCID` read by later `srun bash -c "
+    "'…'` steps (unsafe) it moves the export into each of those steps' shells",
     "scripts",
 )
 

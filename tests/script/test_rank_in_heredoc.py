@@ -1,0 +1,74 @@
+"""JC106 in a heredoc the tasks of a step read (`srun bash <<EOF … EOF`): the batch shell expands
+an unquoted heredoc once, before srun hands it to any task, so a per-rank variable in it is the
+first node's value on every node. Quotes are text in a heredoc and do not stop it; `\\$`, a
+quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\\EOF`), one node, or a heredoc the batch shell
+itself reads (no srun) are near misses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobc.lint.scripts import lint_path
+
+HEAD = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+    "#SBATCH --time=1:00:00\n#SBATCH --exclusive\n"
+)
+_TORCHRUN = "torchrun --nnodes=2 --nproc_per_node=8 --master_addr=h --master_port=29500"
+
+
+def _jc106(tmp_path: Path, body: str, head: str = HEAD) -> list[tuple[int, int]]:
+    path = tmp_path / "job.sh"
+    path.write_text(head + body, encoding="utf-8")
+    return [(f.span.line, f.span.col) for f in lint_path(path).findings if f.code == "JC106"]
+
+
+@pytest.mark.parametrize(
+    ("body", "at"),
+    [
+        # the node rank a launcher reads, at the `$` of the expansion
+        (f"srun bash <<EOF\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\n", (8, 88)),
+        (f"srun bash <<EOF\n{_TORCHRUN} --node_rank=${{SLURM_NODEID}} train.py\nEOF\n", (8, 88)),
+        # single quotes are text in a heredoc: bash expands what they hold all the same
+        ("srun --ntasks-per-node=8 bash -s <<END\npython train.py --rank '$SLURM_PROCID'\nEND\n", (8, 25)),
+        # `<<-` strips the tabs, expands the same; arithmetic counts too
+        ("srun bash <<-EOF\n\tpython t.py --rank $((SLURM_NODEID * 8))\n\tEOF\n", (8, 21)),
+        # any per-node command reading it: python from its standard input
+        ("srun python - <<EOF\nimport os; print($SLURM_PROCID)\nEOF\n", (8, 18)),
+        # the launch on a later line of the heredoc, after a line that sets something up
+        (f"srun bash <<EOF\ncd /work\n{_TORCHRUN} --node_rank $SLURM_NODEID t.py\nEOF\n", (9, 88)),
+    ],
+)
+def test_a_rank_in_an_unquoted_heredoc_a_step_reads_is_jc106(
+    tmp_path: Path, body: str, at: tuple[int, int]
+) -> None:
+    assert _jc106(tmp_path, body) == [at]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a quoted delimiter: the heredoc is passed as written, each task's shell expands it
+        f"srun bash <<'EOF'\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\n",
+        f'srun bash <<"EOF"\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\n',
+        f"srun bash <<\\EOF\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\n",
+        # escaped: left for the task's shell
+        f"srun bash <<EOF\n{_TORCHRUN} --node_rank=\\$SLURM_NODEID train.py\nEOF\n",
+        # a longer name is no per-rank variable
+        "srun bash <<EOF\npython train.py --ranks $SLURM_PROCIDS\nEOF\n",
+        # the batch shell itself reads it: one shell, on the first node, where the value is its own
+        "bash <<EOF\necho $SLURM_NODEID > node.txt\nEOF\nsrun python train.py\n",
+    ],
+)
+def test_a_quoted_or_escaped_heredoc_or_none_a_step_reads_is_no_jc106(tmp_path: Path, body: str) -> None:
+    assert _jc106(tmp_path, body) == []
+
+
+def test_on_one_node_the_batch_shell_s_node_id_is_every_rank_s(tmp_path: Path) -> None:
+    body = f"srun bash <<EOF\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\n"
+    assert _jc106(tmp_path, body, HEAD.replace("--nodes=2", "--nodes=1")) == []
+    # but a task's own rank is not the node's
+    body = "srun --ntasks-per-node=8 bash <<EOF\npython train.py --rank $SLURM_PROCID\nEOF\n"
+    assert _jc106(tmp_path, body, HEAD.replace("--nodes=2", "--nodes=1")) == [(8, 24)]
