@@ -72,3 +72,30 @@ def test_on_one_node_the_batch_shell_s_node_id_is_every_rank_s(tmp_path: Path) -
     # but a task's own rank is not the node's
     body = "srun --ntasks-per-node=8 bash <<EOF\npython train.py --rank $SLURM_PROCID\nEOF\n"
     assert _jc106(tmp_path, body, HEAD.replace("--nodes=2", "--nodes=1")) == [(8, 24)]
+
+
+@pytest.mark.parametrize(
+    ("body", "listed"),
+    [
+        # the heredoc is the shell's commands: read as the step, so not listed at all
+        ("srun bash <<EOF\npython train.py\nEOF\n", None),
+        # a program reading its input from a file or a heredoc: listed as its input
+        ("srun python train.py < inputs.txt\n", "line 7: < inputs.txt — the step reads its standard input"),
+        ("srun python - <<EOF\nprint(1)\nEOF\n", "line 7: <<EOF — the step reads its standard input"),
+        # near miss: its output to a file is still its output
+        ("srun python train.py > out.log\n", "line 7: > out.log — the step's output goes to this file"),
+    ],
+)
+def test_a_step_s_input_is_listed_as_its_input(body: str, listed: str | None) -> None:
+    from jobc.commands.import_ import render
+    from jobc.lint.imported import imported
+    from jobc.script.parse import read_bytes
+
+    facts = read_bytes((HEAD + body).encode(), "job.sh")
+    spec = render(imported(facts), facts)
+    footer = spec.split("# Not mapped from the script:", 1)[-1] if "# Not mapped" in spec else ""
+    assert "output goes to this file" not in footer.replace(listed or "\0", "")
+    if listed is None:
+        assert "<<EOF" not in footer
+    else:
+        assert listed in footer

@@ -570,6 +570,7 @@ _INNER_WHY = {
     "command": "the step's own shell runs this too: not carried (launch.setup runs in the batch shell)",
     "redirect": f"the step's output goes to this file: {_NOT_LOGGED}",
     "pipe": f"the step's output is piped on: {_NOT_LOGGED}",
+    "stdin": "the step reads its standard input from this: not carried (the compiled step reads none)",
     "wrapper": "words computed when the job runs wrap the program (set on some paths): not carried",
     "recipe": "a torchtune recipe by name: `tune run` finds its file in the installed torchtune; "
     "write its path as launch.program",

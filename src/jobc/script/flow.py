@@ -306,12 +306,26 @@ class Flow:
         if step is not None:
             # `bash -c '…'` and friends: the string is a script the step runs
             self.facts.steps.append(step)
-            step.inner += [Inner(t, self.pos.span(r, src), "redirect") for t, r in redirects or []]
+            step.inner += self.redirected(step, src, redirects or [])
             for w in step_words(step, words):
                 if not within(w.span, span):
                     self.facts.origins.append((w.span, span))
             return
         self.facts.commands.append(self.said(words[0].text, text, span, words))
+
+    def redirected(self, step: Step, src: _values.Src, redirects: list[tuple[str, Any]]) -> list[Inner]:
+        """The step's redirections, as not carried: its output sent elsewhere, or its input read
+        from a file or a heredoc. A heredoc a shell reads its commands from is no such thing:
+        those commands are what the walk read as the step."""
+        out = []
+        for text, node in redirects:
+            if not text.lstrip("0123456789").startswith("<"):
+                out.append(Inner(text, self.pos.span(node, src), "redirect"))
+            elif not (
+                self.steps.stdin is not None and text.startswith("<<") and step.command in ("bash", "sh")
+            ):
+                out.append(Inner(text.split("\n", 1)[0], self.pos.span(node, src), "stdin"))
+        return out
 
     def said(self, name: str, text: str, span: Span, words: list[Word]) -> Command:
         known = all(w.literal for w in words)
@@ -486,7 +500,7 @@ class Flow:
             # a `cd` in the step's own shell, before the program
             self.steps.set_cwd(step, cwd, span)
         self.steps.relative(step)
-        step.inner += [Inner(t, self.pos.span(r, src), "redirect") for t, r in redirects]
+        step.inner += self.redirected(step, src, redirects)
 
     def inner_exports(self, src: _values.Src, node: Any) -> None:
         """`export A=1` in a step's own shell, before its program: the program's environment."""
