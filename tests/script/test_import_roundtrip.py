@@ -48,10 +48,11 @@ _NOT_YET_ALIKE = {
         "program train_MAF_VAE_khi_box_ex.py runs 1 time(s), 0 in the compiled job",
     ],
     # b6 and b7: the compiled job does not reach the program the script runs. The cause, seen in
-    # each: a setup line that fails in the sandbox (`source activate ENV`, `source ~/.bashrc`)
-    # stops the compiled job, which runs launch.setup under `set -euo pipefail`, where the script,
-    # without `set -e`, went on. The import says so (test_a_setup_line_that_stops_the_compiled_job_
-    # is_said); the judge cannot yet tell from the runs that the setup line is what failed.
+    # each compiled job: the spec's workdir (`cd /scratch/…`, `cd $PROJECT_ROOT`, `cd ../src` in
+    # the script) does not exist in the sandbox; the script, without `set -e`, runs on past its
+    # failed `cd`, the compiled job (`set -euo pipefail`, launch.setup left out here) stops at
+    # its own, as for gritlm_7b_onenode.sh. The judge cannot tell from the runs that the
+    # directory is what is missing.
     "codontransformer_stdbuf_srun_4x4.sh": [
         "'program pretrain.py' [] is not run by the compiled job",
         "program pretrain.py runs 4 time(s), 0 in the compiled job",
