@@ -46,15 +46,18 @@ HEAVY_STDLIB = (
     "lzma",
     "fractions",  # the memory estimate's exact arithmetic is jobc.core.rational's
     "decimal",
+    "contextlib",  # `jobc.lint.live.using` is a class of its own
+    "importlib.util",  # tree-sitter's binding is found and made by importlib's bootstrap
 )
 # the spec model's validation machinery and the YAML readers that are not the plain one
 SPEC_MODEL = ("jobc.spec.model", "jobc.spec.explain", "jobc.reader.fastyaml", "pydantic", "jsonschema")
 
 CHILD = """
-import contextlib, io, sys
+import io, sys
 from jobc.cli import main
-with contextlib.redirect_stdout(io.StringIO()):
-    code = main(sys.argv[1:])
+out, sys.stdout = sys.stdout, io.StringIO()  # not contextlib.redirect_stdout: contextlib is counted
+code = main(sys.argv[1:])
+sys.stdout = out
 loaded = sorted(sys.modules)
 import json
 print(json.dumps({"code": code, "modules": loaded}))

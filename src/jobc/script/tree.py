@@ -62,16 +62,18 @@ def _binding(package: str) -> Any:
     running the package's `__init__`; None when the package is laid out otherwise.
 
     tree-sitter's own `__init__` re-exports its binding and imports `typing` for one Protocol,
-    a millisecond and a half of a script lint; the binding itself imports nothing."""
+    a millisecond and a half of a script lint; the binding itself imports nothing. The functions
+    `importlib.util` re-exports are taken from `importlib._bootstrap`, where they live (importing
+    `importlib.util` brought contextlib, about a millisecond of every script lint)."""
     import importlib.machinery
-    import importlib.util
     import sys
 
+    find_spec, module_from_spec = _import_functions()
     name = f"{package}._binding"
     binding = sys.modules.get(name)
     if binding is not None:
         return binding
-    found = importlib.util.find_spec(package)
+    found = find_spec(package)
     places = found.submodule_search_locations if found is not None else None
     spec = None
     for place in places or ():
@@ -83,10 +85,36 @@ def _binding(package: str) -> Any:
             break
     if spec is None or spec.loader is None:
         return None
-    binding = importlib.util.module_from_spec(spec)
+    binding = module_from_spec(spec)
     spec.loader.exec_module(binding)
     sys.modules[name] = binding  # `import <package>` later finds it there
     return binding
+
+
+def _import_functions() -> tuple[Any, Any]:
+    """`importlib.util.find_spec` and `module_from_spec` (for a top-level name, as `find_spec` is
+    asked here): the frozen bootstrap's own, already loaded; `importlib.util`'s where a Python
+    lays them out otherwise."""
+    import sys
+
+    bootstrap = sys.modules.get("importlib._bootstrap")
+    find = getattr(bootstrap, "_find_spec", None)
+    make = getattr(bootstrap, "module_from_spec", None)
+    if find is None or make is None:
+        import importlib.util
+
+        return importlib.util.find_spec, importlib.util.module_from_spec
+
+    def find_spec(name: str) -> Any:
+        module: Any = sys.modules.get(name, _NOT_LOADED)
+        if module is _NOT_LOADED:
+            return find(name, None)  # what importlib.util.find_spec does for a name not imported
+        return None if module is None else module.__spec__
+
+    return find_spec, make
+
+
+_NOT_LOADED = object()
 
 
 class Positions:

@@ -72,7 +72,6 @@ srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d \\
 """
 
 import bisect
-import shlex
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
@@ -246,6 +245,8 @@ def _kept_in_the_batch_shell(line: str, used: set[str]) -> bool:
     assigned = _ASSIGNED.match(line)
     if assigned is None or "x" in (assigned.group("flags") or "") or assigned.group("name") in used:
         return False
+    import shlex  # only for a setup line that assigns a per-rank value
+
     try:
         words = shlex.split(line[assigned.end() :], comments=True)
     except ValueError:
