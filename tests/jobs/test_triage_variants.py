@@ -820,6 +820,37 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "timeout after 600000ms, keys: /default_pg//0//cuda//0\n",
         ("exception", 0, None, 4),
     ),
+    # --- MPICH's fatal error, read by the last words of its error stack
+    (
+        "MPICH under srun whose PMI2 client failed: the processes never met",
+        "Abort(1615759) on node 3 (rank 3 in comm 0): Fatal error in PMPI_Init: Other MPI error, "
+        "error stack:\n"
+        "MPIR_Init_thread(136)........: \nMPIR_pmi_init(83)............: PMI2_Job_GetId returned 14\n"
+        "srun: error: n7: task 3: Exited with exit code 14\n",
+        ("rendezvous", 3, "n7", 1),
+    ),
+    (
+        "Intel MPI whose libfabric provider failed stays the network's",
+        "Abort(1091471) on node 5 (rank 5 in comm 0): Fatal error in PMPI_Init: Other MPI error, "
+        "error stack:\n"
+        "MPIR_Init_thread(703)........: \nMPID_Init(958)...............: \n"
+        "MPIDI_OFI_mpi_init_hook(1382): OFI get address vector map failed\n",
+        ("nccl_error", 5, None, 1),
+    ),
+    # --- older Hydra's banner, with no PID line
+    (
+        "older Hydra's banner: its exit code alone",
+        "===================================================================================\n"
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   EXIT CODE: 139\n"
+        "=   CLEANING UP REMAINING PROCESSES\n",
+        ("signal", None, None, 3),
+    ),
+    (
+        "today's Hydra banner: the exit code is its PID line's",
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   RANK 2 PID 18452 RUNNING AT node07\n"
+        "=   EXIT CODE: 1\n=   CLEANING UP REMAINING PROCESSES\n",
+        ("exit_code", 2, "node07", 2),
+    ),
     # --- the node a Ray task's header names
     (
         "a Ray task's traceback under a header naming its host",

@@ -507,6 +507,18 @@ class Scanner(Facts):
             return True
         if kind == "mpi-exec":
             return self._mpi_exec(ev, text, event)
+        if kind == "mpi-stack":
+            st = net.MPI_STACK_LINE.match(text)
+            if st is None:
+                self.follow_left = 0
+                return False
+            if net.MPI_PMI_FAILED.search(st.group(0).strip()) is not None:
+                # MPI_Init could not reach the process manager: the processes never met
+                event.cls = "rendezvous"
+                event.fields["what"] = st.group("what").strip()[:200]
+                event.context.append(ev)
+                self.follow_left = 0
+            return True
         if kind == "mpi-daemon":
             d = launch.MPI_DAEMON_NODE.match(text)
             if d is None:
@@ -544,6 +556,7 @@ class Scanner(Facts):
         event.context.append(ev)
         if h.group("code") is not None:
             event.fields.setdefault("exit_code", h.group("code"))
+            return True  # (the banner's own line, read: no report of its own)
         elif (signum := h.group("signum") or h.group("signum2")) is not None:
             event.fields["signum"] = signum
             event.fields.pop("exit_code", None)  # Hydra's EXIT CODE was the signal's number
@@ -1051,6 +1064,8 @@ class Scanner(Facts):
             self.follow, self.follow_left = ("mpirun-exit", event), launch.MPIRUN_EXIT_LINES
         elif code == "L221":
             self.follow, self.follow_left = ("horovod-exit", event), launch.HOROVOD_LINES
+        elif code == "N418":
+            self.follow, self.follow_left = ("mpi-stack", event), net.MPI_STACK_LINES
         elif code == "L212":
             self.follow, self.follow_left = ("hydra", event), launch.HYDRA_LINES
         elif code == "L220":

@@ -759,6 +759,14 @@ def _advise(f: Finding, compiled: bool) -> None:
             "elsewhere), or at ranks creating their process groups in different orders"
         )
         return
+    if f.code == "N418" and f.cls == "rendezvous":
+        f.action = "fix_spec_or_script"
+        f.advice = (
+            "MPI_Init could not reach the process manager (PMI): launch with the interface the MPI "
+            "library was built for (srun --mpi=pmi2 or pmix, or the library's own mpirun), with "
+            "matching PMI libraries on every node"
+        )
+        return
     if f.cls == "slurm_refused" and any(w in f.summary for w in _SLURM_BUSY):
         f.action = "resubmit"
         f.advice = "the controller did not answer in time; submit again (if it keeps failing, ask the admins)"

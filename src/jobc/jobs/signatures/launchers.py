@@ -270,19 +270,22 @@ SIGNATURES: tuple[Signature, ...] = (
         "hydra-bad-termination",
         "exit_code",
         "cause",
-        ("RUNNING AT",),
+        ("RUNNING AT", "EXIT CODE: "),
         re.compile(
-            r"^= {1,8}(?:RANK (?P<rank>[0-9]{1,9}) )?PID [0-9]{1,10} RUNNING AT "
-            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})"
+            r"^= {1,8}(?:(?:RANK (?P<rank>[0-9]{1,9}) )?PID [0-9]{1,10} RUNNING AT "
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})|"
+            # older Hydra (MPICH 3.0, Intel MPI 4 and 5): the banner without the PID line
+            r"EXIT CODE: (?P<exit_code>[0-9]{1,4})\s*$)"
         ),
         "MPICH's or Intel MPI's mpiexec (Hydra) reporting a process that ended badly: its node (and "
-        "rank), with the exit code or signal on the lines that follow",
+        "rank), with the exit code or signal on the lines that follow (older Hydra's banner has no "
+        "PID line: its `EXIT CODE:` alone)",
         "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
         "=   RANK 3 PID 18452 RUNNING AT node07\n"
         "=   KILLED BY SIGNAL: 9 (Killed)",
         "=   CLEANING UP REMAINING PROCESSES",
         "MPICH Hydra (src/pm/hydra, the BAD TERMINATION banner)",
-        ("rank", "node"),
+        ("rank", "node", "exit_code"),
         report=True,
     ),
     Signature(

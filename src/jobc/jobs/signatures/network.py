@@ -408,7 +408,8 @@ SIGNATURES: tuple[Signature, ...] = (
         ),
         "MPICH's (and Intel MPI's, MVAPICH's) fatal error naming an error of the library or the "
         "fabric under it (its `error stack` lines follow, the network provider's failure at their "
-        "end), with the rank that aborted",
+        "end), with the rank that aborted; when a line of the stack says the process manager "
+        "interface failed (`PMI_Init returned 1`), the processes never met: a rendezvous",
         "Abort(1091471) on node 185 (rank 185 in comm 0): Fatal error in PMPI_Init: Other MPI error, "
         "error stack:\nMPIR_Init_thread(703)........:\nMPIDI_OFI_mpi_init_hook(1382): OFI get address "
         "vector map failed",
@@ -417,6 +418,16 @@ SIGNATURES: tuple[Signature, ...] = (
         ("rank", "call", "what"),
     ),
 )
+
+#: The lines of MPICH's error stack under its fatal error (N418): `MPID_Init(2049)......: text`.
+MPI_STACK_LINE = re.compile(
+    r"\s{0,8}[A-Za-z_][A-Za-z0-9_]{0,60}\([0-9]{1,6}\)\.{0,80}:\s{0,4}(?P<what>.{0,300})"
+)
+MPI_STACK_LINES = 12
+#: ... one of which says the process manager interface failed (`PMI_Init returned 1`,
+#: `PMI2_Job_GetId returned 14`, `PMIx_Init returned -25`, `MPIR_pmi_init(…)`): the processes
+#: could not get their ranks and each other's addresses from the launcher, so they never met.
+MPI_PMI_FAILED = re.compile(r"\bPMI(?:x|2)?_[A-Za-z_]{1,40}(?:\(\))? (?:returned|failed)|^MPIR_pmi_init\(")
 
 #: An endpoint in a rendezvous or socket message: `(host, port)` or `[host]:port`, tried first ...
 ENDPOINT = re.compile(
