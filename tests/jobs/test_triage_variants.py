@@ -851,6 +851,22 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "=   EXIT CODE: 1\n=   CLEANING UP REMAINING PROCESSES\n",
         ("exit_code", 2, "node07", 2),
     ),
+    # --- Slurm's commands that cannot reach the controller
+    (
+        "squeue unable to contact the controller",
+        "squeue: error: slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n",
+        ("slurm_refused", None, None, 1),
+    ),
+    (
+        "configless sinfo on a host that is no Slurm client, under a runner's CalledProcessError",
+        "sinfo: error: resolve_ctls_from_dns_srv: res_nsearch error: Unknown host\n"
+        "sinfo: error: fetch_config: DNS SRV lookup failed\n"
+        "sinfo: fatal: Could not establish a configuration source\n"
+        "An exception occurred: Command '['sinfo', '-N']' returned non-zero exit status 1.\n"
+        + TB
+        + "subprocess.CalledProcessError: Command '['sinfo', '-N']' returned non-zero exit status 1.\n",
+        ("slurm_refused", None, None, 3),
+    ),
     # --- the node a Ray task's header names
     (
         "a Ray task's traceback under a header naming its host",

@@ -380,7 +380,11 @@ def _summary(
             return f"srun could not start a step in job {fx.get('job', '?')}: {what}"
         if e.kind in ("srun-launch-credential", "srun-launch-layout"):
             return f"node {node or '?'} refused to launch step {fx.get('job', '?')}'s tasks: {what}"
+        if "tool" not in fx and e.sig is None:
+            return f"Slurm refused the request: {what}"  # (its words named the class: no tool read)
         tool = fx.get("tool", "srun")
+        if e.kind == "slurm-controller-unreachable":
+            return f"{tool} could not reach the Slurm controller: {what}"
         doing = "submit the job" if tool == "sbatch" else "get the job an allocation"
         return f"{tool} could not {doing}: {what}"
     if e.kind == "ray-worker-died":
@@ -757,6 +761,14 @@ def _advise(f: Finding, compiled: bool) -> None:
             "rank 0 never reached the group's first collective within the store's timeout: look at "
             "what rank 0 did before it (a hang, work only rank 0 does, a crash whose output is "
             "elsewhere), or at ranks creating their process groups in different orders"
+        )
+        return
+    if f.code == "S532":
+        f.action = "fix_spec_or_script"
+        f.advice = (
+            "run Slurm's commands where Slurm's client is set up (a login node); check that the "
+            "controller is up and reachable (scontrol ping), and for configless Slurm that the "
+            "host resolves the controller's DNS SRV record (_slurmctld._tcp)"
         )
         return
     if f.code == "N418" and f.cls == "rendezvous":

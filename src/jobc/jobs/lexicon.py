@@ -29,7 +29,7 @@ FALLBACK = re.compile(
     r"Fatal\b|Killed\b|KeyboardInterrupt|No such file or directory|Permission denied|\[Errno [0-9]{1,4}\]|"
     r"can't open file|"
     r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|segfault at\b|core dumped|Abort(?:ed)?\b|\|ERROR\||"
-    r"error:|Assertion\b|not found\b|unable to launch|could not (?:access|execute|start|launch)|"
+    r"error:|fatal:|Assertion\b|not found\b|unable to launch|could not (?:access|execute|start|launch)|"
     r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
     # Slurm's own words for how a job ended (a controller's log, a wrapper that prints them)
     r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
@@ -149,7 +149,10 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"Munge (?:en|de)code failed|[Jj]ob credential (?:expired|revoked|replayed)|"
             r"Invalid job credential|has authentication error|Protocol authentication error|"
             # srun's step launch refused by a node's slurmd, whatever its reason
-            r"Task launch for \S{1,60} failed on node|Application launch failed: "
+            r"Task launch for \S{1,60} failed on node|Application launch failed: |"
+            # a Slurm command that cannot reach the controller or find its configuration
+            r"Unable to contact slurm controller|Could not establish a configuration source|"
+            r"Unable to establish controller machine|[Zz]ero [Bb]ytes were transmitted or received"
         ),
     ),
     (

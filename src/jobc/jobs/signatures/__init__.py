@@ -231,6 +231,7 @@ LOWER_KEYWORDS = (
     "exit with status code",
     "terminate called",
     # the fallback lexicon's lower-case words
+    "fatal:",
     "not found",
     "unable to launch",
     "could not access",

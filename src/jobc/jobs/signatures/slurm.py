@@ -554,4 +554,28 @@ SIGNATURES: tuple[Signature, ...] = (
         "Slurm srun (src/srun/libsrun/allocate.c, existing_allocation())",
         ("tool", "job", "what"),
     ),
+    Signature(
+        "S532",
+        "slurm-controller-unreachable",
+        "slurm_refused",
+        "cause",
+        ("Could not establish a configuration source", "Unable to contact slurm controller"),
+        re.compile(
+            r"(?P<tool>sbatch|srun|salloc|sinfo|squeue|scontrol|sacct|scancel|sacctmgr|sattach|sstat|"
+            r"sshare|sprio|sreport|sbcast|strigger)(?:-[A-Za-z0-9_.\-]{1,60})?: (?:fatal|error): "
+            r"(?:[A-Za-z_]{1,40}(?: error)?: )?"
+            r"(?P<what>Could not establish a configuration source|"
+            r"Unable to contact slurm controller(?: \([a-z ]{1,40}\))?)"
+        ),
+        "a Slurm command that cannot reach the controller, or find its configuration at all "
+        "(configless Slurm's DNS SRV lookup failed on a host that is no Slurm client): nothing is "
+        "submitted, listed or launched; the lines before it say why",
+        "sinfo: error: fetch_config: DNS SRV lookup failed\n"
+        "sinfo: error: _establish_config_source: failed to fetch config\n"
+        "sinfo: fatal: Could not establish a configuration source",
+        "sinfo: error: fetch_config: DNS SRV lookup failed, falling back to /etc/slurm/slurm.conf",
+        "Slurm (src/common/read_config.c, _establish_config_source(); src/common/slurm_protocol_api.c, "
+        "SLURM_PROTOCOL_SOCKET_IMPL_ZERO_RECV and the controller's connect failure)",
+        ("tool", "what"),
+    ),
 )
