@@ -125,6 +125,18 @@ def test_jc106_in_a_heredoc_every_task_reads_reaches_each_node_expanded(heredoc:
     assert ranks == [f"{option}0", f"{option}1"]
 
 
+def test_jc106_in_a_file_written_from_a_heredoc_reaches_each_node_expanded() -> None:
+    text = HEAD + (
+        "cat > run.sh <<EOF\ntorchrun --nnodes=2 --node_rank=$SLURM_NODEID train.py\nEOF\nsrun bash run.sh\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC106" in proof.fixed
+    assert proof.differences == [], proof.differences
+    after = simulate(proof.after, scenarios=("complete",))["complete"]
+    ranks = sorted(a for p in after.named("torchrun") for a in p.argv if a.startswith("--node_rank"))
+    assert ranks == ["--node_rank=0", "--node_rank=1"]
+
+
 def test_jc106_leaves_a_heredoc_python_reads_as_it_is() -> None:
     # python reads the heredoc as its program: `\$` would be text of its own, so no fix
     text = HEAD + "srun python - <<EOF\nprint($SLURM_PROCID)\nEOF\n"

@@ -99,3 +99,30 @@ def test_a_step_s_input_is_listed_as_its_input(body: str, listed: str | None) ->
         assert "<<EOF" not in footer
     else:
         assert listed in footer
+
+
+@pytest.mark.parametrize(
+    ("body", "at"),
+    [
+        # a file the batch shell writes from an unquoted heredoc, then every task runs
+        (
+            f"cat > run.sh <<EOF\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\nsrun bash run.sh\n",
+            [(8, 88)],
+        ),
+        (
+            f"cat <<EOF > ./run.sh\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\n"
+            "srun bash ./run.sh > out.log 2>&1\n",
+            [(8, 88)],
+        ),
+        # near misses: written as is (`<<'EOF'`), or run once by the batch shell itself
+        (
+            f"cat > run.sh <<'EOF'\n{_TORCHRUN} --node_rank=$SLURM_NODEID train.py\nEOF\nsrun bash run.sh\n",
+            [],
+        ),
+        ("cat > run.sh <<EOF\npython train.py --node $SLURM_NODEID\nEOF\nbash run.sh\n", []),
+    ],
+)
+def test_a_rank_in_a_file_written_from_a_heredoc_every_task_runs(
+    tmp_path: Path, body: str, at: list[tuple[int, int]]
+) -> None:
+    assert _jc106(tmp_path, body) == at

@@ -42,6 +42,11 @@ class Expander:
         # text was read), not the batch shell's
         self.in_step = 0
         self.unknown_dirs = 0
+        # the heredocs the batch shell wrote files from (`cat > run.sh <<EOF`), by the file's
+        # name: a step that runs the file reads what the batch shell expanded when it wrote it
+        self.written: dict[str, tuple[_values.Src, Any]] = {}
+        # what a written file's heredoc gave once read (read once: its expansions are recorded once)
+        self.read_written: dict[str, tuple[Span, str] | None] = {}
 
     def declaration(self, src: _values.Src, node: Any) -> None:
         keyword = node.children[0].type if node.children else ""
@@ -572,7 +577,18 @@ class Expander:
             return
         text = self._heredoc(src, redirected)
         if text is not None and _values.size((text,)) <= _values.MAX_VALUE:
-            self.state.setvar(file_name(words[0].text), (text,))
+            name = file_name(words[0].text)
+            self.state.setvar(name, (text,))
+            self.written[name] = (src, redirected)
+            self.read_written.pop(name, None)
+
+    def written_heredoc(self, name: str) -> tuple[Span, str] | None:
+        """The heredoc a written file (`cat > run.sh <<EOF`) came from, as `heredoc_expansions`
+        reads it, for a step that runs the file; its expansions recorded the first time."""
+        if name not in self.read_written:
+            written = self.written.get(name)
+            self.read_written[name] = self.heredoc_expansions(*written) if written is not None else None
+        return self.read_written[name]
 
     def read_heredoc(self, src: _values.Src, command: Any, redirected: Any) -> bool:
         """`read -r -d '' NAME <<EOF … EOF`: NAME holds the heredoc's text."""

@@ -146,7 +146,7 @@ class Flow:
                 step = self.facts.steps[-1] if len(self.facts.steps) > started else None
                 if step is not None and step.srun is not None and not self.expand.in_step:
                     # `srun bash <<EOF`: every task reads the text the batch shell expanded once
-                    step.heredoc = self.expand.heredoc_expansions(src, node)
+                    step.heredoc = self.expand.heredoc_expansions(src, node) or step.heredoc
             elif body is not None:
                 stack.append(("s", src, body, bg))
         elif kind in ("if_statement", "case_statement"):

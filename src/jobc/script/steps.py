@@ -131,6 +131,8 @@ class Steps:
         self.base = base  # the folder of the script: a launcher's config file is looked for there
         # the heredoc the command being read gets as its standard input (set by the control flow)
         self.stdin: _values.Field | None = None
+        # the written file (by its name in the variables) the command `written` last read ran
+        self.ran: str | None = None
         # walks the script a step runs in its own shell (set by the control flow, which owns the walk)
         self.walk_inside: Callable[
             [Step, _values.Src, list[tuple[Any, bool]], list[_values.Field] | None], None
@@ -203,6 +205,10 @@ class Steps:
         written = self.written(rest)
         if written is not None:
             self.walk_text(step, written, span, None)
+            if srun is not None and self.ran is not None:
+                # `cat > run.sh <<EOF … EOF; srun bash run.sh`: every task runs what the batch
+                # shell expanded once, when it wrote the file
+                step.heredoc = self.expand.written_heredoc(self.ran)
         elif _dash_c_at(rest, 0):
             # `bash -c STRING NAME A B`: NAME is the shell's $0, A and B its "$@"
             self.inner_script(step, rest[2], span, [field(w) for w in rest[4:]] if len(rest) > 3 else None)
@@ -299,6 +305,7 @@ class Steps:
         """The text of a file the script wrote (`cat > run.sh <<EOF … EOF`) that ``words`` run:
         `bash run.sh`, `sh ./run.sh`, `./run.sh`; or the heredoc a shell reads its commands from
         (`bash <<EOF … EOF`, `apptainer exec IMG bash -s <<EOF`). None for any other command."""
+        self.ran = None
         i = 1 if words and os.path.basename(words[0].text) in ("bash", "sh") else 0
         if i and self.stdin is not None and all(_SHELL_STDIN.match(w.text) for w in words[1:]):
             # no script named, no -c: the shell reads its commands from its standard input
@@ -307,8 +314,12 @@ class Steps:
             return None
         if i == 0 and "/" not in words[0].text:
             return None  # a command by name is looked up on PATH, not in the directory
-        value = self.state.vars.get(file_name(words[i].text))
-        return value[0] if value is not None and len(value) == 1 else None
+        name = file_name(words[i].text)
+        value = self.state.vars.get(name)
+        if value is None or len(value) != 1:
+            return None
+        self.ran = name
+        return value[0]
 
     def walk_text(self, step: Step, f: _values.Field, span: Span, args: list[_values.Field] | None) -> None:
         """A script the step runs given as text (a `bash -c` string, a file the script wrote):

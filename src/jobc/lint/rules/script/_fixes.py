@@ -335,12 +335,13 @@ def _in_heredoc(span: Span, expansion: Expansion, facts: ScriptFacts, step: Step
     at = Span(span.line, span.col, span.line, span.col)
     if inner in ("none", "double"):
         return Fix.make(
-            f"escape ${expansion.name} so that each task's shell expands it on its own node",
+            f"escape ${expansion.name} in the heredoc so that each task's shell expands it on its own node",
             Edit(at, "\\"),
         )
     if inner == "single":
         return Fix.make(
-            f"let each task's shell expand ${expansion.name} on its own node (out of its single quotes)",
+            f"let each task's shell expand ${expansion.name} of the heredoc on its own node (out of its "
+            "single quotes)",
             Edit(at, "'\"\\"),
             Edit(Span(span.line, span.end_col, span.line, span.end_col), "\"'"),
         )

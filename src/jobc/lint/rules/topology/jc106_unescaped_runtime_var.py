@@ -34,8 +34,9 @@ launch:
 ```
 
 In a script the same mistake is a per-rank variable in a double-quoted `bash -c` of a step,
-in an unquoted heredoc the step's tasks read (`srun bash <<EOF`, where quotes are text and do
-not stop it), or in a launcher's options: the batch shell expands it before srun starts
+in an unquoted heredoc the step's tasks read (`srun bash <<EOF`, or a file written from one,
+`cat > run.sh <<EOF` then `srun bash run.sh`; quotes are text in a heredoc and do not stop it),
+or in a launcher's options: the batch shell expands it before srun starts
 anything. A quoted heredoc (`<<'EOF'`) or an escaped `\\$` leaves it to each task. On one node
 the batch shell's node values (`$SLURM_NODEID`, its name, its GPUs) are every rank's, unless
 the script asks for no node count and reads the one it is given (`--nnodes $SLURM_NNODES`): it
