@@ -8,7 +8,8 @@ import shutil
 
 import pytest
 
-from jobc.script.bashcheck import accepts, ahead, drop_ahead, parse, refusal, run
+from jobc.script import bashcheck
+from jobc.script.bashcheck import accepts, ahead, ahead_of_script, drop_ahead, parse, refusal, run
 
 SH = shutil.which("sh") or "/bin/sh"
 
@@ -116,3 +117,41 @@ def test_reading_a_script_asks_bash_once(monkeypatch: pytest.MonkeyPatch) -> Non
     facts = read_bytes(b"#!/bin/bash\n#SBATCH --nodes=1\nsrun python t.py\nfi\n", "job.sh")
     assert [p.message.split(":")[0] for p in facts.problems] == ["bash cannot parse the script"]
     assert [argv[-1] for argv in started].count("/dev/stdin") == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"#!/bin/bash\nsrun python t.py\n",
+        b"#!/bin/bash\r\nsrun python t.py\r\n",  # CRLF: bash is asked about the lines without \r
+        b"#!/bin/bash\nsrun python t.py",  # no final line break
+        b"#!/bin/bash\necho \xff\xfe\nfi\n",  # not UTF-8, and refused
+    ],
+)
+def test_the_script_lint_asks_bash_once_from_before_the_reader(
+    data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jobc.script import parse
+
+    assert parse.MAX_BYTES == bashcheck._MAX_SCRIPT
+    now = parse.read_bytes(data, "job.sh").problems
+    started = _spawns(monkeypatch)
+    ahead_of_script(data)
+    assert len(started) == 1
+    facts = parse.read_bytes(data, "job.sh")  # takes the answer started ahead
+    assert [argv[-1] for argv in started].count("/dev/stdin") == 1
+    assert [p.message for p in facts.problems] == [p.message for p in now]
+
+
+def test_a_script_the_reader_does_not_parse_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobc.script import parse
+
+    started = _spawns(monkeypatch)
+    for data in (b"#!/bin/csh\nsetenv A 1\n", b"#!/bin/bash\n\0\n"):
+        ahead_of_script(data)
+        parse.read_bytes(data, "job.sh")
+        drop_ahead()
+    assert len(started) == 1  # the csh script's (a NUL byte asks nothing)
+    for pid in PIDS:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)

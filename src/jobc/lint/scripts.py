@@ -76,9 +76,18 @@ def lint_script(
     profile: Path | None = None,
     data: bytes | None = None,
 ) -> Result:
+    from jobc.script import bashcheck
+
+    if data is None:
+        data = path.read_bytes()
+    # bash's check of the script starts now, so that it runs while the reader is imported
+    bashcheck.ahead_of_script(data)
     from jobc.script.parse import read_bytes
 
-    facts = read_bytes(path.read_bytes() if data is None else data, display or str(path), path.parent)
+    try:
+        facts = read_bytes(data, display or str(path), path.parent)
+    finally:
+        bashcheck.drop_ahead()
     main = _source.Source(facts.file, "\n".join(facts.lines))
     main.lines = facts.lines  # the lines the script was read into; not split a second time
     run = Run(main, [])

@@ -98,6 +98,26 @@ def ahead(text: str) -> None:
             _AHEAD[key] = child
 
 
+def ahead_of_script(data: bytes) -> None:
+    """`ahead` with the text the script reader asks about for these bytes (its lines as bash
+    counts them, `jobc.script.parse.split_lines`, joined), for a script the reader will parse:
+    not larger than sbatch takes and without a NUL byte. A script the reader then leaves
+    unparsed (another shell's, or one of too many words) leaves a run nobody asks for, which
+    `drop_ahead` reaps."""
+    if len(data) > _MAX_SCRIPT or b"\0" in data:
+        return
+    text = data.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    if "\r" in text:
+        lines = [line.removesuffix("\r") for line in lines]
+    ahead("\n".join(lines) + "\n")
+
+
+_MAX_SCRIPT = 4 << 20  # jobc.script.parse.MAX_BYTES: a larger script is not parsed
+
+
 def drop_ahead() -> None:
     """Reap the runs started ahead that nothing asked for (their answers are not needed)."""
     while _AHEAD:
