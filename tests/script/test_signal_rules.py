@@ -168,3 +168,38 @@ def test_the_compiled_import_traps_the_signal_in_the_batch_shell(name: str, tmp_
     assert sent.signal == "SIGUSR2"
     assert signals.trapped(compiled, "SIGUSR2")
     assert signals.missed(compiled) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        # the warning goes to the steps: NCCL's handler in the program may take it
+        ("#SBATCH --signal=USR1@90\nsrun python t.py\n", True),
+        # to the batch shell, whose trap passes SIGUSR1 itself on to the step
+        ("#SBATCH --signal=B:USR1@90\ntrap 'kill -USR1 $s' USR1\nsrun python t.py &\ns=$!\nwait $s\n", True),
+        # ... by its number, through a function
+        (
+            "#SBATCH --signal=B:USR1@90\non() {\n  kill -10 $s\n}\ntrap on USR1\nsrun python t.py &\ns=$!\n"
+            "wait $s\n",
+            True,
+        ),
+        # to the batch shell, whose trap hands the steps SIGINT: no program sees SIGUSR1
+        (
+            "#SBATCH --signal=B:USR1@240\nh() {\n  scancel $SLURM_JOB_ID --signal=SIGINT\n  wait $c\n}\n"
+            "trap h SIGUSR1\nsrun python t.py &\nc=$!\nwait $c\n",
+            False,
+        ),
+        # ... or only requeues the job
+        (
+            "#SBATCH --signal=B:USR1@90\ntrap 'scontrol requeue $SLURM_JOB_ID' USR1\nsrun python t.py &\n"
+            "wait\n",
+            False,
+        ),
+    ],
+)
+def test_sigusr1_is_warned_of_only_where_a_program_receives_it(
+    tmp_path: Path, body: str, fires: bool
+) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(HEAD + body, encoding="utf-8")
+    assert ("JC604" in {f.code for f in lint_path(path).findings}) is fires

@@ -76,7 +76,9 @@ _WANDB = "wandb"
 
 _NOT_SECRET_VALUES = frozenset(["true", "false", "yes", "no", "on", "off", "none", "null", "0", "1", ""])
 HASHLIKE_NAME = _later(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
-HEX40 = _later(r"(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
+# (a path segment of 40 hex digits is a commit hash, as in Hugging Face's cache,
+# `…/snapshots/<commit>/`, or git's objects: a key is never a directory of a path)
+HEX40 = _later(r"(?<![0-9A-Za-z/])[0-9a-f]{40}(?![0-9A-Za-z/])")
 _NAME_PARTS = _later(r"[_\-.]+")
 
 

@@ -33,6 +33,7 @@ SECRETS: list[tuple[str, dict[str, Any]]] = [
     ("hf-token", {"env": {"HF_TOKEN": HF}}),
     ("nccl-ib-token", {"fabric": {"env": {"NCCL_IB_TOKEN": "abcdef123456"}}}),
     ("password-flag", {"launch": {"args": ["--password=hunter2"]}}),
+    ("wandb-key-in-env", {"env": {"WANDB_KEY_FOR_RUN": "cbf31f62664d4b1360b3a78427f7b3c3ed8f0fa8"}}),
 ]
 
 LOOK_ALIKES: list[tuple[str, dict[str, Any]]] = [
@@ -51,6 +52,10 @@ LOOK_ALIKES: list[tuple[str, dict[str, Any]]] = [
     ("image-digest", {"container": {"image": "nvcr.io#nvidia/pytorch@sha256:0123abcd"}}),
     ("mail", {"slurm": {"mail": {"user": "me@example.com", "type": ["END"]}}}),
     ("max-tokens", {"env": {"MAX_TOKENS": "4096"}}),
+    (
+        "hub-snapshot-path",
+        {"env": {"HF_MODEL": "/data/hub/models--org--m/snapshots/cbf31f62664d4b1360b3a78427f7b3c3ed8f0fa8/"}},
+    ),
 ]
 
 BASE: dict[str, Any] = {

@@ -1,6 +1,6 @@
 #!/bin/bash
-# expect: JC802 JC604
-# expect-not: JC807 JC808
+# expect: JC802
+# expect-not: JC807 JC808 JC604
 # import: nodes=1 gpus_per_node=8 mode=srun program=train_mp_mod.py
 # pattern seen in: alexk101/sc24-dl-tutorial submit_frontier.sh (commit 013fc9734193)
 #SBATCH -A GEO163 
@@ -8,7 +8,7 @@
 #SBATCH -N 1
 #SBATCH -p batch
 #SBATCH -t 00:05:00
-#SBATCH --signal=B:USR1@60  # Send signal 10 minutes before time limit #!JC604
+#SBATCH --signal=B:USR1@60  # Send signal 10 minutes before time limit
 #SBATCH -o %x-%j.out
 #SBATCH --ntasks-per-node=8  # Changed from 1 to 8 for MI250X GPUs
 #SBATCH --gpus-per-task=1

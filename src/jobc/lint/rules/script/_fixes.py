@@ -152,6 +152,25 @@ def forwards(facts: ScriptFacts, trap: Trap) -> bool:
     return False
 
 
+def hands_on(facts: ScriptFacts, trap: Trap, signal: str) -> bool:
+    """Whether the trap's action passes ``signal`` itself on to the job's steps (`kill -USR1
+    "$pid"`, `kill -s USR1 …`, `kill -10 …`, `scancel --signal=USR1 …`); a trap that sends
+    another signal (`scancel --signal=SIGINT`, a bare `kill`, which is SIGTERM) does not."""
+    short = signal.removeprefix("SIG")
+    number = {"USR1": "10", "USR2": "12", "TERM": "15", "INT": "2"}.get(short)
+    named = re.compile(rf"(?<![A-Za-z0-9])(?:SIG)?{short}\b" + (rf"|[ \t]-{number}\b" if number else ""))
+    whole = "\n".join(facts.lines)
+    for body in _action_texts(facts, trap.action):
+        for text in body.split("\n"):
+            kill = _KILL.search(text)
+            sends = _SCANCEL.search(text) or (
+                kill is not None and _kills_something(text[kill.end() :], whole)
+            )
+            if sends and named.search(text):
+                return True
+    return False
+
+
 _UNTIL_END = lazy(r"[^;&|\n]*")
 _PLAIN_VAR = lazy(r"\"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\"?")
 
