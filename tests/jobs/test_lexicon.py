@@ -114,6 +114,16 @@ from jobc.jobs.signatures import PREFILTER
             {},
         ),
         ("ValueError: bad sample in shard 17", None, {}),
+        # Slurm's commands that cannot reach the controller, a launcher's lost node or job
+        ("sinfo: fatal: Could not establish a configuration source", "slurm_refused", {}),
+        ("squeue: error: Unable to contact slurm controller (connect failure)", "slurm_refused", {}),
+        ("ORTE has lost communication with a remote daemon.", "node_fail", {}),
+        ("job preempted (node failure)", "preempted", {}),
+        (
+            "mpirun was unable to launch the specified application as it could not access",
+            "missing_program",
+            {},
+        ),
     ],
 )
 def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: dict[str, str]) -> None:
@@ -139,6 +149,10 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "CustomLibraryException: the device went away",
         "nslookup: can't resolve 'job-master-0': Name does not resolve",
         "write_line error; fd=12 buf=:cmd=barrier_in",
+        "sinfo: fatal: Could not establish a configuration source",
+        "ORTE has lost communication with a remote daemon.",
+        "job preempted (node failure)",
+        "      Exit status of rank 0: killed by signal 9",
     ],
 )
 def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
@@ -162,6 +176,8 @@ def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
         "If an error: message appears, please report it",
         "WARNING: Error while reading the optional file",
         "nslookup: resolved 'job-master-0' to 10.0.0.4",
+        "the scheduler may preempt this job; it checkpoints every hour",
+        "No process was killed by the scheduler today",
     ],
 )
 def test_prose_metrics_and_recoveries_are_no_failure(line: str) -> None:

@@ -867,6 +867,17 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         + "subprocess.CalledProcessError: Command '['sinfo', '-N']' returned non-zero exit status 1.\n",
         ("slurm_refused", None, None, 3),
     ),
+    # --- a rank a line no signature reads names in words
+    (
+        "an error-like line naming its rank",
+        "FATAL: the frobnicator lost its quorum on rank: 5\n",
+        ("unknown", 5, None, 1),
+    ),
+    (
+        "a launcher's words for how a rank ended",
+        "      Exit status of rank 2: killed by signal 9\n",
+        ("signal", 2, None, 1),
+    ),
     # --- the node a Ray task's header names
     (
         "a Ray task's traceback under a header naming its host",

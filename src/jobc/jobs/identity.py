@@ -43,9 +43,11 @@ LAUNCHER_LINE = re.compile(
 )
 #: Classes that are the job's, no process's: no rank is read for them.
 JOB_CLASSES = frozenset({"time_limit", "preempted", "cancelled", "node_fail"})
-#: A rank a message names as its own: `… store based barrier on rank: 0`, `[PG 0 (default_pg) Rank 12]`.
+#: A rank a message names as its own: `… store based barrier on rank: 0`, `[PG 0 (default_pg) Rank 12]`,
+#: a launcher's report of how a rank ended (MPICH2's mpd: `Exit status of rank 0: killed by signal 9`).
 _RANK_IN_MESSAGE = re.compile(
-    r"\bon rank:? ?(?P<a>[0-9]{1,9})\b|\[(?:PG [^\]]{0,80}? )?Rank (?P<b>[0-9]{1,9})\]"
+    r"\bon rank:? ?(?P<a>[0-9]{1,9})\b|\[(?:PG [^\]]{0,80}? )?Rank (?P<b>[0-9]{1,9})\]|"
+    r"\b(?:[Ee]xit status|[Rr]eturn code) of rank (?P<c>[0-9]{1,9})\b"
 )
 _NAME = r"[A-Za-z][A-Za-z0-9_.\-]{0,62}"
 #: A node a message names in words: `on node cn7`, `host: gpu-a07`, `NodeList=c014`, slurmstepd's
@@ -96,7 +98,7 @@ def place(facts: Facts, e: Event) -> Who:
     if rank is None:
         rank, inferred = rank_of_process(facts, fx.get("pid"), line.writer)
     if e.cls not in JOB_CLASSES:  # the job's end, no rank's
-        if rank is None and e.sig is not None and e.sig.code not in MESSAGE_NAMES_OTHERS:
+        if rank is None and (e.sig is None or e.sig.code not in MESSAGE_NAMES_OTHERS):
             rank = rank_in_message(text)
         rank, by_task = rank_of_task(facts, rank, task, count)
         inferred = inferred or by_task
@@ -141,7 +143,7 @@ MESSAGE_NAMES_OTHERS = frozenset({"N411"})
 
 def rank_in_message(text: str) -> int | None:
     m = _RANK_IN_MESSAGE.search(text[:2000])
-    return parse_int(m.group("a") or m.group("b")) if m else None
+    return parse_int(m.group("a") or m.group("b") or m.group("c")) if m else None
 
 
 def node_in_message(text: str, known: set[str] | frozenset[str] = frozenset()) -> str | None:

@@ -29,7 +29,10 @@ FALLBACK = re.compile(
     r"Fatal\b|Killed\b|KeyboardInterrupt|No such file or directory|Permission denied|\[Errno [0-9]{1,4}\]|"
     r"can't open file|"
     r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|segfault at\b|core dumped|Abort(?:ed)?\b|\|ERROR\||"
-    r"error:|fatal:|Assertion\b|not found\b|unable to launch|could not (?:access|execute|start|launch)|"
+    r"error:|fatal:|Assertion\b|not found\b|killed by signal:? ?[0-9]|"
+    # a launcher's word that a node or a job went away (Open MPI's lost daemon, Moab's preemption)
+    r"lost communication with (?:a remote|its|the following) daemon|\bjob (?:was |has been )?preempted\b|"
+    r"unable to launch|could not (?:access|execute|start|launch)|"
     r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
     # Slurm's own words for how a job ended (a controller's log, a wrapper that prints them)
     r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
@@ -160,6 +163,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"can't open file|command not found|execve\(\)|[Nn]o such (?:command|program)|"
             r"executable file (?:`[^`\n]{1,200}` )?not found|[Uu]nknown command\b|"
+            # Open MPI's launcher (help-orterun.txt): `… as it could not access or execute an executable`
+            r"unable to launch the specified application as it could not access|"
             + "|".join(BASH_NOT_FOUND_WORDS)
         ),
     ),

@@ -232,6 +232,11 @@ LOWER_KEYWORDS = (
     "terminate called",
     # the fallback lexicon's lower-case words
     "fatal:",
+    "killed by signal",
+    "lost communication with",
+    "job preempted",
+    "job was preempted",
+    "job has been preempted",
     "not found",
     "unable to launch",
     "could not access",
