@@ -1195,3 +1195,34 @@ def test_a_message_over_three_pieces_of_a_wrapped_log_is_read_whole(tmp_path: Pa
     assert len(message) > 120  # three pieces, its reason on the last
     first = triage_files([log]).findings[0]
     assert (first.cls, first.node, first.evidence[0].line) == ("time_limit", host, 4)
+
+
+_RAY_DIED = (
+    "2023-11-30 10:19:23,769 WARNING worker.py:2074 -- A worker died or was killed while executing a task "
+    "by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker. Worker "
+    "IP address: 10.9.70.181 Worker port: 34011 Worker PID: {pid} Worker exit type: SYSTEM_ERROR\n"
+)
+_RAY_WATCHDOG = (
+    "(RayWorker pid=1080651) [E ProcessGroupNCCL.cpp:474] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+    "1800305 milliseconds before timing out.\n"
+)
+
+
+def test_a_ray_workers_death_is_its_own_watchdogs_timeout(tmp_path: Path) -> None:
+    """The raylet names the dead worker's pid; the worker's prefix pairs that pid with rank 0 on
+    the line where its watchdog timed out: the timeout is why it died, wherever the driver
+    printed the death."""
+    log = tmp_path / "x.log"
+    log.write_text(_RAY_DIED.format(pid=1080651) + _RAY_WATCHDOG, encoding="utf-8")
+    d = triage_files([log])
+    assert not any(f.cause for f in d.findings)
+    assert d.findings[0].cls == "collective_timeout"
+    assert any(f.cls == "collective_timeout" and f.rank == 0 for f in d.findings)
+
+
+def test_another_ray_workers_death_is_no_watchdogs(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(_RAY_DIED.format(pid=2211) + _RAY_WATCHDOG, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.cause, first.node) == ("signal", True, "10.9.70.181")

@@ -42,14 +42,16 @@ def _causal_table() -> list[str]:
         "A finding of the first kind explains a finding of the second within the scope (`process`: "
         "the same rank, task or local rank; `node`: the same node, or one the log does not name; "
         "`job`: any; `named`: a rank the first names; `earlier`: an earlier time the log states; "
-        "`own_step`: a step of the job the first names, ended the same way) and order (`after`: "
+        "`own_step`: a step of the job the first names, ended the same way; `other`: another "
+        "process) and order (`after`: "
         "the second comes later in the log; `any`: file order is not event order). The first row "
         "that applies wins. Kinds: "
         "`failure` (a stated failure), `report` (a process's end, reported), `guess` (the fallback "
         "lexicon), `symptom`, `teardown` (SIGTERM, SIGINT), `kill` (SIGKILL), `crash` (SIGSEGV, "
         "SIGABRT, …), `stop` (time limit, preemption, node failure), `cancel`, `host_oom`, "
         '`rendezvous`, `timeout`, `barrier`, `table` (torchrun\'s), `echo` ("see root cause above"), '
-        "`received` (a process saying it received a signal), `job_end` and `step_end` "
+        "`received` (a process saying it received a signal), `died` (Ray's word that a worker "
+        "died), `job_end` and `step_end` "
         "(slurmstepd's words that a job, or one of its steps, ended). In a log of one process (its prefixes "
         "name at most one rank, task or node), a line that names nobody is that process's. Two "
         "findings that would explain each other leave the earlier one the cause.",

@@ -62,6 +62,10 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("symptom")
     elif f.role == "cause" and not teardown and f.code != "N411" and f.cls not in _JOB_ENDS:
         k.add("failure")  # (rank 0's monitored barrier speaks of other ranks: no failure of its own)
+    if f.kind == "ray-worker-died":
+        # Ray's word that a worker died says that a process ended, not why: the process's own
+        # failure (its watchdog's timeout) explains it as it explains a report
+        k.add("died")
     if teardown:
         k.add("teardown")
     if f.signal == "SIGKILL":
@@ -171,6 +175,7 @@ SCOPES: dict[str, Callable[[Finding, Finding], bool]] = {
     "named": _barrier_names,
     "earlier": _earlier,
     "own_step": _own_step,
+    "other": lambda a, b: not _same_process(a, b),
 }
 
 #: The rows, most specific first. Each was a special case of the judge before it was a row.
@@ -284,6 +289,15 @@ EXPLAINS: tuple[Row, ...] = (
         "job",
         "any",
         "a failure on one rank explains the others' SIGTERM, timeouts, lost peers and the job's CANCELLED",
+        cause_unless="died",
+    ),
+    Row(
+        "died",
+        "teardown|symptom|cancel|echo|guess",
+        "other",
+        "any",
+        "Ray's word that a worker died explains the other processes' SIGTERM, timeouts and lost peers "
+        "(its own process's timeout is why it died)",
     ),
     Row(
         "failure",
@@ -306,10 +320,11 @@ EXPLAINS: tuple[Row, ...] = (
     ),
     Row(
         "timeout",
-        "report|teardown|guess",
+        "report|teardown|guess|died",
         "process",
         "any",
-        "a collective timeout explains the same rank's abort, SIGABRT and its launcher's report",
+        "a collective timeout explains the same rank's abort, SIGABRT and its launcher's report (and "
+        "Ray's word that its worker died)",
     ),
     Row(
         "table",

@@ -389,6 +389,12 @@ class Scanner(Facts):
             self.rank_task.setdefault(line.rank, line.task)
         if line.local_rank is not None:
             self.launcher_seen = True
+        if line.rank is not None and line.writer is not None and line.writer.startswith("pid "):
+            # a process's own prefix (Ray's `(RayWorker pid=N)`) on a line that names its rank
+            # (`[Rank 0] Watchdog caught …`): that pid is that rank, as the line says
+            pid = line.writer[4:]
+            if pid.isdigit() and len(self.pid_rank) < 65536:
+                self.pid_rank.setdefault(pid, line.rank)
         if line.node is not None:
             pid = line.writer.rpartition(":")[2] if line.writer and ":" in line.writer else ""
             if pid.isdigit() and len(self.pid_node) < 65536:
@@ -1157,6 +1163,11 @@ def _read_fields(event: Event, line: Line) -> None:
                 if not hp.group("h3").endswith(net.SOURCE_FILES):
                     fields["endpoint"] = f"{hp.group('h3')}:{hp.group('p3')}"
                     break
+    if sig is not None and sig.code == "L209" and "pid" not in fields:
+        # the raylet's report names the dead worker's pid: its rank, where the log pairs them
+        wp = launch.RAY_WORKER_PID.search(line.text[:MAX_LINE])
+        if wp is not None:
+            fields["pid"] = wp.group("pid")
     if sig is not None and sig.code in ("L209", "L210") and "node" not in fields:
         rm = launch.RAY_NODE.search(line.text[:MAX_LINE])
         if rm is not None and rm.group("ip") not in launch.NOT_A_NODE:

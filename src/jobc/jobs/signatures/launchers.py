@@ -483,6 +483,8 @@ HYDRA_END = re.compile(
     r"|EXIT STRING: [^\n]{0,80}?\(signal (?P<signum2>[0-9]{1,3})\)"
 )
 HYDRA_LINES = 8
+#: The dead worker's pid in the raylet's report: `… Worker PID: 1080651 Worker exit type: …`
+RAY_WORKER_PID = re.compile(r"\bWorker PID: (?P<pid>[0-9]{1,10})\b")
 #: the node and rank under Open MPI's report that it could not execute the program
 MPIRUN_EXEC_NODE = re.compile(r"^\s{0,8}Node:\s{1,8}(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\s*$")
 MPIRUN_EXEC_RANK = re.compile(r"while attempting to start process rank (?P<rank>[0-9]{1,9})")
