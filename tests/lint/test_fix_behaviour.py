@@ -622,3 +622,21 @@ def test_jc803_lets_bash_say_a_missing_command_in_its_own_words_without_exec() -
     other = simulate(HEAD + "other a\n", scenarios=("complete",))["complete"]
     assert compare_runs(before, same, _jc803("")) == []
     assert compare_runs(before, other, _jc803("")) != []
+
+
+def test_no_step_is_put_in_the_background_when_a_later_line_reads_dollar_bang() -> None:
+    # found by the fix-script fuzz target: a mangled `srun python train.py &` left the step in the
+    # foreground and `step=$!` empty (`wait ""` fails, status 1); JC802 put the step in the
+    # background, so `$!` named it and `wait "$step"` returned the step's own status
+    text = HEAD + (
+        "#SBATCH --signal=B:USR2@180\nforward() {\n  kill -USR2 \"$step\" 2>/dev/null\n}\n"
+        "trap forward USR2\n\nsrun python train.py\n#  a line\nstep=$!\nwait \"$step\"\n"
+    )
+    proof = prove(text, unsafe=True)
+    assert "JC802" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: a step started in the background before `$!` is read is what it names
+    later = text.replace("#  a line\n", "srun python eval.py &\n")
+    proof = prove(later, unsafe=True)
+    assert "JC802" in proof.fixed
+    assert proof.differences == [], proof.differences

@@ -10,7 +10,7 @@ words are not in a shape it can edit with certainty.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from jobc.core.diagnostics import Edit, Fix, Span
 from jobc.core.lazyre import lazy
@@ -102,13 +102,19 @@ def held(facts: ScriptFacts, trap_line: int) -> list[Step]:
     return out
 
 
-def background(step: Step, lines: list[str], *, then_exit: bool = False) -> tuple[Edit, ...] | None:
+def background(
+    step: Step, lines: list[str], *, then_exit: bool = False, jobs: Collection[int] = ()
+) -> tuple[Edit, ...] | None:
     """`srun …` alone on its lines → `srun … &` and the waiting lines, at its indentation; None
-    when the step is part of a larger statement (`if srun …`, `srun … || exit`, `srun … | tee`).
+    when the step is part of a larger statement (`if srun …`, `srun … || exit`, `srun … | tee`),
+    or when a line after it reads `$!` before a step in the background (on one of the lines
+    ``jobs``) has started: the step in the background would change what `$!` says there.
     ``then_exit``: the last line is `exit` with the step's status, so that no line after the
     step runs (as after `exec`), rather than `(exit …)`, which only sets `$?`."""
     span = step.span
     if span.end_line > len(lines):
+        return None
+    if not then_exit and _reads_last_job(lines, span.end_line, jobs):
         return None
     first, last = lines[span.line - 1], lines[span.end_line - 1]
     indent = first[: span.col - 1]
@@ -123,6 +129,20 @@ def background(step: Step, lines: list[str], *, then_exit: bool = False) -> tupl
         Edit(Span(span.end_line, span.end_col, span.end_line, span.end_col), " &"),
         Edit(Span(span.end_line, end, span.end_line, end), waiting),
     )
+
+
+_LAST_JOB = lazy(r"\$!|\$\{!\}")
+
+
+def _reads_last_job(lines: list[str], after: int, jobs: Collection[int]) -> bool:
+    """Whether a line after line ``after`` reads `$!` (the last job started in the background)
+    before one of the lines ``jobs`` starts one; any `$!` counts, in a comment or quotes too."""
+    for number in range(after + 1, len(lines) + 1):
+        if number in jobs:
+            return False
+        if _LAST_JOB.search(lines[number - 1]):
+            return True
+    return False
 
 
 # --- a trap that hands the signal on to the step -------------------------------------------------

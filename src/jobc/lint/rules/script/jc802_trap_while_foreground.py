@@ -32,7 +32,7 @@ from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.lint.rules.script._fixes import background, held
 from jobc.script import signals
-from jobc.script.facts import Step
+from jobc.script.facts import ScriptFacts, Step
 from jobc.spec.context import Context
 
 META = Meta(
@@ -69,10 +69,11 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             f"{d.text} sends {name} to the batch shell, which traps it (line {trap.span.line}), but "
             "this step runs in the foreground: bash runs the trap only after the step has ended, "
             "when the time limit has already killed it; start the step with `&` and `wait` for it",
-            fix=_fix(step, f.lines),
+            fix=_fix(step, f),
         )
 
 
-def _fix(step: Step, lines: list[str]) -> Fix | None:
-    edits = background(step, lines)
+def _fix(step: Step, f: ScriptFacts) -> Fix | None:
+    jobs = {s.line for s in f.steps if s.background and s.line > step.span.end_line}
+    edits = background(step, f.lines, jobs=jobs)
     return Fix.make("start the step with & and wait for it", *edits) if edits else None

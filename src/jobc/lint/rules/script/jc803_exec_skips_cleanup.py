@@ -97,7 +97,8 @@ def _drop_exec(step: Step, f: ScriptFacts) -> Fix | None:
     at_exit = any("EXIT" in t.signals for t in traps)
     # with a trap to free, nothing after the step runs (as after exec); for the lines after alone,
     # the repair is that they run, which changes what the job does
-    waiting = background(step, lines, then_exit=bool(traps))
+    jobs = {s.line for s in f.steps if s.background and s.line > span.end_line}
+    waiting = background(step, lines, then_exit=bool(traps), jobs=jobs)
     if match is None or waiting is None:
         return None
     end = span.col + match.end()
