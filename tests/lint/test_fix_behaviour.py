@@ -629,8 +629,8 @@ def test_no_step_is_put_in_the_background_when_a_later_line_reads_dollar_bang() 
     # foreground and `step=$!` empty (`wait ""` fails, status 1); JC802 put the step in the
     # background, so `$!` named it and `wait "$step"` returned the step's own status
     text = HEAD + (
-        "#SBATCH --signal=B:USR2@180\nforward() {\n  kill -USR2 \"$step\" 2>/dev/null\n}\n"
-        "trap forward USR2\n\nsrun python train.py\n#  a line\nstep=$!\nwait \"$step\"\n"
+        '#SBATCH --signal=B:USR2@180\nforward() {\n  kill -USR2 "$step" 2>/dev/null\n}\n'
+        'trap forward USR2\n\nsrun python train.py\n#  a line\nstep=$!\nwait "$step"\n'
     )
     proof = prove(text, unsafe=True)
     assert "JC802" not in proof.fixed
