@@ -333,3 +333,24 @@ def test_an_option_accelerate_reads_a_value_for_takes_the_next_word(tmp_path: Pa
     outcome = round_trip(script, tmp_path)
     assert 'program: "train.py"' in (outcome.spec or ""), outcome.spec
     assert outcome.unlisted == [], outcome.spec
+
+
+def test_ntasks_that_wins_over_ntasks_per_node_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--ntasks=1` with `--ntasks-per-node=8` on 2 nodes starts one
+    # task in all (--ntasks wins, --ntasks-per-node caps a node); the spec's srun step started 8 per
+    # node without a word
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks=1\n#SBATCH --ntasks-per-node=8\n"
+        b"#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\nsrun python train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "--ntasks takes precedence" in line]
+    assert len(said) == 1, outcome.listed
+    assert "starts 1 task(s) in all on 2 node(s), not 8 tasks per node" in said[0]
+    # near miss: the two agree (2 nodes × 8): nothing to say
+    fine = script.replace(b"--ntasks=1\n", b"--ntasks=16\n")
+    (tmp_path / "fine").mkdir()
+    outcome = round_trip(fine, tmp_path / "fine")
+    assert outcome.unlisted == [], outcome.spec
+    assert not [line for line in outcome.listed if "takes precedence" in line]

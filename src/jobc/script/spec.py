@@ -319,6 +319,7 @@ def _allocation(
             # srun starts one task per node unless something asks for more
             tasks, tasks_span, tasks_text = 1, step.span, step.text
         derived = max(gpus or 0, 1) if mode == "srun" else 1
+        _capped(facts, out, step, nodes, derived=derived, mode=mode)
         if mode == "srun" and not gpus and tasks != derived:
             out.put(("resources", "tasks_per_node"), tasks, tasks_span)
         elif tasks != derived:
@@ -391,6 +392,28 @@ def _batch_shell_step(out: Derived, step: Step, mode: str, nodes: int) -> None:
             f"the batch shell starts this once, on the first of {nodes} nodes (no srun): the spec "
             "starts it on every node",
         )
+
+
+def _capped(facts: ScriptFacts, out: Derived, step: Step, nodes: int, *, derived: int, mode: str) -> None:
+    """`#SBATCH --ntasks` with `--ntasks-per-node`: --ntasks wins and --ntasks-per-node only caps
+    a node's tasks, so unless the two agree (N nodes × the cap) the step starts --ntasks tasks in
+    all, not the cap on each node; the spec's step starts its own count per node: said."""
+    if step.srun is None or any(k in step.srun for k in ("ntasks", "ntasks-per-node", "nodes")):
+        return
+    honoured = facts.honoured()
+    total, per = honoured.get("ntasks"), honoured.get("ntasks-per-node")
+    if total is None or per is None:
+        return
+    t, p = _int(total.value, 1), _int(per.value, 1)
+    if t is None or p is None or t == nodes * p:
+        return
+    out.skip(
+        total.span,
+        f"#SBATCH {total.text}",
+        f"--ntasks takes precedence over --ntasks-per-node={p} (a cap on each node's tasks): the step "
+        f"starts {t} task(s) in all on {nodes} node(s), not {p} tasks per node; jobc starts {derived} "
+        f"per node for launch.mode {mode}",
+    )
 
 
 def _task_per_gpu(facts: ScriptFacts, step: Step, gpus: int | None, nodes: int) -> bool:
