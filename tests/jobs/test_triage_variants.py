@@ -878,6 +878,23 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "      Exit status of rank 2: killed by signal 9\n",
         ("signal", 2, None, 1),
     ),
+    # --- Open MPI's word for the first process that failed places a failure that names nobody
+    (
+        "two processes' import errors and Open MPI's first process to exit",
+        "/usr/bin/python3: No module named run\n/usr/bin/python3: No module named run\n"
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "the job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[47051,1],1]\n  Exit code:    1\n",
+        ("import_error", 1, None, 1),
+    ),
+    (
+        "Open MPI's first process exited with another code than the failure gives: no rank taken",
+        "/usr/bin/python3: No module named run\n"
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "the job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[47051,1],1]\n  Exit code:    139\n",
+        ("import_error", None, None, 1),
+    ),
     # --- the node a Ray task's header names
     (
         "a Ray task's traceback under a header naming its host",

@@ -494,6 +494,10 @@ _EXIT_OF: dict[str, tuple[int, ...]] = {
 _EXIT_OF_CLASS: dict[str, tuple[int, ...]] = {"missing_program": (2, 13, 127), "host_oom": (137, -9)}
 
 
+#: Reports that name the first process that failed, by its rank.
+_FIRST_FAILED = frozenset({"torchrun-root-cause", "mpirun-first-nonzero-exit"})
+
+
 def _place_unlabelled(findings: list[Finding]) -> None:
     """A first cause without labels, and one report that names who exited with its code: the same
     process.
@@ -509,7 +513,9 @@ def _place_unlabelled(findings: list[Finding]) -> None:
         return
     codes = _EXIT_OF.get(first.kind) or _EXIT_OF_CLASS.get(first.cls, (1,))
     ones = [f for f in findings if f.report and f.exit_code in codes]
-    tables = [f for f in ones if f.kind == "torchrun-root-cause" and f.rank is not None]
+    # a launcher's word for the first process that failed: torchrun's table, Open MPI's `The first
+    # process to do so was: Process name: [[J,S],RANK]`
+    tables = [f for f in ones if f.kind in _FIRST_FAILED and f.rank is not None]
     sruns = [f for f in ones if f.kind == "srun-task-exit-code" and f.task is not None]
     if len({f.rank for f in tables}) == 1:
         source = tables[0]
