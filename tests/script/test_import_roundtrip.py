@@ -354,3 +354,24 @@ def test_ntasks_that_wins_over_ntasks_per_node_is_said(tmp_path: Path) -> None:
     outcome = round_trip(fine, tmp_path / "fine")
     assert outcome.unlisted == [], outcome.spec
     assert not [line for line in outcome.listed if "takes precedence" in line]
+
+
+def test_a_program_run_to_compute_a_plain_variable_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `nodes=( $( srun python train.py … ) )` runs the program in
+    # the batch shell; the variable is not exported, and the line was passed over without a word
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n"
+        b'nodes=( $( srun python prepare.py "$SLURM_JOB_NODELIST" ) )\n'
+        b"srun torchrun --nnodes 2 --nproc_per_node 8 train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "line 4:" in line]
+    assert len(said) == 1, outcome.listed
+    assert "it runs a program the compiled job does not run" in said[0]
+    # near miss: a helper command computing it (scontrol) runs no program: nothing to say
+    fine = script.replace(b"srun python prepare.py", b"scontrol show hostnames")
+    (tmp_path / "fine").mkdir()
+    outcome = round_trip(fine, tmp_path / "fine")
+    assert outcome.unlisted == [], outcome.spec
+    assert not [line for line in outcome.listed if "line 4:" in line]

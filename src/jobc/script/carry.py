@@ -155,6 +155,16 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             # a run of plain lines read as one (jobc.script.parse): say it once for all of them
             why = f"{why} (as are the {more} plain lines after it, to line {cmd.span.end_line})"
         out.skip(cmd.span, cmd.text, why)
+    exported = {e.name for e in facts.exports if e.exported}
+    for e in facts.exports:
+        # a plain variable computed by running a program (`nodes=( $(srun python x.py) )`): the
+        # batch shell runs it, the compiled job does not (an exported one is listed with the env)
+        if e.name not in exported and e.value is None and _RUNS_PROGRAM.search(e.raw):
+            out.skip(
+                e.span,
+                f"{e.name}={e.raw}",
+                f"{_computed(e)}: it runs a program the compiled job does not run",
+            )
     for s in facts.steps:
         if s is not step:
             why = "a helper step (a check, a preparation, a clean-up)" if helper(s) else "another step"
@@ -209,6 +219,12 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     for x in facts.expansions:
         if x.shell == "batch":
             out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
+
+
+# a command substitution that runs Python or a launcher
+_RUNS_PROGRAM = re.compile(
+    r"(?:\$\(|`)[^`]*?(?<![\w./-])(?:python[0-9.]*|torchrun|accelerate|deepspeed|uv[ \t]+run)(?![\w-])"
+)
 
 
 def _traps(facts: ScriptFacts, out: Derived) -> None:
