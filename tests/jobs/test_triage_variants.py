@@ -915,6 +915,84 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         '  File "/home/u/run.py", line 4, in run\n    f()\nValueError: no data\n',
         ("exception", None, None, 7),
     ),
+    # --- a syslog line names the host that logged it
+    (
+        "a kernel Xid in journalctl's zero-padded syslog form names its host",
+        "Dec 03 10:22:16 gpu07 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has "
+        "fallen off the bus.\n",
+        ("gpu_error", None, "gpu07", 1),
+    ),
+    (
+        "a program's syslog line with its pid names its host",
+        "Mar  9 01:02:03 dgx-12 python3[8812]: RuntimeError: CUDA error: an illegal memory access was "
+        "encountered\n",
+        ("gpu_error", None, "dgx-12", 1),
+    ),
+    # --- NCCL's prefix without the process and thread
+    (
+        "NCCL's short prefix under a container runtime's timestamp",
+        "2025-01-02T03:04:05.000000001Z node-a3 [2] misc/socket.cc:46 NCCL WARN socketProgressOpt: "
+        "Call to recv from 10.0.0.2<4021> failed : Connection reset by peer\n",
+        ("nccl_error", None, "node-a3", 1),
+    ),
+    # --- the coordination service of JAX's runtime
+    (
+        "the newer wording of a task that stopped its heartbeats",
+        "E0101 00:00:00.000 coordination_service.cc:400] UNAVAILABLE: The following tasks are unhealthy "
+        "(stopped sending heartbeats):\n/job:jax_worker/replica:0/task:5\n",
+        ("collective_timeout", None, None, 1),
+    ),
+    (
+        "a task that cannot register, without the gRPC detail line",
+        "2024-04-12 23:39:41.656900: E external/xla/xla/pjrt/distributed/client.cc:96] Coordination "
+        "service agent in error status: DEADLINE_EXCEEDED: Deadline Exceeded\n",
+        ("rendezvous", None, None, 1),
+    ),
+    # --- ROCm's words for the GPU faults CUDA builds name
+    (
+        "torch on ROCm saying HIP error",
+        "RuntimeError: HIP error: an illegal memory access was encountered\n",
+        ("gpu_error", None, None, 1),
+    ),
+    (
+        "ROCm's queue abort on an illegal address",
+        ":0:rocdevice.cpp            :2984: 1 us: [pid:7 tid:0x7f] Callback: Queue 0x7f00 aborting with "
+        "error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond "
+        "the largest legal address. code: 0x29\n",
+        ("gpu_error", None, None, 1),
+    ),
+    (
+        "a test harness's report of a child a signal ended",
+        "Worker 3 killed by signal 11\n",
+        ("signal", None, None, 1),
+    ),
+    # --- a node's prolog
+    (
+        "srun told of a prolog failure",
+        "srun: Prolog failure on node gpu-a17\nsrun: error: Job allocation 99 has been revoked\n",
+        ("node_fail", None, "gpu-a17", 1),
+    ),
+    # --- what sbatch said before it refused the job
+    (
+        "a submit plugin's message before sbatch's refusal",
+        "sbatch: error: You must specify an account with --account\n"
+        "sbatch: error: Batch job submission failed: Unspecified error\n",
+        ("slurm_refused", None, None, 2),
+    ),
+    # --- the torchrun agent's own warning as it forwards a signal
+    (
+        "torchrun's agent forwarding a SIGTERM",
+        "[2024-05-01 10:00:00,000] torch.distributed.elastic.agent.server.api: [WARNING] Received 15 death "
+        "signal, shutting down workers\n",
+        ("signal", None, None, 1),
+    ),
+    # --- a host given as user@host in Hydra's hosts file
+    (
+        "Hydra's banner naming user@host",
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   RANK 2 PID 99 RUNNING AT ops@cn-004\n"
+        "=   KILLED BY SIGNAL: 9 (Killed)\n",
+        ("signal", 2, "cn-004", 2),
+    ),
 ]
 
 
@@ -1243,3 +1321,59 @@ def test_another_ray_workers_death_is_no_watchdogs(tmp_path: Path) -> None:
     log.write_text(_RAY_DIED.format(pid=2211) + _RAY_WATCHDOG, encoding="utf-8")
     first = triage_files([log]).findings[0]
     assert (first.cls, first.cause, first.node) == ("signal", True, "10.9.70.181")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a time then words, no host and tag: no syslog line
+        "Dec 03 10:22:16 the run failed: RuntimeError: CUDA error: an illegal memory access was "
+        "encountered\n",
+        # a word and a bracketed number before NCCL's words, where the word is no host's name
+        "Epoch [5] NCCL WARN Call to connect returned Connection refused\n",
+    ],
+)
+def test_a_line_that_only_looks_like_a_hosts_prefix_names_no_node(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    d = triage_files([log])
+    assert d.findings
+    assert d.findings[0].node is None, d.findings[0].summary
+
+
+def test_sbatch_lines_far_before_its_refusal_are_not_its_reason(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "sbatch: error: Invalid --mail-type\n"
+        + "".join(f"step {i}\n" for i in range(6))
+        + "sbatch: error: Batch job submission failed: Invalid account or account/partition combination\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert first.cls == "slurm_refused"
+    assert "it said before" not in first.summary
+    assert [e.line for e in first.evidence] == [8]
+
+
+@pytest.mark.parametrize(
+    ("code", "string", "signal"),
+    [
+        # the exit string agrees with the code (128 + 11): the process's own signal
+        ("139", "Segmentation fault (signal 11)", "SIGSEGV"),
+        # it does not: the string is the cleanup's SIGTERM, the code 128 + SIGABRT the process's
+        ("134", "Terminated (signal 15)", "SIGABRT"),
+    ],
+)
+def test_hydras_exit_code_and_exit_string_each_say_whose_signal(
+    tmp_path: Path, code: str, string: str, signal: str
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
+        f"=   PID 4242 RUNNING AT cn-007\n=   EXIT CODE: {code}\n"
+        "=   CLEANING UP REMAINING PROCESSES\n"
+        f"YOUR APPLICATION TERMINATED WITH THE EXIT STRING: {string}\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.signal, first.node) == ("signal", signal, "cn-007")

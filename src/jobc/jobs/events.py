@@ -154,6 +154,10 @@ _RECORD = re.compile(
 CONTINUATION_LINES = 4
 
 
+#: How many of sbatch's error lines before its refusal are read as saying why.
+SUBMIT_SAID = 3
+
+
 @dataclass
 class _OpenTraceback:
     start: Evidence
@@ -213,6 +217,9 @@ class Scanner(Facts):
         self.cont: tuple[Event, tuple[Any, ...], int, str] | None = None
         # an error-like line no signature read, waiting one line for the rest of its message
         self.held: tuple[Evidence, tuple[int, int], Line, str] | None = None
+        # sbatch's and salloc's own error lines just read: a site's submit check (job_submit
+        # plugin, `slurm.log_user`) says why on them, before `Batch job submission failed`
+        self.submit_said: deque[Evidence] = deque(maxlen=SUBMIT_SAID)
 
     def learn(self, sample: Sequence[tuple[int, str]]) -> None:
         """Infer this file's prefix structure from a sample of its lines (the file's head), and the
@@ -564,6 +571,12 @@ class Scanner(Facts):
             event.fields.setdefault("exit_code", h.group("code"))
             return True  # (the banner's own line, read: no report of its own)
         elif (signum := h.group("signum") or h.group("signum2")) is not None:
+            code = parse_int(str(event.fields.get("exit_code", "")))
+            if code is not None and code > 128 and code - 128 != parse_int(signum):
+                # `EXIT CODE: 134` (128 + SIGABRT) and then `EXIT STRING: Terminated (signal 15)`:
+                # the exit string is of the cleanup's SIGTERM, the banner's code of the process
+                self.follow_left = 0
+                return False
             event.fields["signum"] = signum
             event.fields.pop("exit_code", None)  # Hydra's EXIT CODE was the signal's number
             self.follow_left = 0
@@ -837,6 +850,8 @@ class Scanner(Facts):
             if m is not None:
                 self._matched(sig, m, ev, order, line)
                 return
+        if text.startswith(("sbatch: error: ", "salloc: error: ")):
+            self.submit_said.append(ev)
         self._fallback(ev, order, line, text)
 
     def _matched(
@@ -919,6 +934,15 @@ class Scanner(Facts):
             else:
                 self._event(None, ev, order, line, fields, strength=1)
             return
+        elif sig.code == "S518" and fields.get("tool") in ("sbatch", "salloc") and self.submit_said:
+            # the lines sbatch wrote just before its refusal say why (a site's submit check): the
+            # refusal's own reason is often only `Unspecified error`
+            said = [e for e in self.submit_said if 0 < ev.line - e.line <= SUBMIT_SAID]
+            self.submit_said.clear()
+            if said:
+                fields["said"] = said[-1].text.partition(": error: ")[2]
+                self._event(sig, ev, order, line, fields, context=said)
+                return
         elif sig.code == "B604" and fields.get("who") == "root":
             # root deletes a job for the scheduler (its wall clock, a preemption) or for an
             # administrator: the deletion does not say why, so it is not sure to be a user's cancel
@@ -1025,6 +1049,8 @@ class Scanner(Facts):
         event.strength = strength if strength is not None else (strength_of(sig) if sig else 1)
         if "node2" in fields:  # a format that names the node in another place
             fields.setdefault("node", fields.pop("node2"))
+        if "signum2" in fields:  # ... or the signal
+            fields.setdefault("signum", fields.pop("signum2"))
         _read_fields(event, line)
         if fields.get("tasks") and fields.get("node"):
             self._task_nodes(fields["tasks"], fields["node"])

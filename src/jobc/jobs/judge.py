@@ -359,6 +359,11 @@ def _summary(
             c = scanner.coords[rank]
             extra = " (" + ", ".join(f"{k} {c[k]}" for k in ("tp", "pp", "cp", "dp", "ep") if k in c) + ")"
         return f"{who}{extra} raised {text[:300]}{where}{mine}{then}"
+    if e.kind == "torchrun-agent-signal" and sig is not None:
+        hup = " (the terminal or session that started it went away: run it under sbatch, nohup or tmux)"
+        return f"torchrun's agent{' on ' + node if node else ''} received {sig} and ended its workers" + (
+            hup if sig == "SIGHUP" else ""
+        )
     if e.kind == "torchrun-root-cause":
         if code is not None:
             return f"torchrun's first observed failure: {who} exited with {code} ({_exit_text(code)})"
@@ -373,6 +378,11 @@ def _summary(
     if cls == "cancelled":
         return f"the job or step was cancelled ({_where(node)})"
     if cls == "node_fail":
+        if e.kind == "prolog-failure":
+            return (
+                f"the prolog failed on node {node or 'not named'}: Slurm drains the node and revokes "
+                "or requeues the job"
+            )
         return f"a node failed: {node or 'not named'}"
     if cls == "slurm_refused":
         what = str(fx.get("what", "")).strip()[:300]
@@ -386,7 +396,8 @@ def _summary(
         if e.kind == "slurm-controller-unreachable":
             return f"{tool} could not reach the Slurm controller: {what}"
         doing = "submit the job" if tool == "sbatch" else "get the job an allocation"
-        return f"{tool} could not {doing}: {what}"
+        said = str(fx.get("said", "")).strip()[:300]
+        return f"{tool} could not {doing}: {what}" + (f" (it said before: {said})" if said else "")
     if e.kind == "ray-worker-died":
         where = f" on {node}" if node else ""
         return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
@@ -644,7 +655,10 @@ _COLLECTIVE = re.compile(r"collective ([A-Za-z_]{1,40}) \(SeqNum ([0-9]{1,18})\)
 #: A rank a timed-out peer names as the one it waited on: Gloo's monitored barrier on a rank other
 #: than 0 (`… waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.`).
 _FAULTY_RANK = re.compile(
-    r"check rank ([0-9]{1,9}) logs for faulty rank|waiting for send/recv from rank ([0-9]{1,9})"
+    r"check rank ([0-9]{1,9}) logs for faulty rank|waiting for send/recv from rank ([0-9]{1,9})|"
+    # the coordination service's lost task (N421): its index is the process's, the rank
+    r"/task:([0-9]{1,9}) heartbeat timeout|\(stopped sending heartbeats\):\s{0,4}/job:[A-Za-z0-9_]{1,40}/"
+    r"replica:[0-9]{1,6}/task:([0-9]{1,9})"
 )
 
 
@@ -668,7 +682,7 @@ def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:
         suspects = "; suspects: the ranks not listed, which did not time out"
     who = f"rank(s) {_list(waited)} waited" if waited else "ranks waited"
     faulty = {
-        int(m.group(1) or m.group(2))
+        int(next(g for g in m.groups() if g))
         for f in timeouts
         for e in f.evidence
         for m in _FAULTY_RANK.finditer(e.text[:2000])

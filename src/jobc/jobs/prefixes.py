@@ -83,6 +83,11 @@ _SYSLOG_TIME = re.compile(
     r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9]"
     r"(?:\.[0-9]{1,6})? "
 )
+# ... which a syslog line follows with the host that logged it and the program's tag (RFC 3164:
+# `worker4 kernel: `, `gpu07 slurmd[2211]: `): the host is the line's node
+_SYSLOG_HOST = re.compile(
+    r"(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}) [A-Za-z0-9_.\-/]{1,40}(?:\[[0-9]{1,10}\])?: "
+)
 # (a logger that separates its fields with bars, ParlAI's and loguru's, puts one after the level)
 _LEVEL = re.compile(r"^\[?(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}(?:\| ?)?")
 _WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
@@ -128,6 +133,12 @@ _CCL = re.compile(
 # NCCL's debug prefix: `host:pid:tid [device] `
 _NCCL = re.compile(
     r"^(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[(?P<dev>[0-9]{1,4})\] "
+)
+# ... which some builds write without the process and thread (`gpu-server320 [5] misc/socket.cc:46
+# NCCL WARN …`): read only where NCCL's own words follow, and the name looks like a host's
+_NCCL_SHORT = re.compile(
+    r"^(?P<host>[A-Za-z][A-Za-z0-9_.\-]{0,62}) \[(?P<dev>[0-9]{1,4})\] "
+    r"(?=(?:[A-Za-z0-9_/.]{1,80}:[0-9]{1,6} )?NCCL )"
 )
 NO_NODE = ("0.0.0.0", "127.0.0.1", "::1", "::")
 #: more processes than any node runs: a number past it in `[host:N]` is a process id
@@ -389,6 +400,10 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
                 f["node"] = m.group("host")
                 f.setdefault("writer", f"{m.group('host')}:{m.group('pid')}")
                 return text[m.end() :]
+    if "node" not in f and (m := _NCCL_SHORT.match(text)) is not None and is_host(m.group("host")):
+        f["node"] = m.group("host")
+        f.setdefault("writer", f"{m.group('host')} [{m.group('dev')}]")
+        return text[m.end() :]
     if (m := _CCL.match(text)) is not None:
         f.setdefault("writer", "pid " + m.group("pid"))
         return text[m.end() :]
@@ -432,6 +447,9 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         if m is not None and m.end() > 0:
             if pattern in (_GLOG, _LEVEL, _PYLOG, _RAYLOG) and m.group(1):
                 f.setdefault("level", m.group(1))
+            if pattern is _SYSLOG_TIME and (h := _SYSLOG_HOST.match(text, m.end())) is not None:
+                f.setdefault("node", h.group("host"))
+                return text[h.end() :]
             return text[m.end() :]
     return _host(text, f, model)
 

@@ -87,9 +87,10 @@ SIGNATURES: tuple[Signature, ...] = (
         "cuda-error",
         "gpu_error",
         "cause",
-        ("CUDA error", "CUDA Error", "cudaError"),
+        ("CUDA error", "CUDA Error", "cudaError", "HIP error"),
         re.compile(
-            r"CUDA [Ee]rror: (?P<what>an illegal memory access was encountered|unknown error|"
+            # torch built for ROCm says HIP where CUDA builds say CUDA, with the same strings
+            r"(?:CUDA|HIP) [Ee]rror: (?P<what>an illegal memory access was encountered|unknown error|"
             r"uncorrectable ECC error encountered|unspecified launch failure|misaligned address|"
             r"an illegal instruction was encountered|the launch timed out and was terminated|"
             r"(?:all )?CUDA-capable device\(s\) (?:is|are) busy or unavailable|"
@@ -97,7 +98,8 @@ SIGNATURES: tuple[Signature, ...] = (
             r"invalid device ordinal|no CUDA-capable device is detected|"
             r"CUDA driver version is insufficient for CUDA runtime version)"
         ),
-        "a CUDA error from the device or its driver (illegal memory access, ECC, unknown error)",
+        "a CUDA error from the device or its driver (illegal memory access, ECC, unknown error); "
+        "torch on ROCm says `HIP error` with the same words",
         "RuntimeError: CUDA error: an illegal memory access was encountered",
         "RuntimeError: CUDA error: device-side assert triggered",
         "PyTorch (c10/cuda/CUDAException.cpp), CUDA runtime error strings",
@@ -119,6 +121,25 @@ SIGNATURES: tuple[Signature, ...] = (
         "PyTorch (torch/cuda/__init__.py, is_available: `CUDA initialization: {e}`)",
         ("what",),
         strength=1,
+    ),
+    Signature(
+        "G314",
+        "rocm-queue-abort",
+        "gpu_error",
+        "cause",
+        ("aborting with error",),
+        re.compile(
+            r"Queue 0x[0-9a-fA-F]{1,16} aborting with error : (?P<what>HSA_STATUS_ERROR_[A-Z_]{1,60})"
+        ),
+        "the ROCm runtime aborting a GPU queue on an error the device raised (HSA_STATUS_ERROR_EXCEPTION: "
+        "a hardware exception; MEMORY_APERTURE_VIOLATION: an illegal address): the process aborts "
+        "(SIGABRT) after it",
+        ":0:rocdevice.cpp            :2984: 13356666806077 us: [pid:1843  tid:0x7fb7da5c8700] Callback: "
+        "Queue 0x7fb7f5800000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation "
+        "resulted in a hardware exception. code: 0x1016",
+        ":0:rocdevice.cpp            :2984: Callback: Queue 0x7fb7f5800000 created",
+        "ROCm (clr/rocclr/device/rocm/rocdevice.cpp, the queue's error callback)",
+        ("what",),
     ),
     Signature(
         "G304",

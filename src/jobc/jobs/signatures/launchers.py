@@ -50,9 +50,14 @@ SIGNATURES: tuple[Signature, ...] = (
         "torchrun-agent-signal",
         "signal",
         "cause",
-        ("SignalException",),
-        re.compile(r"SignalException: Process (?P<pid>[0-9]{1,10}) got signal: (?P<signum>[0-9]{1,3})"),
-        "torchrun's agent itself receiving a signal (Slurm's SIGTERM at a time limit, a preemption, scancel)",
+        ("SignalException", "death signal"),
+        re.compile(
+            r"SignalException: Process (?P<pid>[0-9]{1,10}) got signal: (?P<signum>[0-9]{1,3})|"
+            # the agent's own warning as it forwards the signal to its workers
+            r"Received (?P<signum2>[0-9]{1,3}) death signal, shutting down workers"
+        ),
+        "torchrun's agent itself receiving a signal (Slurm's SIGTERM at a time limit, a preemption, "
+        "scancel; SIGHUP when the terminal or session that started it went away)",
         "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4213 got signal: 15",
         "SignalException handler installed",
         "torch.distributed.elastic (multiprocessing/api.py)",
@@ -272,8 +277,9 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("RUNNING AT", "EXIT CODE: "),
         re.compile(
+            # (a host given as `user@host` in the hosts file is shown so: the node is the host)
             r"^= {1,8}(?:(?:RANK (?P<rank>[0-9]{1,9}) )?PID [0-9]{1,10} RUNNING AT "
-            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})|"
+            r"(?:[A-Za-z0-9_.\-]{1,64}@)?(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})|"
             # older Hydra (MPICH 3.0, Intel MPI 4 and 5): the banner without the PID line
             r"EXIT CODE: (?P<exit_code>[0-9]{1,4})\s*$)"
         ),
@@ -321,6 +327,22 @@ SIGNATURES: tuple[Signature, ...] = (
         "submitit WARNING (2022-08-12 02:06:12,299) - Bypassing signal SIGCONT",
         "submitit (submitit/core/job_environment.py, SignalHandler)",
         ("signal", "node", "what"),
+    ),
+    Signature(
+        "L224",
+        "kubectl-exec-exit",
+        "exit_code",
+        "cause",
+        ("command terminated with exit code",),
+        re.compile(r"^command terminated with exit code (?P<exit_code>[0-9]{1,3})$"),
+        "kubectl exec reporting that the command it ran in a pod ended with a non-zero code (MPI "
+        "operators start each worker's daemon through it: 137 is a SIGKILL, the pod's OOM killer "
+        "or its eviction)",
+        "command terminated with exit code 137",
+        "the command terminated normally",
+        "kubectl (staging/src/k8s.io/kubectl/pkg/cmd/exec, `command terminated with exit code %d`)",
+        ("exit_code",),
+        report=True,
     ),
     Signature(
         "L216",

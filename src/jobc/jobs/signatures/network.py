@@ -417,6 +417,59 @@ SIGNATURES: tuple[Signature, ...] = (
         "MPICH (src/mpi/errhan/errutil.c, MPIR_Handle_fatal_error; src/mpi/errhan/baseerrnames.txt)",
         ("rank", "call", "what"),
     ),
+    Signature(
+        "N421",
+        "coordination-task-lost",
+        "collective_timeout",
+        "symptom",
+        ("heartbeat timeout", "stopped sending heartbeats"),
+        re.compile(
+            # the distributed runtime's coordination service (JAX's jax.distributed, TensorFlow's
+            # multi-worker) losing a task: `Task /job:jax_worker/replica:0/task:37 heartbeat
+            # timeout`, newer `The following tasks are unhealthy (stopped sending heartbeats):
+            # /job:jax_worker/replica:0/task:1`. The task is the process index: the rank lost.
+            # Its message says the task "has failed, got preempted, or crashed": which is unknown
+            r"(?:Task |\(stopped sending heartbeats\):\s{0,4})/job:[A-Za-z0-9_]{1,40}/replica:[0-9]{1,6}/"
+            r"task:(?P<lost_task>[0-9]{1,9})(?P<what> heartbeat timeout|)"
+        ),
+        "the coordination service of JAX's or TensorFlow's distributed runtime marking a task (a "
+        "process, by its index) lost after its heartbeats stopped: a peer that died, was preempted "
+        "or crashed, with why left to that task's own log",
+        "2022-11-15 16:03:15.140058: E external/org_tensorflow/tensorflow/core/distributed_runtime/"
+        "coordination/coordination_service.cc:954] /job:jax_worker/replica:0/task:37 has been set to "
+        "ERROR in coordination service: UNAVAILABLE: Task /job:jax_worker/replica:0/task:37 heartbeat "
+        "timeout. This indicates that the remote task has failed, got preempted, or crashed "
+        "unexpectedly.",
+        "I0101 coordination_service.cc:578] /job:jax_worker/replica:0/task:3 has connected to "
+        "coordination service; heartbeat timeout is 100 seconds",
+        "XLA/TSL (tsl/distributed_runtime/coordination/coordination_service.cc)",
+        ("lost_task", "what"),
+    ),
+    Signature(
+        "N422",
+        "coordination-register-failed",
+        "rendezvous",
+        "cause",
+        ("CoordinationService/RegisterTask", "Coordination service agent in error status: DEADLINE"),
+        re.compile(
+            # a task that cannot register with the coordination service (jax.distributed.initialize:
+            # the coordinator's address unreachable, or other tasks missing past the deadline):
+            # the processes never formed their cluster
+            r"(?P<what>while calling /tensorflow\.CoordinationService/RegisterTask|"
+            r"Coordination service agent in error status: DEADLINE_EXCEEDED[^\n]{0,200})"
+        ),
+        "a process of a JAX (or TensorFlow multi-worker) job failing to register with the "
+        "coordination service before its deadline: the ranks never met (the coordinator's address "
+        "or port unreachable, or tasks that never started)",
+        "Additional GRPC error information from remote target unknown_target_for_coordination_leader "
+        "while calling /tensorflow.CoordinationService/RegisterTask:\n"
+        "2024-04-12 23:39:41.656900: E external/xla/xla/pjrt/distributed/client.cc:96] Coordination "
+        "service agent in error status: DEADLINE_EXCEEDED: Deadline Exceeded",
+        "I external/xla/xla/pjrt/distributed/client.cc:132] Connected to distributed JAX controller",
+        "XLA/TSL (tsl/distributed_runtime/coordination/coordination_service_agent.cc; "
+        "xla/pjrt/distributed/client.cc)",
+        ("what",),
+    ),
 )
 
 #: The lines of MPICH's error stack under its fatal error (N418): `MPID_Init(2049)......: text`.

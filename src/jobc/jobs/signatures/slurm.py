@@ -134,6 +134,21 @@ SIGNATURES: tuple[Signature, ...] = (
         ("node",),
     ),
     Signature(
+        "S533",
+        "prolog-failure",
+        "node_fail",
+        "cause",
+        ("Prolog failure on node",),
+        re.compile(r"Prolog failure on node (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62})"),
+        "a node's prolog (the site's setup script slurmd runs before a job) failing: slurmd tells the "
+        "job (srun and salloc print it), and slurmctld drains or downs the node; the job's allocation "
+        "is revoked or it is requeued. The node is at fault, not the job",
+        "salloc: Prolog failure on node k003-006\nsalloc: Job allocation 235454 has been revoked.",
+        "salloc: Prolog on node k003-006 took 12 s",
+        "Slurm slurmd (src/slurmd/slurmd/req.c: slurm_notify_job `Prolog failure on node %s`)",
+        ("node",),
+    ),
+    Signature(
         "S507",
         "stepd-time-limit",
         "time_limit",
