@@ -1362,6 +1362,8 @@ def test_sbatch_lines_far_before_its_refusal_are_not_its_reason(tmp_path: Path) 
         ("139", "Segmentation fault (signal 11)", "SIGSEGV"),
         # it does not: the string is the cleanup's SIGTERM, the code 128 + SIGABRT the process's
         ("134", "Terminated (signal 15)", "SIGABRT"),
+        # the process itself was ended by SIGTERM (the code is the signal's number)
+        ("15", "Terminated (signal 15)", "SIGTERM"),
     ],
 )
 def test_hydras_exit_code_and_exit_string_each_say_whose_signal(

@@ -351,6 +351,14 @@ EXPLAINS: tuple[Row, ...] = (
         "the cancel's own teardown, never its cause)",
         cause_unless="teardown",
     ),
+    Row(
+        "report",
+        "guess",
+        "job",
+        "any",
+        "a report of a process's end, by SIGTERM too, explains the error lines around it that say no "
+        "more (MPICH's `BAD TERMINATION` header above the lines that say how the process ended)",
+    ),
     Row("crash", "guess", "process", "any", "a crash explains the error lines of its own process"),
     Row("symptom", "guess", "job", "any", "a symptom of a failure explains the error lines around it"),
     Row(
