@@ -375,3 +375,23 @@ def test_a_program_run_to_compute_a_plain_variable_is_said(tmp_path: Path) -> No
     outcome = round_trip(fine, tmp_path / "fine")
     assert outcome.unlisted == [], outcome.spec
     assert not [line for line in outcome.listed if "line 4:" in line]
+
+
+def test_lines_the_grammar_reads_around_are_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `export NCCL_SOCKET_IFN[f\xe94AME=ib0` (bash accepts the
+    # script) is a construct jobc's grammar cannot read, and its recovery swallowed the next line,
+    # `export GLOO_SOCKET_IFNAME=eth0`: the compiled job ran without it, and nothing said so
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\nexport NCCL_SOCKET_IFN[f\xe94AME=ib0\nexport GLOO_SOCKET_IFNAME=eth0\n"
+        b"export NCCL_DEBUG=WARN\nsrun python train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "grammar cannot read" in line]
+    assert any("GLOO_SOCKET_IFNAME" in line for line in said), outcome.listed
+    # near miss: a script the grammar reads whole lists nothing of the kind
+    fine = script.replace(b"export NCCL_SOCKET_IFN[f\xe94AME=ib0\n", b"")
+    (tmp_path / "fine").mkdir()
+    outcome = round_trip(fine, tmp_path / "fine")
+    assert not [line for line in outcome.listed if "grammar cannot read" in line]

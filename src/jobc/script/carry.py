@@ -155,6 +155,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             # a run of plain lines read as one (jobc.script.parse): say it once for all of them
             why = f"{why} (as are the {more} plain lines after it, to line {cmd.span.end_line})"
         out.skip(cmd.span, cmd.text, why)
+    _unread(facts, out)
     exported = {e.name for e in facts.exports if e.exported}
     for e in facts.exports:
         # a plain variable computed by running a program (`nodes=( $(srun python x.py) )`): the
@@ -219,6 +220,25 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     for x in facts.expansions:
         if x.shell == "batch":
             out.skip(x.span, f"${x.name}", "a per-rank variable; jobc computes it inside each rank")
+
+
+def _unread(facts: ScriptFacts, out: Derived) -> None:
+    """The lines jobc's bash grammar read around (bash accepts them): each that holds a command
+    the import did not read is listed, as nothing of it is carried."""
+    if facts.unread is None:
+        return
+    first, last = facts.unread
+    read = {e.span.line for e in facts.exports} | {c.span.line for c in facts.commands}
+    read |= {s.span.line for s in facts.steps} | {d.span.line for d in facts.directives}
+    for number in range(first, min(last, len(facts.lines)) + 1):
+        text = facts.lines[number - 1].strip()
+        if text and not text.startswith("#") and number not in read:
+            out.skip(
+                Span.point(number, 1),
+                text,
+                f"in lines {first}–{last}, which jobc's bash grammar cannot read (bash runs them): "
+                "not carried",
+            )
 
 
 # a command substitution that runs Python or a launcher

@@ -213,6 +213,8 @@ class ScriptFacts:
     # the first line of the top-level command where bash stops, refusing to parse the script: bash
     # runs nothing from there on, so no repair there can change (or be shown to keep) what it does
     unrun_from: int | None = None
+    # lines (first, last) the grammar read around, where it cannot read what bash accepts
+    unread: tuple[int, int] | None = None
     crlf: int | None = None  # the first line that ends in \r\n (sbatch refuses DOS line breaks)
     crlf_lines: tuple[int, ...] = ()  # every line that ends in \r\n, for the repair
     # per-rank names the script gives values itself (`NODE_RANK=1`, `for NODE_RANK in …`): its own

@@ -323,6 +323,7 @@ class Reader:
                 if accepted:
                     # bash reads it: the grammar is wrong, not the script
                     severity = "info"
+                    self.facts.unread = (line, max(line, node.end_point[0] + 1))
                     message = (
                         f"line {line} holds a construct jobc's bash grammar cannot read (bash itself "
                         "accepts the script): it was read around it, and findings after this point "
