@@ -895,6 +895,20 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "  Process name: [[47051,1],1]\n  Exit code:    139\n",
         ("import_error", None, None, 1),
     ),
+    # --- the user's Ctrl-C that mpiexec passed on, then Hydra's reports of the ends it made
+    (
+        "mpiexec's Ctrl-C before Hydra's banner",
+        "^C[mpiexec@n1] Sending Ctrl-C to processes as requested\n[mpiexec@n1] Press Ctrl-C again to force "
+        "abort\n=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 3925776 RUNNING AT n2\n"
+        "=   EXIT CODE: 2\nsrun: error: n1: task 0: Exited with exit code 7\n",
+        ("cancelled", None, None, 1),
+    ),
+    (
+        "Hydra's banner alone stays a process's end",
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 3925776 RUNNING AT n2\n"
+        "=   EXIT CODE: 2\n[mpiexec@n1] Press Ctrl-C again to force abort\n",
+        ("exit_code", None, "n2", 2),
+    ),
     # --- the node a Ray task's header names
     (
         "a Ray task's traceback under a header naming its host",

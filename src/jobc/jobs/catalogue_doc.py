@@ -51,7 +51,7 @@ def _causal_table() -> list[str]:
         "SIGABRT, …), `stop` (time limit, preemption, node failure), `cancel`, `host_oom`, "
         '`rendezvous`, `timeout`, `barrier`, `table` (torchrun\'s), `echo` ("see root cause above"), '
         "`received` (a process saying it received a signal), `died` (Ray's word that a worker "
-        "died), `job_end` and `step_end` "
+        "died), `interrupt` (a user's Ctrl-C that mpiexec passed on), `job_end` and `step_end` "
         "(slurmstepd's words that a job, or one of its steps, ended). In a log of one process (its prefixes "
         "name at most one rank, task or node), a line that names nobody is that process's. Two "
         "findings that would explain each other leave the earlier one the cause.",

@@ -94,6 +94,8 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("echo")
     if f.code in RECEIVED:
         k.add("received")
+    if f.code == "L225":
+        k.add("interrupt")
     if f.job is not None and f.cls in _JOB_ENDS:
         k.add("step_end" if "." in f.job else "job_end")
     return frozenset(k)
@@ -219,6 +221,13 @@ EXPLAINS: tuple[Row, ...] = (
         "job",
         "after",
         "after a time limit, preemption or node failure, exceptions are the teardown's",
+    ),
+    Row(
+        "interrupt",
+        "failure|teardown|report|symptom|guess",
+        "job",
+        "after",
+        "the user's Ctrl-C that mpiexec passed to every process explains their ends after it",
     ),
     Row(
         "received",
@@ -348,7 +357,8 @@ EXPLAINS: tuple[Row, ...] = (
         "job",
         "any",
         "a process's end explains the step's CANCELLED and the others' SIGTERM (an end by SIGTERM is "
-        "the cancel's own teardown, never its cause)",
+        "the cancel's own teardown, never its cause; a user's interrupt comes before the ends it makes)",
+        unless="interrupt",
         cause_unless="teardown",
     ),
     Row(

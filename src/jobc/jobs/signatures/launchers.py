@@ -271,6 +271,21 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L225",
+        "mpiexec-user-interrupt",
+        "cancelled",
+        "cause",
+        ("Sending Ctrl-C to processes as requested",),
+        re.compile(r"(?P<what>Sending Ctrl-C to processes as requested)"),
+        "MPICH's or Intel MPI's mpiexec (Hydra) passing the user's Ctrl-C to the processes: the run "
+        "was interrupted by its user, and the SIGINT exits Hydra reports after it are that interrupt's",
+        "^C[mpiexec@c112-002] Sending Ctrl-C to processes as requested\n"
+        "[mpiexec@c112-002] Press Ctrl-C again to force abort",
+        "[mpiexec@c112-002] Press Ctrl-C again to force abort",
+        "MPICH Hydra (src/pm/hydra/mpiexec/mpiexec.c, its SIGINT handler)",
+        ("what",),
+    ),
+    Signature(
         "L212",
         "hydra-bad-termination",
         "exit_code",
