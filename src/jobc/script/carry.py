@@ -242,7 +242,7 @@ def _unread(facts: ScriptFacts, out: Derived) -> None:
 
 
 # a command substitution that runs Python or a launcher
-_RUNS_PROGRAM = re.compile(
+_RUNS_PROGRAM = lazy(
     r"(?:\$\(|`)[^`]*?(?<![\w./-])(?:python[0-9.]*|torchrun|accelerate|deepspeed|uv[ \t]+run)(?![\w-])"
 )
 
