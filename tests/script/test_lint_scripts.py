@@ -378,3 +378,22 @@ def test_one_line_that_writes_two_values_gets_one_finding_of_a_rule(tmp_path: Pa
 
     found = [f for f in lint_path(script).findings if f.code == "JC104"]
     assert [(f.span.line, f.span.col) for f in found] == [(6, 20)]
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        # a Ray cluster started through helper scripts: the batch shell's python is its driver
+        (
+            'ray disable-usage-stats\n./raymaster.sh "$head" 6379\n./rayworkers.sh "$node" "$head:6379"\n'
+            "python -u train.py\n",
+            False,
+        ),
+        # the near miss: helper scripts with no Ray, and the program alone on the first node
+        ("./prepare.sh\npython -u train.py\n", True),
+    ],
+)
+def test_jc805_leaves_a_ray_clusters_driver_alone(tmp_path: Path, body: str, fires: bool) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text("#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=1:00:00\n" + body, encoding="utf-8")
+    assert ("JC805" in {f.code for f in lint_path(path).findings}) is fires

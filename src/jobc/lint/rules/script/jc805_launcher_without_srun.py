@@ -19,6 +19,10 @@ LAUNCHER="torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endp
 $LAUNCHER train.py
 ```
 
+A Ray job is no such case: the script starts a Ray cluster on its nodes (the `ray` command,
+directly or through helper scripts), and its driver, `python train.py` in the batch shell, runs
+once by design; Ray places the work on the other nodes.
+
 Good:
 
 ```bash
@@ -61,6 +65,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         # the job's steps run under srun; a program the batch shell runs as well is a helper
         return
     launcher = step.launcher
+    if launcher is None and any(c.name == "ray" for c in f.commands):
+        return  # a Ray cluster's driver: one process on the head node, by design
     kind = launchers.entry(launcher.name) if launcher is not None else None
     if launcher is not None and kind is not None:
         if kind.reaches_always or any(
