@@ -324,3 +324,20 @@ def test_an_image_left_out_takes_its_container_options_along_and_says_so(
     assert code == 0
     assert "the image is left out" not in spec
     assert "#   line 5: --container-mounts=/a:/a" in spec or "#   line 5: --container-mounts /a:/a" in spec
+
+
+@pytest.mark.parametrize(("char", "name"), [("\x0b", "vertical tab"), ("\x0c", "form feed")])
+def test_a_character_bash_keeps_in_a_word_but_the_grammar_splits_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], char: str, name: str
+) -> None:
+    # found by the import fuzz target: `python -u -m a<VT>b` is one module name to bash, and the
+    # grammar read module `a` with argument `b`
+    script = tmp_path / "job.sh"
+    script.write_text(
+        f"#!/bin/bash\n#SBATCH --nodes=1\n# a comment may hold one{char}\nsrun python -u -m a{char}b\n",
+        encoding="utf-8",
+    )
+    assert main(["import", str(script), "-o", str(tmp_path / "spec.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert f"job.sh:4:20: not imported: a {name}" in err
+    assert not (tmp_path / "spec.yaml").exists()

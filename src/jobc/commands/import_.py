@@ -65,6 +65,16 @@ def run(args: argparse.Namespace) -> int:
         why = f": {visible(_masked(facts.problems[0].message))}" if facts.problems else ""
         print(f"jobc import: {shown}: not imported: the script cannot be read{why}", file=sys.stderr)
         return Exit.FINDINGS
+    split = _split_apart(facts.lines)
+    if split is not None:
+        row, col, name = split
+        print(
+            f"jobc import: {shown}:{row}:{col}: not imported: a {name} is part of a word to bash, "
+            "but jobc's shell grammar ends a word there, so the spec would run another command than "
+            "the script; remove it or write a space",
+            file=sys.stderr,
+        )
+        return Exit.FINDINGS
     for problem in facts.problems:
         where = f"{visible(facts.file)}:{problem.span.line}:{problem.span.col}"
         print(f"{where}: {visible(_masked(problem.message))}", file=sys.stderr)
@@ -96,6 +106,22 @@ def run(args: argparse.Namespace) -> int:
     # said once the spec is written: a write that failed is the one line of the answer
     print(summary(derived, facts, args.output), file=sys.stderr, end="")
     return Exit.FINDINGS if refusals else Exit.OK
+
+
+#: Characters bash reads as part of a word (its blanks are space and tab) that the shell grammar
+#: jobc parses with takes for whitespace between words.
+_NOT_BLANKS = {"\x0b": "vertical tab (U+000B)", "\x0c": "form feed (U+000C)"}
+
+
+def _split_apart(lines: list[str]) -> tuple[int, int, str] | None:
+    """The first such character outside a comment line: line, column and its name."""
+    for number, text in enumerate(lines, 1):
+        if text.lstrip(" \t").startswith("#"):
+            continue
+        for col, char in enumerate(text, 1):
+            if char in _NOT_BLANKS:
+                return number, col, _NOT_BLANKS[char]
+    return None
 
 
 def _span_of(derived: Derived, path: tuple[str | int, ...]) -> Any:
