@@ -88,10 +88,13 @@ def test_spliced_bytes(scratch: Path, raw: bytes, example: Path, cut: int) -> No
     run(scratch, text[:cut] + raw + text[cut:])
 
 
-# scripts and import: the seeds of each target mutated as `python -m tests.fuzz.run` does
+# scripts and import: the seeds of each target mutated as `python -m tests.fuzz.run` does. The
+# suite draws the same 40 seeds every run (derandomize), so a run's answer is the code's, not the
+# draw's: finding new inputs is the fuzz runner's work (`python -m tests.fuzz.run`, docs/testing.md),
+# and what it finds comes back here as a test of its own
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(seed=st.integers(min_value=0, max_value=2**32))
 @pytest.mark.parametrize("name", ["script", "import", "fix-script", "fix-spec", "flight"])
 def test_mutated_inputs_of_each_target(scratch: Path, name: str, seed: int) -> None:
