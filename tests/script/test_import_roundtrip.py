@@ -335,6 +335,19 @@ def test_an_option_accelerate_reads_a_value_for_takes_the_next_word(tmp_path: Pa
     assert outcome.unlisted == [], outcome.spec
 
 
+def _said_then_not_on_the_near_miss(tmp_path: Path, script: bytes, fine: bytes, words: str) -> list[str]:
+    """Round-trip `script`: nothing differs unlisted, and the lines holding `words` are returned;
+    round-trip the near miss `fine`: nothing differs unlisted, and no line holds `words`."""
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if words in line]
+    (tmp_path / "fine").mkdir()
+    near = round_trip(fine, tmp_path / "fine")
+    assert near.unlisted == [], near.spec
+    assert not [line for line in near.listed if words in line], near.listed
+    return said
+
+
 def test_ntasks_that_wins_over_ntasks_per_node_is_said(tmp_path: Path) -> None:
     # found by the import fuzz target: `--ntasks=1` with `--ntasks-per-node=8` on 2 nodes starts one
     # task in all (--ntasks wins, --ntasks-per-node caps a node); the spec's srun step started 8 per
@@ -343,17 +356,11 @@ def test_ntasks_that_wins_over_ntasks_per_node_is_said(tmp_path: Path) -> None:
         b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks=1\n#SBATCH --ntasks-per-node=8\n"
         b"#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\nsrun python train.py\n"
     )
-    outcome = round_trip(script, tmp_path)
-    assert outcome.unlisted == [], outcome.spec
-    said = [line for line in outcome.listed if "--ntasks takes precedence" in line]
-    assert len(said) == 1, outcome.listed
-    assert "starts 1 task(s) in all on 2 node(s), not 8 tasks per node" in said[0]
     # near miss: the two agree (2 nodes × 8): nothing to say
     fine = script.replace(b"--ntasks=1\n", b"--ntasks=16\n")
-    (tmp_path / "fine").mkdir()
-    outcome = round_trip(fine, tmp_path / "fine")
-    assert outcome.unlisted == [], outcome.spec
-    assert not [line for line in outcome.listed if "takes precedence" in line]
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "--ntasks takes precedence")
+    assert len(said) == 1
+    assert "starts 1 task(s) in all on 2 node(s), not 8 tasks per node" in said[0]
 
 
 def test_a_program_run_to_compute_a_plain_variable_is_said(tmp_path: Path) -> None:
@@ -364,17 +371,11 @@ def test_a_program_run_to_compute_a_plain_variable_is_said(tmp_path: Path) -> No
         b'nodes=( $( srun python prepare.py "$SLURM_JOB_NODELIST" ) )\n'
         b"srun torchrun --nnodes 2 --nproc_per_node 8 train.py\n"
     )
-    outcome = round_trip(script, tmp_path)
-    assert outcome.unlisted == [], outcome.spec
-    said = [line for line in outcome.listed if "line 4:" in line]
-    assert len(said) == 1, outcome.listed
-    assert "it runs a program the compiled job does not run" in said[0]
     # near miss: a helper command computing it (scontrol) runs no program: nothing to say
     fine = script.replace(b"srun python prepare.py", b"scontrol show hostnames")
-    (tmp_path / "fine").mkdir()
-    outcome = round_trip(fine, tmp_path / "fine")
-    assert outcome.unlisted == [], outcome.spec
-    assert not [line for line in outcome.listed if "line 4:" in line]
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "line 4:")
+    assert len(said) == 1
+    assert "it runs a program the compiled job does not run" in said[0]
 
 
 def test_lines_the_grammar_reads_around_are_said(tmp_path: Path) -> None:
@@ -386,12 +387,7 @@ def test_lines_the_grammar_reads_around_are_said(tmp_path: Path) -> None:
         b"#SBATCH --time=04:00:00\nexport NCCL_SOCKET_IFN[f\xe94AME=ib0\nexport GLOO_SOCKET_IFNAME=eth0\n"
         b"export NCCL_DEBUG=WARN\nsrun python train.py\n"
     )
-    outcome = round_trip(script, tmp_path)
-    assert outcome.unlisted == [], outcome.spec
-    said = [line for line in outcome.listed if "grammar cannot read" in line]
-    assert any("GLOO_SOCKET_IFNAME" in line for line in said), outcome.listed
     # near miss: a script the grammar reads whole lists nothing of the kind
     fine = script.replace(b"export NCCL_SOCKET_IFN[f\xe94AME=ib0\n", b"")
-    (tmp_path / "fine").mkdir()
-    outcome = round_trip(fine, tmp_path / "fine")
-    assert not [line for line in outcome.listed if "grammar cannot read" in line]
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "grammar cannot read")
+    assert any("GLOO_SOCKET_IFNAME" in line for line in said), said
