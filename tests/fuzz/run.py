@@ -11,6 +11,11 @@ numbers, control characters, NUL, CRLF, a BOM, deep nesting, secrets, braces, in
 two seeds spliced together. The inputs depend only on the seed, so a run can be repeated. The
 first failing input is written to `crash-<target>-<n>` in the current directory with the
 assertion, and the run exits 1; otherwise it prints how many inputs ran and exits 0.
+
+    uv run python -m tests.fuzz.run import --replay crash-import-285 [more files]
+
+runs the target on each file as it is (no mutation): the assertion of each that fails, exit 1
+when any failed.
 """
 
 from __future__ import annotations
@@ -94,21 +99,48 @@ def mutate(rng: random.Random, data: bytes, seeds: list[bytes]) -> bytes:
     return bytes(out[: 1 << 20])
 
 
+def _workdir(name: str) -> Path:
+    directory = Path(tempfile.mkdtemp(prefix=f"jobc-fuzz-{name}-"))
+    if name in ("spec", "fix-spec"):
+        target.workspace(directory)
+    return directory
+
+
+def replay(name: str, files: list[Path]) -> int:
+    """Run the target on each file unchanged (a saved crash input): say which fail and why."""
+    run = TARGETS[name][0]
+    failed = 0
+    for path in files:
+        try:
+            run(_workdir(name), path.read_bytes())
+        except Exception:  # a failure of the target is the answer asked for
+            failed += 1
+            print(f"{path}: fails", file=sys.stderr)
+            traceback.print_exc()
+        else:
+            print(f"{path}: holds")
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.fuzz.run", description=__doc__.split("\n")[0])
     parser.add_argument("target", choices=sorted(TARGETS))
     parser.add_argument("--runs", type=int, default=1000, help="inputs to run (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    parser.add_argument("--start", type=int, default=0, help="skip the inputs before this one (default 0)")
+    parser.add_argument("--replay", nargs="+", type=Path, metavar="FILE", help="run these inputs as they are")
     args = parser.parse_args(argv)
     run, seed_files = TARGETS[args.target]
+    if args.replay:
+        return replay(args.target, args.replay)
     seeds = [p.read_bytes() for p in seed_files()]
     rng = random.Random(args.seed)
-    directory = Path(tempfile.mkdtemp(prefix=f"jobc-fuzz-{args.target}-"))
-    if args.target in ("spec", "fix-spec"):
-        target.workspace(directory)
+    directory = _workdir(args.target)
     start = time.monotonic()
     for n in range(args.runs):
         data = mutate(rng, rng.choice(seeds), seeds)
+        if n < args.start:
+            continue  # drawn all the same: input n of a seed is the same input however it is reached
         try:
             run(directory, data)
         except Exception:  # every failure is a finding of the fuzzer
