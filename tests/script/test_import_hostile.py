@@ -341,3 +341,57 @@ def test_a_character_bash_keeps_in_a_word_but_the_grammar_splits_is_refused(
     err = capsys.readouterr().err
     assert f"job.sh:4:20: not imported: a {name}" in err
     assert not (tmp_path / "spec.yaml").exists()
+
+
+def test_a_token_inside_an_argument_computed_when_the_job_runs_is_left_out_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # found by the import fuzz target: `"$SLURM_ARRAY_TASK_I…HF_TOKEN=hf_…"` was kept as
+    # `{unknown.SLURM_ARRAY_TASK_I}…hf_…` in launch.args (a literal argument's token was left
+    # out, a computed one's was not): the spec held the token and failed JC702 without a word
+    token = "hf_abcdefghijklmnopqrstuvwxyz0123456789"
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD + f'srun python sweep.py --task "$SLURM_ARRAY_TASK_I-{token}" --lr 1\n')
+    code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert token not in spec
+    assert token not in err
+    assert "launch.args.1 — left out, JC702: launch.args[1] holds a Hugging Face token" in spec
+    # what said it was kept goes with it, and the arguments around it stay in their order
+    assert "kept as {unknown.SLURM_ARRAY_TASK_I}" not in spec + err
+    assert yaml.safe_load(spec)["launch"]["args"] == ["--task", "--lr", "1"]
+    assert lint_file(tmp_path / "spec.yaml", config=Config()).findings == []
+    # near miss: no token in it, the argument is kept in its place as computed when the job runs
+    script.write_text(HEAD + 'srun python sweep.py --task "$SLURM_ARRAY_TASK_I-run" --lr 1\n')
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert yaml.safe_load(spec)["launch"]["args"] == [
+        "--task",
+        "{unknown.SLURM_ARRAY_TASK_I}-run",
+        "--lr",
+        "1",
+    ]
+    assert "kept as {unknown.SLURM_ARRAY_TASK_I}-run: write its value" in spec
+    assert "left out" not in spec
+
+
+def test_the_arguments_after_one_left_out_keep_their_words_and_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # taking an argument out of launch.args moved the ones after it down a place, but not what
+    # was known of each: a second token's removal took out the argument after it (`--c`), an
+    # argument kept as `{unknown.FOO}` was escaped as a literal (`{{unknown.FOO}}`, the compiled
+    # job passed the text), and each named the line of the argument before it
+    token, other = "hf_abcdefghijklmnopqrstuvwxyz0123456789", "hf_bbcdefghijklmnopqrstuvwxyz0123456789"
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD + f'srun python train.py --a {token} --b {other} "$FOO" \\\n  --c 3\n')
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    assert code == 0
+    assert yaml.safe_load(spec)["launch"]["args"] == ["--a", "--b", "{unknown.FOO}", "--c", "3"]
+    assert '- "{unknown.FOO}"  # line 5\n    - "--c"  # line 6\n' in spec
+    assert spec.count("— left out, JC702") == 2
+    # near miss: nothing left out, nothing moved
+    script.write_text(HEAD + 'srun python train.py --a 1 --b 2 "$FOO" \\\n  --c 3\n')
+    code, spec, _ = _import(script, tmp_path / "spec.yaml", capsys)
+    args = yaml.safe_load(spec)["launch"]["args"]
+    assert args == ["--a", "1", "--b", "2", "{unknown.FOO}", "--c", "3"]
+    assert '- "{unknown.FOO}"  # line 5\n    - "--c"  # line 6\n' in spec

@@ -26,11 +26,15 @@ def imported(facts: ScriptFacts) -> Derived:
         if not problems:
             break
         problems = [p for p in problems if p[0] not in _KEPT or _kept(derived, *p)]
-        # a value kept as {unknown.NAME} stays in its place: JC008 names it until it is written
-        problems = [p for p in problems if p[0] not in derived.templated]
-        for path, code, message in problems:
+        # a value kept as {unknown.NAME} stays in its place: JC008 names it until it is written;
+        # but not one that holds a secret, which a spec never holds, computed around it or not
+        problems = [p for p in problems if p[0] not in derived.templated or p[1] == "JC702"]
+        # the last element of a list first: taking one out moves those after it down
+        for path, code, message in sorted(problems, key=lambda p: _order(p[0]), reverse=True):
             span = derived.spans.get(path)
-            if _remove(derived.data, path):
+            if path in derived.templated:
+                _forget_unknown(derived, path, span)
+            if _remove(derived, path):
                 line = derived.labels.get(path) or ".".join(map(str, path))
                 derived.skip(span or _first(facts), line, f"left out, {code}: {message.split(';')[0]}")
     container = derived.data.get("container")
@@ -91,8 +95,9 @@ def _leave_out_refused(facts: ScriptFacts, derived: Derived) -> None:
     from jobc.script.refused import problems
 
     for problem in problems(facts):
-        for path in [p for p, span in derived.spans.items() if span == problem.span]:
-            if _remove(derived.data, path):
+        paths = [p for p, span in derived.spans.items() if span == problem.span]
+        for path in sorted(paths, key=_order, reverse=True):
+            if _remove(derived, path):
                 name = ".".join(map(str, path))
                 derived.unknown.append(f"{name}: line {problem.span.line} is refused (JC809); write it")
             derived.spans.pop(path, None)
@@ -136,6 +141,23 @@ def _pitfalls(derived: Derived) -> list[tuple[tuple[str | int, ...], str, str]]:
     return out
 
 
+def _order(path: tuple[str | int, ...]) -> tuple[tuple[int, str, int], ...]:
+    """A data path as a sort key: names and list indices never compared with each other."""
+    return tuple((1, "", part) if isinstance(part, int) else (0, part, 0) for part in path)
+
+
+def _forget_unknown(derived: Derived, path: tuple[str | int, ...], span: Any) -> None:
+    """A value kept as {unknown.NAME} that is now left out: what said it was kept goes too."""
+    node: Any = derived.data
+    for part in path:
+        if not _exists_in(node, part):
+            return
+        node = node[part]
+    if isinstance(node, str) and span is not None:
+        kept = f"kept as {node}"
+        derived.unknown[:] = [u for u in derived.unknown if not (f"line {span.line} " in u and kept in u)]
+
+
 def _exists(data: Any, path: tuple[str | int, ...]) -> bool:
     node = data
     for part in path:
@@ -148,8 +170,8 @@ def _exists(data: Any, path: tuple[str | int, ...]) -> bool:
     return not isinstance(node, dict)
 
 
-def _remove(data: Any, path: tuple[str | int, ...]) -> bool:
-    node = data
+def _remove(derived: Derived, path: tuple[str | int, ...]) -> bool:
+    node: Any = derived.data
     for part in path[:-1]:
         if not _exists_in(node, part):
             return False
@@ -160,8 +182,34 @@ def _remove(data: Any, path: tuple[str | int, ...]) -> bool:
         return True
     if isinstance(node, list) and isinstance(last, int) and 0 <= last < len(node):
         del node[last]
+        _renumber(derived, path)
         return True
     return False
+
+
+def _renumber(derived: Derived, gone: tuple[str | int, ...]) -> None:
+    """The elements after one taken out of a list moved down one place: so does what is known
+    of each (where it was written, its words, whether it is a template kept as written)."""
+    parent, index, depth = gone[:-1], gone[-1], len(gone) - 1
+    assert isinstance(index, int)
+
+    def moved(path: tuple[str | int, ...]) -> tuple[str | int, ...] | None:
+        if len(path) <= depth or path[:depth] != parent or not isinstance(path[depth], int):
+            return path
+        at = path[depth]
+        assert isinstance(at, int)
+        if at == index:
+            return None
+        return path if at < index else (*parent, at - 1, *path[depth + 1 :])
+
+    for table in (derived.spans, derived.expansions, derived.labels, derived.sources):
+        entries: list[tuple[tuple[str | int, ...] | None, Any]] = [(moved(p), v) for p, v in table.items()]
+        table.clear()
+        for path, value in entries:
+            if path is not None:
+                table[path] = value
+    templated = {moved(path) for path in derived.templated}
+    derived.templated = {path for path in templated if path is not None}
 
 
 def _exists_in(node: Any, part: str | int) -> bool:
