@@ -110,8 +110,11 @@ def test_a_launch_form_is_followed_to_its_program_and_mode(body: str, mode: str,
     [
         # a command with an argument of its own before the interpreter: no wrapper of it
         "srun mytool input.csv python train.py\n",
-        # a shell running a script file: what the file runs is not read here
-        "srun bash run.sh torchrun train.py\n",
+        # a shell running a script file whose arguments name no interpreter or launcher: what the
+        # file runs is not read here (`bash run.sh torchrun train.py` is a wrapper, as
+        # `./run.sh torchrun train.py` is)
+        "srun bash run.sh --config train.yaml\n",
+        "srun bash run.sh data.csv torchrun train.py\n",
         # the command itself computed when the job runs, an `if` adding options: not known
         'L=$(pick_launcher)\nCMD="$L --nproc_per_node=8 t.py"\nif [ -n "$R" ]; then\n'
         '  CMD="$CMD --resume $R"\nfi\n$CMD\n',

@@ -114,6 +114,15 @@ _ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_ip", "main_process_port")
 
 
+def command_name(word: Word) -> str:
+    """The command a word names: its text, or for `$(which singularity)`, `$(command -v srun)`,
+    `` `which python` `` the command of that name on PATH, as the name alone runs it."""
+    if word.literal:
+        return word.text
+    which = _WHICH.fullmatch(word.raw.strip('"'))
+    return word.text if which is None else which.group(1) or which.group(2)
+
+
 def _no_walk(
     step: Step, src: _values.Src, items: list[tuple[Any, bool]], args: list[_values.Field] | None = None
 ) -> None:
@@ -153,7 +162,7 @@ class Steps:
         srun: dict[str, Word] | None = None
         srun_flags: tuple[str, ...] = ()
         container: dict[str, Word] = {}
-        if i < len(words) and os.path.basename(words[i].text) == "srun":
+        if i < len(words) and os.path.basename(command_name(words[i])) == "srun":
             srun, srun_flags, i = self.srun_options(words, i + 1, self.state.optionish)
             container = {k: v for k, v in srun.items() if k.startswith("container-")}
             for w in words[:i]:
@@ -357,6 +366,10 @@ class Steps:
                 continue
             if text == "--":
                 return options, tuple(flags), i + 1
+            if not w.literal and w.segs and w.segs[0][3] and w.segs[0][0].startswith("-"):
+                # `"--cpus-per-task=$SLURM_CPUS_PER_TASK"`: an option whose name is written and
+                # whose value is computed when the job runs (the word's text keeps its quotes)
+                text = _values.text(tuple(w.segs))
             if text.startswith("--") and len(text) > 2:
                 name, eq, value = text[2:].partition("=")
                 if eq:
@@ -465,11 +478,8 @@ class Steps:
         if i >= len(words):
             return
         i = self.past_unknown(step, words, i)
-        first = words[i].text
-        which = None if words[i].literal else _WHICH.fullmatch(words[i].raw.strip('"'))
-        if which is not None:
-            # `$(which python) train.py`: the command of that name on PATH, as a name alone runs
-            first = which.group(1) or which.group(2)
+        # `$(which python) train.py`: the command of that name on PATH, as a name alone runs
+        first = command_name(words[i])
         base = os.path.basename(first)
         if base == "tune" and i + 1 < len(words) and words[i + 1].text == "run":
             self.tune_run(step, words, i)
@@ -765,7 +775,7 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
     """Past `exec`, `env A=b`, `nohup`, `time` …: where the real command starts, and whether exec."""
     exec_ = False
     while i < len(words):
-        w = words[i].text
+        w = command_name(words[i])
         if w == "exec":
             exec_ = True
             i += 1
@@ -840,6 +850,17 @@ def _past_wrapper(words: list[Word], i: int, *, shells: bool = False) -> int:
     before it: the command's own argument, not a program it runs)."""
     first = words[i]
     base = os.path.basename(first.text)
+    if (
+        base in ("bash", "sh")
+        and first.literal
+        and i + 1 < len(words)
+        and words[i + 1].literal
+        and not words[i + 1].text.startswith("-")
+    ):
+        # `bash ./scripts/bind.sh --cpu=exclusive -- python3 main.py`: the shell runs a wrapper
+        # script, which runs the program its arguments end in
+        j = _past_wrapper(words, i + 1, shells=shells)
+        return i if j == i + 1 else j
     if not first.literal or base in _NOT_WRAPPERS or PYTHON.match(base):
         return i
     if _launchers.by_command(first.text, words[i + 1].text if i + 1 < len(words) else None) is not None:

@@ -213,12 +213,15 @@ def alternatives(name: str, ways: list[Any], *, optionish: bool = False) -> tupl
     loop): the words every path starts with, then one unknown word for the rest; and whether what
     follows them on every path is options only (srun's or a launcher's; ``optionish``: the
     variable's unknown rest from an inner branch was), so the rest reads as options wherever it
-    stands. None when the paths share no first word (or one is an array)."""
+    stands. An array built so (`A=(srun --mpi=pmix); if …; then A+=(--container-mounts=$M); fi`)
+    is read the same way, element by element. None when the paths share no first word."""
+    if any(way is UNSET or way is None for way in ways):
+        return None, False
     split: list[list[_values.Field]] = []
+    array = any(len(way) != 1 for way in ways)
     for way in ways:
-        if way is UNSET or way is None or len(way) != 1:
-            return None, False
-        split.append(_values.split(way[0]))
+        # an array's elements are its words as they stand; a string's words are what it splits into
+        split.append(list(way) if array else _values.split(way[0]))
     common: list[_values.Field] = []
     for words in zip(*split, strict=False):
         if any(_values.key((w,)) != _values.key((words[0],)) for w in words[1:]):
@@ -228,7 +231,7 @@ def alternatives(name: str, ways: list[Any], *, optionish: bool = False) -> tupl
     if common and not any(tails):
         # the same words on every path, only the blanks between them differ (`CMD="$CMD $EXTRA"`
         # with EXTRA empty): one value wherever it is split or run as a command
-        return (_values.join(common),), False
+        return (tuple(common) if array else (_values.join(common),)), False
     # the command the paths share must be written (a computed value after it, `--addr=$(hostname)`,
     # is a word of the command like any other)
     if not common or not _values.literal(common[0]):
@@ -241,6 +244,8 @@ def alternatives(name: str, ways: list[Any], *, optionish: bool = False) -> tupl
         for tail in tails
         for w in tail
     )
+    if array:
+        return (*common, (rest,)), options
     return (_values.join([*common, (rest,)]),), options
 
 

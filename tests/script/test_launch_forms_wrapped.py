@@ -1,0 +1,117 @@
+"""The program after a command the step runs first, followed where the text shows it: a runner
+found on PATH (`$(which singularity) exec IMG bash -c "…"`), a wrapper script a shell runs
+(`bash ./bind.sh --cpu=exclusive -- python3 main.py`), an srun option written in quotes with a
+value computed when the job runs (`"--cpus-per-task=$SLURM_CPUS_PER_TASK"`) before a wrapper, and
+srun's options in an array some paths add to (`S=(srun …); if …; then S+=(--container-mounts=…);
+fi; "${S[@]}" …`). Each has a near miss the import leaves unknown, and each is run both ways under
+the behaviour simulator: the imported job runs what the script runs, or lists the difference."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jobc.lint.imported import imported
+from jobc.lint.scripts import lint_path
+from jobc.script.parse import read_bytes
+from tests.script.roundtrip import round_trip
+
+HEAD = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+    "#SBATCH --time=1:00:00\n"
+)
+
+FORMS = [
+    # a container runner named by `$(which …)`, running a launcher in its shell's string
+    # (NYU Greene's singularity with an overlay)
+    (
+        'srun $(which singularity) exec --nv img.sif /bin/bash -c "\n'
+        "source /ext3/env.sh\n"
+        "python -m torch.distributed.launch --nnodes=2 --nproc_per_node=4 train.py --debug\n"
+        '"\n',
+        "torchrun",
+        "train.py",
+    ),
+    ("srun `which apptainer` exec img.sif python3 main.py --lr 1\n", "srun", "main.py"),
+    # a binding script a shell runs, its own options, then `--` and the program
+    # (NVIDIA DeepLearningExamples' bind.sh)
+    (
+        "srun -l bash ./scripts/bind.sh --cpu=exclusive --ib=single -- python3 main.py --cfg b0.py\n",
+        "srun",
+        "main.py",
+    ),
+    ("srun sh wrap.sh python3 main.py\n", "srun", "main.py"),
+    # a quoted srun option with a computed value, then a wrapper script (OLMo on Kempner)
+    (
+        'srun "--cpus-per-task=$SLURM_CPUS_PER_TASK" --kill-on-bad-exit scripts/run_with_environment.sh '
+        "$HOME/envs/bin/python -u scripts/train.py c.yaml\n",
+        "srun",
+        "scripts/train.py",
+    ),
+    # srun's options in an array, some added on one path only (Megatron-Bridge's SRUN_CMD)
+    (
+        "S=(srun --mpi=pmix --no-container-mount-home)\n"
+        'if [ -n "$M" ]; then\n  S+=(--container-mounts="$M")\nfi\n'
+        "\"${S[@]}\" bash -c 'cd /opt/x && python scripts/prepare.py --recipe r'\n",
+        "srun",
+        "scripts/prepare.py",
+    ),
+    (
+        'S=(srun -l)\nfor m in a b; do S+=(--container-mounts="$m"); done\n"${S[@]}" python train.py\n',
+        "srun",
+        "train.py",
+    ),
+]
+
+NEAR_MISSES = [
+    # a computed command that is no `which` of a name: what it runs is not known
+    'srun $(pick_runner) exec img.sif bash -c "python train.py"\n',
+    # the wrapper script's own argument before the interpreter: the interpreter is its input
+    "srun bash ./scripts/bind.sh input.csv -- python3 main.py\n",
+    # a wrapper script with nothing after it
+    "srun bash ./run.sh\n",
+    # a quoted word with no option's name: srun's command, not an option
+    'srun "$RUNNER" python3 main.py\n',
+    # the array's paths add different programs: the program is not known
+    'S=(srun -l)\nif [ -n "$M" ]; then S+=(python train.py); else S+=(python eval.py); fi\n"${S[@]}"\n',
+]
+
+
+def _launch(body: str) -> tuple[object, object]:
+    launch = imported(read_bytes((HEAD + body).encode(), "job.sh")).data["launch"]
+    return launch.get("mode"), launch.get("program") or launch.get("module")
+
+
+@pytest.mark.parametrize(("body", "mode", "program"), FORMS)
+def test_the_program_after_the_wrapper_is_read(body: str, mode: str, program: str) -> None:
+    assert _launch(body) == (mode, program)
+
+
+@pytest.mark.parametrize("body", NEAR_MISSES)
+def test_a_wrapper_whose_program_the_text_does_not_show_leaves_it_unknown(body: str) -> None:
+    assert _launch(body)[1] is None
+
+
+@pytest.mark.parametrize("body", [f[0] for f in FORMS] + NEAR_MISSES)
+def test_the_imported_job_runs_what_the_script_runs(body: str, tmp_path: Path) -> None:
+    outcome = round_trip((HEAD + body).encode(), tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+
+
+def test_a_fixed_port_in_a_launcher_a_runner_on_path_runs_is_jc104(tmp_path: Path) -> None:
+    body = textwrap.dedent(
+        """\
+        export PORT=32500
+        srun $(which singularity) exec --nv img.sif /bin/bash -c "
+        python -m torch.distributed.launch --nnodes=2 --nproc_per_node=4 --master_port=$PORT train.py
+        "
+        """
+    )
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD + body, encoding="utf-8")
+    assert [(f.code, f.span.line) for f in lint_path(script).findings if f.code == "JC104"] == [("JC104", 6)]
+    # near miss: the port derived from the job id
+    script.write_text(HEAD + body.replace("32500", "$((20000 + SLURM_JOB_ID % 9000))"), encoding="utf-8")
+    assert [f.code for f in lint_path(script).findings if f.code == "JC104"] == []
