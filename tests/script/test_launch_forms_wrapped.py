@@ -115,3 +115,57 @@ def test_a_fixed_port_in_a_launcher_a_runner_on_path_runs_is_jc104(tmp_path: Pat
     # near miss: the port derived from the job id
     script.write_text(HEAD + body.replace("32500", "$((20000 + SLURM_JOB_ID % 9000))"), encoding="utf-8")
     assert [f.code for f in lint_path(script).findings if f.code == "JC104"] == []
+
+
+@pytest.mark.parametrize(
+    ("program", "fires"),
+    [
+        # each of the 2 processes spans 2 of the node's 4 GPUs, as its arguments say: on purpose
+        ("train.py --gpus-per-process 2", False),
+        ("train.py --devices_per_rank=2 --epochs 3", False),
+        # no word of it: half the GPUs idle (the rule's own case)
+        ("train.py --epochs 3", True),
+        # near misses: GPUs per process that do not make up the node, or are not written
+        ("train.py --gpus-per-process 3", True),
+        ("train.py --gpus-per-process $G", True),
+        ("train.py --gpus 2", True),
+    ],
+)
+def test_fewer_processes_than_gpus_is_a_mismatch_unless_each_spans_the_rest(
+    program: str, fires: bool, tmp_path: Path
+) -> None:
+    head = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:4\n"
+        "#SBATCH --time=1:00:00\n"
+    )
+    script = tmp_path / "job.sh"
+    script.write_text(
+        head + f'srun torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=2 {program}\n', encoding="utf-8"
+    )
+    found = [(f.code, f.span.line) for f in lint_path(script).findings if f.code == "JC804"]
+    assert found == ([("JC804", 6)] if fires else [])
+
+
+def test_a_per_rank_value_in_a_string_over_several_lines_is_reported_on_its_own_line(tmp_path: Path) -> None:
+    # AWS's esm2 sample: the launcher in an exported string over lines 6-9, run by `srun $CMD`;
+    # the finding is where `$SLURM_PROCID` is written (line 8), the srun line is related
+    body = (
+        'export LAUNCHER="accelerate launch \\\n'
+        "    --num_machines $SLURM_NNODES \\\n"
+        "    --machine_rank $SLURM_PROCID \\\n"
+        '    "\n'
+        'export CMD="$LAUNCHER train.py"\n'
+        "srun $CMD\n"
+    )
+    script = tmp_path / "job.sh"
+    script.write_text(HEAD.replace("ntasks-per-node=4", "ntasks-per-node=1") + body, encoding="utf-8")
+    found = [f for f in lint_path(script).findings if f.code == "JC106"]
+    assert [(f.span.line, f.span.col) for f in found] == [(8, 20)]
+    assert [r.span.line for r in found[0].related] == [11]
+    # near miss: escaped for the step's own shell, each task expands it
+    script.write_text(
+        HEAD.replace("ntasks-per-node=4", "ntasks-per-node=1")
+        + body.replace("$SLURM_PROCID", "\\$SLURM_PROCID").replace("srun $CMD", 'srun bash -c "$CMD"'),
+        encoding="utf-8",
+    )
+    assert [f.code for f in lint_path(script).findings if f.code == "JC106"] == []

@@ -30,6 +30,10 @@ Good:
 #SBATCH --gpus-per-node=8
 srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 train.py
 ```
+
+Fewer processes than GPUs on purpose, each process spanning several GPUs (a model split over
+the GPUs of one process), is no mismatch where the program's arguments say so:
+`--nproc_per_node=2 … train.py --gpus-per-process 2` on 4-GPU nodes uses all four.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ from jobc.lint.rules.script._facts import facts, hit, nodes
 from jobc.spec.context import Context
 from jobc.tables import launchers
 
+# a program option giving each process its GPUs (`--gpus-per-process 2`, `--devices_per_rank=2`)
+_PER_PROCESS = lazy(r"(?:n_?|num_)?(?:gpus?|devices?)_per_(?:proc|process|rank|worker|replica|model)")
 # `--jobid $SLURM_JOBID`, `--jobid="${SLURM_JOB_ID}"`: the step runs in the job's own allocation
 _OWN_JOB = lazy(r'--jobid[= ]"?\$(\{SLURM_JOB_?ID\}|SLURM_JOB_?ID)"?')
 
@@ -76,6 +82,23 @@ def _packed(f: ScriptFacts, step: Step) -> bool:
         s for s in f.steps if s.background and s.srun is not None and ({"nodes", "ntasks"} & set(s.srun))
     ]
     return len(sized) >= 2
+
+
+def _spans(step: Step, processes: int, gpus: int) -> bool:
+    """Whether the program's arguments give each of the ``processes`` the node's other GPUs
+    (`--gpus-per-process 2` with 2 processes on 4 GPUs): fewer processes than GPUs on purpose."""
+    args = step.args
+    for i, word in enumerate(args):
+        name, eq, value = word.text.partition("=")
+        if not word.literal or not name.startswith("-"):
+            continue
+        if not _PER_PROCESS.fullmatch(name.lstrip("-").replace("-", "_").lower()):
+            continue
+        target = value if eq else (args[i + 1].text if i + 1 < len(args) and args[i + 1].literal else None)
+        each = _number(target)
+        if each is not None and each > 1 and each * processes == gpus:
+            return True
+    return False
 
 
 def _trainer_sizes(step: Step, nodes: int, gpus: int | None) -> Iterator[Hit]:
@@ -137,7 +160,13 @@ def check_script(ctx: Context) -> Iterator[Hit]:
                 )
         for key in kind.procs_per_node:
             word = launcher.options.get(key)
-            if word is not None and gpus and (n := _number(word.text)) is not None and n != gpus:
+            if (
+                word is not None
+                and gpus
+                and (n := _number(word.text)) is not None
+                and n != gpus
+                and not _spans(step, n, gpus)
+            ):
                 yield hit(
                     word.span,
                     f"{word.raw} but each node has {gpus} GPUs allocated: "
