@@ -1007,6 +1007,28 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "=   KILLED BY SIGNAL: 9 (Killed)\n",
         ("signal", 2, "cn-004", 2),
     ),
+    # --- a native allocator's abort: an allocation failed (host memory, or a limit on it)
+    (
+        "Rust's allocator abort behind torchrun's local rank",
+        "[default3]:memory allocation of 1073741824 bytes failed\n",
+        ("host_oom", None, None, 1),
+    ),
+    (
+        "jemalloc's abort",
+        "<jemalloc>: Error in malloc(): out of memory. Requested: 4096, active: 1048576\n",
+        ("host_oom", None, None, 1),
+    ),
+    (
+        "an allocator abort under srun's label, then srun's report of the task",
+        "2: memory allocation of 64 bytes failed\nsrun: error: cn5: task 2: Aborted (core dumped)\n",
+        ("host_oom", 2, "cn5", 1),
+    ),
+    # --- a line that says only that something failed: shown, at low confidence, not nothing
+    (
+        "a plain `failed` no signature reads",
+        "step 10 loss 2.1\nBootstrap failed for the connection to the head node\n",
+        ("unknown", None, None, 2),
+    ),
 ]
 
 
@@ -1393,3 +1415,20 @@ def test_hydras_exit_code_and_exit_string_each_say_whose_signal(
     )
     first = triage_files([log]).findings[0]
     assert (first.cls, first.signal, first.node) == ("signal", signal, "cn-007")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "memory allocation of 2097152 bytes succeeded after 3 retries\n",
+        # a count of failures that is none
+        "Tests: 12 passed, 0 failed\n",
+        "checks failed=0\n",
+        # a tool that says what it does instead
+        "warning: Failed to hardlink files; falling back to full copy.\n",
+    ],
+)
+def test_a_failed_that_is_no_failure_gives_nothing(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    assert triage_files([log]).findings == []

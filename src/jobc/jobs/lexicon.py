@@ -30,6 +30,9 @@ FALLBACK = re.compile(
     r"can't open file|"
     r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|segfault at\b|core dumped|Abort(?:ed)?\b|\|ERROR\||"
     r"error:|fatal:|Assertion\b|not found\b|killed by signal:? ?[0-9]|"
+    # any tool's plain word that something failed (`memory allocation of 64 bytes failed`,
+    # `Bootstrap failed`): the line is shown at low confidence rather than nothing said
+    r"\b[Ff]ailed\b|"
     # a launcher's word that a node or a job went away (Open MPI's lost daemon, Moab's preemption)
     r"lost communication with (?:a remote|its|the following) daemon|\bjob (?:was |has been )?preempted\b|"
     r"unable to launch|could not (?:access|execute|start|launch)|"
@@ -55,6 +58,8 @@ FALLBACK = re.compile(
 NOT_A_FAILURE = re.compile(
     r"(?:might|may|could) be (?:caused|incorrect|reported)|possibly due to|please (?:try|report|check)|"
     r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|\b(?:WARNING|Warning|WARN)\b|\b0 errors?\b|"
+    # a count of failures that is none (`10 passed, 0 failed`, `failed=0`)
+    r"(?:^|[,;] )0 failed\b|\bfailed ?[:=] ?0\b|"
     r"error_file|errors?=0|\[W[0-9 ]|For debugging|To enable traceback|"
     # Slurm's words for a step it is ending: the teardown after a failure, not a failure
     r"already completing|already completed|Job has been cancelled|Force Terminated|"

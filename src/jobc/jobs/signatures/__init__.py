@@ -232,6 +232,8 @@ LOWER_KEYWORDS = (
     "terminate called",
     # the fallback lexicon's lower-case words
     "fatal:",
+    "failed",
+    "Failed",
     "killed by signal",
     "lost communication with",
     "job preempted",

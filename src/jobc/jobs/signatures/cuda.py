@@ -200,6 +200,29 @@ SIGNATURES: tuple[Signature, ...] = (
         ("type", "what"),
     ),
     Signature(
+        "G315",
+        "allocation-failed-abort",
+        "host_oom",
+        "cause",
+        ("memory allocation of", "<jemalloc>"),
+        re.compile(
+            # Rust's standard library (a tokenizer, a data loader written in Rust) aborts with
+            # `memory allocation of 2097152 bytes failed` when the allocator returns nothing;
+            # processes that abort at once write into each other's line (`memory allocation of
+            # memory allocation of 20971522097152 bytes failed`), so the size is not read
+            r"memory allocation of (?:memory allocation of )?[0-9]{1,40} bytes failed|"
+            # jemalloc's own abort: `<jemalloc>: Error in malloc(): out of memory. Requested: 64`
+            r"<jemalloc>: Error in [a-z_]{1,20}\(\): out of memory"
+        ),
+        "a native allocator aborting the process because an allocation failed (Rust's standard "
+        "library, jemalloc): the node's host memory ran out, or a limit on the process's memory "
+        "(`ulimit -v`) refused it; said at medium confidence, as which of the two is not written",
+        "memory allocation of 2097152 bytes failed",
+        "memory allocation of 2097152 bytes succeeded after 3 retries",
+        "Rust (library/std/src/alloc.rs, default_alloc_error_hook), jemalloc (src/jemalloc.c)",
+        strength=2,  # the allocation failed, and the process aborted: host memory, or a limit
+    ),
+    Signature(
         "G307",
         "fatal-python-error",
         "signal",
