@@ -1023,6 +1023,25 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "2: memory allocation of 64 bytes failed\nsrun: error: cn5: task 2: Aborted (core dumped)\n",
         ("host_oom", 2, "cn5", 1),
     ),
+    # --- Cray MPICH's header names the rank and the node it ran on
+    (
+        "Cray MPICH's header under srun's label",
+        "12: MPICH ERROR [Rank 12] [job id 77.1] [Tue Feb  4 01:02:03 2025] [nid008123] - Abort(403275522) "
+        "(rank 12 in comm 0): Fatal error in PMPI_Wait: Other MPI error, error stack:\n",
+        ("nccl_error", 12, "nid008123", 1),
+    ),
+    (
+        "the older Cray MPT's header (an XC node's name)",
+        "Rank 3 [Thu Jun 12 10:11:12 2014] [c3-0c0s5n1] Fatal error in PMPI_Allreduce: Other MPI error, "
+        "error stack:\n",
+        ("nccl_error", 3, "c3-0c0s5n1", 1),
+    ),
+    (
+        "a rank and a time in words, no Cray header: no node",
+        "Rank 3 [Thu Jun 12 10:11:12 2014] is slow: Fatal error in PMPI_Allreduce: Other MPI error, "
+        "error stack:\n",
+        ("nccl_error", None, None, 1),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",
