@@ -1042,6 +1042,25 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "error stack:\n",
         ("nccl_error", None, None, 1),
     ),
+    # --- srun could not launch the step: Slurm's failure, no collective's timeout
+    (
+        "srun's step aborted before it launched, then each task's launch failure (PMIx)",
+        "srun: StepId=9155831.0 aborted before step completely launched.\n"
+        "srun: Job step aborted: Waiting up to 302 seconds for job step to finish.\n"
+        "srun: error: task 0 launch failed: Unspecified error\n",
+        ("slurm_refused", None, None, 1),
+    ),
+    (
+        "srun's launch timeout with some tasks started, an older step's wording",
+        "srun: error: timeout waiting for task launch, started 6 of 8 tasks\n"
+        "srun: Job step 4411.0 aborted before step completely launched.\n",
+        ("slurm_refused", None, None, 1),
+    ),
+    (
+        "a program's own timeout waiting for ranks stays a collective's",
+        "[E ProcessGroupNCCL.cpp:474] timeout waiting for all ranks to launch the kernel\n",
+        ("collective_timeout", None, None, 1),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",

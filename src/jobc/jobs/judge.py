@@ -390,6 +390,13 @@ def _summary(
             return f"srun could not start a step in job {fx.get('job', '?')}: {what}"
         if e.kind in ("srun-launch-credential", "srun-launch-layout"):
             return f"node {node or '?'} refused to launch step {fx.get('job', '?')}'s tasks: {what}"
+        if e.kind == "srun-launch-incomplete":
+            started = f" (started {fx['started']} of {fx['of']} tasks)" if "of" in fx else ""
+            step = f"step {fx['job']}'s" if "job" in fx else "the step's"
+            reason = f": {what}" if what else ""
+            # (tasks that did start ran the program until srun ended them)
+            never = "; the program never ran" if str(fx.get("started", "0")) == "0" else ""
+            return f"srun could not launch {step} tasks{started}{reason}{never}"
         if "tool" not in fx and e.sig is None:
             return f"Slurm refused the request: {what}"  # (its words named the class: no tool read)
         tool = fx.get("tool", "srun")
@@ -797,6 +804,14 @@ def _advise(f: Finding, compiled: bool) -> None:
             "MPI_Init could not reach the process manager (PMI): launch with the interface the MPI "
             "library was built for (srun --mpi=pmi2 or pmix, or the library's own mpirun), with "
             "matching PMI libraries on every node"
+        )
+        return
+    if f.code == "S534":
+        f.action = "fix_spec_or_script"
+        f.advice = (
+            "Slurm could not start the step's tasks: check that the --mpi plugin (pmix, pmi2) is the "
+            "one the program's MPI was built for and that the nodes' slurmd logs show no launch error; "
+            "if one node keeps failing, exclude it"
         )
         return
     if f.cls == "slurm_refused" and any(w in f.summary for w in _SLURM_BUSY):

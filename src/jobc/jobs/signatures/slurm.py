@@ -515,6 +515,33 @@ SIGNATURES: tuple[Signature, ...] = (
         ("job", "node", "what"),
     ),
     Signature(
+        "S534",
+        "srun-launch-incomplete",
+        "slurm_refused",
+        "cause",
+        ("timeout waiting for task launch", "aborted before step completely launched", "launch failed: "),
+        re.compile(
+            # srun gave up on a step whose tasks did not all start: the nodes' slurmd (or the MPI
+            # plugin, PMIx, that sets each task up) never reported them started, so no program
+            # ran and no rank can have timed out in a collective
+            r"timeout waiting for task launch, started (?P<started>[0-9]{1,9}) of (?P<of>[0-9]{1,9}) tasks|"
+            r"(?:StepId=|[Jj]ob step )(?P<job>[0-9][0-9_.+a-z]{0,40}) "
+            r"aborted before step completely launched|"
+            r"\btask [0-9]{1,9} launch failed: (?P<what>[^\n]{1,200})"
+        ),
+        "srun giving up on a step it could not launch (`timeout waiting for task launch, started 0 of "
+        "N tasks`, `StepId=… aborted before step completely launched`, `task N launch failed: …`): "
+        "Slurm did not start the program (a node's slurmd, the MPI plugin such as PMIx, the "
+        "node's prolog); said at medium confidence, as why is not written",
+        "srun: error: timeout waiting for task launch, started 0 of 1 tasks\n"
+        "srun: StepId=2166087.0 aborted before step completely launched.",
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+        "Slurm srun (src/api/step_launch.c: `timeout waiting for task launch, started %d of %d tasks`, "
+        "`%ps aborted before step completely launched.`, `task %d launch failed: %s`)",
+        ("job", "what"),
+        strength=2,  # the step never started, why is not said
+    ),
+    Signature(
         "S517",
         "srun-step-refused",
         "slurm_refused",
