@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.script.roundtrip import round_trip
 
@@ -391,3 +392,40 @@ def test_lines_the_grammar_reads_around_are_said(tmp_path: Path) -> None:
     fine = script.replace(b"export NCCL_SOCKET_IFN[f\xe94AME=ib0\n", b"")
     said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "grammar cannot read")
     assert any("GLOO_SOCKET_IFNAME" in line for line in said), said
+
+
+# Characters the C library calls spaces, which the grammar's scanner ended a word at after a quote
+# or an expansion (`'a'<U+2003>b`); bash's blanks are space, tab and newline alone
+_UNICODE_SPACES = ["\u2003", "\u3000", "\u1680", "\u2009", "\u205f", "\u2028"]
+
+
+@pytest.mark.parametrize("space", _UNICODE_SPACES, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_unicode_space_inside_a_word_stays_in_the_word(tmp_path: Path, space: str) -> None:
+    script = (
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
+        "#SBATCH --time=01:00:00\nX=run\n"
+        f"srun python train.py --tag \"$X\"{space}2 --note 'a'{space}b --lr 1\n"
+    )
+    outcome = round_trip(script.encode(), tmp_path)
+    assert outcome.compiled is not None, outcome.spec
+    assert outcome.unlisted == [], outcome.spec
+    args = yaml.safe_load(outcome.spec or "")["launch"]["args"]
+    assert args == ["--tag", f"run{space}2", "--note", f"a{space}b", "--lr", "1"]
+    # the reader lint and --fix read with sees one word too, at its place
+    from jobc.script.parse import read_bytes
+
+    words = read_bytes(script.encode(), "job.sh").steps[0].args
+    assert [(w.text, w.span.col) for w in words[-4:-2]] == [("--note", 35), (f"a{space}b", 42)]
+
+
+def test_an_ascii_space_after_a_quote_still_ends_the_word(tmp_path: Path) -> None:
+    # near miss of the above: a space is a blank to bash, and the words are two
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
+        b"#SBATCH --time=01:00:00\nsrun python train.py --note 'a' b --lr 1\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.compiled is not None, outcome.spec
+    assert outcome.unlisted == [], outcome.spec
+    assert '- "a"  # line 6\n    - "b"  # line 6\n' in (outcome.spec or "")
+

@@ -33,13 +33,26 @@ def parse(raw: bytes) -> Any:
     """The parse tree of ``raw``. A carriage return that ends no line (`a\rb`) is part of a word to
     bash, but a blank to the grammar, which split `--size 9\r9` into two words where bash passes
     one: the grammar is shown a byte it takes for a word's, of the same length, so every offset
-    (and the text the reader takes from ``raw``) stays the script's own."""
+    (and the text the reader takes from ``raw``) stays the script's own. So is every byte of a
+    Unicode space (bash's blanks are space, tab and newline alone; the grammar's scanner ends a
+    word at any character the C library calls a space, so `'a'<U+2003>b` was two words)."""
     if b"\r" in raw:
         raw = _LONE_CR.sub(b"\x01", raw)
+    # a byte-order mark that starts the file is JC811's: the grammar skips it, as sbatch does not
+    start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+    if _UNICODE_SPACE.search(raw, start) is not None:
+        raw = raw[:start] + _UNICODE_SPACE.sub(lambda m: b"\x01" * len(m[0]), raw[start:])
     return parser().parse(raw)
 
 
 _LONE_CR = lazy_bytes(rb"\r(?!\n)")
+# Unicode's spaces and their invisible kin, in UTF-8: NEL, no-break space, Ogham space mark,
+# Mongolian vowel separator, U+2000-U+200B, line and paragraph separators, narrow no-break space,
+# medium mathematical space, ideographic space, zero-width no-break space (a BOM inside the file)
+_UNICODE_SPACE = lazy_bytes(
+    rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe1\xa0\x8e|\xe2\x80[\x80-\x8b\xa8\xa9\xaf]|\xe2\x81\x9f"
+    rb"|\xe3\x80\x80|\xef\xbb\xbf"
+)
 
 
 def _bash_language() -> Any:
