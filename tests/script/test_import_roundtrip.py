@@ -429,3 +429,29 @@ def test_an_ascii_space_after_a_quote_still_ends_the_word(tmp_path: Path) -> Non
     assert outcome.unlisted == [], outcome.spec
     assert '- "a"  # line 6\n    - "b"  # line 6\n' in (outcome.spec or "")
 
+
+def test_an_empty_launcher_value_that_makes_accelerate_refuse_the_program_s_option_is_said(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target: `--main_process_ip $MASTER_ADD finetune.py --epochs 3`
+    # ($MASTER_ADD set nowhere): accelerate reads finetune.py as the address and `--epochs` as an
+    # option of its own, refuses it and starts nothing; the import said only that the next word is
+    # read as the value, not that the step then starts no program
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\nexport MASTER_ADDR=$(scontrol show hostnames | head -n 1)\n"
+        b"srun bash -c 'accelerate launch --num_machines 2 --num_processes 16 --machine_rank $SLURM_NODEID "
+        b"--main_process_ip $MASTER_ADD finetune.py --epochs 3'\n"
+    )
+    # near miss: the value is set, nothing shifts and nothing is refused
+    fine = script.replace(b"$MASTER_ADD ", b"$MASTER_ADDR ")
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "accelerate refuses it")
+    assert len(said) == 1
+    assert "then `finetune.py` is that value and `--epochs` an option of accelerate's own" in said[0]
+    # and arguments accelerate has (`-t3`, its --tee with a value) are read as its options, up to
+    # the first word that is none, which it starts: nothing refused
+    where = tmp_path / "known"
+    where.mkdir()
+    outcome = round_trip(script.replace(b"--epochs 3", b"-t3 run.yaml --epochs 3"), where)
+    assert outcome.unlisted == [], outcome.spec
+    assert not [line for line in outcome.listed if "refuses" in line], outcome.listed

@@ -18,7 +18,7 @@ from jobc.core.numbers import SLURM_MAX, ascii_int
 from jobc.script import signals
 from jobc.script import values as _values
 from jobc.script.derived import Derived
-from jobc.script.facts import PER_RANK, Command, Export, Launcher, ScriptFacts, Step, choose, helper
+from jobc.script.facts import PER_RANK, Command, Export, Launcher, ScriptFacts, Step, Word, choose, helper
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
 
@@ -193,8 +193,11 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
             if key in launcher.unknown:
                 why = _refused(launcher.name, f"`{word.raw}` read as the option and its value")
-            for said in _set_nowhere(word.raw, facts):
+            nowhere = _set_nowhere(word.raw, facts)
+            for said in nowhere:
                 why += f"; {said}; empty, the launcher reads the next word as this option's value"
+            if nowhere and step is not None:
+                why += _shifted_onto(launcher, key, word, step)
             # an option as written (`--nnodes 2`) names its launcher; a Hydra override
             # (`hydra.launcher.nnodes=2`) names itself
             shown = f"{launcher.name} {word.raw}" if word.raw.startswith("-") else word.raw
@@ -351,6 +354,41 @@ def _launcher_notes(out: Derived, launcher: Launcher) -> None:
             "DeepSpeed/FSDP plugin, host file) must reach the program another way (its own "
             "arguments or config file, or env)"
         )
+
+
+def _shifted_onto(launcher: Launcher, key: str, word: Word, step: Step) -> str:
+    """What a launcher that refuses options it does not have (accelerate) does when the empty
+    value of its last option before the program makes it read the program as that value: the
+    program's arguments are then read as its own options, up to the first word that is none (the
+    program it starts); the first it does not have, it refuses, and the step starts nothing
+    (`--main_process_ip $EMPTY train.py --epochs 3`)."""
+    entry = launchers.entry(launcher.name)
+    target = step.program or step.module
+    if entry is None or not entry.strict or target is None or list(launcher.options)[-1:] != [key]:
+        return ""
+    if '"' in word.raw or "'" in word.raw:
+        return ""  # a quoted empty value is still a word: nothing shifts
+    words = [w.text for w in step.args]
+    i = 0
+    while i < len(words) and words[i].startswith("-") and words[i] not in ("-", "--"):
+        option, eq, _ = words[i].partition("=")
+        name = option.lstrip("-").replace("-", "_")
+        if not option.startswith("--") and len(option) > 2 and entry.knows(option[1]):
+            i += 1  # a short option with its value in its word (`-t3`), as argparse reads it
+        elif entry.knows(name):
+            i += 2 if name in entry.valued and not eq else 1
+        else:
+            return (
+                f"; then `{target.text}` is that value and `{option}` an option of {launcher.name}'s "
+                f"own, which it does not have: {launcher.name} refuses it, so the script's step starts "
+                "no program"
+            )
+    if i >= len(words):
+        return (
+            f"; then `{target.text}` is that value and no word is left for the program: "
+            f"{launcher.name} refuses the line, so the script's step starts no program"
+        )
+    return ""
 
 
 def _refused(name: str, read: str) -> str:
