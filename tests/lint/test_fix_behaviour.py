@@ -640,3 +640,19 @@ def test_no_step_is_put_in_the_background_when_a_later_line_reads_dollar_bang() 
     proof = prove(later, unsafe=True)
     assert "JC802" in proof.fixed
     assert proof.differences == [], proof.differences
+
+
+def test_jc007_keeps_the_line_break_a_continued_line_ends_at() -> None:
+    # found by the fix-script fuzz target: `--rdzv_id=$SLURM_JOB_ID \` went on into a line that held
+    # only an unused suppression, whose comment ended the command; taking the whole line out joined
+    # the next line (`--rdzv_backend=c10d \`, a command bash could not find) to the step
+    text = HEAD + ("srun python train.py --a 1 \\\n   # jobc: ignore[JC101]\n --b 2 \\\n  --c 3\n")
+    proof = prove(text, unsafe=True)
+    assert proof.fixed == ["JC007"]
+    assert proof.after == text.replace("   # jobc: ignore[JC101]", "")
+    assert proof.differences == [], proof.differences
+    # near miss: a line that does not go on into the comment's loses the comment's whole line
+    text = HEAD + "srun python train.py --a 1\n   # jobc: ignore[JC101]\n"
+    proof = prove(text, unsafe=True)
+    assert proof.after == HEAD + "srun python train.py --a 1\n"
+    assert proof.differences == [], proof.differences

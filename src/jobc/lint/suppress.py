@@ -97,6 +97,12 @@ def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: boo
             "remove the unused suppression", Edit(Span(sup.line, cut, sup.line, sup.col + sup.width), "")
         )
     if not line[:hash_at].strip():
+        if shell and sup.line > 1 and _continued(lines[sup.line - 2]):
+            # the line before goes on into this one (`\` at its end), and the comment ends that
+            # command: without the line the next one would join it, so only its text goes
+            return Fix.make(
+                "remove the unused suppression", Edit(Span(sup.line, 1, sup.line, len(line) + 1), "")
+            )
         # a comment alone on its line: the line goes
         return Fix.make("remove the unused suppression", Edit(Span(sup.line, 1, sup.line + 1, 1), ""))
     before = len(line[:hash_at].rstrip())
@@ -104,6 +110,11 @@ def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: boo
         "remove the unused suppression",
         Edit(Span(sup.line, before + 1, sup.line, len(line) + 1), ""),
     )
+
+
+def _continued(text: str) -> bool:
+    """Whether a shell line ends in a backslash that escapes its line break (an odd number of them)."""
+    return (len(text) - len(text.rstrip("\\"))) % 2 == 1
 
 
 Mark = tuple[int, int]  # 0-based (line, column)
