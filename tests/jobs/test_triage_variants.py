@@ -13,6 +13,14 @@ from jobc.jobs.triage import triage_files
 
 TB = 'Traceback (most recent call last):\n  File "/home/u/train.py", line 9, in <module>\n    main()\n'
 
+_DS_NODES = (
+    "[2024-03-20 20:30:00,000] [INFO] [launch.py:235:main] nnodes={nodes}, num_local_procs=8, node_rank=0\n"
+)
+_DS_EXIT = (
+    "[2024-03-20 20:31:29,269] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', "
+    "'--local_rank={local}', '--deepspeed', 'ds.json'] exits with return code = {code}\n"
+)
+
 CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
     # --- records glued on one line
     (
@@ -1061,6 +1069,22 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[E ProcessGroupNCCL.cpp:474] timeout waiting for all ranks to launch the kernel\n",
         ("collective_timeout", None, None, 1),
     ),
+    # --- DeepSpeed's launcher: on one node a local rank is the global rank (inferred)
+    (
+        "DeepSpeed's launcher saying one node, a worker killed",
+        _DS_NODES.format(nodes=1) + _DS_EXIT.format(local=2, code=-9),
+        ("signal", 2, None, 2),
+    ),
+    (
+        "DeepSpeed's launcher saying two nodes: a local rank is no global rank",
+        _DS_NODES.format(nodes=2) + _DS_EXIT.format(local=2, code=1),
+        ("exit_code", None, None, 2),
+    ),
+    (
+        "DeepSpeed's launcher under pdsh: its node's name, no global rank",
+        "gpu-b07: " + _DS_EXIT.format(local=4, code=1),
+        ("exit_code", None, "gpu-b07", 1),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",
@@ -1459,6 +1483,8 @@ def test_hydras_exit_code_and_exit_string_each_say_whose_signal(
     "text",
     [
         "memory allocation of 2097152 bytes succeeded after 3 retries\n",
+        # an issue's title that repeats DeepSpeed's launcher's words is not its report
+        "Killing subprocess  exits with return code = 1 after saving one checkpoint\n",
         # a count of failures that is none
         "Tests: 12 passed, 0 failed\n",
         "checks failed=0\n",

@@ -140,6 +140,10 @@ _TORCHRUN_COMMAND = re.compile(
 )
 #: (a value read from a variable, `--nnodes=$NNODES`, is not known to be 1)
 _NNODES = re.compile(r"--nnodes[= ]{1,4}([^\s]{1,40})")
+#: DeepSpeed's launcher (deepspeed/launcher/launch.py) logging as itself, and the node count it
+#: logs at its start (`nnodes=1, num_local_procs=8, node_rank=0`)
+_DS_LAUNCH = re.compile(r"\[(?:INFO|WARNING|ERROR)\] \[launch\.py:[0-9]{1,6}:[a-z_]{1,40}\] ")
+_DS_NNODES = re.compile(r"\bnnodes=([0-9]{1,6}), num_local_procs=")
 _PROMPT_WORDS = ("dmesg", "journalctl", "/var/log/", "nvidia-smi", "rocm-smi")
 #: torchrun's table gives a rank's local rank beside it: `rank      : 2 (local_rank: 2)`.
 _LOCAL_IN_TABLE = re.compile(r"\(local_rank: ([0-9]{1,6})\)")
@@ -377,6 +381,8 @@ class Scanner(Facts):
         ):
             n = _NNODES.search(c.group("args"))
             self.launch_nodes.add(n.group(1) if n else "1")
+        if "launch.py:" in raw and len(self.launch_nodes) < 16 and _DS_LAUNCH.search(raw[:400]) is not None:
+            self._deepspeed_launch(line, text)
         if "executed on host" in text and (h := _LSF_EXEC_HOST.match(text[:20000])) is not None:
             hosts = set(_LSF_HOST.findall(h.group("hosts")))
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
@@ -387,6 +393,19 @@ class Scanner(Facts):
         if "xec" in text and (h := _PBS_EXEC_HOST.match(text[:2100])) is not None:
             hosts = {part.split("/")[0] for part in h.group("hosts").split("+")}
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
+
+    def _deepspeed_launch(self, line: Line, text: str) -> None:
+        """DeepSpeed's launcher: the node count it logs, else where its lines come from. Its runner
+        starts it on the local host alone for one node, and through pdsh for several, which puts
+        each node's name before every line; under srun each node's launcher runs in a task. So
+        its lines with neither say one node, where a local rank is the global rank (an
+        inference: a paste may have dropped the prefixes), and a line with either says more."""
+        if (n := _DS_NNODES.search(text[:400])) is not None:
+            self.launch_nodes.add(n.group(1))
+        elif line.node is not None or line.task is not None:
+            self.launch_nodes.add("several")
+        else:
+            self.launch_nodes.add("1")
 
     def _labels(self, line: Line) -> None:
         who = (line.task, line.rank, line.local_rank, line.node)

@@ -250,7 +250,8 @@ class Facts:
         # it an srun task is a node, never a rank
         self.launcher_seen = False
         # the number of nodes of every torchrun command line the log shows (`--nnodes`, 1 when it
-        # is not given or `--standalone`): all 1, and a local rank is the global rank
+        # is not given or `--standalone`) and of DeepSpeed's launcher (its `nnodes=`, or where its
+        # lines come from): all 1, and a local rank is the global rank
         self.launch_nodes: set[str] = set()
         # pairings of a process with its rank: torchrun's table (pid -> global rank), NCCL's
         # communicator lines (host:pid -> rank in the largest communicator, with its size)

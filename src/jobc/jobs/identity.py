@@ -103,7 +103,7 @@ def place(facts: Facts, e: Event) -> Who:
         rank, by_task = rank_of_task(facts, rank, task, count)
         inferred = inferred or by_task
         if rank is None and local is not None and one_node_launch(facts):
-            rank, inferred = local, True  # one node's torchrun: its local ranks are the world's
+            rank, inferred = local, True  # one node's launcher: its local ranks are the world's
     if e.kind == "torchrun-root-cause":
         # the table's host is the agent's own name for itself (often not Slurm's): the labels first
         node = node_of(facts, rank, task) or fx.get("node")
@@ -208,7 +208,8 @@ def one_node_of_tasks(facts: Facts) -> str | None:
 
 def one_node_launch(facts: Facts) -> bool:
     """Whether the log's torchrun command lines all start one node (`--nnodes=1`, `1:1`,
-    `--standalone`, or no `--nnodes`): there a local rank is the global rank."""
+    `--standalone`, or no `--nnodes`), and DeepSpeed's launcher says one node (`nnodes=1`, or its
+    lines carry no node's name and no srun task): there a local rank is the global rank."""
     return bool(facts.launch_nodes) and facts.launch_nodes <= {"1", "1:1"}
 
 

@@ -70,7 +70,10 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("ERROR", "return code"),
         re.compile(
-            r"(?:--local_rank=(?P<local_rank>[0-9]{1,9})[^\]]{0,4000}\] )?exits with return code = "
+            # the launcher prints the worker's command as a Python list: `['python', '-u', …,
+            # '--local_rank=1', …] exits with return code = -11` (an issue's title that only
+            # repeats the words is not its report)
+            r"(?:--local_rank=(?P<local_rank>[0-9]{1,9})[^\]]{0,4000})?\] exits with return code = "
             r"(?P<exit_code>-?[0-9]{1,18})"
         ),
         "DeepSpeed's launcher reporting a worker's exit; a negative code is the signal that ended it",
