@@ -1496,3 +1496,47 @@ def test_a_failed_that_is_no_failure_gives_nothing(tmp_path: Path, text: str) ->
     log = tmp_path / "x.log"
     log.write_text(text, encoding="utf-8")
     assert triage_files([log]).findings == []
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # submitit's handler, the line before slurmstepd's cancel of the step
+        (
+            "step 90 loss 1.2\nsubmitit WARNING (2024-05-02 10:00:01,100) - Bypassing signal SIGCONT\n"
+            "slurmstepd: error: *** STEP 812.0 ON gpu-7 CANCELLED AT 2024-05-02T10:00:01 ***\n",
+            2,
+        ),
+        # Lightning's word, the line after slurmstepd's time limit
+        (
+            "slurmstepd: error: *** JOB 55 ON cn3 CANCELLED AT 2024-05-02T10:00:01 DUE TO TIME LIMIT ***\n"
+            "[rank: 0] Received SIGTERM: 15\n",
+            2,
+        ),
+    ],
+)
+def test_a_signal_the_program_saw_beside_the_jobs_end_is_shown_with_it(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert first.cls in ("cancelled", "time_limit")
+    assert line in [e.line for e in first.evidence]
+
+
+def test_a_signal_the_program_saw_long_before_the_end_is_not_the_ends(tmp_path: Path) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(
+        "submitit WARNING (2024-05-02 09:00:01,100) - Bypassing signal SIGTERM\n"
+        "step 90 loss 1.2\nstep 91 loss 1.1\n"
+        "slurmstepd: error: *** STEP 812.0 ON gpu-7 CANCELLED AT 2024-05-02T10:00:01 ***\n",
+        encoding="utf-8",
+    )
+    d = triage_files([log])
+    first = d.findings[0]
+    assert (first.cls, [e.line for e in first.evidence]) == ("cancelled", [4])
+    bypassed = [f for f in d.findings if f.code == "L226"]
+    assert bypassed
+    assert not bypassed[0].cause
+    assert "let SIGTERM pass" in bypassed[0].summary

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jobc.jobs import identity, lexicon, normalize, prefixes
-from jobc.jobs.findings import Diagnosis, Event, Evidence, Facts, parse_int, signal_of
+from jobc.jobs.findings import SIGNAL_SEEN, Diagnosis, Event, Evidence, Facts, parse_int, signal_of
 from jobc.jobs.judge import judge
 from jobc.jobs.prefixes import Line
 from jobc.jobs.signatures import CATALOGUE, Signature
@@ -1071,6 +1071,8 @@ class Scanner(Facts):
         if "signum2" in fields:  # ... or the signal
             fields.setdefault("signum", fields.pop("signum2"))
         _read_fields(event, line)
+        if sig is not None and sig.code in SIGNAL_SEEN:
+            self.signals_seen.append(event.statement)
         if fields.get("tasks") and fields.get("node"):
             self._task_nodes(fields["tasks"], fields["node"])
         # the same signature from the same writer with the same words: one event, more evidence

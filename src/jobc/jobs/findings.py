@@ -4,6 +4,7 @@ reader collects and the facts about the job it gathers (`Facts`), which the judg
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,11 @@ class Event:
 
 #: At most this many evidence lines per finding; the statement line is never the one dropped.
 EVIDENCE_CAP = 6
+#: Signatures of a program saying a signal reached it (Lightning's `Received SIGTERM`, torchrun's
+#: agent's SignalException, submitit's `Bypassing signal SIGCONT`), and how many of their lines
+#: a log keeps (the latest: a job's end is at its end)
+SIGNAL_SEEN = frozenset({"L203", "L205", "L226"})
+SIGNALS_SEEN_KEPT = 256
 
 
 def evidence_of(e: Event) -> list[Evidence]:
@@ -242,6 +248,8 @@ class Facts:
         # (file, line, host); the kernel's lines after it are that host's
         self.kernel_prompts: list[tuple[str, int, str]] = []
         self.signals: list[Evidence] = []
+        # the lines where a program says a signal reached it (SIGNAL_SEEN), the latest kept
+        self.signals_seen: deque[Evidence] = deque(maxlen=SIGNALS_SEEN_KEPT)
         self.requeues: list[Evidence] = []
         self.step_ends: list[tuple[Evidence, int]] = []
         self.watchdog: list[Evidence] = []

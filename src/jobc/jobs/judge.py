@@ -5,6 +5,7 @@ compiled script wrote)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from jobc.jobs import causality, identity
@@ -159,6 +160,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
         if f.cls == "host_oom" and f.node is None and nodes:
             f.node = nodes[0]
             f.summary = f.summary.replace(": a process", f": on {nodes[0]}", 1)
+    _signals_at_end(scanner.signals_seen, findings)
     solo = len(scanner.labelled) <= 1 and len(scanner.nodes_seen) <= 1
     _causes(findings, scanner.progress, solo=solo)
     _requeue(scanner, findings)
@@ -206,6 +208,25 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     )
     grade(findings)
     return findings
+
+
+#: Lines this close to slurmstepd's end of a job or step: the end reaching the program
+_AT_END = 1
+
+
+def _signals_at_end(seen: Sequence[Evidence], findings: list[Finding]) -> None:
+    """A signal a program says reached it, on the lines beside slurmstepd's word that the job or
+    a step ended (cancelled, its time limit, preempted), is that end as the program saw it: it is
+    shown with the end, next to its statement."""
+    if not seen:
+        return
+    for f in findings:
+        if f.cls not in ("cancelled", "time_limit", "preempted") or not f.evidence:
+            continue
+        end = f.evidence[0]
+        near = [ev for ev in seen if ev.file == end.file and 0 < abs(ev.line - end.line) <= _AT_END]
+        fresh = [ev for ev in sorted(near, key=lambda ev: ev.line) if ev not in f.evidence]
+        f.evidence = [*f.evidence[:1], *fresh, *f.evidence[1:]][:EVIDENCE_CAP]
 
 
 def _banner_signal(ev: Evidence) -> str:
@@ -359,6 +380,12 @@ def _summary(
             c = scanner.coords[rank]
             extra = " (" + ", ".join(f"{k} {c[k]}" for k in ("tp", "pp", "cp", "dp", "ep") if k in c) + ")"
         return f"{who}{extra} raised {text[:300]}{where}{mine}{then}"
+    if e.kind == "submitit-signal-bypassed":
+        return (
+            f"submitit's handler let {fx.get('signal', 'a signal')} pass{' on ' + node if node else ''}: "
+            "a signal reached the job (Slurm sends SIGCONT and SIGTERM at a cancel, SIGTERM at a time "
+            "limit or a preemption), and the program went on"
+        )
     if e.kind == "torchrun-agent-signal" and sig is not None:
         hup = " (the terminal or session that started it went away: run it under sbatch, nohup or tmux)"
         return f"torchrun's agent{' on ' + node if node else ''} received {sig} and ended its workers" + (

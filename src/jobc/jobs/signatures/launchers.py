@@ -347,6 +347,22 @@ SIGNATURES: tuple[Signature, ...] = (
         ("signal", "node", "what"),
     ),
     Signature(
+        "L226",
+        "submitit-signal-bypassed",
+        "signal",
+        "context",
+        ("Bypassing signal",),
+        re.compile(r"Bypassing signal (?P<signal>SIG[A-Z0-9]{2,8})\b"),
+        "submitit's handler saying a signal reached the job and was let pass (SIGTERM, and the SIGCONT "
+        "scancel sends with it): how the job's end reached the program, shown beside that end",
+        "submitit WARNING (2022-03-31 21:25:40,084) - Bypassing signal SIGCONT\n"
+        "slurmstepd: error: *** STEP 71606.0 ON kilonova CANCELLED AT 2022-03-31T21:25:40 ***",
+        "submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on gpu-node3: this job is "
+        "preempted.",
+        "submitit (submitit/core/job_environment.py, SignalHandler.bypass)",
+        ("signal",),
+    ),
+    Signature(
         "L224",
         "kubectl-exec-exit",
         "exit_code",
