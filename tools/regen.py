@@ -11,6 +11,8 @@ The targets, in the order they are made (a later one reads what an earlier one w
   `src/jobc/data/literals.py`, the packaged JSON a lint reads as Python literals;
 - `registry`: `src/jobc/lint/rules/registry.py`, the table of every rule module under
   `src/jobc/lint/rules/` (`tools/rule_registry.py`), which lint reads instead of importing them;
+- `patterns`: `src/jobc/core/compiled.py` and `src/jobc/tables/compiled.py`, the regular
+  expressions of the lint path compiled for this Python's engine (`tools/patterns.py`);
 - `rules`: `docs/rules.md`, from the rules' metadata and docstrings (`jobc rules --format markdown`);
 - `spec`: `docs/spec.md`, every field of a spec with its type, default, what it compiles to and
   the rules that read it (`jobc schema --format markdown`);
@@ -64,6 +66,12 @@ def _registry() -> dict[Path, str | None]:
     return dict(rule_registry.wanted())
 
 
+def _patterns() -> dict[Path, str | None]:
+    from tools import patterns
+
+    return dict(patterns.wanted())
+
+
 def _rules() -> dict[Path, str | None]:
     from jobc.commands.rules import markdown
 
@@ -108,6 +116,7 @@ def _docs() -> dict[Path, str | None]:
 TARGETS = (
     Target("model", "the JSON Schema (both copies), jobc.spec.plain and jobc.data.literals", _model),
     Target("registry", "src/jobc/lint/rules/registry.py", _registry),
+    Target("patterns", "src/jobc/core/compiled.py and src/jobc/tables/compiled.py", _patterns),
     Target("rules", "docs/rules.md", _rules),
     Target("spec", "docs/spec.md, the spec reference", _spec),
     Target("triage", "docs/triage.md", _triage),

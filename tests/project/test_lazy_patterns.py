@@ -20,7 +20,6 @@ SRC = ROOT / "src" / "jobc"
 # the packages a lint of a spec or a script imports from
 ON_THE_LINT_PATH = ("core", "data", "tables", "reader", "spec", "memory", "script", "lint")
 EAGER = {
-    "tables/secrets.py": "the prefilter every spec's JC702 and every long script reads at once",
     "tables/contract.py": "the compiled script's lines, read by triage, not by lint",
     "reader/fastyaml.py": "the libyaml reader, only for YAML outside the plain subset",
     "spec/profilegen.py": "writes a profile from scontrol's text; lint never imports it",

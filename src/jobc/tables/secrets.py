@@ -121,7 +121,7 @@ PREFILTER = _later(
 # The same search for ASCII text, which is lowered first: the words and prefixes in lower case,
 # without IGNORECASE, run several times as fast. (Only for ASCII: IGNORECASE also folds some other
 # characters, the Kelvin sign to k, which lowering leaves as they are.)
-_PREFILTER_ASCII = re.compile(
+_PREFILTER_ASCII = _later(
     "|".join(
         [
             *(prefix.lower() for _, _, prefix, _ in SHAPES),
