@@ -84,16 +84,18 @@ def spec_files(paths: Sequence[str], skipped: list[Path] | None = None) -> Itera
         if path.is_dir():
             from jobc.script.detect import walk_candidate
 
+            depth = len(path.parts)  # a found path's parts below the directory, as relative_to's
             candidates = sorted(
                 p
                 for p in path.rglob("*")
                 if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                and not any(part.startswith(".") for part in p.parts[depth:])
                 and (p.suffix in (".yaml", ".yml") or walk_candidate(p))
             )
             found = [p for p in candidates if p.suffix not in (".yaml", ".yml") or looks_like_spec(p)]
             if skipped is not None:
-                skipped.extend(p for p in candidates if p not in found)
+                kept = set(found)  # a directory of thousands of specs: not a list's `in` for each
+                skipped.extend(p for p in candidates if p not in kept)
             if not found:
                 # a directory given by name (perhaps spec.yaml/ itself) that holds no spec: linting
                 # nothing and passing would hide the mistake
