@@ -1085,6 +1085,32 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "gpu-b07: " + _DS_EXIT.format(local=4, code=1),
         ("exit_code", None, "gpu-b07", 1),
     ),
+    # --- a batch shell's failed command the job went on after: what ended the job comes first
+    (
+        "dash's `not found`, an epoch after it, then the time limit",
+        "/var/spool/slurmd/job42/slurm_script: 7: module: not found\n"
+        "Epoch 1: 100%|##########| 10/10 [00:01<00:00, 9.10it/s]\n"
+        "slurmstepd: error: *** JOB 42 ON cn3 CANCELLED AT 2024-05-02T10:00:01 DUE TO TIME LIMIT ***\n",
+        ("time_limit", None, "cn3", 3),
+    ),
+    (
+        "bash's `command not found`, a step after it, then a cancel",
+        "/var/spool/slurm/job7/slurm_script: line 5: conda: command not found\nstep 1 loss 2.3\n"
+        "slurmstepd: error: *** JOB 7 ON gpu-d006 CANCELLED AT 2025-10-02T00:34:10 ***\n",
+        ("cancelled", None, "gpu-d006", 3),
+    ),
+    (
+        "bash's `command not found` and no progress after it: the cancel is its echo",
+        "/var/spool/slurm/job7/slurm_script: line 5: conda: command not found\ncuda:0\n"
+        "slurmstepd: error: *** JOB 7 ON gpu-d006 CANCELLED AT 2025-10-02T00:34:10 ***\n",
+        ("missing_program", None, "gpu-d006", 1),
+    ),
+    (
+        "a program's exception and one more step (another process's last breath) before a cancel",
+        TB + "ValueError: bad shape\nstep 12 loss 2.0\n"
+        "slurmstepd: error: *** JOB 7 ON gpu-d006 CANCELLED AT 2025-10-02T00:34:10 ***\n",
+        ("exception", None, "gpu-d006", 4),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",

@@ -11,8 +11,9 @@ causes; among the findings nothing explains, the **first cause** is the earliest
 strength (a stated failure before a report that a process ended, before a line that only looks
 like an error).
 
-A failure the job survived is no first cause either: when the job's progress output goes on after
-it (more steps, more iterations), whatever ended the job came later (`survived`).
+A failure the job survived is no first cause either, and explains nothing: when the job's progress
+output goes on after it (more steps, more iterations; after a batch shell's failed command, any
+progress of the script's next commands), whatever ended the job came later (`survived`).
 
 The table is data: `docs/triage.md` lists its rows (`jobc triage --signatures --format markdown`).
 """
@@ -400,7 +401,10 @@ def explain(
     at most one rank, task or node), so a line that names nobody is that process's."""
     kinds = {id(f): _kinds(f) for f in findings}
     verdicts: dict[int, Verdict] = {id(f): Verdict() for f in findings}
-    ordered = sorted(findings, key=lambda x: x.order)
+    # a failure the job went on after explains nothing that came after it: what ended the job
+    # is another's
+    lived = {id(f) for f in findings if "failure" in kinds[id(f)] and survived(f, progress, findings)}
+    ordered = sorted((x for x in findings if id(x) not in lived), key=lambda x: x.order)
     for e in findings:
         ke = kinds[id(e)]
         for row in EXPLAINS:
@@ -419,7 +423,7 @@ def explain(
                 break
     _break_cycles(findings, verdicts)
     for f in findings:
-        if "failure" in kinds[id(f)] and survived(f, progress, findings):
+        if id(f) in lived:
             verdicts[id(f)].survived = True
     return verdicts
 
@@ -465,10 +469,18 @@ PROGRESS_MARKS = 2
 PROGRESS_SPAN = 50
 
 
+#: A shell's report that a command of its script failed (bash's `slurm_script: line 5: conda:
+#: command not found`, dash's `job.sh: 7: python3: not found`): the shell goes on to the next
+#: command (under `set -e` it would print nothing more), so the script's output after it shows
+#: the job went on, however soon.
+_SHELL_LINE = re.compile(r"^(?:\s{0,12}[0-9]{1,9}: )?[^\s:]{1,400}: (?:line )?[0-9]{1,9}: ")
+
+
 def survived(f: Finding, progress: Progress, findings: Sequence[Finding]) -> bool:
     """Whether the job's progress output went on after `f` (and before whatever ended it): from the
     same process when the log names it (other ranks print their last steps before they block in
-    a collective), and far enough on that it is no last breath of a dying job."""
+    a collective), and far enough on that it is no last breath of a dying job; after a shell's
+    report of a failed command, any progress of the script's next commands."""
     end = min(
         (g.order for g in findings if g.order > f.order and ("stop" in _kinds(g))), default=float("inf")
     )
@@ -479,6 +491,8 @@ def survived(f: Finding, progress: Progress, findings: Sequence[Finding]) -> boo
         and (f.rank is None or rank == f.rank)
         and (f.task is None or f.rank is not None or task == f.task)
     ]
+    if f.evidence and _SHELL_LINE.match(f.evidence[0].text) is not None:
+        return bool(after)
     return len(after) >= PROGRESS_MARKS and after[-1] - f.order >= PROGRESS_SPAN
 
 
