@@ -656,3 +656,18 @@ def test_jc007_keeps_the_line_break_a_continued_line_ends_at() -> None:
     proof = prove(text, unsafe=True)
     assert proof.after == HEAD + "srun python train.py --a 1\n"
     assert proof.differences == [], proof.differences
+
+
+def test_jc007_takes_no_text_after_an_escaped_blank_for_a_suppression() -> None:
+    # `echo done \ # jobc: ignore[JC104]` prints the marker: `\ ` starts the word ` #`, and the
+    # unused-suppression repair cut it out of the command's arguments
+    text = HEAD + "echo done \\ # jobc: ignore[JC104]\n"
+    proof = prove(text, unsafe=True)
+    assert "JC007" not in proof.fixed
+    assert proof.after == text
+    # near miss: after an unescaped blank the marker is a comment, and an unused one goes
+    text = HEAD + "echo done \\\\ # jobc: ignore[JC104]\n"
+    proof = prove(text, unsafe=True)
+    assert proof.fixed == ["JC007"]
+    assert proof.after == HEAD + "echo done \\\\\n"
+    assert proof.differences == [], proof.differences

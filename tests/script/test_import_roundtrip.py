@@ -455,3 +455,51 @@ def test_an_empty_launcher_value_that_makes_accelerate_refuse_the_program_s_opti
     outcome = round_trip(script.replace(b"--epochs 3", b"-t3 run.yaml --epochs 3"), where)
     assert outcome.unlisted == [], outcome.spec
     assert not [line for line in outcome.listed if "refuses" in line], outcome.listed
+
+
+def test_an_escaped_blank_that_starts_a_word_is_part_of_the_word(tmp_path: Path) -> None:
+    # `\ ` at a word's start was a blank to the grammar: `--sep \ #x --lr 1` read as `--sep` and a
+    # comment, where bash passes ` #x`, `--lr` and `1`
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
+        b"#SBATCH --time=01:00:00\nsrun python train.py --sep \\ #x --tab \\\tt --lr 1\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.compiled is not None, outcome.spec
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["args"] == [
+        "--sep",
+        " #x",
+        "--tab",
+        "\tt",
+        "--lr",
+        "1",
+    ]
+    # near miss: an escaped backslash (`\\`) is the word, and the blank after it ends it
+    (tmp_path / "fine").mkdir()
+    fine = round_trip(script.replace(b"\\ #x", b"\\\\ #x"), tmp_path / "fine")
+    assert fine.unlisted == [], fine.spec
+    assert yaml.safe_load(fine.spec or "")["launch"]["args"] == ["--sep", "\\"]
+
+
+def test_a_hash_after_digits_and_a_dollar_that_ends_a_word_stay_in_the_word(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--batch_size 64#` (bash passes `64#`) was the start of a
+    # number in a base to the grammar, which dropped the word; and a `$` that ends a word (`a$`),
+    # text to bash, was left out of it
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
+        b"#SBATCH --time=01:00:00\nsrun python train.py --batch_size 64# --tag 0x1# --cost 5$ --lr 1"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.compiled is not None, outcome.spec
+    assert outcome.unlisted == [], outcome.spec
+    args = yaml.safe_load(outcome.spec or "")["launch"]["args"]
+    assert args == ["--batch_size", "64#", "--tag", "0x1#", "--cost", "5$", "--lr", "1"]
+    # near miss: a `#` that starts a word starts a comment, and a `$` before a name expands it
+    (tmp_path / "fine").mkdir()
+    fine = round_trip(
+        script.replace(b"64# --tag 0x1#", b"64 #x").replace(b"5$ --lr", b"5$SLURM_NNODES"), tmp_path / "fine"
+    )
+    assert fine.unlisted == [], fine.spec
+    assert yaml.safe_load(fine.spec or "")["launch"]["args"] == ["--batch_size", "64"]
+

@@ -191,9 +191,10 @@ def _bash_body(first: str) -> bool:
 
 
 def _bash_tree(text: str) -> Any:
-    from jobc.script.tree import parser
+    # the reader's parse, which shows the grammar what bash keeps in a word as a word's byte
+    from jobc.script.tree import parse
 
-    return parser().parse(text.encode("utf-8", "surrogateescape")).root_node
+    return parse(text.encode("utf-8", "surrogateescape")).root_node
 
 
 def _bash_comment(root: Any, row: int, line: str, at: int) -> bool:

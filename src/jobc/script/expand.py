@@ -280,7 +280,7 @@ class Expander:
             out: list[_values.Field] = []
             for child in node.children:
                 if not child.is_named:
-                    if child.type in ("$", "`"):
+                    if child.type == "`" or (child.type == "$" and not _literal_dollar(src, node, child)):
                         continue
                     part: list[_values.Field] = [
                         tuple(_values.word_segs(src, child.start_byte, child.end_byte))
@@ -621,3 +621,13 @@ def _continued(src: _values.Src, nodes: list[Any], k: int) -> int:
 def _array_all(node: Any) -> bool:
     raw = bytes(node.text)
     return raw in (b"$@", b"${@}") or raw.endswith(b"[@]}")
+
+
+def _literal_dollar(src: _values.Src, node: Any, child: Any) -> bool:
+    """Whether a `$` the grammar left as a token of its own ends the word (`a$`, `!$`): bash
+    keeps it as text there. A `$` a word is glued onto (`a.$X.b-$` and `Y.out`, read by
+    `_glued`) or that quotes a string after it (`$"…"`) is not text."""
+    if child is not node.children[-1]:
+        return False
+    after = src.raw[child.end_byte : child.end_byte + 1]
+    return after in (b"", b" ", b"\t", b"\n", b";", b"&", b"|", b")", b"<", b">")

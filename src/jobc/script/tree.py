@@ -38,6 +38,14 @@ def parse(raw: bytes) -> Any:
     word at any character the C library calls a space, so `'a'<U+2003>b` was two words)."""
     if b"\r" in raw:
         raw = _LONE_CR.sub(b"\x01", raw)
+    if b"\\ " in raw or b"\\\t" in raw:
+        # an escaped blank that starts a word (`echo \ #x`) is a blank to the grammar, which then
+        # read a comment where bash passes the word ` #x`: it is shown an escaped word's byte
+        raw = _ESCAPED_BLANK.sub(lambda m: m[1] + b"\\\x01", raw)
+    if b"#" in raw:
+        # a `#` after a digit ends no word and starts no comment to bash (`--batch_size 64#`); the
+        # grammar read the digits as the start of a number in a base (`16#ff`) and dropped the word
+        raw = _DIGIT_HASH.sub(b"\x01", raw)
     # a byte-order mark that starts the file is JC811's: the grammar skips it, as sbatch does not
     start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     if _UNICODE_SPACE.search(raw, start) is not None:
@@ -46,6 +54,11 @@ def parse(raw: bytes) -> Any:
 
 
 _LONE_CR = lazy_bytes(rb"\r(?!\n)")
+# a backslash that escapes a space or a tab: one after an even run of backslashes (`\\ ` is an
+# escaped backslash, and the blank after it ends the word)
+_ESCAPED_BLANK = lazy_bytes(rb"(?<!\\)((?:\\\\)*)\\[ \t]")
+# a `#` after a digit, before what ends a word
+_DIGIT_HASH = lazy_bytes(rb"(?<=[0-9])#(?=[ \t\r\n;&|()<>]|\Z)")
 # Unicode's spaces and their invisible kin, in UTF-8: NEL, no-break space, Ogham space mark,
 # Mongolian vowel separator, U+2000-U+200B, line and paragraph separators, narrow no-break space,
 # medium mathematical space, ideographic space, zero-width no-break space (a BOM inside the file)
