@@ -503,3 +503,17 @@ def test_a_hash_after_digits_and_a_dollar_that_ends_a_word_stay_in_the_word(tmp_
     assert fine.unlisted == [], fine.spec
     assert yaml.safe_load(fine.spec or "")["launch"]["args"] == ["--batch_size", "64"]
 
+
+def test_a_step_the_grammar_read_around_is_said(tmp_path: Path) -> None:
+    # the grammar cannot read `$<U+2003>` (bash passes `$` and the space as text): what the import
+    # read of the step may lack words, and the listing says so
+    script = (
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
+        "#SBATCH --time=01:00:00\nsrun python train.py --sep $\u2003 --lr 1\n"
+    ).encode()
+    # near miss: a step the grammar reads whole
+    fine = script.replace("$\u2003".encode(), b"x")
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "grammar cannot read")
+    assert len(said) == 1
+    assert "line 6: srun python train.py" in said[0]
+    assert "words of this step may be missing from what the spec runs" in said[0]

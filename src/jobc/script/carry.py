@@ -231,6 +231,15 @@ def _unread(facts: ScriptFacts, out: Derived) -> None:
     if facts.unread is None:
         return
     first, last = facts.unread
+    for s in facts.steps:
+        if s.span.line <= last and s.span.end_line >= first:
+            # the step was read, but the grammar may have read around some of its words
+            out.skip(
+                s.span,
+                s.text,
+                f"in lines {first}–{last}, which jobc's bash grammar cannot read (bash runs them): "
+                "words of this step may be missing from what the spec runs",
+            )
     read = {e.span.line for e in facts.exports} | {c.span.line for c in facts.commands}
     read |= {s.span.line for s in facts.steps} | {d.span.line for d in facts.directives}
     for number in range(first, min(last, len(facts.lines)) + 1):
