@@ -1111,6 +1111,32 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "slurmstepd: error: *** JOB 7 ON gpu-d006 CANCELLED AT 2025-10-02T00:34:10 ***\n",
         ("exception", None, "gpu-d006", 4),
     ),
+    # --- a job's own echo of the node it runs on (the one node, when nothing names another)
+    (
+        "Slurm's SLURMD_NODENAME printed by the script",
+        "SLURMD_NODENAME=gpu-a12\n" + TB + "ModuleNotFoundError: No module named 'vllm'\n",
+        ("import_error", None, "gpu-a12", 5),
+    ),
+    (
+        "a script's tagged echo of its node",
+        "[setup] Running on node: cn042\n" + TB + "ValueError: bad\n",
+        ("exception", None, "cn042", 5),
+    ),
+    (
+        "a script's echo of hostname",
+        "Hostname: c301-004\n" + TB + "ValueError: bad\n",
+        ("exception", None, "c301-004", 5),
+    ),
+    (
+        "the master's node is not where the job ran",
+        "Master node: gpu07\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 5),
+    ),
+    (
+        "an echoed node while the log's prefixes name another",
+        "Running on SLURM node: node-1\ngpu-3: step 5\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 6),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",

@@ -120,7 +120,14 @@ _LSF_EXEC_HOST = re.compile(r"^Job was executed on host\(s\) (?P<hosts>(?:<[^<>\
 #: A batch script's echo of the job's node list (`echo "The job was run on these nodes:
 #: $SLURM_JOB_NODELIST"`, `Nodelist: gpu01`, `SLURM_JOB_NODELIST=gpu01`): the log's one job's nodes
 _ECHO_NODES = re.compile(
-    r"^(?:[A-Za-z][A-Za-z ]{0,60}? (?:these |the |its )?nodes?|[Nn]ode ?[Ll]ist|SLURM_(?:JOB_)?NODELIST)"
+    # (after a script's own tag, `[ensure_env] Running on SLURM node: node-1`; a master's, a head's
+    # or a rendezvous host is one node of several, not where the job ran)
+    r"^(?:\[[A-Za-z0-9_.\-]{1,40}\] {1,4})?"
+    r"(?![A-Za-z ]{0,40}(?:[Mm]aster|MASTER|[Hh]ead\b|HEAD|[Rr]endezvous|[Cc]oordinator))"
+    r"(?:[A-Za-z][A-Za-z ]{0,60}? (?:these |the |its )?nodes?|[Nn]ode ?[Ll]ist|[Nn]ode|"
+    # Slurm's own variables for the job's nodes and the node the batch script runs on, and a
+    # script's echo of `hostname`
+    r"SLURM_(?:JOB_)?NODELIST|SLURMD_NODENAME|(?:[Rr]unning on |[Cc]urrent )?[Hh]ost ?[Nn]ame)"
     r" ?[:=] {0,4}(?P<nodes>[A-Za-z0-9][A-Za-z0-9_.,\[\]\-]{0,200})\s*$"
 )
 _LSF_HOST = re.compile(r"<(?:[0-9]{1,6}\*)?([^<>\s]{1,200})>")
@@ -386,7 +393,7 @@ class Scanner(Facts):
         if "executed on host" in text and (h := _LSF_EXEC_HOST.match(text[:20000])) is not None:
             hosts = set(_LSF_HOST.findall(h.group("hosts")))
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
-        if "ode" in text.lower() and (h := _ECHO_NODES.match(text[:300])) is not None:
+        if ("ode" in text.lower() or "ostname" in text.lower()) and (h := _ECHO_NODES.match(text[:300])):
             nodes = h.group("nodes")
             if "[" in nodes or "," in nodes or prefixes.is_host(nodes):
                 self.job_nodes.setdefault("", nodes)  # several say nothing of which one failed

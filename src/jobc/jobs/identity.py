@@ -120,6 +120,8 @@ def place(facts: Facts, e: Event) -> Who:
         # the hosts PBS's or LSF's report says the log's one job ran on: its end's node, and every
         # process's when it is one host
         node = _one_node(facts.job_nodes[""])
+        if node is not None and not {n.split(".")[0] for n in facts.nodes_seen} <= {node.split(".")[0]}:
+            node = None  # the log's prefixes name other nodes: the job ran on more than that one
     if node is None:
         node = node_in_message(text, facts.nodes_seen)
     if node is None and rank is None and task is None and facts.kernel_prompts:

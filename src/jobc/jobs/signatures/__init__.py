@@ -158,8 +158,13 @@ EXTRA_KEYWORDS = (
     "Exec host:",
     "exec_host =",
     "executed on host",
-    # a batch script's echo of its node list
+    # a batch script's echo of its node list, or of the node it runs on
     "nodes: ",
+    "node: ",
+    "Node: ",
+    "SLURMD_NODENAME",
+    "ostname: ",
+    "ostname=",
     "NODELIST=",
     "odelist: ",
     "ode list: ",
