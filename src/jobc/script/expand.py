@@ -261,7 +261,7 @@ class Expander:
         """The fields ``node`` expands to (an assignment's value is not split)."""
         kind = node.type
         a, b = node.start_byte, node.end_byte
-        if kind in ("word", "number"):
+        if kind in ("word", "number", "$"):
             return [tuple(_values.word_segs(src, a, b))]
         if kind == "raw_string":
             return [tuple(src.segs(a + 1, b - 1))]

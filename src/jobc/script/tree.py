@@ -238,7 +238,11 @@ def descendants(node: Any) -> Iterator[Any]:
 def argument_nodes(node: Any) -> list[Any]:
     """The words of a command: its name and arguments, without assignments and redirections."""
     out: list[Any] = []
-    for child in node.named_children:
+    for child in node.children:
+        if not child.is_named:
+            if child.type == "$":
+                out.append(child)  # a `$` alone (`echo $ x`): text to bash, a token to the grammar
+            continue
         if child.type == "command_name":
             out.extend(child.named_children or [child])
         elif child.type in ("variable_assignment", "file_redirect", "herestring_redirect", "comment"):
