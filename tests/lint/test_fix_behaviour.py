@@ -671,3 +671,22 @@ def test_jc007_takes_no_text_after_an_escaped_blank_for_a_suppression() -> None:
     assert proof.fixed == ["JC007"]
     assert proof.after == HEAD + "echo done \\\\\n"
     assert proof.differences == [], proof.differences
+
+
+def test_jc801_moves_no_line_where_the_grammar_read_around_what_it_cannot_read(tmp_path: Path) -> None:
+    # found by the fix-script fuzz target: `CONFIG_FILE=${-node=4` goes on, for bash, to the `}`
+    # of a function below, and the #SBATCH lines between are text of that word (bash's error
+    # quotes them); the grammar cannot read it and took the lines for comments JC801 moved
+    text = HEAD + 'C=${-n=4\n#SBATCH --exclusive\nf() {\n  echo "$s"\n}\nsrun python train.py\n'
+    proof = prove(text, unsafe=True)
+    assert "JC801" not in proof.fixed
+    assert proof.after == text
+    script = tmp_path / "job.sh"
+    script.write_text(text, encoding="utf-8")
+    found = [f for f in lint_path(script).findings if f.code == "JC801"]
+    assert [f.fix for f in found] == [None]  # said, not moved
+    # near miss: after a command the grammar reads, the line is moved
+    text = HEAD + 'C=${N:-4}\n#SBATCH --exclusive\nf() {\n  echo "$s"\n}\nsrun python train.py\n'
+    proof = prove(text, unsafe=True)
+    assert proof.fixed == ["JC801"]
+    assert proof.differences == [], proof.differences

@@ -81,8 +81,14 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             f"ignores it and the job runs without it; move it above line {first}",
             # in a script jobc did not read as shell (python, csh, …) the line may be inside a
             # string of that language: moving it would change the string, so it is only reported
-            fix=_move(line, text, target, f.lines) if f.readable else None,
+            # nor where the grammar read around what it cannot read: bash may read the line as
+            # text of a word there (`X=${A:-4` going on to a `}` lines below), not as a comment
+            fix=_move(line, text, target, f.lines) if f.readable and not _unread(f.unread, line) else None,
         )
+
+
+def _unread(unread: tuple[int, int] | None, line: int) -> bool:
+    return unread is not None and unread[0] <= line <= unread[1]
 
 
 def _sbatch_stop(lines: list[str]) -> int:
