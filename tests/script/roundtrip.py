@@ -327,9 +327,19 @@ def _refusals(run: Run, listed: list[str]) -> list[str]:
     out = []
     for option in dict.fromkeys(o for p in run.processes if (o := refused(p)) is not None):
         said = [line for line in listed if "refuses" in line]
-        if not _names(option, said):
+        if not _names(option, said) and not any(_written_as(option, line) for line in said):
             out.append(f"accelerate refuses {option} and starts no program; the spec does not say so")
     return out
+
+
+def _written_as(option: str, line: str) -> bool:
+    """Whether ``line`` names an option as the script wrote it, which expands to ``option`` (the
+    listing names `--num_machinesR$SLURM_NNODES`, accelerate refuses `--num_machinesR2`)."""
+    for word in re.findall(r"(?<![\w.-])-[^\s—]*\$[^\s—]*", line):
+        parts = re.split(r"\$\{?\w+\}?", word)
+        if re.fullmatch(".*".join(re.escape(p) for p in parts), option):
+            return True
+    return False
 
 
 def _args_left_out(listed: list[str]) -> bool:
