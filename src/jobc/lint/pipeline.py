@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Related, Severity, Span
@@ -357,16 +359,16 @@ def _load_chain(run: Run, path: Path) -> bool | None:
             run.emit("JC003", Hit(("extends",), "extends is a path to a cluster profile file"), layer=current)
             return None
         problem = _source.path_problem(target)
+        status = None
         if problem is None:
             try:
                 next_path = _resolve(current_path.parent / target)
-                is_file = next_path.is_file()
-                if is_file:
-                    next_path.stat()
+                status = _status(next_path)
             except RuntimeError:  # Path.resolve() on a symlink loop
                 problem = "a symlink loop"
             except OSError as exc:
                 problem = exc.strerror or str(exc)
+        is_file = status is not None and stat.S_ISREG(status.st_mode)
         if problem is not None:
             run.emit("JC006", Hit(("extends",), f"extends {target!r}: {problem}"), layer=current)
             return None
@@ -393,7 +395,7 @@ def _load_chain(run: Run, path: Path) -> bool | None:
         seen.add(next_path)
         display = _display_path(current, current_path, target)
         try:
-            profile = read_profile(next_path, display)
+            profile = read_profile(next_path, display, status)
         except OSError as exc:
             run.emit(
                 "JC006", Hit(("extends",), f"extends {target!r}: cannot read: {exc.strerror}"), layer=current
@@ -455,8 +457,22 @@ _PROFILES: dict[tuple[Path, str, int, int, int], _source.Source] = {}
 _VALID_PROFILES: set[int] = set()  # ids of cached profiles that passed the schema check
 
 
-def read_profile(path: Path, display: str) -> _source.Source:
-    st = path.stat()
+def _status(path: Path) -> os.stat_result | None:
+    """`path.stat()`, or None where `Path.is_file()` says False without an error (no such file,
+    a component that is not a directory, a symlink loop): the one stat a profile needs."""
+    try:
+        return os.stat(path)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return None
+        raise
+    except ValueError:
+        return None
+
+
+def read_profile(path: Path, display: str, st: os.stat_result | None = None) -> _source.Source:
+    if st is None:
+        st = path.stat()
     key = (path, display, st.st_ino, st.st_mtime_ns, st.st_size)
     src = _PROFILES.get(key)
     if src is None:
@@ -469,7 +485,7 @@ def read_profile(path: Path, display: str) -> _source.Source:
 
 def _display_path(current: _source.Source, current_path: Path, target: str) -> str:
     """Show a profile's path the way the user would type it, relative to the spec's directory."""
-    if Path(target).is_absolute():
+    if os.path.isabs(target):  # Path(target).is_absolute(), without making the path
         return target
     # normalised, so `clusters/../shared/p.yaml` reads as the file it is, and findings in one
     # profile reached through different specs carry the same name; the specs of one directory

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
 MAX_DEPTH = 64
+_FIRST_READ = 64 * 1024
 # Spec numbers are counts, sizes and seconds; past 64 bits a number is a mistake, and one past
 # Python's 4,300-digit conversion limit (or float range) would fail in arithmetic or printing.
 MAX_INT = 2**63
@@ -72,7 +73,11 @@ def read(path: Path, display: str | None = None) -> Source:
     """Read and parse a file. Raises OSError only for files that cannot be read at all."""
     name = display if display is not None else str(path)
     with path.open("rb") as fh:
-        raw = fh.read(MAX_BYTES + 1)
+        # a spec is a few kilobytes: a read of up to the limit at once made a buffer of a
+        # megabyte for each file, which cost several times the reading of the spec
+        raw = fh.read(_FIRST_READ)
+        if len(raw) == _FIRST_READ:
+            raw += fh.read(MAX_BYTES + 1 - _FIRST_READ)
     if len(raw) > MAX_BYTES:
         src = Source(name, "")
         src.problems.append(

@@ -48,6 +48,9 @@ META = Meta(
 SCRIPTS = True
 
 
+_QUOTING = ("'", '"', "\\")
+
+
 def _words(line: str) -> list[str]:
     import shlex
 
@@ -93,6 +96,8 @@ def check(ctx: Context) -> Iterator[Hit]:
             "python: uv (jobc syncs once on one node, then runs uv run --no-sync)",
         )
     for i, line in enumerate(launch.setup):
+        if "srun" not in line and not any(quote in line for quote in _QUOTING):
+            continue  # no word can be srun: shlex only takes characters away (quotes, escapes)
         words = _words(line)
         for j, word in enumerate(words):
             if word != "srun":
