@@ -2,7 +2,7 @@
 
 A lint is a fresh process on every commit and every save, and what it imports is most of its
 time. So a clean spec loads no library outside the standard one (no PyYAML, ruamel, pydantic,
-jsonschema or tree-sitter), no script reader, no rule that cannot speak about it (the script
+jsonschema or tree-sitter), nothing of the script package, no rule that cannot speak about it (the script
 rules, the `--live` ones, the input rules the reader reports itself) and none of the heavy
 standard modules below; a clean script loads tree-sitter and nothing else from outside, and
 none of the spec model's validation (pydantic, jsonschema, the explainer), YAML readers or
@@ -105,8 +105,10 @@ def test_a_clean_spec_loads_only_what_it_needs(spec: Path) -> None:
     assert code == 0
     assert "jobc.lint.pipeline" in modules  # the run was observed at all
     assert outside(modules) == set()
-    script_reader = ("jobc.script.parse", "jobc.script.tree", "jobc.script.spec", "jobc.script.facts")
-    assert under(modules, script_reader) == set()
+    # nothing of the script package, not even the check that YAML is not a script
+    assert under(modules, ("jobc.script",)) == set()
+    # the live cluster's facts: without --live a profile gives a partition's
+    assert under(modules, ("jobc.spec.slurmfacts",)) == set()
     assert under(modules, (*SPEC_MODEL, "ruamel", "yaml", "jobc.compile.plan", "jobc.jobs")) == set()
     for kind in ("script-only", "live", "input"):
         assert rule_modules(modules, kind) == set(), kind

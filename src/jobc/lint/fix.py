@@ -184,8 +184,8 @@ def fix_path(
 ) -> Outcome:
     """Fix the spec, profile or script at `path` in memory; the caller writes `after` (or not)."""
     from jobc.lint.scripts import lint_path
-    from jobc.reader.source import MAX_BYTES
-    from jobc.script.detect import HEAD, SPEC_SUFFIXES, looks_like_script
+    from jobc.reader.source import MAX_BYTES, SPEC_SUFFIXES
+    from jobc.script.detect import HEAD, looks_like_script
 
     raw = path.read_bytes()
     file = display if display is not None else str(path)

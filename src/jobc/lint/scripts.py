@@ -50,10 +50,11 @@ def lint_path(
     `data` is the file's content when it is not (or not yet) what is on disk: fixes are linted
     again before anything is written.
     """
-    from jobc.script.detect import HEAD, SPEC_SUFFIXES, looks_like_script
-
     config = config or Config()
-    if path.suffix.lower() not in SPEC_SUFFIXES:
+    if path.suffix.lower() not in _source.SPEC_SUFFIXES:
+        # (a spec's lint does not load the script package to learn that YAML is not a script)
+        from jobc.script.detect import HEAD, looks_like_script
+
         if data is None:
             try:
                 data = path.read_bytes()

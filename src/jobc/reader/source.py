@@ -23,6 +23,7 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
+SPEC_SUFFIXES = (".yaml", ".yml")  # a file named so is YAML (a spec or a profile), never a script
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
 MAX_NODES = 100_000  # bounds alias expansion ("billion laughs") when copying to plain data
 MAX_DEPTH = 64

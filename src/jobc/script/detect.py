@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from jobc.core.lazyre import lazy_bytes
+from jobc.reader.source import SPEC_SUFFIXES
 
-SPEC_SUFFIXES = (".yaml", ".yml")
 SCRIPT_SUFFIXES = (".sh", ".sbatch", ".slurm", ".bash")
 _SHELL_SHEBANG = lazy_bytes(rb"^#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|k|z|tc|c|a|fi)?sh\b")
 _DIRECTIVE = lazy_bytes(rb"^#SBATCH[ \t]", re.M)

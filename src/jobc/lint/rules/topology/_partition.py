@@ -24,11 +24,13 @@ from jobc.core.lazyre import lazy
 from jobc.core.record import record
 from jobc.lint.live import current
 from jobc.spec.context import Context
-from jobc.spec.slurmfacts import ClusterFacts, NodeFacts
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
+
+    # the live cluster's facts, which only `--live` gives: a spec lint reads a profile's
+    from jobc.spec.slurmfacts import ClusterFacts, NodeFacts
 
 #: where a finding about the partition points when the spec names none (the default is used)
 PARTITION: DataPath = ("slurm", "partition")
