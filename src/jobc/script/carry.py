@@ -15,10 +15,22 @@ import shlex
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int
+from jobc.core.numbers import shown as _shown
 from jobc.script import signals
 from jobc.script import values as _values
 from jobc.script.derived import Derived
-from jobc.script.facts import PER_RANK, Command, Export, Launcher, ScriptFacts, Step, Word, choose, helper
+from jobc.script.facts import (
+    PER_RANK,
+    Command,
+    Export,
+    Launcher,
+    ScriptFacts,
+    Step,
+    Word,
+    alternatives,
+    choose,
+    helper,
+)
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
 
@@ -166,10 +178,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 f"{e.name}={e.raw}",
                 f"{_computed(e)}: it runs a program the compiled job does not run",
             )
-    for s in facts.steps:
-        if s is not step:
-            why = "a helper step (a check, a preparation, a clean-up)" if helper(s) else "another step"
-            out.skip(s.span, s.text, f"{why}; jobc runs one launch, the training step")
+    _other_steps(facts, out, step)
     if step is not None and _IMAGE_RUNNER.search(step.text):
         out.skip(
             step.span,
@@ -505,12 +514,62 @@ def _only_environment(text: str) -> bool:
     return all(m.group(1) is not None and _values.environment_name(m.group(1)) for m in refs)
 
 
+def _other_steps(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
+    """Every step but the training step, listed with why: an arm that never runs, the other arm
+    of a choice made when the job runs, a helper, another step."""
+    others = {id(other): arm for arm, other in alternatives(facts.steps, step)} if step is not None else {}
+    chosen_by = (
+        {id(o): a for a, o in alternatives(facts.steps, step, sizing=False)} if step is not None else {}
+    )
+    for s in facts.steps:
+        if s is not step:
+            never = next((a for a in s.arms if a.runs is False), None)
+            if never is not None:
+                out.skip(
+                    s.span,
+                    s.text,
+                    f"the `{never.kind}` on line {never.line} never takes this arm ({never.why}): "
+                    "it never runs",
+                )
+                continue
+            if id(s) in others:
+                arm = others[id(s)]
+                why = (
+                    f"the other arm of the `{arm.kind}` on line {arm.line}, which the job chooses when it "
+                    "runs (see Not known)"
+                )
+            elif id(s) in chosen_by:
+                arm = chosen_by[id(s)]
+                why = (
+                    f"another arm of the `{arm.kind}` on line {arm.line}, which chooses by "
+                    f"{_shown(arm.why, keep=60)} when the job runs; the spec runs the training step's arm"
+                )
+            else:
+                why = "a helper step (a check, a preparation, a clean-up)" if helper(s) else "another step"
+            out.skip(s.span, s.text, f"{why}; jobc runs one launch, the training step")
+
+
 def _choice(facts: ScriptFacts, out: Derived, step: Step) -> None:
     """Which step trains, and why: said at the top of the spec and in the summary."""
     _, why = choose(facts.steps)
     out.choice = f"the training step is line {step.span.line}: {why}"
     if len(facts.steps) > 1:
         out.choice += f" ({len(facts.steps) - 1} other step(s) listed as not carried)"
+    for arm in step.arms:
+        if arm.runs is True:
+            out.choice += (
+                f"; line {step.span.line}: the `{arm.kind}` on line {arm.line} takes this arm: {arm.why}"
+            )
+    others = sorted({o.span.line for _, o in alternatives(facts.steps, step, sizing=False)})
+    if others:
+        # a choice between jobs (a strategy, the script's argument) the job makes when it runs:
+        # the spec runs one of them, and says which and what else may run
+        arm = next(a for a in step.arms if a.runs is None and not a.sizing)
+        out.choice += (
+            f"; line {step.span.line} is one arm of the `{arm.kind}` on line {arm.line}, which chooses by "
+            f"{_shown(arm.why, keep=60)} when the job runs: the other arm's step (line "
+            f"{', '.join(map(str, others))}) is listed as not carried"
+        )
 
 
 def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 _NAME_START = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL_WORD = lazy(r"[\\*?\[]")
 _NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# `$NAME`, `${NAME}`, `${NAME:-default}`: a value that only reads one variable
+_READS_ONE = lazy(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])[^}]*)?\}?$")
 # `cd "$SLURM_SUBMIT_DIR"`: back where the job started
 _SUBMIT_DIR = lazy(r'"?\$\{?SLURM_SUBMIT_DIR\}?"?')
 # a heredoc's quotes are text to the shell that expands it: blanked out, what is left reads as bash
@@ -129,10 +131,19 @@ class Expander:
             value = None
         if value is not None and _values.size(value) > _values.MAX_VALUE:
             value = None
+        reads: str | None = None
         if value is not None and len(value) == 1 and value[0] and not any(seg[3] for seg in value[0]):
             # nothing of it is known (`$(scontrol …)`): an unknown variable, shown by its name
+            if len(value[0]) == 1 and not self.in_step and self.state.depth == 0 and index is None:
+                reads = value[0][0][0]
+                # `N=${SLURM_GPUS_ON_NODE:-…}; N=${N:-1}`: N still reads what it read
+                inner = _READS_ONE.match(reads)
+                if inner is not None and inner.group(1) in self.state.reads:
+                    reads = self.state.reads[inner.group(1)]
             value = None
         self.state.setvar(name, value)
+        if reads is not None and not append:
+            self.state.reads[name] = reads
         if exported or self.state.allexport:
             self.state.export(name)
         single = (

@@ -121,6 +121,21 @@ class Inner:
     kind: str  # command | redirect | pipe | python-option | srun-option | export
 
 
+@record
+class Arm:
+    """One arm of an `if` or `case` that a step sits in."""
+
+    at: int  # where the `if`/`case` starts (bytes): the arms of one statement share it
+    line: int  # the line of the `if`/`case`
+    index: int  # which arm, the first 0 (an `else` or a `*)` last)
+    kind: str  # if | case
+    runs: bool | None  # surely runs, surely not, or not known before the job runs
+    why: str  # the values that decide it (`1 GPU per node`), or the condition as written
+    # the condition compares counts (GPUs, nodes, tasks): it sizes the launch rather than choosing
+    # between jobs (`case "$STRATEGY"`, `[ "$1" = convert ]`)
+    sizing: bool = False
+
+
 @record(frozen=False)
 class Step:
     """A command that starts the training program: under srun, a launcher, or both."""
@@ -166,6 +181,8 @@ class Step:
     # what else the step does that a spec does not carry: commands in its own shell, redirections,
     # interpreter options, srun options
     inner: list[Inner] = field(default_factory=list)
+    # the arms of `if`/`case` statements the step sits in, the outermost first
+    arms: tuple[Arm, ...] = ()
 
 
 @record
@@ -261,12 +278,43 @@ def choose(steps: list[Step]) -> tuple[Step | None, str]:
     chosen: Step | None = None
     for position, step in enumerate(steps):
         rank = _rank(step)
-        key = (rank[0], rank[1], rank[2], position)
+        # a step in an arm of an `if`/`case` that the script's own values say never runs is no
+        # training step while any other step may run
+        key = (rank[0] if runs(step) is not False else -1, rank[1], rank[2], position)
         if best is None or key > best:
             best, chosen = key, step
     if chosen is None or best is None:
         return None, "the script starts no step"
-    return chosen, _WHY[best[0]]
+    return chosen, _WHY[max(best[0], 0)]
+
+
+def runs(step: Step) -> bool | None:
+    """Whether the step's `if`/`case` arms run: surely, surely not, or not known before the job runs."""
+    if any(arm.runs is False for arm in step.arms):
+        return False
+    if any(arm.runs is None for arm in step.arms):
+        return None
+    return True
+
+
+def alternatives(steps: list[Step], chosen: Step, *, sizing: bool = True) -> list[tuple[Arm, Step]]:
+    """Steps that may run instead of ``chosen``: in another arm of an `if`/`case` around it whose
+    choice is not known before the job runs and compares counts (``sizing``; or, with
+    ``sizing=False``, chooses by anything else), with that arm of it. A helper is no alternative, nor
+    a program whose name says it does other work (converts, evaluates) where the chosen one's says
+    it trains: such an `if` chooses between jobs, not between launches of one."""
+    out: list[tuple[Arm, Step]] = []
+    says = _name_says(chosen)
+    for arm in chosen.arms:
+        if arm.runs is not None or arm.sizing != sizing:
+            continue
+        for other in steps:
+            if other is chosen or _helper(other) or runs(other) is False or _name_says(other) < says:
+                continue
+            theirs = next((a for a in other.arms if a.at == arm.at), None)
+            if theirs is not None and theirs.index != arm.index:
+                out.append((theirs, other))
+    return out
 
 
 _WHY = {

@@ -11,8 +11,9 @@ from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy, lazy_bytes
 from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
+from jobc.script.decide import Decider
 from jobc.script.expand import Expander
-from jobc.script.facts import Assign, Command, Inner, Step, Trap, Word
+from jobc.script.facts import Arm, Assign, Command, Inner, Step, Trap, Word
 from jobc.script.signals import normalise
 from jobc.script.steps import Steps, env_assigns, skip_wrappers, step_words
 from jobc.script.tree import (
@@ -81,6 +82,7 @@ class Flow:
         # the steps whose own shell (`srun bash -c '…'`) is being walked, innermost last
         self.inside: list[_Inside] = []
         self.subshells = 0  # subshells and pipelines the walk is inside of
+        self.arm_starts: list[int] = []  # where the steps of each arm being walked start
         steps.walk_inside = self.walk_inside
 
     def branch(self, mark: int, complete: bool) -> Branches:
@@ -110,6 +112,10 @@ class Flow:
                 self.state.depth += 1
             elif kind == "pipe_end":
                 self.piped(*item[1:])
+            elif kind == "arm_start":
+                self.arm_starts.append(len(self.facts.steps))
+            elif kind == "arm_end":
+                self.arm_end(item[1])
 
     def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
         kind = node.type
@@ -183,18 +189,21 @@ class Flow:
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
 
     def branches(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
-        """`if`/`case`: conditions run, then one of the branches; variables merge after."""
+        """`if`/`case`: conditions run, then one of the branches; variables merge after. An arm the
+        script's own values decide (`decide`) is marked on the steps it holds, and an arm that
+        never runs sets nothing."""
         conditions: list[Any] = []
         arms: list[list[tuple[Any, bool]]] = []
         complete = False
         if node.type == "if_statement":
-            arm: list[tuple[Any, bool]] | None = None
+            clauses: list[list[Any]] = []
             for clause in (
                 node,
                 *[c for c in node.named_children if c.type in ("elif_clause", "else_clause")],
             ):
                 body = clause.type == "else_clause"
-                arm = [] if body else None
+                arm: list[tuple[Any, bool]] | None = [] if body else None
+                own: list[Any] = []
                 children = clause.children
                 last = len(children) - 1
                 for i, child in enumerate(children):
@@ -208,26 +217,76 @@ class Flow:
                         arm.append((child, bg))
                     else:
                         conditions.append((child, bg))
+                        own.append(child)
                 if arm is not None:
                     arms.append(arm)
+                if clause.type != "else_clause":
+                    clauses.append(own)
                 complete = complete or clause.type == "else_clause"
+            verdicts = self.decider(src).arms_of_if(clauses, complete)
         else:
+            patterns: list[list[str]] = []
             for child, b in statements(node):
                 if child.type == "case_item":
+                    items = list(statements(child))
                     pattern = child.named_children[0] if child.named_children else None
                     if pattern is not None and self.pos.text(pattern, src) == "*":
                         complete = True
-                    arms.append([(c, cb) for c, cb in list(statements(child))[1:] if runs(c)])
+                    body_start = items[1][0].start_byte if len(items) > 1 else child.end_byte
+                    patterns.append(
+                        [
+                            self.pos.text(c, src)
+                            for c in child.named_children
+                            if c.end_byte <= body_start and c.type != "comment"
+                        ]
+                    )
+                    arms.append([(c, cb) for c, cb in items[1:] if runs(c)])
                 elif runs(child):
                     conditions.append((child, b))
+            verdicts = self.decider(src).arms_of_case(node.child_by_field_name("value"), patterns)
         state = self.branch(len(self.state.journal), complete)
+        line = self.pos.where(node, src).line
+        decider = self.decider(src)
+        if node.type == "if_statement":
+            sizing = decider.sizing(" ".join(self.pos.text(c, src) for c, _ in conditions))
+        else:
+            value = node.child_by_field_name("value")
+            sizing = value is not None and decider.sizing(self.pos.text(value, src))
+        marks = [
+            Arm(node.start_byte, line, i, "if" if node.type == "if_statement" else "case", runs_, why, sizing)
+            for i, (runs_, why) in enumerate(verdicts)
+        ]
+        if any(m.runs is True for m in marks):
+            state.complete = True  # one arm surely runs
+        state.never = {m.index for m in marks if m.runs is False}
         stack.append(("merge", state))
-        for arm_items in reversed(arms):
+        for i in reversed(range(len(arms))):
             stack.append(("branch_end", state))
-            stack.extend(("s", src, c, bg or cb) for c, cb in reversed(arm_items) if runs(c))
+            mark = marks[i] if i < len(marks) and src is self.pos.src and not self.inside else None
+            if mark is not None:
+                stack.append(("arm_end", mark))
+            stack.extend(("s", src, c, bg or cb) for c, cb in reversed(arms[i]) if runs(c))
+            if mark is not None:
+                stack.append(("arm_start",))
         # the conditions run first, then one branch, each from the variables as they were then
         stack.append(("snapshot", state))
         stack.extend(("s", src, c, bg or cb) for c, cb in reversed(conditions) if runs(c))
+
+    def decider(self, src: _values.Src) -> Decider:
+        """Conditions read as the walk stands (in the batch shell's variables)."""
+        return Decider(
+            self.facts,
+            lambda n: self.expand.fields(src, n, quoted=True),
+            lambda name: self.state.lookup(name, None),
+            lambda n: self.pos.text(n, src),
+            self.state.reads,
+        )
+
+    def arm_end(self, mark: Arm) -> None:
+        """The steps read since the arm started sit in it (an outer arm is put first)."""
+        start = self.arm_starts.pop()
+        for step in self.facts.steps[start:]:
+            step.arms = (mark, *step.arms)
 
     def function(self, src: _values.Src, node: Any) -> None:
         name_node = node.child_by_field_name("name")

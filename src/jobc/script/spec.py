@@ -19,7 +19,7 @@ from jobc.core.record import replace
 from jobc.script.carry import carry
 from jobc.script.cpu import cpu_sign
 from jobc.script.derived import Derived
-from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word
+from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word, alternatives
 from jobc.tables import launchers
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
 
@@ -82,6 +82,8 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
     step = facts.main_step
     _allocation(facts, out, step, for_lint=for_lint, has_profile=has_profile)
     _launch(facts, out, step, for_lint=for_lint)
+    if step is not None and not for_lint:
+        _alternatives(facts, out, step)
     if for_lint:
         _environment(facts, out)
         _setup_lines(facts, out)
@@ -731,6 +733,50 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         restarts = launcher.options.get("max_restarts")
         if restarts is not None and (count := _int(restarts.text)) is not None:
             out.put(("launch", "torchrun", "max_restarts"), count, restarts.span)
+
+
+def _step_mode(step: Step) -> str:
+    entry = launchers.entry(step.launcher.name) if step.launcher is not None else None
+    return "torchrun" if entry is not None and entry.per_node else "srun"
+
+
+def _step_target(step: Step) -> str | None:
+    target = step.module or step.program
+    if target is None or not target.literal:
+        return None
+    return ("-m " if step.module is not None else "") + target.text
+
+
+def _alternatives(facts: ScriptFacts, out: Derived, step: Step) -> None:
+    """The training step sits in an arm of an `if`/`case` whose choice is not known before the job
+    runs, and another arm runs another launch: the mode (and the program) that differ between
+    them are not known, and said with both lines; never one arm picked silently."""
+    launch = out.data["launch"]
+    mine, target = _step_mode(step), _step_target(step)
+    for arm, other in alternatives(facts.steps, step):
+        own = next(a for a in step.arms if a.at == arm.at)
+        said = (
+            f"the `{arm.kind}` on line {arm.line} ({shown(own.why, keep=60)}) runs line "
+            f"{step.span.line} or line {other.span.line} as the job decides"
+        )
+        theirs = _step_mode(other)
+        if theirs != mine and "mode" in launch:
+            out.mode_known = False
+            del launch["mode"]
+            out.spans.pop(("launch", "mode"), None)
+            out.unknown.append(
+                f"launch.mode: {said}: {mine} (line {step.span.line}) or {theirs} (line "
+                f"{other.span.line}); write launch.mode"
+            )
+        other_target = _step_target(other)
+        if other_target != target and ("program" in launch or "module" in launch):
+            for key in ("program", "module"):
+                launch.pop(key, None)
+                out.spans.pop(("launch", key), None)
+            out.unknown.append(
+                f"launch.program: {said}: {target or 'a program not known'} (line {step.span.line}) or "
+                f"{other_target or 'a program not known'} (line {other.span.line}); write launch.program"
+            )
 
 
 def _unknown_program(out: Derived, step: Step, target: Word | None) -> None:

@@ -40,12 +40,13 @@ class Frame:
 class Branches:
     """An `if`/`case`/loop: what each of its branches set, to merge at its end."""
 
-    __slots__ = ("complete", "mark", "results")
+    __slots__ = ("complete", "mark", "never", "results")
 
     def __init__(self, mark: int, complete: bool) -> None:
         self.mark = mark  # where the journal stood before the first branch
         self.complete = complete  # one branch always runs (an `else` or a `*)` case)
         self.results: list[dict[str, Any]] = []  # per branch: the variables it set, as it left them
+        self.never: set[int] = set()  # branches the script's own values say never run
 
 
 class Variables:
@@ -60,6 +61,10 @@ class Variables:
         # option wherever they stand among srun's options
         self.optionish: set[str] = set()
         self.frames: list[Frame] = [Frame(None)]
+        # variables the batch shell set, outside any branch, to nothing but another variable's
+        # value (`NGPU=${SLURM_GPUS_ON_NODE:-1}`): unknown to the walk, but a condition on them
+        # reads the other variable (`jobc.script.decide`)
+        self.reads: dict[str, str] = {}
         self.exported: set[str] = set()
         self.bodies: dict[str, tuple[_values.Src, Any]] = {}  # function name → its definition
         self.allexport = False  # `set -a`: every variable set from here on is exported
@@ -74,6 +79,7 @@ class Variables:
 
     def setvar(self, name: str, value: _values.Value | None) -> None:
         self.optionish.discard(name)
+        self.reads.pop(name, None)
         self.journal.append((name, self.vars.get(name, UNSET)))
         self.vars[name] = value
         self._version += 1
@@ -135,6 +141,8 @@ class Variables:
     def merge(self, state: Branches) -> None:
         """After branches: a value every way through agrees on, else unknown."""
         self.depth -= 1
+        if state.never:
+            state.results = [r for i, r in enumerate(state.results) if i not in state.never]
         names: dict[str, None] = {}
         for result in state.results:
             names.update(dict.fromkeys(result))
