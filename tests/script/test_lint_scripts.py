@@ -315,6 +315,38 @@ def test_jc106_lets_go_a_per_rank_value_only_the_batch_shell_shows(
 @pytest.mark.parametrize(
     ("body", "fires"),
     [
+        # verl's SFT launcher: the batch shell's NODE_RANK is set again in the step's own shell
+        (
+            'export NODE_RANK=$SLURM_PROCID\nsrun bash -c "\n  export NODE_RANK=\\$SLURM_PROCID\n'
+            '  torchrun --node_rank=\\$NODE_RANK t.py"\n',
+            False,
+        ),
+        ('export NODE_RANK=$SLURM_PROCID\nsrun bash -c "NODE_RANK=\\$SLURM_PROCID torchrun t.py"\n', False),
+        # near misses: a step that does not set it again, a batch line that reads it, no step
+        ('export NODE_RANK=$SLURM_PROCID\nsrun bash -c "torchrun --node_rank=\\$NODE_RANK t.py"\n', True),
+        (
+            "export NODE_RANK=$SLURM_PROCID\nsrun python t.py\n"
+            'srun bash -c "export NODE_RANK=\\$SLURM_PROCID; torchrun t.py"\n',
+            True,
+        ),
+        (
+            'export NODE_RANK=$SLURM_PROCID\nARGS="--rank $NODE_RANK"\n'
+            'srun bash -c "export NODE_RANK=\\$SLURM_PROCID; torchrun t.py $ARGS"\n',
+            True,
+        ),
+    ],
+    ids=["set-again", "prefix-again", "not-again", "one-step-not", "read-in-batch"],
+)
+def test_jc106_lets_go_an_export_every_step_sets_again(tmp_path: Path, body: str, fires: bool) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(_HEAD_106 + body, encoding="utf-8")
+    codes = {f.code for f in lint_path(script, config=Config()).findings}
+    assert ("JC106" in codes) == fires, codes
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
         # the first node's name, read once, as the host every node must reach (nanoVLM)
         (
             "ARGS=(\n  --nnodes=2\n  --rdzv_endpoint=$SLURMD_NODENAME:29500\n)\n"

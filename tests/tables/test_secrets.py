@@ -26,6 +26,8 @@ LINES = [
     ("export DB_PASSWORD=12345678", "12345678", "DB_PASSWORD"),
     (f"export HF_TOKEN={HF}", HF[3:], "HF_TOKEN"),
     ("WANDB_API_KEY=abcdef python x.py", "abcdef", "WANDB_API_KEY"),
+    # near miss of Ray's published default below: any other password is one
+    ("ray start --head --redis-password='5241580000000001'", "5241580000000001", "--redis-password"),
     ("python train.py --token s3cret", "s3cret", "--token"),
     ("python train.py --hf-token=s3cret", "s3cret", "--hf-token"),
     ("sshpass -p hunter2 ssh host true", "hunter2", "-p"),
@@ -40,6 +42,8 @@ NOT_SECRETS = [
     "python train.py --pad-token '<|endoftext|>'",
     "export TOKENIZERS_PARALLELISM=false",
     "echo me@example.com",
+    # Ray's documented default (ray_constants.REDIS_DEFAULT_PASSWORD): in every guide, it hides nothing
+    "ray start --address $head:6379 --redis-password='5241580000000000'",
 ]
 
 

@@ -75,6 +75,10 @@ TAKES_PASSWORD_P = frozenset(["login", "sshpass", "mysql", "mysqldump", "mysqlad
 _WANDB = "wandb"
 
 _NOT_SECRET_VALUES = frozenset(["true", "false", "yes", "no", "on", "off", "none", "null", "0", "1", ""])
+# defaults a tool publishes in its own documentation: written in a script they reveal nothing
+# (Ray's `--redis-password='5241580000000000'`, ray_constants.REDIS_DEFAULT_PASSWORD, is in every
+# Ray-on-Slurm guide)
+_PUBLISHED_DEFAULTS = frozenset(["5241580000000000"])
 HASHLIKE_NAME = _later(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
 # (a path segment of 40 hex digits is a commit hash, as in Hugging Face's cache,
 # `…/snapshots/<commit>/`, or git's objects: a key is never a directory of a path)
@@ -206,7 +210,7 @@ def literal(value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return False
     text = str(value).strip().strip("'\"")  # a number is a literal too: DB_PASSWORD: 123456
-    if text.lower() in _NOT_SECRET_VALUES or "$" in text:
+    if text.lower() in _NOT_SECRET_VALUES or text in _PUBLISHED_DEFAULTS or "$" in text:
         return False
     if text.startswith("<") and text.endswith(">"):
         return False  # a tokenizer's special token or a placeholder: <|endoftext|>, </s>, <your-key>

@@ -320,6 +320,8 @@ def test_jc407_near_miss_known_names(tmp_path: Path) -> None:
         spec(
             "fabric:\n  env:\n    NCCL_IB_HCA: mlx5\n    TORCH_NCCL_AVOID_RECORD_STREAMS: 1\n"
             "    NCCL_GPUDIRECTTCPX_SOCKET_IFNAME: eth1\n"
+            # read by NVIDIA's IB/SHARP net plugin, not by NCCL itself
+            "    NCCL_IBEXT_DISABLE: 1\n    NCCL_SHARP_DISABLE: 1\n"
             "env: {PYTORCH_CUDA_ALLOC_CONF: 'expandable_segments:True', NCCL_P2P_LEVEL: NVL}\n"
         ),
         tmp_path,

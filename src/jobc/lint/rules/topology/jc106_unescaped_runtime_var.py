@@ -72,8 +72,11 @@ srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d \\
 ```
 """
 
+from __future__ import annotations
+
 import bisect
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
 from jobc.core.lazyre import lazy
@@ -81,6 +84,9 @@ from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import derived, facts
 from jobc.spec.context import Context
 from jobc.tables.ranks import RUNTIME_NAME, RUNTIME_VAR
+
+if TYPE_CHECKING:
+    from jobc.script.facts import ScriptFacts
 
 META = Meta(
     code="JC106",
@@ -170,9 +176,12 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             and script is not None
             and used is not None
             and span is not None
-            and _kept_in_the_batch_shell(script.lines[span.line - 1], used)
+            and (
+                _kept_in_the_batch_shell(script.lines[span.line - 1], used)
+                or _set_again_in_every_step(script, script.lines[span.line - 1], span.line)
+            )
         ):
-            continue  # a shell variable only echoed or logged: no rank ever reads it
+            continue  # a value no rank ever reads: only logged, or every step sets its own
         if names:
             yield Hit(
                 path,
@@ -253,6 +262,29 @@ def _kept_in_the_batch_shell(line: str, used: set[str]) -> bool:
     except ValueError:
         return False
     return len(words) <= 1  # `X=$SLURM_NODEID srun …` hands the value to the command
+
+
+def _set_again_in_every_step(script: ScriptFacts, line: str, at: int) -> bool:
+    """`export NODE_RANK=$SLURM_PROCID` in the batch shell, then every step after it sets NODE_RANK
+    again in its own shell (`srun bash -c "export NODE_RANK=\\$SLURM_PROCID; torchrun …"`) and no
+    other line after it reads it: the batch shell's one value is replaced before any rank reads it.
+    A step that does not set it (a program started straight by srun reads its environment) keeps
+    the finding."""
+    assigned = _ASSIGNED.match(_EXPORTING.sub("", line, count=1))
+    if assigned is None:
+        return False
+    name = assigned.group("name")
+    later = [s for s in script.steps if s.span.line > at]
+    if not later or any(name not in {a.name for a in s.env} for s in later):
+        return False
+    in_steps = {n for s in later for n in range(s.span.line, s.span.end_line + 1)}
+    for number in range(at + 1, len(script.lines) + 1):
+        text = script.lines[number - 1]
+        if number in in_steps or _LOGGING.match(text) or text.lstrip().startswith("#"):
+            continue
+        if name in _REFERENCE.findall(text) or (_EXPORTING.match(text) and name in _IDENTIFIER.findall(text)):
+            return False
+    return True
 
 
 def _expanded_by_shell(line: str) -> list[str]:
