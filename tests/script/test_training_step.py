@@ -46,6 +46,14 @@ def _step(body: str) -> tuple[int | None, str]:
         ),
         # backgrounded with wait: still the training step
         ("srun python train.py &\nsrun hostname\nwait\n", 6),
+        # a Ray cluster's head and worker started by srun, then the driver the batch shell runs
+        (
+            "srun -N1 -n1 -w $h ray start --head --port=6379 --block &\n"
+            "srun -N1 -n1 -w $w ray start --address $h:6379 --block &\npython tune.py --samples 8\n",
+            8,
+        ),
+        # near miss: a step that is not a Ray service stays ahead of the batch shell's program
+        ("srun -N1 -n1 ./serve.sh &\npython tune.py --samples 8\n", 6),
     ],
 )
 def test_the_training_step_is_the_one_that_trains(body: str, line: int) -> None:

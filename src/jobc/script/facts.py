@@ -268,8 +268,9 @@ def choose(steps: list[Step]) -> tuple[Step | None, str]:
     4. an srun step whose program is not written in the script (`srun ./run.sh`, `srun $CMD`);
     5. any other Python program or module the batch shell starts;
     6. a helper: a command from the helper list (`srun hostname`, `srun pkill python`,
-       `nvidia-smi`), Python code given with `-c` (`python -c "import deepspeed"`), a program
-       named for checking or preparing (`preflight_check.py`, a one-task `prepare_data.py`).
+       `nvidia-smi`), a service the program connects to (`srun ray start --block`), Python
+       code given with `-c` (`python -c "import deepspeed"`), a program named for checking or
+       preparing (`preflight_check.py`, a one-task `prepare_data.py`).
 
     Within one rank, a program whose name says it trains comes before one that says it
     evaluates or converts (eval, test, infer, convert, …).
@@ -409,6 +410,10 @@ _HELPERS = frozenset(
         "ifconfig",
     }
 )
+# services a step starts for the program to connect to, which never end by themselves: a Ray
+# cluster's head and workers (`srun -w $node ray start --block &`), whose work the driver the
+# batch shell runs after them submits
+_SERVICES = frozenset({"ray"})
 _HELPER_PROGRAM = (
     "prep",
     "preprocess",
@@ -429,7 +434,12 @@ def _helper(step: Step) -> bool:
     """A step that prepares or inspects rather than trains: a command from the helper list, code
     given with `python -c`, a program named for checking the environment, or a single task
     running a program named for preparing data."""
-    if step.command in _HELPERS and step.launcher is None and step.program is None and step.module is None:
+    if (
+        (step.command in _HELPERS or step.command in _SERVICES)
+        and step.launcher is None
+        and step.program is None
+        and step.module is None
+    ):
         return True
     if step.code is not None and step.launcher is None and step.program is None and step.module is None:
         return True
