@@ -536,3 +536,20 @@ def test_an_option_accelerate_refuses_is_said_as_the_script_wrote_it(tmp_path: P
     assert roundtrip._refusals(run, []) != []
     other = ["#   line 6: accelerate --num_processesR$SLURM_NNODES — accelerate refuses it"]
     assert roundtrip._refusals(run, other) != []
+
+
+def test_a_program_run_to_compute_a_word_of_the_step_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--rdzv_endpoint="$(…\ntorchrun hostname):29400"`, a
+    # substitution over several lines, runs torchrun (and its program) in the batch shell to
+    # compute the endpoint; the compiled job does not, and nothing said so
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\n"
+        b'srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint="$(echo a\n'
+        b'torchrun hostname):29400" train.py\n'
+    )
+    # near miss: a substitution that runs a helper command (`which python` runs which): nothing said
+    fine = script.replace(b"$(echo a\ntorchrun hostname)", b"$(which python)")
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "a command substitution in it")
+    assert len(said) == 1
+    assert "runs a program the compiled job does not run: $(echo a torchrun hostname)" in said[0]

@@ -179,6 +179,16 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 f"{_computed(e)}: it runs a program the compiled job does not run",
             )
     _other_steps(facts, out, step)
+    runs = _substitution_runs_program(step.text) if step is not None else None
+    if step is not None and runs is not None:
+        # the batch shell runs that program to compute a word of the step, the compiled job not
+        ran = " ".join(step.text[runs:].split())
+        shown = ran if len(ran) <= _SHOWN else ran[: _SHOWN - 1] + "…"
+        out.skip(
+            step.span,
+            step.text,
+            f"a command substitution in it runs a program the compiled job does not run: {shown}",
+        )
     if step is not None and _IMAGE_RUNNER.search(step.text):
         out.skip(
             step.span,
@@ -266,6 +276,41 @@ def _unread(facts: ScriptFacts, out: Derived) -> None:
 _RUNS_PROGRAM = lazy(
     r"(?:\$\(|`)[^`]*?(?<![\w./-])(?:python[0-9.]*|torchrun|accelerate|deepspeed|uv[ \t]+run)(?![\w-])"
 )
+
+
+# a command that is Python or a launcher (srun's or not), at the start of a command substitution's
+# text or after `;`, `|`, `&`, `(` or a line break in it: `$(which python)` runs `which`
+_COMMAND_RUNS_PROGRAM = lazy(
+    r"(?:^|[;|&\n(])[ \t]*(?:srun[ \t]+(?:-\S+[ \t]+)*)?"
+    r"(?:python[0-9.]*|torchrun|accelerate|deepspeed|uv[ \t]+run)(?![\w-])"
+)
+
+
+def _substitution_runs_program(text: str) -> int | None:
+    """Where the first command substitution (`$(…)` or backticks, outermost) that runs Python or a
+    launcher starts in ``text``, or None. One pass over the text, then one search of each."""
+    at = 0
+    while True:
+        start = min((i for i in (text.find("$(", at), text.find("`", at)) if i >= 0), default=-1)
+        if start < 0:
+            return None
+        if text[start] == "`":
+            end = text.find("`", start + 1)
+            inner_start = start + 1
+        else:
+            inner_start, depth, end = start + 2, 1, -1
+            for i in range(inner_start, len(text)):
+                if text[i] == "(":
+                    depth += 1
+                elif text[i] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        end = i
+                        break
+        end = len(text) if end < 0 else end
+        if _COMMAND_RUNS_PROGRAM.search(text[inner_start:end]) is not None:
+            return start
+        at = end + 1
 
 
 def _traps(facts: ScriptFacts, out: Derived) -> None:
