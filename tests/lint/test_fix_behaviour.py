@@ -690,3 +690,28 @@ def test_jc801_moves_no_line_where_the_grammar_read_around_what_it_cannot_read(t
     proof = prove(text, unsafe=True)
     assert proof.fixed == ["JC801"]
     assert proof.differences == [], proof.differences
+
+
+@pytest.mark.parametrize("srun", ["srun -N 2 --ntasks=16", "srun --nodes=2 -n16"])
+def test_jc102_makes_a_steps_total_task_count_one_per_node_only_where_the_step_names_its_nodes(
+    srun: str,
+) -> None:
+    # found by the fix-script fuzz target: `srun --ntasks=2` in four nodes (a step sized on purpose)
+    # became `--ntasks-per-node=1`, which starts the step on every node of the allocation
+    head = (
+        "#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --gpus-per-node=8\n#SBATCH --time=01:00:00\n"
+        "#SBATCH --exclusive\n"
+    )
+    launch = (
+        " torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=node0:29400 train.py\n"
+    )
+    text = head + "srun --ntasks=16" + launch
+    proof = prove(text, unsafe=True)
+    assert "JC102" not in proof.fixed
+    assert proof.after == text
+    # near miss: the step names its nodes, and one task on each of them is the same nodes
+    text = head + srun + launch
+    proof = prove(text, unsafe=True)
+    assert proof.fixed == ["JC102"]
+    assert "--ntasks-per-node=1 torchrun" in proof.after
+    assert proof.differences == [], proof.differences

@@ -98,7 +98,8 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
                 Ignore(
                     per_node=True,
                     allocation={"ntasks-per-node", "ntasks"},
-                    replace=((counts, r"\1<count>"),),
+                    # and a step's own task count, written as one word, where the fix rewrote it
+                    replace=((counts, r"\1<count>"), (r"^(?:--ntasks(?:-per-node)?=|-n)\d+$", "<tasks>")),
                 )
             )
             # fewer tasks per node is the fix: a value each task reads of its own number (a

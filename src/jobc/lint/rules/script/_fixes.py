@@ -513,7 +513,11 @@ def _jc102(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     if per_node is not None:
         edits = [Edit(Span(span.line, span.col + per_node.end(1), span.line, span.end_col), "1")]
         count: str | None = per_node.group(2)
-    elif total is not None and "ntasks-per-node" not in facts.honoured():
+    elif (
+        total is not None
+        and "ntasks-per-node" not in facts.honoured()
+        and _spans_its_nodes(span, facts, text)
+    ):
         edits = [Edit(span, "--ntasks-per-node=1")]
         count = None  # SLURM_NTASKS_PER_NODE was not set: a read of it changes
     else:
@@ -525,6 +529,17 @@ def _jc102(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     # the allocation's tasks are every step's: other sruns in the script lose their tasks too
     others = [s for s in facts.steps if s.srun is not None and s.launcher is None]
     return Fix.make("ask for one task per node (torchrun starts the workers)", *edits, safe=not others)
+
+
+def _spans_its_nodes(span: Span, facts: ScriptFacts, text: str) -> bool:
+    """Whether a total task count (`--ntasks=N`) may become one task per node: the allocation's
+    (an #SBATCH line), or a step's that names its own nodes, written as one word. A step's count
+    alone may keep the step on fewer nodes than the allocation has (`srun --ntasks=2` in four
+    nodes, a step sized on purpose), where one task per node would start it on every node."""
+    for step in facts.steps:
+        if step.srun is not None and step.span.line <= span.line <= step.span.end_line:
+            return "nodes" in step.srun and not any(c in text for c in " \t")
+    return True
 
 
 def _counts_kept(facts: ScriptFacts, count: str | None) -> list[Edit] | None:
