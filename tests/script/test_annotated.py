@@ -104,7 +104,7 @@ def _matches(want: str, got: object) -> bool:
 # hold (`srun --label fairseq_fsdp.sh` on 8 GPUs a node); whether that task starts a worker per
 # GPU (torchrun, as annotated) or drives all eight itself is not in the script: unknown. So for
 # aisg_llmfoundry_bashc_wrapper_2nodes.sh, whose launcher is in a wrapper script it does not hold
-_READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-", "aisg_llmfoundry_bashc_wrapper_2nodes.sh": "-"}
+_READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-"}
 
 
 # the import's misses of b4 to b7 (docs/scripts-accuracy.md) no change has answered yet, by the

@@ -273,7 +273,8 @@ IMPORTED: dict[str, tuple[int, int, str | None, str | None, list[str] | None]] =
         "benchmark.py",
         ["--use_ema", "--use_synth_data", "--device_train_microbatch_size", "4"],
     ),
-    "csc_accelerate_wrapper.sh": (2, 4, None, None, None),  # srun accelerate.sh: a wrapper
+    # srun accelerate.sh: a wrapper, its mode inferred from one task per node of 4 GPUs
+    "csc_accelerate_wrapper.sh": (2, 4, "torchrun", None, None),
     "csc_deepspeed_srun.sh": (
         2,
         4,

@@ -88,8 +88,16 @@ def test_a_held_launch_is_followed_to_its_program_and_mode(body: str, mode: str,
     ],
 )
 def test_near_misses_name_no_program(body: str, mode: str | None) -> None:
-    got_mode, program, _ = _launch(body)
-    assert (got_mode, program) == (mode, None)
+    _no_program(body, mode)
+
+
+def _no_program(body: str, mode: str | None = None) -> None:
+    """No program named, and no mode but ``mode`` read: on HEAD's one task per node of 8 GPUs,
+    a mode the text does not show is torchrun taken from that layout, said as inferred."""
+    got_mode, program, text = _launch(body)
+    assert program is None
+    if got_mode != mode:
+        assert got_mode == "torchrun" and "launch.mode torchrun is inferred, not read" in text, text
 
 
 def test_elements_of_an_array_on_the_command_line_stay_words() -> None:
@@ -222,7 +230,7 @@ def test_a_file_the_script_writes_is_read_where_it_runs(body: str, mode: str, pr
     ],
 )
 def test_a_file_not_surely_written_is_not_read(body: str) -> None:
-    assert _launch(body)[:2] == (None, None)
+    _no_program(body)
 
 
 @pytest.mark.parametrize(
@@ -294,7 +302,7 @@ def test_an_environment_runner_is_said_not_carried() -> None:
     ],
 )
 def test_other_substitutions_and_runner_commands_name_no_program(body: str) -> None:
-    assert _launch(body)[:2] == (None, None)
+    _no_program(body)
 
 
 @pytest.mark.parametrize(

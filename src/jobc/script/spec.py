@@ -305,6 +305,9 @@ def _allocation(
             f"plugin ({step.own_launcher.raw}) jobc does not read: one process, or the workers of "
             "a launcher, is not known; write launch.mode"
         )
+    if not for_lint and step is not None and not out.mode_known and step.own_launcher is None:
+        _per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
+        mode = out.mode
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
     if not for_lint and step is not None and step.srun is None:
         _batch_shell_step(out, step, mode, nodes)
@@ -428,6 +431,34 @@ def _task_per_gpu(facts: ScriptFacts, step: Step, gpus: int | None, nodes: int) 
     if gpus == 1 and span is None:
         return False
     return text != _UNKNOWN_TASKS and tasks == gpus
+
+
+def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | None, nodes: int) -> None:
+    """`srun ./scripts/train.sh` with one task asked for on each node of 8 GPUs: what the wrapper
+    starts is not in the script, but one task on a node of several GPUs is how a per-node launcher
+    (torchrun, accelerate, deepspeed) is started, and one process per GPU it is not. The import
+    takes launch.mode torchrun from that shape and says it is inferred, to be checked: a program
+    that drives every GPU of its node from one process would want srun with one task."""
+    if step.srun is None or not gpus or gpus < 2 or not _runs_a_script(step):
+        return
+    tasks, span, text = _tasks_per_node(facts, step, nodes)
+    if span is None or text == _UNKNOWN_TASKS or tasks != 1:
+        return
+    out.mode, out.mode_known = "torchrun", True
+    out.sources[("launch", "mode")] = f"inferred from line {span.line}: one task per node of {gpus} GPUs"
+    out.notes.append(
+        f"launch.mode torchrun is inferred, not read: line {span.line} asks one task per node on nodes "
+        f"of {gpus} GPUs, the way a per-node launcher is started, and what line {step.span.line} runs "
+        "is not in the script; check it"
+    )
+
+
+def _runs_a_script(step: Step) -> bool:
+    """The step runs a script the batch script does not hold (`./scripts/train.sh`, `bash
+    launch.sh`, `"$LAUNCHER"`, a `bash -c` string computed when the job runs), not a tool by name
+    (`srun enroot import …`, `srun docker pull …`), which starts no program of the job's."""
+    command = step.command.strip("\"'")
+    return command in ("bash", "sh") or command.startswith("$") or command.endswith(".sh") or "/" in command
 
 
 def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *, for_lint: bool) -> None:

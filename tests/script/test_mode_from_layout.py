@@ -1,0 +1,78 @@
+"""launch.mode from the task layout alone: an srun step that runs a script the batch script does
+not hold (`srun ./scripts/train.sh`, `srun -N1 -n1 bash launch.sh` per node, `srun "$LAUNCHER"`)
+with one task asked for on each node of several GPUs is started the way a per-node launcher is,
+so the import takes torchrun and says it is inferred, to be checked. A layout that does not say
+so (srun's default of one task, a tool by name, a count computed when the job runs) leaves the mode unknown, and the imported job still runs what the script runs, or lists
+the difference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobc.lint.imported import imported
+from jobc.script.parse import read_bytes
+from tests.script.roundtrip import round_trip
+
+ONE_PER_NODE = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+    "#SBATCH --time=1:00:00\n"
+)
+NO_TASKS = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --time=1:00:00\n"
+ONE_GPU = ONE_PER_NODE.replace("--gpus-per-node=8", "--gpus-per-node=1")
+
+INFERRED = [
+    # foundation-model-stack's fms-fsdp: a wrapper script in the repository
+    ONE_PER_NODE + "srun ./scripts/train.sh\n",
+    # a shell running a launch file, once per node by name (a per-node loop)
+    NO_TASKS + 'for n in a b; do srun -w "$n" -N1 -n1 bash node_launch.sh 2 "$n" &\ndone\nwait\n',
+    # the launcher's path in a variable
+    ONE_PER_NODE + 'srun "$PT_LAUNCH_SCRIPT" --nodes 2\n',
+]
+UNKNOWN = [
+    # srun's default of one task says nothing of the kind
+    NO_TASKS + "srun ./scripts/train.sh\n",
+    # a tool by name starts no program of the job's
+    ONE_PER_NODE + "srun enroot import docker://nvcr.io#nvidia/pytorch:24.01-py3\n",
+    # the task count is computed when the job runs
+    NO_TASKS + 'srun --ntasks-per-node="$PER" ./scripts/train.sh\n',
+]
+
+
+def _mode(script: str) -> tuple[object, list[str]]:
+    derived = imported(read_bytes(script.encode(), "job.sh"))
+    return derived.data["launch"].get("mode"), derived.notes
+
+
+@pytest.mark.parametrize("script", INFERRED)
+def test_one_task_per_node_of_several_gpus_running_a_script_is_torchrun_inferred(script: str) -> None:
+    mode, notes = _mode(script)
+    assert mode == "torchrun"
+    assert any("launch.mode torchrun is inferred, not read" in n and "check it" in n for n in notes), notes
+
+
+@pytest.mark.parametrize("script", UNKNOWN)
+def test_a_layout_that_does_not_say_leaves_the_mode_unknown(script: str) -> None:
+    mode, notes = _mode(script)
+    assert mode is None
+    assert not any("inferred, not read" in n for n in notes)
+
+
+def test_one_task_on_a_one_gpu_node_is_one_task_per_gpu_as_before() -> None:
+    # one process per GPU and one per node are the same there: srun's one task per GPU, read
+    mode, notes = _mode(ONE_GPU + "srun ./scripts/train.sh\n")
+    assert mode == "srun"
+    assert not any("inferred, not read" in n for n in notes)
+
+
+def test_a_launcher_the_text_shows_is_read_not_inferred() -> None:
+    mode, notes = _mode(ONE_PER_NODE + "srun ./scripts/train.sh python train.py\n")
+    assert mode == "srun"
+    assert not any("inferred, not read" in n for n in notes)
+
+
+@pytest.mark.parametrize("script", INFERRED + UNKNOWN)
+def test_the_imported_job_runs_what_the_script_runs(script: str, tmp_path: Path) -> None:
+    outcome = round_trip(script.encode(), tmp_path)
+    assert outcome.unlisted == [], outcome.spec
