@@ -97,7 +97,8 @@ def _no_program(body: str, mode: str | None = None) -> None:
     got_mode, program, text = _launch(body)
     assert program is None
     if got_mode != mode:
-        assert got_mode == "torchrun" and "launch.mode torchrun is inferred, not read" in text, text
+        assert got_mode == "torchrun", text
+        assert "launch.mode torchrun is inferred, not read" in text, text
 
 
 def test_elements_of_an_array_on_the_command_line_stay_words() -> None:

@@ -2,8 +2,8 @@
 not hold (`srun ./scripts/train.sh`, `srun -N1 -n1 bash launch.sh` per node, `srun "$LAUNCHER"`)
 with one task asked for on each node of several GPUs is started the way a per-node launcher is,
 so the import takes torchrun and says it is inferred, to be checked. A layout that does not say
-so (srun's default of one task, a tool by name, a count computed when the job runs) leaves the mode unknown, and the imported job still runs what the script runs, or lists
-the difference."""
+so (srun's default of one task, a tool by name, a count computed when the job runs) leaves the
+mode unknown, and the imported job still runs what the script runs, or lists the difference."""
 
 from __future__ import annotations
 
