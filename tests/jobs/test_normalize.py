@@ -50,12 +50,23 @@ def test_text_that_only_looks_like_debris_stays(raw: str) -> None:
     assert clean(raw) == raw
 
 
+def _lines(*lengths: int) -> list[str]:
+    return [f"{i:03d}".ljust(n, "x") for i, n in enumerate(lengths)]
+
+
 def test_a_fixed_wrapping_width_is_found_only_when_many_lines_end_there() -> None:
-    assert wrap_width([120] * 5 + [40, 80, 13]) == 120
+    assert wrap_width(_lines(*[120] * 5, 40, 80, 13)) == 120
     # lines longer than the candidate width: no wrapping at that width
-    assert wrap_width([120] * 5 + [130]) is None
-    assert wrap_width([80, 95, 61, 77, 120]) is None
+    assert wrap_width(_lines(*[120] * 5, 130)) is None
+    assert wrap_width(_lines(80, 95, 61, 77, 120)) is None
     assert wrap_width([]) is None
+
+
+def test_one_line_repeated_is_no_wrapping_width() -> None:
+    # (Cray's libibgni prints its warning once a process, then DAPL's shorter error follows)
+    warning = "Unidentified node: Error detected by libibgni.so.  Subsequent operation may be unreliable."
+    assert wrap_width([warning] * 8 + ["nid06489:SCM:22fc4:aab49500: open_hca: failed"]) is None
+    assert wrap_width([warning] * 7 + [warning.replace("node", "NODE")]) == len(warning)
 
 
 def test_a_width_few_lines_reach_is_the_longest_two_different_lines_have() -> None:

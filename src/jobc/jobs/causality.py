@@ -73,6 +73,8 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("kill")
     if f.signal in CRASH:
         k.add("crash")
+    if f.signal == "SIGABRT" and f.cls == "signal":
+        k.add("abort")  # a process that ended itself on what it found (abort() is always called)
     if f.cls in ("time_limit", "preempted", "node_fail"):
         k.add("stop")
     if f.cls == "cancelled":
@@ -179,6 +181,8 @@ SCOPES: dict[str, Callable[[Finding, Finding], bool]] = {
     "earlier": _earlier,
     "own_step": _own_step,
     "other": lambda a, b: not _same_process(a, b),
+    # the effect is the cause's process, or names none and is on its node
+    "unnamed": lambda a, b: _same_process(a, b) or (_nobody(b) and _same_node(a, b)),
 }
 
 #: The rows, most specific first. Each was a special case of the judge before it was a row.
@@ -335,6 +339,14 @@ EXPLAINS: tuple[Row, ...] = (
         "any",
         "a collective timeout explains the same rank's abort, SIGABRT and its launcher's report (and "
         "Ray's word that its worker died)",
+    ),
+    Row(
+        "timeout",
+        "abort",
+        "unnamed",
+        "after",
+        "a collective timeout explains an abort after it that names no other process: the watchdog "
+        "takes its process down with SIGABRT (`Fatal Python error: Aborted`, `terminate called`)",
     ),
     Row(
         "table",

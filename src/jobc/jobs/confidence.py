@@ -38,6 +38,10 @@ def _level(f: Finding, causes: Sequence[Finding]) -> str:
         return "low"
     if f.strength == 1 or f.report or f.strength == 2:
         return "medium"
+    if f.cls == "signal" and f.signal == "SIGABRT":
+        # an abort is a process ending itself on something it found (a C++ exception, an assertion,
+        # a watchdog's timeout): like a report of an end, the why is on other lines
+        return "medium"
     if f.role == "symptom":
         # a symptom says what the others saw, not why: the cause is elsewhere, or not in the log
         # (a line no signature reads may be it)

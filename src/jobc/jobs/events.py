@@ -236,7 +236,7 @@ class Scanner(Facts):
         """Infer this file's prefix structure from a sample of its lines (the file's head), and the
         width a terminal or a pasting tool wrapped it at, if it was."""
         self.model = prefixes.infer((n, normalize.clean(t)) for n, t in sample)
-        self.wrap = normalize.wrap_width(len(t) for _, t in sample)
+        self.wrap = normalize.wrap_width(t for _, t in sample)
         self.weak = self.wrap is None
         if self.wrap is None:
             self.wrap = normalize.weak_wrap_width(t for _, t in sample)

@@ -550,7 +550,9 @@ def _place_unlabelled(findings: list[Finding]) -> None:
     torchrun's table names the global rank and host of the first worker that failed; srun names the
     task and node of a task that exited with 1. When the log's first cause says nothing of who
     raised it and exactly one such report exists, the report says it."""
-    causes = sorted((f for f in findings if f.cause), key=lambda f: f.order)
+    # (the first cause as the causal stage ranks them, strongest first: an earlier weaker line, a
+    # generic exception over the same error, is not the one a launcher's report is about)
+    causes = sorted((f for f in findings if f.cause), key=lambda f: (-f.strength, f.order))
     if not causes or causes[0].report:
         return
     first = causes[0]
@@ -587,6 +589,9 @@ def _place_unlabelled(findings: list[Finding]) -> None:
     if first.summary.startswith("a process "):
         who = _who(first.rank, first.local_rank, first.task, 1, first.node)
         first.summary = f"{who} {first.summary.removeprefix('a process ')}"
+    elif ": a process: " in first.summary:  # (a class's words, then who, then the line's)
+        who = _who(first.rank, first.local_rank, first.task, 1, first.node)
+        first.summary = first.summary.replace(": a process: ", f": {who}: ", 1)
     first.ranks = [source.rank] if source.rank is not None else first.ranks
     first.inferred = first.inferred or source.inferred
     first.evidence = [*first.evidence, *source.evidence[:1]][: EVIDENCE_CAP + 1]

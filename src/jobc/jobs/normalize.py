@@ -67,17 +67,26 @@ def clean(raw: str) -> str:
 MIN_WRAP = 60
 
 
-def wrap_width(lengths: Iterable[int]) -> int | None:
+def wrap_width(lines: Iterable[str]) -> int | None:
     """The width a terminal or pasting tool wrapped the log at, when many lines end exactly there.
 
     A wrapped log has a spike: the lines that were cut all have the same length, and no line is
-    longer. Without one (most logs), None: lines are never joined on a guess."""
-    counts = Counter(n for n in lengths if n >= MIN_WRAP)
+    longer. Without one (most logs), None: lines are never joined on a guess. One line repeated
+    (a library's warning that every process printed) is a spike of one message, not a width: at
+    least two different lines must end there."""
+    counts: Counter[int] = Counter()
+    seen: dict[int, set[str]] = {}
+    for text in lines:
+        if len(text) >= MIN_WRAP:
+            counts[len(text)] += 1
+            bucket = seen.setdefault(len(text), set())
+            if len(bucket) < 2:
+                bucket.add(text)
     if not counts:
         return None
     width, hits = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
     longer = sum(c for n, c in counts.items() if n > width)
-    if hits >= 3 and longer == 0 and hits >= 0.2 * sum(counts.values()):
+    if hits >= 3 and longer == 0 and hits >= 0.2 * sum(counts.values()) and len(seen[width]) >= 2:
         return width
     return None
 

@@ -87,10 +87,17 @@ SIGNATURES: tuple[Signature, ...] = (
         "cuda-error",
         "gpu_error",
         "cause",
-        ("CUDA error", "CUDA Error", "cudaError", "HIP error"),
+        ("CUDA error", "CUDA Error", "cudaError", "HIP error", "CUDA_ERROR_"),
         re.compile(
-            # torch built for ROCm says HIP where CUDA builds say CUDA, with the same strings
-            r"(?:CUDA|HIP) [Ee]rror: (?P<what>an illegal memory access was encountered|unknown error|"
+            # torch built for ROCm says HIP where CUDA builds say CUDA, with the same strings; the
+            # driver API's names for the same errors (XLA's StreamExecutor, CuPy, numba: `Failed
+            # call to cuDeviceGet: CUDA_ERROR_INVALID_DEVICE: invalid device ordinal`)
+            r"(?:(?:CUDA|HIP) [Ee]rror: |(?=CUDA_ERROR_))"
+            r"(?P<what>CUDA_ERROR_(?:ILLEGAL_ADDRESS|UNKNOWN|ECC_UNCORRECTABLE|LAUNCH_FAILED|"
+            r"MISALIGNED_ADDRESS|ILLEGAL_INSTRUCTION|LAUNCH_TIMEOUT|DEVICE_UNAVAILABLE|NOT_INITIALIZED|"
+            r"SYSTEM_NOT_READY|INVALID_PTX|INVALID_DEVICE|NO_DEVICE|SYSTEM_DRIVER_MISMATCH|"
+            r"HARDWARE_STACK_ERROR)\b(?:: [a-z][^\n]{0,120})?|"
+            r"an illegal memory access was encountered|unknown error|"
             r"uncorrectable ECC error encountered|unspecified launch failure|misaligned address|"
             r"an illegal instruction was encountered|the launch timed out and was terminated|"
             r"(?:all )?CUDA-capable device\(s\) (?:is|are) busy or unavailable|"
@@ -99,10 +106,11 @@ SIGNATURES: tuple[Signature, ...] = (
             r"CUDA driver version is insufficient for CUDA runtime version)"
         ),
         "a CUDA error from the device or its driver (illegal memory access, ECC, unknown error); "
-        "torch on ROCm says `HIP error` with the same words",
+        "torch on ROCm says `HIP error` with the same words, the driver API its `CUDA_ERROR_` names",
         "RuntimeError: CUDA error: an illegal memory access was encountered",
         "RuntimeError: CUDA error: device-side assert triggered",
-        "PyTorch (c10/cuda/CUDAException.cpp), CUDA runtime error strings",
+        "PyTorch (c10/cuda/CUDAException.cpp), CUDA runtime error strings; the CUDA driver API's "
+        "CUresult names (XLA's StreamExecutor)",
         ("what",),
     ),
     Signature(
@@ -140,6 +148,26 @@ SIGNATURES: tuple[Signature, ...] = (
         ":0:rocdevice.cpp            :2984: Callback: Queue 0x7fb7f5800000 created",
         "ROCm (clr/rocclr/device/rocm/rocdevice.cpp, the queue's error callback)",
         ("what",),
+    ),
+    Signature(
+        "G316",
+        "rocm-memory-access-fault",
+        "gpu_error",
+        "cause",
+        ("Memory access fault by GPU",),
+        re.compile(
+            # the HSA runtime's report of a page fault on the GPU; `node-2` is the GPU's agent
+            # number in the HSA topology (what rocminfo lists), never a host's name
+            r"Memory access fault by GPU node-(?P<agent>[0-9]{1,4}) \(Agent handle: 0x[0-9a-fA-F]{1,16}\) "
+            r"on address (?:0x[0-9a-fA-F]{1,16}|\(nil\))\.(?: Reason: (?P<what>[^\n]{1,200}))?"
+        ),
+        "the ROCm runtime's report that a GPU faulted on an address (a page not present, a write to a "
+        "read-only page): the process aborts after it. `node-N` names the GPU agent, not a host",
+        "Memory access fault by GPU node-2 (Agent handle: 0x55fea5592860) on address 0x7fc133800000. "
+        "Reason: Page not present or supervisor privilege.",
+        "Memory access by GPU node-2 (Agent handle: 0x55fea5592860) granted",
+        "ROCm (ROCR-Runtime, the HSA runtime's memory fault handler)",
+        ("agent", "what"),
     ),
     Signature(
         "G304",

@@ -255,6 +255,28 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L227",
+        "pals-rank-ended",
+        "exit_code",
+        "cause",
+        ("died from signal", "exited with code"),
+        re.compile(
+            # HPE PALS's mpiexec (Cray EX: Polaris, Aurora, Frontier's PALS systems) reports each
+            # rank that ended badly on a line of its own, behind the node it ran on
+            r"^(?:(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}): )?rank (?P<rank>[0-9]{1,9}) "
+            r"(?:died from signal (?P<signum>[0-9]{1,3})(?: and dumped core)?|"
+            r"exited with code (?P<exit_code>[1-9][0-9]{0,2}))$"
+        ),
+        "HPE PALS's mpiexec reporting a rank that ended: its node, its global rank and the signal "
+        "that ended it (or its exit code)",
+        "x3102c0s25b1n0.hsn.cm.polaris.alcf.anl.gov: rank 96 died from signal 11 and dumped core",
+        "x3102c0s25b1n0.hsn.cm.polaris.alcf.anl.gov: rank 96 died from signal 11 handler setup failure "
+        "in the test suite",
+        "HPE PALS (mpiexec on Cray EX systems)",
+        ("node", "rank", "signum", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L223",
         "mpd-exit-status",
         "exit_code",
@@ -287,6 +309,28 @@ SIGNATURES: tuple[Signature, ...] = (
         "[mpiexec@c112-002] Press Ctrl-C again to force abort",
         "MPICH Hydra (src/pm/hydra/mpiexec/mpiexec.c, its SIGINT handler)",
         ("what",),
+    ),
+    Signature(
+        "L228",
+        "hydra-execvp-enoent",
+        "missing_program",
+        "cause",
+        ("execvp error on file",),
+        re.compile(
+            # Hydra's proxy (MPICH's, Intel MPI's) could not start a program on its node: the
+            # proxy's tag `[proxy:P:N@host]` names the node
+            r"(?:\[proxy:[0-9]{1,6}:[0-9]{1,6}@(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\] )?"
+            r"HYD(?:U_create_process|_spawn) \([^()\n]{0,300}\): (?P<what>execvp error on file "
+            r"(?P<program>[^\s()]{1,300}) \(No such file or directory\))"
+        ),
+        "MPICH's or Intel MPI's Hydra proxy failing to start a program that does not exist on its node "
+        "(a path not installed there, a variable left unexpanded); the ranks it started are killed after",
+        "[proxy:1:1@node2] HYD_spawn (../../../../../src/pm/i_hydra/libhydra/spawn/intel/hydra_spawn.c:117): "
+        "execvp error on file FOUNDED_MLSL_ROOT/intel64/bin/ep_server (No such file or directory)",
+        "[proxy:0:0@node2] HYDU_create_process (utils/launch/launch.c:75): execvp error on file "
+        "./train (Permission denied)",
+        "MPICH Hydra (utils/launch/launch.c); Intel MPI's Hydra (libhydra/spawn/intel/hydra_spawn.c)",
+        ("node", "program", "what"),
     ),
     Signature(
         "L212",

@@ -90,6 +90,67 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "N424",
+        "gni-error",
+        "nccl_error",
+        "cause",
+        ("Error detected by libibgni", "GNI_RC_"),
+        re.compile(
+            # Cray's GNI/uGNI network library (Aries, Gemini): its own error report, or a call's
+            # failing return code as MPI or a library prints it
+            r"(?P<what>Error detected by libibgni\.so[^\n]{0,200}|"
+            r"GNI_RC_(?:ERROR_RESOURCE|ERROR_NOMEM|TIMEOUT|TRANSACTION_ERROR|INVALID_PARAM|"
+            r"INVALID_STATE|PERMISSION_ERROR|ILLEGAL_OP|SIZE_ERROR|NO_MATCH|NOT_DONE)[^\n]{0,200})"
+        ),
+        "the Cray GNI/uGNI network library (libibgni, a `GNI_RC_` return code) failing under MPI: the "
+        "network layer, not the program",
+        "Unidentified node: Error detected by libibgni.so.  Subsequent operation may be unreliable.  "
+        "IAA did not recognize this as an MPI process",
+        "GNI_RC_SUCCESS returned by GNI_CdmAttach",
+        "Cray's libibgni (uGNI; the gni_return_t names of gni_pub.h)",
+        ("what",),
+    ),
+    Signature(
+        "N425",
+        "dapl-error",
+        "nccl_error",
+        "cause",
+        (":SCM:", ":CMA:", ":UCM:", ":UD:"),
+        re.compile(
+            # DAPL's providers under Intel MPI: dapl_log's lines begin `host:provider:pid:tid:
+            # N us(N us[!!!]):` and name the node they ran on
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):(?:SCM|CMA|UCM|UD):[0-9a-fA-F]{1,16}:"
+            r"[0-9a-fA-F]{1,16}: {1,3}[0-9]{1,15} us\([0-9]{1,15} us(?:!!!)?\): {1,3}"
+            r"(?P<what>[A-Za-z_][A-Za-z0-9_ ]{0,60}: {0,2}[^\n]{0,200}?(?:failed|[Ee]rror|ERR|"
+            r"timed out|refused|unreachable)[^\n]{0,200})"
+        ),
+        "a DAPL provider under Intel MPI failing to open the adapter or connect (`open_hca: failed to "
+        "init cr pipe`, `dapl_cma_active: ... ERR`): the network layer, not the program; DAPL's prefix "
+        "names the node",
+        "nid06489:SCM:22fc4:aab49500: 127246108 us(127246108 us!!!):  open_hca: failed to init cr "
+        "pipe - Connection timed out",
+        "nid06489:SCM:22fc4:aab49500: 1024 us(1024 us):  open_hca: devname mlx4_0, port 1",
+        "DAPL (dapl/openib_common, dapl_log's `%s:%s:%x:%x: %d us(%d us%s):`)",
+        ("node", "what"),
+    ),
+    Signature(
+        "N423",
+        "store-wrong-reply",
+        "rendezvous",
+        "cause",
+        ("Stop_waiting response", "Ping failed, invalid value"),
+        re.compile(
+            r"(?P<what>Stop_waiting response is expected|"
+            r"Ping failed, invalid value returned from server[^\n]{0,120})"
+        ),
+        "the c10d store's client getting a reply that is no store's (an empty or wrong MASTER_ADDR or "
+        "port reaching another server, a store of another job): the ranks cannot meet",
+        "RuntimeError: Stop_waiting response is expected",
+        "[I TCPStore.cpp:231] Stop_waiting response received",
+        "PyTorch (torch/csrc/distributed/c10d/TCPStore.cpp, doWait and validate)",
+        ("what",),
+    ),
+    Signature(
         "N402",
         "collective-timeout",
         "collective_timeout",
@@ -138,13 +199,16 @@ SIGNATURES: tuple[Signature, ...] = (
         "nccl-warn",
         "nccl_error",
         "cause",
-        ("NCCL WARN",),
+        ("NCCL WARN", " WARN "),
         re.compile(
             r"^(?:(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):[0-9]{1,10}:[0-9]{1,10} "
             r"\[(?P<device>[0-9]{1,4})\] )?"
-            r".{0,200}?NCCL WARN (?P<what>.{1,300})"
+            # NCCL 2.0 to 2.2 wrote no `NCCL` before the level: its source file and line stand there
+            # (`include/socket.h:194 WARN Call to recv failed : Connection reset by peer`)
+            r"(?:.{0,200}?NCCL|[A-Za-z0-9_/.\-]{1,120}\.(?:h|cc|cu):[0-9]{1,6}) WARN (?P<what>.{1,300})"
         ),
-        "NCCL's own warning lines; NCCL's `host:pid:tid [device]` prefix names the node; a CUDA "
+        "NCCL's own warning lines (older NCCL's without the `NCCL` word, after its source file and "
+        "line); NCCL's `host:pid:tid [device]` prefix names the node; a CUDA "
         "failure NCCL reports (`Cuda failure 700 '...'`) is classified by its CUDA error",
         "gpu-a07:412:790 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
         "10.3.1.8<36721> with error 12, opcode 0, len 0, vendor err 129 (Recv)",
