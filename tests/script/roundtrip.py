@@ -26,6 +26,7 @@ from jobc.lint.imported import imported
 from jobc.lint.pipeline import lint_file
 from jobc.script.parse import read_bytes
 from tests.support.simulator import Process, Run, simulate
+from tests.support.simulator.run import EXECUTABLES
 
 # variables Slurm, the sandbox or the shell set, compared by the simulator's own tests: what a
 # task's identity or a step's shape makes differ is no behaviour the import carries
@@ -220,6 +221,8 @@ def invocation(p: Process) -> Invocation | None:
         found = _target(rest, options)
     elif name in ("torchrun", "accelerate", "deepspeed"):
         found = _launched(name, argv)
+    elif name in EXECUTABLES:
+        found = f"program {name}", tuple(argv), ()  # an executable run as it is
     else:
         return None
     if found is None:

@@ -113,13 +113,11 @@ _READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-"}
 _IMPORT_NOT_YET = {
     "hpc2n_course_gres_placeholder_x.sh": {"gpus_per_node"},
     "lead_onegpu_standalone_branch.sh": {"mode"},
-    "llmc_fs_srun_bashc_binary_2x8.sh": {"program"},
     "prolong_64k_header_string_onenode.sh": {"mode", "program"},
     "delaunay_srun_torchrun_cmdline_args.sh": {"gpus_per_node"},
     "lambda_guide_torchrun_space_directive.sh": {"gpus_per_node"},
     "mila_two_runs_share_gpu_bg.sh": {"nodes"},
     "dgxc_hf_llama2_accelerate_pyxis.sh": {"gpus_per_node"},
-    "litgpt_pragna_srun_gpus8.sh": {"program"},
 }
 
 

@@ -32,6 +32,8 @@ def _interpreter(plan: Plan) -> str:
     if plan.uv:
         once = "uv sync once, then " if launch.uv_sync == "two-phase" else ""
         return f"{once}uv run --no-sync python"
+    if launch.python == "none":
+        return "no interpreter (the program runs as it is)"
     if launch.python is not None:
         return shlex.quote(launch.python)
     if plan.spec.container is not None:

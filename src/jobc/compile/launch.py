@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from jobc.compile import environment, fabric, helpers, sweep
 from jobc.compile.agent import AGENT
-from jobc.compile.plan import UV_PYTHON, Plan
+from jobc.compile.plan import NO_PYTHON, UV_PYTHON, Plan
 from jobc.compile.sbatch import signal_name
 from jobc.compile.shell import array, sq, trap_handler_note, words
 
@@ -188,7 +188,9 @@ def setup(plan: Plan) -> Iterator[str]:
         yield (
             f"jobc_torchrun=(--nnodes={plan.nodes} --nproc-per-node={plan.ranks_per_node} "
             f'--rdzv-backend={t.rdzv} --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" '
-            f'--rdzv-id="$jobc_job_id" --max-restarts={t.max_restarts} --tee=3)'
+            f'--rdzv-id="$jobc_job_id" --max-restarts={t.max_restarts} --tee=3'
+            + (" --no-python" if plan.spec.launch.python == NO_PYTHON else "")
+            + ")"
         )
     if plan.spec.monitoring.gpu_dmon_s and plan.logs is not None:
         yield "# The GPU monitor's files go beside the job log."

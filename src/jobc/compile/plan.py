@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 MIN_STEP_WAIT_S = 60
 #: The interpreter words of `launch.python: uv`: the project's venv, never synced by a rank.
 UV_PYTHON = ("uv", "run", "--no-sync", "python")
+#: `launch.python: none`: the program is an executable, run with no interpreter in front.
+NO_PYTHON = "none"
 
 CACHE_VARIABLES = (
     ("hf_home", "HF_HOME"),
@@ -142,7 +144,15 @@ def make_plan(ctx: Context, attach: str | None = None) -> Plan:
     else:
         raise CompileError("launch needs exactly one of 'program' and 'module'")
     args = tuple(r(arg, f"launch.args[{i}]") for i, arg in enumerate(launch.args))
-    python = UV_PYTHON if launch.python == "uv" else (launch.python or "python",)
+    if launch.python == NO_PYTHON and launch.module is not None:
+        raise CompileError(
+            "launch.module runs under an interpreter: launch.python none runs a program as it is"
+        )
+    python: tuple[str, ...] = UV_PYTHON if launch.python == "uv" else (launch.python or "python",)
+    if launch.python == NO_PYTHON:
+        # an executable run as it is: srun's tasks run it directly; in torchrun mode the python
+        # on PATH runs the agent, and torchrun's --no-python runs the program
+        python = ("python",) if spec.launch.mode == "torchrun" else ()
     storage = spec.storage
     caches = tuple(
         (variable, r(getattr(storage.caches, key), f"storage.caches.{key}"))

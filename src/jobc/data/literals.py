@@ -276,7 +276,11 @@ SCHEMA_DEFS: dict[str, Any] = {
                 "when the job starts, in launch.workdir: uv "
                 "for a uv project (a uv.lock there, no "
                 "container), else the python on PATH after "
-                "launch.setup.",
+                "launch.setup. none: no interpreter, the "
+                "program is an executable run as it is (a "
+                "compiled binary, a console script on PATH "
+                "after launch.setup); torchrun runs it with "
+                "--no-python.",
                 "title": "Python",
             },
             "uv_sync": {
@@ -301,7 +305,9 @@ SCHEMA_DEFS: dict[str, Any] = {
             "program": {
                 "anyOf": [{"type": "string"}, {"type": "null"}],
                 "default": None,
-                "description": "Python script to run, relative to workdir.",
+                "description": "Python script to run, relative to workdir; "
+                "with launch.python: none, an executable (a "
+                "path, or a command found on PATH).",
                 "title": "Program",
             },
             "module": {

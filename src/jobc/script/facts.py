@@ -286,7 +286,10 @@ def choose(steps: list[Step]) -> tuple[Step | None, str]:
             best, chosen = key, step
     if chosen is None or best is None:
         return None, "the script starts no step"
-    return chosen, _WHY[max(best[0], 0)]
+    why = _WHY[max(best[0], 0)]
+    if chosen.python == "none":
+        why = why.replace("Python program", "program run as it is (no interpreter)")
+    return chosen, why
 
 
 def runs(step: Step) -> bool | None:
@@ -337,6 +340,10 @@ def _rank(step: Step) -> tuple[int, int, int]:
     says = _name_says(step)
     if step.launcher is not None:
         return 6, says, srun
+    if step.python == "none" and step.launcher is None and says != 2:
+        # an executable whose name does not say it trains (`srun ray start …`): ranked as an srun
+        # step whose program the script does not write, below a Python program that trains
+        return (3 if srun else 1), says, srun
     if step.program is not None or step.module is not None:
         if srun:
             return 5, says, srun
@@ -428,6 +435,11 @@ _HELPER_PROGRAM = (
 # programs named for checking the environment before the real launch: never the training,
 # whatever runs them
 _CHECK_PROGRAM = lazy(r"preflight|sanity|check_env|env_check|checkenv|check_gpu|gpu_check|smoke")
+
+
+def helper_command(name: str) -> bool:
+    """Whether a command's name is one a helper step runs (`hostname`, `nvidia-smi`, `mkdir`)."""
+    return name in _HELPERS
 
 
 def _helper(step: Step) -> bool:

@@ -15,7 +15,7 @@ from jobc.script.decide import Decider
 from jobc.script.expand import Expander
 from jobc.script.facts import Arm, Assign, Command, Inner, Step, Trap, Word
 from jobc.script.signals import normalise
-from jobc.script.steps import Steps, env_assigns, skip_wrappers, step_words
+from jobc.script.steps import Steps, env_assigns, may_run_as_is, skip_wrappers, step_words, trains_by_name
 from jobc.script.tree import (
     Positions,
     argument_nodes,
@@ -320,6 +320,8 @@ class Flow:
             and not _MAY_LAUNCH.search(bytes(first.text))
             and self.pos.text(first, src) not in self.state.bodies
             and not (src.pieces is not None and b"JOBCUNKNOWN" in bytes(first.text))
+            and not (self.inside and not self.inside[-1].filled and may_run_as_is(self.pos.text(first, src)))
+            and not trains_by_name(self.pos.text(node, src)[:200])
         ):
             # most lines of a long script (echo, cd, module, mkdir …) start no step: their
             # words are not needed beyond the name

@@ -56,6 +56,30 @@ _LAUNCHER_FLAGS = frozenset(
 )
 # `ipython train.py` runs the file as python does (IPython on top)
 PYTHON = lazy(r"^i?python(\d+(\.\d+)?)?$")
+# `launch.python: none`: a step's program is an executable run as it is, with no interpreter
+NO_INTERPRETER = "none"
+# commands that are no training program whatever srun starts them with: shells and interpreters,
+# the shell's builtins, the tools a step's own shell runs before its program, and ray (its CLI
+# starts services or submits jobs: the program is elsewhere)
+_NOT_PROGRAM = frozenset(
+    (  # noqa: SIM905 (a list of words, read as prose)
+        "bash sh zsh dash ksh csh tcsh fish env exec eval source . cd export set unset shift trap wait "
+        "test [ [[ true false read printf echo exit return ulimit umask alias type command builtin break "
+        "continue local declare typeset readonly let getopts mapfile readarray kill pushd popd shopt hash "
+        "disown jobs fg bg caller complete compgen enable help history logout times : perl ruby node java "
+        "julia Rscript R lua php make cmake ninja git scp ssh rsync wget curl tee sed awk gawk grep find "
+        "xargs ln mv chmod chown sort head tail wc cut tr module ml spack conda docker podman podman-hpc "
+        "enroot singularity apptainer shifter ch-run charliecloud tune mamba micromamba pixi poetry pdm "
+        "pip pip3 uv wandb huggingface-cli hf which whoami id sync ldd strace gdb valgrind watch timeout "
+        "time srun sbatch salloc scontrol squeue sacct ray "
+    ).split()
+)
+# an argument that names another program the command runs: it is a tool or an interpreter in front
+_RUNS_OTHER = lazy(r"^(?:i?python[\d.]*|torchrun|accelerate|deepspeed|mpirun|srun)$|\.py$")
+_WRAPPER_SCRIPT = (".sh", ".bash", ".slurm", ".sbatch", ".zsh", ".csh", ".pl", ".rb", ".R", ".jl", ".js")
+# a console script the batch shell runs itself is the training only when its name or its
+# subcommand says so (`llamafactory-cli train x.yaml`, `g4i-train cfg.yaml`)
+_TRAINS = lazy(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|(?:^|[^a-z])sft(?:$|[^a-z])")
 _PLAIN_VARIABLE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _CONTAINER_EXEC = frozenset({"singularity", "apptainer"})
 _CONTAINER_VALUED = frozenset(
@@ -545,6 +569,12 @@ class Steps:
             step.program = words[i]
             step.args = words[i + 1 :]
             self.hydra(step)
+        elif step.python is None and words[i].literal and executable(step, first, words[i + 1 :]):
+            # a compiled binary or a console script run as it is (`srun ./train_gpt2cu -i …`,
+            # `srun g4i-train config.yaml`): the program, with no interpreter in front
+            step.python = NO_INTERPRETER
+            step.program = words[i]
+            step.args = words[i + 1 :]
 
     def hydra(self, step: Step) -> None:
         """A Hydra program's launcher plugin, from its overrides (`-m hydra/launcher=torchrun
@@ -714,7 +744,45 @@ class Steps:
             return
         else:
             step.program = words[0]
+            if step.launcher is not None and "no_python" in step.launcher.flags:
+                # `torchrun --no-python ./train_gpt2cu …`: the launcher runs it as it is
+                step.python = NO_INTERPRETER
         step.args = words[1:]
+
+
+def trains_by_name(text: str) -> bool:
+    """Whether a command's name or its subcommand (its first two words) says it trains."""
+    return bool(_TRAINS.search(" ".join(text.split(None, 2)[:2]).lower()))
+
+
+def may_run_as_is(name: str) -> bool:
+    """Whether a command's name may be a program run as it is (no shell, interpreter, builtin,
+    helper, container runner or wrapper script)."""
+    from jobc.script.facts import helper_command
+
+    base = os.path.basename(name)
+    if not base or base in _NOT_PROGRAM or helper_command(base) or PYTHON.match(base):
+        return False
+    return not (base.endswith(_WRAPPER_SCRIPT) or "=" in base or base.startswith(("-", "$")))
+
+
+def executable(step: Step, name: str, rest: list[Word]) -> bool:
+    """Whether ``name``, run by the step as its command, is a program run as it is: a compiled
+    binary or a console script, not a shell, an interpreter, a builtin, a helper or a wrapper
+    script (`./run.sh`, whose program is in another file). srun's tasks (or a step's own shell)
+    run it as the step; the batch shell itself only one whose name or subcommand says it trains."""
+    if not may_run_as_is(name):
+        return False
+    if _launchers.by_command(name, None) is not None:
+        return False
+    if any(_RUNS_OTHER.search(os.path.basename(w.text)) for w in rest):
+        # `tool input.csv python train.py`, `ipythonx train.py`: a tool in front of another
+        # program, or an interpreter jobc does not know, is no program of its own
+        return False
+    if step.srun is not None:
+        return True
+    after = rest[0].text if rest and rest[0].literal else ""
+    return trains_by_name(os.path.basename(name) + " " + after)
 
 
 def step_words(step: Step, words: list[Word]) -> Iterator[Word]:

@@ -320,7 +320,9 @@ class Launch(Section):
         description=(
             'uv → "uv run --no-sync python"; otherwise a path to a Python interpreter. null: chosen '
             "when the job starts, in launch.workdir: uv for a uv project (a uv.lock there, no "
-            "container), else the python on PATH after launch.setup."
+            "container), else the python on PATH after launch.setup. none: no interpreter, the "
+            "program is an executable run as it is (a compiled binary, a console script on PATH "
+            "after launch.setup); torchrun runs it with --no-python."
         ),
     )
     uv_sync: Literal["two-phase", "none"] = Field(
@@ -334,7 +336,13 @@ class Launch(Section):
         default_factory=UvSync, description="What the one `uv sync` installs (extras, groups, lock file)."
     )
     workdir: str | None = Field(None, description="Directory the program runs in (on shared storage).")
-    program: str | None = Field(None, description="Python script to run, relative to workdir.")
+    program: str | None = Field(
+        None,
+        description=(
+            "Python script to run, relative to workdir; with launch.python: none, an executable (a "
+            "path, or a command found on PATH)."
+        ),
+    )
     module: str | None = Field(None, description="Python module to run (python -m), instead of program.")
     args: list[ShellWord] = Field(
         default_factory=list,

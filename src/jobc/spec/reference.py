@@ -183,7 +183,8 @@ COMPILES_TO: dict[str, str] = {
     ),
     "launch.python": (
         "the interpreter words of the launch: `uv run --no-sync python` for uv, a path as given; "
-        "null: chosen when the job starts (uv for a uv project, else the python on PATH)"
+        "null: chosen when the job starts (uv for a uv project, else the python on PATH); none: "
+        "no interpreter, the program runs as it is (torchrun's `--no-python`)"
     ),
     "launch.uv_sync": "two-phase: one `uv sync` step on one node before the launch",
     "launch.uv.extras": "`uv sync --extra NAME`",
@@ -191,7 +192,7 @@ COMPILES_TO: dict[str, str] = {
     "launch.uv.groups": "`uv sync --group NAME`",
     "launch.uv.lock": "`uv sync --frozen` or `--locked`",
     "launch.workdir": "`cd` in the batch shell before the launch",
-    "launch.program": "the program the interpreter runs on every rank",
+    "launch.program": "the program the interpreter runs on every rank (with `python: none`, the executable)",
     "launch.module": "`python -m MODULE` instead of a program",
     "launch.args": "the program's arguments, each one word, `{dotted.path}` interpolated",
     "launch.pythonpath": "`PYTHONPATH` entries, prepended",

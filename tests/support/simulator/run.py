@@ -47,6 +47,9 @@ MAX_TASKS = 128
 # a run that has not ended by then is killed and said so (a safety net, not a measure: a run
 # takes well under a second)
 SAFETY_S = 900
+# training programs that are executables run as they are (a compiled binary, console scripts):
+# each runs as a program does, until it ends or a signal comes
+EXECUTABLES = ("train_gpt2cu", "g4i-train", "llamafactory-cli", "litgpt")
 # every command the stubs stand in for
 STUBS = (
     "srun",
@@ -95,6 +98,7 @@ STUBS = (
     "ibv_devinfo",
     "ray",
     "jsrun",
+    *EXECUTABLES,
 )
 
 
@@ -467,6 +471,7 @@ def _one(data: bytes, scenario: str, alloc: Allocation, setting: Setting) -> Run
         "env": batch_env(alloc, setting.name, setting.env),
         "warning": alloc.warning,
         "gpus_per_node": alloc.gpus,
+        "executables": list(EXECUTABLES),
         "cpus": setting.cpus,
         "srun": {
             "short": slurm.SRUN_SHORT,

@@ -159,7 +159,7 @@ def _status() -> int:
 
 def _runs_long(name: str, argv: list[str]) -> bool:
     """Whether the command is a program that runs (training, a launcher), not a quick check."""
-    if name in LAUNCHERS:
+    if name in LAUNCHERS or name in (CONFIG.get("executables") or ()):
         return True
     if name in CONTAINERS:
         return bool(argv) and argv[0] in ("exec", "run", "start")
