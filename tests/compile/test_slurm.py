@@ -570,3 +570,33 @@ def test_sbatch_reads_back_every_value_jobc_writes(
     for _, name in ROUND_TRIP:
         want = value if name != "output" else f"{tmp_path / value}/%x-%j.out"
         assert options.get(name) == want, (name, run.stderr)
+
+
+# An executable run as it is (`launch.python: none`): a shell script, which any python in front
+# of it would refuse as a syntax error, so a rank's file says it ran with nothing in front.
+EXECUTABLE = """\
+#!/bin/sh
+set -eu
+printf '%s %s\\n' "$0" "$*" > "$1/rank-$RANK"
+"""
+
+
+@pytest.mark.parametrize("mode", ["srun", "torchrun"])
+def test_an_executable_runs_as_it_is_in_every_rank(
+    slurm_cluster: SlurmCluster, jobs: list[int], tmp_path: Path, mode: str
+) -> None:
+    out, logs = tmp_path / "out", tmp_path / "logs"
+    out.mkdir()
+    logs.mkdir()
+    program = tmp_path / "train_bin"
+    program.write_text(EXECUTABLE)
+    program.chmod(0o755)
+    spec = _plain_spec(tmp_path, mode, program, [str(out), "--steps", "2"])
+    spec["launch"]["python"] = "none"
+    # torchrun's agent runs under the python on PATH after launch.setup: the one with torch
+    spec["launch"]["setup"] = [f'export PATH="{Path(sys.executable).parent}:$PATH"']
+    job = submit(slurm_cluster, jobs, compile_data(spec), tmp_path)
+    assert slurm_cluster.wait(job, LIMIT_S) == "COMPLETED", job_log(logs)
+    ranks = sorted(out.iterdir())
+    assert [p.name for p in ranks] == [f"rank-{rank}" for rank in range(NODES * GPUS)], job_log(logs)
+    assert {p.read_text() for p in ranks} == {f"{program} {out} --steps 2\n"}
