@@ -51,6 +51,13 @@ SCRIPTS = True
 _QUOTING = ("'", '"', "\\")
 
 
+def _can_hold(line: str, word: str) -> bool:
+    """Whether one of the shell words of ``line`` can be ``word``: shlex only takes characters
+    away (quotes, escapes, a comment), so without ``word`` in the text and without quoting, none
+    is (and shlex, its import and its character-by-character reading are not needed)."""
+    return word in line or any(quote in line for quote in _QUOTING)
+
+
 def _words(line: str) -> list[str]:
     import shlex
 
@@ -88,7 +95,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     no_sync = lookup(ctx, "UV_NO_SYNC")
     if no_sync is not None and truthy(no_sync.value):
         return
-    if launch.python not in (None, "uv") and _syncs(_words(launch.python)):
+    if launch.python not in (None, "uv") and _can_hold(launch.python, "uv") and _syncs(_words(launch.python)):
         yield Hit(
             ("launch", "python"),
             f"launch.python {launch.python!r} makes each of the {tasks} tasks sync the uv "
@@ -96,8 +103,8 @@ def check(ctx: Context) -> Iterator[Hit]:
             "python: uv (jobc syncs once on one node, then runs uv run --no-sync)",
         )
     for i, line in enumerate(launch.setup):
-        if "srun" not in line and not any(quote in line for quote in _QUOTING):
-            continue  # no word can be srun: shlex only takes characters away (quotes, escapes)
+        if not _can_hold(line, "srun"):
+            continue
         words = _words(line)
         for j, word in enumerate(words):
             if word != "srun":
