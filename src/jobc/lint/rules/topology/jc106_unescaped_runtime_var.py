@@ -76,7 +76,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from jobc.core.diagnostics import Applicability, DataPath, Hit, Severity
 from jobc.core.lazyre import lazy
@@ -85,6 +84,7 @@ from jobc.lint.rules.script._facts import derived, facts
 from jobc.spec.context import Context
 from jobc.tables.ranks import RUNTIME_NAME, RUNTIME_VAR
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from jobc.script.facts import ScriptFacts
 
