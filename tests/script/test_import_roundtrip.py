@@ -553,3 +553,22 @@ def test_a_program_run_to_compute_a_word_of_the_step_is_said(tmp_path: Path) -> 
     said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "a command substitution in it")
     assert len(said) == 1
     assert "runs a program the compiled job does not run: $(echo a torchrun hostname)" in said[0]
+
+
+def test_a_function_exported_to_the_steps_shells_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `export -f train_rank` hands the function to the step's
+    # shell through its environment (BASH_FUNC_train_rank%%), which the program inherits; the spec
+    # runs the function's program itself, and nothing said the variable was not carried
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=02:00:00\n#SBATCH --exclusive\n"
+        b"train_rank() {\n  python train.py --seed 17\n}\nexport -f train_rank\nsrun bash -c train_rank\n"
+    )
+    # near miss: a variable exported by name is carried as itself, no function said
+    fine = script.replace(
+        b"export -f train_rank\nsrun bash -c train_rank", b"export SEED=17\nsrun python train.py --seed 17"
+    )
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "BASH_FUNC_")
+    assert len(said) == 1
+    assert "line 10: export -f train_rank — hands the function to the steps' shells" in said[0]
+    assert "(BASH_FUNC_train_rank%%)" in said[0]

@@ -31,6 +31,7 @@ from jobc.script.facts import (
     choose,
     helper,
 )
+from jobc.script.flow import functions_exported
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
 
@@ -467,6 +468,13 @@ def _refused(name: str, read: str) -> str:
 def _why(cmd: Command, step: Step | None) -> str:
     name = cmd.name
     before = step is not None and cmd.span.line < step.span.line
+    exported = functions_exported(name, list(cmd.words[1:])) if name in ("export", "declare") else []
+    if exported:
+        shown = ", ".join(f"BASH_FUNC_{f}%%" for f in exported[:4]) + (", …" if len(exported) > 4 else "")
+        return (
+            f"hands the function to the steps' shells through their environment ({shown}); the "
+            "spec runs what the step runs itself, and its program's environment has no such variable"
+        )
     if name in ("cd", "pushd", "popd"):
         if not before:
             return "a change of directory after the training step starts: not carried"

@@ -125,6 +125,13 @@ class Flow:
             self.expand.declaration(src, node)
             if self.inside:
                 self.inner_exports(src, node)
+            keyword = node.children[0].type if node.children else ""
+            args = [self.pos.text(c, src) for c in node.named_children]
+            if functions_exported(keyword, args):
+                # a function handed to the steps' shells through their environment: the import says so
+                self.record(
+                    Command(keyword, self.pos.text(node, src), self.pos.where(node, src), (keyword, *args))
+                )
         elif kind == "variable_assignment":
             self.expand.assignment(src, node, exported=False)
         elif kind == "unset_command":
@@ -646,3 +653,12 @@ class Flow:
             arguments = argument_nodes(cmd)
             if arguments and self.pos.text(arguments[0], src) == "trap":
                 self.trap(self.expand.words(src, arguments), self.pos.span(cmd, src), function)
+
+
+def functions_exported(name: str, args: list[str]) -> list[str]:
+    """The functions `export -f NAME…` (or `declare -fx NAME…`) hands to the commands it starts
+    through their environment; none for any other export."""
+    options = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    if "f" not in options or "n" in options or (name == "declare" and "x" not in options):
+        return []
+    return [a for a in args if not a.startswith("-")]
