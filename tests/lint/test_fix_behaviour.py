@@ -715,3 +715,16 @@ def test_jc102_makes_a_steps_total_task_count_one_per_node_only_where_the_step_n
     assert proof.fixed == ["JC102"]
     assert "--ntasks-per-node=1 torchrun" in proof.after
     assert proof.differences == [], proof.differences
+
+
+def test_jc106_is_judged_without_bash_trace_of_the_step_it_rewrote() -> None:
+    # found by the fix-script fuzz target: under `set -x` bash traces the `bash -c '…'` JC106
+    # writes, a string over two lines, and the proof took the trace's second line for output
+    text = HEAD + (
+        "#SBATCH --ntasks-per-node=1\nset -x\n"
+        "srun torchrun --nnodes=2 --nproc_per_node=8 --node_rank=$SLURM_NODEID \\\n"
+        "  --master_addr=node0 --master_port=29500 train.py\n"
+    )
+    proof = prove(text, unsafe=True)
+    assert "JC106" in proof.fixed
+    assert proof.differences == [], proof.differences

@@ -444,3 +444,12 @@ def test_a_script_that_runs_no_program_runs_alike_in_every_scenario_and_is_run_o
     runs = simulate(program, scenarios=("complete", "signal"))
     assert {p.signals for p in runs["signal"].named("python")} == {("SIGTERM",)}
     assert {p.signals for p in runs["complete"].named("python")} == {()}
+
+
+def test_a_trace_of_a_quoted_word_over_lines_is_trace_and_what_follows_it_output() -> None:
+    from tests.support.simulator.compare import _untraced
+
+    text = "+ srun bash -c 'torchrun \\\n  train.py'\nout 1\n+ echo 'it'\\''s'\nout 2\n"
+    assert _untraced(text) == ["out 1", "out 2"]
+    # near miss: a line of output that holds a quote after a trace line is output
+    assert _untraced("+ echo x\nit's\n+ true\n") == ["it's"]

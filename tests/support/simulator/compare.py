@@ -202,11 +202,25 @@ def _files(a: Run, b: Run, ignore: Ignore) -> list[str]:
     return out
 
 
+def _untraced(text: str) -> list[str]:
+    """The lines of ``text`` but bash's `set -x` trace: each `+ …` line, and the lines a word it
+    quotes goes on over (`+ srun bash -c 'torchrun …` and the rest of the string)."""
+    out: list[str] = []
+    quoted = False
+    for line in text.splitlines():
+        if quoted or line.startswith("+"):
+            # bash quotes a traced word in single quotes, an inner one as '\'' (even either way)
+            if len(re.findall(r"(?<!\\)'", line)) % 2:
+                quoted = not quoted
+            continue
+        out.append(line)
+    return out
+
+
 def _text_lines(text: str, ignore: Ignore) -> Counter[str]:
     lines = Counter(
         _SYNTAX.sub(r"\1`…'", _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line))))
-        for line in text.splitlines()
-        if not (ignore.trace and line.startswith("+"))
+        for line in (_untraced(text) if ignore.trace else text.splitlines())
     )
     # per node, what tasks print counts once however many tasks print it
     return Counter(dict.fromkeys(lines, 1)) if ignore.per_node else lines

@@ -141,10 +141,11 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
             ignores.append(Ignore(replace=((rf"[{DASHES}-]+(?=[A-Za-z])", "<dash>"),)))
         elif code in ("JC810", "JC811", "JC814"):
             allow.tautologies.append(f)
-    if {f.code for f in findings} & {"JC802", "JC803", "JC807"}:
+    if {f.code for f in findings} & {"JC802", "JC803", "JC807", "JC106"}:
         # these fixes write commands of their own (a step in the background and its wait, the
-        # exit with its status, the trap's hand-on): under `set -x` bash traces them, and the
-        # trace (`+ …` lines, one `+` per level) is of the fix's text, not of what the job does
+        # exit with its status, the trap's hand-on, the step's `bash -c '…'`): under `set -x` bash
+        # traces them, and the trace (`+ …` lines, one `+` per level) is of the fix's text, not
+        # of what the job does
         ignores.append(Ignore(trace=True))
     allow.ignore = merged(*ignores) if ignores else Ignore()
     return allow
