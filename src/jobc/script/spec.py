@@ -308,6 +308,9 @@ def _allocation(
     if not for_lint and step is not None and not out.mode_known and step.own_launcher is None:
         _per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
         mode = out.mode
+    if not for_lint and step is not None and _launcher_program(step) is not None:
+        out.mode, out.mode_known = "torchrun", True
+        mode = out.mode
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
     if not for_lint and step is not None and step.srun is None:
         _batch_shell_step(out, step, mode, nodes)
@@ -709,7 +712,10 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             f"line {step.span.line}: uv run" if python == "uv" else "the script runs no `uv sync`"
         )
     target = step.module or step.program
-    if target is not None and (target.literal or for_lint):
+    named = None if for_lint else _launcher_program(step)
+    if named is not None and step.program is not None:
+        _launcher_program_unknown(out, step, step.program, named)
+    elif target is not None and (target.literal or for_lint):
         key = "module" if step.module is not None else "program"
         out.put(("launch", key), target.text, target.span, target.raw)
     elif for_lint:
@@ -724,7 +730,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
     # text is not its value (`case … in 1) Z=2 ;; *) Z=3 ;; esac` is either)
     variables: dict[str, str] = {}
     args: list[str] = []
-    for i, word in enumerate(step.args):
+    for i, word in enumerate(step.args if named is None else ()):
         text = word.text if word.literal else None
         if text is None:
             if not for_lint:
@@ -808,6 +814,34 @@ def _alternatives(facts: ScriptFacts, out: Derived, step: Step) -> None:
                 f"launch.program: {said}: {target or 'a program not known'} (line {step.span.line}) or "
                 f"{other_target or 'a program not known'} (line {other.span.line}); write launch.program"
             )
+
+
+def _launcher_program(step: Step) -> str | None:
+    """What the step's Python program is, when its file is a launcher of its own (`deepy.py`)."""
+    if step.launcher is not None or step.program is None:
+        return None
+    # the file's own name, even in a directory computed when the job runs (`$NEOX/deepy.py`)
+    name = (step.program.text if step.program.literal else step.program.raw).strip("\"'").rsplit("/", 1)[-1]
+    return launchers.PROGRAM_LAUNCHERS.get(name)
+
+
+def _launcher_program_unknown(out: Derived, step: Step, program: Word, named: str) -> None:
+    """`python ./deepy.py train.py configs/x.yml`: the mode is a per-node launcher's; the program
+    and arguments are the ones the launcher builds, which the script does not show."""
+    out.skip(
+        program.span,
+        step.text,
+        f"{program.raw} is {named}: jobc cannot carry the program and arguments it builds; "
+        "write launch.program and launch.args",
+    )
+    out.unknown.append(
+        f"launch.program: line {program.span.line} runs {program.raw}, {named}; write the program "
+        "it starts and its arguments"
+    )
+    out.notes.append(
+        f"launch.mode torchrun: line {program.span.line} runs {program.raw}, which starts a launcher "
+        "on each node"
+    )
 
 
 def _unknown_program(out: Derived, step: Step, target: Word | None) -> None:

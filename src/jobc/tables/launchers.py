@@ -276,6 +276,15 @@ LIGHTNING = Launcher(
 )
 
 ALL = (TORCHRUN, ACCELERATE, DEEPSPEED, MPIRUN, COMPOSER)
+
+# Python programs that are launchers themselves, by file name: run once, they start a per-node
+# launcher with a program and arguments of their own making, so the mode is a per-node
+# launcher's and the program is not the file the script names (GPT-NeoX's `python ./deepy.py
+# train.py configs/x.yml` runs DeepSpeed's launcher, with the arguments its YAML configs give)
+PROGRAM_LAUNCHERS = {
+    "deepy.py": "GPT-NeoX's launcher, which starts DeepSpeed's launcher with the program and the "
+    "arguments its YAML configs give",
+}
 BY_NAME = {entry.name: entry for entry in ALL}
 # mpirun options that take a value even though their names look like flags
 MPI_VALUED = frozenset(
