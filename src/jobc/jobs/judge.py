@@ -412,26 +412,7 @@ def _summary(
             )
         return f"a node failed: {node or 'not named'}"
     if cls == "slurm_refused":
-        what = str(fx.get("what", "")).strip()[:300]
-        if e.kind == "srun-step-refused":
-            return f"srun could not start a step in job {fx.get('job', '?')}: {what}"
-        if e.kind in ("srun-launch-credential", "srun-launch-layout"):
-            return f"node {node or '?'} refused to launch step {fx.get('job', '?')}'s tasks: {what}"
-        if e.kind == "srun-launch-incomplete":
-            started = f" (started {fx['started']} of {fx['of']} tasks)" if "of" in fx else ""
-            step = f"step {fx['job']}'s" if "job" in fx else "the step's"
-            reason = f": {what}" if what else ""
-            # (tasks that did start ran the program until srun ended them)
-            never = "; the program never ran" if str(fx.get("started", "0")) == "0" else ""
-            return f"srun could not launch {step} tasks{started}{reason}{never}"
-        if "tool" not in fx and e.sig is None:
-            return f"Slurm refused the request: {what}"  # (its words named the class: no tool read)
-        tool = fx.get("tool", "srun")
-        if e.kind == "slurm-controller-unreachable":
-            return f"{tool} could not reach the Slurm controller: {what}"
-        doing = "submit the job" if tool == "sbatch" else "get the job an allocation"
-        said = str(fx.get("said", "")).strip()[:300]
-        return f"{tool} could not {doing}: {what}" + (f" (it said before: {said})" if said else "")
+        return _refused(e, node)
     if e.kind == "ray-worker-died":
         where = f" on {node}" if node else ""
         return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
@@ -458,6 +439,31 @@ def _summary(
         what = f"C++ abort: {what}"
     desc = CLASSES.get(cls, UNKNOWN_MEANING)
     return f"{desc}: {who}: {str(what)[:300]}" if what else f"{desc}: {who}"
+
+
+def _refused(e: Event, node: str | None) -> str:
+    """What Slurm refused, by the tool that asked: a step, a launch, a submission, an allocation."""
+    fx = e.fields
+    what = str(fx.get("what", "")).strip()[:300]
+    if e.kind == "srun-step-refused":
+        return f"srun could not start a step in job {fx.get('job', '?')}: {what}"
+    if e.kind in ("srun-launch-credential", "srun-launch-layout"):
+        return f"node {node or '?'} refused to launch step {fx.get('job', '?')}'s tasks: {what}"
+    if e.kind == "srun-launch-incomplete":
+        started = f" (started {fx['started']} of {fx['of']} tasks)" if "of" in fx else ""
+        step = f"step {fx['job']}'s" if "job" in fx else "the step's"
+        reason = f": {what}" if what else ""
+        # (tasks that did start ran the program until srun ended them)
+        never = "; the program never ran" if str(fx.get("started", "0")) == "0" else ""
+        return f"srun could not launch {step} tasks{started}{reason}{never}"
+    if "tool" not in fx and e.sig is None:
+        return f"Slurm refused the request: {what}"  # (its words named the class: no tool read)
+    tool = fx.get("tool", "srun")
+    if e.kind == "slurm-controller-unreachable":
+        return f"{tool} could not reach the Slurm controller: {what}"
+    doing = "submit the job" if tool == "sbatch" else "get the job an allocation"
+    said = str(fx.get("said", "")).strip()[:300]
+    return f"{tool} could not {doing}: {what}" + (f" (it said before: {said})" if said else "")
 
 
 #: slurmctld's reports of a job's end, which speak of its batch script
