@@ -453,3 +453,15 @@ def test_a_trace_of_a_quoted_word_over_lines_is_trace_and_what_follows_it_output
     assert _untraced(text) == ["out 1", "out 2"]
     # near miss: a line of output that holds a quote after a trace line is output
     assert _untraced("+ echo x\nit's\n+ true\n") == ["it's"]
+
+
+def test_a_helper_command_whose_reader_went_away_writes_no_traceback() -> None:
+    # found by the fix-script fuzz target: `scontrol show hostnames | head -n 1` in a shell a signal
+    # ended left the stub's BrokenPipeError traceback in one run's output and not the other's
+    text = "#!/bin/bash\n#SBATCH --nodes=8\nscontrol show hostnames | true\necho done\n"
+    run = simulate(text, scenarios=("complete",))["complete"]
+    assert run.output.splitlines() == ["done"], run.output
+    assert [p.exit for p in run.named("scontrol")] == [0]
+    # near miss: a reader that reads gets every line
+    run = simulate(text.replace("| true", "| tail -n 1"), scenarios=("complete",))["complete"]
+    assert run.output.splitlines() == ["node7", "done"], run.output

@@ -593,7 +593,7 @@ def scontrol(argv: list[str]) -> None:
         nodes = os.environ.get("SLURM_JOB_NODELIST", "")
         job = os.environ.get("SLURM_JOB_ID", "")
         print(f"JobId={job} JobName={os.environ.get('SLURM_JOB_NAME', '')} NodeList={nodes} BatchHost=node0")
-    sys.stdout.flush()
+    flush()
     record.exit(0)
     os._exit(0)
 
@@ -653,7 +653,7 @@ def sbatch(argv: list[str]) -> None:
     record = Record("call", "sbatch", argv)
     number = 2000 + _counter("submitted")
     print(number if "--parsable" in argv else f"Submitted batch job {number}")
-    sys.stdout.flush()
+    flush()
     record.exit(0)
     os._exit(0)
 
@@ -668,7 +668,7 @@ def hostname(argv: list[str]) -> None:
         print(slurmlib.node_address(index or 0))
     else:
         print(name)
-    sys.stdout.flush()
+    flush()
     record.exit(0)
     os._exit(0)
 
@@ -697,7 +697,7 @@ def date(argv: list[str]) -> None:
     formats = [a[1:] for a in argv if a.startswith("+")]
     stamp = time.gmtime(NOW)
     print(time.strftime(formats[0], stamp) if formats else time.strftime("%a %b %e %H:%M:%S UTC %Y", stamp))
-    sys.stdout.flush()
+    flush()
     record.exit(0)
     os._exit(0)
 
@@ -707,9 +707,19 @@ def nvidia_smi(argv: list[str]) -> None:
     if "-L" in argv or "--list-gpus" in argv:
         for i in range(int(CONFIG.get("gpus_per_node", 0))):
             print(f"GPU {i}: Simulated GPU (UUID: GPU-{i:08d})")
-    sys.stdout.flush()
+    flush()
     record.exit(0)
     os._exit(0)
+
+
+def flush() -> None:
+    """A helper command's output written: a reader that took what it wanted and went away (`|
+    head -n 1`, or a shell ended by a signal) leaves it to no one, as the real command's would be,
+    with no traceback of the stub's."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def quiet(name: str, argv: list[str]) -> None:
