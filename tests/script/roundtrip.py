@@ -36,9 +36,11 @@ _SYSTEM = re.compile(
 )
 # interpreter options that take a value (python -W error, -X dev)
 _PY_VALUED = frozenset({"-W", "-X", "--check-hash-based-pycs"})
-# torchrun's options without a value; every other one takes the next word unless written `=`
+# torchrun's options without a value (and torch.distributed.launch's: --use-env, --no-local-rank);
+# every other one takes the next word unless written `=`
 _TORCHRUN_FLAGS = frozenset(
     {"--standalone", "--no-python", "--no_python", "--module", "-m", "--run-path", "--run_path"}
+    | {"--use-env", "--use_env", "--no-local-rank", "--no_local_rank"}
 )
 _LAUNCHER_MODULES = {
     "torch.distributed.run": "torchrun",

@@ -572,3 +572,23 @@ def test_a_function_exported_to_the_steps_shells_is_said(tmp_path: Path) -> None
     assert len(said) == 1
     assert "line 10: export -f train_rank — hands the function to the steps' shells" in said[0]
     assert "(BASH_FUNC_train_rank%%)" in said[0]
+
+
+def test_the_judge_reads_torch_distributed_launch_s_flags_as_flags(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--use_env` takes no value (torch.distributed.launch), and
+    # the judge read the program as its value and the program's first argument as the program
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:4\n#SBATCH --time=01:00:00\n"
+        b"python -m torch.distributed.launch --nproc_per_node=4 --use_env main.py e 256\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    run = roundtrip.simulate(script, scenarios=("complete",))["complete"]
+    assert {(i.target, i.args) for i in roundtrip.invocations(run)} == {("program main.py", ("e", "256"))}
+    # near miss: an option that takes a value still takes the next word
+    run = roundtrip.simulate(script.replace(b"--use_env", b"--master_port"), scenarios=("complete",))[
+        "complete"
+    ]
+    assert {i.target for i in roundtrip.invocations(run)} == {"program e"}
