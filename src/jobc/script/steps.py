@@ -147,6 +147,12 @@ def command_name(word: Word) -> str:
     return word.text if which is None else which.group(1) or which.group(2)
 
 
+def _is_uv(word: Word) -> bool:
+    """uv by its name or by a path (`~/.local/bin/uv`, `$HOME/.local/bin/uv`, where its installer
+    puts it off PATH): the same program whichever directory holds it."""
+    return os.path.basename(command_name(word).strip("\"'")) == "uv"
+
+
 def _no_walk(
     step: Step, src: _values.Src, items: list[tuple[Any, bool]], args: list[_values.Field] | None = None
 ) -> None:
@@ -480,7 +486,7 @@ class Steps:
     def program(self, step: Step, words: list[Word]) -> None:
         """Fill the step's launcher, interpreter, program or module and arguments from ``words``."""
         i = 0
-        if i < len(words) and words[i].text == "uv" and i + 1 < len(words) and words[i + 1].text == "run":
+        if i + 1 < len(words) and _is_uv(words[i]) and words[i + 1].text == "run":
             step.python = "uv"
             i += 2
             no_sync = False
