@@ -44,3 +44,14 @@ def test_another_command_is_not_uv_run(body: str) -> None:
 def test_the_imported_job_runs_what_the_script_runs(body: str, tmp_path: Path) -> None:
     outcome = round_trip((HEAD + body).encode(), tmp_path)
     assert outcome.unlisted == [], outcome.spec
+
+
+def test_every_task_syncing_by_a_path_is_jc504(tmp_path: Path) -> None:
+    from jobc.lint.scripts import lint_path
+
+    head = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+    script = tmp_path / "job.sh"
+    script.write_text(head + "srun ~/.local/bin/uv run train.py\n")
+    assert [f.span.line for f in lint_path(script).findings if f.code == "JC504"] == [5]
+    script.write_text(head + "srun ~/.local/bin/uv run --no-sync train.py\n")
+    assert [f.code for f in lint_path(script).findings if f.code == "JC504"] == []

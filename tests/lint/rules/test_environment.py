@@ -168,6 +168,21 @@ def test_jc504_fires_on_a_syncing_python(tmp_path: Path) -> None:
     assert where(result, "JC504") == [(4, 37)]
 
 
+def test_jc504_fires_on_uv_by_a_path(tmp_path: Path) -> None:
+    # where uv's installer puts it off PATH: the same uv, which syncs the same way
+    setup = "\n  program: train.py\n  setup:\n    - srun ~/.local/bin/uv sync\n"
+    assert where(lint_text(spec("", launch=setup), tmp_path), "JC504") == [(7, 7)]
+    python = "{program: train.py, python: $HOME/.local/bin/uv run python}"
+    assert where(lint_text(spec("", launch=python), tmp_path), "JC504") == [(4, 37)]
+
+
+def test_jc504_near_miss_another_command_by_a_path(tmp_path: Path) -> None:
+    setup = "\n  program: train.py\n  setup:\n    - srun ~/.local/bin/uvx-sync sync\n"
+    assert "JC504" not in codes(lint_text(spec("", launch=setup), tmp_path))
+    no_sync = "{program: train.py, python: ~/.local/bin/uv run --no-sync python}"
+    assert "JC504" not in codes(lint_text(spec("", launch=no_sync), tmp_path))
+
+
 def test_jc504_near_miss_one_task_and_no_sync(tmp_path: Path) -> None:
     result = lint_text(
         spec(

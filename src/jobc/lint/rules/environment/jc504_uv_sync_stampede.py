@@ -69,13 +69,19 @@ def _words(line: str) -> list[str]:
 
 def _syncs(words: list[str]) -> bool:
     """Whether ``words`` (a command from `uv` on) syncs an environment."""
-    if len(words) < 2 or words[0] != "uv":
+    if len(words) < 2 or not _uv(words[0]):
         return False
     if words[1] == "sync":
         return True
     if words[1] == "pip" and len(words) > 2 and words[2] in ("install", "sync"):
         return True
     return words[1] == "run" and "--no-sync" not in words
+
+
+def _uv(word: str) -> bool:
+    """uv by its name or by a path (`~/.local/bin/uv`, `$HOME/.local/bin/uv`, where its installer
+    puts it off PATH): the same program, which syncs the same way."""
+    return word.rsplit("/", 1)[-1] == "uv"
 
 
 def _one_task(options: list[str]) -> bool:
@@ -110,7 +116,7 @@ def check(ctx: Context) -> Iterator[Hit]:
             if word != "srun":
                 continue
             rest = words[j + 1 :]
-            start = next((k for k, w in enumerate(rest) if w == "uv"), None)
+            start = next((k for k, w in enumerate(rest) if _uv(w)), None)
             if start is None or _one_task(rest[:start]) or not _syncs(rest[start:]):
                 continue
             yield Hit(
