@@ -592,3 +592,18 @@ def test_the_judge_reads_torch_distributed_launch_s_flags_as_flags(tmp_path: Pat
         "complete"
     ]
     assert {i.target for i in roundtrip.invocations(run)} == {"program e"}
+
+
+def test_a_long_option_written_with_one_dash_is_one_accelerate_refuses(tmp_path: Path) -> None:
+    # found by the import fuzz target: `-num_machines 2` was read as accelerate's --num_machines;
+    # one dash makes `-n` the option, which accelerate does not have, and it refuses the line
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\n"
+        b"srun accelerate launch --num_processes 16 -num_machines 2 train.py --lr 1\n"
+    )
+    # near miss: its own short option with the value in its word (`-t3`, --tee) is read as such
+    fine = script.replace(b"-num_machines 2", b"-t3")
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "refuses")
+    assert len(said) == 1
+    assert "accelerate -num_machines 2 — no option of accelerate" in said[0]

@@ -987,9 +987,10 @@ def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
 def _knows(kind: _launchers.Launcher, option: str) -> bool:
     """Whether the launcher has ``option`` (as written, before any `=`): a short option may carry
     its value or more short flags in the same word (`-t3`, `-mq`), as argparse reads them."""
-    if kind.knows(_norm(option)):
-        return True
-    return not option.startswith("--") and len(option) > 2 and kind.knows(option[1])
+    if option.startswith("--") or len(option) <= 2:
+        return kind.knows(_norm(option))
+    # `-num_machines` is no `--num_machines`: one dash, the first letter is the option
+    return kind.knows(option[1])
 
 
 def _norm(option: str) -> str:
