@@ -1747,3 +1747,41 @@ def test_a_launchers_report_names_the_rank_of_the_strongest_first_cause(tmp_path
     )
     first = triage_files([log]).findings[0]
     assert (first.cls, first.rank) == ("port_in_use", 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # DDP's unused-parameter message on its own line, its RuntimeError glued into another
+        # rank's output: the program's exception, by its words
+        (
+            "step 40\n"
+            "[rank1]: Expected to have finished reduction in the prior iteration before starting a new "
+            "one. This error indicates that your module has parameters that were not used in producing "
+            "loss.\n",
+            ("exception", 2),
+        ),
+    ],
+)
+def test_b20_and_b21_families_read_in_other_wordings(
+    tmp_path: Path, text: str, want: tuple[str, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.evidence[0].line) == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # DDP's warning about the same parameters: a warning, no failure
+        "[W reducer.cpp:1303] Warning: find_unused_parameters=True was specified in DDP constructor, "
+        "but did not find any unused parameters in the forward pass.\n",
+        "WARNING: parameters that were not used in producing loss are frozen\n",
+    ],
+)
+def test_b20_and_b21_near_misses_give_nothing(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    assert triage_files([log]).findings == []

@@ -23,6 +23,12 @@ import re
 from jobc.jobs.findings import SIGNAL_WORDS, parse_int, signal_of
 from jobc.jobs.signatures.slurm import BASH_NOT_FOUND_WORDS
 
+#: DDP's reducer's RuntimeError for parameters a step did not use (every torch version since 1.1).
+_DDP_UNUSED = (
+    r"Expected to have finished reduction in the prior iteration|"
+    r"parameters that were not used in producing loss"
+)
+
 #: Words that make a line look like an error when no signature reads it.
 FALLBACK = re.compile(
     r"(?<![A-Za-z])(?:[A-Z][A-Za-z0-9]{0,60}(?:Error|Exception)\b|Error\b|ERROR\b|Exception\b|FATAL\b|"
@@ -47,7 +53,9 @@ FALLBACK = re.compile(
     r"can't resolve\b|server can't find|NXDOMAIN|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
     # MPICH2's mpd: `rank 0 in job 1  host_65327   caused collective abort of all ranks`
-    r"caused collective abort\b|"
+    r"caused collective abort\b|" + _DDP_UNUSED + r"|"
+    # PyTorch's DDP reducer's own message, known by its words when the exception's type before it
+    # was glued into another rank's output (`RuntimeErrorpred = model(imgs)` / `: ` / the message)
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
     + "|".join(BASH_NOT_FOUND_WORDS)
@@ -234,6 +242,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"core dumped|\bAborted\b(?! by\b| at [0-9])|KeyboardInterrupt|\bKilled\b|\bTerminated\b"
         ),
     ),
+    # the program's own mistake, said by the message of an exception whose type line was lost
+    ("exception", re.compile(_DDP_UNUSED)),
     (
         "exit_code",
         re.compile(
