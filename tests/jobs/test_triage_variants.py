@@ -1761,6 +1761,10 @@ def test_a_launchers_report_names_the_rank_of_the_strongest_first_cause(tmp_path
             "loss.\n",
             ("exception", 2),
         ),
+        # a script with CRLF line endings: the kernel's bad interpreter, and env's message whose
+        # program name ended in a carriage return (the line splits there)
+        ("$ ./run.sh\n/bin/bash^M: bad interpreter: No such file or directory\n", ("missing_program", 2)),
+        ("step 1\n/usr/bin/env: 'python3\r': No such file or directory\n", ("missing_program", 2)),
     ],
 )
 def test_b20_and_b21_families_read_in_other_wordings(
@@ -1785,3 +1789,11 @@ def test_b20_and_b21_near_misses_give_nothing(tmp_path: Path, text: str) -> None
     log = tmp_path / "x.log"
     log.write_text(text, encoding="utf-8")
     assert triage_files([log]).findings == []
+
+
+def test_a_missing_file_with_its_name_is_no_missing_program(tmp_path: Path) -> None:
+    """Only a `No such file or directory` whose name a carriage return ate is a CRLF script's
+    interpreter; a command's missing file with its name is a line in words."""
+    log = tmp_path / "x.log"
+    log.write_text("cp: cannot stat 'a.txt': No such file or directory\n", encoding="utf-8")
+    assert triage_files([log]).findings[0].cls == "unknown"

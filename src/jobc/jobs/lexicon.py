@@ -178,7 +178,10 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"executable file (?:`[^`\n]{1,200}` )?not found|[Uu]nknown command\b|"
             # Open MPI's launcher (help-orterun.txt): `… as it could not access or execute an executable`
             r"unable to launch the specified application as it could not access|"
-            + "|".join(BASH_NOT_FOUND_WORDS)
+            # a script saved with CRLF line endings: the kernel's `#!/bin/bash^M: bad interpreter`,
+            # and a program's name whose `\r` sent the cursor back, so only the message is left
+            # (`: No such file or directory`, or `': No …` where the carriage return split the line)
+            r"\bbad interpreter\b|^\s{0,8}'?: No such file or directory\s*$|" + "|".join(BASH_NOT_FOUND_WORDS)
         ),
     ),
     (
