@@ -21,6 +21,7 @@ from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.core.record import record
 from jobc.script import values as _values
+from jobc.script.allocation import gpus_per_node
 from jobc.script.facts import ScriptFacts
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -57,8 +58,6 @@ class Known:
 
 def allocation(facts: ScriptFacts) -> dict[str, Known]:
     """The variables Slurm sets for the batch shell whose values the script's directives fix."""
-    from jobc.script.spec import gpus_per_node
-
     honoured = facts.honoured()
     out: dict[str, Known] = {}
 

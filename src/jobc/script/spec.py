@@ -14,8 +14,10 @@ import re
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
-from jobc.core.numbers import SLURM_MAX, ascii_int, shown
+from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
+from jobc.script.allocation import gpus_per_node
+from jobc.script.allocation import slurm_int as _int
 from jobc.script.carry import carry
 from jobc.script.cpu import cpu_sign
 from jobc.script.derived import Derived
@@ -101,56 +103,6 @@ def _job_name(facts: ScriptFacts) -> str:
     return cleaned or "job"
 
 
-def _int(text: str | None, minimum: int = 0) -> int | None:
-    """A count as Slurm reads it (`--nodes=2-4`: the least sbatch may give); None when Slurm would
-    refuse it (JC809 says why): not ASCII digits, below ``minimum`` or past a C int."""
-    if text is None:
-        return None
-    value = ascii_int(text.split("-")[0].split(",")[0])
-    return value if value is not None and minimum <= value <= SLURM_MAX else None
-
-
-def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive | None]:
-    """GPUs per node the directives ask for, the GPU type named, and the directive that said it."""
-    honoured = facts.honoured()
-    nodes = _int(honoured["nodes"].value) if "nodes" in honoured else 1
-    for key in ("gpus-per-node", "gres", "gpus"):
-        d = honoured.get(key)
-        if d is None or d.value is None:
-            continue
-        if key == "gres":
-            for part in d.value.split(","):
-                bits = part.strip().split("(")[0].split(":")  # gpu:a100:8(S:0-1): sockets follow
-                if bits[0] != "gpu" or len(bits) > 3:
-                    continue
-                if len(bits) == 1:
-                    return 1, None, d
-                if len(bits) == 2:
-                    n = ascii_int(bits[1])
-                    return (n, None, d) if n is not None else (1, bits[1], d)
-                if (n := ascii_int(bits[2])) is not None:
-                    return n, bits[1], d
-            continue
-        kind, _, count = d.value.rpartition(":")
-        n = _int(count)
-        if n is None:
-            continue
-        if key == "gpus":
-            if not nodes or n % nodes:
-                continue
-            n //= nodes
-        return n, kind or None, d
-    d = honoured.get("gpus-per-task")
-    if d is not None and d.value is not None:
-        # --gpus-per-task=N (or TYPE:N) times the tasks each node runs
-        kind, _, count = d.value.rpartition(":")
-        n = _int(count)
-        tasks = _directive_tasks(honoured, nodes or 1)
-        if n is not None and tasks is not None:
-            return n * tasks, kind or None, d
-    return None, None, None
-
-
 def _step_gpus(step: Step | None, nodes: int) -> tuple[int, Word] | None:
     """GPUs per node the step's own srun asks for (--gpus-per-node, --gres=gpu:N, --gpus=N over
     the nodes, --gpus-per-task=N times the tasks per node)."""
@@ -181,19 +133,6 @@ def _step_gpus(step: Step | None, nodes: int) -> tuple[int, Word] | None:
                 continue
             n *= tasks
         return n, word
-    return None
-
-
-def _directive_tasks(honoured: dict[str, Directive], nodes: int) -> int | None:
-    """Tasks per node the directives ask for: --ntasks-per-node, or --ntasks spread evenly."""
-    per = honoured.get("ntasks-per-node")
-    if per is not None and (n := _int(per.value)) is not None:
-        return n
-    total = honoured.get("ntasks")
-    if total is not None and (n := _int(total.value)) is not None and nodes and n % nodes == 0:
-        return n // nodes
-    if total is None:
-        return 1  # sbatch's default: one task per node
     return None
 
 
