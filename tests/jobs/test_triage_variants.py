@@ -1765,6 +1765,12 @@ def test_a_launchers_report_names_the_rank_of_the_strongest_first_cause(tmp_path
         # program name ended in a carriage return (the line splits there)
         ("$ ./run.sh\n/bin/bash^M: bad interpreter: No such file or directory\n", ("missing_program", 2)),
         ("step 1\n/usr/bin/env: 'python3\r': No such file or directory\n", ("missing_program", 2)),
+        # Gloo's process group that could not connect its peers, in another writer's prefix
+        (
+            "step 1\n[E ProcessGroupGloo.cpp:137] Gloo connectFullMesh failed with "
+            "[../third_party/gloo/gloo/transport/tcp/pair.cc:210] Connection refused\n",
+            ("rendezvous", 2),
+        ),
     ],
 )
 def test_b20_and_b21_families_read_in_other_wordings(
@@ -1783,6 +1789,8 @@ def test_b20_and_b21_families_read_in_other_wordings(
         "[W reducer.cpp:1303] Warning: find_unused_parameters=True was specified in DDP constructor, "
         "but did not find any unused parameters in the forward pass.\n",
         "WARNING: parameters that were not used in producing loss are frozen\n",
+        # Gloo's mesh set up: an info line, no failure
+        "[I ProcessGroupGloo.cpp:750] Gloo connectFullMesh done in 12 ms\n",
     ],
 )
 def test_b20_and_b21_near_misses_give_nothing(tmp_path: Path, text: str) -> None:

@@ -190,6 +190,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"[Rr]endezvous|TCPStore|init_process_group|store based barrier|initiali[sz]ing process group|"
             # JAX's (and TensorFlow's) coordination service: the tasks never all registered
             r"coordination service|Wait_for_all_tasks_to_register|cluster registration failed|"
+            # Gloo's process group that could not connect to every peer while it was being set up
+            r"\bconnectFullMesh failed\b|"
             # a job script's own lookup of a host (the master's, a peer's) that does not resolve:
             # the address the ranks were to meet at does not exist (nslookup, host, dig's words)
             r"nslookup: can't resolve|\*\* server can't find \S{1,253}: NXDOMAIN|"
