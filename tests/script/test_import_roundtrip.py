@@ -607,3 +607,23 @@ def test_a_long_option_written_with_one_dash_is_one_accelerate_refuses(tmp_path:
     said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "refuses")
     assert len(said) == 1
     assert "accelerate -num_machines 2 — no option of accelerate" in said[0]
+
+
+def test_an_export_with_no_value_is_carried_as_empty(tmp_path: Path) -> None:
+    # found by the import fuzz target: `export OMP_NUM_THREADS=` sets the variable, empty, for the
+    # program; the import read the missing value as one computed when the job runs and left the
+    # export out without a word
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=01:00:00\nexport OMP_NUM_THREADS=\t\nexport WANDB_MODE=\n"
+        b"srun python train.py --steps 10\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["env"] == {"OMP_NUM_THREADS": "", "WANDB_MODE": ""}
+    # near miss: a value computed when the job runs is still listed as not carried
+    (tmp_path / "near").mkdir()
+    near = round_trip(script.replace(b"WANDB_MODE=\n", b"WANDB_MODE=$(cat mode)\n"), tmp_path / "near")
+    assert near.unlisted == [], near.spec
+    assert "WANDB_MODE" not in yaml.safe_load(near.spec or "")["env"]
+    assert any("export WANDB_MODE=$(cat mode)" in line for line in near.listed), near.listed

@@ -146,9 +146,8 @@ class Expander:
             self.state.reads[name] = reads
         if exported or self.state.allexport:
             self.state.export(name)
-        single = (
-            value is not None and len(value) == 1 and value_node is not None and value_node.type != "array"
-        )
+        # `export NAME=` (no value at all) is the empty string, as `NAME=""` is: the program sees it set
+        single = value is not None and len(value) == 1 and (value_node is None or value_node.type != "array")
         literal = single and value is not None and _values.literal(value[0])
         text = _values.text(value[0]) if literal and value is not None else None
         if not self.in_step:  # the batch shell's: a step's own shell exports to its program only
