@@ -19,10 +19,14 @@ FORMS = [
     "python ./deepy.py train.py configs/125M.yml configs/local_setup.yml\n",
     "python $NEOX/deepy.py $NEOX/train.py -d configs 34b.yml\n",
     'python3 /opt/gpt-neox/deepy.py train.py "configs/llemma.yml"\n',
+    "srun --ntasks-per-node=1 python deepy_torchrun.py train.py config.yml\n",
+    # source: EleutherAI/gpt-neox examples/slurm_torchrun/slurm_torchrun_usage.sh (the form; shortened)
+    "srun -l apptainer exec --nv $IMG bash -c '\n  cd /code\n  python deepy_torchrun.py train.py c.yml\n'\n",
 ]
 NEAR_MISSES = [
     ("python ./deepy_utils.py train.py\n", "deepy_utils.py"),
     ("python train.py --launcher deepy.py\n", "train.py"),
+    ("srun python deepy_torchrun_test.py train.py\n", "deepy_torchrun_test.py"),
 ]
 
 
@@ -34,7 +38,7 @@ def test_a_launcher_program_sets_the_mode_and_leaves_the_program_unknown(body: s
     assert launch.get("program") is None
     assert launch.get("module") is None
     assert launch.get("args") == []
-    assert any("GPT-NeoX's launcher" in line and "write the program" in line for line in derived.unknown)
+    assert any("GPT-NeoX's" in line and "write the program" in line for line in derived.unknown)
 
 
 @pytest.mark.parametrize(("body", "program"), NEAR_MISSES)

@@ -284,6 +284,10 @@ ALL = (TORCHRUN, ACCELERATE, DEEPSPEED, MPIRUN, COMPOSER)
 PROGRAM_LAUNCHERS = {
     "deepy.py": "GPT-NeoX's launcher, which starts DeepSpeed's launcher with the program and the "
     "arguments its YAML configs give",
+    # the same command line, but torchrun once per node (srun's task on each node; its node rank
+    # is $RANK, its processes $SLURM_GPUS_ON_NODE)
+    "deepy_torchrun.py": "GPT-NeoX's torchrun launcher, which starts torchrun on its node with the "
+    "program and the arguments its YAML configs give",
 }
 BY_NAME = {entry.name: entry for entry in ALL}
 # mpirun options that take a value even though their names look like flags
