@@ -41,7 +41,7 @@ _MAY_LAUNCH = lazy_bytes(
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
     rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
     rb"podman-hpc|nsys|conda|mamba|"
-    rb"micromamba|pixi|poetry|pdm|[\w.+-]*\.py|[\w.+-]*\.sh)$"
+    rb"micromamba|pixi|poetry|pdm|Rscript|julia|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )
 _MAX_CALLS = 16  # functions followed inside one another
 _MAX_SOURCED = 8  # files followed through `source`

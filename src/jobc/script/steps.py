@@ -58,6 +58,15 @@ _LAUNCHER_FLAGS = frozenset(
 PYTHON = lazy(r"^i?python(\d+(\.\d+)?)?$")
 # `launch.python: none`: a step's program is an executable run as it is, with no interpreter
 NO_INTERPRETER = "none"
+# interpreters of other languages that run a script file as python does (`Rscript train.R`, `julia
+# --project=. train.jl`): the interpreter is launch.python, the file the program (the spec runs
+# `PYTHON PROGRAM ARGS`); by name, with their options that take the next word
+OTHER_INTERPRETERS = {
+    "Rscript": frozenset(),
+    "julia": frozenset({"-t", "--threads", "-p", "--procs", "-J", "--sysimage", "-L", "--load", "-C", "-O"}),
+}
+# their options that give code on the command line instead of a file
+_CODE_OPTIONS = frozenset({"-e", "-E", "--eval", "--print"})
 # commands that are no training program whatever srun starts them with: shells and interpreters,
 # the shell's builtins, the tools a step's own shell runs before its program, and ray (its CLI
 # starts services or submits jobs: the program is elsewhere)
@@ -140,11 +149,15 @@ _CONFIG_KEYS = ("num_machines", "num_processes", "machine_rank", "main_process_i
 
 def command_name(word: Word) -> str:
     """The command a word names: its text, or for `$(which singularity)`, `$(command -v srun)`,
-    `` `which python` `` the command of that name on PATH, as the name alone runs it."""
+    `` `which python` `` the command of that name on PATH, as the name alone runs it. A computed
+    word keeps its quotes in its text: `"$CONDA_PREFIX/bin/python"` names the command inside them."""
     if word.literal:
         return word.text
     which = _WHICH.fullmatch(word.raw.strip('"'))
-    return word.text if which is None else which.group(1) or which.group(2)
+    if which is not None:
+        return which.group(1) or which.group(2)
+    text = word.text
+    return text[1:-1] if len(text) > 1 and text[0] == text[-1] == '"' and '"' not in text[1:-1] else text
 
 
 def _is_uv(word: Word) -> bool:
@@ -568,6 +581,9 @@ class Steps:
                 step.args = words[j + 1 :]
                 self.hydra(step)
             return
+        if base in OTHER_INTERPRETERS:
+            self.other_interpreter(step, words, i, first, OTHER_INTERPRETERS[base])
+            return
         if first.endswith(".py") and words[i].literal:
             # `uv run train.py`, or an executable Python file (`srun ./train.py`) run by its `#!`
             if step.python != "uv":
@@ -581,6 +597,28 @@ class Steps:
             step.python = NO_INTERPRETER
             step.program = words[i]
             step.args = words[i + 1 :]
+
+    def other_interpreter(
+        self, step: Step, words: list[Word], i: int, first: str, valued: frozenset[str]
+    ) -> None:
+        """`Rscript train.R`, `julia -t 8 train.jl`: the file after the interpreter's options is
+        the program, the interpreter launch.python; code given with `-e` is no program file."""
+        if step.python is None:
+            step.python = first
+        j = i + 1
+        while j < len(words) and words[j].text.startswith("-") and words[j].text not in _CODE_OPTIONS:
+            j += 2 if words[j].text in valued else 1
+        j = min(j, len(words))
+        if j > i + 1:
+            # the interpreter's own options (`--vanilla`, `-t 8`): no spec field holds them
+            text = " ".join(w.raw for w in words[i + 1 : j])
+            step.inner.append(Inner(f"{os.path.basename(first)} {text}", words[i + 1].span, "python-option"))
+        if j + 1 < len(words) and words[j].text in _CODE_OPTIONS:
+            step.code = words[j + 1]
+            step.args = words[j + 2 :]
+        elif j < len(words):
+            step.program = words[j]
+            step.args = words[j + 1 :]
 
     def hydra(self, step: Step) -> None:
         """A Hydra program's launcher plugin, from its overrides (`-m hydra/launcher=torchrun
