@@ -63,6 +63,14 @@ FORMS = [
         "srun",
         "train.py",
     ),
+    # the image's runscript, a shell, given `-c` and a command string (UCF-VIT on Frontier)
+    (
+        "srun -n 8 apptainer run ../vit.sif -c \\\n"
+        '"python ../training_scripts/train_class_simple.py ../configs/base_config.yaml"\n',
+        "srun",
+        "../training_scripts/train_class_simple.py",
+    ),
+    ("srun singularity run --nv -B /data img.sif -c 'cd /code && python train.py'\n", "srun", "train.py"),
 ]
 
 NEAR_MISSES = [
@@ -76,6 +84,10 @@ NEAR_MISSES = [
     'srun "$RUNNER" python3 main.py\n',
     # the array's paths add different programs: the program is not known
     'S=(srun -l)\nif [ -n "$M" ]; then S+=(python train.py); else S+=(python eval.py); fi\n"${S[@]}"\n',
+    # `exec` runs the command named after the image: `-c` is no runscript's shell option
+    "srun apptainer exec img.sif -c 'python train.py'\n",
+    # `-c` later among the runscript's arguments: the runscript's own option
+    "srun apptainer run img.sif --cfg x -c 'python train.py'\n",
 ]
 
 

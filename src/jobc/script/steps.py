@@ -264,6 +264,11 @@ class Steps:
         elif _dash_c_at(rest, 0):
             # `bash -c STRING NAME A B`: NAME is the shell's $0, A and B its "$@"
             self.inner_script(step, rest[2], span, [field(w) for w in rest[4:]] if len(rest) > 3 else None)
+        elif _runscript_dash_c(words, i):
+            # `apptainer run IMG -c "python train.py"`: the image's runscript hands its arguments
+            # to a shell (`exec /bin/bash "$@"`), and `-c STRING` is that shell's command string
+            step.inner.append(Inner(f"{words[i - 1].raw} {rest[0].raw}", rest[0].span, "runscript"))
+            self.inner_script(step, rest[1], span, [field(w) for w in rest[3:]] if len(rest) > 2 else None)
         else:
             self.program(step, rest)
             self.relative(step)
@@ -947,6 +952,22 @@ def _dash_c_at(words: list[Word], i: int) -> bool:
         and os.path.basename(words[i].text) in ("bash", "sh")
         and dash_c(words[i + 1].text)
     )
+
+
+def _runscript_dash_c(words: list[Word], i: int) -> bool:
+    """Whether ``words[i:]`` is `-c STRING` right after the image of `singularity|apptainer run`:
+    the arguments the image's runscript gets, a shell's command string (no other program the
+    runscript may be takes `-c` and a command line)."""
+    if i + 1 >= len(words) or not dash_c(words[i].text) or words[i].text != "-c":
+        return False
+    for k in range(i - 2, -1, -1):
+        if (
+            os.path.basename(command_name(words[k])) in _CONTAINER_EXEC
+            and words[k + 1].text == "run"
+            and _past_options(words, k + 2, _CONTAINER_VALUED) + 1 == i
+        ):
+            return True
+    return False
 
 
 def _between(first: Word, last: Word) -> Span:
