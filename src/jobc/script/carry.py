@@ -775,6 +775,8 @@ _INNER_WHY = {
     "hydra-torchrun": "Hydra's torchrun launcher, which starts an agent per node that forks its workers: "
     "launch.mode torchrun does that, so the override and its hydra.launcher settings are not passed on "
     "(the program's multirun runs each job in the worker's process)",
+    "started-by": "a command computed when the job runs (an interpreter, a launcher or a wrapper script) "
+    "starts the program after it: not carried, and what it is, with it the launch mode, is not known",
     "runscript": "the image's runscript, a shell given `-c`, runs the command string: the spec runs the "
     "program in it (the container's image is container.image)",
     "srun-option": "the tasks see only the variables it names: not carried (jobc's srun passes them all)",

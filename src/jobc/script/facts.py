@@ -174,6 +174,10 @@ class Step:
     # Hydra multirun whose launcher plugin its config, or a plugin jobc does not know, chooses):
     # the word that says so; the launch mode is then not known
     own_launcher: Word | None = None
+    # the program file is started by a command computed when the job runs (`$LAUNCH_CMD train.py`,
+    # `"$WRAPPER" train.py`): an interpreter, a launcher or a wrapper script, the text does not
+    # say which; the word that holds it
+    started_by: Word | None = None
     # the unquoted heredoc srun's tasks read (`srun bash <<EOF … EOF`): its body, where it was
     # written, with the quotes a heredoc keeps as text blanked out, since the batch shell expands
     # it once, quotes and all, before any task reads it

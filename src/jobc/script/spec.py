@@ -244,6 +244,12 @@ def _allocation(
             f"plugin ({step.own_launcher.raw}) jobc does not read: one process, or the workers of "
             "a launcher, is not known; write launch.mode"
         )
+    if step is not None and step.started_by is not None and step.launcher is None:
+        # `$LAUNCH_CMD train.py`: one process or a launcher's workers, the text does not say;
+        # srun's one task per GPU says it whatever each task runs
+        out.mode_known = _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
+        if not for_lint and not out.mode_known:
+            _launcher_by_name(out, step, step.started_by)
     if not for_lint and step is not None and not out.mode_known and step.own_launcher is None:
         _per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
         mode = out.mode
@@ -392,6 +398,29 @@ def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | 
         f"launch.mode torchrun is inferred, not read: line {span.line} asks one task per node on nodes "
         f"of {gpus} GPUs, the way a per-node launcher is started, and what line {step.span.line} runs "
         "is not in the script; check it"
+    )
+
+
+def _launcher_by_name(out: Derived, step: Step, word: Word) -> None:
+    """`$accelerate_cmd train.py`, `$TORCHRUN_CMD train.py`: the command is computed when the job
+    runs (by a helper script, from the job's arguments), but the variable that holds it is named
+    for a launcher that runs once per node. The import takes launch.mode torchrun from that name
+    and says it is inferred, to be checked; a name that names no launcher (`$CMD`, `$LAUNCHER`)
+    leaves the mode not known."""
+    found = re.fullmatch(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?', word.raw)
+    if found is None:
+        return
+    name = found.group(1)
+    parts = set(re.split(r"_+", name.lower()))
+    entry = next((e for e in launchers.ALL if e.per_node and e.name in parts), None)
+    if entry is None:
+        return
+    out.mode, out.mode_known = "torchrun", True
+    out.sources[("launch", "mode")] = f"inferred from the name ${name} on line {word.span.line}"
+    out.notes.append(
+        f"launch.mode torchrun is inferred, not read: line {word.span.line} starts the program with "
+        f"${name}, a command computed when the job runs whose name says {entry.name} (a launcher "
+        "that runs once per node); check it"
     )
 
 

@@ -90,6 +90,8 @@ _WRAPPER_SCRIPT = (".sh", ".bash", ".slurm", ".sbatch", ".zsh", ".csh", ".pl", "
 # subcommand says so (`llamafactory-cli train x.yaml`, `g4i-train cfg.yaml`)
 _TRAINS = lazy(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|(?:^|[^a-z])sft(?:$|[^a-z])")
 _PLAIN_VARIABLE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+# a variable, or a file under a variable's directory (`$BASE/launch.sh`): no command substitution
+_VARIABLE_PATH = lazy(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?(?:/[\w.+/-]*)?")
 _CONTAINER_EXEC = frozenset({"singularity", "apptainer"})
 _CONTAINER_VALUED = frozenset(
     {
@@ -591,7 +593,7 @@ class Steps:
             return
         if first.endswith(".py") and words[i].literal:
             # `uv run train.py`, or an executable Python file (`srun ./train.py`) run by its `#!`
-            if step.python != "uv":
+            if step.python != "uv" and step.started_by is None:
                 step.inner.append(Inner(first, words[i].span, "executable"))
             step.program = words[i]
             step.args = words[i + 1 :]
@@ -691,13 +693,35 @@ class Steps:
         ):
             j += 1
         kind = "wrapper"
-        if j == i:
+        if (
+            j == i
+            and i + 1 < len(words)
+            and words[i].literal
+            and words[i].text.endswith((".sh", ".bash"))
+            and words[i + 1].literal
+            and words[i + 1].text.endswith(".py")
+        ):
+            # `./launch.sh pretrain_gpt.py …`: a wrapper script the batch script does not hold,
+            # given a Python file first (read below as the computed command before one is)
+            j = i + 1
+        elif j == i:
             j, kind = _past_wrapper(words, i), "named-wrapper"
         if j == i or j >= len(words):
             return i
         after = words[j].text
         nxt = words[j + 1].text if j + 1 < len(words) else None
-        if not PYTHON.match(os.path.basename(after)) and _launchers.by_command(after, nxt) is None:
+        if (
+            kind == "wrapper"
+            and words[j].literal
+            and after.endswith(".py")
+            and (words[j - 1].literal or _VARIABLE_PATH.fullmatch(words[j - 1].raw.strip('"')))
+        ):
+            # `$LAUNCH_CMD train.py …`, `"$LAUNCH_SCRIPT" pretrain_gpt.py …`: whatever the computed
+            # command is (an interpreter, a launcher with its options, a wrapper script), the
+            # Python file after it is what it runs; what starts it is not known
+            step.started_by = words[j - 1]
+            kind = "started-by"
+        elif not PYTHON.match(os.path.basename(after)) and _launchers.by_command(after, nxt) is None:
             return i
         first, last = words[i], words[j - 1]
         at = (
