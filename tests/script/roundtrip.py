@@ -26,6 +26,7 @@ from jobc.lint.imported import imported
 from jobc.lint.pipeline import lint_file
 from jobc.script.parse import read_bytes
 from tests.support.simulator import Process, Run, simulate
+from tests.support.simulator import launchers as torch_options
 from tests.support.simulator.run import EXECUTABLES
 
 # variables Slurm, the sandbox or the shell set, compared by the simulator's own tests: what a
@@ -36,12 +37,6 @@ _SYSTEM = re.compile(
 )
 # interpreter options that take a value (python -W error, -X dev)
 _PY_VALUED = frozenset({"-W", "-X", "--check-hash-based-pycs"})
-# torchrun's options without a value (and torch.distributed.launch's: --use-env, --no-local-rank);
-# every other one takes the next word unless written `=`
-_TORCHRUN_FLAGS = frozenset(
-    {"--standalone", "--no-python", "--no_python", "--module", "-m", "--run-path", "--run_path"}
-    | {"--use-env", "--use_env", "--no-local-rank", "--no_local_rank"}
-)
 _LAUNCHER_MODULES = {
     "torch.distributed.run": "torchrun",
     "torch.distributed.launch": "torchrun",
@@ -107,10 +102,26 @@ def _accelerate_option(word: str) -> str:
     return "--" + name[2:].replace("-", "_")
 
 
+def _torchrun_argv(p: Process) -> list[str] | None:
+    """torchrun's own command line, when the process is torchrun (`torchrun`, `python -m
+    torch.distributed.run` or `.launch`)."""
+    if p.name == "torchrun":
+        return list(p.argv)
+    if p.name.startswith("python"):
+        rest = _python(list(p.argv))[1]
+        if rest[:1] == ["-m"] and rest[1:2] in (["torch.distributed.run"], ["torch.distributed.launch"]):
+            return rest[2:]
+    return None
+
+
 def refused(p: Process) -> str | None:
-    """The option an `accelerate launch` the stubs recorded has and accelerate refuses (it has no
-    such option), if any: that step starts no program."""
+    """The option an `accelerate launch` or a torchrun the stubs recorded has and the launcher
+    refuses (it has no such option, or it begins several of torchrun's), if any: that step starts
+    no program."""
     argv = list(p.argv)
+    torchrun = _torchrun_argv(p)
+    if torchrun is not None:
+        return torch_options.refused(torchrun)
     if p.name == "accelerate" and argv[:1] == ["launch"]:
         argv = argv[1:]
     elif p.name.startswith("python") and _python(argv)[1][:2] == ["-m", "accelerate.commands.launch"]:
@@ -172,10 +183,13 @@ def _launched(kind: str, argv: list[str]) -> tuple[str, tuple[str, ...], tuple[s
         )
         rest = _past_options(argv, flags)
     else:
-        flags = _TORCHRUN_FLAGS
-        head = argv[: len(argv) - len(_past_options(argv, flags))]
+        # torchrun, read as its own parser reads it: nothing when it refuses the line
+        at, _ = torch_options.parse(argv)
+        if at is None:
+            return None
+        head = {torch_options.option(w)[0] for w in argv[:at] if w.startswith("-")}
         module = "-m" in head or "--module" in head
-        rest = _past_options(argv, flags)
+        rest = argv[at:]
         if ("--no-python" in head or "--no_python" in head) and rest and rest[0].startswith("python"):
             options, rest = _python(rest[1:])
             return _target(rest, options)
@@ -330,10 +344,15 @@ def _refusals(run: Run, listed: list[str]) -> list[str]:
     """The script's launches that start nothing, as the launcher refuses an option it does not have:
     the spec, which runs a program there, must say that the launcher refuses that option."""
     out = []
-    for option in dict.fromkeys(o for p in run.processes if (o := refused(p)) is not None):
+    found = {
+        (o, "torchrun" if _torchrun_argv(p) is not None else "accelerate"): None
+        for p in run.processes
+        if (o := refused(p)) is not None
+    }
+    for option, launcher in found:
         said = [line for line in listed if "refuses" in line]
         if not _names(option, said) and not any(_written_as(option, line) for line in said):
-            out.append(f"accelerate refuses {option} and starts no program; the spec does not say so")
+            out.append(f"{launcher} refuses {option} and starts no program; the spec does not say so")
     return out
 
 

@@ -627,3 +627,57 @@ def test_an_export_with_no_value_is_carried_as_empty(tmp_path: Path) -> None:
     assert near.unlisted == [], near.spec
     assert "WANDB_MODE" not in yaml.safe_load(near.spec or "")["env"]
     assert any("export WANDB_MODE=$(cat mode)" in line for line in near.listed), near.listed
+
+
+def test_an_option_torchrun_does_not_have_is_said_to_be_refused(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--rdd -n zv_endpoint=…` are no options of torchrun, whose
+    # argparse parser refuses the line and starts nothing; the import listed them as options jobc
+    # does not carry and ran the program after them, and the judge read `zv_endpoint=…` as the
+    # program
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdd -n zv_endpoint=h:29400 "
+        b"train.py --lr 1\n"
+    )
+    # near miss: a unique prefix of one of its options (`--standa`: --standalone) is that option
+    fine = script.replace(b"--rdd -n zv_endpoint=h:29400", b"--standa")
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "refuses")
+    assert [line.split(" — ")[0] for line in said] == [
+        "#   line 6: torchrun -n zv_endpoint=h:29400",
+        "#   line 6: torchrun --rdd",
+    ]
+    assert all("no option of torchrun (of any version)" in line for line in said)
+
+
+def test_a_prefix_of_several_torchrun_options_is_said_to_be_refused(tmp_path: Path) -> None:
+    # torchrun's argparse reads a prefix of several of its options as ambiguous and refuses the
+    # line, before the program (`--nproc 8`) and among the program's arguments (`--log x`:
+    # --log-dir, --logs-specs; pytorch/pytorch issue #120601) alike
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\nsrun torchrun --nnodes=2 --nproc 8 train.py --log x --lr 1\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "ambiguous option" in line]
+    assert [line.split(" — ")[0] for line in said] == ["#   line 6: torchrun --nproc 8", "#   line 6: --log"]
+    # the program's argument alone, once the option before the program is written in full
+    whole = script.replace(b"--nproc 8", b"--nproc-per-node 8")
+    (tmp_path / "whole").mkdir()
+    outcome = round_trip(whole, tmp_path / "whole")
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "ambiguous option" in line]
+    assert [line.split(" — ")[0] for line in said] == ["#   line 6: --log"]
+    # the judge holds the listing to it
+    run = roundtrip.simulate(whole, scenarios=("complete",))["complete"]
+    assert roundtrip._refusals(run, []) == [
+        "torchrun refuses --log and starts no program; the spec does not say so"
+    ]
+    # near miss: the program's own options that begin none or one of torchrun's are no refusal
+    (tmp_path / "fine").mkdir()
+    fine = round_trip(whole.replace(b"--log x", b"--logging x --local_rank 0"), tmp_path / "fine")
+    assert fine.unlisted == [], fine.spec
+    assert not [line for line in fine.listed if "refuses" in line], fine.listed

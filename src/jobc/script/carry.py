@@ -212,7 +212,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         for key, word in launcher.options.items():
             why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
             if key in launcher.unknown:
-                why = _refused(launcher.name, f"`{word.raw}` read as the option and its value")
+                why = _refused(launcher.name, f"`{word.raw}` read as the option and its value", key)
             nowhere = _set_nowhere(word.raw, facts)
             for said in nowhere:
                 why += f"; {said}; empty, the launcher reads the next word as this option's value"
@@ -225,8 +225,9 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         for flag in launcher.flags:
             why = "jobc starts torch.distributed.run itself"
             if flag in launcher.unknown:
-                why = _refused(launcher.name, "read as an option without a value")
+                why = _refused(launcher.name, "read as an option without a value", flag)
             out.skip(launcher.span, f"{launcher.name} --{flag}", why)
+        _ambiguous_arguments(out, launcher, step)
     _traps(facts, out)
     for flag in step.srun_flags if step is not None else ():
         if flag.startswith("$"):
@@ -455,14 +456,48 @@ def _shifted_onto(launcher: Launcher, key: str, word: Word, step: Step) -> str:
     return ""
 
 
-def _refused(name: str, read: str) -> str:
+def _refused(name: str, read: str, key: str) -> str:
     """Why an option the launcher does not have is not carried: the script's step fails there, and
     what the spec runs instead is what the rest of its line names."""
-    return (
-        f"no option of {name} (of any version): {name} refuses it (`error: unrecognized arguments`), so "
-        f"the script's step starts no program; here {read}, the spec runs the program the rest of "
-        "the line names, without it"
+    several = _several(name, f"--{key}")
+    refusal = (
+        f"the beginning of several options of {name} ({several}): {name} refuses it (`error: "
+        "ambiguous option`)"
+        if several
+        else f"no option of {name} (of any version): {name} refuses it (`error: unrecognized arguments`)"
     )
+    return (
+        f"{refusal}, so the script's step starts no program; here {read}, the spec runs the program "
+        "the rest of the line names, without it"
+    )
+
+
+def _several(name: str, written: str) -> str:
+    """The options of a launcher that reads abbreviations (torchrun) ``written`` begins, when it
+    begins more than one (argparse refuses it as ambiguous); empty otherwise."""
+    entry = launchers.entry(name)
+    matches = entry.matches(written) if entry is not None and entry.names and len(written) > 3 else ()
+    return ", ".join(matches) if len(matches) > 1 else ""
+
+
+def _ambiguous_arguments(out: Derived, launcher: Launcher, step: Step) -> None:
+    """torchrun's argparse reads every word of its line before a `--`, the program's arguments
+    too, as its own option first: one that begins several of its options (`--log`: --log-dir,
+    --logs-specs) makes it refuse the line (pytorch/pytorch issue #120601), the script's and the
+    compiled job's alike, which passes the same arguments to the same parser."""
+    for word in step.args:
+        if word.text == "--":
+            return
+        written = word.text.partition("=")[0]
+        if word.literal and written.startswith("--") and (several := _several(launcher.name, written)):
+            out.skip(
+                word.span,
+                word.raw,
+                f"an argument of the program that begins several options of {launcher.name} "
+                f"({several}): {launcher.name} reads it as one of its own and refuses it (`error: "
+                "ambiguous option`), so the script's step starts no program, and the compiled job's "
+                f"{launcher.name}, given the same arguments, none either; write the program's option in full",
+            )
 
 
 def _why(cmd: Command, step: Step | None) -> str:

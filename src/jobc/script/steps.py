@@ -463,6 +463,8 @@ class Steps:
                 break
             name, eq, value = w.text.partition("=")
             key = _norm(name)
+            if kind is not None and kind.names and name.startswith("--") and len(kind.matches(name)) == 1:
+                key = _norm(kind.matches(name)[0])  # a unique prefix (`--nn 2`) is that option
             if kind is not None and unknown is not None and not _knows(kind, name):
                 unknown.append(key)
             if eq:
@@ -1070,6 +1072,8 @@ def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
 def _knows(kind: _launchers.Launcher, option: str) -> bool:
     """Whether the launcher has ``option`` (as written, before any `=`): a short option may carry
     its value or more short flags in the same word (`-t3`, `-mq`), as argparse reads them."""
+    if kind.names:
+        return len(kind.matches(option)) == 1  # argparse's own reading, prefixes and all
     if option.startswith("--") or len(option) <= 2:
         return kind.knows(_norm(option))
     # `-num_machines` is no `--num_machines`: one dash, the first letter is the option

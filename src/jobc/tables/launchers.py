@@ -25,6 +25,7 @@ class Launcher:
         "flags",
         "module_flags",
         "name",
+        "names",
         "node_rank",
         "nodes",
         "per_node",
@@ -61,6 +62,7 @@ class Launcher:
         env_node_rank: tuple[str, ...] = (),
         valued: frozenset[str] = frozenset(),
         strict: bool = False,
+        abbreviations: bool = False,
     ) -> None:
         # torchrun | accelerate | deepspeed | mpirun | composer | python
         self.name = name
@@ -98,19 +100,50 @@ class Launcher:
         self.env_node_rank = env_node_rank
         # options that take a value, every one it has (with `strict`)
         self.valued = valued
-        # it refuses an option that is neither a flag nor valued (argparse without abbreviations)
+        # it refuses an option that is neither a flag nor valued (argparse)
         self.strict = strict
+        # its option strings as its parser has them (`--nproc-per-node`, `--nproc_per_node`, `-m`),
+        # when it reads a long option's unique prefix as that option (argparse's default) and
+        # refuses one that begins several: only then is the spelling its own
+        self.names: frozenset[str] = frozenset()
+        if abbreviations:
+            self.names = frozenset(
+                {f"--{n}" for n in flags | valued if len(n) > 1}
+                | {f"--{n.replace('_', '-')}" for n in flags | valued if len(n) > 1}
+                | {f"-{n}" for n in flags | valued if len(n) == 1}
+            )
 
     def knows(self, option: str) -> bool:
         """Whether it has this option (normalised); a launcher that is not strict knows them all."""
         return not self.strict or option in self.flags or option in self.valued
 
+    def matches(self, written: str) -> tuple[str, ...]:
+        """The options a launcher that reads abbreviations takes ``written`` (before any `=`) for:
+        itself, else each long option it begins (one: that option; several: the launcher refuses
+        it as ambiguous), or a short option's letter with its value or more letters after it."""
+        if written in self.names:
+            return (written,)
+        if not written.startswith("--"):
+            return (written[:2],) if written[:2] in self.names else ()
+        return tuple(sorted(n for n in self.names if n.startswith(written) and n.startswith("--")))
+
     def __repr__(self) -> str:
         return f"Launcher(name={self.name!r})"
 
 
-_TORCH_FLAGS = frozenset(
-    {"standalone", "no_python", "module", "m", "run_path", "use_env", "no_local_rank", "tee_output"}
+# torchrun's options: torch.distributed.run's argparse parser (get_args_parser), every version's
+# (1.9 to 2.9), each under both spellings, with torch.distributed.launch's own (--use-env, and
+# --logdir before 1.9). argparse reads a long option's unique prefix as that option and refuses,
+# before starting anything, an option it does not have or a prefix of several, wherever on the
+# line the prefix stands but after a `--` (pytorch/pytorch issue #120601)
+_TORCH_FLAGS = frozenset({"standalone", "no_python", "module", "m", "run_path", "use_env", "h", "help"})
+_TORCH_VALUED = frozenset(
+    (  # noqa: SIM905 (a list of words)
+        "nnodes nproc_per_node rdzv_backend rdzv_endpoint rdzv_id rdzv_conf max_restarts "
+        "monitor_interval start_method event_log_handler role log_dir r redirects t tee "
+        "local_ranks_filter node_rank master_addr master_port local_addr logs_specs numa_binding "
+        "signals_to_handle logdir"
+    ).split()
 )
 
 TORCHRUN = Launcher(
@@ -131,6 +164,9 @@ TORCHRUN = Launcher(
     flags=_TORCH_FLAGS,
     module_flags=("module", "m"),
     env_node_rank=("NODE_RANK", "GROUP_RANK"),
+    valued=_TORCH_VALUED,
+    strict=True,
+    abbreviations=True,
 )
 
 # accelerate launch's options, every version's (its launch_command_parser, 0.x to 1.x); it reads

@@ -359,7 +359,7 @@ def system_python() -> str:
 
 
 # the modules the sandbox runs (the stubs, the controller and what they import)
-_MODULES = ("command.py", "stub.py", "init.py", "slurmlib.py", "jsonl.py")
+_MODULES = ("command.py", "stub.py", "init.py", "slurmlib.py", "jsonl.py", "launchers.py")
 # where the runs' directories go: memory (tmpfs) where the machine has it, as a run writes and
 # removes a few dozen files
 _SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK) else None

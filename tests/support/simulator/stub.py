@@ -13,6 +13,8 @@ sandbox's `records/`, then:
 - a program (python with a script or module, torchrun, accelerate, deepspeed, mpirun, `uv run`,
   a container run) exits at once (scenario `complete`, status 0; `fail`, status 1), or, in the
   scenario `signal`, runs until a signal comes, records it and exits with 128 + its number;
+  torchrun first reads its line as its own parser does (`launchers.py`) and refuses, with
+  exit status 2 and starting nothing, a line that parser refuses;
 - `scontrol show hostnames`, `hostname`, `sbatch`, `scancel --signal` answer as Slurm would;
   `sleep` returns at once (time passes in the controller, not here), and blocks for good after
   `MAX_SLEEPS` calls, so a polling loop ends at the time limit; `date` tells a fixed time;
@@ -173,7 +175,36 @@ def _runs_long(name: str, argv: list[str]) -> bool:
     return False
 
 
+def _torchrun_words(name: str, argv: list[str]) -> tuple[str, list[str]] | None:
+    """torchrun's own command line (`torchrun …`, `python -m torch.distributed.run …` or
+    `.launch`), and the name its parser calls itself by; None for any other program."""
+    if name == "torchrun":
+        return "torchrun", argv
+    if not name.startswith("python"):
+        return None
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-m", "-c", "-"):
+        i += 2 if argv[i] in ("-W", "-X") else 1
+    module = argv[i + 1] if argv[i : i + 1] == ["-m"] and i + 1 < len(argv) else ""
+    if module in ("torch.distributed.run", "torch.distributed.launch"):
+        return module.rsplit(".", 1)[1] + ".py", argv[i + 2 :]
+    return None
+
+
 def program(name: str, argv: list[str]) -> None:
+    torchrun = _torchrun_words(name, argv)
+    if torchrun is not None:
+        # torchrun reads its line with its argparse parser before it starts anything, and refuses
+        # a line it cannot read (launchers.py): an error, exit 2, no program
+        from launchers import parse
+
+        _, error = parse(torchrun[1])
+        if error is not None:
+            record = Record("call", name, argv)
+            print(f"{torchrun[0]}: error: {error}", file=sys.stderr)
+            record.exit(2)
+            sys.stderr.flush()
+            os._exit(2)
     long = _runs_long(name, argv)
     record = Record("run" if long else "call", name, argv)
     if long and _scenario() == "signal":
