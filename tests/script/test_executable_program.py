@@ -53,8 +53,9 @@ def _launch(script: str) -> dict:
             "train_gpt2cu",
             ["-i", "x"],
         ),
-        # a console script the batch shell runs, whose subcommand says it trains
-        ("llamafactory-cli train examples/llama3_lora_sft.yaml\n", "srun", "llamafactory-cli", None),
+        # a console script the batch shell runs, whose subcommand says it trains (LLaMA-Factory's,
+        # which starts torchrun on a node of several GPUs, is in test_cli_torchrun.py)
+        ("hatelens train configs/tinyllama.yaml\n", "srun", "hatelens", None),
     ],
 )
 def test_an_executable_is_the_program_run_as_it_is(

@@ -19,6 +19,8 @@ from jobc.core.record import replace
 from jobc.script.allocation import gpus_per_node
 from jobc.script.allocation import slurm_int as _int
 from jobc.script.carry import carry
+from jobc.script.clilaunch import cli_launcher
+from jobc.script.clilaunch import starts_torchrun as launchers_start
 from jobc.script.cpu import cpu_sign
 from jobc.script.derived import Derived
 from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word, alternatives
@@ -256,6 +258,9 @@ def _allocation(
     if not for_lint and step is not None and _launcher_program(step) is not None:
         out.mode, out.mode_known = "torchrun", True
         mode = out.mode
+    if not for_lint and step is not None and (cli := cli_launcher(step)) is not None:
+        _cli_torchrun(facts, out, step, cli, nodes)
+        mode = out.mode
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
     if not for_lint and step is not None and step.srun is None:
         _batch_shell_step(out, step, mode, nodes)
@@ -421,6 +426,43 @@ def _launcher_by_name(out: Derived, step: Step, word: Word) -> None:
         f"launch.mode torchrun is inferred, not read: line {word.span.line} starts the program with "
         f"${name}, a command computed when the job runs whose name says {entry.name} (a launcher "
         "that runs once per node); check it"
+    )
+
+
+def _cli_torchrun(
+    facts: ScriptFacts, out: Derived, step: Step, cli: tuple[launchers.CliLauncher, Word, Word], nodes: int
+) -> None:
+    """`llamafactory-cli train CONFIG`: a console script that starts torchrun on its node when the
+    script forces it or the process sees more than one GPU; then the spec's torchrun runs the
+    module it runs (never the console script, which would start torchrun again in every worker).
+    When the script does not say whether it does, the mode is not known."""
+    entry, program, command = cli
+    tasks: int | None = None
+    if step.srun is not None:
+        count, _, text = _tasks_per_node(facts, step, nodes)
+        tasks = -1 if text == _UNKNOWN_TASKS else (count or 1)
+    gpus = out.data["resources"].get("gpus_per_node")
+    runs, why = launchers_start(step, entry, gpus, tasks)
+    said = (
+        f"line {program.span.line} runs `{program.raw} {command.raw}`, {entry.said}, which starts "
+        "torchrun on its node"
+    )
+    if runs is None:
+        out.mode_known = False
+        out.unknown.append(
+            f"launch.mode: {said} when it sees more than one GPU or is forced to, and {why}; write "
+            f"launch.mode (torchrun with launch.module {entry.module}, or srun)"
+        )
+        return
+    if not runs:
+        return
+    out.mode, out.mode_known = "torchrun", True
+    out.sources[("launch", "mode")] = (
+        f"line {program.span.line}: {program.raw} {command.raw} starts torchrun ({why})"
+    )
+    out.notes.append(
+        f"launch.mode torchrun: {said} ({why}); the spec's torchrun runs what it runs, the module "
+        f"{entry.module}"
     )
 
 
@@ -681,7 +723,20 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         )
     target = step.module or step.program
     named = None if for_lint else _launcher_program(step)
-    if named is not None and step.program is not None:
+    cli = None if for_lint or out.mode != "torchrun" or not out.mode_known else cli_launcher(step)
+    if cli is not None:
+        entry, program, command = cli
+        # the module the console script's torchrun runs, with the command's other arguments
+        out.put(("launch", "python"), "python", step.span)
+        out.sources[("launch", "python")] = f"line {step.span.line}: {entry.module} runs under python"
+        out.put(("launch", "module"), entry.module, program.span, f"{program.raw} {command.raw}")
+        out.skip(
+            program.span,
+            f"{program.raw} {command.raw}",
+            f"{entry.said} starts torchrun, which runs the module {entry.module}: the spec runs it under "
+            "its own torchrun",
+        )
+    elif named is not None and step.program is not None:
         _launcher_program_unknown(out, step, step.program, named)
     elif target is not None and (target.literal or for_lint):
         key = "module" if step.module is not None else "program"
@@ -698,7 +753,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
     # text is not its value (`case … in 1) Z=2 ;; *) Z=3 ;; esac` is either)
     variables: dict[str, str] = {}
     args: list[str] = []
-    for i, word in enumerate(step.args if named is None else ()):
+    for i, word in enumerate(step.args[1:] if cli is not None else step.args if named is None else ()):
         text = word.text if word.literal else None
         if text is None:
             if not for_lint:

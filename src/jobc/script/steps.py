@@ -89,6 +89,7 @@ _WRAPPER_SCRIPT = (".sh", ".bash", ".slurm", ".sbatch", ".zsh", ".csh", ".pl", "
 # a console script the batch shell runs itself is the training only when its name or its
 # subcommand says so (`llamafactory-cli train x.yaml`, `g4i-train cfg.yaml`)
 _TRAINS = lazy(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|(?:^|[^a-z])sft(?:$|[^a-z])")
+_ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
 _PLAIN_VARIABLE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 # a variable, or a file under a variable's directory (`$BASE/launch.sh`): no command substitution
 _VARIABLE_PATH = lazy(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?(?:/[\w.+/-]*)?")
@@ -826,8 +827,13 @@ class Steps:
 
 
 def trains_by_name(text: str) -> bool:
-    """Whether a command's name or its subcommand (its first two words) says it trains."""
-    return bool(_TRAINS.search(" ".join(text.split(None, 2)[:2]).lower()))
+    """Whether a command's name or its subcommand (its first two words) says it trains; the
+    variables the command line sets in front of it (`FORCE_TORCHRUN=1 llamafactory-cli train`)
+    are not its words."""
+    words = text.split(None, 8)
+    while len(words) > 1 and _ASSIGNMENT.match(words[0]):
+        words.pop(0)
+    return bool(_TRAINS.search(" ".join(words[:2]).lower()))
 
 
 def may_run_as_is(name: str) -> bool:

@@ -369,3 +369,35 @@ def by_module(module: str) -> Launcher | None:
 HYDRA_TORCHRUN = frozenset({"torchrun"})
 # the plugins that run the job in the program's own process, one after the other
 HYDRA_IN_PROCESS = frozenset({"basic"})
+
+
+class CliLauncher:
+    """A console script that starts torchrun itself for one of its commands, on its own node: the
+    module torchrun then runs, and the environment variables that decide whether it does."""
+
+    __slots__ = ("force", "module", "off", "said")
+
+    def __init__(self, *, module: str, force: tuple[str, ...], off: tuple[str, ...], said: str) -> None:
+        # the module torchrun runs with the command's other arguments
+        self.module = module
+        # variables that make it start torchrun whatever the devices it sees
+        self.force = force
+        # variables that make it train another way (Ray), never through torchrun
+        self.off = off
+        # the console script, in words
+        self.said = said
+
+
+# LLaMA-Factory's `llamafactory-cli train CONFIG` (its alias `lmf`): when FORCE_TORCHRUN (or
+# USE_MCA, USE_MEGATRON_BRIDGE) is enabled, or it sees more than one device and neither USE_RAY
+# nor USE_KT is, it runs `torchrun --nnodes $NNODES --node_rank $NODE_RANK --nproc_per_node
+# $NPROC_PER_NODE … llamafactory/launcher.py CONFIG` on its node; else it trains in its own
+# process. A variable is enabled when its value is true, y or 1 (any case).
+_LLAMAFACTORY = CliLauncher(
+    module="llamafactory.launcher",
+    force=("FORCE_TORCHRUN", "USE_MCA", "USE_MEGATRON_BRIDGE"),
+    off=("USE_RAY", "USE_KT"),
+    said="LLaMA-Factory's CLI",
+)
+CLI_TORCHRUN = {("llamafactory-cli", "train"): _LLAMAFACTORY, ("lmf", "train"): _LLAMAFACTORY}
+ENABLED = frozenset({"true", "y", "1"})
