@@ -125,6 +125,28 @@ def test_accelerates_processes_over_its_machines_are_the_gpus_per_node(tmp_path:
     assert "gpus_per_node: 4  # line 6: accelerate --num_processes $((M * GPUS_PER_NODE)) over" in text
 
 
+def test_no_request_and_no_whole_node_is_zero_gpus_whatever_the_program_counts(tmp_path: Path) -> None:
+    # source: NVIDIA/physicsnemo examples/cfd/external_aerodynamics/globe/airfrans/run.sh (the form)
+    # the job asks for no GPUs and not for the whole node: Slurm gives it none, and the count the
+    # program finds when it runs does not change what the job asks; said (the whole node's case,
+    # `--exclusive`, is the near miss below)
+    text, _ = _import(
+        tmp_path,
+        """\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=1
+        #SBATCH --time=1:00:00
+        N=$(nvidia-smi -L | wc -l)
+        srun torchrun --nnodes 2 --nproc_per_node "$N" --rdzv_backend c10d --rdzv_endpoint "$(hostname)" \\
+            train.py
+        """,
+    )
+    assert "gpus_per_node: 0  # the script asks for no GPUs" in text
+    assert "# jobc: resources.gpus_per_node 0: the script asks Slurm for no GPUs, and line 6" in text
+    assert "Not known: resources.gpus_per_node" not in text
+
+
 def test_a_launchers_process_count_it_cannot_read_leaves_gpus_unknown(tmp_path: Path) -> None:
     # near miss: the count is computed when the job runs, so it stays unknown and is said
     text, findings = _import(

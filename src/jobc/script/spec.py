@@ -480,7 +480,8 @@ def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *,
     processes it starts on each, one per GPU: its launcher's processes per node, or srun's tasks
     per node (more than one) running the training step. That count, read from its line, is the
     GPUs per node, and the import says that the compiled job asks Slurm for them; a count the
-    text does not give stays unknown; a script that says nothing of the kind uses 0, and so does
+    text does not give stays unknown on whole nodes (`--exclusive`) and is the 0 the script asks
+    for on shared ones (said); a script that says nothing of the kind uses 0, and so does
     one whose own words show it runs on CPUs (a gloo backend, `--device cpu`, a partition named
     for CPUs: `cpu_sign`), whatever its process count."""
     if not for_lint and step is not None:
@@ -496,6 +497,20 @@ def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *,
             return
         if found is not None:
             count, span, said = found
+            if count is None and "exclusive" not in facts.honoured():
+                # not the whole node either: the job gets the GPUs it asks for, none, however many
+                # processes the program counts when it runs; said, for a cluster that hands out
+                # GPUs without a request
+                out.put(("resources", "gpus_per_node"), 0, None)
+                out.sources[("resources", "gpus_per_node")] = (
+                    "the script asks for no GPUs (no --gres=gpu, --gpus, --gpus-per-node or --gpus-per-task)"
+                )
+                out.notes.append(
+                    f"resources.gpus_per_node 0: the script asks Slurm for no GPUs, and line {span.line} "
+                    f"starts one process per GPU it finds ({said}); on a cluster that gives GPUs without "
+                    "a request, write the GPUs per node"
+                )
+                return
             if count is None:
                 out.unknown.append(
                     f"resources.gpus_per_node: the script asks Slurm for no GPUs, and line {span.line} "
