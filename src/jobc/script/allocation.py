@@ -17,6 +17,32 @@ def slurm_int(text: str | None, minimum: int = 0) -> int | None:
     return value if value is not None and minimum <= value <= SLURM_MAX else None
 
 
+def gres_gpus(value: str) -> tuple[int, str | None] | None:
+    """The GPUs per node a `--gres` value asks for, with the type it names (`gpu` → 1, `gpu:4`,
+    `gpu:a100:8(S:0-1)`, `gpu:a100` → 1 of that type); None when it asks for none."""
+    for part in value.split(","):
+        bits = part.strip().split("(")[0].split(":")  # gpu:a100:8(S:0-1): sockets follow
+        if bits[0] != "gpu" or len(bits) > 3:
+            continue
+        if len(bits) == 1:
+            return 1, None
+        if len(bits) == 2:
+            n = ascii_int(bits[1])
+            return (n, None) if n is not None else (1, bits[1])
+        if (n := ascii_int(bits[2])) is not None:
+            return n, bits[1]
+    return None
+
+
+def gpus_over_nodes(total: int, nodes: int | None) -> int | None:
+    """`--gpus=N` (`-G N`) counts the GPUs of the whole job (or step): the GPUs per node when they
+    part evenly over its nodes; None when they do not (Slurm places them unevenly) or the node
+    count is not known."""
+    if not nodes or total % nodes:
+        return None
+    return total // nodes
+
+
 def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive | None]:
     """GPUs per node the directives ask for, the GPU type named, and the directive that said it."""
     honoured = facts.honoured()
@@ -26,26 +52,16 @@ def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive
         if d is None or d.value is None:
             continue
         if key == "gres":
-            for part in d.value.split(","):
-                bits = part.strip().split("(")[0].split(":")  # gpu:a100:8(S:0-1): sockets follow
-                if bits[0] != "gpu" or len(bits) > 3:
-                    continue
-                if len(bits) == 1:
-                    return 1, None, d
-                if len(bits) == 2:
-                    n = ascii_int(bits[1])
-                    return (n, None, d) if n is not None else (1, bits[1], d)
-                if (n := ascii_int(bits[2])) is not None:
-                    return n, bits[1], d
+            found = gres_gpus(d.value)
+            if found is not None:
+                return found[0], found[1], d
             continue
         kind, _, count = d.value.rpartition(":")
         n = slurm_int(count)
+        if n is not None and key == "gpus":
+            n = gpus_over_nodes(n, nodes)
         if n is None:
             continue
-        if key == "gpus":
-            if not nodes or n % nodes:
-                continue
-            n //= nodes
         return n, kind or None, d
     d = honoured.get("gpus-per-task")
     if d is not None and d.value is not None:

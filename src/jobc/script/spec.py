@@ -16,7 +16,7 @@ from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
-from jobc.script.allocation import gpus_per_node
+from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus
 from jobc.script.allocation import slurm_int as _int
 from jobc.script.carry import carry
 from jobc.script.clilaunch import cli_launcher
@@ -115,20 +115,17 @@ def _step_gpus(step: Step | None, nodes: int) -> tuple[int, Word] | None:
         word = srun.get(key)
         if word is None or not word.literal:
             continue
-        text = word.text
         if key == "gres":
-            bits = text.split(",")[0].split("(")[0].split(":")
-            if bits[0] != "gpu":
+            found = gres_gpus(word.text)
+            if found is None:
                 continue
-            text = bits[-1] if len(bits) > 1 else "1"
-        n = _int(text.rpartition(":")[2])
+            return found[0], word
+        n = _int(word.text.rpartition(":")[2])
+        if n is not None and key == "gpus":
+            n = gpus_over_nodes(n, nodes)
         if n is None:
             continue
-        if key == "gpus":
-            if not nodes or n % nodes:
-                continue
-            n //= nodes
-        elif key == "gpus-per-task":
+        if key == "gpus-per-task":
             per = step.srun.get("ntasks-per-node")
             tasks = _int(per.text, 1) if per is not None and per.literal else None
             if tasks is None:
