@@ -327,7 +327,7 @@ def _compare(
             continue  # the script ran the program twice, the other way in a step listed as not carried
         if (
             other.args != inv.args
-            and not any(_names(arg, listed) for arg in inv.args if arg)
+            and not _args_listed(inv.args, other.args, listed)
             and not _args_left_out(listed)
         ):
             out.append(f"{inv.host}: {inv.target}: args {list(inv.args)} -> {list(other.args)}")
@@ -338,6 +338,15 @@ def _compare(
             out.append(f"{inv.host}: {inv.target}: directory {inv.cwd!r} -> {other.cwd!r}")
         out += _env_differences(inv, other, listed)
     return out
+
+
+def _args_listed(script: tuple[str, ...], compiled: tuple[str, ...], listed: list[str]) -> bool:
+    """Whether the listing names every argument one side passes and the other does not: each by
+    itself (that some other argument of the program is named somewhere says nothing of this one).
+    The same arguments in another order are a difference no listed line explains."""
+    differ = list((Counter(script) - Counter(compiled)).elements())
+    differ += list((Counter(compiled) - Counter(script)).elements())
+    return bool(differ) and all(arg and _names(arg, listed) for arg in differ)
 
 
 def _refusals(run: Run, listed: list[str]) -> list[str]:

@@ -681,3 +681,24 @@ def test_a_prefix_of_several_torchrun_options_is_said_to_be_refused(tmp_path: Pa
     fine = round_trip(whole.replace(b"--log x", b"--logging x --local_rank 0"), tmp_path / "fine")
     assert fine.unlisted == [], fine.spec
     assert not [line for line in fine.listed if "refuses" in line], fine.listed
+
+
+def test_the_judge_forgives_only_the_arguments_a_listed_line_names() -> None:
+    # the judge let any difference of a program's arguments pass once any one of them was named by
+    # a listed line; now each argument one side passes and the other not must be named itself
+    from tests.script import roundtrip
+
+    def ran(*args: str) -> roundtrip.Invocation:
+        return roundtrip.Invocation("node0", "program train.py", args, (), "/home/user/job", {})
+
+    script = [ran("--config", "a.yaml", "--lr", "3e-4")]
+    compiled = [ran("--config", "a.yaml")]
+    other = ["#   line 7: --config a.yaml — read from the file"]
+    assert roundtrip._compare(script, compiled, other) == [
+        "node0: program train.py: args ['--config', 'a.yaml', '--lr', '3e-4'] -> ['--config', 'a.yaml']"
+    ]
+    # near miss: the line that names what was left out
+    named = ["#   line 7: --lr 3e-4 — a value computed in the batch shell (not carried)"]
+    assert roundtrip._compare(script, compiled, named) == []
+    # the same arguments in another order: no listed line explains that
+    assert roundtrip._compare([ran("a", "b")], [ran("b", "a")], ["#   line 7: a b — listed"]) != []
