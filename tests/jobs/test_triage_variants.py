@@ -1805,3 +1805,52 @@ def test_a_missing_file_with_its_name_is_no_missing_program(tmp_path: Path) -> N
     log = tmp_path / "x.log"
     log.write_text("cp: cannot stat 'a.txt': No such file or directory\n", encoding="utf-8")
     assert triage_files([log]).findings[0].cls == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # the store's client giving up on every address, under pdsh's `host: ` prefix, before
+        # DeepSpeed's launcher reports its worker's exit code and pdsh the ssh's
+        (
+            "n2: torch.distributed.DistNetworkError: The client socket has failed to connect to any network "
+            "address of (10.0.0.1, 29500). The client socket has failed to connect to 10.0.0.1:29500 "
+            "(errno: 113 - No route to host).\n"
+            "n2: [2024-02-24 04:37:51,021] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', "
+            "'-u', 'train.py'] exits with return code = 1\n"
+            "pdsh@n1: n2: ssh exited with exit code 1\n",
+            ("rendezvous", None, "n2", 1),
+        ),
+        # c10d's own error line after its retries, then srun's report of the one task the log names
+        (
+            "[W socket.cpp:697] [c10d] The client socket has failed to connect to gpu-0:29500 (errno: 113 - "
+            "No route to host).\n"
+            "[E socket.cpp:753] [c10d] The client socket has failed to connect to any network address of "
+            "(gpu-0, 29500).\n"
+            "srun: error: gpu-1: task 1: Exited with exit code 1\n",
+            ("rendezvous", 1, "gpu-1", 2),
+        ),
+    ],
+    ids=["pdsh-no-route", "c10d-error-then-srun"],
+)
+def test_a_store_client_that_gave_up_is_the_rendezvous_not_the_exit_code(
+    tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node, first.evidence[0].line) == want
+
+
+def test_a_store_client_still_retrying_is_no_rendezvous_failure(tmp_path: Path) -> None:
+    """One address refused while the client retries is a warning: the job's own exit is the cause."""
+    log = tmp_path / "x.log"
+    log.write_text(
+        "[W socket.cpp:663] [c10d] The client socket has failed to connect to [gpu-0]:29500 (errno: 111 - "
+        "Connection refused).\n"
+        "srun: error: gpu-1: task 1: Exited with exit code 1\n",
+        encoding="utf-8",
+    )
+    findings = triage_files([log]).findings
+    assert "N406" not in {f.code for f in findings}
+    assert findings[0].cls == "exit_code"

@@ -242,6 +242,7 @@ SIGNATURES: tuple[Signature, ...] = (
             "Rendezvous",
             "DistStoreError",
             "The client socket has timed out",
+            "The client socket has failed to connect to any",
             "Timed out after",
             "store based barrier",
         ),
@@ -249,13 +250,17 @@ SIGNATURES: tuple[Signature, ...] = (
             r"(?P<what>RendezvousTimeoutError|RendezvousConnectionError|RendezvousClosedError|"
             r"RendezvousStateError|DistStoreError|"
             r"The client socket has timed out after [0-9]{1,12}(?:ms|s) while trying to connect to|"
+            # socket.cpp's last word once every address failed for a reason it does not retry
+            # (errno 113 No route to host, a refused name): the store's client gives up, whatever
+            # the time left; the per-address `failed to connect to host:port` before it is a retry
+            r"The client socket has failed to connect to any network address of|"
             r"Timed out after [0-9]{1,12} seconds waiting for clients|"
             # init_process_group's barrier over the store: not every rank ever joined
             r"Timed out initializing process group in store based barrier)"
         ),
         "the ranks not meeting at the rendezvous: a store or torchrun rendezvous timing out (or "
-        "init_process_group's store-based barrier, which not every rank joined), with the endpoint "
-        "they tried",
+        "init_process_group's store-based barrier, which not every rank joined), or the store's "
+        "client giving up on every address of its endpoint, with the endpoint they tried",
         "torch.distributed.DistNetworkError: The client socket has timed out after 900000ms while trying "
         "to connect to (node0, 29500).",
         "rendezvous backend: c10d, endpoint node0:29500",
