@@ -1854,3 +1854,47 @@ def test_a_store_client_still_retrying_is_no_rendezvous_failure(tmp_path: Path) 
     findings = triage_files([log]).findings
     assert "N406" not in {f.code for f in findings}
     assert findings[0].cls == "exit_code"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # c10d's abort reason after a C++ abort's NCCL error: the rank of the process that raised it
+        (
+            "terminate called after throwing an instance of 'c10::Error'\n"
+            "  what():  NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:181, unhandled system "
+            "error, NCCL version 2.12.12\n"
+            "Process Group destroyed on rank 3\n"
+            "Exception raised from ncclCommAbort at ../torch/csrc/distributed/c10d/NCCLUtils.hpp:181\n",
+            ("nccl_error", 3, None, 2),
+        ),
+    ],
+    ids=["pg-destroyed-on-rank"],
+)
+def test_b21_ranks_read_in_other_wordings(
+    tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node, first.evidence[0].line) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # the abort reason beside no NCCL error: it names the rank of nothing the log reads
+        (
+            "ValueError: bad shape\nProcess Group destroyed on rank 3\n",
+            ("exception", None, None),
+        ),
+    ],
+    ids=["pg-destroyed-alone"],
+)
+def test_b21_near_misses_name_no_rank(
+    tmp_path: Path, text: str, want: tuple[str, int | None, str | None]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node) == want

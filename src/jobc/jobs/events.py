@@ -163,6 +163,13 @@ _RECORD = re.compile(
     r"\s{0,8}(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception|Warning)\b)"
 )
 CONTINUATION_LINES = 4
+#: The reason ProcessGroupNCCL gives when it aborts its communicators, which c10d appends to the
+#: error the abort raised (`what():  NCCL error in: …, unhandled cuda error` / `Process Group
+#: destroyed on rank 1`): the process group's destructor, or the watchdog's abort of a failed
+#: communicator; the rank is the process's own.
+_ABORT_REASON = re.compile(
+    r"^\s{0,8}(?:Process Group destroyed|NCCL communicator was aborted) on rank (?P<rank>[0-9]{1,9})\b"
+)
 
 
 #: How many of sbatch's error lines before its refusal are read as saying why.
@@ -475,11 +482,17 @@ class Scanner(Facts):
             self.watchdog.append(ev)
 
     def _last_error(self, ev: Evidence, text: str) -> bool:
-        """NCCL's `Last error:` and the line after it: the detail of the error just read."""
+        """NCCL's `Last error:` and the line after it: the detail of the error just read; and the
+        reason c10d gave the communicator's abort, which its error's message ends with on a line
+        of its own (`Process Group destroyed on rank 1`): the rank of the process that raised it."""
         self.last_error_left -= 1
         event = self.last_error
         if event is None:
             return False
+        if "on rank" in text and (r := _ABORT_REASON.match(text)) is not None:
+            event.fields.setdefault("rank", r.group("rank"))
+            event.context.append(ev)
+            return True
         if text.strip() == "Last error:":
             event.context.append(ev)
             self.last_error_armed, self.last_error_left = True, 1
