@@ -135,3 +135,19 @@ def test_a_timestamp_in_lenticular_brackets_is_a_prefix_and_a_bracketed_word_is_
     assert (line.rank, line.text) == (7, "torch.OutOfMemoryError: CUDA out of memory.")
     assert split("【2025年08月21日 11:48】 ValueError: x").text == "ValueError: x"
     assert split("【注意】 rank 7 failed").text == "【注意】 rank 7 failed"
+
+
+def test_a_time_glued_to_a_rank_tag_is_taken_off_and_the_tag_read() -> None:
+    # Horovod's timestamped output: asctime() then `[index]<stream>:`; a bracketed ISO time glued
+    # to Open MPI's tag the same way
+    line = split("Sat Jan 30 08:17:46 2021[0]<stderr>:OSError: Timed out")
+    assert (line.rank, line.text) == (0, "OSError: Timed out")
+    line = split("Mon Feb  1 10:02:03 2021[12]<stdout>:epoch 1")
+    assert (line.rank, line.text) == (12, "epoch 1")
+    line = split("[2021-01-30 08:17:46][1,3]<stderr>:ValueError: x")
+    assert (line.rank, line.text) == (3, "ValueError: x")
+    # near misses: a bracketed number after the time that is no stream tag, a time in a sentence
+    line = split("Sat Jan 30 08:17:46 2021[3] loss 0.2 ValueError: x")
+    assert line.rank is None
+    line = split("started Sat Jan 30 08:17:46 2021[0]<stderr>:x")
+    assert line.rank is None

@@ -1859,6 +1859,13 @@ def test_a_store_client_still_retrying_is_no_rendezvous_failure(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("text", "want"),
     [
+        # Horovod's timestamped tag: the rank of the traceback it labels
+        (
+            "Sat Jan 30 08:17:46 2021[1]<stderr>:Traceback (most recent call last):\n"
+            'Sat Jan 30 08:17:46 2021[1]<stderr>:  File "train.py", line 9, in <module>\n'
+            "Sat Jan 30 08:17:46 2021[1]<stderr>:ValueError: bad shape\n",
+            ("exception", 1, None, 3),
+        ),
         # c10d's abort reason after a C++ abort's NCCL error: the rank of the process that raised it
         (
             "terminate called after throwing an instance of 'c10::Error'\n"
@@ -1869,7 +1876,7 @@ def test_a_store_client_still_retrying_is_no_rendezvous_failure(tmp_path: Path) 
             ("nccl_error", 3, None, 2),
         ),
     ],
-    ids=["pg-destroyed-on-rank"],
+    ids=["horovod-timestamped-tag", "pg-destroyed-on-rank"],
 )
 def test_b21_ranks_read_in_other_wordings(
     tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]

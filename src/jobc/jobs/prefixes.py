@@ -77,10 +77,18 @@ _WRITER_TAG = re.compile(r"^([A-Za-z0-9_./\-]{1,80}) \[(?:stdout|stderr|STDOUT|S
 _TIME = re.compile(
     r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T_][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
     r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?\]?"
-    r"(?: ?[-|:] ?| |\t)"
+    # (a bracketed time may be glued to the next bracket: `[2021-01-30 08:17:46][0]<stderr>:`)
+    r"(?: ?[-|:] ?| |\t|(?<=\])(?=\[))"
 )
 # a timestamp in CJK lenticular brackets, as a Chinese-locale logger writes it: `【2025-08-21 11:48:44】`
 _CJK_TIME = re.compile(r"^【[0-9]{2,4}[-/.年][0-9][0-9 :./\-年月日T]{4,30}】 ?")
+# C's asctime() glued to the tag after it, as Horovod's launcher writes its timestamped output
+# (`Sat Jan 30 08:17:46 2021[0]<stderr>:`, `{time}[{index}]<{stream}>:`): the time alone is taken
+# off here, the tag is read as a tag
+_ASCTIME = re.compile(
+    r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3][0-9] "
+    r"[0-2][0-9]:[0-5][0-9]:[0-6][0-9] [0-9]{4} ?(?=\[)"
+)
 # `dmesg -T`: `[Mon Nov 27 13:11:44 2023] `
 _DMESG_T = re.compile(
     r"^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} {1,2}[0-9]{1,2} [0-9:]{8} [0-9]{4}\] ?"
@@ -447,6 +455,7 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         _TAG,
         _RAYLOG,
         _TIME,
+        _ASCTIME,
         _CJK_TIME,
         _SYSLOG_TIME,
         _DMESG_T,
