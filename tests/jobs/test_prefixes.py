@@ -151,3 +151,15 @@ def test_a_time_glued_to_a_rank_tag_is_taken_off_and_the_tag_read() -> None:
     assert line.rank is None
     line = split("started Sat Jan 30 08:17:46 2021[0]<stderr>:x")
     assert line.rank is None
+
+
+def test_a_host_rank_and_world_prefix_names_the_node_and_the_rank() -> None:
+    # ESPnet's logging format: `[host:rank/size] time (module:line) LEVEL: message`
+    line = split("[lion15:0/4] 2020-09-05 20:04:10,182 (lm:187) INFO: Vocabulary size: 35")
+    assert (line.node, line.rank, line.local_rank) == ("lion15", 0, None)
+    line = split("[gpu-a07:7/16] ValueError: x")
+    assert (line.node, line.rank, line.text) == ("gpu-a07", 7, "ValueError: x")
+    # near misses: a progress counter (a word, not a host), a rank past the world's size
+    for text in ("[epoch:3/10] ValueError: x", "[gpu12:5/4] ValueError: x"):
+        line = split(text)
+        assert (line.node, line.rank) == (None, None), text

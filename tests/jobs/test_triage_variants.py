@@ -1856,6 +1856,14 @@ def test_a_store_client_still_retrying_is_no_rendezvous_failure(tmp_path: Path) 
     assert findings[0].cls == "exit_code"
 
 
+_SPAWN_END = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/conda/lib/python3.10/site-packages/torch/multiprocessing/spawn.py", line 140, in join\n'
+    "    raise ProcessExitedException(\n"
+    "torch.multiprocessing.spawn.ProcessExitedException: process 2 terminated with signal SIGKILL\n"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "want"),
     [
@@ -1875,8 +1883,13 @@ def test_a_store_client_still_retrying_is_no_rendezvous_failure(tmp_path: Path) 
             "Exception raised from ncclCommAbort at ../torch/csrc/distributed/c10d/NCCLUtils.hpp:181\n",
             ("nccl_error", 3, None, 2),
         ),
+        # spawn's report of a local process, in a log whose prefix puts rank 0 on the one node it names
+        (
+            "[gpu07:0/8] 2024-05-01 10:00:00,000 (trainer:120) INFO: epoch 1 started\n" + _SPAWN_END,
+            ("signal", 2, "gpu07", 5),
+        ),
     ],
-    ids=["horovod-timestamped-tag", "pg-destroyed-on-rank"],
+    ids=["horovod-timestamped-tag", "pg-destroyed-on-rank", "spawn-on-rank-0s-node"],
 )
 def test_b21_ranks_read_in_other_wordings(
     tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]
@@ -1895,8 +1908,18 @@ def test_b21_ranks_read_in_other_wordings(
             "ValueError: bad shape\nProcess Group destroyed on rank 3\n",
             ("exception", None, None),
         ),
+        # spawn on a node that does not hold rank 0: its local rank is no global rank
+        (
+            "[gpu08:8/16] 2024-05-01 10:00:00,000 (trainer:120) INFO: epoch 1 started\n" + _SPAWN_END,
+            ("signal", None, "gpu08"),
+        ),
+        # a log that names two nodes: spawn's node is not said
+        (
+            "[gpu07:0/16] INFO: epoch 1 started\n[gpu08:8/16] INFO: epoch 1 started\n" + _SPAWN_END,
+            ("signal", None, None),
+        ),
     ],
-    ids=["pg-destroyed-alone"],
+    ids=["pg-destroyed-alone", "spawn-on-another-node", "spawn-two-nodes"],
 )
 def test_b21_near_misses_name_no_rank(
     tmp_path: Path, text: str, want: tuple[str, int | None, str | None]

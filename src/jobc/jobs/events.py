@@ -243,6 +243,11 @@ class Scanner(Facts):
         """Infer this file's prefix structure from a sample of its lines (the file's head), and the
         width a terminal or a pasting tool wrapped it at, if it was."""
         self.model = prefixes.infer((n, normalize.clean(t)) for n, t in sample)
+        for node, rank in sorted(self.model.ranked_hosts):
+            # a logger's `[host:rank/size]` on lines the pre-filter skips: who wrote the log
+            self.rank_node.setdefault(rank, node)
+            if len(self.nodes_seen) < 4096:
+                self.nodes_seen.add(node)
         self.wrap = normalize.wrap_width(t for _, t in sample)
         self.weak = self.wrap is None
         if self.wrap is None:

@@ -8,14 +8,16 @@ torchrun), and what a message says in words (`… on rank: 0`, `on node cn7`, `N
 Nothing is placed by arithmetic: `rank // gpus_per_node` is wrong under c10d
 rendezvous, where node ranks follow arrival order.
 
-Two readings are inferences, and a finding that rests on one says so (its confidence is at most
-medium):
+Three readings are inferences, and a finding that rests on one says so (its confidence is at
+most medium):
 
 - an srun task is the global rank when srun starts the program itself, one task per process: the
   log shows srun's tasks and no launcher that starts the processes of a node (torchrun, DeepSpeed,
   accelerate, a local rank anywhere). jobc's own srun launch says so in its banner (no inference);
 - a failure that names no node takes the node of the other findings of its class when they all
-  name the same one (the same failure, seen again with its prefix).
+  name the same one (the same failure, seen again with its prefix);
+- a local rank a launcher reports without its node (spawn's process index) ran on the log's one
+  node, and is the global rank where that node holds rank 0.
 """
 
 from __future__ import annotations
@@ -128,6 +130,9 @@ def place(facts: Facts, e: Event) -> Who:
         node = _kernel_host(facts, e)
     if node is None and rank is None and task is None and (only := one_node_of_tasks(facts)) is not None:
         node, inferred = only, True  # srun ran every task the log shows on one node: this one's too
+    if node is None and rank is None and task is None and local is not None:
+        node, rank = local_on_the_one_node(facts, local)
+        inferred = inferred or node is not None
     if node is not None and REDACTED.match(node):
         node = None  # a paste that hid the node's name (`on node xxxxxxxx`) names no node
     return Who(rank, local, task, count, node, inferred)
@@ -206,6 +211,20 @@ def one_node_of_tasks(facts: Facts) -> str | None:
         return None
     only = next(iter(nodes))
     return only if is_host(only) else None
+
+
+def local_on_the_one_node(facts: Facts, local: int) -> tuple[str | None, int | None]:
+    """The node and global rank of a local rank a launcher reports without its node (spawn's
+    `process 0 terminated with signal SIGKILL`): the log's one node, when its prefixes name exactly
+    one and srun reports none; and the local rank is the global one when that node holds rank 0 (a
+    launcher numbers each node's processes in one block, and the block of the node that holds rank 0
+    starts at 0). Both are inferences."""
+    if len(facts.nodes_seen) != 1 or facts.task_node:
+        return None, None
+    node = next(iter(facts.nodes_seen))
+    if not is_host(node):
+        return None, None
+    return node, (local if facts.rank_node.get(0) == node else None)
 
 
 def one_node_launch(facts: Facts) -> bool:

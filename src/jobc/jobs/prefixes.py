@@ -55,6 +55,12 @@ _HOST_RANK = re.compile(
     rf"^(?:\[[0-9]{{9,11}}\.[0-9]{{6,9}}\] )?(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{{0,62}}):rank(?P<rank>{_N})"
     r"(?:\.[^\s:]{1,80})?: "
 )
+# a logger's `[host:rank/size]` (ESPnet's distributed training, `[lion15:0/4] 2020-09-05 … INFO:`): the
+# node, the global rank and the world's size; read only where the name is a host's and the rank
+# is below the size (a progress counter `[epoch:3/10]` is neither)
+_HOST_RANK_SIZE = re.compile(
+    rf"^\[(?P<host>[A-Za-z][A-Za-z0-9_.\-]{{0,62}}):(?P<rank>{_N})/(?P<size>{_N})\] ?"
+)
 # Alibaba's ACCL (an NCCL fork) prints `[host][pid:tid][dev][file:line] `
 _ACCL = re.compile(
     r"^\[(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62})\]\[(?P<pid>[0-9]{1,10}):[0-9]{1,10}\]\[[0-9]{1,4}\]"
@@ -295,6 +301,9 @@ class Model:
     hosts: frozenset[str] = frozenset()  # prefixes that name nodes though they carry no digit
     indented_hosts: bool = False  # host prefixes under indentation (a paste indented the block)
     indent: int = 0  # spaces a paste put before every line (a markdown code block indented by four)
+    # the (node, rank) pairs `[host:rank/size]` prefixes name: a logger that labels only some lines
+    # (ESPnet's INFO lines, which the pre-filter skips) still says which nodes wrote the log
+    ranked_hosts: frozenset[tuple[str, int]] = frozenset()
 
 
 PLAIN = Model()
@@ -306,12 +315,15 @@ def infer(sample: Iterable[tuple[int, str]]) -> Model:
     """Read the prefix structure that repeats over a sample of (line number, cleaned text)."""
     offsets: Counter[int] = Counter()
     hosts: Counter[str] = Counter()
+    ranked: set[tuple[str, int]] = set()
     nonblank = indented = 0
     least = 64
     for number, text in sample:
         if not text.strip():
             continue
         nonblank += 1
+        if text[:1] == "[" and len(ranked) < 64 and (r := _host_rank_size(text)) is not None:
+            ranked.add(r[:2])
         least = min(least, len(text) - len(text.lstrip(" ")))
         m = _NUMBER_COLUMN.match(text)
         if m is not None:
@@ -330,7 +342,23 @@ def infer(sample: Iterable[tuple[int, str]]) -> Model:
     # every line indented alike: the paste's, taken off before anything is read (a traceback's
     # frames keep the indentation they have beyond it)
     indent = least if nonblank >= 2 and 2 <= least < 64 else 0
-    return Model(offset, repeated, indented_hosts=bool(repeated) and indented * 2 >= many, indent=indent)
+    return Model(
+        offset,
+        repeated,
+        indented_hosts=bool(repeated) and indented * 2 >= many,
+        indent=indent,
+        ranked_hosts=frozenset(ranked),
+    )
+
+
+def _host_rank_size(text: str, hosts: frozenset[str] = frozenset()) -> tuple[str, int, int] | None:
+    """The node and rank of a `[host:rank/size]` prefix, and where it ends, where the name is a
+    host's and the rank is below the size."""
+    m = _HOST_RANK_SIZE.match(text)
+    if m is None:
+        return None
+    host, rank, size = m.group("host"), int(m.group("rank")), int(m.group("size"))
+    return (host, rank, m.end()) if rank < size and (is_host(host) or host in hosts) else None
 
 
 def _host_shaped(name: str) -> bool:
@@ -409,6 +437,10 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         f["node"] = m.group("host")
         f.setdefault("rank", int(m.group("rank")))
         return text[m.end() :]
+    if "node" not in f and text[:1] == "[" and (r := _host_rank_size(text, model.hosts)) is not None:
+        f["node"] = r[0]
+        f.setdefault("rank", r[1])
+        return text[r[2] :]
     if "node" not in f and text[:1] in "MR" and (m := _CRAY_MPICH.match(text)) is not None:
         f["node"] = m.group("host")
         f.setdefault("rank", int(m.group("rank") or m.group("rank2")))

@@ -109,15 +109,16 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("terminated with",),
         re.compile(
-            r"process (?P<process>[0-9]{1,9}) terminated with (?:signal (?P<signal>SIG[A-Z0-9]{2,8})|"
+            r"process (?P<local_rank>[0-9]{1,9}) terminated with (?:signal (?P<signal>SIG[A-Z0-9]{2,8})|"
             r"exit code (?P<exit_code>-?[0-9]{1,18}))"
         ),
-        "torch.multiprocessing.spawn reporting a worker process that ended (its index is the spawn "
-        "argument, not a rank); a signal is what ended it",
+        "torch.multiprocessing.spawn reporting a worker process that ended: its index is the one "
+        "spawn passed it, its place among the processes spawn started on its node (a local rank, "
+        "not a global one); a signal is what ended it",
         "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL",
         "process 1 terminated normally",
         "PyTorch (torch/multiprocessing/spawn.py, ProcessContext.join)",
-        ("signal", "exit_code"),
+        ("local_rank", "signal", "exit_code"),
         report=True,
     ),
     Signature(
