@@ -11,7 +11,10 @@ file name, with nothing else to register. Each is imported here, once, and gives
   `--set`) gives one of them a value, the check has nothing to say, and lint does not load it.
   Every path must name a field of the schema: a misspelt one would silence the rule;
 - whether its script check is its spec check (`SCRIPTS = True`): then `READS` holds on a script
-  too, of the data the script is read into (a `check_script` of its own reads the script's facts).
+  too, of the data the script is read into (a `check_script` of its own reads the script's facts);
+- `FACTS`: the script facts its script check needs, as names of `ScriptFacts` members (a field or
+  a property); unless one of them is true of the script (not empty, not None), the check has
+  nothing to say, and lint does not load it. Every name must be a member of `ScriptFacts`.
 """
 
 from __future__ import annotations
@@ -35,13 +38,16 @@ Written by `uv run python tools/regen.py` from the rule modules (`rules/<group>/
 test fails when it is stale. One row a rule, in code order: code, name, severity, summary,
 remediation, the module under `jobc.lint.rules`, the kinds of file it checks ("spec", "script"),
 whether it speaks only with `--live`, the spec fields its check needs (data paths; empty: it
-always runs), and whether those fields gate its script check too (its script check is its spec
-check). `jobc.lint.rules` reads it.
+always runs), whether those fields gate its script check too (its script check is its spec
+check), and the script facts its script check needs (`ScriptFacts` members; empty: it always
+runs). `jobc.lint.rules` reads it.
 """
 
 # ruff: noqa: E501 (a summary or a remediation is one sentence, as the rule module writes it)
 
-Row = tuple[str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...], bool]
+Row = tuple[
+    str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...], bool, tuple[str, ...]
+]
 
 ROWS: tuple[Row, ...] = (
 '''
@@ -73,6 +79,12 @@ def row(name: str, module: ModuleType) -> tuple[Any, ...]:
         if not _in_schema(path):
             raise SystemExit(f"regen: {meta.code} READS {'.'.join(path)}, which is no field of the spec")
     live = getattr(module, "LIVE", False) is True
+    needs = tuple(getattr(module, "FACTS", ()))
+    if needs and getattr(module, "check_script", None) is None:
+        raise SystemExit(f"regen: {meta.code} names FACTS but has no check_script to gate")
+    for member in needs:
+        if not _in_facts(member):
+            raise SystemExit(f"regen: {meta.code} FACTS {member}, which is no member of ScriptFacts")
     same = getattr(module, "check_script", None) is None and getattr(module, "SCRIPTS", False) is True
     severity = str(meta.severity)
     return (
@@ -86,6 +98,7 @@ def row(name: str, module: ModuleType) -> tuple[Any, ...]:
         live,
         reads,
         same,
+        needs,
     )
 
 
@@ -114,6 +127,14 @@ def _literal(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)  # a Python literal too; the formatter settles quotes
     return repr(value)
+
+
+def _in_facts(member: str) -> bool:
+    """Whether `ScriptFacts` has this field or property (a method would always be true)."""
+    from jobc.script.facts import ScriptFacts
+
+    own = ScriptFacts.__dict__.get(member)
+    return member in ScriptFacts.__match_args__ or isinstance(own, property)
 
 
 def _in_schema(path: tuple[str, ...]) -> bool:

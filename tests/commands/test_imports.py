@@ -84,7 +84,9 @@ def under(modules: set[str], names: tuple[str, ...]) -> set[str]:
 
 
 def rule_modules(modules: set[str], wanted: str) -> set[str]:
-    """The rule modules loaded whose rows match `wanted`: "script-only", "spec-only", "live", "input"."""
+    """The rule modules loaded whose rows match `wanted`: "script-only", "spec-only", "live", "input",
+    or "facts-absent": a script check gated by facts none of the scripts here has (`FACTS`: a
+    trap, an exec, a late or cut directive, --signal, \\r\\n, a byte-order mark, no #!, non-ASCII)."""
     by_module = {f"jobc.lint.rules.{row[5]}": row for row in ROWS}
     out = set()
     for name in modules & set(by_module):
@@ -94,6 +96,7 @@ def rule_modules(modules: set[str], wanted: str) -> set[str]:
             or (wanted == "spec-only" and kinds == ("spec",))
             or (wanted == "live" and live)
             or (wanted == "input" and not kinds)
+            or (wanted == "facts-absent" and by_module[name][10])
         ):
             out.add(name)
     return out
@@ -131,7 +134,7 @@ def test_a_clean_script_loads_the_bash_parser_and_nothing_else_from_outside(tmp_
     assert code == 0
     assert outside(modules) == {"tree_sitter", "tree_sitter_bash"}
     assert under(modules, (*SPEC_MODEL, "ruamel", "yaml", "jobc.compile.plan", "jobc.jobs")) == set()
-    for kind in ("spec-only", "live", "input"):
+    for kind in ("spec-only", "live", "input", "facts-absent"):
         assert rule_modules(modules, kind) == set(), kind
     assert under(modules, HEAVY_STDLIB) == set()
     # bash is asked through os alone, and tree-sitter's binding is loaded without its package's
@@ -148,6 +151,8 @@ def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
     assert under(modules, (*SPEC_MODEL, "ruamel", "yaml")) == set()
     assert under(modules, HEAVY_STDLIB) == set()
     assert under(modules, ("subprocess", "typing")) == set()
+    # it has no trap, exec, --signal, late or cut directive, \r\n or non-ASCII text
+    assert rule_modules(modules, "facts-absent") == set()
 
 
 def test_a_broken_spec_may_load_the_explainers(tmp_path: Path) -> None:

@@ -2,9 +2,11 @@
 
 Lint reads `jobc/lint/rules/registry.py` instead of importing every rule; a rule module is found
 by its file name (`rules/<group>/jcNNN_<name>.py`). A spec check whose module says `READS` is
-not run (nor imported) for a spec that writes none of those fields, and a `LIVE` rule only runs
-with `--live`: both only when the check would have said nothing anyway, which the examples of
-every rule and the bundled specs show here, linted with the registry's skips and without them.
+not run (nor imported) for a spec that writes none of those fields, a script check whose module
+says `FACTS` not for a script that has none of those facts, and a `LIVE` rule only runs with
+`--live`: all only when the check would have said nothing anyway, which the examples of every
+rule, the bundled specs and the script corpus show here, linted with the registry's skips and
+without them.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from tests.support import ROOT
 from tools import rule_registry
 
 GATED = [row[0] for row in ROWS if row[8]]
+FACT_GATED = [row[0] for row in ROWS if row[10]]
 
 
 def test_the_registry_is_current_and_lists_every_rule_module() -> None:
@@ -130,7 +133,7 @@ def test_linting_with_the_registry_skips_finds_what_running_every_check_finds(
 ) -> None:
     specs = sorted((ROOT / "specs").glob("*.yaml"))
     skipped = [lint_file(spec).findings for spec in specs]
-    every = {kind: tuple((c, (), False) for c, _, _ in rows) for kind, rows in rules._CHECKED.items()}
+    every = {kind: tuple((c, (), False, ()) for c, *_ in rows) for kind, rows in rules._CHECKED.items()}
     monkeypatch.setattr(rules, "_CHECKED", every)
     assert [lint_file(spec).findings for spec in specs] == skipped
 
@@ -167,12 +170,12 @@ def test_linting_scripts_with_the_registry_skips_finds_what_running_every_check_
 
     scripts = _scripts()
     assert len(scripts) > 100
-    gated = {code for code, reads, _ in rules._CHECKED["script"] if reads}
+    gated = {code for code, reads, _, _ in rules._CHECKED["script"] if reads}
     assert gated >= {"JC109", "JC110", "JC501", "JC601", "JC604"}
     # a check of a script's own facts is never gated by the spec fields its spec check reads
     assert not gated & {"JC101", "JC102", "JC505"}
     skipped = [lint_path(script).findings for script in scripts]
-    every = {kind: tuple((c, (), False) for c, _, _ in rows) for kind, rows in rules._CHECKED.items()}
+    every = {kind: tuple((c, (), False, ()) for c, *_ in rows) for kind, rows in rules._CHECKED.items()}
     monkeypatch.setattr(rules, "_CHECKED", every)
     assert [lint_path(script).findings for script in scripts] == skipped
 
@@ -192,7 +195,68 @@ def test_a_script_that_writes_none_of_a_rules_fields_does_not_load_it(tmp_path: 
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
     loaded = {m.rsplit(".", 1)[1][:5].upper() for m in out if re.search(r"\.jc[0-9]{3}_", m)}
-    assert {"JC801", "JC104"} <= loaded  # checks every script meets
+    assert {"JC813", "JC104"} <= loaded  # checks every script meets
     assert not loaded & {"JC109", "JC110", "JC120", "JC121", "JC122", "JC501", "JC601", "JC604"}, sorted(
         loaded
     )
+    # nor a script check whose facts it does not have: no trap, no exec, no late directive, …
+    assert not loaded & set(FACT_GATED), sorted(loaded)
+
+
+def test_facts_must_name_members_of_the_script_facts() -> None:
+    assert rule_registry._in_facts("traps")  # a field
+    assert rule_registry._in_facts("crlf")
+    assert rule_registry._in_facts("execs")  # a property
+    assert not rule_registry._in_facts("honoured")  # a method: always true
+    assert not rule_registry._in_facts("trap")
+    assert {"JC801", "JC803", "JC810", "JC811", "JC812", "JC814"} <= set(FACT_GATED)
+    # a check of the script's text that any script may hold is never gated
+    assert not {"JC806", "JC809", "JC813"} & set(FACT_GATED)
+
+
+def _script_contexts(tmp_path: Path) -> list[Context]:
+    """The contexts of every corpus script and of every script rule's Bad and Good example."""
+    from jobc.lint.scripts import lint_path
+    from tests.project.test_docs import examples
+
+    paths = _scripts()
+    for code in RULES:
+        if code.startswith("JC8"):
+            for kind, text in examples(code).items():
+                path = tmp_path / f"{code}-{kind}.sh"
+                path.write_text(text, encoding="utf-8")
+                paths.append(path)
+    found = []
+    for path in paths:
+        ctx = lint_path(path).context
+        if ctx is not None and ctx.facts.get("script") is not None:
+            found.append(ctx)
+    assert len(found) > 100
+    return found
+
+
+def test_a_fact_gated_check_says_nothing_without_the_facts_it_needs(tmp_path: Path) -> None:
+    tried = 0
+    for ctx in _script_contexts(tmp_path):
+        script = ctx.facts["script"]
+        for code in FACT_GATED:
+            needs = next(r[10] for r in ROWS if r[0] == code)
+            if any(getattr(script, member) for member in needs):
+                continue
+            check = RULES[code].script_check
+            assert check is not None
+            assert list(check(ctx)) == [], (code, script.file)
+            tried += 1
+    assert tried > 500
+
+
+def test_each_fact_gate_is_met_by_a_script_the_rule_speaks_of(tmp_path: Path) -> None:
+    # not vacuous: for each gated rule some script has its facts and a finding of it
+    spoke = set()
+    for ctx in _script_contexts(tmp_path):
+        for code in FACT_GATED:
+            check = RULES[code].script_check
+            assert check is not None
+            if list(check(ctx)):
+                spoke.add(code)
+    assert spoke == set(FACT_GATED)

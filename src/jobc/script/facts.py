@@ -258,6 +258,46 @@ class ScriptFacts:
         """The step that runs the training (see `choose`)."""
         return choose(self.steps)[0]
 
+    # What a script rule's `FACTS` may name besides the fields above: each says whether the
+    # script has a thing at all, so that lint neither imports nor runs a rule that reads it
+    # when it has none (the registry's gate; `tests/lint/test_registry.py` holds each rule to
+    # saying nothing without its facts).
+
+    @property
+    def late(self) -> bool:
+        """A `#SBATCH` line below the first command, which sbatch does not read."""
+        return any(not d.honoured for d in self.directives)
+
+    @property
+    def cut(self) -> bool:
+        """A directive sbatch reads that an unquoted `#` cuts short."""
+        return any(d.honoured and d.cut for d in self.directives)
+
+    @property
+    def asks_signal(self) -> bool:
+        """An honoured `#SBATCH --signal` (which signal, and to whom, is the rules' to read)."""
+        return "signal" in self.honoured()
+
+    @property
+    def execs(self) -> bool:
+        """A step the batch shell `exec`s."""
+        return any(step.exec_ for step in self.steps)
+
+    @property
+    def bom(self) -> bool:
+        """A byte-order mark before the first line."""
+        return bool(self.lines) and self.lines[0].startswith("\ufeff")
+
+    @property
+    def no_shebang(self) -> bool:
+        """The first line (after a byte-order mark) is not a `#!` line."""
+        return not (self.lines[0].removeprefix("\ufeff") if self.lines else "").startswith("#!")
+
+    @property
+    def non_ascii(self) -> bool:
+        """A character outside ASCII anywhere in the text (a typographic dash is one)."""
+        return not all(line.isascii() for line in self.lines)
+
 
 def choose(steps: list[Step]) -> tuple[Step | None, str]:
     """The step that runs the training, and why it was chosen.

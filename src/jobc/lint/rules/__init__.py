@@ -81,10 +81,13 @@ class _Rules(Mapping[str, Rule]):
 RULES: Mapping[str, Rule] = _Rules()
 
 # the checks lint runs on each kind of file: (code, the fields without which it has nothing to say,
-# whether it needs --live); on a script, a check's fields gate it when it is the spec's check
+# whether it needs --live, the script facts without which it has nothing to say); on a script, a
+# check's fields gate it when it is the spec's check
 _CHECKED = {
     kind: tuple(
-        (row[0], row[8] if kind == "spec" or row[9] else (), row[7]) for row in ROWS if kind in row[6]
+        (row[0], row[8] if kind == "spec" or row[9] else (), row[7], row[10] if kind == "script" else ())
+        for row in ROWS
+        if kind in row[6]
     )
     for kind in ("spec", "script")
 }
@@ -97,11 +100,15 @@ def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
     `--live` (the partition rules take the facts a profile would give from the cluster). On a
     script the same holds of the data the script is read into, for a rule whose script check is
     its spec check (`SCRIPTS = True`); a `check_script` of its own reads the script's facts as
-    well, so it always runs."""
+    well, so it always runs, unless it names the script facts it needs (`FACTS`) and the script
+    has none of them (no trap, no `exec`, no `\r\n`)."""
     data = ctx.data
     written: dict[tuple[str, ...], bool] = {}  # of this file's data: rules share their READS
-    for code, reads, live_only in _CHECKED.get(kind, ()):
+    script = ctx.facts.get("script")
+    for code, reads, live_only, needs in _CHECKED.get(kind, ()):
         if live_only and not live:
+            continue
+        if needs and script is not None and not any(getattr(script, member) for member in needs):
             continue
         if reads and not live:
             for path in reads:

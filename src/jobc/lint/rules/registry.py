@@ -4,13 +4,16 @@ Written by `uv run python tools/regen.py` from the rule modules (`rules/<group>/
 test fails when it is stale. One row a rule, in code order: code, name, severity, summary,
 remediation, the module under `jobc.lint.rules`, the kinds of file it checks ("spec", "script"),
 whether it speaks only with `--live`, the spec fields its check needs (data paths; empty: it
-always runs), and whether those fields gate its script check too (its script check is its spec
-check). `jobc.lint.rules` reads it.
+always runs), whether those fields gate its script check too (its script check is its spec
+check), and the script facts its script check needs (`ScriptFacts` members; empty: it always
+runs). `jobc.lint.rules` reads it.
 """
 
 # ruff: noqa: E501 (a summary or a remediation is one sentence, as the rule module writes it)
 
-Row = tuple[str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...], bool]
+Row = tuple[
+    str, str, str, str, str, str, tuple[str, ...], bool, tuple[tuple[str, ...], ...], bool, tuple[str, ...]
+]
 
 ROWS: tuple[Row, ...] = (
     (
@@ -24,6 +27,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC002",
@@ -36,6 +40,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC003",
@@ -48,6 +53,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC004",
@@ -60,6 +66,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC005",
@@ -72,6 +79,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC006",
@@ -84,6 +92,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC007",
@@ -96,6 +105,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC008",
@@ -108,6 +118,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC101",
@@ -120,6 +131,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resources", "tasks_per_node"),),
         False,
+        (),
     ),
     (
         "JC102",
@@ -132,6 +144,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resources", "tasks_per_node"),),
         False,
+        (),
     ),
     (
         "JC103",
@@ -144,6 +157,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC104",
@@ -156,6 +170,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC105",
@@ -168,6 +183,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC106",
@@ -180,6 +196,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC107",
@@ -192,6 +209,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC108",
@@ -204,6 +222,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC109",
@@ -216,6 +235,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resources", "cpus_per_task"),),
         True,
+        (),
     ),
     (
         "JC110",
@@ -228,6 +248,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("slurm", "array"), ("slurm", "dependency"), ("sweep",)),
         True,
+        (),
     ),
     (
         "JC120",
@@ -240,6 +261,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("cluster", "all_partitions"),),
         True,
+        (),
     ),
     (
         "JC121",
@@ -252,6 +274,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("cluster", "partitions"),),
         True,
+        (),
     ),
     (
         "JC122",
@@ -264,6 +287,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("cluster", "partitions"),),
         True,
+        (),
     ),
     (
         "JC123",
@@ -276,6 +300,7 @@ ROWS: tuple[Row, ...] = (
         True,
         (),
         True,
+        (),
     ),
     (
         "JC201",
@@ -288,6 +313,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC202",
@@ -300,6 +326,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("model",),),
         False,
+        (),
     ),
     (
         "JC203",
@@ -312,6 +339,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("model",),),
         False,
+        (),
     ),
     (
         "JC204",
@@ -324,6 +352,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("parallelism", "ep"), ("parallelism", "etp")),
         False,
+        (),
     ),
     (
         "JC205",
@@ -336,6 +365,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("workload", "global_batch"),),
         False,
+        (),
     ),
     (
         "JC206",
@@ -348,6 +378,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("workload", "seq_length"),),
         False,
+        (),
     ),
     (
         "JC207",
@@ -360,6 +391,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("parallelism", "sequence_parallel"),),
         False,
+        (),
     ),
     (
         "JC208",
@@ -372,6 +404,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("parallelism", "tp"),),
         False,
+        (),
     ),
     (
         "JC209",
@@ -384,6 +417,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("parallelism", "ep"),),
         False,
+        (),
     ),
     (
         "JC210",
@@ -396,6 +430,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("model",),),
         False,
+        (),
     ),
     (
         "JC211",
@@ -408,6 +443,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("model",),),
         False,
+        (),
     ),
     (
         "JC301",
@@ -420,6 +456,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("model",),),
         False,
+        (),
     ),
     (
         "JC302",
@@ -432,6 +469,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("model",),),
         False,
+        (),
     ),
     (
         "JC303",
@@ -444,6 +482,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("model",),),
         False,
+        (),
     ),
     (
         "JC401",
@@ -456,6 +495,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC402",
@@ -468,6 +508,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC403",
@@ -480,6 +521,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC404",
@@ -492,6 +534,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC405",
@@ -504,6 +547,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC406",
@@ -516,6 +560,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC407",
@@ -528,6 +573,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC501",
@@ -540,6 +586,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("slurm", "extra"),),
         True,
+        (),
     ),
     (
         "JC502",
@@ -552,6 +599,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("container",),),
         False,
+        (),
     ),
     (
         "JC503",
@@ -564,6 +612,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("launch", "workdir"),),
         False,
+        (),
     ),
     (
         "JC504",
@@ -576,6 +625,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC505",
@@ -588,6 +638,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("container",),),
         False,
+        (),
     ),
     (
         "JC506",
@@ -600,6 +651,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("cluster", "air_gapped"),),
         False,
+        (),
     ),
     (
         "JC507",
@@ -612,6 +664,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC508",
@@ -624,6 +677,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("launch", "workdir"),),
         False,
+        (),
     ),
     (
         "JC509",
@@ -636,6 +690,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("launch", "setup"),),
         False,
+        (),
     ),
     (
         "JC601",
@@ -648,6 +703,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "requeue"),),
         True,
+        (),
     ),
     (
         "JC602",
@@ -660,6 +716,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "signal"),),
         False,
+        (),
     ),
     (
         "JC603",
@@ -672,6 +729,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "checkpoint", "size_gb"), ("resilience", "checkpoint", "write_gbps")),
         False,
+        (),
     ),
     (
         "JC604",
@@ -684,6 +742,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "signal"),),
         True,
+        (),
     ),
     (
         "JC605",
@@ -696,6 +755,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "requeue"),),
         False,
+        (),
     ),
     (
         "JC606",
@@ -708,6 +768,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "retry_on"),),
         False,
+        (),
     ),
     (
         "JC607",
@@ -720,6 +781,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "retry_on"),),
         False,
+        (),
     ),
     (
         "JC608",
@@ -732,6 +794,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "retry_on"),),
         False,
+        (),
     ),
     (
         "JC609",
@@ -744,6 +807,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "retry_on"),),
         False,
+        (),
     ),
     (
         "JC610",
@@ -756,6 +820,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "preflight"),),
         False,
+        (),
     ),
     (
         "JC611",
@@ -768,6 +833,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "retry_on"),),
         False,
+        (),
     ),
     (
         "JC612",
@@ -780,6 +846,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("resilience", "preflight"),),
         False,
+        (),
     ),
     (
         "JC701",
@@ -792,6 +859,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         True,
+        (),
     ),
     (
         "JC702",
@@ -804,6 +872,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC703",
@@ -816,6 +885,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC704",
@@ -828,6 +898,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (("monitoring", "dump_dir"),),
         False,
+        (),
     ),
     (
         "JC800",
@@ -840,6 +911,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC801",
@@ -852,6 +924,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("late",),
     ),
     (
         "JC802",
@@ -864,6 +937,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("traps",),
     ),
     (
         "JC803",
@@ -876,6 +950,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("execs",),
     ),
     (
         "JC804",
@@ -888,6 +963,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC805",
@@ -900,6 +976,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC806",
@@ -912,6 +989,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC807",
@@ -924,6 +1002,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("traps",),
     ),
     (
         "JC808",
@@ -936,6 +1015,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("asks_signal",),
     ),
     (
         "JC809",
@@ -948,6 +1028,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC810",
@@ -960,6 +1041,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("crlf",),
     ),
     (
         "JC811",
@@ -972,6 +1054,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("bom",),
     ),
     (
         "JC812",
@@ -984,6 +1067,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("no_shebang",),
     ),
     (
         "JC813",
@@ -996,6 +1080,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        (),
     ),
     (
         "JC814",
@@ -1008,6 +1093,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("non_ascii",),
     ),
     (
         "JC815",
@@ -1020,6 +1106,7 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("asks_signal",),
     ),
     (
         "JC816",
@@ -1032,5 +1119,6 @@ ROWS: tuple[Row, ...] = (
         False,
         (),
         False,
+        ("cut",),
     ),
 )

@@ -53,6 +53,10 @@ FIX = Repair(
     "scripts",
 )
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a directive below the first command: lint neither imports nor runs the rule for a script without
+FACTS = ("late",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

@@ -50,6 +50,10 @@ FIX = Repair(
     "scripts",
 )
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a step run with exec: lint neither imports nor runs the rule for a script without
+FACTS = ("execs",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

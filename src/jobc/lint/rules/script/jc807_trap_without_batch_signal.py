@@ -53,6 +53,10 @@ FIX = Repair(
     "scripts",
 )
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a trap: lint neither imports nor runs the rule for a script without
+FACTS = ("traps",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

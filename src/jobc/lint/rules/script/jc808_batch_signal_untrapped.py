@@ -41,6 +41,10 @@ META = Meta(
     remediation="Trap the signal and forward it to the step, or drop `B:` so that Slurm signals the steps.",
 )
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# an honoured --signal: lint neither imports nor runs the rule for a script without
+FACTS = ("asks_signal",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

@@ -39,6 +39,10 @@ META = Meta(
 )
 FIX = Repair(Applicability.SAFE, "converts every \\r\\n line break to \\n", "scripts")
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a line that ends in \r\n: lint neither imports nor runs the rule for a script without
+FACTS = ("crlf",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

@@ -39,6 +39,10 @@ META = Meta(
 
 FIX = Repair(Applicability.SAFE, "removes the byte-order mark before the first line", "scripts")
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a byte-order mark: lint neither imports nor runs the rule for a script without
+FACTS = ("bom",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

@@ -40,6 +40,10 @@ META = Meta(
 
 FIX = Repair(Applicability.SAFE, "adds #!/bin/bash as the first line", "scripts")
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a first line that is not #!: lint neither imports nor runs the rule for a script without
+FACTS = ("no_shebang",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

@@ -66,6 +66,10 @@ _NAMES = {"\u2013": "an en dash (–)", "\u2014": "an em dash (—)", "\u2212": 
 _OPTION = lazy(rf"(?<![^\s])(?P<lead>-*+[{DASHES}][-{DASHES}]*+)(?P<name>[A-Za-z][A-Za-z0-9_-]*+)")
 _QUOTES = lazy(r"""["'`]""")
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a character outside ASCII: lint neither imports nor runs the rule for a script without
+FACTS = ("non_ascii",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

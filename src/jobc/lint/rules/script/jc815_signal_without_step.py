@@ -51,6 +51,10 @@ _MAY_START_STEPS = frozenset(
     ("srun", "mpirun", "mpiexec", "orterun", "prterun", "ibrun", "bash", "sh", "eval")
 )
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# an honoured --signal: lint neither imports nor runs the rule for a script without
+FACTS = ("asks_signal",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)

@@ -46,6 +46,10 @@ META = Meta(
     ),
 )
 
+# this check speaks only of a script that has one of these (`ScriptFacts` members), here
+# a directive cut at an unquoted #: lint neither imports nor runs the rule for a script without
+FACTS = ("cut",)
+
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
