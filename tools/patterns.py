@@ -11,7 +11,9 @@ program's format belongs to one CPython version, so the module says which engine
 compiles as usual on any other.
 
 Every pattern made by `lazy`/`later` when the modules of the lint path's packages are imported
-is in the table; one made later (inside a function) is compiled as usual.
+is in the table, and so are the spec schema's patterns (`jobc.spec.fastcheck.regex`) and the
+secret shapes' (`jobc.tables.secrets`), which are compiled from the tables when first needed;
+one made later (inside a function) is compiled as usual.
 """
 
 from __future__ import annotations
@@ -97,7 +99,13 @@ for package in sys.argv[1:]:
     module = importlib.import_module("jobc." + package)
     for info in pkgutil.walk_packages(module.__path__, module.__name__ + "."):
         importlib.import_module(info.name)
-print(repr((lazyre.MADE, _later.MADE)))
+# the spec schema's own patterns, which the schema check compiles (`jobc.spec.fastcheck.regex`)
+from jobc.spec import fastcheck
+made = [*lazyre.MADE, *((pattern, 0) for pattern in fastcheck.patterns())]
+# and the secret shapes' own, which JC702 compiles when a text holds a shape's prefix
+from jobc.tables import secrets
+later = [*_later.MADE, *((secrets.shape_pattern(i), 0) for i in range(len(secrets.SHAPES)))]
+print(repr((made, later)))
 """
 
 

@@ -10,7 +10,6 @@ script, or the spec lists what it could not carry.
 from __future__ import annotations
 
 import re
-import shlex
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
@@ -560,6 +559,8 @@ def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
             # when compiled (words joined again would quote a `~` that bash expands)
             text = cmd.text
         elif cmd.known and cmd.words and cmd.name != "eval":
+            import shlex  # a script without a module load or sourced file does not need it
+
             text = shlex.join(cmd.words)
         else:
             continue

@@ -11,7 +11,6 @@ JC107's, and a launcher's own words (`--nproc_per_node=gpu`) are its own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Span
@@ -41,6 +40,7 @@ _ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _SHELL = lazy(r"[$`]")
 # what a SPANK plugin's option may be called: letters, digits, `-` and `_`
 _PLUGIN_NAME = lazy(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+_NODE_COUNTS = lazy(r"[-,]")  # --nodes=2-4 and --nodes=2,4
 
 
 @record
@@ -107,7 +107,7 @@ def _directive(d: Directive) -> Iterator[Refused]:
     if d.name in COUNT_OPTIONS:
         # --nodes=2-4 and --nodes=2,4 are ranges and lists; --gpus-per-node=h100:8 names a type
         parts = value.rpartition(":")[2] if d.name.startswith("gpus") else value
-        for part in re.split(r"[-,]", parts) if d.name == "nodes" else [parts]:
+        for part in _NODE_COUNTS.split(parts) if d.name == "nodes" else [parts]:
             problem = count_problem(part, COUNT_OPTIONS[d.name])
             if problem is not None:
                 yield Refused(d.span, d.text, f"{where}: the count is {problem}; sbatch refuses the job")

@@ -9,18 +9,40 @@ mode, so it accepts what the models accept; a test holds the two to that.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 
+from jobc.core.lazyre import lazy
+
 _IGNORED = frozenset({"title", "description", "default", "examples", "$schema", "$id", "$comment"})
+_END = lazy(r"(?<!\\)\$")
 
 
 @cache
 def regex(pattern: str) -> re.Pattern[str]:
     """A schema pattern as JSON Schema means it: `$` is the end of the text. Python's `$` also
     matches before a final newline, which let `env: {"FOO\\n": x}` pass the check and break
-    the script."""
-    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
+    the script. Compiled from `jobc.core.compiled`, which holds the schema's patterns too
+    (`patterns`): a lint compiled two or three of them in every run."""
+    from jobc.core.compiled import compile
+
+    return compile(_END.sub(r"\\Z", pattern))
+
+
+def patterns() -> Iterator[str]:
+    """Every pattern of the packaged schema as `regex` compiles it, for `tools/regen.py`'s table."""
+    from jobc.data.literals import SCHEMA_DEFS
+
+    stack: list[object] = [SCHEMA_DEFS]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            want = node.get("pattern")
+            if isinstance(want, str):
+                yield _END.sub(r"\\Z", want)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing

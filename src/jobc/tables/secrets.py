@@ -89,9 +89,17 @@ _NAME_PARTS = _later(r"[_\-.]+")
 @cache
 def _pattern(index: int) -> re.Pattern[str]:
     """The pattern of `SHAPES[index]`, compiled the first time a text holds its prefix: most texts
-    hold none, and compiling all of them was most of a cold lint's time in this module."""
+    hold none, and compiling all of them was most of a cold lint's time in this module. Built
+    from `jobc.tables.compiled`, which holds every shape's pattern (`shape_pattern`)."""
+    from jobc.tables.compiled import compile
+
+    return compile(shape_pattern(index))
+
+
+def shape_pattern(index: int) -> str:
+    """The regular expression of `SHAPES[index]`: the prefix as group 1, behind its guard."""
     _, behind, prefix, body = SHAPES[index]
-    return re.compile(f"{behind}({prefix}){body}")
+    return f"{behind}({prefix}){body}"
 
 
 def _literal_start(alternative: str) -> str:
