@@ -119,6 +119,8 @@ def test_a_clean_spec_loads_only_what_it_needs(spec: Path) -> None:
     # modules on the spec path import typing only for type checkers; no example's workdir exists
     # here, so JC508 reads no pyproject.toml and the TOML reader (which imports typing) stays out
     assert under(modules, ("typing", "tomllib")) == set()
+    # no `jobc:` marker in the file or its profiles: the suppressions' reader is not needed
+    assert "jobc.lint.suppress" not in modules
 
 
 GOOD_SCRIPT = (
@@ -153,6 +155,7 @@ def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
     assert under(modules, ("subprocess", "typing")) == set()
     # it has no trap, exec, --signal, late or cut directive, \r\n or non-ASCII text
     assert rule_modules(modules, "facts-absent") == set()
+    assert "jobc.lint.suppress" not in modules  # nor a `jobc:` marker
 
 
 def test_a_broken_spec_may_load_the_explainers(tmp_path: Path) -> None:

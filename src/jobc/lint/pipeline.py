@@ -19,6 +19,7 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
+    from jobc.lint.suppress import Suppression
     from jobc.spec.plain import JobSpec
 
 COMMAND_LINE = "<command line>"
@@ -686,20 +687,34 @@ def _requirements(run: Run, ctx: Context) -> bool:
     return ok
 
 
-def finish(run: Run, config: Config) -> list[Finding]:
+def _suppressed(covering: dict[int, list[Suppression]], finding: Finding) -> bool:
     from jobc.lint import suppress
+
+    return suppress.apply(covering, finding.code, finding.span)
+
+
+def finish(run: Run, config: Config) -> list[Finding]:
     from jobc.lint.rules import meta as rule_meta
 
     by_file = {src.file: src for src in run.layers}
-    sups = {name: suppress.parse(src.text, shell=name in run.shell_files) for name, src in by_file.items()}
-    covering = {name: suppress.by_line(file_sups) for name, file_sups in sups.items()}
+    sups: dict[str, list[Suppression]] = {name: [] for name in by_file}
+    covering: dict[str, dict[int, list[Suppression]]] = {}
+    if any("jobc:" in src.text for src in by_file.values()):
+        # a file without the marker has no suppression (`suppress.parse` finds none): most files,
+        # which then do not import the suppressions' reader
+        from jobc.lint import suppress
+
+        sups = {
+            name: suppress.parse(src.text, shell=name in run.shell_files) for name, src in by_file.items()
+        }
+        covering = {name: suppress.by_line(file_sups) for name, file_sups in sups.items()}
     kept: list[Finding] = []
     seen: set[tuple[Any, ...]] = set()
     for index, finding in enumerate(run.findings):
         blocking = run.gate is not None and index < run.gate and finding.severity >= Severity.ERROR
         if not blocking and not enabled(finding.code, config.select, config.ignore):
             continue
-        if not blocking and suppress.apply(covering.get(finding.file, {}), finding.code, finding.span):
+        if not blocking and covering.get(finding.file) and _suppressed(covering[finding.file], finding):
             continue
         key = (finding.file, finding.span, finding.code, finding.message)
         if key in seen:
