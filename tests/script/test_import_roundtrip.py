@@ -702,3 +702,21 @@ def test_the_judge_forgives_only_the_arguments_a_listed_line_names() -> None:
     assert roundtrip._compare(script, compiled, named) == []
     # the same arguments in another order: no listed line explains that
     assert roundtrip._compare([ran("a", "b")], [ran("b", "a")], ["#   line 7: a b — listed"]) != []
+
+
+def test_a_refused_option_is_listed_whole_whatever_characters_it_holds(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--nproc_per_node<RS>8` is one word to bash (and no option
+    # of torchrun), but the listing cut the word at the record separator, as Python's splitlines
+    # and split do (at `\r` and U+2028 too), and named `--nproc_per_node`, which torchrun has
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\nsrun torchrun --nnodes=2 --nproc_per_node\x1e8 --max\rx=1 train.py\n"
+    )
+    # near miss: a word that ends at a blank is listed as far as the blank
+    fine = script.replace(b"--nproc_per_node\x1e8 --max\rx=1", b"--nproc_per_node 8")
+    said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "refuses")
+    assert [line.split(" — ")[0] for line in said] == [
+        "#   line 6: torchrun --max\\rx=1",
+        "#   line 6: torchrun --nproc_per_node\\x1e8",
+    ]
+

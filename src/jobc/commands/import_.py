@@ -180,7 +180,9 @@ def _masked(text: str) -> str:
 
 
 def _one_line(text: str) -> str:
-    text = " ".join(text.split())
+    # bash's blanks only: `str.split` also breaks at `\r`, `\x1c`–`\x1f`, `\x85` and U+2028,
+    # which are characters of a word to bash (written escaped), not spaces between words
+    text = " ".join(w for w in text.replace("\t", " ").replace("\n", " ").split(" ") if w)
     return text if len(text) <= 70 else text[:67] + "…"
 
 

@@ -57,8 +57,10 @@ class Derived:
             self.labels[path] = label
 
     def skip(self, span: Span, text: str, why: str) -> None:
-        """List a line as not carried, with why; a line with the same text is listed once."""
-        first = text.strip().splitlines()[0] if text.strip() else text
+        """List a line as not carried, with why; a line with the same text is listed once. A text
+        over several lines is shown by its first: a newline is bash's only line break (`\r`, `\x1e`
+        or U+2028, which `splitlines` breaks at too, are characters of a word, shown escaped)."""
+        first = _first_line(text)
         for i, u in enumerate(self.unmapped):
             if u.line == span.line and u.text == first:
                 if why not in u.why:
@@ -69,5 +71,9 @@ class Derived:
 
     def said(self, line: int, text: str) -> bool:
         """Whether ``text`` at ``line`` is listed as not carried already."""
-        first = text.strip().splitlines()[0] if text.strip() else text
+        first = _first_line(text)
         return any(u.line == line and u.text == first for u in self.unmapped)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().split("\n")[0].strip() if text.strip() else text
