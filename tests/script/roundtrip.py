@@ -360,17 +360,32 @@ def _refusals(run: Run, listed: list[str]) -> list[str]:
     }
     for option, launcher in found:
         said = [line for line in listed if "refuses" in line]
-        if not _names(option, said) and not any(_written_as(option, line) for line in said):
+        if not _names(option, said) and not any(
+            _written_as(option, line) or _cut(option, line) for line in said
+        ):
             out.append(f"{launcher} refuses {option} and starts no program; the spec does not say so")
     return out
+
+
+def _cut(option: str, line: str) -> bool:
+    """Whether ``line`` names an option by the start the listing shows of a long text (its first
+    70 characters, the rest `…`)."""
+    from jobc.core.text import visible
+
+    shown = re.match(r"#   line \d+: (?:\S+ )?(-\S.*)… — ", line)
+    return shown is not None and any(o.startswith(shown.group(1)) for o in (option, visible(option)))
 
 
 def _written_as(option: str, line: str) -> bool:
     """Whether ``line`` names an option as the script wrote it, which expands to ``option`` (the
     listing names `--num_machinesR$SLURM_NNODES`, accelerate refuses `--num_machinesR2`)."""
+    from jobc.core.text import visible
+
     for word in re.findall(r"(?<![\w.-])-[^\s—]*\$[^\s—]*", line):
-        parts = re.split(r"\$\{?\w+\}?", word)
-        if re.fullmatch(".*".join(re.escape(p) for p in parts), option):
+        # the listing shows the word as written: its quotes, and a byte no text has escaped
+        parts = re.split(r"\$\{?\w+\}?", word.replace('"', "").replace("'", ""))
+        pattern = ".*".join(re.escape(p) for p in parts)
+        if re.fullmatch(pattern, option) or re.fullmatch(pattern, visible(option)):
             return True
     return False
 

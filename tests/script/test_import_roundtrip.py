@@ -720,3 +720,19 @@ def test_a_refused_option_is_listed_whole_whatever_characters_it_holds(tmp_path:
         "#   line 6: torchrun --nproc_per_node\\x1e8",
     ]
 
+
+def test_the_judge_finds_a_refused_option_as_the_listing_writes_it() -> None:
+    # found by the import fuzz target: the listing names `--nnodez\xe3\r"$SLURM_NNODES"` as the
+    # script wrote it (quotes kept, bytes escaped); torchrun refuses the word it expands to
+    from tests.script import roundtrip
+
+    line = (
+        '#   line 10: torchrun --nnodez\\xe3\\r"$SLURM_NNODES" — no option of torchrun: torchrun refuses it'
+    )
+    assert roundtrip._written_as("--nnodez\udce3\r2", line)
+    # near miss: another option that expands alike is not it
+    assert not roundtrip._written_as("--nnodes\udce3\r2", line)
+    # a long word, which the listing shows by its first characters and `…`
+    long = "#   line 6: torchrun --rdzv_bac" + "9" * 50 + "… — no option of torchrun: torchrun refuses it"
+    assert roundtrip._cut("--rdzv_bac" + "9" * 200, long)
+    assert not roundtrip._cut("--rdzv_bad" + "9" * 200, long)
