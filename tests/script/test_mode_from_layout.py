@@ -29,6 +29,12 @@ INFERRED = [
     NO_TASKS + 'for n in a b; do srun -w "$n" -N1 -n1 bash node_launch.sh 2 "$n" &\ndone\nwait\n',
     # the launcher's path in a variable
     ONE_PER_NODE + 'srun "$PT_LAUNCH_SCRIPT" --nodes 2\n',
+    # the batch shell runs the job's argument, a script, on its one node of several GPUs
+    # source: xingyaoww/code-act scripts/slurm/configs/finetune_4xA100_4tp.slurm (the form; shortened)
+    ONE_PER_NODE.replace("--nodes=2", "--nodes=1")
+    + "SCRIPT_TO_RUN=$1\napptainer run --nv --no-mount bind-paths --bind $PWD:/workspace img.sif \\\n"
+    + '    /bin/bash -c "cd /workspace && $SCRIPT_TO_RUN"\n',
+    ONE_PER_NODE.replace("--nodes=2", "--nodes=1") + 'RUN=$1\n"$RUN" --config c.yaml\n',
 ]
 UNKNOWN = [
     # srun's default of one task says nothing of the kind
@@ -37,6 +43,8 @@ UNKNOWN = [
     ONE_PER_NODE + "srun enroot import docker://nvcr.io#nvidia/pytorch:24.01-py3\n",
     # the task count is computed when the job runs
     NO_TASKS + 'srun --ntasks-per-node="$PER" ./scripts/train.sh\n',
+    # the batch shell runs a computed command with no task layout asked for
+    NO_TASKS.replace("--nodes=2", "--nodes=1") + 'RUN=$1\n"$RUN"\n',
 ]
 
 
@@ -64,6 +72,12 @@ def test_one_task_on_a_one_gpu_node_is_one_task_per_gpu_as_before() -> None:
     mode, notes = _mode(ONE_GPU + "srun ./scripts/train.sh\n")
     assert mode == "srun"
     assert not any("inferred, not read" in n for n in notes)
+
+
+def test_a_computed_command_in_the_background_is_no_step() -> None:
+    derived = imported(read_bytes((ONE_PER_NODE + 'RUN=$1\n"$RUN" &\nwait\n').encode(), "job.sh"))
+    assert derived.data["launch"].get("mode") is None
+    assert not any("inferred, not read" in n for n in derived.notes)
 
 
 def test_a_launcher_the_text_shows_is_read_not_inferred() -> None:

@@ -384,12 +384,13 @@ def _task_per_gpu(facts: ScriptFacts, step: Step, gpus: int | None, nodes: int) 
 
 
 def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | None, nodes: int) -> None:
-    """`srun ./scripts/train.sh` with one task asked for on each node of 8 GPUs: what the wrapper
-    starts is not in the script, but one task on a node of several GPUs is how a per-node launcher
-    (torchrun, accelerate, deepspeed) is started, and one process per GPU it is not. The import
+    """`srun ./scripts/train.sh` with one task asked for on each node of 8 GPUs (or the batch shell
+    running `"$SCRIPT_TO_RUN"` under `--ntasks-per-node=1`): what the wrapper starts is not in the
+    script, but one task on a node of several GPUs is how a per-node launcher (torchrun,
+    accelerate, deepspeed) is started, and one process per GPU it is not. The import
     takes launch.mode torchrun from that shape and says it is inferred, to be checked: a program
     that drives every GPU of its node from one process would want srun with one task."""
-    if step.srun is None or not gpus or gpus < 2 or not _runs_a_script(step):
+    if not gpus or gpus < 2 or not _runs_a_script(step):
         return
     tasks, span, text = _tasks_per_node(facts, step, nodes)
     if span is None or text == _UNKNOWN_TASKS or tasks != 1:

@@ -108,6 +108,22 @@ _CONTAINER_VALUED = frozenset(
         "-o",
         "--overlay",
         "--mount",
+        # (their other options that take the next word: `--no-mount bind-paths`, `--app NAME`, …)
+        "--no-mount",
+        "--app",
+        "-S",
+        "--scratch",
+        "--security",
+        "--network",
+        "--network-args",
+        "--hostname",
+        "--dns",
+        "--apply-cgroups",
+        "--add-caps",
+        "--drop-caps",
+        "--pem-path",
+        "--fusemount",
+        "--cwd",
     }
 )
 # `enroot start [options] NAME command …`: its options that take the next word
@@ -284,6 +300,15 @@ class Steps:
                 and not background
             ):
                 # `bash "$SCRIPT"` in the foreground: a step of its own, whatever the file runs
+                return step
+            if (
+                rest
+                and not background
+                and not rest[0].literal
+                and _VARIABLE_PATH.fullmatch(rest[0].raw.strip('"'))
+            ):
+                # `"$SCRIPT_TO_RUN"`, `$RUN_SCRIPT --cfg x` in the foreground: a command computed
+                # when the job runs, which the batch shell runs as a step of its own
                 return step
             return None
         return step
