@@ -54,6 +54,12 @@ def _step(body: str) -> tuple[int | None, str]:
         ),
         # near miss: a step that is not a Ray service stays ahead of the batch shell's program
         ("srun -N1 -n1 ./serve.sh &\npython tune.py --samples 8\n", 6),
+        # a check that a file is there, run by srun while a service starts (NeMo-RL's ray.sub): a
+        # helper, the step before it trains
+        ("srun ./launch_driver.sh &\nwhile ! srun --overlap -N1 -n1 test -f started; do sleep 2; done\n", 6),
+        ("srun ./launch_driver.sh &\nuntil srun --overlap -N1 -n1 [ -f started ]; do sleep 2; done\n", 6),
+        # near miss: a program named like it is no check
+        ("srun ./launch_driver.sh &\nsrun ./test_suite.sh\n", 7),
     ],
 )
 def test_the_training_step_is_the_one_that_trains(body: str, line: int) -> None:

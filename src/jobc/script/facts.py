@@ -459,6 +459,9 @@ _HELPERS = frozenset(
         "ulimit",
         "ip",
         "ifconfig",
+        # a check that a file or a value is there (`srun … test -f "$DIR/STARTED"` while a service starts)
+        "test",
+        "[",
     }
 )
 # services a step starts for the program to connect to, which never end by themselves: a Ray
