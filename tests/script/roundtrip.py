@@ -358,13 +358,20 @@ def _refusals(run: Run, listed: list[str]) -> list[str]:
         for p in run.processes
         if (o := refused(p)) is not None
     }
+    said = [line for line in listed if "refuses" in line]
+    # a step the spec lists as not carried at all (another step, the other arm of an `if`): the
+    # spec says nothing of what it runs, so that its launcher refuses its line is no claim of it
+    others = [line for line in listed if re.search(r"another step|a helper step|arm of the `", line)]
     for option, launcher in found:
-        said = [line for line in listed if "refuses" in line]
-        if not _names(option, said) and not any(
-            _written_as(option, line) or _cut(option, line) for line in said
-        ):
+        if not _named(option, said) and not _named(option, others):
             out.append(f"{launcher} refuses {option} and starts no program; the spec does not say so")
     return out
+
+
+def _named(option: str, lines: list[str]) -> bool:
+    """Whether one of ``lines`` names ``option``: itself, as the script wrote it, or by the start
+    of it the listing shows."""
+    return _names(option, lines) or any(_written_as(option, line) or _cut(option, line) for line in lines)
 
 
 def _cut(option: str, line: str) -> bool:
@@ -372,8 +379,11 @@ def _cut(option: str, line: str) -> bool:
     70 characters, the rest `…`)."""
     from jobc.core.text import visible
 
-    shown = re.match(r"#   line \d+: (?:\S+ )?(-\S.*)… — ", line)
-    return shown is not None and any(o.startswith(shown.group(1)) for o in (option, visible(option)))
+    # the shown text from its option on (`torchrun --rdzv_bac99…`), or its last word (`srun … torchrun
+    # --nnodes=2 --nproc_ngl…`, a step over 70 characters)
+    shown = [m.group(1) for m in [re.match(r"#   line \d+: (?:\S+ )?(-\S.*)… — ", line)] if m]
+    shown += re.findall(r"(?<!\S)(-\S*)… — ", line)
+    return any(o.startswith(s) for s in shown for o in (option, visible(option)))
 
 
 def _written_as(option: str, line: str) -> bool:
@@ -383,7 +393,7 @@ def _written_as(option: str, line: str) -> bool:
 
     for word in re.findall(r"(?<![\w.-])-[^\s—]*\$[^\s—]*", line):
         # the listing shows the word as written: its quotes, and a byte no text has escaped
-        parts = re.split(r"\$\{?\w+\}?", word.replace('"', "").replace("'", ""))
+        parts = re.split(r"\$\{?\w+\}?|\$\([^()]*\)|`[^`]*`", word.replace('"', "").replace("'", ""))
         pattern = ".*".join(re.escape(p) for p in parts)
         if re.fullmatch(pattern, option) or re.fullmatch(pattern, visible(option)):
             return True

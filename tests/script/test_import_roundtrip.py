@@ -736,3 +736,31 @@ def test_the_judge_finds_a_refused_option_as_the_listing_writes_it() -> None:
     long = "#   line 6: torchrun --rdzv_bac" + "9" * 50 + "… — no option of torchrun: torchrun refuses it"
     assert roundtrip._cut("--rdzv_bac" + "9" * 200, long)
     assert not roundtrip._cut("--rdzv_bad" + "9" * 200, long)
+    # a word computed by a command substitution (`--rdzv_eHdpoint=$(hostname)`)
+    computed = "#   line 9: torchrun --rdzv_eHdpoint=$(hostname) — no option of torchrun: torchrun refuses it"
+    assert roundtrip._written_as("--rdzv_eHdpoint=node0", computed)
+    assert not roundtrip._written_as("--rdzv_endpoint=node0", computed)
+
+
+def test_a_refused_launch_in_a_step_not_carried_needs_no_word_of_its_refusal(tmp_path: Path) -> None:
+    # found by the import fuzz target: a step before the training step, listed as another step
+    # not carried (its text cut at 70 characters), runs torchrun with an option it does not have;
+    # the judge asked the spec to say torchrun refuses it, of a step the spec says nothing of
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\n"
+        b"srun --ntasks=2 --ntasks-per-node=1 torchrun --nnodes=2 --nproc_ngle-node 8 check.py --quick\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 train.py --lr 1\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    [other] = [line for line in outcome.listed if "another step" in line]
+    assert "--nproc_ngl…" in other
+    # near miss: without the line that lists the step, its refusal is a difference
+    run = roundtrip.simulate(script, scenarios=("complete",))["complete"]
+    rest = [line for line in outcome.listed if line != other]
+    assert roundtrip._refusals(run, rest) == [
+        "torchrun refuses --nproc_ngle-node and starts no program; the spec does not say so"
+    ]
