@@ -1928,3 +1928,58 @@ def test_b21_near_misses_name_no_rank(
     log.write_text(text, encoding="utf-8")
     first = triage_files([log]).findings[0]
     assert (first.cls, first.rank, first.node) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # srun started Hydra's proxies, one a node: its tasks are proxies, not ranks
+        (
+            "[proxy:0:1@cn-2] HYD_pmcd_pmip_control_cmd_cb (pm/pmiserv/pmip_cb.c:878): assert (!closed) "
+            "failed\n"
+            "srun: error: cn-1: task 0: Exited with exit code 7\n"
+            "[mpiexec@cn-1] HYDT_bscu_wait_for_completion (tools/bootstrap/utils/bscu_wait.c:75): one of the "
+            "processes terminated badly; aborting\n",
+            ("exit_code", None, "cn-1", 2),
+        ),
+        # a program's own fatal line, and the line after it that names the rank and host it failed on
+        (
+            "ERROR: worker could not open its chunk, giving up\n"
+            "--> rank=12, hostname=gpu-7\n"
+            "srun: error: gpu-1: task 0: Exited with exit code 7\n",
+            ("unknown", 12, "gpu-7", 1),
+        ),
+    ],
+    ids=["hydra-proxies-under-srun", "fatal-then-rank-and-host"],
+)
+def test_b18_hydra_over_srun_reads_no_task_as_a_rank(
+    tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node, first.evidence[0].line) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # no Hydra tag: srun starts the program itself, its task is the rank
+        ("srun: error: cn-1: task 3: Exited with exit code 7\n", ("exit_code", 3, "cn-1", 1)),
+        # a detail line that names a rank and no host says less: the report stays the first cause
+        (
+            "ERROR: worker could not open its chunk, giving up\n"
+            "--> rank=12, loss=0.3\n"
+            "srun: error: gpu-1: task 0: Exited with exit code 7\n",
+            ("exit_code", 0, "gpu-1", 3),
+        ),
+    ],
+    ids=["srun-alone", "rank-without-host"],
+)
+def test_b18_near_misses_keep_the_report(
+    tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node, first.evidence[0].line) == want

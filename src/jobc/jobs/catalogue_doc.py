@@ -47,7 +47,8 @@ def _causal_table() -> list[str]:
         "the second comes later in the log; `any`: file order is not event order). The first row "
         "that applies wins. Kinds: "
         "`failure` (a stated failure), `report` (a process's end, reported), `guess` (the fallback "
-        "lexicon), `symptom`, `teardown` (SIGTERM, SIGINT), `kill` (SIGKILL), `crash` (SIGSEGV, "
+        "lexicon), `placed` (a guess whose next line names the rank and host it failed on), "
+        "`symptom`, `teardown` (SIGTERM, SIGINT), `kill` (SIGKILL), `crash` (SIGSEGV, "
         "SIGABRT, …), `stop` (time limit, preemption, node failure), `cancel`, `host_oom`, "
         '`rendezvous`, `timeout`, `barrier`, `table` (torchrun\'s), `echo` ("see root cause above"), '
         "`received` (a process saying it received a signal), `died` (Ray's word that a worker "

@@ -57,6 +57,8 @@ def _kinds(f: Finding) -> frozenset[str]:
     )
     if f.cls == "unknown":
         k.add("guess")
+        if f.strength >= 2:
+            k.add("placed")  # a line in words that names the rank and host it failed on
     elif f.report:
         k.add("report")
     elif f.role == "symptom":
@@ -371,7 +373,7 @@ EXPLAINS: tuple[Row, ...] = (
         "any",
         "a process's end explains the step's CANCELLED and the others' SIGTERM (an end by SIGTERM is "
         "the cancel's own teardown, never its cause; a user's interrupt comes before the ends it makes)",
-        unless="interrupt",
+        unless="interrupt|placed",
         cause_unless="teardown",
     ),
     Row(
@@ -380,7 +382,9 @@ EXPLAINS: tuple[Row, ...] = (
         "job",
         "any",
         "a report of a process's end, by SIGTERM too, explains the error lines around it that say no "
-        "more (MPICH's `BAD TERMINATION` header above the lines that say how the process ended)",
+        "more (MPICH's `BAD TERMINATION` header above the lines that say how the process ended; a "
+        "line that names the rank and host it failed on says more)",
+        unless="placed",
     ),
     Row("crash", "guess", "process", "any", "a crash explains the error lines of its own process"),
     Row("symptom", "guess", "job", "any", "a symptom of a failure explains the error lines around it"),

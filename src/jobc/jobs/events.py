@@ -163,6 +163,12 @@ _RECORD = re.compile(
     r"\s{0,8}(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception|Warning)\b)"
 )
 CONTINUATION_LINES = 4
+#: A program's own line naming the process its error was on, after that error: `--> rank=69,
+#: hostname=cpu-54` (MAKER under MPI), `rank: 3, host: gpu07`.
+_PLACED = re.compile(
+    r"^\s{0,8}(?:-{1,4}> ?|\* ?)?rank ?[=:] ?(?P<rank>[0-9]{1,9}),? {1,4}host(?:name)? ?[=:] ?"
+    r"(?P<host>[A-Za-z][A-Za-z0-9_.\-]{0,62})[.,;]?\s*$"
+)
 #: The reason ProcessGroupNCCL gives when it aborts its communicators, which c10d appends to the
 #: error the abort raised (`what():  NCCL error in: …, unhandled cuda error` / `Process Group
 #: destroyed on rank 1`): the process group's destructor, or the watchdog's abort of a failed
@@ -1011,16 +1017,29 @@ class Scanner(Facts):
         # held for one line: a message wrapped onto the next line may be one a signature reads
         self.held = (ev, order, line, head)
 
-    def _guess(self, ev: Evidence, order: tuple[int, int], line: Line, text: str) -> None:
+    def _guess(
+        self,
+        ev: Evidence,
+        order: tuple[int, int],
+        line: Line,
+        text: str,
+        placed: tuple[str, str, Evidence] | None = None,
+    ) -> None:
         self.held = None
         fields: dict[str, Any] = {"what": text.strip()[:300]}
+        context: list[Evidence] = []
+        if placed is not None:
+            # a failure the program states with the rank and host it happened on says more than
+            # an error line: as much as a launcher's report of a process's end (strength 2)
+            fields["rank"], fields["node"] = placed[0], placed[1]
+            context.append(placed[2])
         worded = lexicon.classify(text)
         if worded is None:
-            self._event(None, ev, order, line, fields, strength=1)
+            self._event(None, ev, order, line, fields, strength=1 if placed is None else 2, context=context)
             return
         cls, more = worded
         fields.update(more)
-        self._event(None, ev, order, line, fields, strength=2, cls=cls)
+        self._event(None, ev, order, line, fields, strength=2, cls=cls, context=context)
 
     def _rejoin(self, ev: Evidence, line: Line, text: str) -> bool:
         """The line after an error-like line no signature read: when it continues that line's
@@ -1029,6 +1048,11 @@ class Scanner(Facts):
         `WorkNCCL(SeqNum=2070, OpType=REDUCE, …`), they are one record, numbered by the first."""
         assert self.held is not None
         h_ev, h_order, h_line, h_text = self.held
+        if "rank" in text and (d := _PLACED.match(text)) is not None:
+            # the program's own words for which process failed, on the line after its error
+            # (MAKER's `FATAL: Thread terminated, …` / `--> rank=69, hostname=cpu-54`)
+            self._guess(h_ev, h_order, h_line, h_text, placed=(d.group("rank"), d.group("host"), ev))
+            return True
         if text.strip() and not _RECORD.match(text) and _who(line) in (_who(h_line), (None, None, None)):
             joined = f"{h_text.rstrip()} {text.strip()}"
             for sig in self.catalogue:

@@ -41,7 +41,11 @@ LAUNCHER_LINE = re.compile(
     r"distributed[/.]elastic|deepspeed[/.]launcher|\[launch\.py:[0-9]{1,6}:|"
     r"accelerate[/.]commands|\baccelerate launch\b|(?:^|\s)deepspeed (?:--|[^\s]{1,200}\.py\b)|"
     # a launcher as the program srun runs: `execve(): accelerate: No such file`, `torchrun: command`
-    r"\b(?:torchrun|accelerate|deepspeed): "
+    r"\b(?:torchrun|accelerate|deepspeed): |"
+    # Hydra's tags (MPICH's, Intel MPI's mpiexec): its proxy starts a node's processes, and srun,
+    # when Hydra uses it to start the proxies, runs one proxy a node (`[proxy:0:2@cpu-55] `,
+    # `[mpiexec@cpu-53] `)
+    r"^\[(?:proxy:[0-9]{1,6}:[0-9]{1,6}|mpiexec)@[A-Za-z0-9]"
 )
 #: Classes that are the job's, no process's: no rank is read for them.
 JOB_CLASSES = frozenset({"time_limit", "preempted", "cancelled", "node_fail"})
