@@ -1983,3 +1983,49 @@ def test_b18_near_misses_keep_the_report(
     log.write_text(text, encoding="utf-8")
     first = triage_files([log]).findings[0]
     assert (first.cls, first.rank, first.node, first.evidence[0].line) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # slurmstepd's NODE FAILURE names its own node, which survived: the lost one is not said
+        (
+            "step 10\nslurmstepd: error: *** JOB 77 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO NODE "
+            "FAILURE ***\n",
+            ("node_fail", None, 2),
+        ),
+        # ... also behind a prefix that names the same survivor
+        (
+            "slurmstepd-cn1: error: *** STEP 77.0 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO NODE "
+            "FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n",
+            ("node_fail", None, 1),
+        ),
+        # srun says which node it lost: that one
+        (
+            "srun: error: Node failure on cn4\n"
+            "slurmstepd: error: *** STEP 77.0 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO NODE "
+            "FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n",
+            ("node_fail", "cn4", 1),
+        ),
+    ],
+    ids=["stepd-alone", "stepd-prefixed", "srun-names-the-lost-node"],
+)
+def test_a_node_failure_names_the_lost_node_never_the_survivor_that_said_it(
+    tmp_path: Path, text: str, want: tuple[str, str | None, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.node, first.evidence[0].line) == want
+    assert "cn1" not in first.advice
+
+
+def test_slurmstepd_still_names_its_node_for_a_time_limit(tmp_path: Path) -> None:
+    """A time limit ends the job where slurmstepd runs: its node is the job's (near miss)."""
+    log = tmp_path / "x.log"
+    log.write_text(
+        "slurmstepd: error: *** JOB 77 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO TIME LIMIT ***\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.node) == ("time_limit", "cn1")

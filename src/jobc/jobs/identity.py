@@ -110,6 +110,10 @@ def place(facts: Facts, e: Event) -> Who:
         inferred = inferred or by_task
         if rank is None and local is not None and one_node_launch(facts):
             rank, inferred = local, True  # one node's launcher: its local ranks are the world's
+    if e.sig is not None and e.sig.code in REPORTED_BY_A_SURVIVOR:
+        # the line's prefixes and the node it names are the node that printed it, which survived:
+        # the lost node is named only where the log says which (another finding, by borrow_node)
+        return Who(None, None, None, 1, None, inferred)
     if e.kind == "torchrun-root-cause":
         # the table's host is the agent's own name for itself (often not Slurm's): the labels first
         node = node_of(facts, rank, task) or fx.get("node")
@@ -148,6 +152,9 @@ _JOB_END = re.compile(r"\bslurmstepd[^:]{0,80}: error: \*\*\* JOB [0-9]")
 REDACTED = re.compile(r"^(?:[xX]{3,}|\*{2,}|\.{3,}|<[^>]{0,40}>|(?:HOST|NODE)(?:NAME)?|hostname|nodename)$")
 
 
+#: Signatures of a node's loss written by a node that survived it (slurmstepd's `*** JOB 77 ON cn1
+#: CANCELLED … DUE TO NODE FAILURE ***`): neither the line's node nor its prefix is the lost node.
+REPORTED_BY_A_SURVIVOR = frozenset({"S509"})
 #: Signatures whose message names ranks other than its writer's (rank 0's monitored barrier).
 MESSAGE_NAMES_OTHERS = frozenset({"N411"})
 

@@ -410,6 +410,12 @@ def _summary(
                 f"the prolog failed on node {node or 'not named'}: Slurm drains the node and revokes "
                 "or requeues the job"
             )
+        if node is None and fx.get("reporter"):
+            # slurmstepd's own node survived: which node was lost, the log does not say
+            return (
+                f"a node failed: not named (slurmstepd on {fx['reporter']}, which reported it, survived; "
+                f"sacct -j {fx.get('job') or 'JOB'} -o NodeList,State or slurmctld's log names the lost node)"
+            )
         return f"a node failed: {node or 'not named'}"
     if cls == "slurm_refused":
         return _refused(e, node)

@@ -180,12 +180,16 @@ SIGNATURES: tuple[Signature, ...] = (
         "node_fail",
         "cause",
         ("DUE TO NODE",),
-        re.compile(_STEPD + r" DUE TO NODE FAILURE"),
-        "slurmstepd cancelling the job because a node failed",
+        # the node after ON is the one whose slurmstepd printed the line: a node that survived,
+        # never the one lost (read as `reporter`, not as the finding's node)
+        re.compile((_STEPD + r" DUE TO NODE FAILURE").replace("(?P<node>", "(?P<reporter>")),
+        "slurmstepd cancelling the job because a node failed; the node it names is its own, which "
+        "survived: the lost node is named only where the log says which (srun's `Node failure on`, "
+        "slurmctld's log), else not at all",
         "slurmstepd: error: *** JOB 77 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO NODE FAILURE ***",
         "slurmstepd: error: *** JOB 77 ON cn1 CANCELLED AT 2024-01-02T03:04:05 DUE TO PREEMPTION ***",
         "Slurm slurmstepd (src/slurmd/slurmstepd/req.c)",
-        ("job", "node"),
+        ("job", "reporter"),
     ),
     Signature(
         "S519",
