@@ -612,6 +612,9 @@ def _other_steps(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     )
     for s in facts.steps:
         if s is not step:
+            if s.ended is not None:
+                out.skip(s.span, s.text, f"{s.ended}: it never runs")
+                continue
             never = next((a for a in s.arms if a.runs is False), None)
             if never is not None:
                 out.skip(

@@ -241,6 +241,13 @@ class Reader:
         self._comments(root)
         self.flow.walk(self.pos.src, list(statements(root)))
         self._errors(root)
+        if self.facts.unrun_from is not None:
+            for step in self.facts.steps:
+                if step.span.line >= self.facts.unrun_from and step.ended is None:
+                    step.ended = (
+                        f"bash cannot parse the script from line {self.facts.unrun_from} on and fails "
+                        "there, before it"
+                    )
         self._own_variables()
         for name in {e.name for e in self.facts.exports}:
             value = self.state.vars.get(name)
