@@ -738,17 +738,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
     named = None if for_lint else _launcher_program(step)
     cli = None if for_lint or out.mode != "torchrun" or not out.mode_known else cli_launcher(step)
     if cli is not None:
-        entry, program, command = cli
-        # the module the console script's torchrun runs, with the command's other arguments
-        out.put(("launch", "python"), "python", step.span)
-        out.sources[("launch", "python")] = f"line {step.span.line}: {entry.module} runs under python"
-        out.put(("launch", "module"), entry.module, program.span, f"{program.raw} {command.raw}")
-        out.skip(
-            program.span,
-            f"{program.raw} {command.raw}",
-            f"{entry.said} starts torchrun, which runs the module {entry.module}: the spec runs it under "
-            "its own torchrun",
-        )
+        _cli_module(out, step, cli)
     elif named is not None and step.program is not None:
         _launcher_program_unknown(out, step, step.program, named)
     elif target is not None and (target.literal or for_lint):
@@ -850,6 +840,21 @@ def _alternatives(facts: ScriptFacts, out: Derived, step: Step) -> None:
                 f"launch.program: {said}: {target or 'a program not known'} (line {step.span.line}) or "
                 f"{other_target or 'a program not known'} (line {other.span.line}); write launch.program"
             )
+
+
+def _cli_module(out: Derived, step: Step, cli: tuple[launchers.CliLauncher, Word, Word]) -> None:
+    """The module a console script's torchrun runs (`llamafactory.launcher`) as the spec's
+    program, under python; the console script and its command listed as not carried."""
+    entry, program, command = cli
+    out.put(("launch", "python"), "python", step.span)
+    out.sources[("launch", "python")] = f"line {step.span.line}: {entry.module} runs under python"
+    out.put(("launch", "module"), entry.module, program.span, f"{program.raw} {command.raw}")
+    out.skip(
+        program.span,
+        f"{program.raw} {command.raw}",
+        f"{entry.said} starts torchrun, which runs the module {entry.module}: the spec runs it under "
+        "its own torchrun",
+    )
 
 
 def _launcher_program(step: Step) -> str | None:

@@ -293,24 +293,7 @@ class Steps:
             self.relative(step)
         known = step.launcher or step.program or step.module or step.code
         if srun is None and known is None:
-            if (
-                len(rest) >= 2
-                and step.command in ("bash", "sh")
-                and not rest[1].text.startswith("-")
-                and not background
-            ):
-                # `bash "$SCRIPT"` in the foreground: a step of its own, whatever the file runs
-                return step
-            if (
-                rest
-                and not background
-                and not rest[0].literal
-                and _VARIABLE_PATH.fullmatch(rest[0].raw.strip('"'))
-            ):
-                # `"$SCRIPT_TO_RUN"`, `$RUN_SCRIPT --cfg x` in the foreground: a command computed
-                # when the job runs, which the batch shell runs as a step of its own
-                return step
-            return None
+            return step if _runs_another_file(step, rest, background) else None
         return step
 
     def set_cwd(self, step: Step, value: Any, span: Span) -> None:
@@ -533,26 +516,7 @@ class Steps:
 
     def program(self, step: Step, words: list[Word]) -> None:
         """Fill the step's launcher, interpreter, program or module and arguments from ``words``."""
-        i = 0
-        if i + 1 < len(words) and _is_uv(words[i]) and words[i + 1].text == "run":
-            step.python = "uv"
-            i += 2
-            no_sync = False
-            while i < len(words) and words[i].text.startswith("-"):
-                opt = words[i].text
-                no_sync = no_sync or opt in ("--no-sync", "--frozen")
-                takes = opt in (
-                    "--with",
-                    "--project",
-                    "--directory",
-                    "--python",
-                    "-p",
-                    "--extra",
-                    "--group",
-                    "--env-file",
-                )
-                i += 2 if takes and "=" not in opt else 1
-            step.uv_sync = not no_sync
+        i = _uv_run(step, words)
         if i >= len(words):
             return
         i = self.past_unknown(step, words, i)
@@ -1009,6 +973,43 @@ def _dash_c_at(words: list[Word], i: int) -> bool:
         and os.path.basename(words[i].text) in ("bash", "sh")
         and dash_c(words[i + 1].text)
     )
+
+
+def _uv_run(step: Step, words: list[Word]) -> int:
+    """Past `uv run [options]` at the start of ``words`` (setting the step's interpreter to uv and
+    whether it syncs): where the command uv runs starts; 0 without it."""
+    if not (len(words) > 1 and _is_uv(words[0]) and words[1].text == "run"):
+        return 0
+    step.python = "uv"
+    i = 2
+    no_sync = False
+    while i < len(words) and words[i].text.startswith("-"):
+        opt = words[i].text
+        no_sync = no_sync or opt in ("--no-sync", "--frozen")
+        takes = opt in (
+            "--with",
+            "--project",
+            "--directory",
+            "--python",
+            "-p",
+            "--extra",
+            "--group",
+            "--env-file",
+        )
+        i += 2 if takes and "=" not in opt else 1
+    step.uv_sync = not no_sync
+    return i
+
+
+def _runs_another_file(step: Step, rest: list[Word], background: bool) -> bool:
+    """A command the batch shell runs in the foreground whose program is in another file: `bash
+    "$SCRIPT"`, or a command computed when the job runs (`"$SCRIPT_TO_RUN"`, `$RUN --cfg x`); a
+    step of its own, whatever the file runs."""
+    if background or not rest:
+        return False
+    if len(rest) >= 2 and step.command in ("bash", "sh") and not rest[1].text.startswith("-"):
+        return True
+    return not rest[0].literal and bool(_VARIABLE_PATH.fullmatch(rest[0].raw.strip('"')))
 
 
 def _runscript_dash_c(words: list[Word], i: int) -> bool:
