@@ -427,3 +427,104 @@ def test_the_text_output_says_each_action_once(tmp_path: Path) -> None:
     # no action's meaning is written in front of an advice that already says it
     for meaning in ACTIONS.values():
         assert f"{meaning}: " not in render(d)  # type: ignore[arg-type]
+
+
+_WATCHDOG = (
+    "[rank0]:[E1218 20:27:21.426415540 ProcessGroupNCCL.cpp:629] [Rank 0] Watchdog caught collective "
+    "operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=131072000, NumelOut=131072000, "
+    "Timeout(ms)=600000) ran for 600081 milliseconds before timing out.\n"
+)
+
+
+def test_a_script_command_not_found_the_shell_traced_past_is_no_first_cause(tmp_path: Path) -> None:
+    # bash's `set -x` trace of the script's next commands after its report: the script went on
+    # past the failed command, so the watchdog's timeout before it is what the log shows
+    text = (
+        "+ deepspeed src/train.py\n" + _WATCHDOG + "+ --disable_tqdm True\n"
+        "scripts/order_1.sh: line 45: --disable_tqdm: command not found\n"
+        "+ sleep 5\n+ deepspeed src/train.py --task next\n"
+    )
+    _, d = _triage(text, tmp_path)
+    assert d.findings[0].cls == "collective_timeout"  # type: ignore[attr-defined]
+    assert d.findings[0].evidence[0].line == 2  # type: ignore[attr-defined]
+    # near miss: the shell's report is the log's last word (no trace after it): it stays the cause
+    cut = text.split("+ sleep 5")[0]
+    _, d = _triage(cut, tmp_path)
+    assert d.findings[0].cls == "missing_program"  # type: ignore[attr-defined]
+
+
+def test_an_nccl_call_failed_with_nccls_error_string_is_an_nccl_error(tmp_path: Path) -> None:
+    # Horovod throws the call's name and NCCL's error string
+    text = "tensorflow.python.framework.errors_impl.UnknownError:  ncclCommInitRank failed: "
+    text += "unhandled system error\n"
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.evidence[0].line) == ("nccl_error", 1)
+    # near miss: a call that failed with words that are not NCCL's error string
+    _, d = _triage("RuntimeError: ncclCommInitRank failed: no GPU visible\n", tmp_path)
+    assert d.findings[0].cls != "nccl_error"  # type: ignore[attr-defined]
+
+
+_OMPI_NOT_FOUND = """\
+--------------------------------------------------------------------------
+mpirun was unable to find the specified executable file, and therefore
+did not launch the job.  This error was first reported for process
+rank 0; it may have occurred for other processes as well.
+
+NOTE: A common cause for this error is misspelling a mpirun command
+      line parameter option (remember that mpirun interprets the first
+      unrecognized command line token as the executable).
+
+Node:       731-sc
+Executable: pw.x
+--------------------------------------------------------------------------
+4 total processes failed to start
+"""
+
+
+def test_open_mpi_unable_to_find_the_executable_names_its_rank_and_node(tmp_path: Path) -> None:
+    _, d = _triage(_OMPI_NOT_FOUND, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.rank, first.node, first.evidence[0].line) == ("missing_program", 0, "731-sc", 2)
+    # near miss: mpirun that found its executable and reports nothing of the kind
+    _, d = _triage("mpirun found the specified executable file pw.x on 731-sc\n", tmp_path)
+    assert not any(f.cls == "missing_program" for f in d.findings)  # type: ignore[attr-defined]
+
+
+def test_a_program_subprocess_could_not_execute_is_a_missing_program(tmp_path: Path) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.6/subprocess.py", line 1344, in _execute_child\n'
+        "    raise child_exception_type(errno_num, err_msg, err_filename)\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'sbatch': 'sbatch'\n"
+    )
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.evidence[0].line) == ("missing_program", 4)
+    assert "'sbatch'" in first.summary
+    # near miss: a file the program itself opened is no program
+    near = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 12, in <module>\n'
+        "    with open(args.data) as f:\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'sbatch'\n"
+    )
+    _, d = _triage(near, tmp_path)
+    assert d.findings[0].cls == "exception"  # type: ignore[attr-defined]
+
+
+def test_open_mpis_primary_job_words_alone_are_the_weakest_report(tmp_path: Path) -> None:
+    words = (
+        "Primary job  terminated normally, but 1 process returned\n"
+        "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+    )
+    _, d = _triage("done\n" + words, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.evidence[0].line, first.confidence) == ("exit_code", 2, "medium")
+    # with the report of the first process that failed after them, that report names the rank
+    named = "  Process name: [[42807,1],3]\n  Exit code:    1\n"
+    _, d = _triage(words + named, tmp_path)
+    assert d.findings[0].rank == 3  # type: ignore[attr-defined]
+    # near miss: a job that ended normally
+    _, d = _triage("Primary job  terminated normally.\n", tmp_path)
+    assert not any(f.cls == "exit_code" for f in d.findings)  # type: ignore[attr-defined]

@@ -411,7 +411,7 @@ Progress = Sequence[tuple[int, "int | None", "int | None"]]
 
 
 def explain(
-    findings: Sequence[Finding], progress: Progress = (), *, solo: bool = False
+    findings: Sequence[Finding], progress: Progress = (), *, solo: bool = False, xtrace: Sequence[int] = ()
 ) -> dict[int, Verdict]:
     """Every finding's verdict, keyed by id(finding). `solo`: the log is one process's (it names
     at most one rank, task or node), so a line that names nobody is that process's."""
@@ -419,7 +419,7 @@ def explain(
     verdicts: dict[int, Verdict] = {id(f): Verdict() for f in findings}
     # a failure the job went on after explains nothing that came after it: what ended the job
     # is another's
-    lived = {id(f) for f in findings if "failure" in kinds[id(f)] and survived(f, progress, findings)}
+    lived = {id(f) for f in findings if "failure" in kinds[id(f)] and survived(f, progress, findings, xtrace)}
     ordered = sorted((x for x in findings if id(x) not in lived), key=lambda x: x.order)
     for e in findings:
         ke = kinds[id(e)]
@@ -492,7 +492,7 @@ PROGRESS_SPAN = 50
 _SHELL_LINE = re.compile(r"^(?:\s{0,12}[0-9]{1,9}: )?[^\s:]{1,400}: (?:line )?[0-9]{1,9}: ")
 
 
-def survived(f: Finding, progress: Progress, findings: Sequence[Finding]) -> bool:
+def survived(f: Finding, progress: Progress, findings: Sequence[Finding], xtrace: Sequence[int] = ()) -> bool:
     """Whether the job's progress output went on after `f` (and before whatever ended it): from the
     same process when the log names it (other ranks print their last steps before they block in
     a collective), and far enough on that it is no last breath of a dying job; after a shell's
@@ -508,7 +508,9 @@ def survived(f: Finding, progress: Progress, findings: Sequence[Finding]) -> boo
         and (f.task is None or f.rank is not None or task == f.task)
     ]
     if f.evidence and _SHELL_LINE.match(f.evidence[0].text) is not None:
-        return bool(after)
+        # (the shell's own trace of the script's next command, `+ sleep 5` under `set -x`, is the
+        # script going on: the shell reached it after the failed one)
+        return bool(after) or any(f.order < n < end for n in xtrace)
     return len(after) >= PROGRESS_MARKS and after[-1] - f.order >= PROGRESS_SPAN
 
 

@@ -82,6 +82,17 @@ PROGRESS = re.compile(
     r"\bloss\b\s{0,2}[:=]\s{0,2}[0-9]|'loss': [0-9]"
 )
 MAX_PROGRESS = 10_000
+#: How far below subprocess's re-raise its exception line stands (a traceback's last frame's code,
+#: a rich box's bottom border, a blank line)
+_EXEC_FAILED_LINES = 6
+#: The errors the exec of subprocess's child raises for a program it cannot run
+_EXEC_FAILED = re.compile(
+    r"(?:FileNotFoundError|PermissionError|NotADirectoryError|OSError): \[Errno (?:2|13|20|8)\] "
+    r"[^:\n]{1,80}: '(?P<command>[^'\n]{1,200})'"
+)
+#: bash's trace of a command it runs under `set -x` (`+ sleep 5`, `++ shuf -i25000-30000 -n1`):
+#: the script reached that command
+_XTRACE = re.compile(r"^\+{1,8} [A-Za-z_./\-]")
 #: A traceback frame in code that meets the other ranks: a timeout there is a rendezvous failure.
 _RENDEZVOUS_FRAME = re.compile(
     r"rendezvous|_create_tcp_store|TCPStore\(|init_process_group|jax/_src/distributed|client\.connect\(|"
@@ -231,6 +242,12 @@ class Scanner(Facts):
         # Hydra's exit code): the event, which reader, and how many lines it may still read
         self.follow: tuple[str, Event] | None = None
         self.follow_left = 0
+        # lines after a missing command still read for the shell's trace of the next command
+        # (`+ sleep 5` under `set -x`): the script went on past it
+        self.trace_left = 0
+        # the line of CPython's subprocess that re-raises the child's failed exec
+        # (`raise child_exception_type(errno_num, err_msg, err_filename)`), by line
+        self.child_exec_at: int | None = None
         self.last_error: Event | None = None  # an NCCL error whose `Last error:` may follow
         self.last_error_left = 0
         self.last_error_armed = False
@@ -267,6 +284,7 @@ class Scanner(Facts):
             bool(self.open_tb)
             or self.table_left > 0
             or self.follow_left > 0
+            or self.trace_left > 0
             or self.last_error_left > 0
             or self.cont is not None
             or self.wrapped is not None
@@ -363,8 +381,14 @@ class Scanner(Facts):
         ):
             self.job_nodes.setdefault(a.group("job"), a.group("a") or a.group("b"))
         self._note_places(path, number, raw, line)
+        if self.trace_left > 0:
+            self.trace_left -= 1
+        if "child_exception_type" in text:
+            self.child_exec_at = number
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
+        if text.startswith("+") and _XTRACE.match(text) is not None and len(self.xtrace) < MAX_PROGRESS:
+            self.xtrace.append(number)
         if self.held is not None and self._rejoin(ev, line, text):
             return
         if text.startswith(("jobc: ", "jobc.runtime: ")):
@@ -606,9 +630,10 @@ class Scanner(Facts):
             event.context.append(ev)
             return True
         if (m := launch.MPIRUN_EXEC_RANK.search(text[:400])) is not None:
-            event.fields.setdefault("rank", m.group("rank"))
+            event.fields.setdefault("rank", m.group("rank") or m.group("rank2"))
             event.context.append(ev)
-            self.follow_left = 0
+            if "node" in event.fields:  # (the report that names the rank first names its node after)
+                self.follow_left = 0
             return True
         return False
 
@@ -876,9 +901,24 @@ class Scanner(Facts):
         )
         if event is not None and sig.code == "P104":
             _reword(event, name, message)
+            self._exec_failed(event, name, message)
         if event is not None:
             self.last_exception[key] = event
             self.cont = (event, key, CONTINUATION_LINES, message)
+
+    def _exec_failed(self, event: Event, name: str, message: str) -> None:
+        """An OSError that CPython's subprocess re-raised from its child (`raise
+        child_exception_type(…)` just above it): the program the child was to run could not be
+        executed (`[Errno 2] No such file or directory: 'squeue'`), not a file the program read."""
+        at = self.child_exec_at
+        stated = event.statement or event.ev
+        if at is None or not 0 <= stated.line - at <= _EXEC_FAILED_LINES:
+            return
+        m = _EXEC_FAILED.match(f"{name.rpartition('.')[2]}: {message}")
+        if m is None:
+            return
+        event.cls, event.fields["worded"] = "missing_program", "missing_program"
+        event.fields["command"] = m.group("command")
 
     # -- one line against the catalogue ----------------------------------------------------
 
@@ -952,6 +992,7 @@ class Scanner(Facts):
             if event is not None:
                 if sig.code == "P104":
                     _reword(event, name, fields["message"])
+                    self._exec_failed(event, name, fields["message"])
                 key = (line.task, line.rank, line.local_rank, line.node, line.writer)
                 self.cont = (event, key, CONTINUATION_LINES, fields["message"])
             return
@@ -1115,6 +1156,8 @@ class Scanner(Facts):
         event.statement = statement or ev
         event.context = [e for e in context if e != event.statement]
         event.strength = strength if strength is not None else (strength_of(sig) if sig else 1)
+        if cls == "missing_program":
+            self.trace_left = 1
         if "node2" in fields:  # a format that names the node in another place
             fields.setdefault("node", fields.pop("node2"))
         if "signum2" in fields:  # ... or the signal

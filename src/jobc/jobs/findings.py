@@ -275,3 +275,5 @@ class Facts:
         self.labelled: set[tuple[int | None, int | None, int | None, str | None]] = set()
         # where the job's progress output was seen: (line, srun task, rank) of the line
         self.progress: list[tuple[int, int | None, int | None]] = []
+        # the batch shell's trace of the script's commands (`set -x`: `+ sleep 5`), by line
+        self.xtrace: list[int] = []

@@ -162,7 +162,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
             f.summary = f.summary.replace(": a process", f": on {nodes[0]}", 1)
     _signals_at_end(scanner.signals_seen, findings)
     solo = len(scanner.labelled) <= 1 and len(scanner.nodes_seen) <= 1
-    _causes(findings, scanner.progress, solo=solo)
+    _causes(findings, scanner.progress, solo=solo, xtrace=scanner.xtrace)
     _requeue(scanner, findings)
     findings = _merge(findings)
     _place_unlabelled(findings)
@@ -503,9 +503,11 @@ def _state_finding(cls: str, summary: str, order: float, evidence: list[Evidence
     )
 
 
-def _causes(findings: list[Finding], progress: causality.Progress, *, solo: bool) -> None:
+def _causes(
+    findings: list[Finding], progress: causality.Progress, *, solo: bool, xtrace: Sequence[int] = ()
+) -> None:
     """The causal table's verdict: first causes stay causes, what they explain follows them."""
-    verdicts = causality.explain(findings, progress, solo=solo)
+    verdicts = causality.explain(findings, progress, solo=solo, xtrace=xtrace)
     causes = causality.first_causes(findings, verdicts)
     strongest = causes[0].strength if causes else 0
     keep = {id(f) for f in causes if f.cls != "unknown" or f.strength >= strongest}

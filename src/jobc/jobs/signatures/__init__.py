@@ -174,6 +174,8 @@ EXTRA_KEYWORDS = (
     "/var/log/",
     "nvidia-smi",
     "rocm-smi",
+    # CPython's subprocess re-raising its child's failed exec (a program not found)
+    "child_exception_type",
     # torchrun's command line (one node's launch makes its local ranks global)
     "torchrun ",
     "torch.distributed.run ",

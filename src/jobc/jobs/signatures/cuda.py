@@ -64,6 +64,26 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "G317",
+        "paddle-out-of-memory",
+        "cuda_oom",
+        "cause",
+        ("Out of memory error on",),
+        # Paddle's allocator on a GPU (and its other devices: XPU, NPU); its `ResourceExhaustedError:`
+        # header stands lines above, on a line of its own
+        re.compile(
+            r"(?P<what>Out of memory error on (?P<kind>GPU|XPU|NPU|MLU) (?P<device>[0-9]{1,4})\. "
+            r"Cannot allocate[^\n]{0,300})"
+        ),
+        "PaddlePaddle's allocator running out of a device's memory (`ResourceExhaustedError:` then "
+        "`Out of memory error on GPU 0. Cannot allocate …`)",
+        "Out of memory error on GPU 0. Cannot allocate 413.281250MB memory on GPU 0, 23.532227GB memory "
+        "has been allocated and available memory is only 123.312500MB.",
+        "Please check whether there is any other process using GPU 0.",
+        "PaddlePaddle (paddle/fluid/memory/allocation/cuda_allocator.cc)",
+        ("what", "device"),
+    ),
+    Signature(
         "G302",
         "cuda-device-assert",
         "gpu_error",

@@ -450,12 +450,19 @@ SIGNATURES: tuple[Signature, ...] = (
         "mpirun-cannot-execute",
         "missing_program",
         "cause",
-        ("could not access or execute", "unable to launch the specified application"),
+        (
+            "could not access or execute",
+            "unable to launch the specified application",
+            "unable to find the specified executable",
+        ),
         re.compile(
             r"(?P<what>could not access or execute an executable|"
-            r"unable to launch the specified application as it could not (?:access|find))"
+            r"unable to launch the specified application as it could not (?:access|find)|"
+            # (orterun:executable-not-found: the program is on no directory of the node's PATH)
+            r"unable to find the specified executable file)"
         ),
-        "Open MPI's mpirun unable to start the program on a node: not found, or not executable there",
+        "Open MPI's mpirun unable to start the program on a node: not found, or not executable there "
+        "(the `Node:` and the first process rank of its report under it)",
         "mpirun was unable to launch the specified application as it could not access\n"
         "or execute an executable:",
         "mpirun launched the specified application on 4 nodes",
@@ -535,6 +542,27 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L229",
+        "mpirun-primary-job-nonzero",
+        "exit_code",
+        "cause",
+        ("Primary job",),
+        re.compile(
+            r"(?P<what>Primary job {1,2}terminated normally, but (?P<count>[0-9]{1,9}) process(?:es)? "
+            r"returned(?: a non-zero exit code)?)"
+        ),
+        "Open MPI's mpirun aborting the job because processes returned a non-zero exit code (the words "
+        "before its `Process name:` of the first one, which says more; alone, they name no process, "
+        "so they are the weakest report)",
+        "Primary job  terminated normally, but 1 process returned\n"
+        "a non-zero exit code. Per user-direction, the job has been aborted.",
+        "Primary job  terminated normally.",
+        "Open MPI (orte/tools/orterun/help-orterun.txt, orterun:non-zero-exit's preamble in ompi/runtime)",
+        ("what", "count"),
+        report=True,
+        strength=1,
+    ),
+    Signature(
         "L221",
         "horovod-first-nonzero-exit",
         "exit_code",
@@ -588,8 +616,13 @@ HYDRA_LINES = 8
 RAY_WORKER_PID = re.compile(r"\bWorker PID: (?P<pid>[0-9]{1,10})\b")
 #: the node and rank under Open MPI's report that it could not execute the program
 MPIRUN_EXEC_NODE = re.compile(r"^\s{0,8}Node:\s{1,8}(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\s*$")
-MPIRUN_EXEC_RANK = re.compile(r"while attempting to start process rank (?P<rank>[0-9]{1,9})")
-MPIRUN_EXEC_LINES = 8
+MPIRUN_EXEC_RANK = re.compile(
+    r"while attempting to start process rank (?P<rank>[0-9]{1,9})|"
+    # orterun:executable-not-found: `This error was first reported for process` / `rank 0; it may
+    # have occurred for other processes as well.`, before its `Node:`
+    r"^\s{0,8}(?:[^\n]{0,200}first reported for process )?rank (?P<rank2>[0-9]{1,9}); it may have occurred"
+)
+MPIRUN_EXEC_LINES = 12
 #: the exit code under Open MPI's `Process name: [[42807,1],3]`
 MPIRUN_EXIT_CODE = re.compile(r"^\s{0,8}Exit code:\s{1,8}(?P<code>[0-9]{1,4})\b")
 MPIRUN_EXIT_LINES = 2

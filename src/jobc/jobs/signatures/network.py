@@ -183,7 +183,11 @@ SIGNATURES: tuple[Signature, ...] = (
             # ncclCommInitRank(…) failed: …`
             r"NCCL\b[^\n]{0,200}?(?:error|failure|failed)[^\n]{0,400}?(?:unhandled system error|"
             r"internal error|unhandled cuda error|remote process exited|network error|invalid usage|"
-            r"invalid argument|Net : Call to .{1,80} failed))"
+            r"invalid argument|Net : Call to .{1,80} failed)|"
+            # an NCCL call's name and NCCL's error string, as Horovod throws it (`ncclCommInitRank
+            # failed: unhandled system error`)
+            r"\bnccl[A-Z][A-Za-z]{1,40} failed: (?:unhandled system error|internal error|"
+            r"unhandled cuda error|remote process exited|network error|invalid usage|invalid argument))"
         ),
         "NCCL failing: a system, internal, CUDA or remote error, in any wording that carries NCCL's own "
         "error string (a cause when it comes first)",
