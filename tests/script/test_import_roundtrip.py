@@ -810,3 +810,25 @@ def test_a_step_on_a_line_bash_cannot_parse_is_no_training_step(tmp_path: Path) 
     near = round_trip(fine, tmp_path / "fine")
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["launch"]["args"][0] == "--trainer.num_nTraceback"
+
+
+def test_a_heredoc_read_into_a_variable_loses_its_blanks_at_both_ends(tmp_path: Path) -> None:
+    # found by the import fuzz target: `read -r -d '' CMD <<'EOS'` takes the blanks at both ends
+    # off (IFS's), the heredoc's last newline too, so `srun bash -c "$CMD --extra 1"` passes
+    # `--extra 1` on to the program; the import kept the newline, ended the command there and
+    # left the two arguments out
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\nread -r -d '' CMD <<'EOS'\n"
+        b"  torchrun --nnodes=2 --nproc_per_node=8 pretrain.py --steps 1000\nEOS\n"
+        b'srun bash -c "$CMD --extra 1"\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["args"] == ["--steps", "1000", "--extra", "1"]
+    # near miss: `IFS= read` keeps the newline, and `--extra 1` is a command of its own
+    kept = script.replace(b"read -r", b"IFS= read -r")
+    (tmp_path / "kept").mkdir()
+    near = round_trip(kept, tmp_path / "kept")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--steps", "1000"]

@@ -601,19 +601,55 @@ class Expander:
         return self.read_written[name]
 
     def read_heredoc(self, src: _values.Src, command: Any, redirected: Any) -> bool:
-        """`read -r -d '' NAME <<EOF … EOF`: NAME holds the heredoc's text."""
+        """`read -r -d '' NAME <<EOF … EOF`: NAME holds the heredoc's text, as read leaves it: up to
+        the delimiter (`-d ''`: the whole text; none: the first line), the blanks at both ends taken
+        off (IFS's, unless `IFS=` clears it). What else read does to it (backslashes without `-r`,
+        another IFS, `-n`, an array) leaves NAME unknown."""
         arguments = argument_nodes(command)
         if not arguments or self.pos.text(arguments[0], src) != "read":
             return False
-        names = [self.pos.text(a, src) for a in arguments[1:] if not self.pos.text(a, src).startswith("-")]
-        names = [n for n in names if _NAME.match(n)]
+        words = [self.pos.text(a, src) for a in arguments[1:]]
+        names = [n for n in words if not n.startswith("-") and _NAME.match(n)]
         if not names:
             return False
         field = self._heredoc(src, redirected)
         if field is None:
             return False
-        self.state.setvar(names[-1], (field,) if len(names) == 1 else None)
+        value = _read_value(field, words, self._ifs(src, command))
+        self.state.setvar(names[-1], (value,) if len(names) == 1 and value is not None else None)
         return True
+
+    def _ifs(self, src: _values.Src, command: Any) -> str | None:
+        """IFS as read sees it: `IFS= read …` empties it; None when the script changed it otherwise."""
+        for child in command.named_children:
+            if child.type == "variable_assignment":
+                name, _, value = self.pos.text(child, src).partition("=")
+                if name == "IFS":
+                    return "" if value in ("", "''", '""') else None
+        return " \t\n" if "IFS" not in self.state.vars else None
+
+
+def _read_value(field: _values.Field, words: list[str], ifs: str | None) -> _values.Field | None:
+    """What `read` with these options and IFS leaves in its one variable of ``field``'s text."""
+    options = [w for w in words if w.startswith("-") and w != "-"]
+    letters = "".join(w[1:] for w in options)
+    if ifs is None or "r" not in letters or set(letters) - set("rsd") or letters.count("d") > 1:
+        return None
+    text = _values.text(field)
+    if "d" in letters:
+        after = words[words.index(next(w for w in options if "d" in w)) + 1 :]
+        if not options[-1].endswith("d") or not after or after[0] not in ("''", '""'):
+            return None  # a delimiter other than NUL (`-d ''`), or one glued to the option
+        end = len(text)
+    else:
+        end = text.find("\n") if "\n" in text else len(text)
+    blank = [c for c in ifs if c in " \t\n"]
+    start = 0
+    while start < end and text[start] in blank:
+        start += 1
+    while end > start and text[end - 1] in blank:
+        end -= 1
+    return _values.cut(field, start, end)
 
 
 def _continued(src: _values.Src, nodes: list[Any], k: int) -> int:
