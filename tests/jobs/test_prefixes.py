@@ -163,3 +163,15 @@ def test_a_host_rank_and_world_prefix_names_the_node_and_the_rank() -> None:
     for text in ("[epoch:3/10] ValueError: x", "[gpu12:5/4] ValueError: x"):
         line = split(text)
         assert (line.node, line.rank) == (None, None), text
+
+
+def test_an_editors_relative_line_numbers_are_inferred_and_taken_off() -> None:
+    # vim's `relativenumber` above the cursor: 12, 11, … one less a line; the fences are no lines of it
+    lines = ["```", " 12 Worker node hostname: d-12-5-2", " 11 2020-06-10 INFO -- Using IP"]
+    lines += [f"{n:>3} line {n}" for n in range(10, 2, -1)] + ["```"]
+    model = infer(list(enumerate(lines, start=1)))
+    assert (model.line_sum, model.line_offset) == (14, None)
+    assert split(lines[1], model, 2).text == "Worker node hostname: d-12-5-2"
+    # near miss: numbers that do not count down with the lines are the lines' own
+    counted = [f"{n} apples" for n in (12, 3, 40, 7)]
+    assert infer(list(enumerate(counted, start=1))).line_sum is None

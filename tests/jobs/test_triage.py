@@ -528,3 +528,27 @@ def test_open_mpis_primary_job_words_alone_are_the_weakest_report(tmp_path: Path
     # near miss: a job that ended normally
     _, d = _triage("Primary job  terminated normally.\n", tmp_path)
     assert not any(f.cls == "exit_code" for f in d.findings)  # type: ignore[attr-defined]
+
+
+def test_sge_accountings_hostname_is_the_node_of_its_one_job(tmp_path: Path) -> None:
+    record = "qname        long.q\nhostname     qb3-id95\nfailed       37  : qmaster enforced h_rt\n"
+    _, d = _triage(record + "exit_status  137                  (Killed)\n", tmp_path)
+    assert d.findings[0].node == "qb3-id95"  # type: ignore[attr-defined]
+    # near miss: a script's command, not the record's column
+    _, d = _triage("+ hostname -s\nexit_status  137                  (Killed)\n", tmp_path)
+    assert d.findings[0].node is None  # type: ignore[attr-defined]
+
+
+def test_lines_of_one_length_that_start_with_the_same_nodes_prefix_are_not_one_cut_line(
+    tmp_path: Path,
+) -> None:
+    # NCCL's INFO lines are all as long: they look cut at a width, but each starts with its node
+    info = "ins-7df6eojsifuykig9:3018453:3024011 [2] NCCL INFO Channel 0{} : 2[1040] -> 1[1030] "
+    info += "via SHM/direct/direct\n"
+    text = "".join(info.format(i) for i in range(4))
+    text += (
+        "\nins-7df6eojsifuykig9:3018451:3018451 [0] enqueue.cc:1085 NCCL WARN Cuda failure 'out of memory'\n"
+    )
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.node, first.evidence[0].line) == ("cuda_oom", "ins-7df6eojsifuykig9", 6)

@@ -138,9 +138,14 @@ _ECHO_NODES = re.compile(
     r"(?:[A-Za-z][A-Za-z ]{0,60}? (?:these |the |its )?nodes?|[Nn]ode ?[Ll]ist|[Nn]ode|"
     # Slurm's own variables for the job's nodes and the node the batch script runs on, and a
     # script's echo of `hostname`
-    r"SLURM_(?:JOB_)?NODELIST|SLURMD_NODENAME|(?:[Rr]unning on |[Cc]urrent )?[Hh]ost ?[Nn]ame)"
+    r"SLURM_(?:JOB_)?NODELIST|SLURMD_NODENAME|(?:[Rr]unning on |[Cc]urrent )?[Hh]ost ?[Nn]ame|"
+    # a script's own words for the node it runs on (`Worker node hostname: d-12-5-2`)
+    r"[A-Z][a-z]{1,20} node [Hh]ost ?[Nn]ame)"
     r" ?[:=] {0,4}(?P<nodes>[A-Za-z0-9][A-Za-z0-9_.,\[\]\-]{0,200})\s*$"
 )
+#: SGE's accounting record of a job (`qacct -j`) names the host its master task ran on, in its
+#: column of names and values: `hostname     qb3-id95`
+_SGE_HOSTNAME = re.compile(r"^hostname {2,16}(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\s*$")
 _LSF_HOST = re.compile(r"<(?:[0-9]{1,6}\*)?([^<>\s]{1,200})>")
 #: A shell's prompt (bash's `[user@host dir]# `, `user@host:~$ `, zsh's `user@host ~ % `) before a
 #: command that prints the kernel's log (dmesg, journalctl -k, its files under /var/log) or asks the
@@ -319,6 +324,7 @@ class Scanner(Facts):
                 goes_on = normalize.continues(held[2], raw) and prefixes.split(raw, self.model).text == raw
             else:
                 goes_on = bool(raw.strip()) and not _RECORD.match(raw) and not raw.startswith("Traceback")
+                goes_on = goes_on and not _same_writer(held[2], raw, self.model)
             if goes_on:
                 number, raw = held[1], held[2] + raw
             else:
@@ -442,6 +448,8 @@ class Scanner(Facts):
         if "xec" in text and (h := _PBS_EXEC_HOST.match(text[:2100])) is not None:
             hosts = {part.split("/")[0] for part in h.group("hosts").split("+")}
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
+        if text.startswith("hostname ") and (h := _SGE_HOSTNAME.match(text[:300])) is not None:
+            self.job_nodes.setdefault("", h.group("host"))  # SGE's accounting of the log's one job
 
     def _deepspeed_launch(self, line: Line, text: str) -> None:
         """DeepSpeed's launcher: the node count it logs, else where its lines come from. Its runner
@@ -1311,6 +1319,16 @@ def _read_fields(event: Event, line: Line) -> None:
         rm = launch.RAY_NODE.search(line.text[:MAX_LINE])
         if rm is not None and rm.group("ip") not in launch.NOT_A_NODE:
             fields["node"] = rm.group("ip")
+
+
+def _same_writer(head: str, rest: str, model: prefixes.Model) -> bool:
+    """Whether `rest` starts with the prefix of the same node or writer as `head` (NCCL's
+    `host:pid:tid [dev]` on lines of one length, which look cut at a width): a record of its own,
+    for a cut never falls where the writer's next line would begin."""
+    a, b = prefixes.split(head, model), prefixes.split(rest, model)
+    if b.text == rest:
+        return False
+    return (b.node is not None and b.node == a.node) or (b.writer is not None and b.writer == a.writer)
 
 
 def _meeting_failed(message: str, frames: Sequence[str]) -> bool:

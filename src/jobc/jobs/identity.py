@@ -147,7 +147,8 @@ def place(facts: Facts, e: Event) -> Who:
 
 
 #: slurmstepd's words for the whole job's end (the batch step's, on the job's first node), not a step's.
-_JOB_END = re.compile(r"\bslurmstepd[^:]{0,80}: error: \*\*\* JOB [0-9]")
+#: (older slurmstepd wrote it without `error: `: `slurmstepd: *** JOB 5019 ON dev1 CANCELLED AT …`)
+_JOB_END = re.compile(r"\bslurmstepd[^:]{0,80}: (?:error: )?\*\*\* JOB [0-9]")
 #: A name a paste put in place of a real one: a run of x's or asterisks, `<node>`, `...`, `HOSTNAME`.
 REDACTED = re.compile(r"^(?:[xX]{3,}|\*{2,}|\.{3,}|<[^>]{0,40}>|(?:HOST|NODE)(?:NAME)?|hostname|nodename)$")
 

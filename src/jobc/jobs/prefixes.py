@@ -304,6 +304,9 @@ class Model:
     # the (node, rank) pairs `[host:rank/size]` prefixes name: a logger that labels only some lines
     # (ESPnet's INFO lines, which the pre-filter skips) still says which nodes wrote the log
     ranked_hosts: frozenset[tuple[str, int]] = frozenset()
+    # an editor's relative line numbers above its cursor (vim's `relativenumber`: 12, 11, … 1):
+    # value + physical line number
+    line_sum: int | None = None
 
 
 PLAIN = Model()
@@ -314,20 +317,24 @@ _HOST_COLUMN = re.compile(r"^(\s{0,16})([A-Za-z0-9][A-Za-z0-9_.\-]{0,62}): \S")
 def infer(sample: Iterable[tuple[int, str]]) -> Model:
     """Read the prefix structure that repeats over a sample of (line number, cleaned text)."""
     offsets: Counter[int] = Counter()
+    sums: Counter[int] = Counter()
     hosts: Counter[str] = Counter()
     ranked: set[tuple[str, int]] = set()
-    nonblank = indented = 0
+    nonblank = indented = fences = 0
     least = 64
     for number, text in sample:
         if not text.strip():
             continue
         nonblank += 1
+        # (a markdown fence around the paste is no line of it: no number of an editor's)
+        fences += text.lstrip().startswith(("```", ":::"))
         if text[:1] == "[" and len(ranked) < 64 and (r := _host_rank_size(text)) is not None:
             ranked.add(r[:2])
         least = min(least, len(text) - len(text.lstrip(" ")))
         m = _NUMBER_COLUMN.match(text)
         if m is not None:
             offsets[int(m.group(1)) - number] += 1
+            sums[int(m.group(1)) + number] += 1
         h = _HOST_COLUMN.match(text)
         if h is not None and _host_shaped(h.group(2)):
             hosts[h.group(2)] += 1
@@ -337,6 +344,11 @@ def infer(sample: Iterable[tuple[int, str]]) -> Model:
         d, count = offsets.most_common(1)[0]
         if count >= 3 and count >= 0.8 * nonblank:
             offset = d
+    line_sum = None
+    if offset is None and sums:
+        d, count = sums.most_common(1)[0]
+        if count >= 3 and count >= 0.8 * (nonblank - fences):
+            line_sum = d
     repeated = frozenset(name for name, count in hosts.items() if count >= 3)
     many = sum(hosts[n] for n in repeated)
     # every line indented alike: the paste's, taken off before anything is read (a traceback's
@@ -348,6 +360,7 @@ def infer(sample: Iterable[tuple[int, str]]) -> Model:
         indented_hosts=bool(repeated) and indented * 2 >= many,
         indent=indent,
         ranked_hosts=frozenset(ranked),
+        line_sum=line_sum,
     )
 
 
@@ -378,6 +391,10 @@ def split(raw: str, model: Model = PLAIN, number: int | None = None) -> Line:
     if model.line_offset is not None and number is not None:
         m = _NUMBER_COLUMN.match(text)
         if m is not None and int(m.group(1)) - number == model.line_offset:
+            text = text[m.end() :]
+    elif model.line_sum is not None and number is not None:
+        m = _NUMBER_COLUMN.match(text)
+        if m is not None and int(m.group(1)) + number == model.line_sum:
             text = text[m.end() :]
     if text[:1] in (" ", "\t"):
         text = _unindent(text)

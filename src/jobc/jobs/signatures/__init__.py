@@ -158,6 +158,7 @@ EXTRA_KEYWORDS = (
     "Exec host:",
     "exec_host =",
     "executed on host",
+    "hostname ",
     # a batch script's echo of its node list, or of the node it runs on
     "nodes: ",
     "node: ",

@@ -195,12 +195,19 @@ SIGNATURES: tuple[Signature, ...] = (
         "gpu_error",
         "cause",
         ("Xid",),
-        re.compile(r"Xid \((?P<pci>[^)]{1,40})\): (?P<xid>[0-9]{1,4})"),
+        re.compile(
+            # (a kernel log's record quoted inside another line, as a monitor's alert quotes it:
+            # `Xid errors on instance: h, Error: May 29 01:37:38 h kernel: [257087.81] NVRM: Xid …`;
+            # its host is the node)
+            r"(?:\b[A-Z][a-z]{2} {1,2}[0-9]{1,2} [0-9]{2}:[0-9]{2}:[0-9]{2} "
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}) kernel: (?:\[ {0,12}[0-9]{1,10}\.[0-9]{1,9}\] )?"
+            r"NVRM: )?Xid \((?P<pci>[^)]{1,40})\): (?P<xid>[0-9]{1,4})"
+        ),
         "the NVIDIA driver's Xid report of a GPU fault (79: fallen off the bus, 48/63/64: ECC)",
         "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.",
         "NVRM: loading NVIDIA UNIX x86_64 Kernel Module",
         "NVIDIA driver (kernel log)",
-        ("xid",),
+        ("xid", "node"),
     ),
     Signature(
         "G308",

@@ -154,6 +154,47 @@ SIGNATURES: tuple[Signature, ...] = (
         ("signal",),
     ),
     Signature(
+        "L230",
+        "ray-process-died",
+        "exit_code",
+        "cause",
+        ("died with exit code",),
+        re.compile(
+            # `ray start`'s check of the processes it started on its node, under `Ray processes
+            # died unexpectedly:` (a negative code is the signal that ended it)
+            r"(?P<what>(?:raylet|plasma_store|gcs_server|redis_server|raylet_monitor|log_monitor|"
+            r"dashboard|monitor|reporter|dashboard_agent|runtime_env_agent) died with exit code "
+            r"(?P<exit_code>-?[0-9]{1,4}))\b"
+        ),
+        "Ray's `ray start` reporting that a process it started on its node (the raylet, the GCS "
+        "server, the plasma store) died; a negative code is the signal that ended it",
+        "2020-06-10 13:18:20,848 ERROR scripts.py:450 --         raylet died with exit code -6",
+        "2020-06-10 13:18:20,848 INFO scripts.py:450 -- a worker died with exit code 0 after its task",
+        "Ray (python/ray/scripts/scripts.py, `ray start --block`'s and `ray start`'s process check)",
+        ("what", "exit_code"),
+        report=True,
+    ),
+    Signature(
+        "L231",
+        "ray-gcs-unreachable",
+        "rendezvous",
+        "cause",
+        ("Failed to connect to GCS",),
+        re.compile(
+            r"(?P<what>Failed to connect to GCS at address (?P<endpoint>[A-Za-z0-9_.\-]{1,253}:[0-9]{1,5}) "
+            r"within [0-9]{1,9} seconds)"
+        ),
+        "a Ray driver or node that could not reach the head's GCS (`ray.init(address=…)`, `ray start "
+        "--address`): the head is not up at that address, or the network does not reach it, and the "
+        "processes never joined",
+        "[2025-02-16 16:05:55,537 E 350061 350061] gcs_rpc_client.h:179: Failed to connect to GCS at "
+        "address 172.23.15.13:20000 within 5 seconds.",
+        "[2025-02-16 16:05:55,537 I 350061 350061] gcs_client.cc:100: Connected to GCS at address "
+        "172.23.15.13:20000",
+        "Ray (src/ray/gcs/gcs_client/gcs_rpc_client.h)",
+        ("what", "endpoint"),
+    ),
+    Signature(
         "L209",
         "ray-worker-died",
         "signal",

@@ -345,12 +345,20 @@ SIGNATURES: tuple[Signature, ...] = (
         "memory-limit-exceeded",
         "host_oom",
         "cause",
-        ("Exceeded",),
-        re.compile(r"Exceeded (?:job|step) memory limit"),
-        "slurmstepd saying the job or step went over its memory limit",
+        ("Exceeded", "exceeded memory limit", "exceeded virtual memory limit"),
+        re.compile(
+            r"Exceeded (?:job|step) memory limit|"
+            # older slurmstepd's jobacct_gather, as it kills: `Job 5019 exceeded memory limit
+            # (1292 > 1024), being killed`
+            r"(?:Job|Step) (?P<job>[0-9]{1,12}(?:\.[0-9]{1,12})?) exceeded (?:virtual )?memory limit "
+            r"\([0-9]{1,20} > [0-9]{1,20}\), being killed"
+        ),
+        "slurmstepd saying the job or step went over its memory limit (older ones say it as they kill "
+        "it, with the job's number)",
         "slurmstepd: error: Exceeded step memory limit at some point.",
         "slurmstepd: error: Exceeded the number of retries",
         "Slurm slurmstepd (src/plugins/jobacct_gather)",
+        ("job",),
     ),
     Signature(
         "S513",
