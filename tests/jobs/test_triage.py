@@ -552,3 +552,21 @@ def test_lines_of_one_length_that_start_with_the_same_nodes_prefix_are_not_one_c
     _, d = _triage(text, tmp_path)
     first = d.findings[0]  # type: ignore[attr-defined]
     assert (first.cls, first.node, first.evidence[0].line) == ("cuda_oom", "ins-7df6eojsifuykig9", 6)
+
+
+def test_nccls_trace_of_a_failed_calls_return_names_the_node_of_the_nccl_error(tmp_path: Path) -> None:
+    trace = "".join(
+        f"user-G493:275204:275658 [4] NCCL INFO {where} -> 2\n"
+        for where in ("misc/socket.cc:666", "bootstrap.cc:280", "init.cc:1641")
+    )
+    error = (
+        "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:305: NCCL operation "
+        "ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error\n"
+    )
+    _, d = _triage(trace + error, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.node, first.confidence) == ("nccl_error", "user-G493", "medium")
+    # near miss: the traces of two nodes say nothing of which one raised it
+    other = trace.replace("user-G493:", "user-G494:")
+    _, d = _triage(trace + other + error, tmp_path)
+    assert d.findings[0].node is None  # type: ignore[attr-defined]

@@ -90,6 +90,9 @@ _EXEC_FAILED = re.compile(
     r"(?:FileNotFoundError|PermissionError|NotADirectoryError|OSError): \[Errno (?:2|13|20|8)\] "
     r"[^:\n]{1,80}: '(?P<command>[^'\n]{1,200})'"
 )
+#: NCCL's trace of a call that failed, as its NCCLCHECK returns the error up the stack, file and
+#: line each (`NCCL INFO bootstrap.cc:280 -> 2`): the node the prefix names is where NCCL failed
+_NCCL_RETURN = re.compile(r"^NCCL INFO [A-Za-z0-9_/.\-]{1,120}\.(?:cc|h|cu|c):[0-9]{1,6} -> [1-9][0-9]?\s*$")
 #: bash's trace of a command it runs under `set -x` (`+ sleep 5`, `++ shuf -i25000-30000 -n1`):
 #: the script reached that command
 _XTRACE = re.compile(r"^\+{1,8} [A-Za-z_./\-]")
@@ -391,6 +394,13 @@ class Scanner(Facts):
             self.trace_left -= 1
         if "child_exception_type" in text:
             self.child_exec_at = number
+        if (
+            line.node is not None
+            and " -> " in text
+            and len(self.nccl_failed_on) < 64
+            and _NCCL_RETURN.match(text) is not None
+        ):
+            self.nccl_failed_on.add(line.node)
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
         if text.startswith("+") and _XTRACE.match(text) is not None and len(self.xtrace) < MAX_PROGRESS:

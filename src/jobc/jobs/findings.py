@@ -277,3 +277,5 @@ class Facts:
         self.progress: list[tuple[int, int | None, int | None]] = []
         # the batch shell's trace of the script's commands (`set -x`: `+ sleep 5`), by line
         self.xtrace: list[int] = []
+        # the nodes whose NCCL traced a failed call's return (`NCCL INFO init.cc:1641 -> 2`)
+        self.nccl_failed_on: set[str] = set()

@@ -134,6 +134,10 @@ def place(facts: Facts, e: Event) -> Who:
             node = None  # the log's prefixes name other nodes: the job ran on more than that one
     if node is None:
         node = node_in_message(text, facts.nodes_seen)
+    if node is None and e.cls == "nccl_error" and len(facts.nccl_failed_on) == 1:
+        # (NCCL's trace of its failed call's return names one node: the NCCL error, unlabelled, is
+        # that call's, as its framework raised it)
+        node, inferred = next(iter(facts.nccl_failed_on)), True
     if node is None and rank is None and task is None and facts.kernel_prompts:
         node = _kernel_host(facts, e)
     if node is None and rank is None and task is None and (only := one_node_of_tasks(facts)) is not None:

@@ -175,6 +175,14 @@ EXTRA_KEYWORDS = (
     "/var/log/",
     "nvidia-smi",
     "rocm-smi",
+    # NCCL's trace of a failed call's return (`NCCL INFO init.cc:1641 -> 2`): the node it failed on
+    " -> 1",
+    " -> 2",
+    " -> 3",
+    " -> 4",
+    " -> 5",
+    " -> 6",
+    " -> 7",
     # CPython's subprocess re-raising its child's failed exec (a program not found)
     "child_exception_type",
     # torchrun's command line (one node's launch makes its local ranks global)
