@@ -298,6 +298,8 @@ def _compare(
     missing from the compiled job when the spec lists the steps it did not carry."""
     out: list[str] = []
     for inv in a:
+        if _nodes_unknown(listed) and not any(x.host == inv.host for x in b):
+            continue  # the spec says it does not know the nodes: a node the compiled job lacks is said
         same = [x for x in b if x.host == inv.host and x.target == inv.target]
         what = inv.target.split(" ", 1)[1]
         if not same:
@@ -427,7 +429,7 @@ def _counts(
             continue  # a launcher option read empty, listed as such: its words shifted (see _compare)
         if 0 < m < n and _names(what, listed) and _steps_listed(listed):
             continue  # two steps run the program alike: the compiled job runs one, the other is listed
-        hosts = bool(n and m) or not _hosts_listed(listed)
+        hosts = bool(n and m) or not (_hosts_listed(listed) or _nodes_unknown(listed))
         if m != n and hosts and not _tasks_listed(listed):
             out.append(f"{key[0]}: {key[1]} runs {n} time(s), {m} in the compiled job")
     return out
@@ -436,6 +438,11 @@ def _counts(
 def _shifted(listed: list[str]) -> bool:
     """Whether the spec lists a launcher option whose value the script sets nowhere."""
     return any("is set nowhere in the script" in line for line in listed)
+
+
+def _nodes_unknown(listed: list[str]) -> bool:
+    """Whether the spec says it does not know the job's nodes (`# Not known: resources.nodes`)."""
+    return any(line.startswith("# Not known: resources.nodes") for line in listed)
 
 
 def _hosts_listed(listed: list[str]) -> bool:

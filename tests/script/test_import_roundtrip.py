@@ -832,3 +832,24 @@ def test_a_heredoc_read_into_a_variable_loses_its_blanks_at_both_ends(tmp_path: 
     near = round_trip(kept, tmp_path / "kept")
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--steps", "1000"]
+
+
+def test_nodes_asked_for_with_a_directive_cut_at_its_hash_are_not_known(tmp_path: Path) -> None:
+    # found by the import fuzz target: sbatch reads `#SBATCH --nodes=2#SBATCH --gpus-per-node=8`
+    # up to its `#` (two nodes); the import, which takes neither that nor what the script meant,
+    # wrote `nodes: 1` as sbatch's default, as if the script asked for no nodes
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\n"
+        b'srun bash -c "uv sync --frozen && uv run --no-sync python train.py"\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert "nodes" not in yaml.safe_load(outcome.spec or "")["resources"]
+    assert any(line.startswith("# Not known: resources.nodes: line 2") for line in outcome.listed)
+    # near miss: the directive on lines of its own sizes the job as written
+    fine = script.replace(b"=2#SBATCH", b"=2\n#SBATCH")
+    (tmp_path / "fine").mkdir()
+    near = round_trip(fine, tmp_path / "fine")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["resources"]["nodes"] == 2
+    assert not [line for line in near.listed if "resources.nodes" in line]

@@ -84,7 +84,7 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
                 "the spec is named after the file",
             )
     step = facts.main_step
-    _allocation(facts, out, step, for_lint=for_lint, has_profile=has_profile)
+    _allocation(facts, out, step, for_lint=for_lint, has_profile=has_profile, cut=cut)
     _launch(facts, out, step, for_lint=for_lint)
     if step is not None and not for_lint:
         _alternatives(facts, out, step)
@@ -191,13 +191,27 @@ def step_option(step: Step | None, *names: str) -> Word | None:
 
 
 def _allocation(
-    facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool, has_profile: bool
+    facts: ScriptFacts,
+    out: Derived,
+    step: Step | None,
+    *,
+    for_lint: bool,
+    has_profile: bool,
+    cut: list[Directive] | None = None,
 ) -> None:
     honoured = facts.honoured()
     nodes_d = honoured.get("nodes")
     nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
+    sized = next((d for d in cut or () if d.name in ("nodes", "ntasks", "ntasks-per-node")), None)
     if nodes_d is not None and nodes is not None:
         out.put(("resources", "nodes"), nodes, nodes_d.span, f"#SBATCH {nodes_d.text}")
+    elif nodes_d is None and sized is not None and not for_lint:
+        # the count sbatch reads there is not the one the script meant (JC816): no default either
+        out.unknown.append(
+            f"resources.nodes: line {sized.span.line} sizes the job with #SBATCH "
+            f"{shown(sized.text, keep=40)}, which sbatch reads only up to its '#' (JC816): the nodes "
+            "the script meant are not known; write them"
+        )
     elif nodes_d is None and not for_lint:
         _default_nodes(facts, out)
         nodes = out.data["resources"].get("nodes")
