@@ -766,31 +766,6 @@ def test_a_refused_launch_in_a_step_not_carried_needs_no_word_of_its_refusal(tmp
     ]
 
 
-def test_a_step_after_an_exec_the_batch_shell_runs_is_no_training_step(tmp_path: Path) -> None:
-    # found by the import fuzz target: `exec srun python train.py` replaces the batch shell, so
-    # the srun step below it never runs; the import took that step, with its arguments and its
-    # container, for the training step, and listed the one that runs as another step
-    script = (
-        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
-        b"#SBATCH --time=03:00:00\nexec srun python train.py\n"
-        b"srun --container-image=/img.sqsh python train.py --data /lustre/data\n"
-    )
-    outcome = round_trip(script, tmp_path)
-    assert outcome.unlisted == [], outcome.spec
-    spec = yaml.safe_load(outcome.spec or "")
-    assert "args" not in spec["launch"]
-    assert "container" not in spec
-    assert any("the `exec` on line 6 replaces the batch shell before it" in line for line in outcome.listed)
-    # near miss: an exec in a branch may not run, and the later step stays the training step
-    branch = script.replace(
-        b"exec srun python train.py", b'if [ -n "$X" ]; then exec srun python train.py; fi'
-    )
-    (tmp_path / "branch").mkdir()
-    near = round_trip(branch, tmp_path / "branch")
-    assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--data", "/lustre/data"]
-    assert not [line for line in near.listed if "replaces the batch shell" in line]
-
-
 def test_a_step_on_a_line_bash_cannot_parse_is_no_training_step(tmp_path: Path) -> None:
     # found by the import fuzz target: bash runs the script up to the line it cannot parse (`(`
     # after a command's words) and fails there; the import took the step on that line for the
@@ -853,3 +828,4 @@ def test_nodes_asked_for_with_a_directive_cut_at_its_hash_are_not_known(tmp_path
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["resources"]["nodes"] == 2
     assert not [line for line in near.listed if "resources.nodes" in line]
+

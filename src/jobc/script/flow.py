@@ -82,7 +82,6 @@ class Flow:
         # the steps whose own shell (`srun bash -c '…'`) is being walked, innermost last
         self.inside: list[_Inside] = []
         self.subshells = 0  # subshells and pipelines the walk is inside of
-        self.exec_line: int | None = None  # an `exec` step the batch shell surely runs: it ends there
         self.arm_starts: list[int] = []  # where the steps of each arm being walked start
         steps.walk_inside = self.walk_inside
 
@@ -375,10 +374,6 @@ class Flow:
         if step is not None:
             # `bash -c '…'` and friends: the string is a script the step runs
             self.facts.steps.append(step)
-            if self.exec_line is not None:
-                step.ended = f"the `exec` on line {self.exec_line} replaces the batch shell before it"
-            if step.exec_ and not background and self.sure() and self.exec_line is None:
-                self.exec_line = span.line
             step.inner += self.redirected(step, src, redirects or [])
             for w in step_words(step, words):
                 if not within(w.span, span):

@@ -190,6 +190,32 @@ def step_option(step: Step | None, *names: str) -> Word | None:
     return None
 
 
+def _cut_nodes(out: Derived, sized: Directive) -> None:
+    """The count sbatch reads in a directive cut at its `#` is not the one the script meant
+    (JC816): the nodes are not known, and no default either."""
+    out.unknown.append(
+        f"resources.nodes: line {sized.span.line} sizes the job with #SBATCH "
+        f"{shown(sized.text, keep=40)}, which sbatch reads only up to its '#' (JC816): the nodes "
+        "the script meant are not known; write them"
+    )
+
+
+def _nodes(facts: ScriptFacts, out: Derived, cut: list[Directive], *, for_lint: bool) -> int | None:
+    """resources.nodes: `--nodes`, else sbatch's default, else not known (a directive that sizes
+    the job cut at its `#`, JC816)."""
+    nodes_d = facts.honoured().get("nodes")
+    nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
+    sized = next((d for d in cut if d.name in ("nodes", "ntasks", "ntasks-per-node")), None)
+    if nodes_d is not None and nodes is not None:
+        out.put(("resources", "nodes"), nodes, nodes_d.span, f"#SBATCH {nodes_d.text}")
+    elif nodes_d is None and sized is not None and not for_lint:
+        _cut_nodes(out, sized)
+    elif nodes_d is None and not for_lint:
+        _default_nodes(facts, out)
+        nodes = out.data["resources"].get("nodes")
+    return nodes
+
+
 def _allocation(
     facts: ScriptFacts,
     out: Derived,
@@ -199,23 +225,7 @@ def _allocation(
     has_profile: bool,
     cut: list[Directive] | None = None,
 ) -> None:
-    honoured = facts.honoured()
-    nodes_d = honoured.get("nodes")
-    nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
-    sized = next((d for d in cut or () if d.name in ("nodes", "ntasks", "ntasks-per-node")), None)
-    if nodes_d is not None and nodes is not None:
-        out.put(("resources", "nodes"), nodes, nodes_d.span, f"#SBATCH {nodes_d.text}")
-    elif nodes_d is None and sized is not None and not for_lint:
-        # the count sbatch reads there is not the one the script meant (JC816): no default either
-        out.unknown.append(
-            f"resources.nodes: line {sized.span.line} sizes the job with #SBATCH "
-            f"{shown(sized.text, keep=40)}, which sbatch reads only up to its '#' (JC816): the nodes "
-            "the script meant are not known; write them"
-        )
-    elif nodes_d is None and not for_lint:
-        _default_nodes(facts, out)
-        nodes = out.data["resources"].get("nodes")
-    nodes = nodes or 1
+    nodes = _nodes(facts, out, cut or [], for_lint=for_lint) or 1
     gpus, kind, gpu_d = gpus_per_node(facts)
     if gpus is not None and gpu_d is not None:
         out.put(("resources", "gpus_per_node"), gpus, gpu_d.span, f"#SBATCH {gpu_d.text}")
