@@ -829,3 +829,26 @@ def test_nodes_asked_for_with_a_directive_cut_at_its_hash_are_not_known(tmp_path
     assert yaml.safe_load(near.spec or "")["resources"]["nodes"] == 2
     assert not [line for line in near.listed if "resources.nodes" in line]
 
+
+def test_torchrun_given_python_as_its_program_runs_the_file_python(tmp_path: Path) -> None:
+    # found by the import fuzz target: `torchrun python train_ddp.py` without --no-python runs its
+    # own interpreter on the file `python` (torch/distributed/run.py prepends sys.executable); the
+    # import ran train_ddp.py, which the script never does
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 python train_ddp.py --epochs 10\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    launch = yaml.safe_load(outcome.spec or "")["launch"]
+    assert (launch["program"], launch["args"]) == ("python", ["train_ddp.py", "--epochs", "10"])
+    assert any(
+        "gives torchrun `python` as its program without --no-python" in line for line in outcome.listed
+    )
+    # near miss: with --no-python torchrun runs `python train_ddp.py` as it is: train_ddp.py is the program
+    fine = script.replace(b"--nproc_per_node=8 python", b"--nproc_per_node=8 --no-python python")
+    (tmp_path / "fine").mkdir()
+    near = round_trip(fine, tmp_path / "fine")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["launch"]["program"] == "train_ddp.py"

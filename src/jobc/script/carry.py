@@ -9,6 +9,7 @@ script, or the spec lists what it could not carry.
 
 from __future__ import annotations
 
+import os
 import re
 
 from jobc.core.diagnostics import DataPath, Span
@@ -31,6 +32,7 @@ from jobc.script.facts import (
     helper,
 )
 from jobc.script.flow import functions_exported
+from jobc.script.steps import PYTHON
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
 
@@ -227,6 +229,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 why = _refused(launcher.name, "read as an option without a value", flag)
             out.skip(launcher.span, f"{launcher.name} --{flag}", why)
         _ambiguous_arguments(out, launcher, step)
+        _interpreter_as_program(out, launcher, step)
     _traps(facts, out)
     for flag in step.srun_flags if step is not None else ():
         if flag.startswith("$"):
@@ -469,6 +472,18 @@ def _refused(name: str, read: str, key: str) -> str:
         f"{refusal}, so the script's step starts no program; here {read}, the spec runs the program "
         "the rest of the line names, without it"
     )
+
+
+def _interpreter_as_program(out: Derived, launcher: Launcher, step: Step) -> None:
+    """`torchrun python train.py` without --no-python: torchrun runs its own interpreter on the file
+    `python` (torch/distributed/run.py), which the spec runs as the script does; said."""
+    program = step.program
+    if launcher.name == "torchrun" and program is not None and PYTHON.match(os.path.basename(program.text)):
+        out.notes.append(
+            f"launch.program: line {program.span.line} gives torchrun `{program.text}` as its program "
+            "without --no-python: torchrun runs that file with its own interpreter (and it is no "
+            "Python file, so the step fails), as the spec does; write the program torchrun should run"
+        )
 
 
 def _several(name: str, written: str) -> str:

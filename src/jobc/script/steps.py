@@ -799,8 +799,13 @@ class Steps:
             return
         if module_flag:
             step.module = words[0]
-        elif PYTHON.match(os.path.basename(words[0].text)):
-            # deepspeed/torchrun --no_python python train.py …
+        elif PYTHON.match(os.path.basename(words[0].text)) and not (
+            step.launcher is not None
+            and step.launcher.name == "torchrun"
+            and "no_python" not in step.launcher.flags
+        ):
+            # deepspeed/torchrun --no_python python train.py … (torchrun without --no-python runs
+            # its own interpreter on the file `python`: that file is its program, as written)
             sub = Step(
                 step.span, step.text, None, (), None, None, False, None, None, [], {}, False, False, step.line
             )
