@@ -175,14 +175,15 @@ EXTRA_KEYWORDS = (
     "/var/log/",
     "nvidia-smi",
     "rocm-smi",
-    # NCCL's trace of a failed call's return (`NCCL INFO init.cc:1641 -> 2`): the node it failed on
-    " -> 1",
-    " -> 2",
-    " -> 3",
-    " -> 4",
-    " -> 5",
-    " -> 6",
-    " -> 7",
+    # NCCL's trace of a failed call's return (`NCCL INFO init.cc:1641 -> 2`): the node it failed on.
+    # With the line's end, so that NCCL's many `Channel 00 : 0[1020] -> 3[1050]` lines stay skipped.
+    " -> 1\n",
+    " -> 2\n",
+    " -> 3\n",
+    " -> 4\n",
+    " -> 5\n",
+    " -> 6\n",
+    " -> 7\n",
     # CPython's subprocess re-raising its child's failed exec (a program not found)
     "child_exception_type",
     # torchrun's command line (one node's launch makes its local ranks global)
