@@ -117,3 +117,21 @@ def test_directive_messages_mask_the_secret(tmp_path: Path) -> None:
     for finding in result.findings:
         assert HF[3:] not in finding.message, finding
     assert any("hf_…" in f.message for f in result.findings if f.code == "JC801")
+
+
+@pytest.mark.parametrize(
+    ("line", "fires"),
+    [
+        # a word that says there is no key: what a client passes to a local server without one
+        ('export LLM_API_URL="http://127.0.0.1:8000/v1" LLM_API_KEY=local', False),
+        ("export OPENAI_API_KEY=EMPTY", False),
+        ("export OPENAI_API_KEY=dummy", False),
+        # near miss: a word that is no such word is still a literal key
+        ("export LLM_API_KEY=locally-s3cret", True),
+        ("export OPENAI_API_KEY=emptyish", True),
+    ],
+)
+def test_a_value_that_says_there_is_no_key_is_no_secret(tmp_path: Path, line: str, fires: bool) -> None:
+    path, number = _script(tmp_path, line)
+    found = [f.span.line for f in lint_path(path, config=Config()).findings if f.code == "JC702"]
+    assert found == ([number] if fires else [])

@@ -52,6 +52,12 @@ E, W = Severity.ERROR, Severity.WARNING
         ),
         # USR1 with no --signal at all: nothing sends it
         ("trap 'touch stop' USR1\nsrun python t.py\n", [("JC807", 4, 1, W)]),
+        # near miss: the sourced file's function is handed another signal, USR1 kills the shell
+        (
+            "#SBATCH --signal=B:USR1@60\n. /opt/vtj/setup.sh\nrequeue_job func_trap USR2\n"
+            "srun ./a.out &\nwait\n",
+            [("JC808", 4, 9, E)],
+        ),
         # B: sends USR2, the trap waits for USR1, and USR2 kills the shell
         (
             "#SBATCH --signal=B:USR2@60\ntrap 'touch stop' USR1\nsrun python t.py &\nwait\n",
@@ -68,6 +74,10 @@ def test_trap_without_batch_signal_fires(tmp_path: Path, body: str, want: list[o
     [
         # B: and a trap, the step in the background
         "#SBATCH --signal=B:USR1@90\ntrap 'kill -USR1 $s' USR1\nsrun python t.py &\ns=$!\nwait $s\n",
+        # a function of a sourced file is handed the signal's name: it may set the trap
+        # (NERSC's variable-time jobs)
+        "#SBATCH --signal=B:USR1@60\n. /usr/common/vtj/setup.sh\nrequeue_job func_trap USR1\n"
+        "srun ./a.out &\nwait\n",
         # no B: and no trap: the program in the step handles the signal itself
         "#SBATCH --signal=USR1@90\nsrun python t.py\n",
         # SIGTERM comes at the time limit anyway

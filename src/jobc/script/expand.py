@@ -22,6 +22,10 @@ _NAME_START = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL_WORD = lazy(r"[\\*?\[]")
 _NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # `$NAME`, `${NAME}`, `${NAME:-default}`: a value that only reads one variable
+# a value written for the reader to replace (`HF_TOKEN="<your HuggingFace token>"`): prose in
+# angle brackets, with a blank in it, is no value of the script's; its words would split where the
+# real value does not
+_PLACEHOLDER = lazy(r"<[A-Za-z][^<>$|]*\s[^<>$|]*>")
 _READS_ONE = lazy(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])[^}]*)?\}?$")
 # `cd "$SLURM_SUBMIT_DIR"`: back where the job started
 _SUBMIT_DIR = lazy(r'"?\$\{?SLURM_SUBMIT_DIR\}?"?')
@@ -110,6 +114,8 @@ class Expander:
             value = (fld,)
             raw = self.pos.text(value_node, src)
             value_span = self.word_of(fld, value_node, src).span
+            if _values.literal(fld) and _PLACEHOLDER.fullmatch(_values.text(fld)):
+                value = None  # the value is the reader's to write: not known
         old = self.state.vars.get(name, ((),))
         if index is not None:
             at = ascii_int(index)

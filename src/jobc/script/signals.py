@@ -79,6 +79,28 @@ def trapped(facts: ScriptFacts, signal: str) -> bool:
     return any(signal in t.signals for t in facts.traps)
 
 
+# commands that take a signal's name without trapping it
+_NAMES_ONLY = frozenset({"echo", "printf", "kill", "pkill", "killall", "scancel", "scontrol"})
+
+
+def delegated(facts: ScriptFacts) -> frozenset[str]:
+    """The signals the batch shell hands, by name, to a command a file it sourced defines
+    (`. /usr/common/…/setup.sh; requeue_job func_trap USR1`, NERSC's variable-time jobs): that
+    command may set the trap, in code the script does not hold, so whether it does is not known."""
+    sourced = [c.span.line for c in facts.commands if c.name in (".", "source")]
+    if not sourced:
+        return frozenset()
+    out: set[str] = set()
+    for c in facts.commands:
+        if c.span.line <= min(sourced) or c.name in facts.functions or c.name in _NAMES_ONLY:
+            continue
+        for word in c.text.split()[1:]:
+            name = word.strip("'\"")
+            if name[:1].isalpha() and name.isalnum() and normalise(name) in FATAL:
+                out.add(normalise(name))  # a name (USR1, SIGUSR1), never a number: `sleep 10`
+    return frozenset(out)
+
+
 @record
 class Missed:
     """A batch-shell trap that waits for a signal Slurm never sends to the batch shell."""

@@ -79,6 +79,23 @@ _NOT_SECRET_VALUES = frozenset(["true", "false", "yes", "no", "on", "off", "none
 # (Ray's `--redis-password='5241580000000000'`, ray_constants.REDIS_DEFAULT_PASSWORD, is in every
 # Ray-on-Slurm guide)
 _PUBLISHED_DEFAULTS = frozenset(["5241580000000000"])
+# words that say the value is no key at all: what a client passes to a server started without
+# one (vLLM's guides pass `api_key="EMPTY"`; a local OpenAI-compatible server takes any key, so
+# scripts write `local`, `dummy` or `none`). Compared case-blind, the whole value.
+_DUMMY_VALUES = frozenset(
+    [
+        "empty",
+        "dummy",
+        "local",
+        "placeholder",
+        "unused",
+        "not-needed",
+        "not_needed",
+        "no-key",
+        "nokey",
+        "fake",
+    ]
+)
 HASHLIKE_NAME = _later(r"SHA|COMMIT|REV|HASH|DIGEST|VERSION|CHECKSUM", re.IGNORECASE)
 # (a path segment of 40 hex digits is a commit hash, as in Hugging Face's cache,
 # `…/snapshots/<commit>/`, or git's objects: a key is never a directory of a path)
@@ -219,6 +236,8 @@ def literal(value: Any) -> bool:
         return False
     text = str(value).strip().strip("'\"")  # a number is a literal too: DB_PASSWORD: 123456
     if text.lower() in _NOT_SECRET_VALUES or text in _PUBLISHED_DEFAULTS or "$" in text:
+        return False
+    if text.lower() in _DUMMY_VALUES:
         return False
     if text.startswith("<") and text.endswith(">"):
         return False  # a tokenizer's special token or a placeholder: <|endoftext|>, </s>, <your-key>

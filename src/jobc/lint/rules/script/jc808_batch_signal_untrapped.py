@@ -5,7 +5,9 @@ SIGUSR1, SIGUSR2, SIGTERM or SIGHUP dies of it: the script stops where it was, t
 there, before its time limit, and the steps are killed when the job ends (they get SIGTERM, then
 SIGKILL after the cluster's KillWait) without ever seeing the signal the program waits for. Lines
 after the step (a requeue, a copy of the logs) never run. `exec srun …` is the exception: the
-shell has become srun, which passes the signal on to the tasks.
+shell has become srun, which passes the signal on to the tasks. Nor is it reported when the
+script sources a file and hands the signal's name to a command of it (NERSC's variable-time
+jobs: `. setup.sh; requeue_job func_trap USR1`): that function may set the trap, out of sight.
 
 Bad:
 
@@ -55,6 +57,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         return
     if signals.trapped(f, sent.signal) or any(step.exec_ for step in f.steps):
         return
+    if sent.signal in signals.delegated(f):
+        return  # a function of a sourced file is given the signal: its trap is out of sight
     yield hit(
         sent.directive.span,
         f"{sent.directive.text} sends {sent.signal} to the batch shell alone, and nothing in the "

@@ -11,8 +11,10 @@ jobc looks for:
 - an `env` or `fabric.env` variable whose name ends in `TOKEN`, `KEY`, `SECRET`, `PASSWORD`,
   `PASSWD`, `PASS`, `PASSPHRASE`, `CREDENTIALS` or `PAT`, or holds `SECRET`, `PASSWORD` or
   `CREDENTIALS` anywhere (`SECRET_KEY_BASE`), with a literal value, numbers included (paths,
-  `$VAR` references, true/false-like values, `<special>` tokens and a default a tool publishes
-  in its own guides (Ray's `--redis-password='5241580000000000'`) are not secrets; nor is a
+  `$VAR` references, true/false-like values, `<special>` tokens, a default a tool publishes
+  in its own guides (Ray's `--redis-password='5241580000000000'`) and a word that says there is
+  no key (`EMPTY`, `dummy`, `local`: what a client passes to a local server started without
+  one) are not secrets; nor is a
   `PAD_TOKEN`, `TEXT_KEY`, `METRIC_KEY` or `CACHE_KEY`, nor a `PASSWORD_FILE`);
 - such a name as a command-line flag with a value in `launch.args` (`--hf-token=…`,
   `--wandb-api-key …`) or in `launch.setup`, `NAME=value` assignments in `launch.setup`, and
