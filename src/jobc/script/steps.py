@@ -527,6 +527,9 @@ class Steps:
             self.tune_run(step, words, i)
             return
         found = _launchers.by_command(first, words[i + 1].text if i + 1 < len(words) else None)
+        sub = (base, *(w.text for w in words[i + 1 : i + 3]))
+        if found is None and sub in _launchers.SUBCOMMAND_LAUNCHERS:
+            found = _launchers.SUBCOMMAND_LAUNCHERS[sub], 3  # `oumi distributed torchrun …`
         if found is not None:
             kind, n = found
             self.launch(step, kind, words, i, i + n)

@@ -325,6 +325,15 @@ PROGRAM_LAUNCHERS = {
     "deepy_torchrun.py": "GPT-NeoX's torchrun launcher, which starts torchrun on its node with the "
     "program and the arguments its YAML configs give",
 }
+# Console scripts whose subcommand is a launcher under another name: `oumi distributed torchrun
+# [torchrun's options] -m oumi train -c x.yaml` runs torchrun on its own node with the node count,
+# node rank, processes per node and rendezvous it reads from Slurm's environment (Oumi's
+# `distributed` command; `accelerate` likewise runs `accelerate launch`). Once from the batch
+# shell it is one launcher on the first node, whatever the nodes of the job.
+SUBCOMMAND_LAUNCHERS = {
+    ("oumi", "distributed", "torchrun"): TORCHRUN,
+    ("oumi", "distributed", "accelerate"): ACCELERATE,
+}
 BY_NAME = {entry.name: entry for entry in ALL}
 # mpirun options that take a value even though their names look like flags
 MPI_VALUED = frozenset(
