@@ -32,6 +32,8 @@ NODE_LOCAL_DIRS = (
     "/scratch_local",
     # the local NVMe RAID of NVIDIA DGX nodes
     "/raid",
+    # the node-local NVMe of OLCF's Frontier and Summit (`#SBATCH -C nvme`, `/mnt/bb/$USER`)
+    "/mnt/bb",
 )
 # Variables that name a node's (usually per-job) scratch directory: TMPDIR is POSIX's and what
 # Slurm's job_container/tmpfs and many prolog scripts set, SLURM_TMPDIR the Alliance's per-job

@@ -208,7 +208,7 @@ ROWS: tuple[Row, ...] = (
         ("spec", "script"),
         False,
         (),
-        True,
+        False,
         (),
     ),
     (

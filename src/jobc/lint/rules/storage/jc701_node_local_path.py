@@ -1,12 +1,13 @@
 """Logs, checkpoints or caches on node-local storage, or outside the declared shared storage.
 
 `/tmp`, `/var/tmp`, `/dev/shm`, `/local`, `/localscratch`, `/lscratch`, `/scratch/local`,
-`/scratch_local`, `/raid`, `$TMPDIR` (and `$SLURM_TMPDIR`) exist separately on every node, and
-on many clusters are wiped when the job ends (Slurm's `job_container/tmpfs` gives each job a
-private `/tmp`). `~/.cache` is the per-user default cache, which in a container that does not
-mount the home directory is the container's own. When `storage.shared` lists the shared file
-systems, any absolute path outside all of them (compared by path components: `/lustre2` is not
-under `/lustre`) counts as not shared too.
+`/scratch_local`, `/raid`, `/mnt/bb` (OLCF's node NVMe), `$TMPDIR` (and `$SLURM_TMPDIR`) exist
+separately on every node, and on many clusters are wiped when the job ends (Slurm's
+`job_container/tmpfs` gives each job a private `/tmp`). `~/.cache` is the per-user default
+cache, which in a container that does not mount the home directory is the container's own.
+When `storage.shared` lists the shared file systems, any absolute path outside all of them
+(compared by path components: `/lustre2` is not under `/lustre`) counts as not shared too.
+A script's `#SBATCH --output` and `--error` files are its logs.
 
 - checkpoints there are scattered over the nodes' disks and gone after the job: a resume, or
   a requeued job that lands on other nodes, finds nothing. Error on a multi-node job; a warning
@@ -44,6 +45,7 @@ storage:
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import DataPath, Hit, Severity
+from jobc.core.lazyre import lazy
 from jobc.lint.rules import _words as words
 from jobc.lint.rules._env import lookup
 from jobc.lint.rules.base import Meta
@@ -83,6 +85,15 @@ def _caches(ctx: Context) -> Iterator[tuple[DataPath, str, str]]:
         setting = lookup(ctx, name)
         if setting is not None and isinstance(setting.value, str):
             yield setting.path, setting.value, setting.where
+    for i, line in enumerate(ctx.spec.launch.setup):
+        # a setup line that sets a cache from a value the job computes (`export HF_HOME=/mnt/bb/$USER`:
+        # the node-local directory is written, the user's name is not)
+        match = _SETS.fullmatch(line.strip())
+        if match is not None and match.group(1) in CACHE_VARIABLES and lookup(ctx, match.group(1)) is None:
+            yield ("launch", "setup", i), match.group(2).strip("'\""), match.group(1)
+
+
+_SETS = lazy(r"(?:export\s+)?([A-Z_]+)=(\"[^\"]*\"|'[^']*'|[^\s;&|'\"]+)")
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -91,15 +102,10 @@ def check(ctx: Context) -> Iterator[Hit]:
     nodes = ctx.nodes
     severity = None if ctx.multinode else Severity.WARNING
     requeue = spec.resilience.requeue
-    for key, what, reader in (
-        ("checkpoints", "checkpoints", "a resume, or a requeued job on other nodes, finds nothing"),
-        ("logs", "logs", "they cannot be read from the login node"),
-    ):
-        value = getattr(spec.storage, key)
-        if value is None:
-            continue
+    for at, value, what, reader in _outputs(ctx):
+        key = at[-1]
         where = _in_words(ctx, place(value, shared))
-        said = words.name(ctx, ("storage", key), f"storage.{key} {value!r}")
+        said = words.name(ctx, at, f"{'.'.join(map(str, at))} {value!r}")
         if where.kind == "local":
             scope = (
                 f"each of the {nodes} nodes keeps its own {what} there"
@@ -107,13 +113,13 @@ def check(ctx: Context) -> Iterator[Hit]:
                 else "node-local scratch is often wiped when the job ends"
             )
             yield Hit(
-                ("storage", key),
+                at,
                 f"{said}: {where.reason}, and {scope}; {reader}; put the {what} on shared storage",
                 severity=severity,
             )
         elif where.kind == "outside" and (ctx.multinode or (key == "checkpoints" and requeue)):
             yield Hit(
-                ("storage", key),
+                at,
                 f"{said}: {where.reason}, so other nodes may not see the {what}; "
                 f"{reader}; move them under a shared prefix, or add their file system to "
                 f"{_SHARED[words.in_script(ctx)]} if it is shared",
@@ -132,6 +138,25 @@ def check(ctx: Context) -> Iterator[Hit]:
                 "cluster); put the cache on shared storage",
                 severity=Severity.WARNING,
             )
+
+
+_RESUME = "a resume, or a requeued job on other nodes, finds nothing"
+_READ = "they cannot be read from the login node"
+
+
+def _outputs(ctx: Context) -> Iterator[tuple[DataPath, str, str, str]]:
+    """Where checkpoints and logs go: storage's, and a script's `--output`/`--error` files, which
+    a script's lint holds as sbatch options (slurm.extra) rather than storage.logs."""
+    storage, extra = ctx.spec.storage, ctx.spec.slurm.extra
+    if storage.checkpoints is not None:
+        yield ("storage", "checkpoints"), storage.checkpoints, "checkpoints", _RESUME
+    if storage.logs is not None:
+        yield ("storage", "logs"), storage.logs, "logs", _READ
+        return
+    for key in ("output", "error"):
+        value = extra.get(key)
+        if isinstance(value, str) and value.startswith("/"):
+            yield ("slurm", "extra", key), value, "logs", _READ
 
 
 _SHARED = {False: "storage.shared", True: "the profile's storage.shared"}

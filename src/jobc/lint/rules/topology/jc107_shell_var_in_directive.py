@@ -100,6 +100,31 @@ def check(ctx: Context) -> Iterator[Hit]:
             yield Hit(path, message, fix=fix)
 
 
+def check_script(ctx: Context) -> Iterator[Hit]:
+    """The spec's values as `check` reads them, and every other `#SBATCH` option with a shell
+    word in it: a count (`--nodes=$NUM_NODES`) never reaches the spec, which holds numbers only,
+    and sbatch reads it as the text it is."""
+    # the script's facts, imported here: a spec lint runs `check` alone
+    from jobc.lint.rules.script._facts import derived, facts, hit
+
+    f, d = facts(ctx), derived(ctx)
+    seen: set[int] = set()
+    for each in check(ctx):
+        span = d.spans.get(each.path) if d is not None else None
+        if span is not None:
+            seen.add(span.line)
+        yield each
+    if f is None:
+        return
+    for directive in f.directives:
+        if not directive.honoured or directive.value is None or directive.span.line in seen:
+            continue
+        problem = _problem(directive.value, directive.name in _FILE_OPTIONS)
+        if problem:
+            seen.add(directive.span.line)
+            yield hit(directive.span, f"--{directive.name} is read by sbatch itself, {problem}")
+
+
 def _directive_values(ctx: Context) -> Iterator[tuple[DataPath, str, bool]]:
     spec = ctx.spec
     yield ("name",), spec.name, False
