@@ -487,6 +487,13 @@ _HELPER_PROGRAM = (
 _CHECK_PROGRAM = lazy(r"preflight|sanity|check_env|env_check|checkenv|check_gpu|gpu_check|smoke")
 
 
+def service(step: Step) -> bool:
+    """A step that starts a service the program connects to (`srun ray start --block`)."""
+    return (
+        step.command in _SERVICES and step.launcher is None and step.program is None and step.module is None
+    )
+
+
 def helper_command(name: str) -> bool:
     """Whether a command's name is one a helper step runs (`hostname`, `nvidia-smi`, `mkdir`)."""
     return name in _HELPERS

@@ -23,7 +23,7 @@ from jobc.script.clilaunch import cli_launcher
 from jobc.script.clilaunch import starts_torchrun as launchers_start
 from jobc.script.cpu import cpu_sign
 from jobc.script.derived import Derived
-from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word, alternatives
+from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word, alternatives, service
 from jobc.tables import launchers
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
 
@@ -255,6 +255,10 @@ def _allocation(
         or step.code is not None
         or step.recipe is not None
         or _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
+        # for the import: srun starts a service's processes itself (a Ray cluster's head and
+        # workers, one task a node), which the driver's work runs on: srun's mode, whatever the
+        # driver is (lint holds no rank rule to such a step: a worker drives all its node's GPUs)
+        or (not for_lint and step.srun is not None and service(step))
     )
     if step is not None and step.own_launcher is not None:
         # the program starts its processes through a launcher of its own the script does not
