@@ -312,6 +312,9 @@ def _cpu_job(directive: str = "", export: str = "", runner: str = "torchrun", ar
         (_cpu_job(directive="#SBATCH --constraint=cpus"), "line 5: #SBATCH --constraint=cpus"),
         (_cpu_job(export='export CUDA_VISIBLE_DEVICES=""'), "line 6: CUDA_VISIBLE_DEVICES set empty"),
         (_cpu_job(runner="./pt_cpu/bin/torchrun"), "an environment named for CPUs"),
+        # NERSC Cori's CPU nodes, asked for by their architecture alone
+        (_cpu_job(directive="#SBATCH -C haswell"), "line 5: #SBATCH -C haswell (nodes named for their CPUs)"),
+        (_cpu_job(directive="#SBATCH --constraint=milan|rome"), "nodes named for their CPUs"),
     ],
 )
 def test_a_script_that_shows_it_runs_on_cpus_keeps_zero_gpus(tmp_path: Path, body: str, said: str) -> None:
@@ -328,6 +331,7 @@ def test_a_script_that_shows_it_runs_on_cpus_keeps_zero_gpus(tmp_path: Path, bod
         _cpu_job(args="--device cuda"),
         _cpu_job(directive="#SBATCH --partition=gpu"),
         _cpu_job(directive="#SBATCH --constraint=cpuset"),
+        _cpu_job(directive="#SBATCH --constraint=skylake&v100"),  # a GPU node named with its CPU
         _cpu_job(export="export CUDA_VISIBLE_DEVICES=0,1,2,3"),
         _cpu_job(runner="./pt_gpu/bin/torchrun"),
         _cpu_job(args="--data /scratch/cpu/set"),

@@ -3,8 +3,9 @@
 A launcher's processes per node stand for GPUs only on nodes whose GPUs the job uses; a script
 that says, in its own words, that it runs on CPUs keeps 0 GPUs per node whatever its process
 count: a gloo backend, `--device cpu` (or Lightning's accelerator), CUDA_VISIBLE_DEVICES set
-empty, or a partition, constraint, job name or interpreter environment named for CPUs
-(`--partition=cpu`, `./pt_cpu/bin/torchrun`)."""
+empty, a partition, constraint, job name or interpreter environment named for CPUs
+(`--partition=cpu`, `./pt_cpu/bin/torchrun`), or a constraint that names only CPU architectures
+(`-C haswell`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,13 @@ _CPU_WORD = lazy(r"(?<![a-z0-9])cpus?(?![a-z0-9])")
 _BACKEND = lazy(r"-{1,2}(?:dist[-_])?backend$|^(?:dist[-_])?backend$")
 _DEVICE = lazy(r"-{1,2}(?:device|accelerator)$|^(?:trainer\.)?(?:device|accelerator)$")
 _NAMED = ("partition", "constraint", "job-name")
+# a constraint that asks for nodes by their CPU's architecture alone: CPU nodes (NERSC's Cori
+# `-C haswell` and `-C knl`, the Xeon and EPYC generations sites name their CPU partitions for).
+# One that also names a GPU (`-C "skylake&v100"`) is a GPU node's and says nothing.
+_CPU_ARCH = lazy(
+    r"haswell|broadwell|knl|skylake|cascadelake|icelake|sapphirerapids|rome|milan|genoa|zen[234]"
+)
+_CONSTRAINT_WORDS = lazy(r"[A-Za-z0-9_-]+")
 # the word that runs a launcher or interpreter by path: its directories may name the environment
 _RUNNER = lazy(r"(?:.*/)(?:torchrun|accelerate|deepspeed|python[\d.]*)$")
 
@@ -48,6 +56,11 @@ def cpu_sign(facts: ScriptFacts, step: Step) -> tuple[Span, str] | None:
         d = honoured.get(name)
         if d is not None and d.value and _CPU_WORD.search(d.value.lower()):
             return d.span, f"#SBATCH {d.text}"
+    constraint = honoured.get("constraint")
+    if constraint is not None and constraint.value:
+        names = _CONSTRAINT_WORDS.findall(constraint.value.lower())
+        if names and all(_CPU_ARCH.fullmatch(name) for name in names):
+            return constraint.span, f"#SBATCH {constraint.text} (nodes named for their CPUs)"
     for token in step.text.split():
         runner = _RUNNER.fullmatch(token)
         if runner is not None and _CPU_WORD.search(token.rsplit("/", 1)[0].lower()):
