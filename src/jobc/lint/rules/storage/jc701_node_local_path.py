@@ -7,7 +7,6 @@ separately on every node, and on many clusters are wiped when the job ends (Slur
 cache, which in a container that does not mount the home directory is the container's own.
 When `storage.shared` lists the shared file systems, any absolute path outside all of them
 (compared by path components: `/lustre2` is not under `/lustre`) counts as not shared too.
-A script's `#SBATCH --output` and `--error` files are its logs.
 
 - checkpoints there are scattered over the nodes' disks and gone after the job: a resume, or
   a requeued job that lands on other nodes, finds nothing. Error on a multi-node job; a warning
@@ -145,18 +144,12 @@ _READ = "they cannot be read from the login node"
 
 
 def _outputs(ctx: Context) -> Iterator[tuple[DataPath, str, str, str]]:
-    """Where checkpoints and logs go: storage's, and a script's `--output`/`--error` files, which
-    a script's lint holds as sbatch options (slurm.extra) rather than storage.logs."""
-    storage, extra = ctx.spec.storage, ctx.spec.slurm.extra
+    """Where checkpoints and logs go."""
+    storage = ctx.spec.storage
     if storage.checkpoints is not None:
         yield ("storage", "checkpoints"), storage.checkpoints, "checkpoints", _RESUME
     if storage.logs is not None:
         yield ("storage", "logs"), storage.logs, "logs", _READ
-        return
-    for key in ("output", "error"):
-        value = extra.get(key)
-        if isinstance(value, str) and value.startswith("/"):
-            yield ("slurm", "extra", key), value, "logs", _READ
 
 
 _SHARED = {False: "storage.shared", True: "the profile's storage.shared"}
