@@ -11,7 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,21 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+@contextmanager
+def closed_port() -> Iterator[int]:
+    """A port nothing listens on for as long as the block runs.
+
+    ``free_port`` only says a port was free a moment ago: under ``-n 4`` another worker's store
+    or client may take it before the test connects, and the test then meets a stranger instead
+    of a closed port. A socket bound but never listening keeps the port out of everyone else's
+    reach, and a connection to it is refused, as one to a host whose rank 0 never started.
+    """
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        yield port
 
 
 def port_is_free(port: int) -> bool:

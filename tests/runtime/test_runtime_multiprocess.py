@@ -26,6 +26,7 @@ from tests.runtime.procs import (
     ForkServer,
     Group,
     clean_env,
+    closed_port,
     free_port,
     port_is_free,
     seen,
@@ -175,10 +176,11 @@ def test_a_rank_that_never_arrives_ends_the_rendezvous_with_a_count(
 
 
 def test_a_missing_rank_zero_is_named_by_the_others(forkserver: ForkServer, tmp_path: Path) -> None:
-    port = free_port()
-    envs = [srun_env(r, master_port=port, jobc={"JOBC_RENDEZVOUS_TIMEOUT_S": "1.5"}) for r in range(WORLD)]
-    group, _ = launch_scenario(forkserver, tmp_path, "init_only", envs[1:])
-    assert group.wait(LIMIT_S) == [1, 1, 1], group.describe()
+    with closed_port() as port:
+        short = {"JOBC_RENDEZVOUS_TIMEOUT_S": "1.5"}
+        envs = [srun_env(r, master_port=port, jobc=short) for r in range(WORLD)]
+        group, _ = launch_scenario(forkserver, tmp_path, "init_only", envs[1:])
+        assert group.wait(LIMIT_S) == [1, 1, 1], group.describe()
     for r in range(3):
         err = group.stderr(r)
         assert f"rendezvous store at MASTER_ADDR:MASTER_PORT = 127.0.0.1:{port}" in err, group.describe()
