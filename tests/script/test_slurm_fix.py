@@ -57,10 +57,15 @@ def _records(out: Path, kind: str) -> dict[str, dict[str, Any]]:
     }
 
 
-def _run(cluster: SlurmCluster, jobs: list[int], script: Path, cwd: Path) -> str:
-    jobs.append(cluster.sbatch(script, cwd=cwd))
-    # as long as the job may run: its time limit, and Slurm's kill wait after it
-    return cluster.wait(jobs[-1], LIMIT_S)
+def _run_side_by_side(cluster: SlurmCluster, jobs: list[int], scripts: dict[str, Path]) -> dict[str, str]:
+    # Both jobs run at once (each takes one CPU of each node), so the test waits for one time
+    # limit, not two; the jobs write to directories of their own.
+    ids = {}
+    for name, script in scripts.items():
+        ids[name] = cluster.sbatch(script, cwd=script.parent)
+        jobs.append(ids[name])
+    # as long as a job may run: its time limit, and Slurm's kill wait after it
+    return {name: cluster.wait(job, LIMIT_S) for name, job in ids.items()}
 
 
 def test_fix_makes_every_rank_know_its_node_and_the_checkpoint_signal_arrive(
@@ -87,8 +92,9 @@ def test_fix_makes_every_rank_know_its_node_and_the_checkpoint_signal_arrive(
     assert '--node-rank=\\$SLURM_NODEID" &' in text
     assert text.index("#SBATCH --output=") < text.index("mkdir -p")
 
+    states = _run_side_by_side(slurm_cluster, jobs, {name: run[0] for name, run in runs.items()})
     for name, (script, out, logs) in runs.items():
-        state = _run(slurm_cluster, jobs, script, script.parent)
+        state = states[name]
         log = "\n".join(p.read_text(errors="replace") for p in sorted(logs.glob("*.out")))
         identities = _records(out, "rank")
         assert sorted(identities) == ["0", "1"], (name, state, log)
