@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import select
 import signal
 import socket
@@ -49,11 +50,21 @@ def clean_env() -> dict[str, str]:
     return env
 
 
+#: Ports the ranks of these tests listen on: below the local clusters' ranges (20000 and up) and
+#: below Linux's ephemeral ports (32768-60999), which any outgoing connection of another test may
+#: take between the moment a port is found free and the moment rank 0 listens on it. Each xdist
+#: worker draws from a range of its own, so two workers never pick the same port.
+_RANK_PORT_BASE = 12000
+_RANK_PORTS_PER_WORKER = 1000
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    low = _RANK_PORT_BASE + (int(worker) % 8 if worker.isdigit() else 0) * _RANK_PORTS_PER_WORKER
+    for port in random.sample(range(low, low + _RANK_PORTS_PER_WORKER), _RANK_PORTS_PER_WORKER):
+        if port_is_free(port):
+            return port
+    raise RuntimeError(f"no free port in {low}-{low + _RANK_PORTS_PER_WORKER - 1}")
 
 
 @contextmanager
