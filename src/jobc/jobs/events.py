@@ -176,6 +176,13 @@ _LOCAL_IN_TABLE = re.compile(r"\(local_rank: ([0-9]{1,6})\)")
 #: Open MPI's fatal error block names the process that raised it: `*** reported by process
 #: [635830273,3]` (the job's id and the rank in MPI_COMM_WORLD).
 _MPI_REPORTED = re.compile(r"\*\*\* reported by process \[[0-9]{1,12},(?P<rank>[0-9]{1,9})\]")
+#: Open MPI's report of where it bound each rank (`mpirun --report-bindings`, which Horovod's
+#: guides pass): `[jwc09n012:12345] MCW rank 0 bound to socket 0[core 0[hwt 0]]: [B/././.]`
+#: (or `is not bound`); the host before the pid is that rank's node.
+_MPI_BINDING = re.compile(
+    r"\[(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):[0-9]{1,10}\] MCW rank (?P<rank>[0-9]{1,9}) "
+    r"(?:bound to|is not bound|not bound)"
+)
 #: Lines that start a record of their own, never the continuation of an exception's message.
 _RECORD = re.compile(
     r"^(?:\s{0,16}File \"|Traceback |During handling|The above exception|srun: |slurmstepd|[\[(=<-]|"
@@ -269,6 +276,11 @@ class Scanner(Facts):
         # sbatch's and salloc's own error lines just read: a site's submit check (job_submit
         # plugin, `slurm.log_user`) says why on them, before `Batch job submission failed`
         self.submit_said: deque[Evidence] = deque(maxlen=SUBMIT_SAID)
+        # torch.multiprocessing.spawn's report of a worker that raised: the parent's
+        # ProcessRaisedException (its event, its line), then `-- Process N terminated with the
+        # following error:` (N, its line), whose worker's traceback follows
+        self.spawn_report: tuple[Event, int] | None = None
+        self.spawn_child: tuple[str, int] | None = None
 
     def learn(self, sample: Sequence[tuple[int, str]]) -> None:
         """Infer this file's prefix structure from a sample of its lines (the file's head), and the
@@ -309,6 +321,13 @@ class Scanner(Facts):
                 self.feed_piece(path, number, piece)
 
     def feed_piece(self, path: str, number: int, raw: str) -> None:
+        if "\\" in raw and len(lines := normalize.escaped_lines(raw)) > 1:
+            for piece in lines:
+                self._feed_one(path, number, piece)
+            return
+        self._feed_one(path, number, raw)
+
+    def _feed_one(self, path: str, number: int, raw: str) -> None:
         if self.wrap is not None:
             joined = self._unwrap(path, number, raw)
             if joined is None:
@@ -433,6 +452,10 @@ class Scanner(Facts):
         text = line.text
         if "reported by process [" in text and (r := _MPI_REPORTED.search(text[:400])) is not None:
             self.mpi_reported[(line.node, line.writer)] = r.group("rank")
+        b = _MPI_BINDING.search(normalize.clean(raw[:400])) if "MCW rank" in raw else None
+        if b is not None and prefixes.is_host(b.group("host")) and len(self.nodes_seen) < 4096:
+            self.rank_node.setdefault(int(b.group("rank")), b.group("host"))
+            self.nodes_seen.add(b.group("host"))
         if (
             any(w in raw for w in _PROMPT_WORDS)
             and len(self.kernel_prompts) < 64
@@ -903,6 +926,16 @@ class Scanner(Facts):
             # stands for it when the table was cut off)
             self.child_failed = self.child_failed or (ev, order, line)
             return
+        self._spawned_worker(opened, fields, line)
+        if _spawn_raised(name, message, frames):
+            # spawn's parent saying a worker raised: a report of that worker's end, whose own
+            # exception (its traceback follows the `-- Process N` line) is the failure
+            event = self._event(
+                _by_code("L232"), opened.start, order, line, fields, statement=ev, context=context
+            )
+            if event is not None:
+                self.spawn_report = (event, ev.line)
+            return
         # a launcher's report of a worker's signal raised as an exception (spawn's
         # ProcessExitedException, a CalledProcessError) is that report, with its traceback
         sig = self._classify(f"{name}: {message}") or self._reported(f"{name}: {message}") or _by_code("P104")
@@ -923,6 +956,30 @@ class Scanner(Facts):
         if event is not None:
             self.last_exception[key] = event
             self.cont = (event, key, CONTINUATION_LINES, message)
+
+    def _spawned_worker(self, opened: _OpenTraceback, fields: dict[str, Any], line: Line) -> None:
+        """The exception of the worker spawn's `-- Process N terminated with the following error:`
+        just named (its traceback opened after that line) takes N as its local rank."""
+        if self.spawn_child is None:
+            return
+        index, at = self.spawn_child
+        if opened.start.line > at and opened.start.line - at <= SPAWN_GAP and line.local_rank is None:
+            fields.setdefault("local_rank", index)
+            fields["local_inferred"] = True  # spawn's index, which the program takes as its local rank
+        self.spawn_child = None
+
+    def _spawn_index(self, fields: dict[str, Any], ev: Evidence, order: tuple[int, int], line: Line) -> None:
+        """spawn's `-- Process N terminated with the following error:` line: the index of the worker
+        whose traceback follows, and of the parent's report just read (one report, not two)."""
+        index = str(fields.get("local_rank", ""))
+        self.spawn_child = (index, ev.line) if index.isdigit() else None
+        report, self.spawn_report = self.spawn_report, None
+        if report is not None and 0 <= ev.line - report[1] <= SPAWN_GAP:
+            report[0].fields.setdefault("local_rank", index)
+            if len(report[0].context) < 16:
+                report[0].context.append(ev)
+            return
+        self._event(_by_code("L232"), ev, order, line, fields)
 
     def _exec_failed(self, event: Event, name: str, message: str) -> None:
         """An OSError that CPython's subprocess re-raised from its child (`raise
@@ -975,6 +1032,9 @@ class Scanner(Facts):
                 self.events[-1].context.insert(0, self.abort_at)
                 self.events[-1].fields["abort"] = True
             self.abort_at = self.abort_line = None
+            return
+        if sig.code == "L232":
+            self._spawn_index(fields, ev, order, line)
             return
         if sig.code == "N417" and "rank" not in fields:
             # Open MPI's error block: `*** reported by process [JOB,RANK]` came a line or two before
@@ -1362,7 +1422,7 @@ def _worded(cls: str | None) -> tuple[str, str, str]:
 def _reword(event: Event, name: str, message: str) -> None:
     """An exception whose type leaves its class open and whose message no signature reads takes
     the class its message's words name (said at medium confidence)."""
-    if event.cls != "exception" or not lexicon.open_type(name):
+    if event.cls != "exception" or not lexicon.open_type(name) or lexicon.NOT_BUILT.search(message[:2000]):
         return
     worded = lexicon.classify(f"{name}: {message}")
     if worded is None or worded[0] in ("exception", "exit_code"):
@@ -1392,6 +1452,26 @@ def _is_exception(name: str) -> bool:
     if last in py.BUILTIN_BASES:
         return True
     return last.endswith(py.EXCEPTION_SUFFIXES) and last not in py.EXCEPTION_SUFFIXES
+
+
+#: spawn's parent's exception, its `-- Process N` line and the worker's traceback are a few lines
+#: apart (a blank line between; a paste may add one or two)
+SPAWN_GAP = 6
+#: spawn's report of a worker that raised: its ProcessRaisedException, or older torch's bare
+#: `Exception` raised in spawn.py's join with the worker's traceback as its message
+_SPAWN_JOIN = re.compile(r"multiprocessing[/\\]spawn\.py")
+
+
+def _spawn_raised(name: str, message: str, frames: Sequence[tuple[Evidence, re.Match[str]]]) -> bool:
+    if name.endswith("ProcessRaisedException"):
+        return True
+    if name != "Exception" or message.strip():
+        return False
+    return (
+        bool(frames)
+        and frames[-1][1].group("func") == "join"
+        and bool(_SPAWN_JOIN.search(frames[-1][1].group("file")))
+    )
 
 
 def _by_code(code: str) -> Signature:

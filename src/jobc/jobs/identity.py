@@ -70,6 +70,10 @@ _NODE_IN_MESSAGE = re.compile(
     # the host (an option's value taken for the host names none: it is rarely host-shaped)
     rf"\bconnect to host (?P<g>{_NAME}) port|[Cc]ould not resolve hostname (?P<h>{_NAME}):|"
     rf"'ssh (?:-[A-Za-z]{{1,3}} (?:[^\s'-][^\s']{{0,200}} )?){{0,8}}(?P<i>{_NAME}) "
+    # slurmctld's words for the node it lost (job_mgr.c, step_mgr.c): `Killing JobId=77 on failed
+    # node n02`, `Killing StepId=77.0 due to failed node n02`, `Removing failed node n02 from
+    # JobId=77`, and a requeue's `due to failure of node n02`
+    rf"|\b(?:on|due to|[Rr]emoving) failed node (?P<j>{_NAME})|\bfailure of node (?P<k>{_NAME})"
 )
 #: `on NAME`, read only for a name the log shows as a node elsewhere.
 _ON_NAME = re.compile(rf"\bon (?P<n>{_NAME})")
@@ -100,9 +104,11 @@ def place(facts: Facts, e: Event) -> Who:
     if fx.get("tasks"):
         task, count = first_task(str(fx["tasks"]))
     text = (e.statement or e.ev).text
-    inferred = False
+    # (a local rank read from another line's report, spawn's process index, is an inference)
+    inferred = local is not None and bool(fx.get("local_inferred"))
     if rank is None:
-        rank, inferred = rank_of_process(facts, fx.get("pid"), line.writer)
+        rank, by_process = rank_of_process(facts, fx.get("pid"), line.writer)
+        inferred = inferred or by_process
     if e.cls not in JOB_CLASSES:  # the job's end, no rank's
         if rank is None and (e.sig is None or e.sig.code not in MESSAGE_NAMES_OTHERS):
             rank = rank_in_message(text)

@@ -119,7 +119,7 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "node_fail",
         re.compile(
-            r"\bNODE[ _]FAIL(?:URE)?\b|\b[Nn]ode failure\b|\bon failed node\b|"
+            r"\bNODE[ _]FAIL(?:URE)?\b|\b[Nn]ode failure\b|\b(?:on|due to) failed node\b|"
             # PBS's mother superior losing a sister node, Open MPI losing a node's daemon
             r"\bSISTER_EOF\b|requested job (?:terminate|die)\b|lost communication with (?:a remote|its|the "
             r"following) daemon"
@@ -338,6 +338,15 @@ PROGRAM_TYPES = frozenset(
         "PermissionError",
         "FileExistsError",
     }
+)
+
+
+#: A message that says the installed build lacks a backend (`Distributed package doesn't have NCCL
+#: built in`, `Torch not compiled with CUDA enabled`): the program's setup, not a failure of what
+#: it names, so the backend's name gives no class.
+NOT_BUILT = re.compile(
+    r"doesn't have [A-Za-z0-9_ ]{1,40} built in|\bnot (?:built|compiled) with\b|"
+    r"\bwas not (?:built|compiled) with\b|\bwithout [A-Za-z0-9_]{1,40} support\b"
 )
 
 

@@ -63,6 +63,25 @@ def clean(raw: str) -> str:
     return text
 
 
+#: A line break a paste wrote as its escape (a log quoted as a JSON or Python string): `\r\n`
+#: always, a lone `\n` only where a line holds several (one is a message's own repr of a string).
+_ESCAPED_CRLF = "\\r\\n"
+_ESCAPED_LF = "\\n"
+ESCAPED_LF_MIN = 3
+
+
+def escaped_lines(piece: str) -> list[str]:
+    r"""A piece split at the line breaks a paste wrote as escapes (`…NCCL INFO init.cc:1641 ->
+    2\r\nnode1:…`): the lines the log had."""
+    if "\\" not in piece:
+        return [piece]
+    if _ESCAPED_CRLF in piece:
+        piece = piece.replace(_ESCAPED_CRLF, "\n")
+    if piece.count(_ESCAPED_LF) >= ESCAPED_LF_MIN:
+        piece = piece.replace(_ESCAPED_LF, "\n")
+    return [p for p in piece.split("\n") if p]
+
+
 #: Lines this long or longer are candidates for a fixed wrapping width; shorter ones are prose.
 MIN_WRAP = 60
 

@@ -467,7 +467,8 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
     if "node" not in f:
         for pattern in (_NCCL, _ACCL, _UCX):
             m = pattern.match(text)
-            if m is not None and not m.group("host").isdigit():
+            # (a bracketed time, `[2012-03-01T09:00:00] `, is shaped like UCX's `[host:pid:tid]`)
+            if m is not None and not m.group("host").isdigit() and _DATE.match(m.group("host")) is None:
                 f["node"] = m.group("host")
                 f.setdefault("writer", f"{m.group('host')}:{m.group('pid')}")
                 return text[m.end() :]
@@ -576,6 +577,10 @@ def host_in_name(name: str) -> str | None:
         if _NUMBERED_HOST.match(part):
             return part
     return None
+
+
+#: A date where a prefix's host would be: a time, no host.
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def is_host(name: str) -> bool:

@@ -158,6 +158,8 @@ EXTRA_KEYWORDS = (
     "Exec host:",
     "exec_host =",
     "executed on host",
+    # Open MPI's report of where it bound a rank (`[host:pid] MCW rank 0 bound to …`): its node
+    "MCW rank",
     "hostname ",
     # a batch script's echo of its node list, or of the node it runs on
     "nodes: ",

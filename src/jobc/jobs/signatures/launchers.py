@@ -122,6 +122,24 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L232",
+        "spawn-process-raised",
+        "exception",
+        "cause",
+        ("terminated with the following error",),
+        re.compile(r"-- Process (?P<local_rank>[0-9]{1,9}) terminated with the following error:"),
+        "torch.multiprocessing.spawn's report of a worker process that raised (the message of its "
+        "ProcessRaisedException, older torch's bare Exception): the worker's own traceback follows, "
+        "and its exception is the failure; the index is spawn's, a local rank",
+        "torch.multiprocessing.spawn.ProcessRaisedException:\n\n"
+        "-- Process 2 terminated with the following error:\n"
+        "Traceback (most recent call last):",
+        "Process 2 terminated with exit code 1",
+        "PyTorch (torch/multiprocessing/spawn.py, ProcessContext.join)",
+        ("local_rank",),
+        report=True,
+    ),
+    Signature(
         "L208",
         "launcher-subprocess-ended",
         "exit_code",
