@@ -124,6 +124,95 @@ from jobc.jobs.signatures import PREFILTER
             "missing_program",
             {},
         ),
+        # an accelerator's allocator that ran out, in TensorFlow's, PaddlePaddle's and XLA's words;
+        # on a CPU device it names no accelerator (the class is the host's, or none)
+        # source: tensorflow/tensorflow tensorflow/core/common_runtime/bfc_allocator.cc
+        # (`OOM when allocating`)
+        (
+            "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+            "shape[2,64,400,112,112] and type float on "
+            "/job:localhost/replica:0/task:0/device:GPU:0 by allocator "
+            "GPU_0_bfc",
+            "cuda_oom",
+            {},
+        ),
+        (
+            "ResourceExhaustedError: Out of memory error on GPU 0. Cannot allocate 413.281250MB",
+            "cuda_oom",
+            {},
+        ),
+        (
+            "ResourceExhaustedError: OOM when allocating tensor with shape[1024,1024] on "
+            "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu",
+            None,
+            {},
+        ),
+        ("Out of memory: Killed process 4242 (python) total-vm:1000kB", "host_oom", {}),
+        # ROCm's and HIP's GPU faults
+        # source: ROCm/ROCR-Runtime src/core/runtime/runtime.cpp (`Memory access fault by GPU node-%u`)
+        (
+            "Memory access fault by GPU node-2 (Agent handle: 0x55fea5592860) on address 0x7fc133800000. "
+            "Reason: Page not present or supervisor privilege.",
+            "gpu_error",
+            {},
+        ),
+        (
+            ":0:rocdevice.cpp            :2984: 13356666806077 us: [pid:1843  tid:0x7fb7da5c8700] "
+            "Callback: Queue 0x7fb7f5800000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: "
+            "An HSAIL operation resulted in a "
+            "hardware exception. code: 0x1016",
+            "gpu_error",
+            {},
+        ),
+        # srun's step whose tasks never all started is Slurm's refusal, not a collective's timeout
+        # source: SchedMD/slurm src/srun/srun_job.c, src/api/step_launch.c (`timeout waiting for task launch`)
+        ("srun: error: timeout waiting for task launch, started 0 of 1 tasks", "slurm_refused", {}),
+        ("srun: StepId=2166087.0 aborted before step completely launched.", "slurm_refused", {}),
+        # a coordination service: a peer's lost heartbeat after the job ran, a deadline while connecting;
+        # a possibility in a list (`failed, got preempted, or crashed`) is no preemption
+        # source: tensorflow/tsl xla/tsl/distributed_runtime/coordination/coordination_service.cc
+        (
+            "/job:jax_worker/replica:0/task:37 has been set to ERROR in coordination service: "
+            "UNAVAILABLE: Task /job:jax_worker/replica:0/task:37 heartbeat timeout. "
+            "This indicates that the remote task has failed, "
+            "got preempted, or crashed unexpectedly.",
+            "collective_timeout",
+            {},
+        ),
+        (
+            "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Deadline Exceeded while connecting "
+            "to the coordination service",
+            "rendezvous",
+            {},
+        ),
+        # the c10d store's client answered by no store
+        # source: pytorch/pytorch torch/csrc/distributed/c10d/TCPStore.cpp
+        # (`Stop_waiting response is expected`)
+        ("RuntimeError: Stop_waiting response is expected", "rendezvous", {}),
+        # a launcher that could not exec the program
+        # source: pmodels/mpich src/pm/hydra/lib/utils/launch.c (`execvp error on file %s (%s)`)
+        (
+            "[proxy:1:1@node2] HYD_spawn (hydra_spawn.c:117): execvp error on file ep_server "
+            "(No such file or directory)",
+            "missing_program",
+            {},
+        ),
+        ("mpiexec: Error: Unable to run the program ./a.out on host n3", "missing_program", {}),
+        # the interconnect's own libraries: their timeouts are the network's
+        # source: ofiwg/libfabric prov/cxi; Cray's libibgni and DAPL (`open_hca: failed`)
+        (
+            "nid06489:SCM:22fc4:aab49500: 127246108 us(127246108 us!!!):  open_hca: failed to init cr pipe - "
+            "Connection timed out",
+            "nccl_error",
+            {},
+        ),
+        (
+            "Unidentified node: Error detected by libibgni.so.  Subsequent operation may be unreliable.",
+            "nccl_error",
+            {},
+        ),
+        # slurmctld's step killed for a lost node
+        ("[2024-05-01T11:00:00.000] Killing StepId=77.0 due to failed node gpu-a17", "node_fail", {}),
     ],
 )
 def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: dict[str, str]) -> None:
@@ -153,6 +242,11 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "ORTE has lost communication with a remote daemon.",
         "job preempted (node failure)",
         "      Exit status of rank 0: killed by signal 9",
+        "Memory access fault by GPU node-2 (Agent handle: 0x55fea5592860) on address 0x7fc133800000.",
+        "Callback: Queue 0x7fb7f5800000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation",
+        "[proxy:1:1@node2] HYD_spawn (hydra_spawn.c:117): execvp error on file ep_server",
+        "mpiexec: Unable to run the program ./a.out",
+        "srun: error: timeout waiting for task launch, started 0 of 1 tasks",
     ],
 )
 def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
@@ -178,6 +272,8 @@ def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
         "nslookup: resolved 'job-master-0' to 10.0.0.4",
         "the scheduler may preempt this job; it checkpoints every hour",
         "No process was killed by the scheduler today",
+        "Memory access faults are reported by the GPU driver in dmesg",
+        "heartbeat interval: 10 s",
     ],
 )
 def test_prose_metrics_and_recoveries_are_no_failure(line: str) -> None:

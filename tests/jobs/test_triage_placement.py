@@ -204,3 +204,62 @@ def test_a_backend_not_built_in_is_no_failure_of_that_backend(tmp_path: Path) ->
 def test_near_miss_a_backends_own_error_keeps_its_class(tmp_path: Path) -> None:
     d = _triage(tmp_path, "RuntimeError: NCCL library failed to load its IB plugin on this build\n")
     assert d.findings[0].cls == "nccl_error"
+
+
+# --- an exception that left its class open, whose message goes on over the next lines
+# source: PaddlePaddle/Paddle paddle/fluid/memory/allocation/cuda_allocator.cc
+# (`Out of memory error on GPU %d`, raised through the operator's
+# `SystemError: (Fatal) Operator … raises an … exception`)
+
+_PADDLE = (
+    "SystemError: (Fatal) Operator conv2d raises an paddle::memory::allocation::BadAlloc exception.\n"
+    "The exception content is\n"
+    ":ResourceExhaustedError:\n"
+    "{gap}"
+    "Out of memory error on GPU 0. Cannot allocate 413.281250MB memory on GPU 0.\n"
+)
+
+
+def _raised(d: Diagnosis) -> str:
+    return next(f.cls for f in d.findings if "SystemError" in f.summary)
+
+
+def test_an_open_exceptions_message_over_lines_names_its_class(tmp_path: Path) -> None:
+    d = _triage(tmp_path, _PADDLE.format(gap="\n"))
+    assert d.findings[0].cls == "cuda_oom"
+    assert _raised(d) == "cuda_oom"  # (not a program's exception of its own)
+    assert 5 in {ev.line for f in d.findings for ev in f.evidence}
+
+
+def test_an_open_exception_takes_the_class_of_the_words_a_few_lines_on(tmp_path: Path) -> None:
+    d = _triage(tmp_path, _PADDLE.format(gap="\n\n\n"))
+    assert d.findings[0].cls == "cuda_oom"
+    assert _raised(d) == "cuda_oom"
+
+
+def test_near_miss_words_far_after_an_open_exception_are_their_own(tmp_path: Path) -> None:
+    d = _triage(tmp_path, _PADDLE.format(gap="\n" + "step 3 done\n\n" * 10))
+    assert _raised(d) == "exception"
+
+
+def test_near_miss_another_writers_words_do_not_explain_an_exception(tmp_path: Path) -> None:
+    d = _triage(
+        tmp_path,
+        "0: RuntimeError: worker stopped\n1: Out of memory error on GPU 0. Cannot allocate 413.281250MB\n",
+    )
+    raised = next(f for f in d.findings if "worker stopped" in f.summary)
+    assert raised.cls == "exception"
+
+
+# --- lines in words of one class from one writer: a line that names its own node stays apart
+# source: Cray DAPL (`host:SCM:pid:tid: … open_hca: failed …`) after libibgni's warnings
+
+
+def test_a_worded_line_naming_its_node_is_not_merged_into_its_fellows(tmp_path: Path) -> None:
+    d = _triage(
+        tmp_path,
+        "Unidentified node: Error detected by libibgni.so.  Subsequent operation may be unreliable.\n"
+        "nid06489:SCM:22fc4:aab49500: 127246108 us(127246108 us!!!):  open_hca: failed to init cr pipe - "
+        "Connection timed out\n",
+    )
+    assert any(f.node == "nid06489" and f.evidence[0].line == 2 for f in d.findings)

@@ -280,6 +280,9 @@ class Scanner(Facts):
         # ProcessRaisedException (its event, its line), then `-- Process N terminated with the
         # following error:` (N, its line), whose worker's traceback follows
         self.spawn_report: tuple[Event, int] | None = None
+        # the last exception whose type and message left its class open (event, line, who): the
+        # lines that follow its message may say what it was
+        self.generic: tuple[Event, int, tuple[Any, ...]] | None = None
         self.spawn_child: tuple[str, int] | None = None
 
     def learn(self, sample: Sequence[tuple[int, str]]) -> None:
@@ -722,6 +725,13 @@ class Scanner(Facts):
             if sig is not None and sig.code != "P104" and sig is not alone:
                 event.sig, event.cls, event.role, event.kind = sig, sig.cls, sig.role, sig.name
                 event.strength = max(event.strength, strength_of(sig))
+            elif lexicon.open_type(name := str(event.fields.get("type", ""))):
+                # the words of the whole message name what failed (PaddlePaddle's enforce message:
+                # `SystemError: … BadAlloc exception.` / `:ResourceExhaustedError:` / `Out of memory
+                # error on GPU 0. …`), as they would on one line
+                worded = lexicon.classify(f"{name}: {message}")
+                if worded is not None and worded[0] in _EXPLAINS_AN_EXCEPTION:
+                    event.cls, event.fields["worded"] = worded[0], worded[0]
         # a line a signature reads on its own is also an event of its own (its fields: a node)
         return not any(s.search(text) for s in self.catalogue if s.code != "P104")
 
@@ -953,6 +963,7 @@ class Scanner(Facts):
         if event is not None and sig.code == "P104":
             _reword(event, name, message)
             self._exec_failed(event, name, message)
+            self._note_generic(event, name, line)
         if event is not None:
             self.last_exception[key] = event
             self.cont = (event, key, CONTINUATION_LINES, message)
@@ -1071,6 +1082,7 @@ class Scanner(Facts):
                 if sig.code == "P104":
                     _reword(event, name, fields["message"])
                     self._exec_failed(event, name, fields["message"])
+                    self._note_generic(event, name, line)
                 key = (line.task, line.rank, line.local_rank, line.node, line.writer)
                 self.cont = (event, key, CONTINUATION_LINES, fields["message"])
             return
@@ -1160,6 +1172,27 @@ class Scanner(Facts):
         fields.update(more)
         self._event(None, ev, order, line, fields, strength=2, cls=cls, context=context)
 
+    def _note_generic(self, event: Event, name: str, line: Line) -> None:
+        if event.cls == "exception" and lexicon.open_type(name):
+            self.generic = (event, (event.statement or event.ev).line, (*_who(line), line.node, line.writer))
+
+    def _explain_generic(self, ev: Evidence, line: Line, cls: str) -> None:
+        """A line in words right after an exception that left its class open, from the same
+        writer, that names what kind of failure it was (PaddlePaddle's `SystemError: … BadAlloc
+        exception.` / `The exception content is` / `Out of memory error on GPU 0`): the exception's
+        message goes on there, and the exception takes that class (at medium confidence)."""
+        if self.generic is None or cls not in _EXPLAINS_AN_EXCEPTION:
+            return
+        event, at, who = self.generic
+        if event.cls != "exception" or not 0 < ev.line - at <= GENERIC_GAP:
+            return
+        if (*_who(line), line.node, line.writer) != who:
+            return
+        self.generic = None
+        event.cls, event.fields["worded"] = cls, cls
+        if len(event.context) < 16:
+            event.context.insert(0, ev)
+
     def _rejoin(self, ev: Evidence, line: Line, text: str) -> bool:
         """The line after an error-like line no signature read: when it continues that line's
         message (no prefix of its own, or the same, and no record's start) and the two together
@@ -1223,6 +1256,8 @@ class Scanner(Facts):
         cls: str | None = None,
     ) -> Event | None:
         kind, cls, role = (sig.name, sig.cls, sig.role) if sig else _worded(cls)
+        if cls in _EXPLAINS_AN_EXCEPTION and role == "cause" and self.generic is not None:
+            self._explain_generic(ev, line, cls)
         if role == "cause" and cls in lexicon.CAUGHT_CLASSES and line.level in lexicon.QUIET_LEVELS:
             # a logger's warning (or info) that names an exception or a missing module says the
             # program caught it and went on (`WARNING logger.py:343 -- Could not instantiate
@@ -1260,6 +1295,9 @@ class Scanner(Facts):
             # a Slurm job or step the line names: another job's (or the job's own, beside a
             # step's) line is another event, whichever slurmstepd wrote it
             fields.get("job"),
+            # a line in words that names its own node (`nid06489:SCM:…: open_hca: failed`) is
+            # another node's failure than its fellows' that name none
+            identity.node_in_message(str(fields.get("what", ""))) if sig is None else None,
         )
         known = self.seen.get(dedupe)
         if known is not None:
@@ -1454,6 +1492,12 @@ def _is_exception(name: str) -> bool:
     return last.endswith(py.EXCEPTION_SUFFIXES) and last not in py.EXCEPTION_SUFFIXES
 
 
+#: How far the message of an exception that left its class open may go on after its line, and
+#: the classes a line in words there may give it (what failed, not how the job ended).
+GENERIC_GAP = 12
+_EXPLAINS_AN_EXCEPTION = frozenset(
+    {"cuda_oom", "gpu_error", "nccl_error", "disk_full", "port_in_use", "rendezvous"}
+)
 #: spawn's parent's exception, its `-- Process N` line and the worker's traceback are a few lines
 #: apart (a blank line between; a paste may add one or two)
 SPAWN_GAP = 6

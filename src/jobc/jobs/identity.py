@@ -74,6 +74,11 @@ _NODE_IN_MESSAGE = re.compile(
     # node n02`, `Killing StepId=77.0 due to failed node n02`, `Removing failed node n02 from
     # JobId=77`, and a requeue's `due to failure of node n02`
     rf"|\b(?:on|due to|[Rr]emoving) failed node (?P<j>{_NAME})|\bfailure of node (?P<k>{_NAME})"
+    # Hydra's proxy (MPICH's, Intel MPI's) tags its own lines with the node it runs on:
+    # `[proxy:1:1@node2] HYD_spawn (…): execvp error on file …`
+    rf"|\[proxy:[0-9]{{1,6}}(?::[0-9]{{1,6}})?@(?P<l>{_NAME})\]"
+    # DAPL's debug prefix `host:PROVIDER:pid:tid: ` (`nid06489:SCM:22fc4:aab49500: … open_hca: failed`)
+    rf"|^(?P<m>{_NAME}):[A-Z]{{2,5}}:[0-9a-f]{{1,12}}:[0-9a-f]{{1,12}}: "
 )
 #: `on NAME`, read only for a name the log shows as a node elsewhere.
 _ON_NAME = re.compile(rf"\bon (?P<n>{_NAME})")

@@ -49,6 +49,10 @@ FALLBACK = re.compile(
     r"\bwrite_line error\b|\breadline failed\b|"
     # XLA's, TensorFlow's and gRPC's status words (`Resource exhausted: Out of memory …`)
     r"\bResource exhausted:|"
+    # a GPU runtime's fault words (ROCm's `Memory access fault by GPU`, HSA's status codes)
+    r"[Mm]emory access fault\b|\bHSA_STATUS_ERROR[A-Z_]{0,40}|"
+    # a launcher that could not start a program (`execvp error on file …`, `Unable to run …`)
+    r"\bexecvp? error\b|\b[Uu]nable to run\b|"
     # a resolver's words (nslookup, host, dig): a name that does not exist
     r"can't resolve\b|server can't find|NXDOMAIN|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
@@ -104,7 +108,8 @@ _STEP_FAILED = re.compile(r"\bDUE TO TASK FAILURE\b|FAILED \(non-zero exit code"
 #: The class a failure's words name, tried in order (the more specific first: a preemption's
 #: CANCELLED is the preemption's; the OOM killer's Killed is host memory's).
 CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("preempted", re.compile(r"\bPREEMPT(?:ED|ION)\b|\bpreempted\b")),
+    # (not one of a list of what may have happened: `has failed, got preempted, or crashed`)
+    ("preempted", re.compile(r"\bPREEMPT(?:ED|ION)\b|\bpreempted\b(?!,? or\b)")),
     (
         "time_limit",
         re.compile(
@@ -144,7 +149,12 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "cuda_oom",
         re.compile(
             r"(?:CUDA|GPU|[Dd]evice|XLA|HBM|HIP)\b[^\n]{0,80}?[Oo]ut of memory|[Oo]ut of memory[^\n]{0,80}?"
-            r"(?:\bGPU\b|CUDA|[Dd]evice|HBM)|RESOURCE_EXHAUSTED|OutOfMemoryError"
+            r"(?:\bGPU\b|CUDA|[Dd]evice|HBM)|RESOURCE_EXHAUSTED|OutOfMemoryError|"
+            # TensorFlow's, PaddlePaddle's and XLA's words for an accelerator's allocator that ran out
+            # (`ResourceExhaustedError: OOM when allocating tensor … device:GPU:0`); on a CPU device
+            # it is the host's memory, and no accelerator is named
+            r"(?:\bOOM\b|ResourceExhausted(?:Error)?\b)[^\n]{0,300}?(?:\bGPU|\bTPU|\bHBM\b|\bgpu[_:]|CUDA|\bcuda)|"
+            r"(?:\bGPU|\bTPU|\bHBM\b)[^\n]{0,80}?(?:\bOOM\b|ResourceExhausted)"
         ),
     ),
     ("port_in_use", re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? ?98\b")),
@@ -166,6 +176,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"Invalid job credential|has authentication error|Protocol authentication error|"
             # srun's step launch refused by a node's slurmd, whatever its reason
             r"Task launch for \S{1,60} failed on node|Application launch failed: |"
+            # srun's step whose tasks never all started (slurmd or PMIx did not answer in time)
+            r"timeout waiting for task launch|aborted before step completely launched|"
             # a Slurm command that cannot reach the controller or find its configuration
             r"Unable to contact slurm controller|Could not establish a configuration source|"
             r"Unable to establish controller machine|[Zz]ero [Bb]ytes were transmitted or received"
@@ -175,6 +187,10 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "missing_program",
         re.compile(
             r"can't open file|command not found|execve\(\)|[Nn]o such (?:command|program)|"
+            # a launcher's exec of the program failed (Hydra's proxy: `execvp error on file X (No such
+            # file or directory)`; `Unable to run X`, `execvp(X) failed`)
+            r"\bexecvp? error on file\b|\bexecvp?\([^)\n]{0,200}\) failed|"
+            r"\b[Uu]nable to run (?:the )?(?:program|executable|command|application|file)?\b|"
             r"executable file (?:`[^`\n]{1,200}` )?not found|[Uu]nknown command\b|"
             # Open MPI's launcher (help-orterun.txt): `… as it could not access or execute an executable`
             r"unable to launch the specified application as it could not access|"
@@ -182,6 +198,17 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # and a program's name whose `\r` sent the cursor back, so only the message is left
             # (`: No such file or directory`, or `': No …` where the carriage return split the line)
             r"\bbad interpreter\b|^\s{0,8}'?: No such file or directory\s*$|" + "|".join(BASH_NOT_FOUND_WORDS)
+        ),
+    ),
+    # a peer's heartbeat that stopped (JAX's coordination service after the job ran): a lost peer
+    ("collective_timeout", re.compile(r"\bheartbeat (?:timeout|timed out)\b|\bmissed heartbeats?\b")),
+    # the interconnect's own libraries (Cray's GNI and DAPL, libfabric and its CXI provider, PSM):
+    # their timeouts are the network's, not a collective's
+    (
+        "nccl_error",
+        re.compile(
+            r"\blibibgni\b|\bGNI_RC_[A-Z_]{2,30}|\bopen_hca\b|\bDAPL\b|\blibfabric\b|\bcxi_[a-z_]{2,30}|"
+            r"\bCXI\b|\bfi_[a-z_]{3,30}\b|\bPSM[23]\b"
         ),
     ),
     (
@@ -192,6 +219,11 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"coordination service|Wait_for_all_tasks_to_register|cluster registration failed|"
             # Gloo's process group that could not connect to every peer while it was being set up
             r"\bconnectFullMesh failed\b|"
+            # the c10d store's client answered by no store (torch's TCPStore: `Stop_waiting response
+            # is expected`), and a deadline that ran out while the tasks connected or registered
+            r"Stop_waiting response|"
+            r"\bDEADLINE_EXCEEDED\b[^\n]{0,200}?(?:[Cc]onnect|[Rr]egist|[Ii]nitiali[sz])|"
+            r"(?:[Cc]onnect|[Rr]egist|[Ii]nitiali[sz])[^\n]{0,200}?\bDEADLINE_EXCEEDED\b|"
             # a job script's own lookup of a host (the master's, a peer's) that does not resolve:
             # the address the ranks were to meet at does not exist (nslookup, host, dig's words)
             r"nslookup: can't resolve|\*\* server can't find \S{1,253}: NXDOMAIN|"
@@ -217,7 +249,10 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # NVML's (nvidia-smi's) words for a GPU or a driver it cannot reach
             r"[Uu]nable to determine the device handle|GPU is lost|Failed to initialize NVML|"
             r"couldn't communicate with the NVIDIA driver|"
-            r"\bcudaError[A-Z][A-Za-z]{2,60}|\bCUDA_ERROR_[A-Z_]{2,60}|\bCUDA error\b"
+            r"\bcudaError[A-Z][A-Za-z]{2,60}|\bCUDA_ERROR_[A-Z_]{2,60}|\bCUDA error\b|"
+            # ROCm's and HIP's: a GPU's memory fault, the HSA runtime's status codes, HIP's errors
+            r"[Mm]emory access fault by GPU|\bHSA_STATUS_ERROR[A-Z_]{0,40}|"
+            r"\bhipError[A-Z][A-Za-z]{2,60}|\bHIP error\b"
         ),
     ),
     (

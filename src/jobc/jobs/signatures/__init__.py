@@ -279,6 +279,15 @@ LOWER_KEYWORDS = (
     "write_line error",
     "Resource exhausted:",
     "readline failed",
+    # GPU runtimes' faults, launchers' failed execs, srun's unfinished launch
+    "Memory access fault",
+    "memory access fault",
+    "HSA_STATUS_ERROR",
+    "execvp error",
+    "exec error",
+    "nable to run",
+    "timeout waiting for task launch",
+    "before step completely launched",
     # JAX's coordination service, whose absl lines hold no other keyword
     "registration failed",
     "Wait_for_all_tasks_to_register",
