@@ -114,7 +114,6 @@ _IMPORT_NOT_YET = {
     "hpc2n_course_gres_placeholder_x.sh": {"gpus_per_node"},
     "lead_onegpu_standalone_branch.sh": {"mode"},
     "prolong_64k_header_string_onenode.sh": {"mode", "program"},
-    "mila_two_runs_share_gpu_bg.sh": {"nodes"},
     "dgxc_hf_llama2_accelerate_pyxis.sh": {"gpus_per_node"},
 }
 

@@ -135,10 +135,11 @@ def _step_gpus(step: Step | None, nodes: int) -> tuple[int, Word] | None:
     return None
 
 
-def _default_nodes(facts: ScriptFacts, out: Derived) -> None:
+def _default_nodes(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     """No `--nodes`: the nodes sbatch gives all the same — one, unless `--ntasks` asks for more
     tasks than `--ntasks-per-node` puts on one (then as many as they fill); with `--ntasks` alone
-    Slurm spreads the tasks over as many nodes as it needs, which no spec value says."""
+    Slurm spreads the tasks over as many nodes as it needs, which no spec value says — unless the
+    training step's own srun runs on a known count of them (`srun --ntasks=1`, `srun -N 1`)."""
     honoured = facts.honoured()
     total, per = honoured.get("ntasks"), honoured.get("ntasks-per-node")
     tasks = _int(total.value, 1) if total is not None else None
@@ -150,11 +151,32 @@ def _default_nodes(facts: ScriptFacts, out: Derived) -> None:
     elif tasks is not None and each is not None and total is not None and per is not None:
         out.put(("resources", "nodes"), -(-tasks // each), total.span, f"#SBATCH {total.text}")
         out.sources[("resources", "nodes")] = f"#SBATCH {total.text} over #SBATCH {per.text}"
+    elif total is not None and (on := _step_runs_on(step)) is not None:
+        count, word = on
+        out.put(("resources", "nodes"), count, word.span, f"srun {word.raw}")
+        out.sources[("resources", "nodes")] = (
+            f"the training step's srun {word.raw} (#SBATCH {total.text} without --nodes leaves the "
+            "job's own nodes to Slurm)"
+        )
     elif total is not None:
         out.unknown.append(
             f"resources.nodes: line {total.span.line} asks for {total.text} without --nodes: Slurm "
             "spreads the tasks over as many nodes as it needs; write the nodes (the spec asks 1)"
         )
+
+
+def _step_runs_on(step: Step | None) -> tuple[int, Word] | None:
+    """Nodes the training step's srun runs on whatever the allocation: `-N n`, or one task
+    (`--ntasks=1`), which runs on one node."""
+    if step is None or step.srun is None:
+        return None
+    nodes, total = step.srun.get("nodes"), step.srun.get("ntasks")
+    if nodes is not None:
+        count = _int(nodes.text, 1) if nodes.literal else None
+        return (count, nodes) if count is not None and count >= 1 else None
+    if total is not None and total.literal and _int(total.text, 1) == 1:
+        return 1, total
+    return None
 
 
 def step_nodes(facts: ScriptFacts, step: Step) -> int | None:
@@ -200,7 +222,9 @@ def _cut_nodes(out: Derived, sized: Directive) -> None:
     )
 
 
-def _nodes(facts: ScriptFacts, out: Derived, cut: list[Directive], *, for_lint: bool) -> int | None:
+def _nodes(
+    facts: ScriptFacts, out: Derived, step: Step | None, cut: list[Directive], *, for_lint: bool
+) -> int | None:
     """resources.nodes: `--nodes`, else sbatch's default, else not known (a directive that sizes
     the job cut at its `#`, JC816)."""
     nodes_d = facts.honoured().get("nodes")
@@ -211,7 +235,7 @@ def _nodes(facts: ScriptFacts, out: Derived, cut: list[Directive], *, for_lint: 
     elif nodes_d is None and sized is not None and not for_lint:
         _cut_nodes(out, sized)
     elif nodes_d is None and not for_lint:
-        _default_nodes(facts, out)
+        _default_nodes(facts, out, step)
         nodes = out.data["resources"].get("nodes")
     return nodes
 
@@ -225,7 +249,7 @@ def _allocation(
     has_profile: bool,
     cut: list[Directive] | None = None,
 ) -> None:
-    nodes = _nodes(facts, out, cut or [], for_lint=for_lint) or 1
+    nodes = _nodes(facts, out, step, cut or [], for_lint=for_lint) or 1
     gpus, kind, gpu_d = gpus_per_node(facts)
     if gpus is not None and gpu_d is not None:
         out.put(("resources", "gpus_per_node"), gpus, gpu_d.span, f"#SBATCH {gpu_d.text}")
