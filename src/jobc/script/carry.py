@@ -335,6 +335,31 @@ def _traps(facts: ScriptFacts, out: Derived) -> None:
 
 
 _REFERENCE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+# `${NAME:-8}`, `${NAME-8}`, `${NAME:=8}`: a reference with a default that is not empty gives the
+# default when NAME is unset, so it is never empty for want of an assignment (its default's own
+# references are read all the same)
+_DEFAULTED = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=][^}]")
+
+
+# a reference as a whole, to see what a value holds beside its references
+# (`${NAME:-}`, with an empty default, is as empty as `$NAME`)
+_OPTION_VALUE = lazy(r"-[^=\s]*[=\s]+(.*)", re.S)  # `--name=value`, `--name value`: the value
+_WHOLE_REFERENCE = lazy(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=])?\}|\$[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _never_empty(raw: str) -> bool:
+    """Whether an option's value (`--config_file $DIR/fsdp.yaml`) holds text of its own beside
+    the variables it reads: empty variables leave that text, never an empty word."""
+    option = _OPTION_VALUE.match(raw)
+    value = option.group(1) if option is not None else raw
+    return bool(_WHOLE_REFERENCE.sub("", value).strip("\"' \t"))
+
+
+def _read_bare(text: str) -> list[str]:
+    """The variables ``text`` reads that would leave it empty where unset: every reference but those
+    guarded by a default that is not empty."""
+    guarded = {m.start() for m in _DEFAULTED.finditer(text)}
+    return [m.group(1) for m in _REFERENCE.finditer(text) if m.start() not in guarded]
 
 
 _ENV_RUNNER = lazy(r"\b(?:conda|mamba|micromamba|pixi|poetry|pdm)\s+run\b")
@@ -357,10 +382,12 @@ def _set_nowhere(raw: str, facts: ScriptFacts) -> list[str]:
     name Slurm does not set (a misspelling: `$SLURM_NN` for `$SLURM_NNODES`), read directly or
     through the script's own variables (`N=$SLURM_NN; P=$((N * 8)); --num_processes $P`). Empty,
     the launcher takes the next word for this option's value."""
+    if _never_empty(raw):
+        return []
     assigned = set(facts.final) | {e.name for e in facts.exports} | facts.own
     out: list[str] = []
     seen: set[str] = set()
-    todo = [(n, "") for n in _REFERENCE.findall(raw)]
+    todo = [(n, "") for n in _read_bare(raw)]
     while todo and len(seen) < _FOLLOWED:
         name, via = todo.pop(0)
         if name in seen or name in PER_RANK:
@@ -373,7 +400,7 @@ def _set_nowhere(raw: str, facts: ScriptFacts) -> list[str]:
             slurm = f"and Slurm sets no variable of that name{hint}"
             out.append(f"${name}{through} is set nowhere in the script, {slurm}")
         elif name in assigned:
-            todo += [(n, via or name) for text in _assignments(facts, name) for n in _REFERENCE.findall(text)]
+            todo += [(n, via or name) for text in _assignments(facts, name) for n in _read_bare(text)]
         elif not _values.environment_name(name) and name not in _BASH_SETS:
             out.append(
                 f"${name}{through} is set nowhere in the script: unless the environment sets it, it is empty"
