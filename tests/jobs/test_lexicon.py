@@ -211,6 +211,14 @@ from jobc.jobs.signatures import PREFILTER
             "nccl_error",
             {},
         ),
+        # source: pmodels/mpich src/mpid/ch4/netmod/ofi/ofi_impl.h (`OFI tagged send failed`)
+        (
+            "MPIDI_OFI_send_normal(368): OFI tagged send failed "
+            "(ofi_impl.h:368:MPIDI_OFI_send_normal:No route to host)",
+            "nccl_error",
+            {},
+        ),
+        ("fi_getinfo() failed: No data available", "nccl_error", {}),
         # slurmctld's step killed for a lost node
         ("[2024-05-01T11:00:00.000] Killing StepId=77.0 due to failed node gpu-a17", "node_fail", {}),
     ],

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from jobc.jobs.triage import Diagnosis, triage_files
 
 
@@ -263,3 +265,78 @@ def test_a_worded_line_naming_its_node_is_not_merged_into_its_fellows(tmp_path: 
         "Connection timed out\n",
     )
     assert any(f.node == "nid06489" and f.evidence[0].line == 2 for f in d.findings)
+
+
+# --- an inference engine's word that a worker died: shown, with the worker's rank, and explained
+# by the worker's own failure
+# source: vllm-project/vllm vllm/v1/executor/multiproc_executor.py (`Worker proc %s died unexpectedly,
+# shutting down executor.`); sgl-project/sglang python/sglang/srt/entrypoints/engine.py
+# (`Rank %s scheduler is dead.`); ray-project/ray src/ray/rpc/rpc_client.h (`Failed to connect to GCS
+# within %d seconds. GCS may have been killed.`)
+
+
+def test_a_dead_engine_worker_alone_is_said_with_its_rank_and_doubt(tmp_path: Path) -> None:
+    d = _triage(
+        tmp_path,
+        "(EngineCore_DP0 pid=265) ERROR 02-27 10:31:24 [multiproc_executor.py:231] Worker proc VllmWorker-2 "
+        "died unexpectedly, shutting down executor.\n",
+    )
+    first = d.findings[0]
+    assert (first.cls, first.rank, first.confidence) == ("unknown", 2, "low")
+
+
+def test_a_dead_engine_workers_own_error_is_the_first_cause(tmp_path: Path) -> None:
+    d = _triage(
+        tmp_path,
+        "(VllmWorker rank=2 pid=4242) ERROR 02-27 10:31:20 torch.OutOfMemoryError: CUDA out of memory. "
+        "Tried to allocate 2.00 GiB\n"
+        "(EngineCore_DP0 pid=265) ERROR 02-27 10:31:24 [multiproc_executor.py:231] Worker proc VllmWorker-2 "
+        "died unexpectedly, shutting down executor.\n",
+    )
+    first = d.findings[0]
+    assert (first.cls, first.evidence[0].line) == ("cuda_oom", 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"),
+    [
+        ("[2024-01-01 10:00:00] Rank 1 scheduler is dead. Please check if there are relevant logs.\n", 1),
+        (
+            "ERROR [ray_executor_v2.py:464] RayWorkerProc rank=[3] died unexpectedly, shutting down.\n",
+            3,
+        ),
+        (
+            "[2025-12-19 15:55:39,521 E 3044 30260] rpc_client.h:203: Failed to connect to GCS within 60 "
+            "seconds. GCS may have been killed.\n",
+            None,
+        ),
+    ],
+)
+def test_a_process_gone_is_shown_in_words(tmp_path: Path, text: str, rank: int | None) -> None:
+    first = _triage(tmp_path, text).findings[0]
+    assert (first.evidence[0].line, first.rank) == (1, rank)
+
+
+def test_near_miss_a_ready_worker_is_no_death(tmp_path: Path) -> None:
+    d = _triage(tmp_path, "(EngineCore_DP0 pid=265) INFO 02-27 10:31:24 Worker proc VllmWorker-2 ready.\n")
+    assert not d.findings
+
+
+# --- Ray's ActorDiedError in today's wording: the actor's node died
+# source: ray-project/ray python/ray/exceptions.py (`The actor died because its node has died.`)
+
+
+def test_an_actor_whose_node_died_is_a_node_failure(tmp_path: Path) -> None:
+    d = _triage(
+        tmp_path,
+        "ray.exceptions.ActorDiedError: The actor died because its node has died. Node Id: 8f0a1b2c\n",
+    )
+    assert d.findings[0].cls == "node_fail"
+
+
+def test_near_miss_an_actor_whose_worker_died_is_no_node_failure(tmp_path: Path) -> None:
+    d = _triage(
+        tmp_path,
+        "ray.exceptions.ActorDiedError: The actor died because its worker process has died.\n",
+    )
+    assert d.findings[0].cls != "node_fail"

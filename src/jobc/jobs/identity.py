@@ -53,7 +53,11 @@ JOB_CLASSES = frozenset({"time_limit", "preempted", "cancelled", "node_fail"})
 #: a launcher's report of how a rank ended (MPICH2's mpd: `Exit status of rank 0: killed by signal 9`).
 _RANK_IN_MESSAGE = re.compile(
     r"\bon rank:? ?(?P<a>[0-9]{1,9})\b|\[(?:PG [^\]]{0,80}? )?Rank (?P<b>[0-9]{1,9})\]|"
-    r"\b(?:[Ee]xit status|[Rr]eturn code) of rank (?P<c>[0-9]{1,9})\b"
+    r"\b(?:[Ee]xit status|[Rr]eturn code) of rank (?P<c>[0-9]{1,9})\b|"
+    # an inference engine's word for its worker that died: vLLM's `Worker proc VllmWorker-2 died
+    # unexpectedly`, its Ray executor's `RayWorkerProc rank=[2]`, SGLang's `Rank 2 scheduler is dead`
+    r"\bVllmWorker-(?P<d>[0-9]{1,9}) died\b|\bRayWorkerProc rank=\[(?P<e>[0-9]{1,9})\] died\b|"
+    r"\bRank (?P<f>[0-9]{1,9}) scheduler is dead\b"
 )
 _NAME = r"[A-Za-z][A-Za-z0-9_.\-]{0,62}"
 #: A node a message names in words: `on node cn7`, `host: gpu-a07`, `NodeList=c014`, slurmstepd's
@@ -177,7 +181,7 @@ MESSAGE_NAMES_OTHERS = frozenset({"N411"})
 
 def rank_in_message(text: str) -> int | None:
     m = _RANK_IN_MESSAGE.search(text[:2000])
-    return parse_int(m.group("a") or m.group("b") or m.group("c")) if m else None
+    return parse_int(next(g for g in m.groups() if g is not None)) if m else None
 
 
 def node_in_message(text: str, known: set[str] | frozenset[str] = frozenset()) -> str | None:

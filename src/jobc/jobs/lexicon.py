@@ -51,6 +51,10 @@ FALLBACK = re.compile(
     r"\bResource exhausted:|"
     # a GPU runtime's fault words (ROCm's `Memory access fault by GPU`, HSA's status codes)
     r"[Mm]emory access fault\b|\bHSA_STATUS_ERROR[A-Z_]{0,40}|"
+    # an engine's or a driver's word that a process it depends on is gone (vLLM's `Worker proc
+    # VllmWorker-2 died unexpectedly`, SGLang's `Rank 0 scheduler is dead`, Ray's `Failed to connect
+    # to GCS within 60 seconds. GCS may have been killed`): how it ended is that process's to say
+    r"\bdied unexpectedly\b|\bscheduler is dead\b|\bGCS may have been killed\b|"
     # a launcher that could not start a program (`execvp error on file …`, `Unable to run …`)
     r"\bexecvp? error\b|\b[Uu]nable to run\b|"
     # a resolver's words (nslookup, host, dig): a name that does not exist
@@ -208,7 +212,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "nccl_error",
         re.compile(
             r"\blibibgni\b|\bGNI_RC_[A-Z_]{2,30}|\bopen_hca\b|\bDAPL\b|\blibfabric\b|\bcxi_[a-z_]{2,30}|"
-            r"\bCXI\b|\bfi_[a-z_]{3,30}\b|\bPSM[23]\b"
+            r"\bCXI\b|\bfi_[a-z_]{3,30}\b|\bPSM[23]\b|"
+            # MPICH's libfabric (OFI) device: `MPIDI_OFI_send_normal(368): OFI tagged send failed`
+            r"\bMPIDI_OFI_[A-Za-z_]{2,40}|\bOFI [a-z ]{2,40}failed\b"
         ),
     ),
     (

@@ -288,6 +288,10 @@ LOWER_KEYWORDS = (
     "nable to run",
     "timeout waiting for task launch",
     "before step completely launched",
+    # engines' and drivers' words that a process they depend on is gone
+    "died unexpectedly",
+    "scheduler is dead",
+    "GCS may have been killed",
     # JAX's coordination service, whose absl lines hold no other keyword
     "registration failed",
     "Wait_for_all_tasks_to_register",

@@ -248,7 +248,8 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("because its node has died", "has been marked dead because"),
         re.compile(
-            r"(?P<what>The actor is dead because its node has died|"
+            # (python/ray/exceptions.py's ActorDiedError says `The actor died because …`)
+            r"(?P<what>The actor (?:is dead|died) because its node has died|"
             r"(?:The node with node id: [0-9a-f]{1,64} and address: (?P<node>[0-9A-Fa-f.:]{3,45}) "
             r"and node name: \S{1,200} )?"
             r"has been marked dead because the detector has missed too many heartbeats)"
