@@ -372,17 +372,17 @@ def _refusals(run: Run, listed: list[str]) -> list[str]:
 
 def _named(option: str, lines: list[str]) -> bool:
     """Whether one of ``lines`` names ``option``: itself, as the script wrote it, or by the start
-    of it the listing shows."""
+    of it the listing shows (of a line past 500 characters)."""
     return _names(option, lines) or any(_written_as(option, line) or _cut(option, line) for line in lines)
 
 
 def _cut(option: str, line: str) -> bool:
     """Whether ``line`` names an option by the start the listing shows of a long text (its first
-    70 characters, the rest `…`)."""
+    characters, the rest `…`: a line past 500 characters)."""
     from jobc.core.text import visible
 
     # the shown text from its option on (`torchrun --rdzv_bac99…`), or its last word (`srun … torchrun
-    # --nnodes=2 --nproc_ngl…`, a step over 70 characters)
+    # --nnodes=2 --nproc_ngl…`, a step past the cut)
     shown = [m.group(1) for m in [re.match(r"#   line \d+: (?:\S+ )?(-\S.*)… — ", line)] if m]
     shown += re.findall(r"(?<!\S)(-\S*)… — ", line)
     return any(o.startswith(s) for s in shown for o in (option, visible(option)))

@@ -732,10 +732,10 @@ def test_the_judge_finds_a_refused_option_as_the_listing_writes_it() -> None:
     assert roundtrip._written_as("--nnodez\udce3\r2", line)
     # near miss: another option that expands alike is not it
     assert not roundtrip._written_as("--nnodes\udce3\r2", line)
-    # a long word, which the listing shows by its first characters and `…`
-    long = "#   line 6: torchrun --rdzv_bac" + "9" * 50 + "… — no option of torchrun: torchrun refuses it"
-    assert roundtrip._cut("--rdzv_bac" + "9" * 200, long)
-    assert not roundtrip._cut("--rdzv_bad" + "9" * 200, long)
+    # a word of a line past 500 characters, which the listing shows by its first characters and `…`
+    long = "#   line 6: torchrun --rdzv_bac" + "9" * 480 + "… — no option of torchrun: torchrun refuses it"
+    assert roundtrip._cut("--rdzv_bac" + "9" * 5000, long)
+    assert not roundtrip._cut("--rdzv_bad" + "9" * 5000, long)
     # a word computed by a command substitution (`--rdzv_eHdpoint=$(hostname)`)
     computed = "#   line 9: torchrun --rdzv_eHdpoint=$(hostname) — no option of torchrun: torchrun refuses it"
     assert roundtrip._written_as("--rdzv_eHdpoint=node0", computed)
@@ -744,7 +744,7 @@ def test_the_judge_finds_a_refused_option_as_the_listing_writes_it() -> None:
 
 def test_a_refused_launch_in_a_step_not_carried_needs_no_word_of_its_refusal(tmp_path: Path) -> None:
     # found by the import fuzz target: a step before the training step, listed as another step
-    # not carried (its text cut at 70 characters), runs torchrun with an option it does not have;
+    # not carried, runs torchrun with an option it does not have;
     # the judge asked the spec to say torchrun refuses it, of a step the spec says nothing of
     from tests.script import roundtrip
 
@@ -757,7 +757,7 @@ def test_a_refused_launch_in_a_step_not_carried_needs_no_word_of_its_refusal(tmp
     outcome = round_trip(script, tmp_path)
     assert outcome.unlisted == [], outcome.spec
     [other] = [line for line in outcome.listed if "another step" in line]
-    assert "--nproc_ngl…" in other
+    assert "--nproc_ngle-node 8 check.py --quick" in other  # the whole line, not its first characters
     # near miss: without the line that lists the step, its refusal is a difference
     run = roundtrip.simulate(script, scenarios=("complete",))["complete"]
     rest = [line for line in outcome.listed if line != other]

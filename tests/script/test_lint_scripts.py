@@ -209,6 +209,30 @@ def test_import_writes_the_spec_and_a_summary(tmp_path: Path, capsys: pytest.Cap
     assert main(["compile", str(out), "-o", str(tmp_path / "job.sh")]) == 0
 
 
+def test_import_lists_a_long_line_whole_in_the_spec(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a line not carried is listed whole in the spec, where a cut once hid the word the user needed
+    # (the option a launcher refuses, past the first 70 characters); the terminal's summary cuts it
+    script = tmp_path / "job.sh"
+    check = (
+        "srun --ntasks=2 --ntasks-per-node=1 torchrun --nnodes=2 "
+        "--rdzv_endpoint=h:1 --nproc_pre_node 8 check.py"
+    )
+    train = "srun torchrun --nnodes=2 --nproc_per_node=8 train.py"
+    script.write_text(f"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n{check}\n{train}\n")
+    out = tmp_path / "spec.yaml"
+    assert main(["import", str(script), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    listed = [line for line in out.read_text(encoding="utf-8").splitlines() if "--nproc_pre_node" in line]
+    assert listed, out.read_text(encoding="utf-8")
+    assert all("…" not in line for line in listed), listed
+    assert any("--rdzv_endpoint=h:1 --nproc_pre_node 8" in line for line in listed), listed
+    # near miss: the summary on the terminal shows the first characters and says where the rest is
+    assert f"not mapped (each up to 500 characters in {out})" in err
+    assert "--rdzv_endpoint=h:1 --nproc_pre_node 8" not in err
+
+
 def test_import_to_stdout_and_of_unreadable_scripts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

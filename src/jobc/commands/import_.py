@@ -157,7 +157,11 @@ def render(derived: Derived, facts: ScriptFacts) -> str:
     if derived.unmapped:
         footer = ["", "Not mapped from the script:"]
         footer += [
-            f"  line {u.line}: {_masked(_one_line(u.text))} — {_masked(u.why)}" for u in derived.unmapped
+            # the line whole up to a bound only hostile input reaches: the spec is where the user
+            # reads what was not carried, and a word past a cut (an option a launcher refuses) is
+            # what they need to see
+            f"  line {u.line}: {_masked(_one_line(u.text, _LISTED))} — {_masked(u.why)}"
+            for u in derived.unmapped
         ]
     notes = {path: f"line {span.line}" for path, span in derived.spans.items()}
     notes.update(derived.sources)
@@ -179,11 +183,18 @@ def _masked(text: str) -> str:
     return mask(text)
 
 
-def _one_line(text: str) -> str:
+# the width of a line's text in the terminal's summary, and in the spec's listing
+_SHOWN = 70
+_LISTED = 500
+
+
+def _one_line(text: str, width: int | None = None) -> str:
+    """``text`` on one line; cut to ``width`` with `…` (the terminal's summary, which points to
+    the spec's whole listing), or whole."""
     # bash's blanks only: `str.split` also breaks at `\r`, `\x1c`–`\x1f`, `\x85` and U+2028,
     # which are characters of a word to bash (written escaped), not spaces between words
     text = " ".join(w for w in text.replace("\t", " ").replace("\n", " ").split(" ") if w)
-    return text if len(text) <= 70 else text[:67] + "…"
+    return text if width is None or len(text) <= width else text[: width - 3] + "…"
 
 
 def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:
@@ -196,9 +207,10 @@ def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:
     lines += [f"  {visible(_masked(line))}" for line in derived.added]
     lines += [f"  not known: {visible(_masked(line))}" for line in derived.unknown]
     if derived.unmapped:
-        lines.append(f"  {len(derived.unmapped)} line(s) not mapped:")
+        whole = f" (each up to {_LISTED} characters in {where})" if output else ""
+        lines.append(f"  {len(derived.unmapped)} line(s) not mapped{whole}:")
         lines += [
-            f"    line {u.line}: {visible(_masked(_one_line(u.text)))} — {visible(_masked(u.why))}"
+            f"    line {u.line}: {visible(_masked(_one_line(u.text, _SHOWN)))} — {visible(_masked(u.why))}"
             for u in derived.unmapped
         ]
     return "\n".join(lines) + "\n"
