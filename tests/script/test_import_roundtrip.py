@@ -852,3 +852,38 @@ def test_torchrun_given_python_as_its_program_runs_the_file_python(tmp_path: Pat
     near = round_trip(fine, tmp_path / "fine")
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["launch"]["program"] == "train_ddp.py"
+
+
+def test_an_export_of_a_computed_name_is_listed(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 811): `export NCCL_SOCKET$IFNAME=ib0` is one word to
+    # bash, which exports NCCL_SOCKET=ib0 ($IFNAME is empty); the grammar read the name and a
+    # word after it, and the import dropped the line without a word
+    head = b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\n"
+    script = head + b"export NCCL_SOCKET$IFNAME=ib0\nsrun python train.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any(
+        "export NCCL_SOCKET$IFNAME=ib0 — exports a variable whose name" in line for line in outcome.listed
+    )
+    # near miss: the name written out is carried, not listed
+    plain = head + b"export NCCL_SOCKET_IFNAME=ib0\nsrun python train.py\n"
+    (tmp_path / "plain").mkdir()
+    near = round_trip(plain, tmp_path / "plain")
+    assert near.unlisted == [], near.spec
+    assert not any("NCCL_SOCKET" in line for line in near.listed)
+    assert yaml.safe_load(near.spec or "")["fabric"]["interface"] == "ib0"
+
+
+def test_a_variable_exported_by_name_before_its_assignment_is_carried(tmp_path: Path) -> None:
+    # `export B` then `B=5`: the step sees B=5, which the import dropped without a word
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\n"
+    script = head + b"export B\nB=5\nsrun python train.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["env"] == {"B": "5"}
+    # near miss: unset between them takes the export away, and the step does not see B
+    unset = head + b"export B\nunset B\nB=5\nsrun python train.py\n"
+    (tmp_path / "unset").mkdir()
+    near = round_trip(unset, tmp_path / "unset")
+    assert near.unlisted == [], near.spec
+    assert "env" not in yaml.safe_load(near.spec or "")

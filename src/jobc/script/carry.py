@@ -551,6 +551,11 @@ def _why(cmd: Command, step: Step | None) -> str:
             f"hands the function to the steps' shells through their environment ({shown}); the "
             "spec runs what the step runs itself, and its program's environment has no such variable"
         )
+    if name in ("export", "declare", "typeset"):
+        return (
+            "exports a variable whose name or value the batch shell computes (a word with an "
+            "expansion or quotes, which bash expands before it exports): not carried; write it in env"
+        )
     if name in ("cd", "pushd", "popd"):
         if not before:
             return "a change of directory after the training step starts: not carried"

@@ -157,7 +157,9 @@ class Expander:
         literal = single and value is not None and _values.literal(value[0])
         text = _values.text(value[0]) if literal and value is not None else None
         if not self.in_step:  # the batch shell's: a step's own shell exports to its program only
-            self.facts.exports.append(Export(name, text, raw, self.pos.span(node, src), value_span, exported))
+            # `export NAME` before `NAME=…` (or `set -a`) exports what a plain assignment sets too
+            shared = exported or name in self.state.exported
+            self.facts.exports.append(Export(name, text, raw, self.pos.span(node, src), value_span, shared))
         del fld
         self.batch_expansions(src, node)
 

@@ -127,8 +127,9 @@ class Flow:
                 self.inner_exports(src, node)
             keyword = node.children[0].type if node.children else ""
             args = [self.pos.text(c, src) for c in node.named_children]
-            if functions_exported(keyword, args):
-                # a function handed to the steps' shells through their environment: the import says so
+            if functions_exported(keyword, args) or computed_export(keyword, node):
+                # a function handed to the steps' shells through their environment, or a variable
+                # whose name the batch shell computes: the import says so
                 self.record(
                     Command(keyword, self.pos.text(node, src), self.pos.where(node, src), (keyword, *args))
                 )
@@ -653,6 +654,32 @@ class Flow:
             arguments = argument_nodes(cmd)
             if arguments and self.pos.text(arguments[0], src) == "trap":
                 self.trap(self.expand.words(src, arguments), self.pos.span(cmd, src), function)
+
+
+_PLAIN_DECLARED = frozenset({"variable_assignment", "variable_name"})
+
+
+def computed_export(keyword: str, node: Any) -> bool:
+    """Whether an `export` (or `declare -x`) names a variable the batch shell computes: a word
+    with an expansion or quotes (`export NCCL_SOCKET$IFNAME=ib0`, `export "A=1"`), which the
+    grammar reads as a name and more words where bash reads one word, exporting what it expands to."""
+    children = [c for c in node.children[1:] if c.type != "comment"]
+    flags = "".join(
+        bytes(c.text).decode("utf-8", "replace")[1:]
+        for c in children
+        if c.type == "word" and bytes(c.text).startswith(b"-")
+    )
+    if keyword != "export" and not (keyword in ("declare", "typeset") and "x" in flags):
+        return False
+    for i, child in enumerate(children):
+        before = children[i - 1] if i else None
+        if child.type == "word" and bytes(child.text).startswith(b"-"):
+            continue
+        if child.type not in _PLAIN_DECLARED:
+            return True
+        if before is not None and before.end_byte == child.start_byte:
+            return True  # glued to the word before it: one word to bash
+    return False
 
 
 def functions_exported(name: str, args: list[str]) -> list[str]:
