@@ -887,3 +887,39 @@ def test_a_variable_exported_by_name_before_its_assignment_is_carried(tmp_path: 
     near = round_trip(unset, tmp_path / "unset")
     assert near.unlisted == [], near.spec
     assert "env" not in yaml.safe_load(near.spec or "")
+
+
+def test_an_ambiguous_abbreviated_directive_is_refused_as_sbatch_refuses_it(tmp_path: Path) -> None:
+    # found by the import fuzz target (seeds 781, 812): `#SBATCH --g` and `#SBATCH --n` are each a
+    # prefix of several sbatch options, and sbatch's getopt_long refuses them (sbatch 22.05.8:
+    # "option '--g' is ambiguous; possibilities: '--get-user-env' '--gid' …", exit 255, no job);
+    # the import listed the line as an option it does not know, the simulator read `--n` as `-n`
+    from tests.support.simulator.run import directives
+
+    head = "#!/bin/bash\n#SBATCH --time=04:00:00\n#SBATCH --gpus-per-node=8\n"
+    script = head + "#SBATCH --n --ntasks-per-node=8\nsrun python train.py\n"
+    assert directives(script)[1] == "ambiguous option: --n"
+    outcome = round_trip(script.encode(), tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("#SBATCH --n: a prefix of several sbatch options" in line for line in outcome.listed)
+    # near miss: a prefix of one option is that option, to sbatch, the simulator and the import
+    unique = head + "#SBATCH --nodes=2 --ntasks-per-n=8\nsrun python train.py\n"
+    assert directives(unique) == (
+        [("time", "04:00:00"), ("gpus-per-node", "8"), ("nodes", "2"), ("ntasks-per-node", "8")],
+        None,
+    )
+    (tmp_path / "unique").mkdir()
+    near = round_trip(unique.encode(), tmp_path / "unique")
+    assert near.unlisted == [], near.spec
+    assert near.compiled is not None
+    assert not any("JC809" in line for line in near.listed)
+    assert yaml.safe_load(near.spec or "")["resources"]["nodes"] == 2
+
+
+def test_the_simulated_sbatch_reads_a_short_flag_without_a_value() -> None:
+    # `#SBATCH -H --nodes=1` holds the job and asks for one node: -H takes no value
+    from tests.support.simulator.run import directives
+
+    assert directives("#!/bin/bash\n#SBATCH -H --nodes=1\n") == ([("hold", None), ("nodes", "1")], None)
+    # near miss: a short option with a value takes the next word
+    assert directives("#!/bin/bash\n#SBATCH -J --nodes=1\n") == ([("job-name", "--nodes=1")], None)

@@ -15,12 +15,13 @@ from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
 from jobc.script.facts import Directive
 from jobc.tables.slurm_options import (
-    ALIASES,
     OPTIONAL_VALUE,
     SBATCH_FLAGS,
     SBATCH_OPTIONS,
     SBATCH_SHORT,
     is_pyxis,
+    long_name,
+    long_options,
 )
 
 PREFIX = "#SBATCH"
@@ -49,7 +50,7 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
         i += 1
         if text.startswith("--") and len(text) > 2:
             name, eq, value = text[2:].partition("=")
-            name = ALIASES.get(name, name)
+            name = long_name(name)  # getopt_long reads a unique prefix as its option
             if eq:
                 yield make(name, value, start, end, text)
                 continue
@@ -94,7 +95,7 @@ def _unknown_option(line: str) -> bool:
     a script it ran."""
     for d in parse_line(line, 1, True):
         if d.text.startswith("--") and d.name not in SBATCH_OPTIONS and not is_pyxis(d.name):
-            return True
+            return True  # unknown, or a prefix of several options (`--g`: sbatch refuses it)
         if d.text.startswith("-") and not d.text.startswith("--") and d.name not in SBATCH_OPTIONS:
             return True  # a letter sbatch has no short option for: no name was found for it
     return False
@@ -127,7 +128,7 @@ def strays(line: str) -> list[str]:
         text = words[i]
         i += 1
         if text.startswith("--") and len(text) > 2:
-            name = ALIASES.get(text[2:].partition("=")[0], text[2:].partition("=")[0])
+            name = long_name(text[2:].partition("=")[0])
             takes = "=" not in text and name not in SBATCH_FLAGS and name not in OPTIONAL_VALUE
             if takes and i < len(words) and (not words[i].startswith("-") or _needs_value(name)):
                 i += 1
@@ -192,3 +193,12 @@ def _words(line: str, offset: int) -> Iterator[tuple[str, int, int]]:
                 out.append(ch)
             i += 1
         yield "".join(out), start, i
+
+
+def ambiguous(d: Directive) -> list[str]:
+    """The options a directive's long name is a prefix of when it is a prefix of several: sbatch's
+    getopt_long refuses it ("option '--g' is ambiguous") and sbatch the script; else none."""
+    if not d.text.startswith("--"):
+        return []
+    found = long_options(d.text[2:].partition("=")[0].partition(" ")[0])
+    return found if len(found) > 1 else []

@@ -17,6 +17,7 @@ from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
 from jobc.core.record import record
+from jobc.script.directives import ambiguous
 from jobc.script.facts import Directive, ScriptFacts, Word
 from jobc.tables.slurm_options import COUNT_OPTIONS, SBATCH_OPTIONS, is_pyxis
 
@@ -72,7 +73,9 @@ def problems(facts: ScriptFacts) -> Iterator[Refused]:
     """Every refused value of the script, in the order the script writes them."""
     found: list[Refused] = []
     for d in facts.directives:
-        if d.honoured and d.value is None:
+        if d.honoured and (several := ambiguous(d)):
+            found.append(_ambiguous(d, several))
+        elif d.honoured and d.value is None:
             found.extend(_unknown_option(d))
         elif d.honoured and d.value is not None and not _SHELL.search(d.value):
             found.extend(_directive(d))
@@ -150,6 +153,19 @@ def _unknown_option(d: Directive) -> Iterator[Refused]:
     ):
         where = f"#SBATCH {shown(d.text, keep=30)}"
         yield Refused(d.span, d.text, f"{where}: sbatch knows no such option and refuses the whole script")
+
+
+def _ambiguous(d: Directive, several: list[str]) -> Refused:
+    """An `#SBATCH --g`: a prefix of several options, which sbatch's getopt_long refuses, and sbatch
+    the whole script (tried with sbatch 22.05.8: "option '--g' is ambiguous; possibilities: …",
+    exit 255, no job); a prefix of one option is that option."""
+    where = f"#SBATCH {shown(d.text, keep=30)}"
+    names = ", ".join(f"--{o}" for o in several[:6]) + (", …" if len(several) > 6 else "")
+    return Refused(
+        d.span,
+        d.text,
+        f"{where}: a prefix of several sbatch options ({names}); sbatch refuses the whole script",
+    )
 
 
 def _count_word(where: str, word: Word, least: int) -> Iterator[Refused]:

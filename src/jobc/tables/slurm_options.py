@@ -275,8 +275,141 @@ SBATCH_FLAGS = frozenset(
 )
 # long options whose value is optional: a bare `--exclusive` is a flag, `--exclusive=user` a value
 OPTIONAL_VALUE = frozenset({"exclusive", "requeue", "kill-on-invalid-dep"})
-# the abbreviations sbatch accepts for a few common long options
-ALIASES = {"cpus": "cpus-per-task", "job_name": "job-name"}
+# sbatch's other spellings of an option (none: `--cpus` and `--job_name` are refused by sbatch
+# 22.05.8, tried: the first is a prefix of two options, the second no option)
+ALIASES: dict[str, str] = {}
+
+# every long option sbatch 22.05.8 has, as its getopt names them when a prefix is ambiguous (`sbatch
+# --n`, tried: "option '--n' is ambiguous; possibilities: '--network' '--nice' …"); a prefix is
+# judged against these and the table's options of later versions together
+SBATCH_22_05 = frozenset(
+    [
+        "account",
+        "acctg-freq",
+        "array",
+        "batch",
+        "bb",
+        "bbf",
+        "begin",
+        "chdir",
+        "cluster",
+        "cluster-constraint",
+        "clusters",
+        "comment",
+        "constraint",
+        "container",
+        "context",
+        "contiguous",
+        "core-spec",
+        "cores-per-socket",
+        "cpu-freq",
+        "cpus-per-gpu",
+        "cpus-per-task",
+        "deadline",
+        "delay-boot",
+        "dependency",
+        "distribution",
+        "error",
+        "exclude",
+        "exclusive",
+        "export",
+        "export-file",
+        "extra-node-info",
+        "get-user-env",
+        "gid",
+        "gpu-bind",
+        "gpu-freq",
+        "gpus",
+        "gpus-per-node",
+        "gpus-per-socket",
+        "gpus-per-task",
+        "gres",
+        "gres-flags",
+        "help",
+        "hint",
+        "hold",
+        "ignore-pbs",
+        "input",
+        "job-name",
+        "kill-on-invalid-dep",
+        "licenses",
+        "mail-type",
+        "mail-user",
+        "mcs-label",
+        "mem",
+        "mem-bind",
+        "mem-per-cpu",
+        "mem-per-gpu",
+        "mincpus",
+        "network",
+        "nice",
+        "no-kill",
+        "no-requeue",
+        "nodefile",
+        "nodelist",
+        "nodes",
+        "ntasks",
+        "ntasks-per-core",
+        "ntasks-per-gpu",
+        "ntasks-per-node",
+        "ntasks-per-socket",
+        "ntasks-per-tres",
+        "open-mode",
+        "output",
+        "overcommit",
+        "oversubscribe",
+        "parsable",
+        "partition",
+        "power",
+        "prefer",
+        "priority",
+        "profile",
+        "propagate",
+        "qos",
+        "quiet",
+        "reboot",
+        "requeue",
+        "reservation",
+        "signal",
+        "sockets-per-node",
+        "spread-job",
+        "switches",
+        "tasks-per-node",
+        "test-only",
+        "thread-spec",
+        "threads-per-core",
+        "time",
+        "time-min",
+        "tmp",
+        "uid",
+        "usage",
+        "use-min-nodes",
+        "verbose",
+        "version",
+        "wait",
+        "wait-all-nodes",
+        "wckey",
+        "wrap",
+    ]
+)
+
+
+def long_options(written: str) -> list[str]:
+    """The sbatch long options ``written`` (without `--` and `=…`) stands for, as getopt_long reads
+    it: the option itself when one has that name, else every option it is a prefix of. One: that
+    option (`--gpus-per-n` is `--gpus-per-node`); several: sbatch refuses the script ("option '--g'
+    is ambiguous"); none: an option sbatch does not know (a site's plugin's, pyxis's)."""
+    name = ALIASES.get(written, written)
+    if not name or name in SBATCH_OPTIONS or name in SBATCH_22_05 or is_pyxis(name):
+        return [name]
+    return sorted(o for o in SBATCH_OPTIONS | SBATCH_22_05 if o.startswith(name))
+
+
+def long_name(written: str) -> str:
+    """The option a long name written in a directive is read as: the one option it stands for, or
+    itself (a prefix of several options, or of none, which sbatch refuses or jobc does not know)."""
+    found = long_options(written)
+    return found[0] if len(found) == 1 else written
 
 
 # srun options that never take a value (long names, and the short letters of such flags); srun's

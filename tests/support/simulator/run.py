@@ -170,9 +170,12 @@ def directives(text: str, *, accept: bool = False) -> tuple[list[tuple[str, str 
             words = sbatch_words(line[len("#SBATCH") :])
             if words is None:
                 return out, f"unmatched quote in: {line.strip()}"
+            words, why = _long_names(words)
+            if why is not None:
+                return out, why
             # getopt over the line's words: a word left over that is no option nor an option's value
             # makes sbatch stop ("Invalid directive found in batch script")
-            options, rest = slurmlib.parse_options(words, slurm.SBATCH_SHORT, flags, {})
+            options, rest = slurmlib.parse_options(words, slurm.SBATCH_SHORT, flags, _SHORT_FLAGS)
             stray = [w for w in rest if w]
             if stray:
                 return out, f"invalid directive: {stray[0]}"
@@ -185,6 +188,34 @@ def directives(text: str, *, accept: bool = False) -> tuple[list[tuple[str, str 
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             break
+    return out, None
+
+
+# sbatch's short options that take no value (`-H`, hold): getopt reads the next word on its own
+_SHORT_FLAGS = {k: v for k, v in slurm.SBATCH_SHORT.items() if v in slurm.SBATCH_FLAGS}
+
+
+def _long_names(words: list[str]) -> tuple[list[str], str | None]:
+    """The words with each long option as getopt_long reads it: a unique prefix is its option
+    (`--gpus-per-n=8`), a prefix of several makes sbatch refuse the script (tried with sbatch
+    22.05.8: "option '--g' is ambiguous"), and a name of none is an unrecognized option. A word
+    that is an option's value is not an option: a long option's value follows it unless written
+    with `=`."""
+    out: list[str] = []
+    takes = False
+    for word in words:
+        if takes or not word.startswith("--") or word == "--":
+            out.append(word)
+            takes = False
+            continue
+        name, eq, value = word[2:].partition("=")
+        found = slurm.long_options(name)
+        if len(found) > 1:
+            return out, f"ambiguous option: --{name}"
+        if not found:
+            return out, f"unrecognized option: --{name}"
+        out.append(f"--{found[0]}{eq}{value}")
+        takes = not eq and found[0] not in slurm.SBATCH_FLAGS and found[0] not in slurm.OPTIONAL_VALUE
     return out, None
 
 
