@@ -923,3 +923,19 @@ def test_the_simulated_sbatch_reads_a_short_flag_without_a_value() -> None:
     assert directives("#!/bin/bash\n#SBATCH -H --nodes=1\n") == ([("hold", None), ("nodes", "1")], None)
     # near miss: a short option with a value takes the next word
     assert directives("#!/bin/bash\n#SBATCH -J --nodes=1\n") == ([("job-name", "--nodes=1")], None)
+
+
+def test_a_refused_launcher_flag_is_listed_as_the_script_writes_it(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 814): torchrun refuses `--n-rdzrun`, which the import
+    # listed as `--n_rdzrun` (its table's spelling), a word the script does not hold
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\n"
+    script = head + b"srun torchrun --nproc_per_node=8 --n-rdzrun train.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("torchrun --n-rdzrun — no option of torchrun" in line for line in outcome.listed)
+    # near miss: written with an underscore, it is listed with one
+    under = head + b"srun torchrun --nproc_per_node=8 --n_rdzrun train.py\n"
+    (tmp_path / "under").mkdir()
+    near = round_trip(under, tmp_path / "under")
+    assert near.unlisted == [], near.spec
+    assert any("torchrun --n_rdzrun — no option of torchrun" in line for line in near.listed)

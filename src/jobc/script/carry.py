@@ -227,7 +227,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             why = "jobc starts torch.distributed.run itself"
             if flag in launcher.unknown:
                 why = _refused(launcher.name, "read as an option without a value", flag)
-            out.skip(launcher.span, f"{launcher.name} --{flag}", why)
+            out.skip(launcher.span, f"{launcher.name} {_written_flag(flag, step.text)}", why)
         _ambiguous_arguments(out, launcher, step)
         _interpreter_as_program(out, launcher, step)
     _traps(facts, out)
@@ -483,6 +483,14 @@ def _shifted_onto(launcher: Launcher, key: str, word: Word, step: Step) -> str:
             f"{launcher.name} refuses the line, so the script's step starts no program"
         )
     return ""
+
+
+def _written_flag(flag: str, text: str) -> str:
+    """A launcher's flag as the step writes it (`--n-rdzrun`, which the launcher's table keeps as
+    `n_rdzrun`): the listing names what the user finds in the script."""
+    pattern = "".join("[-_]" if ch == "_" else re.escape(ch) for ch in flag)
+    m = re.search(rf"(?<!\S)(--?{pattern})(?![\w-])", text)
+    return m.group(1) if m else f"--{flag}"
 
 
 def _refused(name: str, read: str, key: str) -> str:
