@@ -189,6 +189,14 @@ _RECORD = re.compile(
     r"\s{0,8}(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception|Warning)\b)"
 )
 CONTINUATION_LINES = 4
+#: glog's (and c10's) record header at a line's start: `E1223 05:18:02.971000 3304089 file.py:882] `.
+_GLOG_HEAD = re.compile(r"[IWEF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}[.0-9]{0,8} {1,4}[0-9]{1,10} ")
+#: An exception's message that is a command's own error line (`sbatch: error: …`): the exception
+#: carries what the command said.
+_TOOL_SAID = re.compile(
+    r"\s{0,4}(?:sbatch|srun|salloc|scontrol|squeue|sacct|qsub|bsub)(?:-[A-Za-z0-9_.\-]{1,60})?: "
+    r"(?:error|fatal): "
+)
 #: A program's own line naming the process its error was on, after that error: `--> rank=69,
 #: hostname=cpu-54` (MAKER under MPI), `rank: 3, host: gpu07`.
 _PLACED = re.compile(
@@ -349,6 +357,10 @@ class Scanner(Facts):
                 goes_on = normalize.continues(held[2], raw) and prefixes.split(raw, self.model).text == raw
             else:
                 goes_on = bool(raw.strip()) and not _RECORD.match(raw) and not raw.startswith("Traceback")
+                # a line a terminal padded with spaces to its width ended there (a cut falls in
+                # the text, not in padding), and a glog header (`E1223 05:18:02.971000 …`) starts
+                # a record of its own
+                goes_on = goes_on and not held[2].endswith("  ") and _GLOG_HEAD.match(raw) is None
                 goes_on = goes_on and not _same_writer(held[2], raw, self.model)
             if goes_on:
                 number, raw = held[1], held[2] + raw
@@ -596,15 +608,15 @@ class Scanner(Facts):
             return False
         kind, event = self.follow
         if kind == "ray":
-            died = _by_code("L222")
-            if died.search(text) is not None and event.cls != died.cls:
-                # the fields' next line says why the actor died: its node did (the node is the
-                # IP the fields named)
-                event.sig, event.cls, event.role, event.kind = died, died.cls, died.role, died.name
-                event.statement, event.strength = ev, strength_of(died)
-                event.context.append(event.ev)
-                self.follow_left = 0
-                return True
+            for died in (_by_code("L222"), _by_code("L210")):
+                if died.search(text) is not None and event.cls != died.cls:
+                    # the fields' next line says why the actor died: its node did, or the memory
+                    # monitor killed it on a node low on memory (the node is the IP the fields named)
+                    event.sig, event.cls, event.role, event.kind = died, died.cls, died.role, died.name
+                    event.statement, event.strength = ev, strength_of(died)
+                    event.context.append(event.ev)
+                    self.follow_left = 0
+                    return True
             m = launch.RAY_IP_FIELD.match(text)
             if m is None and event.kind == "ray-oom-killer":
                 # the memory monitor's message wrapped: its node's IP on a later piece
@@ -707,6 +719,17 @@ class Scanner(Facts):
         assert self.cont is not None
         event, where, left, message = self.cont
         self.cont = None
+        if (
+            not message.strip()
+            and key == where
+            and text.strip()
+            and f"{event.fields.get('type', '')}: {text.strip()}" in (event.statement or event.ev).text
+        ):
+            # the exception's own message, which the cut of its line at a command's error line
+            # (`SubmitException: sbatch: error: …`) made a record of its own
+            event.fields["message"] = text.strip()[:2000]
+            self.cont = (event, where, left, text.strip()[:2000])
+            return True
         # a bare type (`AssertionError`) has no message to go on: Python prints a message on the
         # type's own line, so what follows is another record (the batch script's next error)
         if not message.strip() or left <= 0 or key != where or not text.strip():
@@ -718,6 +741,24 @@ class Scanner(Facts):
         self.cont = (event, where, left - 1, message)
         if len(event.context) < 16:
             event.context.append(ev)
+        if (
+            alone is not None
+            and event.cls == "exception"
+            and event.sig is not None
+            and event.sig.code == "P104"
+            and _TOOL_SAID.match(event.fields.get("message") or "") is not None
+        ):
+            # an exception that carries a tool's own output (PSI/J's SubmitException holding
+            # sbatch's refusal): the tool's statement on the next line is the failure, and the
+            # exception only the way it reached the log
+            event.sig, event.cls, event.role, event.kind = alone, alone.cls, alone.role, alone.name
+            event.strength, event.statement = max(event.strength, strength_of(alone)), ev
+            if (m := alone.search(text)) is not None:
+                for k, v in m.groupdict().items():
+                    if v is not None:
+                        event.fields.setdefault(k, v)
+            self.cont = None
+            return True
         if event.cls == "exception" and event.sig is not None and event.sig.code == "P104":
             sig = self._classify(f"{event.fields.get('type', '')}: {message}")
             # a line a signature reads on its own says its own failure: it does not reclassify

@@ -66,8 +66,7 @@ FALLBACK = re.compile(
     # was glued into another rank's output (`RuntimeErrorpred = model(imgs)` / `: ` / the message)
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
-    + "|".join(BASH_NOT_FOUND_WORDS)
-    + ")"
+    r"\bexceeded a memory resource limit\b|" + "|".join(BASH_NOT_FOUND_WORDS) + ")"
     # bash's `command not found` in the languages of its message catalogue
 )
 #: A line that is advice, a hedge, a warning, a metric or a recovery is never a failure of its own.
@@ -146,7 +145,10 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # PBS's MOM: `job killed: mem 4217164kb exceeded limit 4194304kb` (vmem, pmem alike)
             r"job killed: p?v?mem\b|"
             # LSF's exit reason: `TERM_MEMLIMIT: job killed after reaching LSF memory usage limit`
-            r"\bTERM_MEMLIMIT\b"
+            r"\bTERM_MEMLIMIT\b|"
+            # TORQUE's server in the job's mail: `Job exceeded a memory resource limit (vmem, pvmem,
+            # etc.). Job was aborted`
+            r"\bexceeded a memory resource limit\b"
         ),
     ),
     (
@@ -266,6 +268,10 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bNCCL\b|\bnccl[A-Z][A-Za-z]{2,40}Error\b|\bUCX\b|\bCCL_ERROR\b|\bibv_[a-z_]{2,40}\b|\bInfiniBand\b|"
             r"\bPSM[23]?\b|\blibfabric\b|"
+            # an InfiniBand/RoCE completion with an error status, in any library's words (UCCL's
+            # `CQE ERROR … status=12(transport retry counter exceeded)`, verbs' IBV_WC_RETRY_EXC_ERR)
+            r"\bCQE (?:ERROR|[Ee]rror)\b[^\n]{0,120}?\bstatus ?[=:]? ?[1-9]|"
+            r"[Tt]ransport retry count(?:er)? exceeded|\bIBV_WC_[A-Z_]{2,40}_ERR\b|"
             # MPI's errors of the library itself or a peer (not a call's wrong argument)
             r"\bMPI_ERR_(?:INTERN|OTHER|UNKNOWN|PROC_FAILED|PROC_ABORTED|REVOKED)\b"
         ),

@@ -30,6 +30,46 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L233",
+        "elastic-child-failed",
+        "exit_code",
+        "cause",
+        ("FAILED (exitcode",),
+        re.compile(
+            r"Child process (?P<pid>[0-9]{1,10}) \(local_rank (?P<local_rank>[0-9]{1,9})\) FAILED "
+            r"\(exitcode (?P<exit_code>-?[0-9]{1,18})\)"
+        ),
+        "torch.distributed.run's agent (torch 1.9) reporting a worker that ended without writing an "
+        "error file, under its `CHILD PROCESS FAILED WITH NO ERROR_FILE` banner",
+        "CHILD PROCESS FAILED WITH NO ERROR_FILE\nChild process 8130 (local_rank 2) FAILED (exitcode 1)\n"
+        "Error msg: Process failed with exitcode 1",
+        "Child process 8130 (local_rank 2) finished (exitcode 0)",
+        "torch.distributed.elastic 1.9 (multiprocessing/errors/__init__.py, _no_error_file_warning_msg)",
+        ("pid", "local_rank", "exit_code"),
+        report=True,
+    ),
+    Signature(
+        "L234",
+        "paddle-container-failed",
+        "exit_code",
+        "cause",
+        ("Container rank",),
+        re.compile(
+            r"Container rank (?P<rank>[0-9]{1,9}) status failed cmd \[[^\n]{0,1000}?\] code "
+            r"(?P<exit_code>-?[0-9]{1,9})\b"
+        ),
+        "PaddlePaddle's launcher (`python -m paddle.distributed.launch`) reporting the container (a "
+        "worker process) of a global rank that ended with a non-zero code; its own output is in the "
+        "workerlog it names",
+        "LAUNCH ERROR 2022-11-21 02:35:54,385 Container failed !!!\nContainer rank 3 status failed cmd "
+        "['/usr/bin/python3', '-u', 'train.py'] code 1 log log/workerlog.3",
+        "Container rank 3 status running cmd ['/usr/bin/python3', '-u', 'train.py'] code 0 log "
+        "log/workerlog.3",
+        "PaddlePaddle (python/paddle/distributed/launch/job/container.py, Container.__str__)",
+        ("rank", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L202",
         "torchrun-root-cause",
         "exit_code",
@@ -212,6 +252,37 @@ SIGNATURES: tuple[Signature, ...] = (
         "Ray (src/ray/gcs/gcs_client/gcs_rpc_client.h)",
         ("what", "endpoint"),
     ),
+    # (before L209: a worker the memory monitor killed is that kill, not a death without a word)
+    Signature(
+        "L210",
+        "ray-oom-killer",
+        "host_oom",
+        "cause",
+        (
+            "Task was killed due to the node running low on memory",
+            "Memory on the node",
+            "Workers (tasks /",
+            "IP: ",
+        ),
+        re.compile(
+            r"(?P<what>Task was killed due to the node running low on memory|"
+            r"Memory on the node \(IP: |"
+            r"Workers \(tasks / actors\) killed due to memory pressure \(OOM\)|"
+            # the same, wrapped by a terminal right after `tasks /` (its node on a line after)
+            r"Workers \(tasks /\s{0,4}$|"
+            # the raylet message's end, which names the node (a wrapped paste puts it on a line
+            # of its own)
+            r"IP: [0-9A-Fa-f.:]{3,45}\) over the last time period)"
+        ),
+        "Ray's memory monitor killing a worker because the node's host memory ran low; the node is "
+        "the IP Ray names",
+        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+        "Memory on the node (IP: 10.1.2.3, ID: fc2befb2867c) where the task (pid=4331) was running "
+        "was 59.49GB / 62.58GB (0.950744), which exceeds the memory usage threshold of 0.95.",
+        "Memory on the node is plentiful (32 GB free)",
+        "Ray (src/ray/raylet/node_manager.cc, the memory monitor's message)",
+        ("what",),
+    ),
     Signature(
         "L209",
         "ray-worker-died",
@@ -263,36 +334,6 @@ SIGNATURES: tuple[Signature, ...] = (
         "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR",
         "Ray (src/ray/gcs/gcs_server/gcs_actor_manager.cc, gcs_health_check_manager.cc)",
         ("what", "node"),
-    ),
-    Signature(
-        "L210",
-        "ray-oom-killer",
-        "host_oom",
-        "cause",
-        (
-            "Task was killed due to the node running low on memory",
-            "Memory on the node",
-            "Workers (tasks /",
-            "IP: ",
-        ),
-        re.compile(
-            r"(?P<what>Task was killed due to the node running low on memory|"
-            r"Memory on the node \(IP: |"
-            r"Workers \(tasks / actors\) killed due to memory pressure \(OOM\)|"
-            # the same, wrapped by a terminal right after `tasks /` (its node on a line after)
-            r"Workers \(tasks /\s{0,4}$|"
-            # the raylet message's end, which names the node (a wrapped paste puts it on a line
-            # of its own)
-            r"IP: [0-9A-Fa-f.:]{3,45}\) over the last time period)"
-        ),
-        "Ray's memory monitor killing a worker because the node's host memory ran low; the node is "
-        "the IP Ray names",
-        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
-        "Memory on the node (IP: 10.1.2.3, ID: fc2befb2867c) where the task (pid=4331) was running "
-        "was 59.49GB / 62.58GB (0.950744), which exceeds the memory usage threshold of 0.95.",
-        "Memory on the node is plentiful (32 GB free)",
-        "Ray (src/ray/raylet/node_manager.cc, the memory monitor's message)",
-        ("what",),
     ),
     Signature(
         "L211",
