@@ -74,6 +74,17 @@ def test_on_one_node_the_batch_shell_s_node_id_is_every_rank_s(tmp_path: Path) -
     assert _jc106(tmp_path, body, HEAD.replace("--nodes=2", "--nodes=1")) == [(8, 24)]
 
 
+def test_on_one_node_the_batch_shell_s_gpus_are_the_node_s(tmp_path: Path) -> None:
+    # pattern seen in: danieldager/SMBS slurm/train.slurm (the GPU count read in the batch shell)
+    body = (
+        'NUM_GPUS=$(echo $SLURM_STEP_GPUS | tr "," "\\n" | wc -l)\n'
+        "torchrun --nnodes=1 --nproc_per_node=$NUM_GPUS train.py\n"
+    )
+    assert _jc106(tmp_path, body, HEAD.replace("--nodes=2", "--nodes=1")) == []
+    # near miss: on two nodes the first node's GPUs are not every node's
+    assert _jc106(tmp_path, body) == [(7, 1)]
+
+
 @pytest.mark.parametrize(
     ("body", "listed"),
     [

@@ -251,8 +251,13 @@ def word_segs(src: Src, a: int, b: int) -> list[Seg]:
 
 
 def environment_name(name: str) -> bool:
-    """Whether ``name`` is usually set by Slurm, MPI or the site rather than by the script."""
-    return bool(_ENVIRONMENT.match(name))
+    """Whether ``name`` is usually set by Slurm, MPI or the site rather than by the script.
+
+    A name with Slurm's beginning that Slurm neither sets nor reads (ROCm Megatron's
+    `SLURM_MASTER_PORT`) is the script's own, as `MASTER_PORT` is: its default is its value."""
+    from jobc.tables import slurm_env
+
+    return bool(_ENVIRONMENT.match(name)) and not slurm_env.unknown(name)
 
 
 def is_default(op: str) -> bool:

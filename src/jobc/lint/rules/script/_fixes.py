@@ -590,6 +590,10 @@ def _jc104(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
 
     text = text_at(facts, span)
     port = ctx.spec.launch.master_port or ctx.spec.env.get("MASTER_PORT")
+    if port is None:  # a launcher's own name for it (SLURM_MASTER_PORT): the one such number
+        port = next(
+            (v for k, v in ctx.spec.env.items() if k.endswith("_MASTER_PORT") and str(v).isdigit()), None
+        )
     if text is None or port is None or "'" in text:
         return None
     found = [m for m in re.finditer(r"(?<![\w$])(\d+)(?!\w)", text) if m.group(1) == str(port)]

@@ -46,6 +46,10 @@ Bad in a script:
 export MASTER_PORT=29500
 srun python train.py
 ```
+
+A launcher's own name for it counts the same: a fixed number in a variable named
+`…_MASTER_PORT` (ROCm Megatron's `SLURM_MASTER_PORT`, handed into a container that reads it as
+its port) is that port written once for every job.
 """
 
 from collections.abc import Iterator
@@ -98,13 +102,14 @@ def check(ctx: Context) -> Iterator[Hit]:
             f"{where} fixes the port at {port} but {why} can bind it too (EADDRINUSE); {fix}",
             fix=_remove(("launch", "master_port")),
         )
-    if "MASTER_PORT" in ctx.spec.env:
-        value = ctx.spec.env["MASTER_PORT"]
-        where = words.name(ctx, ("env", "MASTER_PORT"))
+    for name, value in ctx.spec.env.items():
+        if name != "MASTER_PORT" and not (name.endswith("_MASTER_PORT") and str(value).isdigit()):
+            continue
+        where = words.name(ctx, ("env", name))
         yield Hit(
-            ("env", "MASTER_PORT"),
+            ("env", name),
             f"{where} fixes the port at {value} but {why} can bind it too (EADDRINUSE); {fix}",
-            fix=_remove(("env", "MASTER_PORT")),
+            fix=_remove(("env", name)),
         )
 
 

@@ -38,9 +38,9 @@ in an unquoted heredoc the step's tasks read (`srun bash <<EOF`, or a file writt
 `cat > run.sh <<EOF` then `srun bash run.sh`; quotes are text in a heredoc and do not stop it),
 or in a launcher's options: the batch shell expands it before srun starts
 anything. A quoted heredoc (`<<'EOF'`) or an escaped `\\$` leaves it to each task. On one node
-the batch shell's node values (`$SLURM_NODEID`, its name, its GPUs) are every rank's, unless
-the script asks for no node count and reads the one it is given (`--nnodes $SLURM_NNODES`): it
-is sized on the sbatch command line, for any number of nodes.
+the batch shell's node values (`$SLURM_NODEID`, its name, its GPUs, `$SLURM_STEP_GPUS`) are
+every rank's, unless the script asks for no node count and reads the one it is given
+(`--nnodes $SLURM_NNODES`): it is sized on the sbatch command line, for any number of nodes.
 
 Bad in a script:
 
@@ -192,9 +192,16 @@ def check_script(ctx: Context) -> Iterator[Hit]:
 
 
 # Slurm's values for the node (not the task), set in the batch shell as they are in every task on
-# that node
+# that node; SLURM_STEP_GPUS is the node's GPUs of the step, the batch step's its whole share
 _NODE_LEVEL = frozenset(
-    {"SLURM_NODEID", "SLURMD_NODENAME", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"}
+    {
+        "SLURM_NODEID",
+        "SLURMD_NODENAME",
+        "SLURM_STEP_GPUS",
+        "CUDA_VISIBLE_DEVICES",
+        "ROCR_VISIBLE_DEVICES",
+        "GPU_DEVICE_ORDINAL",
+    }
 )
 # A plain shell assignment (not exported): its value stays in the batch shell unless a later
 # line hands it on.
