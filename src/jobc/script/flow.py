@@ -40,7 +40,7 @@ _MAY_LAUNCH = lazy_bytes(
     rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
     rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
-    rb"podman-hpc|nsys|conda|mamba|oumi|"
+    rb"podman-hpc|nsys|conda|mamba|oumi|parallel|"
     rb"micromamba|pixi|poetry|pdm|Rscript|julia|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )
 _MAX_CALLS = 16  # functions followed inside one another

@@ -155,6 +155,18 @@ _ENV_RUN = frozenset({"conda", "mamba", "micromamba", "pixi", "poetry", "pdm"})
 _ENV_RUN_VALUED = frozenset(
     {"-n", "--name", "-p", "--prefix", "--cwd", "-e", "--environment", "--manifest-path"}
 )
+# GNU parallel's options that take the next word (`--jobs procfile`, `--joblog FILE`)
+_PARALLEL_VALUED = frozenset(
+    {
+        "-j", "--jobs", "-P", "--max-procs", "--joblog", "--results", "--res", "-S", "--sshlogin",
+        "--sshloginfile", "--slf", "--delay", "--timeout", "--retries", "--tmpdir", "--workdir", "--wd",
+        "--env", "--halt", "--memfree", "--load", "-C", "--colsep", "-a", "--arg-file", "--basefile",
+        "--tagstring", "--tag-string", "-N", "-n", "--max-args", "-L", "--max-lines", "-I", "--rpl",
+        "--shebang-wrap", "--termseq", "--nice", "--sqlmaster", "--sqlworker",
+    }
+)  # fmt: skip
+# where the command ends and GNU parallel's argument lists begin
+_PARALLEL_INPUTS = frozenset({":::", "::::", ":::+", "::::+"})
 # `$(which python)`, `$(command -v torchrun)`, `` `which python` ``: the command found on PATH
 _WHICH = lazy(
     r"\$\(\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*\)|`\s*(?:which|command\s+-v)\s+([\w.+-]+)\s*`"
@@ -233,6 +245,10 @@ class Steps:
                     container[flag] = w
             i, _ = skip_wrappers(words, i)
         rest = words[i:]
+        if any(os.path.basename(command_name(w)) == "parallel" for w in words[:i]):
+            # GNU parallel's inputs (`::: a b`, `:::: file`) are not the command's words
+            cut = next((k for k, w in enumerate(rest) if w.text in _PARALLEL_INPUTS), len(rest))
+            rest = rest[:cut]
         step = Step(
             span=span,
             text=text,
@@ -941,6 +957,8 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
             # `singularity exec|run [options] IMAGE command …`: the command runs inside the image
             # (`run` hands it to the image's runscript, which runs it in the images people train in)
             i = _past_options(words, i + 2, _CONTAINER_VALUED)
+            while i + 1 < len(words) and _options_in_variable(words[i], words[i + 1]):
+                i = _past_options(words, i + 1, _CONTAINER_VALUED)
             i += 1  # the image
         elif os.path.basename(w) == "enroot" and i + 1 < len(words) and words[i + 1].text == "start":
             # `enroot start [options] NAME command …`: the command runs inside the container
@@ -961,6 +979,10 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
         elif os.path.basename(w) in _ENV_RUN and i + 1 < len(words) and words[i + 1].text == "run":
             # `conda run -n ENV python …`
             i = _past_options(words, i + 2, _ENV_RUN_VALUED)
+        elif os.path.basename(w) == "parallel" and i + 1 < len(words):
+            # GNU `parallel [options] command … ::: inputs`: the command runs once for each input,
+            # in the shell that runs parallel (the step cuts it at the inputs)
+            i = _past_options(words, i + 1, _PARALLEL_VALUED)
         else:
             break
     return i, exec_
@@ -1101,6 +1123,13 @@ def _past_engine_options(words: list[Word], i: int) -> int:
         short_flags = not text.startswith("--") and set(text[1:]) <= _ENGINE_SHORT_FLAGS
         i += 1 if "=" in text or text in _ENGINE_FLAGS or short_flags else 2
     return i
+
+
+def _options_in_variable(word: Word, after: Word) -> bool:
+    """`apptainer exec --nv $EXTRA_FLAGS --env A=b $SIF …`: a variable a branch fills with options
+    (or leaves empty), since an option follows it and none can follow the image (the command
+    comes next, and a command is no option)."""
+    return not word.literal and bool(_PLAIN_VARIABLE.fullmatch(word.raw)) and after.text.startswith("-")
 
 
 def _past_options(words: list[Word], i: int, valued: frozenset[str]) -> int:
