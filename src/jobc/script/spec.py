@@ -199,8 +199,13 @@ def _catalogue_key(kind: str | None) -> str | None:
         return None
     from jobc.spec.catalog import gpus
 
-    keys = [k for k in gpus() if k.startswith(kind.lower())]
-    return keys[0] if len(keys) == 1 else (kind.lower() if kind.lower() in gpus() else None)
+    name = kind.lower()
+    if name in gpus():
+        return name
+    # a model name is the key's first part (`h200` of `h200-141gb`), never a prefix of another
+    # model's: `l4` is NVIDIA's L4 (24 GB), not the L40S the catalogue holds
+    keys = [k for k in gpus() if k.split("-")[0] == name]
+    return keys[0] if len(keys) == 1 else None
 
 
 def step_option(step: Step | None, *names: str) -> Word | None:
@@ -447,13 +452,20 @@ def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | 
     tasks, span, text = _tasks_per_node(facts, step, nodes)
     if span is None or text == _UNKNOWN_TASKS or tasks != 1:
         return
-    out.mode, out.mode_known = "torchrun", True
-    out.sources[("launch", "mode")] = f"inferred from line {span.line}: one task per node of {gpus} GPUs"
-    out.notes.append(
-        f"launch.mode torchrun is inferred, not read: line {span.line} asks one task per node on nodes "
-        f"of {gpus} GPUs, the way a per-node launcher is started, and what line {step.span.line} runs "
-        "is not in the script; check it"
+    _infer_torchrun(
+        out,
+        f"inferred from line {span.line}: one task per node of {gpus} GPUs",
+        f"line {span.line} asks one task per node on nodes of {gpus} GPUs, the way a per-node "
+        f"launcher is started, and what line {step.span.line} runs is not in the script",
     )
+
+
+def _infer_torchrun(out: Derived, source: str, why: str) -> None:
+    """launch.mode torchrun taken from a shape or a name rather than read: the source says so, and
+    a note asks for it to be checked."""
+    out.mode, out.mode_known = "torchrun", True
+    out.sources[("launch", "mode")] = source
+    out.notes.append(f"launch.mode torchrun is inferred, not read: {why}; check it")
 
 
 def _launcher_by_name(out: Derived, step: Step, word: Word) -> None:
@@ -470,12 +482,11 @@ def _launcher_by_name(out: Derived, step: Step, word: Word) -> None:
     entry = next((e for e in launchers.ALL if e.per_node and e.name in parts), None)
     if entry is None:
         return
-    out.mode, out.mode_known = "torchrun", True
-    out.sources[("launch", "mode")] = f"inferred from the name ${name} on line {word.span.line}"
-    out.notes.append(
-        f"launch.mode torchrun is inferred, not read: line {word.span.line} starts the program with "
-        f"${name}, a command computed when the job runs whose name says {entry.name} (a launcher "
-        "that runs once per node); check it"
+    _infer_torchrun(
+        out,
+        f"inferred from the name ${name} on line {word.span.line}",
+        f"line {word.span.line} starts the program with ${name}, a command computed when the job "
+        f"runs whose name says {entry.name} (a launcher that runs once per node)",
     )
 
 
