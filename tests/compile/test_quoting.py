@@ -9,7 +9,6 @@ the program and its environment byte for byte.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -102,7 +101,10 @@ FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 def test_command_structure_never_changes(v: dict[str, Any], container: bool) -> None:
     script = compile_any(spec(v, container=container))
     assert bash_syntax_ok(script)
-    assert skeleton(script) == skeleton(compile_any(spec(benign(v), container=container)))
+    # An absolute storage.logs is written as given, a relative one under the submit directory:
+    # the benign twin keeps the kind of path.
+    twin = {**benign(v), "logs": "/x" if v["logs"].startswith("/") else "x"}
+    assert skeleton(script) == skeleton(compile_any(spec(twin, container=container)))
 
 
 STUB_SRUN = """#!/bin/bash
@@ -120,13 +122,17 @@ env -0 > "$JOBC_TEST_OUT/env"
 @given(values())
 def test_values_reach_the_program_literally(v: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+        root = Path(tmp).resolve()
         bin_dir = root / "bin"
         bin_dir.mkdir()
         for name, body in (("srun", STUB_SRUN), ("python", STUB_PYTHON), ("scancel", "#!/bin/true\n")):
             (bin_dir / name).write_text(body, encoding="utf-8")
             (bin_dir / name).chmod(0o755)
-        v = {**v, "workdir": str(root)}
+        # The job runs a few levels down so that a relative `storage.logs` climbing with `..` stays
+        # inside this test's directory, where what the script made can be listed.
+        work = root.joinpath(*["w"] * 5)
+        work.mkdir(parents=True)
+        v = {**v, "workdir": str(work)}
         script = compile_any(spec(v, container=False, python=str(bin_dir / "python")))
         env = {
             "PATH": f"{bin_dir}:/usr/bin:/bin",
@@ -155,10 +161,16 @@ def test_values_reach_the_program_literally(v: dict[str, Any]) -> None:
         assert seen["MASTER_ADDR"] == "node0"
         # Besides the stubs' output, only the job's (empty) hang-dump directory, made by the script
         # under storage.logs so that torch's own dump on a timeout has somewhere to go.
-        dumps = Path(seen["JOBC_DUMP_DIR"])
-        assert (root / dumps).is_dir()
-        made = set() if dumps.is_absolute() else {dumps.parts[0]}
-        assert sorted(os.listdir(root)) == sorted({"argv", "bin", "env"} | made)
+        # Exported absolute, so that the program (running in launch.workdir) finds the directory
+        # the script made relative to the submit directory.
+        assert seen["JOBC_DUMP_DIR"].startswith("/")
+        dumps = Path(seen["JOBC_DUMP_DIR"]).resolve()
+        assert dumps.is_dir()
+        assert not any(dumps.iterdir())
+        allowed = {root / "argv", root / "env", *bin_dir.iterdir(), bin_dir}
+        for end in (work, dumps):
+            allowed |= {end, *(p for p in end.parents if p.is_relative_to(root))}
+        assert set(root.rglob("*")) <= allowed
 
 
 def sbatch_reads(line: str) -> str:

@@ -75,7 +75,15 @@ def dump_dir(plan: Plan) -> Iterator[str]:
     if not (plan.spec.monitoring.hang_s or plan.spec.monitoring.flight_recorder):
         return
     spec = plan.spec
-    base = '"${SLURM_SUBMIT_DIR:-$PWD}"' if plan.dumps is None else sq(plan.dumps.rstrip("/") or "/")
+    submit_dir = '"${SLURM_SUBMIT_DIR:-$PWD}"'
+    if plan.dumps is None:
+        base = submit_dir
+    elif plan.dumps.startswith("/"):
+        base = sq(plan.dumps.rstrip("/") or "/")
+    else:
+        # Slurm reads a relative log path from the submit directory; the program runs in
+        # launch.workdir, so the exported path is made absolute here or the two would differ.
+        base = f"{submit_dir}/{sq(plan.dumps.rstrip('/'))}"
     is_array = spec.slurm.array is not None or (spec.sweep is not None and bool(spec.sweep.values))
     # Slurm's own default log name when storage.logs is unset: slurm-%j.out in the submit directory.
     # The name is [A-Za-z0-9._-]+ (the schema says so): safe inside double quotes.
