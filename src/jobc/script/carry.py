@@ -873,6 +873,12 @@ _INNER_WHY = {
     "starts the program after it: not carried, and what it is, with it the launch mode, is not known",
     "runscript": "the image's runscript, a shell given `-c`, runs the command string: the spec runs the "
     "program in it (the container's image is container.image)",
+    "site-torchrun": "a site's command around torchrun, given torchrun's options: launch.mode torchrun "
+    "starts torchrun itself (what the site's command adds to it, its environment or its rendezvous "
+    "host, is not carried)",
+    "env-option": "env runs the program without a variable, in an empty environment or in another "
+    "directory: not carried (the spec's program sees the job's environment; unset the variable in "
+    "launch.setup, or write launch.workdir)",
     "srun-option": "the tasks see only the variables it names: not carried (jobc's srun passes them all)",
 }
 # interpreter options with an environment variable that does the same for every Python process

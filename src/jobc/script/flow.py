@@ -15,7 +15,15 @@ from jobc.script.decide import Decider
 from jobc.script.expand import Expander
 from jobc.script.facts import Arm, Assign, Command, Inner, Step, Trap, Word
 from jobc.script.signals import normalise
-from jobc.script.steps import Steps, env_assigns, may_run_as_is, skip_wrappers, step_words, trains_by_name
+from jobc.script.steps import (
+    Steps,
+    env_assigns,
+    env_changes,
+    may_run_as_is,
+    skip_wrappers,
+    step_words,
+    trains_by_name,
+)
 from jobc.script.tree import (
     Positions,
     argument_nodes,
@@ -564,6 +572,7 @@ class Flow:
         if step.uv_sync and step.syncs is None:
             step.syncs = self.pos.span(node, src)
         step.env += inside.exports + prefix + env_assigns(words)
+        step.inner += env_changes(words[:i])
         cwd = self.state.vars.get(CWD, UNSET)
         if cwd is not inside.cwd:
             # a `cd` in the step's own shell, before the program

@@ -54,6 +54,9 @@ _LAUNCHER_FLAGS = frozenset(
         "tee_output",
     }
 )
+# env's options that take the next word as their value (`env -u NAME`, `env -C DIR`); written
+# together (`-uNAME`) or with `=` (`--unset=NAME`) they are one word
+_ENV_VALUED = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
 # `ipython train.py` runs the file as python does (IPython on top)
 PYTHON = lazy(r"^i?python(\d+(\.\d+)?)?$")
 # `launch.python: none`: a step's program is an executable run as it is, with no interpreter
@@ -268,6 +271,7 @@ class Steps:
             env=list(prefix or []) + env_assigns(words),
             exported=self.state.exported_now(),
         )
+        step.inner += env_changes(words[:i])
         self.set_cwd(step, self.state.vars.get(CWD, UNSET), span)
         if srun is not None:
             self.srun_environment(step, srun)
@@ -546,6 +550,11 @@ class Steps:
         sub = (base, *(w.text for w in words[i + 1 : i + 3]))
         if found is None and sub in _launchers.SUBCOMMAND_LAUNCHERS:
             found = _launchers.SUBCOMMAND_LAUNCHERS[sub], 3  # `oumi distributed torchrun …`
+        if found is None and site_torchrun(base, words[i + 1 :]):
+            # `torchrun_jsc --nnodes=2 --nproc_per_node=gpu train.py`: a site's own command
+            # around torchrun, given torchrun's options, starts torchrun with them
+            step.inner.append(Inner(first, words[i].span, "site-torchrun"))
+            found = _launchers.TORCHRUN, 1
         if found is not None:
             kind, n = found
             self.launch(step, kind, words, i, i + n)
@@ -839,6 +848,36 @@ class Steps:
         step.args = words[1:]
 
 
+def site_torchrun(name: str, rest: list[Word]) -> bool:
+    """Whether ``name`` is a site's wrapper of torchrun (JSC's `torchrun_jsc`, `torchrun-hpc`): a
+    name with torchrun in it, other than torchrun, given options that are all torchrun's (at least
+    one, each written out) up to a program file or module. Its own options (`torchrun-hpc -N 2 -n
+    4`) say it is a launcher of its own, whose way of starting processes jobc does not know."""
+    if name == "torchrun" or "torchrun" not in name or name.endswith(_WRAPPER_SCRIPT):
+        return False
+    torchrun = _launchers.TORCHRUN
+    seen = False
+    k = 0
+    while k < len(rest):
+        w = rest[k]
+        if not w.text.startswith("-"):
+            return (
+                seen
+                and w.literal
+                and (w.text.endswith(".py") or PYTHON.match(os.path.basename(w.text)) is not None)
+            )
+        option, eq, _ = w.text.partition("=")  # (a value computed when the job runs is a value all the same)
+        matched = torchrun.matches(option) if not _COMPUTED.search(option) else ()
+        if len(matched) != 1:
+            return False
+        key = _norm(matched[0])
+        if key in torchrun.module_flags:
+            return seen or k + 1 < len(rest)
+        seen = True
+        k += 1 if eq or key in torchrun.flags else 2
+    return False
+
+
 def trains_by_name(text: str) -> bool:
     """Whether a command's name or its subcommand (its first two words) says it trains; the
     variables the command line sets in front of it (`FORCE_TORCHRUN=1 llamafactory-cli train`)
@@ -903,8 +942,8 @@ def env_assigns(words: list[Word]) -> list[Assign]:
         if name == "srun":
             i = _past_srun(words, i + 1)
         elif name == "env":
-            i += 1
-            while i < len(words) and (words[i].text.startswith("-") or "=" in words[i].text):
+            i = past_env_options(words, i + 1)
+            while i < len(words) and "=" in words[i].text and not words[i].text.startswith("-"):
                 key, eq, given = words[i].text.partition("=")
                 if eq and _ENV_NAME.match(key):
                     out.append(Assign(key, given if words[i].literal else None, words[i].raw, words[i].span))
@@ -914,6 +953,40 @@ def env_assigns(words: list[Word]) -> list[Assign]:
         else:
             return out
     return out
+
+
+def env_changes(words: list[Word]) -> list[Inner]:
+    """`env -u NAME`, `env -i`, `env -C DIR` among the commands in front of the program: what env
+    changes besides the variables it sets (the program runs without NAME, in an empty environment,
+    in DIR), which no spec field says: each listed as not carried."""
+    out: list[Inner] = []
+    for i, w in enumerate(words):
+        if os.path.basename(w.text) != "env" or not w.literal:
+            continue
+        end = past_env_options(words, i + 1)
+        if end > i + 1 and words[end - 1].text != "--":
+            first, last = words[i + 1], words[end - 1]
+            at = first.span if first.placed or last.placed else _between(first, last)
+            out.append(Inner("env " + " ".join(x.raw for x in words[i + 1 : end]), at, "env-option"))
+    return out
+
+
+def past_env_options(words: list[Word], i: int) -> int:
+    """Past env's own options (GNU coreutils'), from ``words[i]``: `-u NAME` and `-C DIR` take the
+    next word as their value (`env -u CUDA_VISIBLE_DEVICES python …` unsets a variable, it does not
+    run `CUDA_VISIBLE_DEVICES`); `-i`, `-0`, `-v`, `-` and the long options with `=` take none.
+    `--` ends them."""
+    while i < len(words):
+        text = words[i].text
+        if text == "--":
+            return i + 1
+        if text in _ENV_VALUED:
+            i += 2
+        elif text.startswith("-"):
+            i += 1
+        else:
+            return i
+    return i
 
 
 def _past_srun(words: list[Word], i: int) -> int:
@@ -942,8 +1015,8 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
             exec_ = True
             i += 1
         elif w == "env":
-            i += 1
-            while i < len(words) and ("=" in words[i].text or words[i].text.startswith("-")):
+            i = past_env_options(words, i + 1)
+            while i < len(words) and "=" in words[i].text and not words[i].text.startswith("-"):
                 i += 1
         elif w in _WRAPPERS:
             i += 1
