@@ -873,6 +873,9 @@ _INNER_WHY = {
     "starts the program after it: not carried, and what it is, with it the launch mode, is not known",
     "runscript": "the image's runscript, a shell given `-c`, runs the command string: the spec runs the "
     "program in it (the container's image is container.image)",
+    "torchrun-code": "Python code given with `python -c` that starts torchrun with the command it "
+    "builds: launch.mode torchrun starts torchrun itself, so the code is not carried (what it computes, "
+    "it computes when the job runs: not known)",
     "site-torchrun": "a site's command around torchrun, given torchrun's options: launch.mode torchrun "
     "starts torchrun itself (what the site's command adds to it, its environment or its rendezvous "
     "host, is not carried)",

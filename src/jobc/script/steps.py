@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
+from jobc.script import pycode as _pycode
 from jobc.script import values as _values
 from jobc.script.expand import Expander
 from jobc.script.facts import Assign, Inner, Launcher, Step, Word
@@ -539,6 +540,16 @@ class Steps:
         i = _uv_run(step, words)
         if i >= len(words):
             return
+        if (
+            i + 2 < len(words)
+            and not words[i].literal
+            and _PLAIN_VARIABLE.fullmatch(words[i].raw.strip('"'))
+            and words[i + 1].text == "-c"
+            and self.code_torchrun(step, words, i + 2)
+        ):
+            # `"$VENV_PY" -c '…'`: an interpreter computed when the job runs, given Python code
+            # that starts torchrun (code jobc parses as Python and finds torchrun's words in)
+            return
         i = self.past_unknown(step, words, i)
         # `$(which python) train.py`: the command of that name on PATH, as a name alone runs
         first = command_name(words[i])
@@ -590,6 +601,8 @@ class Steps:
                 text = " ".join(w.raw for w in words[i + 1 : j])
                 step.inner.append(Inner(f"{base} {text}", at, "python-option"))
             if j + 1 < len(words) and words[j].text == "-c":
+                if self.code_torchrun(step, words, j + 1):
+                    return
                 # code given on the command line: a spec runs a program file or a module
                 step.code = words[j + 1]
                 step.args = words[j + 2 :]
@@ -624,6 +637,27 @@ class Steps:
             step.python = NO_INTERPRETER
             step.program = words[i]
             step.args = words[i + 1 :]
+
+    def code_torchrun(self, step: Step, words: list[Word], at: int) -> bool:
+        """`python -c CODE` whose code starts torchrun: the command it builds (a list or a string
+        of words, each it computes not known), or torch.distributed.run's entry point on the
+        interpreter's own arguments (`python -c "from torch.distributed.run import main; main()"
+        --nproc_per_node=4 train.py`). The code is parsed, never run; code the batch shell
+        expands into (`"…$N…"`) gives torchrun and nothing more."""
+        code = words[at]
+        text = code.text if code.literal else code.raw[1:-1] if code.raw[:1] in "'\"" else code.raw
+        built = _pycode.torchrun_command(text)
+        if built is None:
+            return False
+        step.inner.append(Inner(f"python -c {code.raw}", code.span, "torchrun-code"))
+        if isinstance(built, str):  # ARGV: torchrun's entry point on the interpreter's arguments
+            self.launch(step, _launchers.TORCHRUN, words, at, at + 1)
+        elif not code.literal:
+            self.launch(step, _launchers.TORCHRUN, [code], 0, 1)
+        else:
+            inside = [Word(w, code.span, literal, w) for w, literal in built]
+            self.launch(step, _launchers.TORCHRUN, [code, *inside], 0, 1)
+        return True
 
     def other_interpreter(
         self, step: Step, words: list[Word], i: int, first: str, valued: frozenset[str]
