@@ -873,6 +873,8 @@ _INNER_WHY = {
     "starts the program after it: not carried, and what it is, with it the launch mode, is not known",
     "runscript": "the image's runscript, a shell given `-c`, runs the command string: the spec runs the "
     "program in it (the container's image is container.image)",
+    "xargs-appends": "xargs runs the command with its input's words after the command's own: not carried "
+    "(the program's arguments are the ones written; add what the input gives to launch.args)",
     "torchrun-code": "Python code given with `python -c` that starts torchrun with the command it "
     "builds: launch.mode torchrun starts torchrun itself, so the code is not carried (what it computes, "
     "it computes when the job runs: not known)",

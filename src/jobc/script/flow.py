@@ -45,10 +45,10 @@ if TYPE_CHECKING:
 _ASSIGNS_DEFAULT = lazy_bytes(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 # names a command that may start a step or set a trap; any other command is only recorded
 _MAY_LAUNCH = lazy_bytes(
-    rb"(?:^|/)(?:srun|exec|env|trap|torchrun|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
+    rb"(?:^|/)(?:srun|exec|env|trap|[\w.+-]*torchrun[\w.+-]*|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
     rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
-    rb"podman-hpc|nsys|conda|mamba|oumi|parallel|"
+    rb"podman-hpc|nsys|conda|mamba|oumi|parallel|xargs|"
     rb"micromamba|pixi|poetry|pdm|Rscript|julia|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )
 _MAX_CALLS = 16  # functions followed inside one another

@@ -169,6 +169,18 @@ _PARALLEL_VALUED = frozenset(
         "--shebang-wrap", "--termseq", "--nice", "--sqlmaster", "--sqlworker",
     }
 )  # fmt: skip
+# xargs's options that take the next word (GNU findutils'; `-i`, `-e`, `-l` take theirs attached)
+_XARGS_VALUED = frozenset(
+    {
+        "-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args",
+        "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var",
+    }
+)  # fmt: skip
+# the commands that run a command once for each input, putting it in the command's words
+_FILLERS = frozenset({"parallel", "xargs"})
+# GNU parallel's replacement strings (`{}`, `{.}`, `{/}`, `{//}`, `{/.}`, `{#}`, `{%}`, `{1}`, `{2.}`,
+# `{=perl=}`), xargs's usual `{}`
+_REPLACEMENT = lazy(r"\{\d*(?:\.|/|//|/\.|#|%)?\}|\{=.*=\}")
 # where the command ends and GNU parallel's argument lists begin
 _PARALLEL_INPUTS = frozenset({":::", "::::", ":::+", "::::+"})
 # `$(which python)`, `$(command -v torchrun)`, `` `which python` ``: the command found on PATH
@@ -253,6 +265,12 @@ class Steps:
             # GNU parallel's inputs (`::: a b`, `:::: file`) are not the command's words
             cut = next((k for k, w in enumerate(rest) if w.text in _PARALLEL_INPUTS), len(rest))
             rest = rest[:cut]
+        rest = filled_in(words[:i], rest)
+        xargs = next((w for w in words[:i] if os.path.basename(command_name(w)) == "xargs"), None)
+        if xargs is not None and not any(w.text.startswith(("-I", "-i", "--replace")) for w in words[:i]):
+            appended = True  # xargs puts its input's words after the command's own
+        else:
+            appended = False
         step = Step(
             span=span,
             text=text,
@@ -273,6 +291,8 @@ class Steps:
             exported=self.state.exported_now(),
         )
         step.inner += env_changes(words[:i])
+        if appended and xargs is not None:
+            step.inner.append(Inner(xargs.raw, xargs.span, "xargs-appends"))
         self.set_cwd(step, self.state.vars.get(CWD, UNSET), span)
         if srun is not None:
             self.srun_environment(step, srun)
@@ -1023,6 +1043,31 @@ def past_env_options(words: list[Word], i: int) -> int:
     return i
 
 
+def filled_in(front: list[Word], rest: list[Word]) -> list[Word]:
+    """The command GNU parallel or xargs (among the ``front`` words) runs, its words that hold a
+    replacement string (`{}`, `{1}`, `{.}`, or the one `-I REPL` names) made not known: each run
+    puts an input there, so the word as written is no argument (`python train.py --seed {1}` runs
+    with `--seed 3`, `--seed 4` …)."""
+    tool = next((k for k, w in enumerate(front) if os.path.basename(command_name(w)) in _FILLERS), None)
+    if tool is None:
+        return rest
+    given: list[str] = []
+    for k in range(tool + 1, len(front)):
+        text = front[k].text
+        if text in ("-I", "--rpl") and k + 1 < len(front):
+            given.append(front[k + 1].text.split(" ", 1)[0] if text == "--rpl" else front[k + 1].text)
+        elif text.startswith("--replace") or text.startswith("-i"):
+            given.append(text.partition("=")[2] or text[2:] if text.startswith("-i") else "{}")
+    out: list[Word] = []
+    for w in rest:
+        if w.literal and (_REPLACEMENT.search(w.text) or any(g and g in w.text for g in given)):
+            # as a value computed when the job runs: shown as written, never as its text
+            out.append(Word(w.text, w.span, False, w.raw, w.node, None, w.placed))
+        else:
+            out.append(w)
+    return out
+
+
 def _past_srun(words: list[Word], i: int) -> int:
     """Past srun's options (as `srun_options` reads them, without the values)."""
     while i < len(words):
@@ -1086,6 +1131,10 @@ def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
         elif os.path.basename(w) in _ENV_RUN and i + 1 < len(words) and words[i + 1].text == "run":
             # `conda run -n ENV python …`
             i = _past_options(words, i + 2, _ENV_RUN_VALUED)
+        elif os.path.basename(w) == "xargs" and i + 1 < len(words):
+            # `xargs [options] command …`: the command runs with its input's words (in the place
+            # of the replacement string with -I, else after its own words)
+            i = _past_options(words, i + 1, _XARGS_VALUED)
         elif os.path.basename(w) == "parallel" and i + 1 < len(words):
             # GNU `parallel [options] command … ::: inputs`: the command runs once for each input,
             # in the shell that runs parallel (the step cuts it at the inputs)
