@@ -178,6 +178,9 @@ class Step:
     # `"$WRAPPER" train.py`): an interpreter, a launcher or a wrapper script, the text does not
     # say which; the word that holds it
     started_by: Word | None = None
+    # the file the script sources and jobc cannot read that may set started_by (`source env.sh;
+    # $SRUN_LAUNCH python train.py`): srun or nothing, as written, with its line
+    sourced_from: tuple[str, Span] | None = None
     # the unquoted heredoc srun's tasks read (`srun bash <<EOF … EOF`): its body, where it was
     # written, with the quotes a heredoc keeps as text blanked out, since the batch shell expands
     # it once, quotes and all, before any task reads it
@@ -238,6 +241,9 @@ class ScriptFacts:
     unrun_from: int | None = None
     # lines (first, last) the grammar read around, where it cannot read what bash accepts
     unread: tuple[int, int] | None = None
+    # files the script sources that jobc cannot read (by an absolute or computed path, or not
+    # beside the script), as written, with the line: what they set is not known
+    unread_sources: list[tuple[str, Span]] = field(default_factory=list)
     crlf: int | None = None  # the first line that ends in \r\n (sbatch refuses DOS line breaks)
     crlf_lines: tuple[int, ...] = ()  # every line that ends in \r\n, for the repair
     # per-rank names the script gives values itself (`NODE_RANK=1`, `for NODE_RANK in …`): its own

@@ -629,15 +629,18 @@ class Flow:
     def source(self, stack: list[tuple[Any, ...]], word: Word, span: Span) -> None:
         """`source FILE` of a file beside the script: its variables and functions are the script's."""
         if self.base is None or not word.literal or not word.text or word.text.startswith(("/", "~")):
+            self.facts.unread_sources.append((word.raw, span))
             return
         path = (self.base / word.text).resolve()
-        if path in self.sourced or len(self.sourced) >= _MAX_SOURCED or not path.is_file():
+        if path in self.sourced or len(self.sourced) >= _MAX_SOURCED:
             return
         try:
-            if path.stat().st_size > _values.MAX_VALUE:
+            if not path.is_file() or path.stat().st_size > _values.MAX_VALUE:
+                self.facts.unread_sources.append((word.raw, span))
                 return
             data = path.read_bytes()
         except OSError:
+            self.facts.unread_sources.append((word.raw, span))
             return
         self.sourced.add(path)
         # the file's text is written nowhere in this script: what it sets points at the source line

@@ -316,7 +316,16 @@ def _allocation(
         _cli_torchrun(facts, out, step, cli, nodes)
         mode = out.mode
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
-    if not for_lint and step is not None and step.srun is None:
+    if step is not None and step.sourced_from is not None and not out.mode_known:
+        if not for_lint:
+            name, at = step.sourced_from
+            by = step.started_by.raw if step.started_by is not None else "a command"
+            out.unknown.append(
+                f"launch.mode: line {step.span.line} starts the program with {by}, a value the script "
+                f"does not write: {name}, sourced on line {at.line} and not readable to jobc, may set "
+                "it (srun, or nothing); write launch.mode"
+            )
+    elif not for_lint and step is not None and step.srun is None:
         _batch_shell_step(out, step, mode, nodes)
     elif tasks_text == _UNKNOWN_TASKS:
         pass  # the step's own task count is computed when the job runs: nothing to compare
@@ -777,6 +786,14 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
                 out.unknown.append(
                     f"launch.program: jobc read line {line} only in part (JC800) and found no step it "
                     "can read; write it"
+                )
+            elif facts.unread_sources:
+                # a function or a command the sourced file defines may start it: never say none
+                name, at = facts.unread_sources[0]
+                out.unknown.append(
+                    f"launch.program: the script starts no step jobc can read, and it sources {name} "
+                    f"(line {at.line}), which jobc cannot read: a function or a value it sets may "
+                    "start the training; write it"
                 )
             else:
                 out.unknown.append("launch.program: the script starts no step jobc can read; write it")

@@ -782,9 +782,26 @@ class Steps:
             j, kind = _past_wrapper(words, i), "named-wrapper"
         if j == i or j >= len(words):
             return i
+        if kind == "wrapper":
+            # `$LAUNCH apptainer exec IMG python train.py`: a container runner after the computed
+            # words runs the interpreter or launcher that follows it
+            k, _ = skip_wrappers(words, j)
+            if k > j and k < len(words) and _starts_python_or_launcher(words, k):
+                j = k
         after = words[j].text
         nxt = words[j + 1].text if j + 1 < len(words) else None
         if (
+            kind == "wrapper"
+            and step.srun is None
+            and self.facts.unread_sources
+            and _starts_python_or_launcher(words, j)
+        ):
+            # a file the script sources and jobc cannot read may set them (`source env.sh;
+            # $SRUN_LAUNCH python train.py`): srun or nothing, what starts the program is not known
+            step.started_by = words[i]
+            step.sourced_from = self.facts.unread_sources[-1]
+            kind = "started-by"
+        elif (
             kind == "wrapper"
             and words[j].literal
             and after.endswith(".py")
@@ -900,6 +917,13 @@ class Steps:
                 # `torchrun --no-python ./train_gpt2cu …`: the launcher runs it as it is
                 step.python = NO_INTERPRETER
         step.args = words[1:]
+
+
+def _starts_python_or_launcher(words: list[Word], k: int) -> bool:
+    """Whether ``words[k]`` is an interpreter or a launcher the script writes out."""
+    first = command_name(words[k])
+    nxt = words[k + 1].text if k + 1 < len(words) else None
+    return PYTHON.match(os.path.basename(first)) is not None or _launchers.by_command(first, nxt) is not None
 
 
 def site_torchrun(name: str, rest: list[Word]) -> bool:

@@ -19,6 +19,8 @@ LAUNCHER="torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endp
 $LAUNCHER train.py
 ```
 
+Nor is a program started by a command a file the script sources sets, when jobc cannot read
+that file (`source /opt/site/env.sh; $SRUN_LAUNCH python train.py`): srun or not, it is not known.
 A Ray job is no such case: the script starts a Ray cluster on its nodes (the `ray` command,
 directly or through helper scripts), and its driver, `python train.py` in the batch shell, runs
 once by design; Ray places the work on the other nodes.
@@ -61,6 +63,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         return
     if step.launcher is None and step.program is None and step.module is None:
         return  # `bash "$SCRIPT"`: what it starts, and how, is in another file
+    if step.sourced_from is not None:
+        return  # `$SRUN_LAUNCH python t.py` set by a file jobc cannot read: srun or not, not known
     if any(s.srun is not None for s in f.steps):
         # the job's steps run under srun; a program the batch shell runs as well is a helper
         return
