@@ -728,3 +728,31 @@ def test_jc106_is_judged_without_bash_trace_of_the_step_it_rewrote() -> None:
     proof = prove(text, unsafe=True)
     assert "JC106" in proof.fixed
     assert proof.differences == [], proof.differences
+
+
+def _lint_codes(path: Path, text: str) -> set[str]:
+    path.write_text(text)
+    return {f.code for f in lint_path(path).findings}
+
+
+def test_lint_and_its_fix_agree_that_a_step_after_exec_never_runs(tmp_path: Path) -> None:
+    # `exec srun …` replaces the batch shell: the step below it never runs, so it is not the
+    # training step that holds a trap back (JC802), before the fix or after it, where JC803 puts
+    # the step in the background and exits with its status (the step below still never runs)
+    text = (
+        HEAD + "#SBATCH --signal=B:USR2@90\ntrap 'kill -USR2 \"$step\"' USR2\n"
+        "exec srun python train.py\nsrun python train.py --data /lustre/data\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC803" in proof.fixed
+    assert "JC802" not in proof.fixed
+    assert 'exit "$jobc_status"' in proof.after
+    assert proof.differences == [], proof.differences
+    after = _lint_codes(tmp_path / "fixed.sh", proof.after)
+    assert "JC802" not in after, after
+    assert "JC803" not in after, after
+    # near miss: without the exec, the step below runs in the foreground and holds the trap back
+    held = _lint_codes(
+        tmp_path / "held.sh", text.replace("exec srun python train.py", "srun python train.py &")
+    )
+    assert "JC802" in held

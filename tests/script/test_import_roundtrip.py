@@ -939,3 +939,43 @@ def test_a_refused_launcher_flag_is_listed_as_the_script_writes_it(tmp_path: Pat
     near = round_trip(under, tmp_path / "under")
     assert near.unlisted == [], near.spec
     assert any("torchrun --n_rdzrun — no option of torchrun" in line for line in near.listed)
+
+
+def test_a_step_after_an_exec_or_exit_the_batch_shell_runs_is_no_training_step(tmp_path: Path) -> None:
+    # found by the import fuzz target: `exec srun python train.py` replaces the batch shell, so
+    # the srun step below it never runs; the import took that step, with its arguments and its
+    # container, for the training step, and listed the one that runs as another step
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=03:00:00\nexec srun python train.py\n"
+        b"srun --container-image=/img.sqsh python train.py --data /lustre/data\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    spec = yaml.safe_load(outcome.spec or "")
+    assert "args" not in spec["launch"]
+    assert "container" not in spec
+    assert any("the `exec` on line 6 replaces the batch shell before it" in line for line in outcome.listed)
+    # an `exit` the batch shell surely runs ends it likewise (JC803's repair ends so)
+    ended = script.replace(b"exec srun python train.py", b'srun python train.py & wait $!\nexit "$?"')
+    (tmp_path / "exit").mkdir()
+    after_exit = round_trip(ended, tmp_path / "exit")
+    assert after_exit.unlisted == [], after_exit.spec
+    assert "args" not in yaml.safe_load(after_exit.spec or "")["launch"]
+    assert any("the `exit` on line 7 ends the batch shell" in line for line in after_exit.listed)
+    # near miss: an exec (or an exit) in a branch may not run, one in a shell of its own ends that
+    # shell, and one in a function may come after a `return`: the later step stays the training
+    # step
+    for n, guarded in enumerate(
+        (
+            b'if [ -n "$X" ]; then exec srun python train.py; fi',
+            b"srun python train.py || exit 1",
+            b"bash -c 'srun python train.py; exit 0'",
+            b"f() {\n  if true; then return 0; fi\n  exit 1\n}\nf",
+        )
+    ):
+        branch = script.replace(b"exec srun python train.py", guarded)
+        (tmp_path / f"branch{n}").mkdir()
+        near = round_trip(branch, tmp_path / f"branch{n}")
+        assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--data", "/lustre/data"]
+        assert not [line for line in near.listed if "batch shell before it" in line]

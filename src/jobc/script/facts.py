@@ -190,7 +190,9 @@ class Step:
     inner: list[Inner] = field(default_factory=list)
     # the arms of `if`/`case` statements the step sits in, the outermost first
     arms: tuple[Arm, ...] = ()
-    # why the batch shell never reaches this step: a line before it bash cannot parse
+    # why the batch shell never reaches this step: an `exec` step or an `exit` before it that the
+    # shell surely runs (exec replaces the shell, or, failing, ends it), or a line before it bash
+    # cannot parse
     ended: str | None = None
 
 
@@ -346,7 +348,8 @@ def choose(steps: list[Step]) -> tuple[Step | None, str]:
 
 def runs(step: Step) -> bool | None:
     """Whether the step's `if`/`case` arms run: surely, surely not, or not known before the job runs
-    (a step the batch shell never reaches, past a line bash cannot parse, never does)."""
+    (a step the batch shell never reaches, past an `exec`, an `exit` or a line bash cannot parse,
+    never does)."""
     if step.ended is not None or any(arm.runs is False for arm in step.arms):
         return False
     if any(arm.runs is None for arm in step.arms):

@@ -90,6 +90,10 @@ class Flow:
         # the steps whose own shell (`srun bash -c '…'`) is being walked, innermost last
         self.inside: list[_Inside] = []
         self.subshells = 0  # subshells and pipelines the walk is inside of
+        # why the batch shell surely ends before the rest of the script: an `exec` step or an
+        # `exit` it surely runs (exec replaces the shell, or, failing, ends it)
+        self.ended: str | None = None
+        self.children = 0  # shells of their own the walk is inside of (`bash -c '…'` in the batch shell)
         self.arm_starts: list[int] = []  # where the steps of each arm being walked start
         steps.walk_inside = self.walk_inside
 
@@ -118,6 +122,8 @@ class Flow:
                 self.state.frames.pop()
             elif kind == "deeper":
                 self.state.depth += 1
+            elif kind == "child":
+                self.children += item[1]
             elif kind == "pipe_end":
                 self.piped(*item[1:])
             elif kind == "arm_start":
@@ -367,13 +373,13 @@ class Flow:
             # `bash -c "$CMD"` in the batch shell: its commands run on the first node (an srun
             # among them starts a step); in a step's own shell, the step runs them
             self.record(Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words)))
-            self.run_text(stack, field(rest[2]), span)
+            self.run_text(stack, field(rest[2]), span, child=True)
             return
         written = self.steps.written(rest) if not self.inside and self.state.budget > 0 else None
         if written is not None:
             # `bash run.sh` in the batch shell, of a file the script wrote: its commands run here
             self.record(Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words)))
-            self.run_text(stack, written, span)
+            self.run_text(stack, written, span, child=True)
             return
         prefix = self.prefix(src, node, words)
         if self.inside:
@@ -383,6 +389,9 @@ class Flow:
         if step is not None:
             # `bash -c '…'` and friends: the string is a script the step runs
             self.facts.steps.append(step)
+            step.ended = self.ended
+            if step.exec_ and not background and self.ends_here():
+                self.ended = f"the `exec` on line {span.line} replaces the batch shell before it"
             step.inner += self.redirected(step, src, redirects or [])
             for w in step_words(step, words):
                 if not within(w.span, span):
@@ -452,6 +461,12 @@ class Flow:
                 self.state.unset(name)
         self.record(Command("unset", self.pos.text(node, src), self.pos.where(node, src), ("unset", *words)))
 
+    def ends_here(self) -> bool:
+        """Whether an `exec` or `exit` being read surely ends the batch shell: one it surely runs,
+        not in a shell of its own (`bash -c`) nor in a function (whose `return`, on some path
+        before it, the walk does not follow), and the first such."""
+        return self.sure() and not self.children and len(self.state.frames) == 1 and self.ended is None
+
     def sure(self) -> bool:
         """Whether the batch shell surely runs the command being read (no branch, loop, list tail
         or subshell around it)."""
@@ -463,6 +478,8 @@ class Flow:
             if command.name not in ("cd", "bash", "sh"):
                 self.inside[-1].step.inner.append(Inner(command.text, command.span, "command"))
             return
+        if command.name == "exit" and self.ends_here():
+            self.ended = f"the `exit` on line {command.span.line} ends the batch shell before it"
         self.facts.commands.append(command)
 
     def builtin(self, stack: list[tuple[Any, ...]], words: list[Word], text: str, span: Span) -> bool:
@@ -617,14 +634,22 @@ class Flow:
         stack.append(("frame_end",))
         stack.extend(("s", src, c, b) for c, b in reversed(list(statements(body))) if runs(c))
 
-    def run_text(self, stack: list[tuple[Any, ...]], f: _values.Field, span: Span) -> None:
-        """Commands held in a value (`eval "$CMD"`, `bash -c "$CMD"`), parsed and followed."""
+    def run_text(
+        self, stack: list[tuple[Any, ...]], f: _values.Field, span: Span, *, child: bool = False
+    ) -> None:
+        """Commands held in a value (`eval "$CMD"`, `bash -c "$CMD"`), parsed and followed;
+        ``child``: a shell of their own runs them (`bash -c`), which an `exit` or `exec` ends, not
+        the batch shell."""
         if not any(seg[3] and seg[0].strip() for seg in f):
             return  # nothing of it is known (`eval "$(conda shell.bash hook)"`)
         src = _values.assemble(f)
         src.fallback = span
         tree = parse_tree(src.raw)
+        if child:
+            stack.append(("child", -1))
         stack.extend(("s", src, c, b) for c, b in reversed(list(statements(tree.root_node))) if runs(c))
+        if child:
+            stack.append(("child", 1))
 
     def source(self, stack: list[tuple[Any, ...]], word: Word, span: Span) -> None:
         """`source FILE` of a file beside the script: its variables and functions are the script's."""
