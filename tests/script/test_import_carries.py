@@ -268,3 +268,31 @@ def test_a_setup_line_keeps_its_tilde_unquoted(tmp_path: Path) -> None:
     )
     spec = _spec(out)
     assert '- "source ~/miniconda3/etc/profile.d/conda.sh"  # line 6' in spec
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "cd /home/user; srun python train.py\n",
+        "cd /home/user && srun python train.py\n",
+        # the step is written above the `cd`, in a function called after it
+        "run() {\n  srun python train.py\n}\ncd /home/user\nrun\n",
+    ],
+)
+def test_a_cd_the_batch_shell_runs_before_the_step_is_the_workdir_and_not_listed(
+    tmp_path: Path, body: str
+) -> None:
+    # the workdir came from the `cd`, which was also listed as a change of directory after the
+    # training step starts: the one said the other wrong
+    out = _trip(tmp_path, body)
+    spec = _spec(out)
+    assert 'workdir: "/home/user"' in spec
+    assert "cd /home/user" not in _not_mapped(out)
+    assert out.compiled is not None
+
+
+def test_a_cd_after_the_step_on_its_line_is_listed_and_sets_no_workdir(tmp_path: Path) -> None:
+    # near miss: on the same line, but after the step
+    out = _trip(tmp_path, "srun python train.py; cd /home/user\n")
+    assert "workdir" not in _spec(out).split("# Not mapped")[0]
+    assert "cd /home/user — a change of directory after the training step starts" in _not_mapped(out)

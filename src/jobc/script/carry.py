@@ -160,10 +160,10 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         if not d.honoured:
             out.skip(d.span, f"#SBATCH {d.text}", "after the first command: sbatch ignores it")
     carried = set(out.carried)
-    for cmd in facts.commands:
+    for n, cmd in enumerate(facts.commands):
         if cmd.span in carried:
             continue
-        why = _why(cmd, step)
+        why = _why(cmd, step is not None and n < step.after)
         more = cmd.span.end_line - cmd.span.line
         if more and "\n" not in cmd.text:
             # a run of plain lines read as one (jobc.script.parse): say it once for all of them
@@ -549,9 +549,10 @@ def _ambiguous_arguments(out: Derived, launcher: Launcher, step: Step) -> None:
             )
 
 
-def _why(cmd: Command, step: Step | None) -> str:
+def _why(cmd: Command, before: bool) -> str:
+    """Why a command of the batch shell is not carried; ``before``: the shell ran it before the
+    training step."""
     name = cmd.name
-    before = step is not None and cmd.span.line < step.span.line
     exported = functions_exported(name, list(cmd.words[1:])) if name in ("export", "declare") else []
     if exported:
         shown = ", ".join(f"BASH_FUNC_{f}%%" for f in exported[:4]) + (", …" if len(exported) > 4 else "")
@@ -604,8 +605,8 @@ def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
     the PATH they set) and libraries. A line that reads a value the script computes is listed
     instead: the compiled job would not compute it."""
     lines: list[tuple[Span, str]] = []
-    for cmd in facts.commands:
-        if cmd.span.line >= step.span.line or not (cmd.name in _SETUP_NAMES or _activates(cmd)):
+    for cmd in facts.commands[: step.after]:
+        if not (cmd.name in _SETUP_NAMES or _activates(cmd)):
             continue
         if not cmd.sure:
             continue
@@ -838,9 +839,7 @@ def _workdir(out: Derived, step: Step, facts: ScriptFacts) -> None:
             text = f"{base.rstrip('/')}/{text}"
         out.put(("launch", "workdir"), text, cwd.span)
         # the `cd`s the batch shell surely ran before the step made that directory
-        out.carried += [
-            c.span for c in facts.commands if c.name == "cd" and c.sure and c.span.line < step.span.line
-        ]
+        out.carried += [c.span for c in facts.commands[: step.after] if c.name == "cd" and c.sure]
         return
     if cwd is None and step.unknown_cwd is None:
         return

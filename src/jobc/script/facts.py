@@ -190,6 +190,10 @@ class Step:
     inner: list[Inner] = field(default_factory=list)
     # the arms of `if`/`case` statements the step sits in, the outermost first
     arms: tuple[Arm, ...] = ()
+    # how many of the batch shell's commands (`ScriptFacts.commands`) it ran before this step: a
+    # `cd` on the step's own line (`cd /x && srun …`) or below a function that holds the step ran
+    # before it
+    after: int = 0
     # why the batch shell never reaches this step: an `exec` step or an `exit` before it that the
     # shell surely runs (exec replaces the shell, or, failing, ends it), or a line before it bash
     # cannot parse

@@ -390,6 +390,7 @@ class Flow:
             # `bash -c '…'` and friends: the string is a script the step runs
             self.facts.steps.append(step)
             step.ended = self.ended
+            step.after = len(self.facts.commands)
             if step.exec_ and not background and self.ends_here():
                 self.ended = f"the `exec` on line {span.line} replaces the batch shell before it"
             step.inner += self.redirected(step, src, redirects or [])
