@@ -296,3 +296,44 @@ def test_a_cd_after_the_step_on_its_line_is_listed_and_sets_no_workdir(tmp_path:
     out = _trip(tmp_path, "srun python train.py; cd /home/user\n")
     assert "workdir" not in _spec(out).split("# Not mapped")[0]
     assert "cd /home/user — a change of directory after the training step starts" in _not_mapped(out)
+
+
+def test_a_setup_line_keeps_the_tilde_bash_expands(tmp_path: Path) -> None:
+    # `~/…` written again in quotes (`source '~/envs/a/bin/activate'`) names a directory called
+    # `~`: bash expanded it in the script, so the setup line must leave it expandable
+    import subprocess
+
+    out = _trip(
+        tmp_path,
+        "ENVN=a\nCONDA=~/mc\nsource ~/envs/$ENVN/bin/activate\nsource $CONDA/etc/profile.d/conda.sh\n"
+        "source ~root/$ENVN.sh\nsource '~/q'$ENVN\nsource x~/$ENVN\nsrun python train.py\n",
+    )
+    spec = _spec(out)
+    lines = [
+        line.split('"', 2)[1].replace("\\\\", "\\")
+        for line in spec.splitlines()
+        if line.startswith('    - "source ')
+    ]
+    assert lines == [
+        "source ~/envs/a/bin/activate",
+        "source ~/mc/etc/profile.d/conda.sh",
+        "source ~root/a.sh",
+        "source '~/qa'",  # quoted in the script: no expansion there either
+        "source 'x~/a'",  # not at a word's start: none
+    ]
+    # bash reads each as the script's line: the same path
+    home = subprocess.run(["bash", "-c", "printf %s ~root"], capture_output=True, text=True, check=True)
+    said = subprocess.run(
+        ["bash", "-c", "source() { printf '%s\\n' \"$1\"; }\n" + "\n".join(lines)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"HOME": "/h", "PATH": "/usr/bin:/bin"},
+    )
+    assert said.stdout.split("\n")[:5] == [
+        "/h/envs/a/bin/activate",
+        "/h/mc/etc/profile.d/conda.sh",
+        f"{home.stdout}/a.sh",
+        "~/qa",
+        "x~/a",
+    ]

@@ -615,9 +615,7 @@ def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
             # when compiled (words joined again would quote a `~` that bash expands)
             text = cmd.text
         elif cmd.known and cmd.words and cmd.name != "eval":
-            import shlex  # a script without a module load or sourced file does not need it
-
-            text = shlex.join(cmd.words)
+            text = _joined(cmd)
         else:
             continue
         lines.append((cmd.span, text))
@@ -634,6 +632,20 @@ def _setup(facts: ScriptFacts, out: Derived, step: Step) -> None:
             "(an environment or module that is missing) stops the job there, where the script, "
             "without `set -e`, went on past it"
         )
+
+
+def _joined(cmd: Command) -> str:
+    """A command's words written again, each quoted as it needs, but a `~` bash expanded at a
+    word's start left outside the quotes (`~/'my env'/activate`): quoted, it is a directory
+    named `~`."""
+    import shlex  # a script without a module load or sourced file does not need it
+
+    out = []
+    for i, word in enumerate(cmd.words):
+        head = word.split("/", 1)[0] if i in cmd.tildes else ""
+        rest = word[len(head) :]
+        out.append(head + (shlex.quote(rest) if rest or not head else ""))
+    return " ".join(out)
 
 
 _ERREXIT = lazy(r"^set\s+(?:-[a-zA-Z]*e[a-zA-Z]*\b|.*-o\s+errexit\b)")

@@ -214,6 +214,9 @@ class Command:
     # the batch shell surely runs it: not in a branch, a loop, the tail of a `&&`/`||` list or a
     # subshell
     sure: bool = True
+    # the words that start with a `~` bash expands (`~/x`, `~user/x`, unquoted): written again, the
+    # `~` must stay outside quotes
+    tildes: tuple[int, ...] = ()
 
 
 @record

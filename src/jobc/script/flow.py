@@ -51,6 +51,8 @@ _MAY_LAUNCH = lazy_bytes(
     rb"podman-hpc|nsys|conda|mamba|oumi|parallel|xargs|"
     rb"micromamba|pixi|poetry|pdm|Rscript|julia|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )
+# a tilde-prefix bash expands: `~` or `~user` at a word's start, unquoted, up to a `/` or the end
+_TILDE = lazy(r"~[A-Za-z0-9._-]*(?=/|$)")
 _MAX_CALLS = 16  # functions followed inside one another
 _MAX_SOURCED = 8  # files followed through `source`
 _MAX_INSIDE = 8  # `bash -c` strings followed inside one another in a step's own shell
@@ -416,7 +418,9 @@ class Flow:
 
     def said(self, name: str, text: str, span: Span, words: list[Word]) -> Command:
         known = all(w.literal for w in words)
-        return Command(name, text, span, tuple(w.text for w in words), known, self.sure())
+        return Command(
+            name, text, span, tuple(w.text for w in words), known, self.sure(), _tildes(words, self.pos.raw)
+        )
 
     def _plain_run(self, src: _values.Src, node: Any) -> bool:
         """A run of plain lines, read as one: the command of its first line, spanning them all."""
@@ -437,6 +441,7 @@ class Flow:
             self.expand.words(src, arguments)  # `: "${X:=8}"` sets X: its words are expanded for that
         words_text: tuple[str, ...] = (name,)
         known = False
+        tildes: tuple[int, ...] = ()
         if name in ("cd", "pushd", "popd"):
             words = self.expand.words(src, arguments[1:])
             words_text = (name, *(w.text for w in words[:1]))
@@ -445,9 +450,9 @@ class Flow:
             # what an import may carry to launch.setup: the words as they run
             words = self.expand.words(src, arguments)
             words_text, known = tuple(w.text for w in words), all(w.literal for w in words)
-        self.record(
-            Command(name, self.pos.text(node, src), self.pos.where(node, src), words_text, known, self.sure())
-        )
+            tildes = _tildes(words, self.pos.raw)
+        where = self.pos.where(node, src)
+        self.record(Command(name, self.pos.text(node, src), where, words_text, known, self.sure(), tildes))
 
     def unset(self, src: _values.Src, node: Any) -> None:
         """`unset NAME …` (`-v` variables, the default; `-f` functions): no value from here on."""
@@ -727,3 +732,26 @@ def functions_exported(name: str, args: list[str]) -> list[str]:
     if "f" not in options or "n" in options or (name == "declare" and "x" not in options):
         return []
     return [a for a in args if not a.startswith("-")]
+
+
+def _tildes(words: list[Word], raw: bytes) -> tuple[int, ...]:
+    """The words whose `~` bash expands, kept in their text: written unquoted at the word's start
+    (`~/x`, `~user/x`), or at the start of a variable's value assigned unquoted (`D=~/x`, then
+    `$D/y`), which bash expands as it assigns."""
+    out = []
+    for i, w in enumerate(words):
+        written = bytes(w.node.text).decode("utf-8", "surrogateescape") if w.node is not None else w.raw
+        m = _TILDE.match(w.text)
+        if m is None:
+            continue
+        if written.startswith(m.group()):
+            out.append(i)
+        elif written.startswith("$") and w.segs:
+            start = w.segs[0][1]
+            if (
+                0 < start < len(raw)
+                and raw[start : start + 1] == b"~"
+                and raw[start - 1 : start] in (b"=", b":")
+            ):
+                out.append(i)
+    return tuple(out)
