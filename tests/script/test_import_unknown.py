@@ -342,3 +342,74 @@ def test_near_misses_of_cpu_signs_keep_the_processes_as_gpus(tmp_path: Path, bod
     # program's data and not its environment
     text, _ = _import(tmp_path, body)
     assert "gpus_per_node: 4  # line 7: torchrun --nproc_per_node 4, one process per GPU" in text
+
+
+# every form bash sets a variable by that the reader does not evaluate: after `export B=1`, each
+# leaves B something else (bash says so below), never the 1 the import carried before
+_UNEVALUATED = [
+    "read B <<< 5",
+    "read -r A B <<< '4 5'",
+    "IFS=, read -ra B <<< '5,6'",
+    "for B in 4 5; do :; done",
+    "select B in 5; do break; done <<< 1",
+    "printf -v B '%s' 5",
+    "let B=5",
+    "let 'B += 4'",
+    "((B=5))",
+    "((B++))",
+    ": $((B=5))",
+    "X=$((B*=5))",
+    "declare -i B=2+3",
+    "mapfile B <<< 5",
+    "readarray -t B <<< 5",
+    "getopts ab B",
+    "while read B; do :; done <<< 5",
+]
+
+
+@pytest.mark.parametrize("form", _UNEVALUATED)
+def test_a_variable_set_by_a_form_jobc_does_not_evaluate_is_unknown_not_its_old_value(
+    tmp_path: Path, form: str
+) -> None:
+    import subprocess
+
+    ran = subprocess.run(
+        ["bash", "-c", f'export B=1\n{form}\nprintf %s "$B"'], capture_output=True, text=True, check=False
+    )
+    assert ran.stdout != "1", ran  # the form does change B (`while read` leaves it empty)
+    text, findings = _import(
+        tmp_path,
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1:00:00\nexport B=1\n"
+        f'{form}\nsrun python train.py --b "$B"\n',
+    )
+    spec = text.split("# Not mapped")[0]
+    assert 'B: "{unknown.B}"' in spec, text
+    assert '"1"' not in spec, text
+    assert "# Not known: env.B: line 5 sets it with `" in text, text
+    assert "which jobc does not evaluate" in text
+    assert any(code == "JC008" for code, _ in findings), findings  # lint fails until it is written
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "B=5",  # an assignment jobc evaluates
+        "echo 5 | read B",  # read in a pipeline's subshell: B stays 1 in the batch shell
+        "X=$(read B <<< 5; echo x)",  # in a command substitution's subshell likewise
+        "declare -i B=5",  # an integer written in digits is that integer
+        "((C=B+1))",  # B is read, C is set
+    ],
+)
+def test_near_misses_of_unevaluated_forms_keep_the_value_bash_leaves(tmp_path: Path, form: str) -> None:
+    import subprocess
+
+    ran = subprocess.run(
+        ["bash", "-c", f'export B=1\n{form}\nprintf %s "$B"'], capture_output=True, text=True, check=False
+    )
+    text, _ = _import(
+        tmp_path,
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1:00:00\nexport B=1\n"
+        f'{form}\nsrun python train.py --b "$B"\n',
+    )
+    assert f'B: "{ran.stdout}"' in text.split("# Not mapped")[0], text
+    assert "which jobc does not evaluate" not in text

@@ -86,10 +86,11 @@ def carry(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     out.unmapped.sort(key=lambda u: u.line)
 
 
-def env_unknown(out: Derived, e: Export) -> None:
+def env_unknown(out: Derived, e: Export, unread: tuple[int, str] | None = None) -> None:
     """An export whose value the step may not see (set in an `if`, differently on two paths, or
     changed later): the variable keeps its place in env as `{unknown.NAME}`, which fails lint
-    (JC008) until it is written, never a value of one path as if it were every path's."""
+    (JC008) until it is written, never a value of one path as if it were every path's.
+    ``unread``: the line and command that last set it in a form jobc does not evaluate."""
     from jobc.spec.interpolate import UNKNOWN
 
     path: DataPath = ("env", e.name)
@@ -98,6 +99,14 @@ def env_unknown(out: Derived, e: Export) -> None:
         return
     out.put(path, f"{{{UNKNOWN}.{e.name}}}", e.value_span)
     out.templated.add(path)
+    if unread is not None:
+        line, text = unread
+        out.unknown.append(
+            f"env.{e.name}: line {line} sets it with `{_shown(text, keep=60)}`, which jobc does not "
+            f"evaluate: the value the training step sees is not known, kept as {{{UNKNOWN}.{e.name}}}: "
+            "write its value"
+        )
+        return
     out.unknown.append(
         f"env.{e.name}: line {e.span.line} sets it on some paths only, or differently on others "
         f"(an `if`, a `case`, a loop), kept as {{{UNKNOWN}.{e.name}}}: write its value"
@@ -762,8 +771,11 @@ def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 for e in exports:
                     out.skip(e.span, f"export {e.name}={e.raw}", _computed(e))
             else:
+                unread = [(line, text) for n, line, text in facts.unevaluated if n == name]
+                before = [u for u in unread if u[0] <= step.span.line] or unread
                 for e in exports:
-                    env_unknown(out, e)  # the first one keeps the variable's place, as unknown
+                    # the first one keeps the variable's place, as unknown
+                    env_unknown(out, e, before[-1] if before else None)
             continue
         match = next(
             (e for e in reversed(exports) if e.value == value and e.span.line <= step.span.line), None

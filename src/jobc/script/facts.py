@@ -242,6 +242,9 @@ class ScriptFacts:
     commands: list[Command] = field(default_factory=list)
     expansions: list[Expansion] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
+    # variables the batch shell sets by a form the reader does not evaluate (`read B`, `for B in
+    # …`, `((B++))`), each with the line and the command's first line: unknown from there on
+    unevaluated: list[tuple[str, int, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     # (where a value was written, the command that runs it): a finding on the value names both
     origins: list[tuple[Span, Span]] = field(default_factory=list)

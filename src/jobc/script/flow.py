@@ -10,6 +10,7 @@ from pathlib import Path
 from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy, lazy_bytes
 from jobc.core.numbers import ascii_int
+from jobc.script import unevaluated
 from jobc.script import values as _values
 from jobc.script.decide import Decider
 from jobc.script.expand import Expander
@@ -53,6 +54,13 @@ _MAY_LAUNCH = lazy_bytes(
 )
 # a tilde-prefix bash expands: `~` or `~user` at a word's start, unquoted, up to a `/` or the end
 _TILDE = lazy(r"~[A-Za-z0-9._-]*(?=/|$)")
+# the builtins that set the variables they are given by name (`jobc.script.unevaluated`)
+_SETS_BY_NAME = frozenset({"read", "mapfile", "readarray", "printf", "wait", "getopts", "let"})
+# statements an arithmetic expression is looked for in, up to the statements they hold
+_ARITHMETIC_HOLDERS = frozenset(
+    {"command", "variable_assignment", "declaration_command", "compound_statement"}
+)
+_OWN_STATEMENTS = frozenset({"command_substitution", "process_substitution", "subshell"})
 _MAX_CALLS = 16  # functions followed inside one another
 _MAX_SOURCED = 8  # files followed through `source`
 _MAX_INSIDE = 8  # `bash -c` strings followed inside one another in a step's own shell
@@ -135,10 +143,17 @@ class Flow:
 
     def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
         kind = node.type
+        if (
+            kind in _ARITHMETIC_HOLDERS
+            and b"((" in bytes(node.text)
+            and (kind != "compound_statement" or node.children[0].type == "((")
+        ):
+            self.arithmetic(src, node)
         if kind == "command":
             self.command(stack, src, node, bg)
         elif kind == "declaration_command":
             self.expand.declaration(src, node)
+            self.declared(src, node)
             if self.inside:
                 self.inner_exports(src, node)
             keyword = node.children[0].type if node.children else ""
@@ -183,6 +198,10 @@ class Flow:
             self.branches(stack, src, node, bg)
         elif kind in ("for_statement", "while_statement", "c_style_for_statement", "until_statement"):
             # a loop body may run any number of times, none included: what it sets is unknown after
+            variable = node.child_by_field_name("variable") if kind == "for_statement" else None
+            if variable is not None:
+                # `for B in …` (and `select B in …`) sets B to each word in turn: not followed
+                self.not_evaluated([self.pos.text(variable, src)], src, node)
             state = self.branch(len(self.state.journal), complete=False)
             stack.append(("merge", state))
             stack.append(("branch_end", state))
@@ -446,6 +465,9 @@ class Flow:
             words = self.expand.words(src, arguments[1:])
             words_text = (name, *(w.text for w in words[:1]))
             self.state.setvar(CWD, self.expand.directory(words) if name == "cd" else None)
+        elif name in _SETS_BY_NAME:
+            names = unevaluated.sets(name, [self.pos.text(a, src) for a in arguments[1:]])
+            self.not_evaluated(names, src, node)
         elif name in _SETUP:
             # what an import may carry to launch.setup: the words as they run
             words = self.expand.words(src, arguments)
@@ -453,6 +475,49 @@ class Flow:
             tildes = _tildes(words, self.pos.raw)
         where = self.pos.where(node, src)
         self.record(Command(name, self.pos.text(node, src), where, words_text, known, self.sure(), tildes))
+
+    def not_evaluated(self, names: list[str], src: _values.Src, node: Any) -> None:
+        """Variables ``node`` sets by a form the walk does not evaluate (`read B`, `for B in …`,
+        `((B++))`): unknown from here on, never the value they had before; the batch shell's are
+        kept with the command that set them, for the import to say why it cannot read them."""
+        for name in names:
+            self.state.setvar(name, None)
+            if not self.inside and not self.expand.in_step:
+                text = self.pos.text(node, src).split("\n", 1)[0]
+                self.facts.unevaluated.append((name, self.pos.where(node, src).line, text))
+
+    def arithmetic(self, src: _values.Src, node: Any) -> None:
+        """`((B=3))`, `$((B++))`: the variables an arithmetic expression in ``node`` assigns."""
+        names: list[str] = []
+        stack = [node]
+        while stack:
+            cur = stack.pop()
+            if cur.type == "arithmetic_expansion" or (
+                cur.type == "compound_statement" and cur.children and cur.children[0].type == "(("
+            ):
+                names += unevaluated.arithmetic(self.pos.text(cur, src))
+            elif cur is node or cur.type not in _OWN_STATEMENTS:
+                stack.extend(cur.children)
+        if names:
+            self.not_evaluated(list(dict.fromkeys(names)), src, node)
+
+    def declared(self, src: _values.Src, node: Any) -> None:
+        """`declare -i B=2+3` (arithmetic) and `declare -n B=C` (another variable's name): values
+        the walk does not evaluate, but for an integer written in digits."""
+        options = [self.pos.text(c, src) for c in node.children if c.type == "word"]
+        why = unevaluated.declared(options)
+        if why is None:
+            return
+        names = []
+        for child in node.named_children:
+            name_node = child.child_by_field_name("name") if child.type == "variable_assignment" else None
+            value = child.child_by_field_name("value") if name_node is not None else None
+            nameref = "`-n`" in why
+            if name_node is not None and (
+                nameref or value is None or not self.pos.text(value, src).isdecimal()
+            ):
+                names.append(self.pos.text(name_node, src))
+        self.not_evaluated(names, src, node)
 
     def unset(self, src: _values.Src, node: Any) -> None:
         """`unset NAME …` (`-v` variables, the default; `-f` functions): no value from here on."""

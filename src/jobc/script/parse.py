@@ -147,7 +147,10 @@ def split_lines(text: str) -> list[str]:
 # A line that only prints or waits: one of these commands and short plain words, nothing bash
 # expands, no quote, nothing the secret rules look at. Long runs of them make a script huge.
 _PLAIN_NAMES = rb"echo|printf|date|hostname|nvidia-smi|sleep|true|pwd|ls|mkdir|touch"
-_PLAIN = lazy_bytes(rb"[ \t]*(?:" + _PLAIN_NAMES + rb")(?:[ \t]+[A-Za-z0-9_./,+%:-]{1,16})*[ \t]*")
+# (`printf -v NAME` sets a variable: no plain line)
+_PLAIN = lazy_bytes(
+    rb"(?![ \t]*printf[ \t]+-v)[ \t]*(?:" + _PLAIN_NAMES + rb")(?:[ \t]+[A-Za-z0-9_./,+%:-]{1,16})*[ \t]*"
+)
 # a script that defines a function or alias by one of those names runs it instead
 _REDEFINED = lazy_bytes(rb"(?:^|[\s;&|(])(?:function[ \t]+)?(?:" + _PLAIN_NAMES + rb")[ \t]*\(|alias[ \t]")
 RUN = 32  # plain lines in a row that are read as one
