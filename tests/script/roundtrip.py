@@ -308,7 +308,7 @@ def _compare(
             # shifted the launcher's words, and the script ran something else than it meant
             shifted = _shifted(listed)
             if (
-                not _names(what.split("\n")[0][:60], listed)
+                not _program_named(what, listed)
                 and not _program_unknown(listed)
                 and not other_step
                 and not shifted
@@ -340,6 +340,14 @@ def _compare(
             out.append(f"{inv.host}: {inv.target}: directory {inv.cwd!r} -> {other.cwd!r}")
         out += _env_differences(inv, other, listed)
     return out
+
+
+def _program_named(what: str, listed: list[str]) -> bool:
+    """Whether a listed line names a program the script ran: by its first 60 characters, or as the
+    script wrote the word it came from (`--rdzv_back_endpoint="$head:29400"`, which torchrun took
+    for its program when the value held a blank)."""
+    said = [line for line in listed if "for its program" in line]  # as written, it must say so
+    return _names(what.split("\n", 1)[0][:60], listed) or any(_written_as(what, line) for line in said)
 
 
 def _args_listed(script: tuple[str, ...], compiled: tuple[str, ...], listed: list[str]) -> bool:
@@ -419,7 +427,8 @@ def _counts(
     for key in sorted(set(ca) | {k for k in cb if (k[1], k[2]) in runs}):
         n, m = ca.get(key, 0), cb.get(key, 0)
         what = key[1].split(" ", 1)[1].split("\n")[0][:60]
-        if not m and (_names(what, listed) or (key[1] != carried and _steps_listed(listed))):
+        named = _program_named(key[1].split(" ", 1)[1], listed)
+        if not m and (named or (key[1] != carried and _steps_listed(listed))):
             continue  # a step the import lists as not carried
         if not m and any(k[1] == key[1] and k[0] == key[0] for k in cb) and _steps_listed(listed):
             continue  # the same program with other arguments: another step, listed

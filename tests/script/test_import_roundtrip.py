@@ -979,3 +979,41 @@ def test_a_step_after_an_exec_or_exit_the_batch_shell_runs_is_no_training_step(t
         near = round_trip(branch, tmp_path / f"branch{n}")
         assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--data", "/lustre/data"]
         assert not [line for line in near.listed if "batch shell before it" in line]
+
+
+def test_a_torchrun_word_with_a_blank_that_names_no_option_is_its_program(tmp_path: Path) -> None:
+    # found by the import fuzz target: argparse (torch/distributed/run.py's parser) takes a word
+    # that starts with `-`, names none of its options and holds a blank for a positional one, the
+    # program: `"--rdzv_back_endpoint=$head:29400"` with a blank in $head is torchrun's program,
+    # not an option it refuses
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\n"
+    )
+    script = head + b'srun torchrun --nproc_per_node=8 "--rdzv_back_endpoint=a b:29400" train.py\n'
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    spec = yaml.safe_load(outcome.spec or "")
+    assert spec["launch"]["program"] == "--rdzv_back_endpoint=a b:29400"
+    assert spec["launch"]["args"] == ["train.py"]
+    # computed when the job runs: refused, or the program when the value holds a blank; both said
+    computed = head + (
+        b'head_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)\n'
+        b'srun torchrun --nproc_per_node=8 --rdzv_back_endpoint="$head_node:29400" train.py\n'
+    )
+    (tmp_path / "computed").mkdir()
+    said = round_trip(computed, tmp_path / "computed")
+    assert said.unlisted == [], said.spec
+    line = next(x for x in said.listed if "--rdzv_back_endpoint" in x)
+    assert "torchrun refuses it" in line
+    assert "for its program" in line
+    # near miss: no blank, and no quotes to keep one: an option torchrun refuses, nothing more
+    for n, word in enumerate((b"--rdzv_back_endpoint=ab:29400", b"--rdzv_back_endpoint=$head_node:29400")):
+        near_script = head + b"srun torchrun --nproc_per_node=8 " + word + b" train.py\n"
+        (tmp_path / f"near{n}").mkdir()
+        near = round_trip(near_script, tmp_path / f"near{n}")
+        assert near.unlisted == [], near.spec
+        assert yaml.safe_load(near.spec or "")["launch"]["program"] == "train.py"
+        line = next(x for x in near.listed if "--rdzv_back_endpoint" in x)
+        assert "torchrun refuses it" in line
+        assert "for its program" not in line

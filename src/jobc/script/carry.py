@@ -223,6 +223,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
             if key in launcher.unknown:
                 why = _refused(launcher.name, f"`{word.raw}` read as the option and its value", key)
+                why += _blank_makes_program(launcher, word)
             nowhere = _set_nowhere(word.raw, facts)
             for said in nowhere:
                 why += f"; {said}; empty, the launcher reads the next word as this option's value"
@@ -515,6 +516,21 @@ def _refused(name: str, read: str, key: str) -> str:
     return (
         f"{refusal}, so the script's step starts no program; here {read}, the spec runs the program "
         "the rest of the line names, without it"
+    )
+
+
+def _blank_makes_program(launcher: Launcher, word: Word) -> str:
+    """An option torchrun does not have whose value the batch shell computes inside quotes
+    (`--rdzv_back_endpoint="$head:29400"`): argparse takes a word with a blank that names none of
+    its options for its program, so with a blank in what the value holds when the job runs, the
+    script's torchrun starts that word as its program instead of refusing it."""
+    entry = launchers.entry(launcher.name)
+    if entry is None or not entry.names or word.literal or '"' not in word.raw:
+        return ""
+    return (
+        f"; but should the value hold a blank when the job runs, {launcher.name} takes the whole word "
+        f"`{word.raw}` for its program (argparse reads a word with a blank as no option) and starts "
+        "that instead"
     )
 
 

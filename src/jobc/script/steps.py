@@ -512,6 +512,10 @@ class Steps:
                     i += 1
                 break
             name, eq, value = w.text.partition("=")
+            if kind is not None and kind.names and w.literal and " " in w.text and not kind.matches(name):
+                # argparse takes a word with a blank that names none of its options for a positional
+                # one (`"--rdzv_back_endpoint=a b"`): the launcher's program, as written
+                break
             key = _norm(name)
             if kind is not None and kind.names and name.startswith("--") and len(kind.matches(name)) == 1:
                 key = _norm(kind.matches(name)[0])  # a unique prefix (`--nn 2`) is that option
