@@ -306,7 +306,7 @@ def _compare(
             other_step = inv.target != carried and _steps_listed(listed)
             # a launcher option whose value the script sets nowhere, listed as such: empty, it
             # shifted the launcher's words, and the script ran something else than it meant
-            shifted = _shifted(listed)
+            shifted = _shifted(listed) or _split_onto(inv.target, inv.args, listed, carried)
             if (
                 not _program_named(what, listed)
                 and not _program_unknown(listed)
@@ -434,8 +434,8 @@ def _counts(
             continue  # the same program with other arguments: another step, listed
         if not m and any(k[1] == key[1] and k[0] == key[0] for k in cb) and _args_left_out(listed):
             continue  # the same program, with an argument the import left out and said so
-        if not m and _shifted(listed):
-            continue  # a launcher option read empty, listed as such: its words shifted (see _compare)
+        if not m and (_shifted(listed) or _split_onto(key[1], key[2], listed, carried)):
+            continue  # a launcher option read empty or split, listed as such: its words shifted
         if 0 < m < n and _names(what, listed) and _steps_listed(listed):
             continue  # two steps run the program alike: the compiled job runs one, the other is listed
         hosts = bool(n and m) or not (_hosts_listed(listed) or _nodes_unknown(listed))
@@ -447,6 +447,16 @@ def _counts(
 def _shifted(listed: list[str]) -> bool:
     """Whether the spec lists a launcher option whose value the script sets nowhere."""
     return any("is set nowhere in the script" in line for line in listed)
+
+
+def _split_onto(target: str, args: tuple[str, ...], listed: list[str], carried: str | None) -> bool:
+    """Whether a program the script ran and the compiled job does not is a word of a launcher
+    option's value split at its blanks, as the listing says it may be: the launcher took it for
+    its program, and the program the spec carries is among that program's arguments."""
+    if carried is None or target == carried or not carried.startswith("program "):
+        return False
+    said = any("bash splits the value the batch shell computes at blanks" in line for line in listed)
+    return said and carried.split(" ", 1)[1] in args
 
 
 def _nodes_unknown(listed: list[str]) -> bool:

@@ -1017,3 +1017,34 @@ def test_a_torchrun_word_with_a_blank_that_names_no_option_is_its_program(tmp_pa
         line = next(x for x in near.listed if "--rdzv_back_endpoint" in x)
         assert "torchrun refuses it" in line
         assert "for its program" not in line
+
+
+def test_a_launcher_value_split_at_its_blanks_is_said_to_make_the_next_word_the_program(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target: `--main_process_ip $head_node_ip`, unquoted, with a value
+    # the batch shell computes that holds several words (here every node's name: `head -n 1` is
+    # missing); accelerate takes the first for the address and starts the second as its program,
+    # with the script's program among its arguments, where the import ran the script's program
+    # without a word
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=01:00:00\n"
+        b"head_node_ip=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | tr '\\n' ' ')\n"
+    )
+    step = (
+        b"srun accelerate launch --num_processes 8 --num_machines $SLURM_NNODES "
+        b"--main_process_ip $head_node_ip --main_process_port 29500 train.py --epochs 3\n"
+    )
+    outcome = round_trip(head + step, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if "bash splits the value" in line]
+    assert len(said) == 1, outcome.listed
+    assert "--main_process_ip $head_node_ip" in said[0]
+    # near miss: quoted, the value stays one word (accelerate reads it whole); and a count of
+    # Slurm's, unquoted, holds no blank
+    quoted = head + step.replace(b"$head_node_ip", b'"$head_node_ip"')
+    (tmp_path / "quoted").mkdir()
+    near = round_trip(quoted, tmp_path / "quoted")
+    assert near.unlisted == [], near.spec
+    assert not [line for line in near.listed if "bash splits the value" in line]

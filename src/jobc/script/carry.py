@@ -229,6 +229,8 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 why += f"; {said}; empty, the launcher reads the next word as this option's value"
             if nowhere and step is not None:
                 why += _shifted_onto(launcher, key, word, step)
+            elif not nowhere:
+                why += _may_split(launcher, word, facts)
             # an option as written (`--nnodes 2`) names its launcher; a Hydra override
             # (`hydra.launcher.nnodes=2`) names itself
             shown = f"{launcher.name} {word.raw}" if word.raw.startswith("-") else word.raw
@@ -516,6 +518,27 @@ def _refused(name: str, read: str, key: str) -> str:
     return (
         f"{refusal}, so the script's step starts no program; here {read}, the spec runs the program "
         "the rest of the line names, without it"
+    )
+
+
+def _may_split(launcher: Launcher, word: Word, facts: ScriptFacts) -> str:
+    """An option's value that the batch shell computes and bash splits at blanks (unquoted:
+    `--main_process_ip $head_node_ip`, with head_node_ip=$(…)): should what it holds when the job
+    runs be several words, the launcher takes the first for the option's value and the next for
+    its program, which the script's step then starts with the program it meant among its
+    arguments. A count of Slurm's (`$SLURM_NNODES`) or arithmetic holds no blank."""
+    if word.literal or '"' in word.raw or "'" in word.raw:
+        return ""
+    computed = "$(" in word.text or "`" in word.text
+    computed = computed or any(
+        name in facts.final and facts.final[name] is None and not name.startswith("SLURM_")
+        for name in _read_bare(word.text.replace("$((", "(("))
+    )
+    if not computed:
+        return ""
+    return (
+        f"; unquoted, bash splits the value the batch shell computes at blanks: should it be several "
+        f"words, {launcher.name} takes the first for this option's value and the next for its program"
     )
 
 
