@@ -1048,3 +1048,24 @@ def test_a_launcher_value_split_at_its_blanks_is_said_to_make_the_next_word_the_
     near = round_trip(quoted, tmp_path / "quoted")
     assert near.unlisted == [], near.spec
     assert not [line for line in near.listed if "bash splits the value" in line]
+
+
+def test_a_command_substitution_continued_below_a_command_says_what_it_runs(tmp_path: Path) -> None:
+    # found by the import fuzz target: `echo "… $(hostname` continued over lines down to
+    # `srun python prep.py)"` runs prep.py in a step of its own; the listing showed the echo's
+    # first line only, so the program the script ran was named nowhere
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=01:00:00\n"
+    )
+    script = head + b'echo "node ($(hostname\nsrun python prep.py)) ready"\nsrun python train.py\n'
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if x.startswith("#   line 6: echo"))
+    assert "over lines 6–7 it runs: " in line
+    assert "srun python prep.py" in line
+    # near miss: on one line, the listing shows the whole command already
+    (tmp_path / "one").mkdir()
+    near = round_trip(head + b'echo "node $(hostname)"\nsrun python train.py\n', tmp_path / "one")
+    assert near.unlisted == [], near.spec
+    assert not [x for x in near.listed if "over lines" in x]

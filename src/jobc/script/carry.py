@@ -177,6 +177,9 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         if more and "\n" not in cmd.text:
             # a run of plain lines read as one (jobc.script.parse): say it once for all of them
             why = f"{why} (as are the {more} plain lines after it, to line {cmd.span.end_line})"
+        elif "\n" in cmd.text and ("$(" in cmd.text or "`" in cmd.text):
+            # listed by its first line: what its `$(…)` runs on the lines below is said too
+            why = f"{why}{_runs_below(cmd.text, cmd.span)}"
         out.skip(cmd.span, cmd.text, why)
     _unread(facts, out)
     exported = {e.name for e in facts.exports if e.exported}
@@ -839,9 +842,15 @@ def _computed(e: Export) -> str:
     why = "a value computed in the batch shell (not carried)"
     if "\n" not in e.raw:
         return why
-    runs = " ".join(e.raw.split())
+    return why + _runs_below(e.raw, e.span)
+
+
+def _runs_below(text: str, span: Span) -> str:
+    """What a text written over several lines runs, for a listing that shows its first line only
+    (a `$(…)` continued over lines: `echo "$(hostname\nsrun python x.py)"` runs x.py)."""
+    runs = " ".join(text.split())
     shown = runs if len(runs) <= _SHOWN else runs[: _SHOWN - 1] + "…"
-    return f"{why}; over lines {e.span.line}–{e.span.end_line} it runs: {shown}"
+    return f"; over lines {span.line}–{span.end_line} it runs: {shown}"
 
 
 _SHOWN = 240  # characters of a computed value's commands shown in its line of the listing
