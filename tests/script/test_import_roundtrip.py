@@ -1069,3 +1069,24 @@ def test_a_command_substitution_continued_below_a_command_says_what_it_runs(tmp_
     near = round_trip(head + b'echo "node $(hostname)"\nsrun python train.py\n', tmp_path / "one")
     assert near.unlisted == [], near.spec
     assert not [x for x in near.listed if "over lines" in x]
+
+
+def test_a_training_step_inside_a_loop_is_said_to_run_once_in_the_spec(tmp_path: Path) -> None:
+    # found by the import fuzz target: a packed sweep whose `"$lr"` a stray quote had cut off
+    # (`for lr in …; do srun … python sweep.py --lr … & done`): the script starts the step once
+    # each time round the loop, four times, and the spec once, without a word
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks=4\n#SBATCH --time=06:00:00\n"
+    script = head + (
+        b"for lr in 1e-3 3e-4 1e-4 3e-5; do\n  srun -N 1 -n 1 --exact python sweep.py --lr 1 &\ndone\nwait\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("runs inside the loop on line 5" in line for line in outcome.listed), outcome.listed
+    # near miss: the same step after the loop runs once, as the spec's
+    after = (
+        head + b"for lr in 1e-3 3e-4; do\n  echo $lr\ndone\nsrun -N 1 -n 1 --exact python sweep.py --lr 1\n"
+    )
+    (tmp_path / "after").mkdir()
+    near = round_trip(after, tmp_path / "after")
+    assert near.unlisted == [], near.spec
+    assert not [line for line in near.listed if "inside the loop" in line]

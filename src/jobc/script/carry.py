@@ -766,6 +766,14 @@ def _choice(facts: ScriptFacts, out: Derived, step: Step) -> None:
     out.choice = f"the training step is line {step.span.line}: {why}"
     if len(facts.steps) > 1:
         out.choice += f" ({len(facts.steps) - 1} other step(s) listed as not carried)"
+    if step.loop is not None:
+        out.skip(
+            step.span,
+            step.text,
+            f"runs inside the loop on line {step.loop}: the script starts this step once each time "
+            "round (several runs, or none), the spec runs it once; run the others as jobs of their "
+            "own (a job array)",
+        )
     for arm in step.arms:
         if arm.runs is True:
             out.choice += (

@@ -194,6 +194,9 @@ class Step:
     # `cd` on the step's own line (`cd /x && srun …`) or below a function that holds the step ran
     # before it
     after: int = 0
+    # the line of the innermost loop (`for`, `while`, `until`) around the step: it may run once
+    # for each time round, or never
+    loop: int | None = None
     # why the batch shell never reaches this step: an `exec` step or an `exit` before it that the
     # shell surely runs (exec replaces the shell, or, failing, ends it), or a line before it bash
     # cannot parse

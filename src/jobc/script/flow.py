@@ -104,6 +104,7 @@ class Flow:
         # `exit` it surely runs (exec replaces the shell, or, failing, ends it)
         self.ended: str | None = None
         self.children = 0  # shells of their own the walk is inside of (`bash -c '…'` in the batch shell)
+        self.loops: list[int] = []  # the lines of the loops the walk is inside of, innermost last
         self.arm_starts: list[int] = []  # where the steps of each arm being walked start
         steps.walk_inside = self.walk_inside
 
@@ -134,6 +135,8 @@ class Flow:
                 self.state.depth += 1
             elif kind == "child":
                 self.children += item[1]
+            elif kind == "loop_end":
+                self.loops.pop()
             elif kind == "pipe_end":
                 self.piped(*item[1:])
             elif kind == "arm_start":
@@ -203,6 +206,8 @@ class Flow:
                 # `for B in …` (and `select B in …`) sets B to each word in turn: not followed
                 self.not_evaluated([self.pos.text(variable, src)], src, node)
             state = self.branch(len(self.state.journal), complete=False)
+            stack.append(("loop_end",))
+            self.loops.append(self.pos.where(node, src).line)
             stack.append(("merge", state))
             stack.append(("branch_end", state))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(list(statements(node))) if runs(c))
@@ -412,6 +417,7 @@ class Flow:
             self.facts.steps.append(step)
             step.ended = self.ended
             step.after = len(self.facts.commands)
+            step.loop = self.loops[-1] if self.loops else None
             if step.exec_ and not background and self.ends_here():
                 self.ended = f"the `exec` on line {span.line} replaces the batch shell before it"
             step.inner += self.redirected(step, src, redirects or [])
