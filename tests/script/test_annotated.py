@@ -113,7 +113,7 @@ _READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-"}
 _IMPORT_NOT_YET = {
     "hpc2n_course_gres_placeholder_x.sh": {"gpus_per_node"},
     "lead_onegpu_standalone_branch.sh": {"mode"},
-    "prolong_64k_header_string_onenode.sh": {"mode", "program"},
+    "prolong_64k_header_string_onenode.sh": {"program"},
     "dgxc_hf_llama2_accelerate_pyxis.sh": {"gpus_per_node"},
 }
 

@@ -203,7 +203,8 @@ IMPORTED: dict[str, tuple[int, int, str | None, str | None, list[str] | None]] =
         "./train.py",
         ["--job.config_file", "./train_configs/llama3_8b.toml"],
     ),
-    "trap_bash_script.sh": (1, 4, None, None, None),
+    # a wrapper run once from the batch shell on 4 GPUs: torchrun inferred (and said so)
+    "trap_bash_script.sh": (1, 4, "torchrun", None, None),
     "uv_sync_in_step.sh": (2, 8, "srun", "train.py", []),
     # real scripts from public repositories
     # no GPU request, and its job name (cpu-ddp) and environment (pt_cpu) say it runs on CPUs:

@@ -35,6 +35,13 @@ INFERRED = [
     + "SCRIPT_TO_RUN=$1\napptainer run --nv --no-mount bind-paths --bind $PWD:/workspace img.sif \\\n"
     + '    /bin/bash -c "cd /workspace && $SCRIPT_TO_RUN"\n',
     ONE_PER_NODE.replace("--nodes=2", "--nodes=1") + 'RUN=$1\n"$RUN" --config c.yaml\n',
+    # the batch shell runs a script once whatever tasks are asked for: no layout, or one task a
+    # GPU that no srun uses (the form of KISTI's and NYU's guides: `bash scripts/lora.sh 4`,
+    # `./run_train.sh --multi-gpu 1`)
+    NO_TASKS.replace("--nodes=2", "--nodes=1") + 'RUN=$1\n"$RUN"\n',
+    NO_TASKS.replace("--nodes=2", "--nodes=1") + "source env.sh\nbash scripts/lora.sh 4\n",
+    NO_TASKS.replace("--nodes=2", "--nodes=1").replace("--gpus-per-node=8", "--gpus-per-node=2")
+    + "#SBATCH --ntasks-per-node=2\ncd /scratch/repo\n./run_train.sh --sif x.sif --multi-gpu 1\n",
 ]
 UNKNOWN = [
     # srun's default of one task says nothing of the kind
@@ -43,8 +50,6 @@ UNKNOWN = [
     ONE_PER_NODE + "srun enroot import docker://nvcr.io#nvidia/pytorch:24.01-py3\n",
     # the task count is computed when the job runs
     NO_TASKS + 'srun --ntasks-per-node="$PER" ./scripts/train.sh\n',
-    # the batch shell runs a computed command with no task layout asked for
-    NO_TASKS.replace("--nodes=2", "--nodes=1") + 'RUN=$1\n"$RUN"\n',
 ]
 
 
@@ -90,3 +95,37 @@ def test_a_launcher_the_text_shows_is_read_not_inferred() -> None:
 def test_the_imported_job_runs_what_the_script_runs(script: str, tmp_path: Path) -> None:
     outcome = round_trip(script.encode(), tmp_path)
     assert outcome.unlisted == [], outcome.spec
+
+
+# a script the batch shell runs once on a node of one GPU: one process, launch.mode srun's one task
+# source: HP2706/lolcats train_slurm.sh (the form; shortened)
+ONE_PROCESS = [
+    NO_TASKS.replace("--nodes=2", "--nodes=1").replace("--gpus-per-node=8", "--gpus-per-node=1")
+    + "bash env_setup.bash\nbash train.bash --model_type qwen\n",
+    NO_TASKS.replace("--nodes=2", "--nodes=1").replace("--gpus-per-node=8", "--gpus-per-node=1")
+    + "./run.sh --epochs 3\n",
+]
+
+
+@pytest.mark.parametrize("script", ONE_PROCESS)
+def test_a_script_run_once_on_one_gpu_is_one_process_inferred(script: str) -> None:
+    mode, notes = _mode(script)
+    assert mode == "srun"
+    assert any("launch.mode srun is inferred, not read" in n and "check it" in n for n in notes), notes
+
+
+def test_a_computed_command_in_front_of_a_program_stays_unknown_from_the_batch_shell() -> None:
+    # `$LAUNCHER train.py`: an interpreter or a launcher, the text does not say
+    script = NO_TASKS.replace("--nodes=2", "--nodes=1") + "LAUNCHER=$(./pick.sh)\n$LAUNCHER train.py\n"
+    mode, notes = _mode(script)
+    assert mode is None
+    assert not any("inferred, not read" in n for n in notes)
+
+
+def test_a_helper_script_run_as_a_file_is_the_step_only_when_nothing_else_trains() -> None:
+    base = NO_TASKS.replace("--nodes=2", "--nodes=1")
+    derived = imported(read_bytes((base + "./setup.sh\npython train.py\n").encode(), "job.sh"))
+    assert derived.data["launch"].get("program") == "train.py"
+    derived = imported(read_bytes((base + "./setup.sh --x 1\n").encode(), "job.sh"))
+    assert derived.data["launch"].get("program") is None
+    assert derived.data["launch"].get("mode") == "torchrun"

@@ -63,8 +63,19 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
         # sbatch reads such a directive only up to its `#` (JC816): the job gets that value, but
         # the script meant another, so the import takes neither
         facts = replace(facts, directives=[d for d in facts.directives if not (d.honoured and d.cut)])
+    pushed = [] if for_lint else _pushed_down_header(facts)
+    if pushed:
+        facts = replace(facts, directives=[replace(d, honoured=True) for d in facts.directives])
     name = _job_name(facts)
     out = Derived({"version": 1, "name": name, "resources": {}, "launch": {}})
+    if pushed:
+        first, last = pushed[0].span.line, pushed[-1].span.line
+        lines = f"line {first}" if first == last else f"lines {first}-{last}"
+        out.notes.append(
+            f"the script's #SBATCH lines ({lines}) are below its first command, where sbatch "
+            "ignores them (JC801): the job as written runs with Slurm's defaults; the import reads "
+            "them as the job's request, as `jobc lint --fix` moves them up"
+        )
     for c in cut:
         out.skip(
             c.span,
@@ -94,6 +105,16 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
     else:
         carry(facts, out, step)
     return out
+
+
+def _pushed_down_header(facts: ScriptFacts) -> list[Directive]:
+    """Directives that are the script's whole header pushed below a first command (`set -e`,
+    `module load` above them): sbatch reads none of them, so the job runs on Slurm's defaults,
+    but what the script asks for is plain. A late directive beside honoured ones (a lone
+    `#SBATCH` among the commands) is not such a header and stays ignored, as sbatch ignores it."""
+    if not facts.directives or any(d.honoured for d in facts.directives):
+        return []
+    return list(facts.directives)
 
 
 def _job_name(facts: ScriptFacts) -> str:
@@ -456,7 +477,23 @@ def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | 
     accelerate, deepspeed) is started, and one process per GPU it is not. The import
     takes launch.mode torchrun from that shape and says it is inferred, to be checked: a program
     that drives every GPU of its node from one process would want srun with one task."""
-    if not gpus or gpus < 2 or not _runs_a_script(step):
+    if gpus is None or not _runs_a_script(step):
+        return
+    if step.srun is None and step.started_by is None:
+        # the batch shell runs the script once, on the first node, whatever the tasks asked for
+        # (a computed command in front of a program it names, `$LAUNCHER train.py`, may be an
+        # interpreter or a launcher: that stays unknown)
+        if gpus < 2:
+            _infer_one_process(out, step, gpus)
+            return
+        _infer_torchrun(
+            out,
+            f"inferred from line {step.span.line}: one process from the batch shell on {gpus} GPUs",
+            f"line {step.span.line} runs, once from the batch shell, a script that uses the {gpus} "
+            "GPUs of its node, as a per-node launcher does; what it runs is not in the script",
+        )
+        return
+    if gpus < 2:
         return
     tasks, span, text = _tasks_per_node(facts, step, nodes)
     if span is None or text == _UNKNOWN_TASKS or tasks != 1:
@@ -466,6 +503,18 @@ def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | 
         f"inferred from line {span.line}: one task per node of {gpus} GPUs",
         f"line {span.line} asks one task per node on nodes of {gpus} GPUs, the way a per-node "
         f"launcher is started, and what line {step.span.line} runs is not in the script",
+    )
+
+
+def _infer_one_process(out: Derived, step: Step, gpus: int) -> None:
+    """A script run once from the batch shell on a node of one GPU (or none): one process, which is
+    what launch.mode srun starts with one task; said inferred, since what it runs is not read."""
+    out.mode, out.mode_known = "srun", True
+    out.sources[("launch", "mode")] = f"inferred from line {step.span.line}: one process on {gpus} GPU(s)"
+    out.notes.append(
+        f"launch.mode srun is inferred, not read: line {step.span.line} runs, once from the batch "
+        f"shell, a script whose program is not in the script, on a node of {gpus} GPU(s): one "
+        "process; check it"
     )
 
 

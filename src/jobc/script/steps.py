@@ -1223,6 +1223,9 @@ def _runs_another_file(step: Step, rest: list[Word], background: bool) -> bool:
         return False
     if len(rest) >= 2 and step.command in ("bash", "sh") and not rest[1].text.startswith("-"):
         return True
+    if rest[0].literal and "/" in rest[0].text and rest[0].text.endswith(_WRAPPER_SCRIPT):
+        # `./run_train.sh --model x`: a script of the job's, run as a file
+        return True
     return not rest[0].literal and bool(_VARIABLE_PATH.fullmatch(rest[0].raw.strip('"')))
 
 
