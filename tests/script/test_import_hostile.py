@@ -395,3 +395,25 @@ def test_the_arguments_after_one_left_out_keep_their_words_and_lines(
     args = yaml.safe_load(spec)["launch"]["args"]
     assert args == ["--a", "1", "--b", "2", "{unknown.FOO}", "--c", "3"]
     assert '- "{unknown.FOO}"  # line 5\n    - "--c"  # line 6\n' in spec
+
+
+@pytest.mark.parametrize("condition", ["", " ", "\t"])
+def test_an_if_without_a_condition_is_a_finding_not_an_internal_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], condition: str
+) -> None:
+    # found by the import fuzz target: `if ; then` (bash refuses it) is an empty command to the
+    # grammar, whose first word the reading of `test …` conditions looked for
+    script = tmp_path / "job.sh"
+    # (reduced from the fuzzed script: the grammar reads the empty command after a `then` it
+    # cannot read)
+    script.write_bytes(
+        HEAD.encode() + b"if true; th\xd7n\nif true; then\nif" + condition.encode() + b"; then\nfi\n"
+    )
+    code, _, err = _import(script, tmp_path / "spec.yaml", capsys)
+    assert "internal error" not in err
+    assert code in (0, 1)
+    # near miss: a `test` condition is still read
+    script.write_text(HEAD + "if test 1 -eq 2; then\n  srun python eval.py\nfi\nsrun python train.py\n")
+    code, spec, err = _import(script, tmp_path / "near.yaml", capsys)
+    assert code == 0, err
+    assert "never takes this arm" in spec

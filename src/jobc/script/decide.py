@@ -169,7 +169,8 @@ class Decider:
             got = self._test(inner[0])
         elif kind == "compound_statement" and len(inner) == 1 and self.text(node).startswith("(("):
             got = self._arith(inner[0])
-        elif kind == "command" and self.text(node).split(None, 1)[0] == "test":
+        elif kind == "command" and self.text(node).split(None, 1)[:1] == ["test"]:
+            # (`if ; then`: the grammar's empty command, which bash refuses, has no word)
             got = self._test_words(node.named_children[1:])
         if got is None:
             return None, written
