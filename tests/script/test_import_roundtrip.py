@@ -1090,3 +1090,26 @@ def test_a_training_step_inside_a_loop_is_said_to_run_once_in_the_spec(tmp_path:
     near = round_trip(after, tmp_path / "after")
     assert near.unlisted == [], near.spec
     assert not [line for line in near.listed if "inside the loop" in line]
+
+
+def test_lines_the_grammar_joins_to_a_word_it_takes_for_an_assignment_are_listed(tmp_path: Path) -> None:
+    # found by the import fuzz target: `KEN=x --nodes=1` runs the command `--nodes=1` (no name
+    # bash accepts before `=`), but the grammar took `--nodes=1` for an assignment and read on
+    # over the lines below, to `export HF_TOKEN=…` as the command's name: the export, which the
+    # program sees, was listed nowhere
+    script = (
+        b"#!/bin/bash\nKEN=hf_ab#SBATCH --nodes=1\n#SBATCH --time=04:00:00\n\n"
+        b"export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz012345fi\nsrun python train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if x.startswith("#   line 5: export HF_TOKEN="))
+    assert "jobc's bash grammar cannot read" in line
+    assert "hf_abc" not in (outcome.spec or "")  # the token is not written out
+    # near miss: a true assignment before the command ends at its line, and the export is read
+    fine = script.replace(b"--nodes=1", b"true")
+    (tmp_path / "fine").mkdir()
+    near = round_trip(fine, tmp_path / "fine")
+    assert near.unlisted == [], near.spec
+    assert not [x for x in near.listed if "grammar cannot read" in x]
+    assert any("line 5: export HF_TOKEN=… — left out, JC702" in x for x in near.listed), near.listed

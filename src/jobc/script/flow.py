@@ -153,6 +153,8 @@ class Flow:
         ):
             self.arithmetic(src, node)
         if kind == "command":
+            if node.start_point[0] != node.end_point[0] and src is self.pos.src:
+                self.misread(node)
             self.command(stack, src, node, bg)
         elif kind == "declaration_command":
             self.expand.declaration(src, node)
@@ -481,6 +483,21 @@ class Flow:
             tildes = _tildes(words, self.pos.raw)
         where = self.pos.where(node, src)
         self.record(Command(name, self.pos.text(node, src), where, words_text, known, self.sure(), tildes))
+
+    def misread(self, node: Any) -> None:
+        """A command the grammar reads on past the end of its line: after a word it takes for an
+        assignment that is none (`--nodes=1`, no name bash accepts), it goes on over the next lines,
+        comments and all, to a command name (`KEN=x --nodes=1` then, lines below, `export A=b`).
+        bash ends the command at its line (it runs `--nodes=1`): the lines below are read around."""
+        for child in node.named_children:
+            if child.type != "variable_assignment":
+                continue
+            name = child.child_by_field_name("name")
+            if name is not None and not _NAME.match(self.pos.text(name)):
+                first, last = child.start_point[0] + 1, node.end_point[0] + 1
+                if last > first and self.facts.unread is None:
+                    self.facts.unread = (first, last)
+                return
 
     def not_evaluated(self, names: list[str], src: _values.Src, node: Any) -> None:
         """Variables ``node`` sets by a form the walk does not evaluate (`read B`, `for B in …`,
