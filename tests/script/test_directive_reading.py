@@ -47,3 +47,14 @@ def test_a_word_cut_at_a_hash_is_a_warning_at_the_hash_and_the_import_leaves_it_
     derived = imported(read_bytes(path.read_bytes(), "job.sh"))
     assert derived.data["name"] == "job"  # the file's name, not `run`
     assert [u.line for u in derived.unmapped if "JC816" in u.why] == [3]
+
+
+def test_a_vertical_tab_or_form_feed_is_a_blank_to_sbatch() -> None:
+    # found by the import fuzz target: sbatch splits an #SBATCH line at what C's isspace() calls
+    # a blank (`_get_argument`), so `#SBATCH<FF>--nodes=4` asks for 4 nodes; jobc read no
+    # directive there and imported sbatch's default of one node
+    assert _directives("#SBATCH\f--nodes=4") == [("nodes", "4")]
+    assert _directives("#SBATCH --nodes=4\v--time=1:00:00") == [("nodes", "4"), ("time", "1:00:00")]
+    assert _directives('#SBATCH "--job-name=a\fb"') == [("job-name", "a\fb")]  # quoted, a character
+    # near miss: a character that is no blank to C glues the prefix to a word sbatch does not read
+    assert _directives("#SBATCH\x1c--nodes=4") == []

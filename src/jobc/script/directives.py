@@ -26,13 +26,15 @@ from jobc.tables.slurm_options import (
 
 PREFIX = "#SBATCH"
 
-_PLAIN_WORD = lazy(r"[^ \t\r]+")
+# sbatch's blanks are C's isspace(): a vertical tab and a form feed separate words too
+_BLANKS = " \t\r\v\f"
+_PLAIN_WORD = lazy(r"[^ \t\r\v\f]+")
 
 
 def is_directive(line: str) -> bool:
     # sbatch (22.05) reads `#SBATCH--job-name=x` and `#SBATCH-J x` too: it skips blanks after
     # the prefix but needs none; `#SBATCHX --job-name=x` it refuses outright.
-    return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t-")
+    return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t\v\f-")
 
 
 def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
@@ -170,14 +172,14 @@ def _words(line: str, offset: int) -> Iterator[tuple[str, int, int]]:
         return
     i, n = offset, len(line)
     while i < n:
-        while i < n and line[i] in " \t\r":
+        while i < n and line[i] in _BLANKS:
             i += 1
         if i >= n or line[i] == "#":
             return
         start = i
         out: list[str] = []
         quote = ""
-        while i < n and (quote or line[i] not in " \t\r"):
+        while i < n and (quote or line[i] not in _BLANKS):
             ch = line[i]
             if ch == "#" and not quote:
                 yield "".join(out), start, i  # the rest of the line is a comment to sbatch
