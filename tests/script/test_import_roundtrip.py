@@ -1113,3 +1113,21 @@ def test_lines_the_grammar_joins_to_a_word_it_takes_for_an_assignment_are_listed
     assert near.unlisted == [], near.spec
     assert not [x for x in near.listed if "grammar cannot read" in x]
     assert any("line 5: export HF_TOKEN=… — left out, JC702" in x for x in near.listed), near.listed
+
+
+def test_a_lone_backslash_line_after_a_finished_command_joins_nothing_to_it(tmp_path: Path) -> None:
+    # found by the import fuzz target: a line that ends a command (no `\`), then a line that is
+    # a lone `\`: bash ends the command at the first line's end and reads `--bf16`, below the
+    # `\`, as a command of its own; the grammar joined it to the command, and the spec passed
+    # --bf16 to the program
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+    script = head + b"srun python pretrain_gpt.py \\\n    --num-layers 32 Killed\n\\\n    --bf16\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["args"] == ["--num-layers", "32", "Killed"]
+    # near miss: the line above ends in `\` itself, and the lines join, as bash joins them
+    joined = script.replace(b"Killed\n", b"Killed \\\n")
+    (tmp_path / "joined").mkdir()
+    near = round_trip(joined, tmp_path / "joined")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["launch"]["args"][-1] == "--bf16"

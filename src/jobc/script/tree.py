@@ -46,6 +46,11 @@ def parse(raw: bytes) -> Any:
         # a `#` after a digit ends no word and starts no comment to bash (`--batch_size 64#`); the
         # grammar read the digits as the start of a number in a base (`16#ff`) and dropped the word
         raw = _DIGIT_HASH.sub(b"\x01", raw)
+    if b"\n\\" in raw:
+        # a line that is a lone `\` (a line continuation that starts the line) after a line that
+        # ends its command: bash ends the command at that line's end and joins the next line to
+        # nothing, a command of its own; the grammar joined it to the command above
+        raw = _LINE_START_CONTINUATION.sub(_unjoined, raw)
     # a byte-order mark that starts the file is JC811's: the grammar skips it, as sbatch does not
     start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     if _UNICODE_SPACE.search(raw, start) is not None:
@@ -54,6 +59,8 @@ def parse(raw: bytes) -> Any:
 
 
 _LONE_CR = lazy_bytes(rb"\r(?!\n)")
+# a backslash at a line's start before the line's end, with the backslashes that end the line above
+_LINE_START_CONTINUATION = lazy_bytes(rb"(\\*)\n\\(?=\r?\n)")
 # a backslash that escapes a space or a tab: one after an even run of backslashes (`\\ ` is an
 # escaped backslash, and the blank after it ends the word)
 _ESCAPED_BLANK = lazy_bytes(rb"(?<!\\)((?:\\\\)*)\\[ \t]")
@@ -66,6 +73,14 @@ _UNICODE_SPACE = lazy_bytes(
     rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe1\xa0\x8e|\xe2\x80[\x80-\x8b\xa8\xa9\xaf]|\xe2\x81\x9f"
     rb"|\xe3\x80\x80|\xef\xbb\xbf"
 )
+
+
+def _unjoined(m: Any) -> bytes:
+    """The line-start `\\` shown as a blank, unless the line above ends in a continuation itself
+    (an odd run of backslashes before its newline): then the two join as bash joins them."""
+    if len(m[1]) % 2:
+        return bytes(m[0])
+    return bytes(m[1]) + b"\n "
 
 
 def _bash_language() -> Any:
