@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from jobc.jobs.findings import Finding
+from jobc.jobs.lexicon import USER_INTERRUPT
 
 #: Signals that end a process on its own account (a crash), not a teardown or a kill from outside.
 CRASH = frozenset({"SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL"})
@@ -93,14 +94,17 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("child_died")
     if f.code == "L202":
         k.add("table")
-    if f.code == "S506":
+    if f.code == "S506" or (f.cls == "node_fail" and f.worded and f.node is not None and not f.inferred):
+        # srun's `Node failure on X`, slurmctld's words for the node it lost: the lost node named
         k.add("node_lost")
     if f.code == "P106":
         k.add("echo")
     if f.code in RECEIVED:
         k.add("received")
-    if f.code == "L225":
-        k.add("interrupt")
+    if f.code == "L225" or (
+        f.cls == "cancelled" and f.worded and f.evidence and USER_INTERRUPT.search(f.evidence[0].text)
+    ):
+        k.add("interrupt")  # the user's Ctrl-C, in a launcher's or a program's words
     if f.job is not None and f.cls in _JOB_ENDS:
         k.add("step_end" if "." in f.job else "job_end")
     return frozenset(k)

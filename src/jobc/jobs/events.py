@@ -44,6 +44,7 @@ MAX_LINE = 8192
 TRACEBACK_TAIL = 40
 TRACEBACK_WINDOW = 400  # lines an open traceback may wait for its exception line
 TABLE_LINES = 16  # lines after torchrun's "Root Cause" or "Failures:" read whatever they hold
+TAG_LINES = 8  # lines of one driver's sentence joined at most (its tag repeated on each)
 EVIDENCE_PER_EVENT = 6
 EVIDENCE_WIDTH = 400
 MAX_EVENTS = 50_000
@@ -71,6 +72,27 @@ _NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nran
 _EXIT_WORDS = re.compile(r"\bexit (?:code|status)\b|\breturn(?:ed)? code\b|non-zero", re.I)
 _CANNOT_START = ("missing_program", "import_error", "disk_full", "node_fail", "host_oom")
 _NOBODY = (None, None, None, None, None)
+#: A status report's field whose value is an exception line: torchx's replica `error_msg: ValueError:
+#: …`, a YAML or JSON `message: "RuntimeError: …"` (quoted or not)
+_FIELD_EXCEPTION = re.compile(
+    # (a field's name is one word, never a logging level: `WARNING: …` is a logger's line)
+    r"^\s{0,16}[\"']?(?!(?i:warn|warning|info|debug|note|hint|notice)\b)"
+    r"[A-Za-z][A-Za-z0-9_\-]{1,30}[\"']?:"
+    r"\s{1,8}[\"']?"
+    r"(?P<rest>(?P<type>(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}):.{0,2000})$"
+)
+#: ... in JSON, as torch elastic's error file holds it and torchx shows it (`structured_error_msg:
+#: '{"message": {"message": "ValueError: bad", "extraInfo": …}}'`)
+_JSON_EXCEPTION = re.compile(
+    r'"message": "(?P<rest>(?P<type>(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}): '
+    r'(?:[^"\\]|\\.){0,2000})"'
+)
+#: ... and its `hostname:` field (`    hostname: compute-1`), the host the process ran on
+_FIELD_HOST = re.compile(
+    r"^\s{0,16}(?:- )?[\"']?hostname[\"']?:\s{1,8}"
+    r"[\"']?(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})[\"']?,?\s*$"
+)
+FIELD_GAP = 6  # lines from a report's `hostname:` field to its error field, at most
 #: Source lines of a traceback's frames and code are no error of their own.
 _CODE = re.compile(
     r"^\s{0,40}(?:raise\b|File \"|except\b|from \S+ import|import |return |[A-Za-z_.]{1,80} = )"
@@ -256,6 +278,12 @@ class Scanner(Facts):
         self.table_lines: dict[str, Evidence] = {}
         self.table_root = False
         self.table_at: Evidence | None = None
+        # the `Failures:` section of a table, read as it goes: its line, and the block of the
+        # earliest failure it lists (fields, lines), which stands for the `Root Cause` section when
+        # the log holds none (a table cut before it)
+        self.failures_at: Evidence | None = None
+        self.failure: tuple[dict[str, str], dict[str, Evidence]] | None = None
+        self.root_told = False
         self._piece = 0
         self.current = 0  # the line being read
         self.abort_at: Evidence | None = None  # a C++ terminate line waiting for its what()
@@ -277,6 +305,9 @@ class Scanner(Facts):
         self.wrap: int | None = None  # the width the log was wrapped at, when it was
         self.weak = False  # that width is one few lines reach: a cut is joined on its own evidence
         self.wrapped: tuple[str, int, str] | None = None  # a line cut at that width, waiting for its rest
+        # a driver's tagged line whose sentence goes on under the same tag (path, number, line,
+        # tag, node, lines joined): dmesg's `NVRM: The NVIDIA GPU …` / `NVRM: (PCI ID: …) …`
+        self.tagged: tuple[str, int, str, str, str | None, list[tuple[int, str]]] | None = None
         # an exception line whose message may go on over the next lines (a hard-wrapped paste)
         self.cont: tuple[Event, tuple[Any, ...], int, str] | None = None
         # an error-like line no signature read, waiting one line for the rest of its message
@@ -292,6 +323,9 @@ class Scanner(Facts):
         # lines that follow its message may say what it was
         self.generic: tuple[Event, int, tuple[Any, ...]] | None = None
         self.spawn_child: tuple[str, int] | None = None
+        # a status report's `hostname:` field (torchx's replica), by line: the host of the error
+        # field after it
+        self.field_host: tuple[int, str] | None = None
 
     def learn(self, sample: Sequence[tuple[int, str]]) -> None:
         """Infer this file's prefix structure from a sample of its lines (the file's head), and the
@@ -319,6 +353,7 @@ class Scanner(Facts):
             or self.last_error_left > 0
             or self.cont is not None
             or self.wrapped is not None
+            or self.tagged is not None
             or self.held is not None
         )
 
@@ -344,7 +379,60 @@ class Scanner(Facts):
             if joined is None:
                 return
             number, raw = joined
+        self._read_joined(path, number, raw)
+
+    def _read_joined(self, path: str, number: int, raw: str) -> None:
+        for record in self._tag_join(path, number, raw):
+            self._read_record_of(*record)
+
+    def _read_record_of(self, path: str, number: int, raw: str, parts: Sequence[tuple[int, str]]) -> None:
+        """One record of one line or of several joined (`parts`, each line's number and text):
+        the lines it went on over are shown with what it stated, as context."""
+        before = len(self.events)
         self._read_piece(path, number, raw)
+        if len(parts) < 2:
+            return
+        more = [Evidence(path, n, _clip(t)) for n, t in parts[1:]]
+        for event in self.events[before:]:
+            if (event.statement or event.ev).line == number:
+                event.context.extend(more[: max(0, 16 - len(event.context))])
+
+    def _tag_join(
+        self, path: str, number: int, raw: str
+    ) -> list[tuple[str, int, str, list[tuple[int, str]]]]:
+        """A kernel driver's message whose sentence goes on over lines that repeat its tag (the
+        NVIDIA driver's `[ 1843.3] NVRM: The NVIDIA GPU 0000:b3:00.0` / `NVRM: (PCI ID: 10de:26b5)
+        installed in this system has` / `NVRM: fallen off the bus …`, dmesg indenting the lines
+        after the first, a syslog repeating its prefix) is one record, numbered by its first line:
+        the line a person points at is where the message begins. The records to read now."""
+        out: list[tuple[str, int, str, list[tuple[int, str]]]] = []
+        held, self.tagged = self.tagged, None
+        line: Line | None = None
+        if held is not None:
+            h_path, h_number, h_raw, tag, node, parts = held
+            line = prefixes.split(raw, self.model)
+            rest = normalize.tag_goes_on(tag, line.text)
+            if (
+                rest is not None
+                and line.node == node
+                and normalize.kernel_goes_on(raw)
+                and len(h_raw) + len(rest) < MAX_LINE
+            ):
+                joined, parts = f"{h_raw.rstrip()} {rest}", [*parts, (number, raw)]
+                if len(parts) < TAG_LINES and normalize.tagged(prefixes.split(joined, self.model).text):
+                    self.tagged = (h_path, h_number, joined, tag, node, parts)  # it goes on still
+                else:
+                    out.append((h_path, h_number, joined, parts))
+                return out
+            out.append((h_path, h_number, h_raw, parts))
+        if ": " in raw[:200] and normalize.KERNEL_RECORD.search(raw[:200]) is not None:
+            line = line or prefixes.split(raw, self.model)
+            head = normalize.tagged(line.text)
+            if head is not None and not lexicon.error_like(head[1], line.level):
+                self.tagged = (path, number, raw, head[0], line.node, [(number, raw)])
+                return out
+        out.append((path, number, raw, [(number, raw)]))
+        return out
 
     def _unwrap(self, path: str, number: int, raw: str) -> tuple[int, str] | None:
         """A line cut at the log's wrapping width is read with the line that continues it, as one
@@ -365,7 +453,7 @@ class Scanner(Facts):
             if goes_on:
                 number, raw = held[1], held[2] + raw
             else:
-                self._read_piece(held[0], held[1], held[2])
+                self._read_joined(held[0], held[1], held[2])
         # a piece that reaches the width again may go on over the next line too (a message of
         # three pieces and more)
         if len(piece) == self.wrap and len(raw) < MAX_LINE:
@@ -377,7 +465,10 @@ class Scanner(Facts):
         """The end of the log: a line still waiting for its rest is read as it is."""
         held, self.wrapped = self.wrapped, None
         if held is not None:
-            self._read_piece(*held)
+            self._read_joined(*held)
+        tagged, self.tagged = self.tagged, None
+        if tagged is not None:
+            self._read_record_of(tagged[0], tagged[1], tagged[2], tagged[5])
         if self.held is not None:
             self._guess(*self.held)
 
@@ -415,6 +506,10 @@ class Scanner(Facts):
         self._labels(line)
         if not self.launcher_seen and identity.LAUNCHER_LINE.search(raw[:2000]) is not None:
             self.launcher_seen = True
+        if " -H" in text or "-host" in text:
+            # a launcher's host list with slots: where each rank runs, as it places them
+            for rank, host in identity.slot_hosts(text[:MAX_LINE]).items():
+                self.slot_node.setdefault(rank, host)
         if line.writer is not None and "nranks" in text:
             self._nccl_comm(line.writer, text)
         if (
@@ -428,6 +523,8 @@ class Scanner(Facts):
             self.trace_left -= 1
         if "child_exception_type" in text:
             self.child_exec_at = number
+        if "ostname" in text[:40] and (h := _FIELD_HOST.match(text)) is not None:
+            self.field_host = (number, h.group("host"))
         if (
             line.node is not None
             and " -> " in text
@@ -451,7 +548,7 @@ class Scanner(Facts):
         if self.table_left > 0:
             if self._table_line(ev, line, text):
                 return
-            if self.table_root and "rank" in self.table:
+            if (self.table_root or self.failures_at is not None) and "rank" in self.table:
                 self._table_block(line)  # the table stopped before its end: what it said stands
         key = (line.task, line.rank, line.local_rank, line.node, line.writer)
         if self.cont is not None and self._continued(key, ev, line, text):
@@ -816,18 +913,38 @@ class Scanner(Facts):
         pid = re.search(r"\(pid: ([0-9]{1,10})\)", table.get("exitcode", ""))
         if rank is not None and pid is not None and len(self.pid_rank) < 65536:
             self.pid_rank.setdefault(pid.group(1), rank)
+        if not self.table_root and self.failures_at is not None:
+            if self.failure is None or _earlier(table, self.failure[0]):
+                self.failure = (table, where)
+            return
         if not self.table_root or self.table_at is None:
             return
         self.table_root = False
+        self.root_told = True
+        self._root_event(table, where, self.table_at, line)
+
+    def _root_event(
+        self,
+        table: dict[str, str],
+        where: dict[str, Evidence],
+        at: Evidence,
+        line: Line,
+        listed: bool = False,
+    ) -> None:
+        rank_m = _LEADING_INT.match(table.get("rank", ""))
+        rank = parse_int(rank_m.group(1)) if rank_m else None
+        host = table.get("host")
         fields = _table_fields(table, rank, host)
+        if listed:
+            # a failure the table lists, not the one its `Root Cause` names (cut off): which rank
+            # failed first is not said
+            fields["listed"] = True
         # the statement: the signal the traceback field names, else the exit code
         statement = where.get("traceback") if _SIGNAL_NUMBER.search(table.get("traceback", "")) else None
-        statement = statement or where.get("exitcode") or self.table_at
-        context = [*(where[k] for k in ("exitcode", "traceback") if k in where), self.table_at]
+        statement = statement or where.get("exitcode") or at
+        context = [*(where[k] for k in ("exitcode", "traceback") if k in where), at]
         context += [where[k] for k in ("rank", "host") if k in where]
-        root = _by_code("L202")
-        start = self.table_at
-        self._event(root, start, (start.line, 0), line, fields, statement=statement, context=context)
+        self._event(_by_code("L202"), at, (at.line, 0), line, fields, statement=statement, context=context)
 
     def table_from_flat(self, ev: Evidence, line: Line, rest: str) -> bool:
         """A table flattened onto its `Root Cause` line: its fields follow on the same line."""
@@ -1055,10 +1172,17 @@ class Scanner(Facts):
             if rest.strip() and self.table_from_flat(ev, line, rest):
                 return
             self.table_left, self.table, self.table_lines = TABLE_LINES, {}, {}
-            self.table_root, self.table_at = True, ev
+            self.table_root, self.table_at, self.failures_at = True, ev, None
             return
         if text.startswith("Failures:"):
             self.table_left, self.table, self.table_lines = TABLE_LINES, {}, {}
+            self.failures_at = ev
+            return
+        fx = _FIELD_EXCEPTION.match(text) if ":" in text[:40] else None
+        if fx is None and '"message": "' in text:
+            fx = _JSON_EXCEPTION.search(text[:MAX_LINE])
+        if fx is not None and _is_exception(fx.group("type")):
+            self._field_exception(ev, order, line, fx.group("rest"))
             return
         if (m := _LIGHTNING_WORLD.search(text)) is not None:
             self.world = self.world or parse_int(m.group(3))
@@ -1070,6 +1194,20 @@ class Scanner(Facts):
         if text.startswith(("sbatch: error: ", "salloc: error: ")):
             self.submit_said.append(ev)
         self._fallback(ev, order, line, text)
+
+    def _field_exception(self, ev: Evidence, order: tuple[int, int], line: Line, rest: str) -> None:
+        """A status report's field that holds a process's exception (torchx's replica `error_msg:
+        ValueError: …`, a YAML or JSON `message`): the exception, read as its own line, on the host
+        the report's `hostname:` field just named."""
+        node = line.node
+        if node is None and self.field_host is not None and 0 < ev.line - self.field_host[0] <= FIELD_GAP:
+            node = self.field_host[1]
+        inner = Line(line.task, line.rank, line.local_rank, rest, node, line.writer, line.level)
+        for sig in self.catalogue:
+            m = sig.search(rest)
+            if m is not None:
+                self._matched(sig, m, ev, order, inner)
+                return
 
     def _matched(
         self, sig: Signature, m: re.Match[str], ev: Evidence, order: tuple[int, int], line: Line
@@ -1108,7 +1246,10 @@ class Scanner(Facts):
         if sig.code == "P104":
             name = fields.get("type", "")
             if name.endswith("ChildFailedError"):
-                return  # torchrun's table follows, and is read on its own
+                # torchrun's table follows, and is read on its own (this line stands for it when
+                # the table was cut off, its traceback's header too)
+                self.child_failed = self.child_failed or (ev, order, line)
+                return
             if not _is_exception(name):
                 self._fallback(ev, order, line, line.text)
                 return
@@ -1407,6 +1548,12 @@ class Scanner(Facts):
             order, line, fields = self.abort_line
             self._event(_by_code("G306"), self.abort_at, order, line, fields, strength=2)
             self.abort_at = self.abort_line = None
+        if self.failures_at is not None and "rank" in self.table:
+            self._table_block(Line(None, None, None, ""))  # the log ends inside the `Failures:` list
+        if self.failure is not None and not self.root_told and self.failures_at is not None:
+            # the table was cut before its `Root Cause` section: a failure it lists is what is known
+            table, where = self.failure
+            self._root_event(table, where, self.failures_at, Line(None, None, None, ""), listed=True)
         if self.child_failed is not None and not any(e.sig is not None and e.sig.report for e in self.events):
             # torchrun said a worker failed, and no table or other report says which one
             ev, order, line = self.child_failed
@@ -1424,6 +1571,13 @@ class Scanner(Facts):
             lines=self.lines,
             compiled=self.compiled,
         )
+
+
+def _earlier(table: dict[str, str], than: dict[str, str]) -> bool:
+    """Whether a failure block's time (`2023-04-25_13:29:47`, the same clock and shape in one
+    table) is before another's: the first observed failure of those listed."""
+    a, b = table.get("time", ""), than.get("time", "")
+    return bool(a) and bool(b) and len(a) == len(b) and a < b
 
 
 def _table_fields(table: dict[str, str], rank: int | None, host: str | None) -> dict[str, Any]:

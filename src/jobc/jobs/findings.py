@@ -244,6 +244,9 @@ class Facts:
         self.rank_task: dict[int, int] = {}
         self.task_node: dict[int, str] = {}
         self.rank_node: dict[int, str] = {}
+        # a launcher's host list with slots (`horovodrun -H a:4,b:4`, `mpirun -H …`): the ranks it
+        # places on each host in turn, each host's slots filled before the next (rank -> host)
+        self.slot_node: dict[int, str] = {}
         # a shell's prompt before a command that prints the kernel's log (`[root@n1 ~]# dmesg -T`):
         # (file, line, host); the kernel's lines after it are that host's
         self.kernel_prompts: list[tuple[str, int, str]] = []

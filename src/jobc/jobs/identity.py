@@ -78,6 +78,8 @@ _NODE_IN_MESSAGE = re.compile(
     # node n02`, `Killing StepId=77.0 due to failed node n02`, `Removing failed node n02 from
     # JobId=77`, and a requeue's `due to failure of node n02`
     rf"|\b(?:on|due to|[Rr]emoving) failed node (?P<j>{_NAME})|\bfailure of node (?P<k>{_NAME})"
+    # and its node that stopped answering: `error: Nodes cn2 not responding, setting DOWN` (one node)
+    rf"|\bNodes? (?P<o>{_NAME}) not responding\b"
     # Hydra's proxy (MPICH's, Intel MPI's) tags its own lines with the node it runs on:
     # `[proxy:1:1@node2] HYD_spawn (…): execvp error on file …`
     rf"|\[proxy:[0-9]{{1,6}}(?::[0-9]{{1,6}})?@(?P<l>{_NAME})\]"
@@ -115,6 +117,8 @@ def place(facts: Facts, e: Event) -> Who:
     text = (e.statement or e.ev).text
     # (a local rank read from another line's report, spawn's process index, is an inference)
     inferred = local is not None and bool(fx.get("local_inferred"))
+    # (a failure a table lists, its `Root Cause` cut off: which rank failed first is not said)
+    inferred = inferred or bool(fx.get("listed"))
     if rank is None:
         rank, by_process = rank_of_process(facts, fx.get("pid"), line.writer)
         inferred = inferred or by_process
@@ -137,6 +141,8 @@ def place(facts: Facts, e: Event) -> Who:
     if node is None and rank is not None and task is None and tasks_are_ranks(facts):
         node = facts.task_node.get(rank)  # srun's report of the task that is this rank
         inferred = inferred or node is not None
+    if node is None and rank is not None and rank in facts.slot_node:
+        node, inferred = facts.slot_node[rank], True  # where the launcher's host list placed it
     if node is None and line.writer is not None and line.writer.startswith("pid "):
         node = facts.pid_node.get(line.writer[4:]) or None  # the host another prefix pairs it with
     if node is None and str(fx.get("job")) in facts.job_nodes:
@@ -373,3 +379,37 @@ def nth_host(nodelist: str, index: int) -> str | None:
                 return f"{prefix}{str(int(lo) + index).zfill(len(lo))}{suffix}"
             index -= n
     return None
+
+
+#: A launcher's host list with each host's slots: Horovod's `horovodrun -np 8 -H a:4,b:4`, Open
+#: MPI's `mpirun -H a:4,b:4` (`--host`), MPICH's `mpiexec -hosts a:4,b:4`
+_HOST_SLOTS = re.compile(
+    r"(?:^|\s)(?:-H|--hosts?|-hosts?)[ =](?P<hosts>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}:[0-9]{1,4}"
+    r"(?:,[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}:[0-9]{1,4}){0,255})(?=\s|$)"
+)
+_HOST_LAUNCHER = re.compile(r"(?:^|[\s/])(?:horovodrun|mpirun|mpiexec(?:\.hydra)?|orterun)\s")
+#: Options that place ranks otherwise than host by host (round robin over nodes, a rank file,
+#: so many per node): the host list says nothing of which rank is where
+_OTHER_MAPPING = re.compile(
+    r"--map-by[ =](?:node|ppr)|-npernode\b|--npernode\b|-rf\b|--rankfile\b|-bynode\b|-rr\b"
+)
+MAX_SLOTS = 65536
+
+
+def slot_hosts(text: str) -> dict[int, str]:
+    """The host of each rank a launcher's command line places by its host list (`horovodrun -np 8
+    -H gpu1:4,gpu2:4 python train.py`: ranks 0 to 3 on gpu1, 4 to 7 on gpu2, as Horovod, Open
+    MPI and Hydra fill each host's slots in turn); none when the line maps ranks otherwise."""
+    if _HOST_LAUNCHER.search(text) is None or _OTHER_MAPPING.search(text) is not None:
+        return {}
+    m = _HOST_SLOTS.search(text)
+    if m is None:
+        return {}
+    placed: dict[int, str] = {}
+    for item in m.group("hosts").split(","):
+        host, _, slots = item.rpartition(":")
+        for _ in range(int(slots)):
+            if len(placed) >= MAX_SLOTS:
+                return placed
+            placed[len(placed)] = host
+    return placed

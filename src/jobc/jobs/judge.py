@@ -392,12 +392,18 @@ def _summary(
             hup if sig == "SIGHUP" else ""
         )
     if e.kind == "torchrun-root-cause":
+        # (a table cut before its `Root Cause` section: a failure it lists, maybe not the first)
+        said = (
+            "torchrun's table (cut before its root cause) lists a failure"
+            if fx.get("listed")
+            else "torchrun's first observed failure"
+        )
         if code is not None:
-            return f"torchrun's first observed failure: {who} exited with {code} ({_exit_text(code)})"
+            return f"{said}: {who} exited with {code} ({_exit_text(code)})"
         if sig is not None:
-            return f"torchrun's first observed failure: {who} ended by {sig}"
+            return f"{said}: {who} ended by {sig}"
         # the table was cut off before its exitcode line (or never printed)
-        return f"torchrun's first observed failure: {who} failed; its exit code is not in the log"
+        return f"{said}: {who} failed; its exit code is not in the log"
     if cls == "time_limit":
         return f"the job reached its time limit ({_where(node)})"
     if cls == "preempted":

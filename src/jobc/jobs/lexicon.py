@@ -29,6 +29,15 @@ _DDP_UNUSED = (
     r"parameters that were not used in producing loss"
 )
 
+#: A user's interrupt, passed on by a launcher (Hydra's `Sending Ctrl-C to processes as requested`)
+#: or caught by a program (`Caught Ctrl-C`, `interrupted by user`): the run was stopped by its user,
+#: and the ends of processes that follow are that interrupt's.
+USER_INTERRUPT_WORDS = (
+    r"\b(?:[Ss]ending|[Ff]orwarding|[Pp]assing|[Rr]eceived|[Cc]aught|[Gg]ot) (?:a |the )?Ctrl-?C\b|"
+    r"\binterrupted by (?:the )?user\b"
+)
+USER_INTERRUPT = re.compile(USER_INTERRUPT_WORDS)
+
 #: Words that make a line look like an error when no signature reads it.
 FALLBACK = re.compile(
     r"(?<![A-Za-z])(?:[A-Z][A-Za-z0-9]{0,60}(?:Error|Exception)\b|Error\b|ERROR\b|Exception\b|FATAL\b|"
@@ -66,7 +75,13 @@ FALLBACK = re.compile(
     # was glued into another rank's output (`RuntimeErrorpred = model(imgs)` / `: ` / the message)
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
-    r"\bexceeded a memory resource limit\b|" + "|".join(BASH_NOT_FOUND_WORDS) + ")"
+    r"\bexceeded a memory resource limit\b|"
+    # a status report's field for a process's exit code that is not 0 (torchx's `(exit_code: 137)`)
+    r"\bexit_?code ?[:=] ?-?[1-9]|"
+    # slurmctld's node that stopped answering (`Node cn2 not responding`)
+    r"\bNodes? [A-Za-z0-9][A-Za-z0-9_.\-\[\],]{0,200} not responding\b|"
+    # a launcher or a program passing on (or catching) its user's interrupt: the run was stopped
+     + USER_INTERRUPT_WORDS + "|" + "|".join(BASH_NOT_FOUND_WORDS) + ")"
     # bash's `command not found` in the languages of its message catalogue
 )
 #: A line that is advice, a hedge, a warning, a metric or a recovery is never a failure of its own.
@@ -130,7 +145,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bNODE[ _]FAIL(?:URE)?\b|\b[Nn]ode failure\b|\b(?:on|due to) failed node\b|"
             # PBS's mother superior losing a sister node, Open MPI losing a node's daemon
             r"\bSISTER_EOF\b|requested job (?:terminate|die)\b|lost communication with (?:a remote|its|the "
-            r"following) daemon"
+            r"following) daemon|"
+            # slurmctld's node that stopped answering (`error: Nodes cn2 not responding, setting DOWN`)
+            r"\bNodes? [A-Za-z0-9][A-Za-z0-9_.\-\[\],]{0,200} not responding\b"
         ),
     ),
     # a step ended because one of its tasks failed: a report of that task's end
@@ -281,7 +298,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bCANCELL?ED\b|REQUEST_KILL_JOB|\bcancell?ed by\b|\bscancel\b|[Dd]eleted at request of|"
             # LSF's exit reasons for a bkill by the owner or an administrator
-            r"\bTERM_(?:FORCE_)?(?:OWNER|ADMIN)\b"
+            r"\bTERM_(?:FORCE_)?(?:OWNER|ADMIN)\b|" + USER_INTERRUPT_WORDS
+            # the user's Ctrl-C, passed on by a launcher or caught by a program
         ),
     ),
     (
@@ -300,7 +318,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "exit_code",
         re.compile(
             r"exit(?:ed)? with (?:exit )?(?:code|status):? ?-?[1-9]|non-zero (?:exit|status)|"
-            r"exit (?:code|status):? ?[1-9]|WEXITSTATUS [1-9]|MPI_ABORT was invoked"
+            r"exit (?:code|status):? ?[1-9]|WEXITSTATUS [1-9]|MPI_ABORT was invoked|"
+            # a status report's field (torchx's replica `(exit_code: 137)`, `exitcode=1`)
+            r"\bexit_?code ?[:=] ?-?[1-9]"
         ),
     ),
 )

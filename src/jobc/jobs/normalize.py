@@ -13,6 +13,9 @@ exactly); where only a few reach it (`weak_wrap_width`: two different lines at t
 length), a line at that width is joined to the next only when the cut itself says so
 (`continues`: it fell inside a token, and the rest cannot start a line); `split_flat_table`
 gives back the fields of a ChildFailedError table flattened onto its `Root Cause` line;
+`tagged` and `tag_goes_on` find a kernel driver's message split over lines that each repeat its
+tag (`NVRM: The NVIDIA GPU 0000:b3:00.0` / `NVRM: (PCI ID: 10de:26b5) installed in this system
+has` / `NVRM: fallen off the bus …`, dmesg indenting the lines after the first);
 `split_records` gives back the records one line holds (a text glued to a progress bar whose
 carriage return a paste lost, a whole log pasted on one line). The lines that continue a
 statement (`what():` after `terminate called`, `Last error:` after an NCCL error, `Exception
@@ -239,3 +242,47 @@ __all__ = [
     "weak_wrap_width",
     "wrap_width",
 ]
+
+
+#: A driver's message under its tag (`NVRM: …`): the tag, and the message after it.
+_TAGGED = re.compile(r"^\s{0,40}(?P<tag>[A-Za-z][A-Za-z0-9_\-]{1,30}): (?P<msg>\S.{0,4000})$")
+#: How a message that goes on over the next line ends: inside a sentence (no full stop, colon,
+#: closing bracket of a list), as `The NVIDIA GPU 0000:b3:00.0` does
+_SENTENCE_END = re.compile(r"[.!?:;\]}]\s*$")
+#: The rest of a sentence: a lower-case word or a parenthesis, never a field's or tag's own
+#: name (`error: …`, `task 0: …`), which starts a record of its own
+_REST_OF_SENTENCE = re.compile(r"^(?:\(|[a-z][a-z\-]{0,40}(?![A-Za-z0-9_\-]*:)(?:\s|$))")
+
+
+def tagged(text: str) -> tuple[str, str] | None:
+    """A driver's line (`NVRM: The NVIDIA GPU 0000:b3:00.0`) whose sentence goes on over the
+    next line: its tag and message, or None."""
+    m = _TAGGED.match(text)
+    if m is None or _SENTENCE_END.search(m.group("msg")) is not None:
+        return None
+    return m.group("tag"), m.group("msg")
+
+
+def tag_goes_on(tag: str, text: str) -> str | None:
+    """The rest of a tagged sentence, when `text` carries it under the same tag (`NVRM: fallen
+    off the bus and is not responding to commands.`), or None."""
+    m = _TAGGED.match(text)
+    if m is None or m.group("tag") != tag or _REST_OF_SENTENCE.match(m.group("msg")) is None:
+        return None
+    return m.group("msg")
+
+
+#: A kernel log's record: dmesg's time (`[ 1843.308145]`, `dmesg -T`'s `[Thu Nov 28 10:00:01 2026]`)
+#: or a syslog's `kernel: `. Only the kernel's drivers split one sentence over lines under a tag.
+KERNEL_RECORD = re.compile(
+    r"^\s{0,8}\[\s{0,12}[0-9]{1,10}\.[0-9]{1,9}\]|"
+    r"^\s{0,8}\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{1,2} [0-9:]{8} [0-9]{4}\]|\bkernel: "
+)
+#: dmesg's line of a record that goes on: indented to the text's column, with no time of its own
+_DMESG_GOES_ON = re.compile(r"^ {8,40}\S")
+
+
+def kernel_goes_on(raw: str) -> bool:
+    """Whether a line can carry the rest of a kernel record: dmesg's indented line, or a record
+    of the same log (a syslog repeats its prefix on every line)."""
+    return _DMESG_GOES_ON.match(raw) is not None or KERNEL_RECORD.search(raw[:200]) is not None

@@ -190,6 +190,10 @@ EXTRA_KEYWORDS = (
     "child_exception_type",
     # torchrun's command line (one node's launch makes its local ranks global)
     "torchrun ",
+    # a launcher's command line with its host list (`horovodrun -np 8 -H a:4,b:4`): where ranks run
+    "horovodrun ",
+    "mpirun ",
+    "mpiexec ",
     "torch.distributed.run ",
     "torch.distributed.launch ",
 )
@@ -223,6 +227,15 @@ FALLBACK_KEYWORDS = (
     "caused collective abort",
     "MPI_ERR_",
     "BAD TERMINATION",
+    # a user's interrupt passed on or caught (`Sending Ctrl-C to processes`, `interrupted by user`)
+    "Ctrl-C",
+    "CtrlC",
+    "interrupted by",
+    # slurmctld's node that stopped answering (`Node cn2 not responding`)
+    "not responding",
+    # a status report's exit code field (torchx's replica `(exit_code: 137)`)
+    "exit_code",
+    "exitcode=",
     "No such file or directory",
     "Permission denied",
     "[Errno",
