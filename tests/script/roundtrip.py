@@ -438,9 +438,9 @@ def _counts(
             continue  # a launcher option read empty or split, listed as such: its words shifted
         if 0 < m < n and _names(what, listed) and _steps_listed(listed):
             continue  # two steps run the program alike: the compiled job runs one, the other is listed
-        hosts = bool(n and m) or not (_hosts_listed(listed) or _nodes_unknown(listed))
+        hosts = bool(n and m) or not (_hosts_listed(listed) or _nodes_unknown(listed) or _header_read(listed))
         looped = _looped(listed) and key[1] == carried  # the spec runs once what a loop ran n times
-        if m != n and hosts and not _tasks_listed(listed) and not looped:
+        if m != n and hosts and not _tasks_listed(listed) and not looped and not _header_read(listed):
             out.append(f"{key[0]}: {key[1]} runs {n} time(s), {m} in the compiled job")
     return out
 
@@ -458,6 +458,13 @@ def _split_onto(target: str, args: tuple[str, ...], listed: list[str], carried: 
         return False
     said = any("bash splits the value the batch shell computes at blanks" in line for line in listed)
     return said and carried.split(" ", 1)[1] in args
+
+
+def _header_read(listed: list[str]) -> bool:
+    """Whether the spec says it reads as the job's request an #SBATCH header that sbatch ignores
+    (below the first command, JC801): the script ran with Slurm's defaults, the spec with the
+    header's tasks and nodes."""
+    return any("below its first command, where sbatch ignores them" in line for line in listed)
 
 
 def _looped(listed: list[str]) -> bool:

@@ -1131,3 +1131,22 @@ def test_a_lone_backslash_line_after_a_finished_command_joins_nothing_to_it(tmp_
     near = round_trip(joined, tmp_path / "joined")
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["launch"]["args"][-1] == "--bf16"
+
+
+def test_a_header_below_the_first_command_read_as_the_request_is_said_for_the_tasks(tmp_path: Path) -> None:
+    # found by the import fuzz target (seeds 915, 916): the import reads an #SBATCH header that
+    # sbatch ignores (below a first command, JC801) as the job's request and says so; the script
+    # as written runs one task with Slurm's defaults, the spec eight, which the judge asked to
+    # be said again in a line naming the tasks
+    body = (
+        b"#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\nsrun python train.py --epochs 2\n"
+    )
+    outcome = round_trip(b"#!/bin/bash\nset -e\n" + body, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("below its first command, where sbatch ignores them" in x for x in outcome.listed)
+    # near miss: the header above the command is read by sbatch too, and nothing of it is said
+    (tmp_path / "above").mkdir()
+    near = round_trip(b"#!/bin/bash\n" + body.replace(b"srun", b"set -e\nsrun"), tmp_path / "above")
+    assert near.unlisted == [], near.spec
+    assert not [x for x in near.listed if "sbatch ignores them" in x]
