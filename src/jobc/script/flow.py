@@ -17,6 +17,7 @@ from jobc.script.expand import Expander
 from jobc.script.facts import Arm, Assign, Command, Inner, Step, Trap, Word
 from jobc.script.signals import normalise
 from jobc.script.steps import (
+    NO_INTERPRETER,
     Steps,
     env_assigns,
     env_changes,
@@ -74,13 +75,16 @@ class _Inside:
     """A step whose own shell is being walked: whether its program was found yet, the directory
     the shell started in, and what it exported before the program."""
 
-    __slots__ = ("cwd", "exports", "filled", "step")
+    __slots__ = ("cwd", "exports", "filled", "step", "undo")
 
     def __init__(self, step: Step, cwd: Any) -> None:
         self.step = step
         self.cwd = cwd
         self.filled = step.launcher is not None or step.program is not None or step.module is not None
         self.exports: list[Assign] = []
+        # an executable taken as the program, to be given up for a launcher or a Python program
+        # later in the same shell: what the step held before it, and the command's text and place
+        self.undo: tuple[int, int, str, Span] | None = None
 
 
 class Flow:
@@ -672,14 +676,26 @@ class Flow:
             # each task of the step syncs the environment before the program starts
             step.syncs = self.pos.where(node, src) if src.pieces is None else self.pos.span(node, src)
             return
-        if inside.filled:
+        if inside.filled and not self.outranks(inside, rest):
             step.inner.append(Inner(text, span, "command"))
             return
+        if inside.filled and inside.undo is not None:
+            # `fi_info -p efa | head; … torchrun … train.py`: an executable run as it is, then a
+            # launcher or a Python program in the same shell (after it, or in another arm of an
+            # `if`): the launcher is the step's, as it outranks an executable among steps
+            inner, env, was, at = inside.undo
+            step.inner = [*step.inner[:inner], Inner(was, at, "command")]
+            del step.env[env:]
+            step.launcher = step.program = step.module = step.code = step.python = None
+            step.args = []
+        before = (len(step.inner), len(step.env))
         self.steps.program(step, rest)
         if step.launcher is None and step.program is None and step.module is None and step.code is None:
             step.inner.append(Inner(text, span, "command"))
             return
         inside.filled = True
+        ran_as_is = step.launcher is None and step.python == NO_INTERPRETER
+        inside.undo = (*before, text, span) if ran_as_is else None
         if step.uv_sync and step.syncs is None:
             step.syncs = self.pos.span(node, src)
         step.env += inside.exports + prefix + env_assigns(words)
@@ -706,6 +722,24 @@ class Flow:
             text = _values.text(value[0]) if known and value is not None else None
             span = self.pos.span(child, src)
             inside.exports.append(Assign(name, text, f"export {self.pos.text(child, src)}", span))
+
+    def outranks(self, inside: _Inside, rest: list[Word]) -> bool:
+        """Whether ``rest`` starts a launcher where the step's shell took an executable run as it
+        is for its program, or a Python program whose name says it trains where the executable's
+        does not (as they rank among steps)."""
+        if inside.undo is None or not rest:
+            return False
+        probe = Step(inside.step.span, "", None, (), None, None, False, None, None, [], {}, False, False, 0)
+        self.steps.program(probe, rest)
+        if probe.launcher is not None:
+            return True
+        target = probe.program or probe.module
+        return (
+            target is not None
+            and probe.python != NO_INTERPRETER
+            and trains_by_name(os.path.basename(target.text))
+            and not trains_by_name(inside.undo[2])
+        )
 
     def piped(self, src: _values.Src, node: Any, before: int, filled: bool) -> None:
         """After a pipeline: a step in it sends its output on (`srun … | tee log`)."""
