@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         print(summary(derived, facts, args.output), file=sys.stderr, end="")
         sys.stdout.write(text)
+        _partial(shown, len(refusals), "stdout")
         return Exit.FINDINGS if refusals else Exit.OK
     from jobc.core.atomic import replace
 
@@ -105,7 +106,20 @@ def run(args: argparse.Namespace) -> int:
         return Exit.ERROR
     # said once the spec is written: a write that failed is the one line of the answer
     print(summary(derived, facts, args.output), file=sys.stderr, end="")
+    _partial(shown, len(refusals), visible(args.output))
     return Exit.FINDINGS if refusals else Exit.OK
+
+
+def _partial(shown: str, refused: int, where: str) -> None:
+    """The last line when the script holds values sbatch, srun or bash refuses: the spec is
+    written all the same, without them, and the exit status (1) says it is partial."""
+    if refused:
+        print(
+            f"jobc import: {shown}: exit 1: the spec in {where} leaves out {refused} value(s) the script "
+            "holds that sbatch, srun or bash refuses (JC809, above, each listed as not mapped); "
+            "everything else was read",
+            file=sys.stderr,
+        )
 
 
 #: Characters bash reads as part of a word (its blanks are space and tab) that the shell grammar
