@@ -1,5 +1,6 @@
 """JC701 on a script's own words: a cache variable set to a node-local directory with the rest of
-its path computed by the job (`export HF_HOME=/mnt/bb/$USER`: a setup line of the spec)."""
+its path computed by the job (`export HF_HOME=/mnt/bb/$USER`: a setup line of the spec), and the
+job's log in a node's own directory (`#SBATCH --output=/tmp/%A.out`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,13 @@ FOUR = "#!/bin/bash\n#SBATCH -N 4\n#SBATCH -t 1:00:00\n"
         # near miss: a shared directory with the user's name, and the same cache on one node
         (FOUR + "export HF_HOME=/lustre/orion/$USER/hf\nsrun python train.py\n", []),
         (ONE + "export HF_HOME=/mnt/bb/$USER\nsrun python train.py\n", []),
+        # source: romxero/submission_scripts john_pak_submission_for_esm.sh (the form)
+        (ONE + "#SBATCH --output=/tmp/%a.esm.%A.out\npython fold.py\n", [(4, Severity.WARNING)]),
+        (FOUR + "#SBATCH -o /tmp/logs/%j/out.txt\nsrun python train.py\n", [(4, Severity.ERROR)]),
+        # near misses: a shared directory, a relative one, and a directory the job computes
+        (ONE + "#SBATCH --output=/lustre/logs/%A.out\npython fold.py\n", []),
+        (ONE + "#SBATCH --output=logs/%A.out\npython fold.py\n", []),
+        (ONE + "#SBATCH --output=$TMPDIR/%A.out\npython fold.py\n", []),
     ],
 )
 def test_node_local_outputs_of_a_script(tmp_path: Path, text: str, want: list[object]) -> None:

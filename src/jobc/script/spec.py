@@ -402,6 +402,11 @@ def _directives(facts: ScriptFacts, out: Derived, gpu_d: Directive | None, *, fo
         elif name in ("output", "error") and d.value:
             if for_lint:
                 out.put(("slurm", "extra", name), d.value, d.span, f"#SBATCH {d.text}")
+                logs = os.path.dirname(d.value)
+                if name == "output" and logs.startswith("/") and "$" not in logs:
+                    # where the job's log goes, for the storage rules (JC701: a node's own /tmp);
+                    # a `%j` directory is a directory all the same
+                    out.put(("storage", "logs"), logs, d.span, f"#SBATCH {d.text}")
             else:
                 logs = os.path.dirname(d.value)
                 if name == "output" and logs.startswith("/") and "%" not in logs and "$" not in logs:
