@@ -11,7 +11,7 @@ from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
 from jobc.script.facts import Expansion, Export, Word
 from jobc.script.tree import Positions, argument_nodes, descendants
-from jobc.script.variables import CWD, UNSET, Variables, file_name
+from jobc.script.variables import CWD, UNSET, Variables, file_name, file_name_as_written
 from jobc.tables.ranks import RUNTIME_NAME
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -591,11 +591,14 @@ class Expander:
         if destination is None:
             return
         words = self.words(src, [destination])
-        if len(words) != 1 or not words[0].literal or not words[0].text:
+        if len(words) != 1 or not words[0].text:
+            return
+        # a file under a variable's directory (`cat > $wd/run.sh`) is kept by its words as written
+        name = file_name(words[0].text) if words[0].literal else file_name_as_written(words[0].raw)
+        if name is None:
             return
         text = self._heredoc(src, redirected)
         if text is not None and _values.size((text,)) <= _values.MAX_VALUE:
-            name = file_name(words[0].text)
             self.state.setvar(name, (text,))
             self.written[name] = (src, redirected)
             self.read_written.pop(name, None)

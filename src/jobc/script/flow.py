@@ -407,7 +407,7 @@ class Flow:
             self.record(Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words)))
             self.run_text(stack, field(rest[2]), span, child=True)
             return
-        written = self.steps.written(rest) if not self.inside and self.state.budget > 0 else None
+        written = self.steps.written(rest, words[:i]) if not self.inside and self.state.budget > 0 else None
         if written is not None:
             # `bash run.sh` in the batch shell, of a file the script wrote: its commands run here
             self.record(Command(os.path.basename(rest[0].text), text, span, tuple(w.text for w in words)))

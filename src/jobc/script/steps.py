@@ -16,7 +16,7 @@ from jobc.script.expand import Expander
 from jobc.script.facts import Assign, Inner, Launcher, Step, Word
 from jobc.script.tree import Positions, dash_c, field, runs, statements
 from jobc.script.tree import parse as parse_tree
-from jobc.script.variables import CWD, UNSET, Variables, file_name
+from jobc.script.variables import CWD, UNSET, Variables, file_name, file_name_as_written
 from jobc.tables import launchers as _launchers
 from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
 
@@ -314,7 +314,7 @@ class Steps:
             at = first.span if first.placed or last.placed else _between(first, last)
             step.inner.append(Inner(" ".join(w.raw for w in rest[:shell]), at, kind))
             rest = rest[shell:]
-        written = self.written(rest)
+        written = self.written(rest, words[:i])
         if written is not None:
             self.walk_text(step, written, span, None)
             if srun is not None and self.ran is not None:
@@ -410,20 +410,31 @@ class Steps:
             return
         self.walk_text(step, field(word), span, args)
 
-    def written(self, words: list[Word]) -> _values.Field | None:
+    def written(self, words: list[Word], front: list[Word] | None = None) -> _values.Field | None:
         """The text of a file the script wrote (`cat > run.sh <<EOF … EOF`) that ``words`` run:
-        `bash run.sh`, `sh ./run.sh`, `./run.sh`; or the heredoc a shell reads its commands from
-        (`bash <<EOF … EOF`, `apptainer exec IMG bash -s <<EOF`). None for any other command."""
+        `bash run.sh`, `sh ./run.sh`, `./run.sh`, `bash $wd/run.sh` (the same words it was written
+        to), `singularity exec -B "$wd:/workdir" IMG /workdir/run.sh` (through the container's bind,
+        from the ``front`` words); or the heredoc a shell reads its commands from (`bash <<EOF …
+        EOF`, `apptainer exec IMG bash -s <<EOF`). None for any other command."""
         self.ran = None
         i = 1 if words and os.path.basename(words[0].text) in ("bash", "sh") else 0
         if i and self.stdin is not None and all(_SHELL_STDIN.match(w.text) for w in words[1:]):
             # no script named, no -c: the shell reads its commands from its standard input
             return self.stdin
-        if i >= len(words) or not words[i].literal or words[i].text.startswith("-"):
+        if i >= len(words) or words[i].text.startswith("-"):
             return None
-        if i == 0 and "/" not in words[0].text:
+        path = words[i].text if words[i].literal else words[i].raw
+        host = _through_binds(path, front or [])
+        if not words[i].literal and host is None:
+            name = file_name_as_written(path)
+        elif host is not None:
+            name = file_name(host) if "$" not in host else file_name_as_written(host)
+        elif i == 0 and "/" not in path:
             return None  # a command by name is looked up on PATH, not in the directory
-        name = file_name(words[i].text)
+        else:
+            name = file_name(path)
+        if name is None:
+            return None
         value = self.state.vars.get(name)
         if value is None or len(value) != 1:
             return None
@@ -1069,6 +1080,29 @@ def past_env_options(words: list[Word], i: int) -> int:
         else:
             return i
     return i
+
+
+def _through_binds(path: str, front: list[Word]) -> str | None:
+    """The host path of ``path`` inside a singularity or apptainer container the ``front`` words
+    start, through their binds (`-B "$wd:/workdir"`, `--bind a:/x,b:/y`): `/workdir/run.sh` is
+    `$wd/run.sh`; None when no bind maps it."""
+    if not path.startswith("/"):
+        return None
+    runner = next(
+        (k for k, w in enumerate(front) if os.path.basename(command_name(w)) in _CONTAINER_EXEC), None
+    )
+    if runner is None:
+        return None
+    for k in range(runner + 1, len(front) - 1):
+        if front[k].text not in ("-B", "--bind"):
+            continue
+        value = front[k + 1]
+        for bind in (value.text if value.literal else value.raw.strip('"')).split(","):
+            host, colon, inside = bind.partition(":")
+            inside = inside.split(":", 1)[0].rstrip("/")
+            if colon and inside and (path == inside or path.startswith(inside + "/")):
+                return host.rstrip("/") + path[len(inside) :]
+    return None
 
 
 def filled_in(front: list[Word], rest: list[Word]) -> list[Word]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int, is_digits
 from jobc.script import values as _values
 
@@ -23,6 +24,8 @@ CWD = " cwd"
 # a file the script writes (`cat > run.sh <<EOF … EOF`), followed the same way: its text, under a
 # name no shell variable can have
 _FILE = " file:"
+# a path under a variable's directory, the rest written out: `$wd/run.sh`, `${OUT}/x/run.sh`
+_UNDER_VARIABLE = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))(/[\w.+/-]+)")
 # exported variables a step's snapshot holds at most: past this, the values at the step are not
 # kept (the import then reads each export's last value, said so)
 _MAX_SNAPSHOT = 2000
@@ -214,6 +217,16 @@ class Variables:
 def file_name(path: str) -> str:
     """The name a written file's text is kept under (`./run.sh` and `run.sh` are one file)."""
     return _FILE + os.path.normpath(path)
+
+
+def file_name_as_written(raw: str) -> str | None:
+    """The name a file written under a variable's directory (`cat > $wd/run.sh`, `"${OUT}/run.sh"`)
+    is kept under: the variable's name and the rest as written, so that the same words read it
+    again (`bash $wd/run.sh`); None for any other computed path."""
+    m = _UNDER_VARIABLE.fullmatch(raw.strip('"'))
+    if m is None:
+        return None
+    return file_name("$" + (m.group(1) or m.group(2)) + m.group(3))
 
 
 def alternatives(name: str, ways: list[Any], *, optionish: bool = False) -> tuple[_values.Value | None, bool]:
