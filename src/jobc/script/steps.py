@@ -55,6 +55,8 @@ _LAUNCHER_FLAGS = frozenset(
         "tee_output",
     }
 )
+# srun's other spellings of its options (its man page: `--tasks-per-node` is `--ntasks-per-node`)
+_SRUN_ALIASES = {"tasks-per-node": "ntasks-per-node"}
 # env's options that take the next word as their value (`env -u NAME`, `env -C DIR`); written
 # together (`-uNAME`) or with `=` (`--unset=NAME`) they are one word
 _ENV_VALUED = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
@@ -483,6 +485,7 @@ class Steps:
                 text = _values.text(tuple(w.segs))
             if text.startswith("--") and len(text) > 2:
                 name, eq, value = text[2:].partition("=")
+                name = _SRUN_ALIASES.get(name, name)
                 if eq:
                     options[name] = self.part(w, len(text) - len(value))
                 elif name in SRUN_FLAGS or i + 1 >= len(words):
