@@ -103,8 +103,13 @@ def _matches(want: str, got: object) -> bool:
 # fairseq_fsdp_sbatch_nospace.sh runs one task per node of a helper script the batch does not
 # hold (`srun --label fairseq_fsdp.sh` on 8 GPUs a node); whether that task starts a worker per
 # GPU (torchrun, as annotated) or drives all eight itself is not in the script: unknown. So for
-# aisg_llmfoundry_bashc_wrapper_2nodes.sh, whose launcher is in a wrapper script it does not hold
-_READ_OTHERWISE = {"fairseq_fsdp_sbatch_nospace.sh": "-"}
+# aisg_llmfoundry_bashc_wrapper_2nodes.sh, whose launcher is in a wrapper script it does not hold;
+# dawn_apptainer_srun_launch_from_helper_2x4_clean.sh starts its program with a command
+# that setup_apptainer.sh, a file it sources and jobc cannot read, sets: srun or nothing, not known
+_READ_OTHERWISE = {
+    "fairseq_fsdp_sbatch_nospace.sh": "-",
+    "dawn_apptainer_srun_launch_from_helper_2x4_clean.sh": "-",
+}
 
 
 # the import's misses of b4 to b7 (docs/scripts-accuracy.md) no change has answered yet, by the
@@ -115,6 +120,17 @@ _IMPORT_NOT_YET = {
     "lead_onegpu_standalone_branch.sh": {"mode"},
     "prolong_64k_header_string_onenode.sh": {"program"},
     "dgxc_hf_llama2_accelerate_pyxis.sh": {"gpus_per_node"},
+    # b16, b17 and b19: srun's 4 tasks per node read as 4 GPUs on nodes that give GPUs without a
+    # request (the annotator wrote the 0 the script asks Slurm for)
+    "datacomp_srun_per_task_accel_bind_fixed_port_requeue_nosignal.sh": {"gpus_per_node"},
+    # a wrapper script the file does not hold (`apptainer exec … ./pyrun.sh`) is not the program
+    "olcf_frontier_apptainer_srun_8tasks_pyrun_wrapper_4nodes_clean.sh": {"program"},
+    # a Ray cluster its helper scripts start: their srun steps are taken for the training step,
+    # not the driver the batch shell runs after them
+    "olcf_frontier_vllm_ray_apptainer_hf_home_nvme_4nodes.sh": {"mode", "program"},
+    # `eval $cmd` of a command read from a file when the job runs, and `sleep 1000 &`: no step
+    "proteintransformer_array_eval_cmd_onegpu_clean.sh": {"mode"},
+    "uit_doc_b_usr1_trap_cleanup_bg_wait_onecore_clean.sh": {"mode"},
 }
 
 
