@@ -10,7 +10,6 @@ from pathlib import Path
 
 from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
-from jobc.script import pycode as _pycode
 from jobc.script import values as _values
 from jobc.script.expand import Expander
 from jobc.script.facts import Assign, Inner, Launcher, Step, Word
@@ -682,6 +681,9 @@ class Steps:
         interpreter's own arguments (`python -c "from torch.distributed.run import main; main()"
         --nproc_per_node=4 train.py`). The code is parsed, never run; code the batch shell
         expands into (`"…$N…"`) gives torchrun and nothing more."""
+        # (Python's parser is loaded only for a script that gives code with -c)
+        from jobc.script import pycode as _pycode
+
         code = words[at]
         text = code.text if code.literal else code.raw[1:-1] if code.raw[:1] in "'\"" else code.raw
         built = _pycode.torchrun_command(text)
