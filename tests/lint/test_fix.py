@@ -611,3 +611,20 @@ def test_show_fixes_lists_each_file_and_rule(tmp_path: Path, capsys: pytest.Capt
     assert main(["lint", str(spec), "--fix", "--show-fixes"]) == 0
     assert "jobc lint: fixed nothing" in capsys.readouterr().err
     assert main(["lint", str(spec), "--show-fixes"]) == 2
+
+
+def test_a_late_directive_with_a_shell_value_is_not_moved(tmp_path: Path) -> None:
+    # source: a BDPDDM array job that sets QOS and TIME in an `if` and then writes them as
+    # `#SBATCH --time=$TIME` (the form): sbatch reads no shell value, so moved up the line would ask
+    # for the text `$TIME`; the finding stays, without a fix
+    script = tmp_path / "job.sh"
+    head = "#!/bin/bash\n#SBATCH --nodes=1\nTIME=1:00:00\n"
+    script.write_text(head + "#SBATCH --time=$TIME\npython t.py\n", encoding="utf-8")
+    late = [f for f in lint_path(script).findings if f.code == "JC801"]
+    assert [f.fix for f in late] == [None]
+    assert not fix_path(script, config=Config(), unsafe=True).changed
+    # near miss: a value written out is moved as before
+    script.write_text(head + "#SBATCH --time=2:00:00\npython t.py\n", encoding="utf-8")
+    assert fix_path(script, config=Config(), unsafe=False).after.startswith(
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=2:00:00\n"
+    )

@@ -49,7 +49,7 @@ FIX = Repair(
     "moves the line, unchanged, below the directives sbatch reads; not a line after a command "
     "continued with a backslash, which the line ends (without it the next line would join that command), "
     "nor one with a word that is no option or an option sbatch may not know (read, sbatch could "
-    "refuse the script)",
+    "refuse the script), nor one with a shell value (`--time=$TIME`), which sbatch would read as its text",
     "scripts",
 )
 
@@ -111,6 +111,10 @@ def _move(line: int, text: str, target: int, lines: list[str]) -> Fix | None:
         return None  # the last line has no line end to take with it
     if refused(text):
         return None  # sbatch would refuse the script for a word that is no option: read, it ends the job
+    if "$" in text or "`" in text:
+        # `#SBATCH --time=$TIME` below an `if` that sets TIME: sbatch reads no shell value, so moved
+        # up it would ask for the text `$TIME` (refused, or read as another value: JC107)
+        return None
     before = lines[line - 2] if line >= 2 else ""
     if (len(before) - len(before.rstrip("\\"))) % 2:
         # the line above goes on (a backslash at its end): bash reads this comment as its end, and
