@@ -49,6 +49,9 @@ HEAVY_STDLIB = (
     "contextlib",  # `jobc.lint.live.using` is a class of its own
     "importlib.util",  # tree-sitter's binding is found and made by importlib's bootstrap
 )
+# what `pathlib` imports beyond the interpreter's start; a lint of a script named on the command
+# line needs none of it (a spec's `extends:` is followed with pathlib)
+NO_PATHLIB = ("pathlib", "urllib", "ipaddress", "ntpath")
 # the spec model's validation machinery and the YAML readers that are not the plain one
 SPEC_MODEL = ("jobc.spec.model", "jobc.spec.explain", "jobc.reader.fastyaml", "pydantic", "jsonschema")
 
@@ -142,6 +145,9 @@ def test_a_clean_script_loads_the_bash_parser_and_nothing_else_from_outside(tmp_
     # bash is asked through os alone, and tree-sitter's binding is loaded without its package's
     # __init__ (which imports typing); the script path's modules import typing only for checkers
     assert under(modules, ("subprocess", "typing")) == set()
+    # a named file's path is read as text (jobc.core.paths): no pathlib, with the URL parser and
+    # the IP address classes behind it
+    assert under(modules, NO_PATHLIB) == set()
 
 
 def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
@@ -153,6 +159,7 @@ def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
     assert under(modules, (*SPEC_MODEL, "ruamel", "yaml")) == set()
     assert under(modules, HEAVY_STDLIB) == set()
     assert under(modules, ("subprocess", "typing")) == set()
+    assert under(modules, NO_PATHLIB) == set()  # it sources no file and names no launcher config
     # it has no trap, exec, --signal, late or cut directive, \r\n or non-ASCII text
     assert rule_modules(modules, "facts-absent") == set()
     assert "jobc.lint.suppress" not in modules  # nor a `jobc:` marker

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 from jobc.core.diagnostics import Finding
 from jobc.core.lazyre import lazy_bytes
+from jobc.core.paths import plain
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
+    from jobc.core.paths import PathArg
     from jobc.lint.config import Config
     from jobc.lint.pipeline import Override, Result
 
@@ -37,12 +40,14 @@ def config(path: str | None, select: str | None, ignore: str | None) -> Config:
     known = set(RULES)
     try:
         if path is not None:
+            from pathlib import Path
+
             p = Path(path)
             if not p.is_file():
                 raise CommandError(f"--config {path}: no such file or directory")
             conf = cfg.load(p, known)
         else:
-            found = cfg.find(Path.cwd())
+            found = cfg.find(os.getcwd())
             conf = cfg.load(found, known) if found else cfg.Config()
         if select is not None:
             conf.select = cfg.check_selectors([select], known, "--select")
@@ -76,14 +81,20 @@ def looks_like_spec(path: Path) -> bool:
     return bool(_NAME_KEY.search(head) and _SECTION_KEY.search(head))
 
 
-def spec_files(paths: Sequence[str], skipped: list[Path] | None = None) -> Iterator[Path]:
+def spec_files(paths: Sequence[str], skipped: list[Path] | None = None) -> Iterator[PathArg]:
     """The files to lint: each path given, and in each directory its specs, profiles and sbatch
-    scripts; YAML files of a directory that are not specs go to `skipped`."""
+    scripts; YAML files of a directory that are not specs go to `skipped`.
+
+    A file named is given as its path's text, as `pathlib` would print it (the lint of one file
+    does not import `pathlib`); the files found in a directory are `Path`s."""
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
+        text = plain(raw)  # what pathlib would ask about: `""` is `.`, `job.sh/` is `job.sh`
+        if os.path.isdir(text):
+            from pathlib import Path
+
             from jobc.script.detect import walk_candidate
 
+            path = Path(raw)
             depth = len(path.parts)  # a found path's parts below the directory, as relative_to's
             candidates = sorted(
                 p
@@ -102,15 +113,15 @@ def spec_files(paths: Sequence[str], skipped: list[Path] | None = None) -> Itera
                 other = f" ({len(candidates)} YAML files that are not job specs)" if candidates else ""
                 raise CommandError(f"{raw}: a directory with no job specs and no sbatch scripts in it{other}")
             yield from found
-        elif path.is_file():
-            yield path
-        elif path.exists():
+        elif os.path.isfile(text):
+            yield text
+        elif os.path.exists(text):
             raise CommandError(f"{raw}: not a regular file")
         else:
             raise CommandError(f"{raw}: no such file or directory")
 
 
-def lint_one(path: Path, conf: Config, overs: list[Override], profile: Path | None = None) -> Result:
+def lint_one(path: PathArg, conf: Config, overs: list[Override], profile: Path | None = None) -> Result:
     from jobc.lint.scripts import lint_path
 
     try:
@@ -146,6 +157,8 @@ def add_spec_arguments(parser: Any, example: str) -> None:
 
 def lint_spec(args: Any) -> Result:
     """Lint the one spec a command was given, with its overrides and the project config."""
+    from pathlib import Path
+
     conf = config(args.config, None, None)
     path = Path(args.spec)
     if not path.is_file():

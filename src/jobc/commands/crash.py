@@ -16,7 +16,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Released before a report is built: room for the traceback's text when memory ran out.
 RESERVE_BYTES = 256 * 1024
@@ -90,6 +93,7 @@ def summary(exc: BaseException) -> str:
 def report_dirs() -> list[Path]:
     """Where a report may go, in order: the user's cache directory, then the temporary one."""
     import tempfile
+    from pathlib import Path  # here: every run imports this module, and pathlib costs a lint 3 ms
 
     cache = os.environ.get("XDG_CACHE_HOME", "")
     temporary = Path(tempfile.gettempdir())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from jobc.commands import Exit
 from jobc.commands.common import (
@@ -20,9 +19,11 @@ from jobc.core.diagnostics import Finding, Severity
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
     from typing import Any
 
     from jobc.commands.argv import LintArgs
+    from jobc.core.paths import PathArg
     from jobc.lint.config import Config
     from jobc.lint.fix import Outcome
 
@@ -134,7 +135,11 @@ def run(args: argparse.Namespace | LintArgs) -> int:
                 f"key): {shown}; name a file to lint it anyway",
                 file=sys.stderr,
             )
-        profile = Path(args.profile) if args.profile else None
+        profile = None
+        if args.profile:
+            from pathlib import Path
+
+            profile = Path(args.profile)
         if profile is not None and not profile.is_file():
             raise CommandError(f"--profile {args.profile}: no such file or directory")
         findings: list[Finding] = []
@@ -184,8 +189,12 @@ def run(args: argparse.Namespace | LintArgs) -> int:
     return Exit.FINDINGS if any(f.severity >= threshold for f in findings) else Exit.OK
 
 
-def _fix(args: argparse.Namespace | LintArgs, files: list[Path], conf: Config, profile: Path | None) -> Exit:
+def _fix(
+    args: argparse.Namespace | LintArgs, files: list[PathArg], conf: Config, profile: Path | None
+) -> Exit:
     """`--fix` / `--diff`: fix each file in memory, then write it (or print the diff)."""
+    from pathlib import Path
+
     from jobc.core.text import visible_lines
     from jobc.lint.fix import diff, fix_path
 
@@ -196,7 +205,8 @@ def _fix(args: argparse.Namespace | LintArgs, files: list[Path], conf: Config, p
     failed = False
     trees = _trees(args.paths)
     seen: set[Path] = set()
-    for path in files:
+    for named in files:
+        path = Path(named)
         if path.resolve() in seen:
             continue
         seen.add(path.resolve())

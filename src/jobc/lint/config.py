@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
 
 from jobc.core.diagnostics import Severity
 from jobc.core.lazyre import lazy
+from jobc.core.paths import parent, plain
 from jobc.core.record import field, record
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
+
+    from jobc.core.paths import PathArg
 
 
 class ConfigError(Exception):
@@ -41,23 +45,36 @@ _MAY_HOLD_TOOL_JOBC = lazy(
 )
 
 
-def find(start: Path) -> Path | None:
-    """The nearest `.jobc.toml`, or `pyproject.toml` holding a [tool.jobc] table."""
-    for directory in (start, *start.parents):
-        dot = directory / ".jobc.toml"
-        if dot.is_file():
-            return dot
-        pyproject = directory / "pyproject.toml"
-        if pyproject.is_file():
+def find(start: PathArg) -> Path | None:
+    """The nearest `.jobc.toml`, or `pyproject.toml` holding a [tool.jobc] table.
+
+    Every lint asks, and most find nothing: the directories are walked as text, and `pathlib` is
+    imported only for a file found."""
+    directory = plain(start)
+    while True:
+        if os.path.isfile(os.path.join(directory, ".jobc.toml")):
+            return _found(directory, ".jobc.toml")
+        pyproject = os.path.join(directory, "pyproject.toml")
+        unreadable = False  # a pyproject.toml that cannot be read does not stop the walk at .git
+        if os.path.isfile(pyproject):
             try:
                 text = _text(pyproject)
                 if _MAY_HOLD_TOOL_JOBC.search(text) and "jobc" in _tool(_parse(pyproject, text)):
-                    return pyproject
+                    return _found(directory, "pyproject.toml")
             except ConfigError:
-                continue
-        if (directory / ".git").exists():
-            break
-    return None
+                unreadable = True
+        if not unreadable and os.path.exists(os.path.join(directory, ".git")):
+            return None
+        up = parent(directory)
+        if up == directory:
+            return None
+        directory = up
+
+
+def _found(directory: str, name: str) -> Path:
+    from pathlib import Path
+
+    return Path(directory) / name
 
 
 def _tool(raw: dict[str, Any]) -> dict[str, Any]:
@@ -66,18 +83,19 @@ def _tool(raw: dict[str, Any]) -> dict[str, Any]:
     return tool if isinstance(tool, dict) else {}
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: PathArg) -> dict[str, Any]:
     return _parse(path, _text(path))
 
 
-def _text(path: Path) -> str:
+def _text(path: PathArg) -> str:
     try:
-        return path.read_text("utf-8")
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
 
 
-def _parse(path: Path, text: str) -> dict[str, Any]:
+def _parse(path: PathArg, text: str) -> dict[str, Any]:
     import tomllib
 
     try:
@@ -114,7 +132,7 @@ def load(path: Path, known_codes: set[str]) -> Config:
             if not isinstance(value, str) or not value.strip() or "\0" in value:
                 raise ConfigError(f"{path}: profile must be the path of a cluster profile")
             # relative to the file that says it, as `extends:` is relative to its spec
-            cfg.profile = str(path.parent / value) if not Path(value).is_absolute() else value
+            cfg.profile = str(path.parent / value) if not os.path.isabs(value) else value
         elif key == "ledger":
             if not isinstance(value, str) or not value.strip() or "\0" in value:
                 raise ConfigError(f"{path}: ledger must be a directory path")

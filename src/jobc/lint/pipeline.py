@@ -5,8 +5,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 
+from jobc.core import paths
 from jobc.core.diagnostics import DataPath, Edit, Finding, Fix, Hit, Related, Severity, Span
 from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
@@ -17,8 +17,10 @@ from jobc.spec.context import Context
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
+    from jobc.core.paths import PathArg
     from jobc.lint.suppress import Suppression
     from jobc.spec.plain import JobSpec
 
@@ -262,7 +264,7 @@ class Run:
 
 
 def lint_file(
-    path: Path,
+    path: PathArg,
     *,
     config: Config | None = None,
     overrides: list[Override] | None = None,
@@ -277,7 +279,7 @@ def lint_file(
     return lint_source(main, path, config=config, overrides=overrides or [])
 
 
-def lint_source(main: _source.Source, path: Path, *, config: Config, overrides: list[Override]) -> Result:
+def lint_source(main: _source.Source, path: PathArg, *, config: Config, overrides: list[Override]) -> Result:
     run = Run(main, overrides)
     result = Result(main.file, sources=run.layers)
     _check(run, result, path)
@@ -287,7 +289,7 @@ def lint_source(main: _source.Source, path: Path, *, config: Config, overrides: 
     return result
 
 
-def _check(run: Run, result: Result, path: Path) -> None:
+def _check(run: Run, result: Result, path: PathArg) -> None:
     main = run.layers[0]
     run.source_problems(main)
     if not main.ok or any(p.code == "JC001" for p in main.problems):
@@ -351,9 +353,15 @@ def _check(run: Run, result: Result, path: Path) -> None:
     _validate(run, result, merged, path)
 
 
-def _load_chain(run: Run, path: Path) -> bool | None:
+def _load_chain(run: Run, spec_path: PathArg) -> bool | None:
+    current = run.layers[0]
+    if not isinstance(current.data, dict) or current.data.get("extends") is None:
+        return True  # no profile to follow (a profile itself, a spec that names none)
+    from pathlib import Path
+
+    path = Path(spec_path)
     seen = {_resolve(path)}
-    current, current_path = run.layers[0], path
+    current_path = path
     while isinstance(current.data, dict) and current.data.get("extends") is not None:
         target = current.data["extends"]
         if not isinstance(target, str) or not target.strip():
@@ -494,7 +502,7 @@ def _display_path(current: _source.Source, current_path: Path, target: str) -> s
     key = (os.path.dirname(current.file), target)
     shown = _DISPLAYED.get(key)
     if shown is None:
-        shown = os.path.normpath(Path(current.file).parent / target)
+        shown = os.path.normpath(os.path.join(paths.parent(current.file), target))
         if len(_DISPLAYED) >= 256:
             _DISPLAYED.clear()
         _DISPLAYED[key] = shown
@@ -584,7 +592,7 @@ def _apply(data: dict[str, Any], over: Override) -> str | None:
     return None
 
 
-def _validate(run: Run, result: Result, merged: dict[str, Any], path: Path) -> None:
+def _validate(run: Run, result: Result, merged: dict[str, Any], path: PathArg) -> None:
     from jobc.spec import fastcheck
     from jobc.spec.plain import JobSpec
 
@@ -596,7 +604,7 @@ def _validate(run: Run, result: Result, merged: dict[str, Any], path: Path) -> N
         return
     spec = JobSpec.build(merged)
     own = run.layers[0].data if isinstance(run.layers[0].data, dict) else {}
-    ctx = Context(spec=spec, data=merged, spec_dir=str(path.parent), own=own)
+    ctx = Context(spec=spec, data=merged, spec_dir=paths.parent(path), own=own)
     result.spec, result.context = spec, ctx
     if not _requirements(run, ctx):
         return

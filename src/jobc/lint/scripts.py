@@ -11,8 +11,7 @@ from.
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from jobc.core import paths
 from jobc.core.diagnostics import Finding, Fix, Hit, Related, Severity, Span
 from jobc.lint.config import Config
 from jobc.lint.pipeline import (
@@ -32,12 +31,15 @@ from jobc.tables.slurm_options import SPEC_PATH
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from jobc.core.paths import PathArg
     from jobc.script.facts import ScriptFacts
     from jobc.script.spec import Derived
 
 
 def lint_path(
-    path: Path,
+    path: PathArg,
     *,
     config: Config | None = None,
     overrides: list[Override] | None = None,
@@ -51,26 +53,27 @@ def lint_path(
     again before anything is written.
     """
     config = config or Config()
-    if path.suffix.lower() not in _source.SPEC_SUFFIXES:
+    if paths.suffix(path).lower() not in _source.SPEC_SUFFIXES:
         # (a spec's lint does not load the script package to learn that YAML is not a script)
         from jobc.script.detect import HEAD, looks_like_script
 
         if data is None:
             try:
-                data = path.read_bytes()
+                with open(path, "rb") as handle:
+                    data = handle.read()
             except OSError:
                 data = None  # lint_file reports why the file cannot be read
         # a script is read once: the bytes that show it is one are the bytes that are parsed
         if data is not None and looks_like_script(data[:HEAD]):
             return lint_script(path, config=config, display=display, profile=profile, data=data)
     if data is not None:
-        main = _source.parse_bytes(data, display if display is not None else str(path))
+        main = _source.parse_bytes(data, display if display is not None else paths.plain(path))
         return lint_source(main, path, config=config, overrides=overrides or [])
     return lint_file(path, config=config, overrides=overrides, display=display)
 
 
 def lint_script(
-    path: Path,
+    path: PathArg,
     *,
     config: Config,
     display: str | None = None,
@@ -80,13 +83,14 @@ def lint_script(
     from jobc.script import bashcheck
 
     if data is None:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     # bash's check of the script starts now, so that it runs while the reader is imported
     bashcheck.ahead_of_script(data)
     from jobc.script.parse import read_bytes
 
     try:
-        facts = read_bytes(data, display or str(path), path.parent)
+        facts = read_bytes(data, display or paths.plain(path), paths.parent(path))
     finally:
         bashcheck.drop_ahead()
     main = _source.Source(facts.file, "\n".join(facts.lines))
@@ -100,7 +104,7 @@ def lint_script(
 
 
 def _check(
-    run: Run, result: Result, facts: ScriptFacts, path: Path, *, config: Config, profile: Path | None
+    run: Run, result: Result, facts: ScriptFacts, path: PathArg, *, config: Config, profile: Path | None
 ) -> None:
     from jobc.script.spec import derive
 
@@ -109,7 +113,11 @@ def _check(
         run.emit("JC800", Hit((), problem.message, severity=severity, span=problem.span))
     if not facts.readable and not facts.directives:
         return
-    chosen = profile if profile is not None else (Path(config.profile) if config.profile else None)
+    chosen = profile
+    if chosen is None and config.profile:
+        from pathlib import Path
+
+        chosen = Path(config.profile)
     layer = _profile(run, chosen) if chosen is not None else None
     if chosen is not None and layer is None:
         return
@@ -156,7 +164,7 @@ def _problem(file: str, message: str) -> Finding:
     return Finding("JC006", meta.name, meta.severity, message, file, Span.point(1, 1))
 
 
-def _context(derived: Derived, layer: _source.Source | None, path: Path) -> Context | None:
+def _context(derived: Derived, layer: _source.Source | None, path: PathArg) -> Context | None:
     from jobc.spec import fastcheck
     from jobc.spec.plain import JobSpec
 
@@ -172,7 +180,7 @@ def _context(derived: Derived, layer: _source.Source | None, path: Path) -> Cont
         if not fastcheck.valid(merged, "JobSpec"):
             return None
     spec = JobSpec.build(merged)
-    return Context(spec=spec, data=merged, spec_dir=str(path.parent), own=derived.data)
+    return Context(spec=spec, data=merged, spec_dir=paths.parent(path), own=derived.data)
 
 
 def _minimal(derived: Derived) -> dict[str, object]:

@@ -7,13 +7,11 @@ alias bombs, depth) is reported here as a finding at the parser's position; noth
 from __future__ import annotations
 
 import functools
-import itertools
 import re
-import warnings
-from pathlib import Path
 
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
+from jobc.core.paths import plain
 from jobc.core.record import field, record
 from jobc.reader import yamlguard
 from jobc.reader.locate import MapPos, Pos, SeqPos
@@ -22,6 +20,8 @@ from jobc.reader.scalars import plain_string_problem
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
+
+    from jobc.core.paths import PathArg
 
 SPEC_SUFFIXES = (".yaml", ".yml")  # a file named so is YAML (a spec or a profile), never a script
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
@@ -70,10 +70,10 @@ class _Limit(Exception):
         self.path = path
 
 
-def read(path: Path, display: str | None = None) -> Source:
+def read(path: PathArg, display: str | None = None) -> Source:
     """Read and parse a file. Raises OSError only for files that cannot be read at all."""
-    name = display if display is not None else str(path)
-    with path.open("rb") as fh:
+    name = display if display is not None else plain(path)
+    with open(path, "rb") as fh:
         # a spec is a few kilobytes: a read of up to the limit at once made a buffer of a
         # megabyte for each file, which cost several times the reading of the spec
         raw = fh.read(_FIRST_READ)
@@ -177,6 +177,9 @@ def parse_text(text: str, name: str) -> Source:
 def _read_documents(text: str) -> list[Any] | SourceProblem:
     """ruamel's documents (two at most: enough to refuse the file), or the problem that stopped
     it, in its words."""
+    import itertools
+    import warnings
+
     from ruamel.yaml import YAML
     from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from jobc.core.lazyre import lazy_bytes
+from jobc.core.paths import suffix
 from jobc.reader.source import SPEC_SUFFIXES
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from jobc.core.paths import PathArg
 
 SCRIPT_SUFFIXES = (".sh", ".sbatch", ".slurm", ".bash")
 _SHELL_SHEBANG = lazy_bytes(rb"^#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:ba|da|k|z|tc|c|a|fi)?sh\b")
@@ -14,16 +18,17 @@ _DIRECTIVE = lazy_bytes(rb"^#SBATCH[ \t]", re.M)
 HEAD = 1 << 16  # the bytes that decide whether a file is a script
 
 
-def is_script(path: Path) -> bool:
+def is_script(path: PathArg) -> bool:
     """Whether ``path`` holds an sbatch script (read only its head; never raises)."""
-    if path.suffix.lower() in SPEC_SUFFIXES:
+    kind = suffix(path).lower()
+    if kind in SPEC_SUFFIXES:
         return False
     try:
-        with path.open("rb") as f:
+        with open(path, "rb") as f:
             head = f.read(HEAD)
     except OSError:
         return False
-    return looks_like_script(head, path.suffix.lower())
+    return looks_like_script(head, kind)
 
 
 def looks_like_script(head: bytes, suffix: str = "") -> bool:
@@ -33,12 +38,12 @@ def looks_like_script(head: bytes, suffix: str = "") -> bool:
     return bool(_DIRECTIVE.search(head))
 
 
-def walk_candidate(path: Path) -> bool:
+def walk_candidate(path: PathArg) -> bool:
     """In a directory walk: scripts by their name, and only those that hold #SBATCH lines."""
-    if path.suffix.lower() not in SCRIPT_SUFFIXES:
+    if suffix(path).lower() not in SCRIPT_SUFFIXES:
         return False
     try:
-        with path.open("rb") as f:
+        with open(path, "rb") as f:
             return bool(_DIRECTIVE.search(f.read(HEAD)))
     except OSError:
         return False

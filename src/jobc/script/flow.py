@@ -5,7 +5,6 @@ calls, `eval`, `bash -c` in the batch shell and sourced files."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy, lazy_bytes
@@ -41,7 +40,10 @@ from jobc.script.variables import CWD, UNSET, Branches, Frame, Variables
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
+
+    from jobc.core.paths import PathArg
 
 # `${X:=8}` and `${X=8}` assign X as they expand (`: "${X:=8}"` is how scripts give defaults)
 _ASSIGNS_DEFAULT = lazy_bytes(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
@@ -92,7 +94,7 @@ class Flow:
     step reader."""
 
     def __init__(
-        self, pos: Positions, state: Variables, expand: Expander, steps: Steps, base: Path | None
+        self, pos: Positions, state: Variables, expand: Expander, steps: Steps, base: PathArg | None
     ) -> None:
         self.pos = pos
         self.state = state
@@ -784,7 +786,9 @@ class Flow:
         if self.base is None or not word.literal or not word.text or word.text.startswith(("/", "~")):
             self.facts.unread_sources.append((word.raw, span))
             return
-        path = (self.base / word.text).resolve()
+        from pathlib import Path  # here: a script that sources no file does not import it
+
+        path = (Path(self.base) / word.text).resolve()
         if path in self.sourced or len(self.sourced) >= _MAX_SOURCED:
             return
         try:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
+from jobc.core import paths
 from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy_bytes
 from jobc.script import bashcheck
@@ -29,6 +29,8 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
+    from jobc.core.paths import PathArg
+
 __all__ = [
     "BASH_LIKE",
     "MAX_BYTES",
@@ -45,13 +47,13 @@ BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
 _MAY_EXPAND = lazy_bytes(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK)) + rb")")
 
 
-def read(path: Path, display: str | None = None) -> ScriptFacts:
-    with path.open("rb") as fh:
+def read(path: PathArg, display: str | None = None) -> ScriptFacts:
+    with open(path, "rb") as fh:
         data = fh.read(MAX_BYTES + 1)  # past the limit the rest is never needed
-    return read_bytes(data, display or str(path), path.parent)
+    return read_bytes(data, display or paths.plain(path), paths.parent(path))
 
 
-def read_bytes(data: bytes, file: str, base: Path | None = None) -> ScriptFacts:
+def read_bytes(data: bytes, file: str, base: PathArg | None = None) -> ScriptFacts:
     if len(data) > MAX_BYTES:
         return _refused(data, file, f"the script is larger than {MAX_BYTES >> 20} MiB, {_TOO_BIG}")
     text = data.decode("utf-8", "surrogateescape")
@@ -225,7 +227,7 @@ class Reader:
     steps, each in its own module (`tree`, `variables` and `expand`, `flow`, `steps`)."""
 
     def __init__(
-        self, facts: ScriptFacts, raw: bytes, base: Path | None = None, runs: dict[int, int] | None = None
+        self, facts: ScriptFacts, raw: bytes, base: PathArg | None = None, runs: dict[int, int] | None = None
     ) -> None:
         self.facts = facts
         self.pos = Positions(facts, raw, runs or {})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
@@ -22,6 +21,8 @@ from jobc.tables.slurm_options import SRUN_FLAGS, SRUN_SHORT, SRUN_SHORT_FLAGS
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
+
+    from jobc.core.paths import PathArg
 
 # Commands that run the rest of their words as a command
 _WRAPPERS = frozenset(
@@ -223,7 +224,7 @@ def _no_walk(
 class Steps:
     """Reads the steps of one script: srun and its options, wrappers, launchers, programs."""
 
-    def __init__(self, pos: Positions, state: Variables, expand: Expander, base: Path | None) -> None:
+    def __init__(self, pos: Positions, state: Variables, expand: Expander, base: PathArg | None) -> None:
         self.pos = pos
         self.state = state
         self.expand = expand
@@ -899,7 +900,9 @@ class Steps:
         base = self.base
         if base is None or named.text.startswith("~"):
             return
-        path = base / named.text
+        from pathlib import Path  # here: most scripts name no launcher config file
+
+        path = Path(base) / named.text
         try:
             if not path.is_file() or path.stat().st_size > 1 << 20:
                 return
