@@ -1153,3 +1153,24 @@ def test_a_header_below_the_first_command_read_as_the_request_is_said_for_the_ta
     near = round_trip(b"#!/bin/bash\n" + body.replace(b"srun", b"set -e\nsrun"), tmp_path / "above")
     assert near.unlisted == [], near.spec
     assert not [x for x in near.listed if "sbatch ignores them" in x]
+
+
+def test_a_torchrun_letter_option_with_its_value_in_the_word_takes_no_next_word(tmp_path: Path) -> None:
+    # found by the import fuzz target: argparse reads `-to` as torchrun's `-t` (--tee) with the
+    # value `o` in the same word, so the next word is the program; the import took the next word
+    # for the option's value and ran the program after it
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\n"
+    )
+    script = head + b"srun torchrun --nproc_per_node=8 -t3 two_rdzv train.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    spec = yaml.safe_load(outcome.spec or "")
+    assert spec["launch"]["program"] == "two_rdzv"
+    assert spec["launch"]["args"] == ["train.py"]
+    # near miss: `-t 3`, the value in the next word
+    (tmp_path / "apart").mkdir()
+    near = round_trip(head + b"srun torchrun --nproc_per_node=8 -t 3 train.py\n", tmp_path / "apart")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["launch"]["program"] == "train.py"

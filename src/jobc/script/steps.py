@@ -535,6 +535,22 @@ class Steps:
                 key = _norm(kind.matches(name)[0])  # a unique prefix (`--nn 2`) is that option
             if kind is not None and unknown is not None and not _knows(kind, name):
                 unknown.append(key)
+            if (
+                kind is not None
+                and kind.names
+                and not name.startswith("--")
+                and len(name) > 2
+                and w.text[:2] in kind.names
+            ):
+                # `-to`: argparse reads a letter's option and, in the same word, its value (or
+                # more one-letter flags): the next word is not the option's
+                letter = _norm(w.text[:2])
+                if letter in kind.flags:
+                    flags.append(letter)
+                else:
+                    options[letter] = self.part(w, 2)
+                i += 1
+                continue
             if eq:
                 options[key] = self.part(w, len(w.text) - len(value))
             elif (
