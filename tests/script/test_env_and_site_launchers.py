@@ -2,7 +2,8 @@
 -u CUDA_VISIBLE_DEVICES torchrun …` unsets a variable; it does not run a command of that name), and
 what env changes besides the variables it sets is listed as not carried. A site's command around
 torchrun (JSC's `torchrun_jsc`) given torchrun's options starts torchrun: mode torchrun; one with
-options of its own is a launcher jobc does not know, and its mode stays unknown."""
+options of its own is a launcher jobc does not know: the Python file it starts is the program, and
+its mode stays unknown."""
 
 from __future__ import annotations
 
@@ -66,9 +67,11 @@ def test_what_env_changes_besides_its_variables_is_listed() -> None:
             "fsdp_training.py",
         ),
         ("srun torchrun-site --standalone --nproc-per-node 1 -m pkg.train --cfg a.yaml\n", "torchrun", None),
-        # near misses: a wrapper's own options, and no option at all
-        ("srun torchrun-hpc -N 2 -n 4 train.py\n", None, None),
-        ("srun torchrun_jsc train.py\n", None, None),
+        # near misses: a launcher's own options, and no option at all: its program, not its mode
+        ("srun torchrun-hpc -N 2 -n 4 train.py --lr 1\n", None, "train.py"),
+        ("srun torchrun_jsc train.py\n", None, "train.py"),
+        # and a file right after an option of its own may be that option's value: not read
+        ("srun torchrun-hpc -N 2 --cfg x.py\n", None, None),
     ],
 )
 def test_a_site_command_around_torchrun(body: str, mode: str | None, program: str | None) -> None:
@@ -76,9 +79,9 @@ def test_a_site_command_around_torchrun(body: str, mode: str | None, program: st
     data = imported(read_bytes((head + body).encode(), "job.sh")).data
     launch = data["launch"]
     if mode is None:
-        # not torchrun: a task per GPU runs a command jobc does not know
+        # not torchrun: a task per GPU runs a launcher jobc does not know
         assert launch.get("mode") != "torchrun"
-        assert launch.get("program") is None
+        assert launch.get("program") == program
         return
     assert launch.get("mode") == mode
     if program is not None:

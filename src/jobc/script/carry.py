@@ -957,6 +957,8 @@ _INNER_WHY = {
     "torchrun-code": "Python code given with `python -c` that starts torchrun with the command it "
     "builds: launch.mode torchrun starts torchrun itself, so the code is not carried (what it computes, "
     "it computes when the job runs: not known)",
+    "own-launcher": "a launcher with options of its own that jobc does not read starts the program after it: "
+    "not carried, and how it starts it, with it the launch mode, is not known",
     "site-torchrun": "a site's command around torchrun, given torchrun's options: launch.mode torchrun "
     "starts torchrun itself (what the site's command adds to it, its environment or its rendezvous "
     "host, is not carried)",

@@ -620,6 +620,28 @@ class Steps:
             # around torchrun, given torchrun's options, starts torchrun with them
             step.inner.append(Inner(first, words[i].span, "site-torchrun"))
             found = _launchers.TORCHRUN, 1
+        elif (
+            found is None
+            and "torchrun" in base
+            and base != "torchrun"
+            and words[i].literal
+            and not base.endswith(_WRAPPER_SCRIPT)
+        ):
+            # `torchrun-hpc -N 2 -n 4 train.py`: a launcher of its own, with options jobc does not
+            # know; the Python file after them is what it starts, how it starts it is not known
+            k = i + 1
+            while k < len(words) and not (words[k].literal and words[k].text.endswith(".py")):
+                after_option = words[k - 1].text.startswith("-") and "=" not in words[k - 1].text
+                if not words[k].text.startswith("-") and not (k > i + 1 and after_option):
+                    break  # a word of its own before any Python file: not read
+                k += 1
+            ambiguous = k > i + 1 and words[k - 1].text.startswith("-") and "=" not in words[k - 1].text
+            if k < len(words) and words[k].literal and words[k].text.endswith(".py") and not ambiguous:
+                # (a file right after an option could be that option's value: not read)
+                step.started_by = words[i]
+                step.program, step.args = words[k], words[k + 1 :]
+                step.inner.append(Inner(" ".join(w.raw for w in words[i:k]), words[i].span, "own-launcher"))
+                return
         if found is not None:
             kind, n = found
             self.launch(step, kind, words, i, i + n)
