@@ -213,6 +213,40 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int, str]]] = [
         "WARNING: DeprecationError: old flag\nsrun: error: n1: task 0: Exited with exit code 1\n",
         ("exit_code", 0, "n1", 2, "medium"),
     ),
+    # --- who failed, from the lines around an error in words
+    (
+        "Open MPI's error block: the rank its writer reported, for its error in words",
+        "[cn-247:28492] *** An error occurred in MPI_Allreduce\n"
+        "[cn-247:28492] *** reported by process [635830273,3]\n"
+        "[cn-247:28492] *** the transport failed while it was progressing\n",
+        ("unknown", 3, "cn-247", 3, "low"),
+    ),
+    (
+        "near miss: another writer's error in words takes no rank from that block",
+        "[cn-247:28492] *** reported by process [635830273,3]\n"
+        "[cn-231:1187] *** the transport failed while it was progressing\n",
+        ("unknown", None, "cn-231", 2, "low"),
+    ),
+    (
+        "a node named by its index and its name in words (PBS's `node 18 (n314)`)",
+        "scheduler: job 4411 ended NODE_FAIL, lost node 18 (n314)\n",
+        ("node_fail", None, "n314", 1, "medium"),
+    ),
+    (
+        "near miss: a sister node by its index alone names no node",
+        "scheduler: job 4411 ended NODE_FAIL, lost node 18\n",
+        ("node_fail", None, None, 1, "medium"),
+    ),
+    (
+        "a command's end in a tool's words: kubectl exec's exit code",
+        "mpirun --allow-run-as-root -np 2 python train.py\ncommand terminated with exit code 137\n",
+        ("signal", None, None, 2, "medium"),
+    ),
+    (
+        "near miss: a command that ended with code 0, then the error",
+        "command terminated with exit code 0\nValueError: bad config\n",
+        ("exception", None, None, 2, "medium"),
+    ),
 ]
 
 

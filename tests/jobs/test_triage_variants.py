@@ -335,7 +335,8 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[cn-247:28492] *** An error occurred in MPI_Recv\n"
         "[cn-247:28492] *** reported by process [635830273,1]\n"
         "[cn-247:28492] *** MPI_ERR_TRUNCATE: message truncated\n",
-        ("unknown", None, "cn-247", 3),
+        # (the rank is the one the block's writer reported itself as)
+        ("unknown", 1, "cn-247", 3),
     ),
     # --- NCCL's INFO lines are no failures; its communicator lines place a rank
     (

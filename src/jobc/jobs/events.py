@@ -1341,6 +1341,10 @@ class Scanner(Facts):
         self.held = None
         fields: dict[str, Any] = {"what": text.strip()[:300]}
         context: list[Evidence] = []
+        if (reported := self.mpi_reported.get((line.node, line.writer))) is not None:
+            # Open MPI's error block: the process that wrote it said its rank (`*** reported by
+            # process [JOB,RANK]`) a line or two before its error in words
+            fields["rank"] = reported
         if placed is not None:
             # a failure the program states with the rank and host it happened on says more than
             # an error line: as much as a launcher's report of a process's end (strength 2)

@@ -80,6 +80,9 @@ _NODE_IN_MESSAGE = re.compile(
     rf"|\b(?:on|due to|[Rr]emoving) failed node (?P<j>{_NAME})|\bfailure of node (?P<k>{_NAME})"
     # and its node that stopped answering: `error: Nodes cn2 not responding, setting DOWN` (one node)
     rf"|\bNodes? (?P<o>{_NAME}) not responding\b"
+    # PBS's mother superior naming a sister node by its index and name: `job killed: node 18 (n314)
+    # requested job terminate`
+    rf"|\bnode [0-9]{{1,6}} \((?P<p>{_NAME})\)"
     # Hydra's proxy (MPICH's, Intel MPI's) tags its own lines with the node it runs on:
     # `[proxy:1:1@node2] HYD_spawn (…): execvp error on file …`
     rf"|\[proxy:[0-9]{{1,6}}(?::[0-9]{{1,6}})?@(?P<l>{_NAME})\]"

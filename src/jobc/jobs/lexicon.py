@@ -52,6 +52,8 @@ FALLBACK = re.compile(
     r"lost communication with (?:a remote|its|the following) daemon|\bjob (?:was |has been )?preempted\b|"
     r"unable to launch|could not (?:access|execute|start|launch)|"
     r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
+    # any tool's word that a command ended so (kubectl's `command terminated with exit code 137`)
+    r"\b(?:terminated|ended|finished|failed|returned) with (?:exit |return )?(?:code|status):? ?-?[1-9]|"
     # Slurm's own words for how a job ended (a controller's log, a wrapper that prints them)
     r"CANCELL?ED\b|PREEMPTED\b|NODE_FAIL\b|OUT_OF_MEMORY\b|WTERMSIG [1-9]|WEXITSTATUS [1-9]|"
     # MPICH's simple PMI client losing its connection to the process manager

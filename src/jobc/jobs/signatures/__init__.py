@@ -236,6 +236,10 @@ FALLBACK_KEYWORDS = (
     # a status report's exit code field (torchx's replica `(exit_code: 137)`)
     "exit_code",
     "exitcode=",
+    # a command's end in any tool's words (`command terminated with exit code 137`)
+    "with exit code",
+    "with exit status",
+    "with return code",
     "No such file or directory",
     "Permission denied",
     "[Errno",
