@@ -1174,3 +1174,27 @@ def test_a_torchrun_letter_option_with_its_value_in_the_word_takes_no_next_word(
     near = round_trip(head + b"srun torchrun --nproc_per_node=8 -t 3 train.py\n", tmp_path / "apart")
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["launch"]["program"] == "train.py"
+
+
+def test_a_refused_launcher_flag_held_in_a_variable_is_listed_as_written_there(tmp_path: Path) -> None:
+    # found by the import fuzz target: a flag torchrun refuses that the step reads from a string
+    # (`DISTRIBUTED_ARGS="-[rank0]: …"`, run by `srun bash -c "$LAUNCH …"`) was listed as
+    # `--[rank0]:`, a word found nowhere, for want of it in the step's own line
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\n"
+        b'DISTRIBUTED_ARGS="-[rank0]: --nproc_per_node 8 --nnodes 2"\n'
+        b'LAUNCH="python -m torch.distributed.run $DISTRIBUTED_ARGS"\n'
+        b'srun bash -c "$LAUNCH pretrain_gpt.py --bf16"\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("torchrun -[rank0]: — " in line and "refuses it" in line for line in outcome.listed)
+    # near miss: written in the step's own line, it is named from there
+    (tmp_path / "own").mkdir()
+    own = script.replace(b"$DISTRIBUTED_ARGS", b"--nproc_per_node 8 --nnodes 2").replace(
+        b"pretrain_gpt.py", b"-[rank1]: pretrain_gpt.py"
+    )
+    near = round_trip(own, tmp_path / "own")
+    assert near.unlisted == [], near.spec
+    assert any("torchrun -[rank1]: — " in line for line in near.listed), near.listed

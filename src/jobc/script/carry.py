@@ -242,7 +242,8 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             why = "jobc starts torch.distributed.run itself"
             if flag in launcher.unknown:
                 why = _refused(launcher.name, "read as an option without a value", flag)
-            out.skip(launcher.span, f"{launcher.name} {_written_flag(flag, step.text)}", why)
+            written = _written_flag(flag, step.text, facts.lines)
+            out.skip(launcher.span, f"{launcher.name} {written}", why)
         _ambiguous_arguments(out, launcher, step)
         _interpreter_as_program(out, launcher, step)
     _traps(facts, out)
@@ -500,11 +501,14 @@ def _shifted_onto(launcher: Launcher, key: str, word: Word, step: Step) -> str:
     return ""
 
 
-def _written_flag(flag: str, text: str) -> str:
+def _written_flag(flag: str, text: str, lines: list[str]) -> str:
     """A launcher's flag as the step writes it (`--n-rdzrun`, which the launcher's table keeps as
-    `n_rdzrun`): the listing names what the user finds in the script."""
-    pattern = "".join("[-_]" if ch == "_" else re.escape(ch) for ch in flag)
-    m = re.search(rf"(?<!\S)(--?{pattern})(?![\w-])", text)
+    `n_rdzrun`), or as a line of the script writes it for the step (a value the step expands,
+    `ARGS="-[rank0]: …"`): the listing names what the user finds in the script."""
+    pattern = re.compile(
+        r"(?<![^\s\"'])(--?" + "".join("[-_]" if ch == "_" else re.escape(ch) for ch in flag) + r")(?![\w-])"
+    )
+    m = pattern.search(text) or next((found for line in lines if (found := pattern.search(line))), None)
     return m.group(1) if m else f"--{flag}"
 
 
