@@ -339,6 +339,34 @@ def test_jc106_lets_go_a_per_rank_value_only_the_batch_shell_shows(
 @pytest.mark.parametrize(
     ("body", "fires"),
     [
+        # a log line naming the variable sets nothing: the launcher string still expands it once
+        # source: voidful/open-s1-zh train_slurm.sh (the form; shortened)
+        (
+            'echo "SLURM_NODEID=${SLURM_NODEID}"\n'
+            'L="accelerate launch --num_machines=2 --machine_rank=$SLURM_NODEID"\nsrun bash -c "$L t.py"\n',
+            True,
+        ),
+        ("echo SLURM_NODEID=$SLURM_NODEID\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", True),
+        # near misses: the script gives the name a value of its own, as a command, after export,
+        # after another assignment, in arithmetic or a loop
+        ("SLURM_NODEID=1\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", False),
+        ("export SLURM_NODEID=1\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", False),
+        ("A=1 SLURM_NODEID=1\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", False),
+        ("(( SLURM_NODEID=1 ))\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", False),
+        ("for SLURM_NODEID in 0 1; do srun -N1 torchrun --node_rank=$SLURM_NODEID t.py & done\nwait\n", False),
+    ],
+    ids=["echo-quoted", "echo-bare", "own", "export", "after-assign", "arith", "loop"],
+)
+def test_jc106_an_assignment_is_one_bash_reads_as_such(tmp_path: Path, body: str, fires: bool) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(_HEAD_106 + body, encoding="utf-8")
+    codes = {f.code for f in lint_path(script, config=Config()).findings}
+    assert ("JC106" in codes) == fires, codes
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
         # verl's SFT launcher: the batch shell's NODE_RANK is set again in the step's own shell
         (
             'export NODE_RANK=$SLURM_PROCID\nsrun bash -c "\n  export NODE_RANK=\\$SLURM_PROCID\n'

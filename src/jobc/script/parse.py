@@ -44,6 +44,33 @@ __all__ = [
 
 # Shells whose syntax tree-sitter-bash reads; any other interpreter's body is not read.
 BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
+# words that may stand in front of an assignment bash makes: a declaration and its flags, or
+# other assignments (`A=1 NODE_RANK=0 cmd`)
+_DECLARERS = frozenset({b"export", b"local", b"declare", b"typeset", b"readonly"})
+_ASSIGN_WORD = lazy_bytes(rb"[A-Za-z_][A-Za-z0-9_]*\+?=\S*")
+_SEPARATORS = (b";", b"&", b"|", b"(", b"{")
+_LOOK_BACK = 4096
+
+
+def _assigns(raw: bytes, name: str) -> bool:
+    """Whether the script gives ``name`` a value: `NAME=…` where bash reads an assignment (a
+    command's start, after `export`/`local`/`declare` and their flags, `((`, or other
+    assignments), not text inside a word (`echo "SLURM_NODEID=$SLURM_NODEID"` sets nothing); or a
+    `for NAME` loop. Linear: each candidate looks back only to its own line's start."""
+    key = name.encode()
+    if re.search(rb"\bfor\s+" + key + rb"\b", raw):
+        return True
+    for m in re.finditer(rb"(?<![\w$\"'])" + key + rb"\+?=", raw):
+        # at most a window back, so that a huge one-line file costs no more than its length
+        low = max(0, m.start() - _LOOK_BACK)
+        prefix = raw[raw.rfind(b"\n", low, m.start()) + 1 or low : m.start()]
+        cut = max(prefix.rfind(c) for c in _SEPARATORS)
+        words = prefix[cut + 1 :].split()
+        if all(w in _DECLARERS or w.startswith(b"-") or _ASSIGN_WORD.fullmatch(w) for w in words):
+            return True
+    return False
+
+
 _MAY_EXPAND = lazy_bytes(rb"(?:" + b"|".join(n.encode() for n in sorted(PER_RANK)) + rb")")
 
 
@@ -267,14 +294,7 @@ class Reader:
         raw = self.pos.src.raw
         if not _MAY_EXPAND.search(raw):
             return
-        own = {
-            name
-            for name in PER_RANK
-            if re.search(
-                rb"(?<![\w$])" + name.encode() + rb"\+?=|\bfor\s+" + name.encode() + rb"\b",
-                raw,
-            )
-        }
+        own = {name for name in PER_RANK if _assigns(raw, name)}
         if own:
             self.facts.own = frozenset(own)
             self.facts.expansions[:] = [x for x in self.facts.expansions if x.name not in own]
