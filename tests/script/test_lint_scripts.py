@@ -353,7 +353,10 @@ def test_jc106_lets_go_a_per_rank_value_only_the_batch_shell_shows(
         ("export SLURM_NODEID=1\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", False),
         ("A=1 SLURM_NODEID=1\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", False),
         ("(( SLURM_NODEID=1 ))\nsrun torchrun --node_rank=$SLURM_NODEID t.py\n", False),
-        ("for SLURM_NODEID in 0 1; do srun -N1 torchrun --node_rank=$SLURM_NODEID t.py & done\nwait\n", False),
+        (
+            "for SLURM_NODEID in 0 1; do srun -N1 torchrun --node_rank=$SLURM_NODEID t.py & done\nwait\n",
+            False,
+        ),
     ],
     ids=["echo-quoted", "echo-bare", "own", "export", "after-assign", "arith", "loop"],
 )
