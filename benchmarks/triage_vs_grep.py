@@ -78,6 +78,14 @@ def timed(argv: list[str]) -> tuple[float, float, int, str]:
     return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out
 
 
+def grep_patterns(words: list[str] | tuple[str, ...]) -> list[str]:
+    """The keywords as `grep -F -f` lines. grep reads one pattern per line, so a keyword that
+    ends in a newline (` -> 1\n`, a line's end) is its text before it; written as it is, the
+    empty line after it was an empty pattern, which matches every line and made grep count
+    lines instead of searching."""
+    return sorted({piece for word in words for piece in word.split("\n") if piece})
+
+
 def measure(path: Path, words: Path) -> dict[str, float | int | str]:
     triage = [sys.executable, "-m", "jobc", "triage", str(path), "--format", "json"]
     grep_kw = ["grep", "-c", "-F", "-f", str(words), str(path)]
@@ -110,7 +118,7 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         words = Path(tmp) / "keywords.txt"
-        words.write_text("\n".join(keywords()) + "\n", encoding="utf-8")
+        words.write_text("\n".join(grep_patterns(keywords())) + "\n", encoding="utf-8")
         for size in (int(s) for s in args.sizes.split(",")):
             path = Path(tmp) / f"job-{size}.out"
             generate(path, size * 2**20)
