@@ -21,9 +21,9 @@ from tests.support.slurm_jobs import job_log
 # these tests are about
 _LOCAL_LOGS = Config(ignore=["JC701"])
 
-# Waits for a job are bounded by what it may run (--time=2 minutes) plus time for Slurm to
+# Waits for a job are bounded by what it may run (--time=4 minutes) plus time for Slurm to
 # schedule and end it, not by a guess of how fast a busy machine is.
-LIMIT_S = 2 * 60 + 180
+LIMIT_S = 4 * 60 + 180
 HEADER = """\
 #!/bin/bash
 #SBATCH --job-name={name}
@@ -31,16 +31,18 @@ HEADER = """\
 #SBATCH --ntasks=1
 #SBATCH --mem=0
 #SBATCH --partition=debug
-#SBATCH --time=00:02:00
-#SBATCH --signal={signal}@110
+#SBATCH --time=00:04:00
+#SBATCH --signal={signal}@180
 #SBATCH --output={out}/%x.out
 
 """
 # the step records each signal it gets and ends on the first one; it waits for it as long as the
-# job may run (it used to give up after 90 s, before Slurm's signal came on a busy machine)
+# job may run (it used to give up after 90 s, before Slurm's signal came on a busy machine). The
+# signal comes about a minute in, not 10 s: Slurm sends a step's signal only to steps that exist
+# then, and on a loaded machine srun had not always started the step 10 s after the job began.
 STEP = (
     'srun bash -c \'for s in USR2 TERM; do trap "echo $s >> {out}/{name}.step; exit 0" $s; done; '
-    "sleep 300 & wait'\n"
+    "sleep 600 & wait'\n"
     "date +%s > {out}/{name}.after\n"
 )
 TO_STEPS = HEADER + "trap 'echo USR2 > {out}/{name}.batch' USR2\n" + STEP
