@@ -1198,3 +1198,24 @@ def test_a_refused_launcher_flag_held_in_a_variable_is_listed_as_written_there(t
     near = round_trip(own, tmp_path / "own")
     assert near.unlisted == [], near.spec
     assert any("torchrun -[rank1]: — " in line for line in near.listed), near.listed
+
+
+def test_a_syntax_error_bash_reports_and_runs_past_ends_nothing(tmp_path: Path) -> None:
+    # found by the import fuzz target: `nodes=( $( scontrol … ) s_array=($nodes)` is an error
+    # bash reports when it runs the assignment, and it runs on past it (`bash -n` exits 1, not
+    # the 2 of an error it stops at); the import took the torchrun step below for one the batch
+    # shell never reaches
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=01:00:00\n"
+    )
+    step = b"srun torchrun --nnodes 2 --nproc_per_node 4 train.py --epochs 1\nsrun python eval.py\n"
+    outcome = round_trip(head + b"nodes=( $( hostname ) s_array=($nodes)\n" + step, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["program"] == "train.py"
+    assert not [x for x in outcome.listed if "bash cannot parse" in x]
+    # near miss: an error bash stops at (`echo a (`): the steps below it never run
+    (tmp_path / "stops").mkdir()
+    near = round_trip(head + b"echo a (\n" + step, tmp_path / "stops")
+    assert near.unlisted == [], near.spec
+    assert any("bash cannot parse the script from line 6 on" in x for x in near.listed), near.listed

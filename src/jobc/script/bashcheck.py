@@ -257,6 +257,15 @@ _COMPLAINT = lazy(r"^[^:\n]*: line (\d+): (.*)$", re.MULTILINE)
 
 def refusal(text: str) -> tuple[int, str] | None:
     """Where bash refuses to parse the text and what it says, or None (it parses, or no bash)."""
+    found = refusal_stops(text)
+    return None if found is None else found[:2]
+
+
+def refusal_stops(text: str) -> tuple[int, str, bool] | None:
+    """As `refusal`, and whether bash stops there when it runs the script: `bash -n` exits 2 at
+    a syntax error it stops at, and 1 (or 0) for one it reports and runs on past, as it does
+    when it runs the script (an error inside a compound assignment, `a=( $(…) s=($x)`, or a
+    `[[` with nothing to test)."""
     if "\0" in text:
         return None
     done = parse(text, numbered=True)
@@ -264,6 +273,7 @@ def refusal(text: str) -> tuple[int, str] | None:
         return None
     said = done.stderr.decode("utf-8", "replace")
     match = _COMPLAINT.search(said)
+    stops = done.returncode == 2
     if match is None:
-        return 1, said.strip().splitlines()[0] if said.strip() else "syntax error"
-    return int(match.group(1)), match.group(2).strip()
+        return 1, said.strip().splitlines()[0] if said.strip() else "syntax error", stops
+    return int(match.group(1)), match.group(2).strip(), stops

@@ -316,14 +316,16 @@ class Reader:
     def _errors(self, root: Any) -> None:
         if not root.has_error:
             # the grammar read it all; bash may still refuse it (a stray `fi`): bash has the say
-            refused = bashcheck.refusal("\n".join(self.facts.lines) + "\n")
+            refused = bashcheck.refusal_stops("\n".join(self.facts.lines) + "\n")
             if refused is not None:
-                line, said = refused
-                self.facts.unrun_from = _top_level_start(self.facts.lines, line)
+                line, said, stops = refused
+                then = "the job would fail there at once" if stops else "bash skips that command and runs on"
+                if stops:
+                    self.facts.unrun_from = _top_level_start(self.facts.lines, line)
                 self.facts.problems.append(
                     Problem(
-                        f"bash cannot parse the script: line {line}: {said}; the job would fail there "
-                        "at once, and findings after this line may be incomplete",
+                        f"bash cannot parse the script: line {line}: {said}; {then}, and findings "
+                        "after this line may be incomplete",
                         Span.point(line, 1),
                         "error",
                     )
@@ -347,11 +349,12 @@ class Reader:
                     "and around it; findings after this point may be incomplete"
                 )
                 text = "\n".join(self.facts.lines) + "\n"
-                refused = bashcheck.refusal(text)
+                refused = bashcheck.refusal_stops(text)
                 accepted = False if refused is not None else bashcheck.accepts(text)
                 if refused is not None:
-                    severity = "error"  # bash refuses it too: the job would fail there at once
-                    self.facts.unrun_from = _top_level_start(self.facts.lines, refused[0])
+                    severity = "error"  # bash refuses it too
+                    if refused[2]:  # and stops there: nothing after it runs
+                        self.facts.unrun_from = _top_level_start(self.facts.lines, refused[0])
                 if accepted:
                     # bash reads it: the grammar is wrong, not the script
                     severity = "info"
