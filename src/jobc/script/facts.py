@@ -521,6 +521,15 @@ def helper_command(name: str) -> bool:
     return name in _HELPERS
 
 
+# modules Python runs as tools that install or set up an environment, never the training
+_TOOL_MODULES = frozenset({"pip", "pip3", "ensurepip", "venv", "virtualenv", "uv", "pipx"})
+
+
+def tool_module(name: str) -> bool:
+    """Whether `python -m NAME` installs or sets up rather than runs a program of the job's."""
+    return name in _TOOL_MODULES
+
+
 def _helper(step: Step) -> bool:
     """A step that prepares or inspects rather than trains: a command from the helper list, code
     given with `python -c`, a program named for checking the environment, or a single task
@@ -533,6 +542,13 @@ def _helper(step: Step) -> bool:
     ):
         return True
     if step.code is not None and step.launcher is None and step.program is None and step.module is None:
+        return True
+    if (
+        step.launcher is None
+        and step.program is None
+        and step.module is not None
+        and tool_module(step.module.text)
+    ):
         return True
     target = step.program or step.module
     if target is None:

@@ -13,7 +13,7 @@ from jobc.script import unevaluated
 from jobc.script import values as _values
 from jobc.script.decide import Decider
 from jobc.script.expand import Expander
-from jobc.script.facts import Arm, Assign, Command, Inner, Step, Trap, Word
+from jobc.script.facts import Arm, Assign, Command, Inner, Step, Trap, Word, tool_module
 from jobc.script.signals import normalise
 from jobc.script.steps import (
     NO_INTERPRETER,
@@ -692,6 +692,13 @@ class Flow:
             step.args = []
         before = (len(step.inner), len(step.env))
         self.steps.program(step, rest)
+        if step.launcher is None and step.module is not None and tool_module(step.module.text):
+            # `python3 -m pip install …` before the program in the same shell: an install, not
+            # the program (the step's program is the one after it)
+            del step.inner[before[0] :]
+            del step.env[before[1] :]
+            step.launcher = step.program = step.module = step.code = step.python = None
+            step.args = []
         if step.launcher is None and step.program is None and step.module is None and step.code is None:
             step.inner.append(Inner(text, span, "command"))
             return
