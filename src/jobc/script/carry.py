@@ -761,7 +761,9 @@ def _other_steps(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 )
             else:
                 why = "a helper step (a check, a preparation, a clean-up)" if helper(s) else "another step"
-            out.skip(s.span, s.text, f"{why}; jobc runs one launch, the training step")
+            # a step over several lines is listed by its first: what the lines below add is said too
+            below = _runs_below(s.text, s.span) if "\n" in s.text.strip() else ""
+            out.skip(s.span, s.text, f"{why}; jobc runs one launch, the training step{below}")
 
 
 def _choice(facts: ScriptFacts, out: Derived, step: Step) -> None:
