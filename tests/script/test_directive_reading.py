@@ -58,3 +58,19 @@ def test_a_vertical_tab_or_form_feed_is_a_blank_to_sbatch() -> None:
     assert _directives('#SBATCH "--job-name=a\fb"') == [("job-name", "a\fb")]  # quoted, a character
     # near miss: a character that is no blank to C glues the prefix to a word sbatch does not read
     assert _directives("#SBATCH\x1c--nodes=4") == []
+
+
+def test_tasks_per_node_is_sbatchs_other_spelling_of_ntasks_per_node(tmp_path: Path) -> None:
+    # source: the form of TU Eindhoven's Snellius Lightning example (shortened)
+    head = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\n#SBATCH --time=1:00:00\n"
+    script = tmp_path / "job.sh"
+    for written in ("--tasks-per-node=4", "--tasks-per=4", "--ntasks-per-node=4"):
+        script.write_text(f"{head}#SBATCH {written}\nsrun python train.py\n", encoding="utf-8")
+        codes = [f.code for f in lint_path(script).findings]
+        assert "JC101" not in codes, (written, codes)
+        assert "JC809" not in codes, (written, codes)
+        facts = read_bytes(script.read_bytes(), "job.sh")
+        assert facts.honoured()["ntasks-per-node"].value == "4", written
+    # near miss: no task count at all, one task a node for four GPUs
+    script.write_text(f"{head}srun python train.py\n", encoding="utf-8")
+    assert "JC101" in [f.code for f in lint_path(script).findings]

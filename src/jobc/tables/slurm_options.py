@@ -125,10 +125,10 @@ SBATCH_22_05 = frozenset(
 )
 
 # sbatch's long options: the 22.05.8 binary's own (above) and those added since (23.02-24.11),
-# less four of 22.05.8's that no reader here follows yet (`--cluster` and `--context` of a federated
-# or multi-cluster site, `--ntasks-per-tres`, and `--tasks-per-node`, which sbatch also takes
-# for `--ntasks-per-node`): written in a script, they stay unknown options rather than be read as
-# nothing
+# less four of 22.05.8's that are not options of their own here (`--cluster` and `--context` of a
+# federated or multi-cluster site and `--ntasks-per-tres`, which no reader follows yet: written in
+# a script, they stay unknown options rather than be read as nothing; and `--tasks-per-node`, read
+# as the `--ntasks-per-node` sbatch takes it for, by ALIASES below)
 SBATCH_OPTIONS = (SBATCH_22_05 - {"cluster", "context", "ntasks-per-tres", "tasks-per-node"}) | frozenset(
     {"container-id", "extra", "oom-kill-step", "resv-ports", "segment", "tres-bind", "tres-per-task"}
 )
@@ -283,9 +283,10 @@ SBATCH_FLAGS = frozenset(
 )
 # long options whose value is optional: a bare `--exclusive` is a flag, `--exclusive=user` a value
 OPTIONAL_VALUE = frozenset({"exclusive", "requeue", "kill-on-invalid-dep"})
-# sbatch's other spellings of an option (none: `--cpus` and `--job_name` are refused by sbatch
-# 22.05.8, tried: the first is a prefix of two options, the second no option)
-ALIASES: dict[str, str] = {}
+# sbatch's other spellings of an option: `--tasks-per-node` is its `--ntasks-per-node` (sbatch's
+# man page: "equivalent to --ntasks-per-node"). `--cpus` and `--job_name` are no spellings: sbatch
+# 22.05.8 refuses them (tried: the first is a prefix of two options, the second no option)
+ALIASES: dict[str, str] = {"tasks-per-node": "ntasks-per-node"}
 
 
 def long_options(written: str) -> list[str]:
@@ -295,8 +296,8 @@ def long_options(written: str) -> list[str]:
     is ambiguous"); none: an option sbatch does not know (a site's plugin's, pyxis's)."""
     name = ALIASES.get(written, written)
     if not name or name in SBATCH_OPTIONS or name in SBATCH_22_05 or is_pyxis(name):
-        return [name]
-    return sorted(o for o in SBATCH_OPTIONS | SBATCH_22_05 if o.startswith(name))
+        return [ALIASES.get(name, name)]
+    return sorted({ALIASES.get(o, o) for o in SBATCH_OPTIONS | SBATCH_22_05 if o.startswith(name)})
 
 
 def long_name(written: str) -> str:
