@@ -266,16 +266,11 @@ def _nodes(
     return nodes
 
 
-def _allocation(
-    facts: ScriptFacts,
-    out: Derived,
-    step: Step | None,
-    *,
-    for_lint: bool,
-    has_profile: bool,
-    cut: list[Directive] | None = None,
-) -> None:
-    nodes = _nodes(facts, out, step, cut or [], for_lint=for_lint) or 1
+def _gpus(
+    facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *, for_lint: bool, has_profile: bool
+) -> tuple[int | None, Directive | None]:
+    """resources.gpus_per_node (and the GPU's kind) from a directive, the training step's srun, or
+    what the script says without asking (see `_no_gpus`); the directive's count and the directive."""
     gpus, kind, gpu_d = gpus_per_node(facts)
     if gpus is not None and gpu_d is not None:
         out.put(("resources", "gpus_per_node"), gpus, gpu_d.span, f"#SBATCH {gpu_d.text}")
@@ -289,6 +284,20 @@ def _allocation(
         out.put(("resources", "gpus_per_node"), count, word.span, f"srun {word.raw}")
     elif not has_profile:
         _no_gpus(facts, out, step, nodes, for_lint=for_lint)
+    return gpus, gpu_d
+
+
+def _allocation(
+    facts: ScriptFacts,
+    out: Derived,
+    step: Step | None,
+    *,
+    for_lint: bool,
+    has_profile: bool,
+    cut: list[Directive] | None = None,
+) -> None:
+    nodes = _nodes(facts, out, step, cut or [], for_lint=for_lint) or 1
+    gpus, gpu_d = _gpus(facts, out, step, nodes, for_lint=for_lint, has_profile=has_profile)
     entry = launchers.entry(step.launcher.name) if step is not None and step.launcher is not None else None
     # a launcher that runs once per node and starts its workers keeps that behaviour as torchrun;
     # one process per task (plain python, mpirun) as srun
@@ -824,33 +833,40 @@ def _container_value(
     return placeholder
 
 
+def _no_step(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
+    """A script with no step jobc can read: the rules get a stand-in program; the import says why
+    the program is not known, never that there is none where it may be hidden."""
+    launch = out.data["launch"]
+    if for_lint:
+        # the rules need a spec; no rule reads the program of a script that runs none
+        launch["program"] = "train.py"
+    else:
+        out.skip(_first_line(facts), "the launch", _UNKNOWN_PROGRAM)
+        if facts.problems:
+            # a step may be in what the grammar could not read: never say there is none
+            line = facts.problems[0].span.line
+            out.unknown.append(
+                f"launch.program: jobc read line {line} only in part (JC800) and found no step it "
+                "can read; write it"
+            )
+        elif facts.unread_sources:
+            # a function or a command the sourced file defines may start it: never say none
+            name, at = facts.unread_sources[0]
+            out.unknown.append(
+                f"launch.program: the script starts no step jobc can read, and it sources {name} "
+                f"(line {at.line}), which jobc cannot read: a function or a value it sets may "
+                "start the training; write it"
+            )
+        else:
+            out.unknown.append("launch.program: the script starts no step jobc can read; write it")
+
+
 def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
     launch = out.data["launch"]
     if for_lint or out.mode_known:
         launch["mode"] = out.mode
     if step is None:
-        if for_lint:
-            # the rules need a spec; no rule reads the program of a script that runs none
-            launch["program"] = "train.py"
-        else:
-            out.skip(_first_line(facts), "the launch", _UNKNOWN_PROGRAM)
-            if facts.problems:
-                # a step may be in what the grammar could not read: never say there is none
-                line = facts.problems[0].span.line
-                out.unknown.append(
-                    f"launch.program: jobc read line {line} only in part (JC800) and found no step it "
-                    "can read; write it"
-                )
-            elif facts.unread_sources:
-                # a function or a command the sourced file defines may start it: never say none
-                name, at = facts.unread_sources[0]
-                out.unknown.append(
-                    f"launch.program: the script starts no step jobc can read, and it sources {name} "
-                    f"(line {at.line}), which jobc cannot read: a function or a value it sets may "
-                    "start the training; write it"
-                )
-            else:
-                out.unknown.append("launch.program: the script starts no step jobc can read; write it")
+        _no_step(facts, out, for_lint=for_lint)
         return
     python = step.python or "python"
     out.put(("launch", "python"), python if python != "uv" else "uv", None)

@@ -647,55 +647,7 @@ class Steps:
             self.launch(step, kind, words, i, i + n)
             return
         if PYTHON.match(base):
-            if step.python is None:
-                step.python = first
-            j = i + 1
-            while j < len(words) and words[j].text.startswith("-") and words[j].text not in ("-m", "-c", "-"):
-                j += 2 if words[j].text in ("-X", "-W") else 1
-            j = min(j, len(words))
-            if (
-                j + 1 < len(words)
-                and not words[j].literal
-                and _PLAIN_VARIABLE.fullmatch(words[j].raw)
-                and words[j + 1].literal
-                and words[j + 1].text.endswith(".py")
-            ):
-                # `python $DEBUG_CMD train.py`: options computed when the job runs (empty, or
-                # `-m debugpy --listen …` that runs the file all the same), then the file
-                j += 1
-            if j > i + 1:
-                # the interpreter's own options (-u, -O, -W error): no spec field holds them
-                first_option, last_option = words[i + 1], words[j - 1]
-                at = Span(
-                    first_option.span.line,
-                    first_option.span.col,
-                    last_option.span.end_line,
-                    last_option.span.end_col,
-                )
-                if at.end_line < at.line or first_option.placed != last_option.placed:
-                    at = first_option.span
-                text = " ".join(w.raw for w in words[i + 1 : j])
-                step.inner.append(Inner(f"{base} {text}", at, "python-option"))
-            if j + 1 < len(words) and words[j].text == "-c":
-                if self.code_torchrun(step, words, j + 1):
-                    return
-                # code given on the command line: a spec runs a program file or a module
-                step.code = words[j + 1]
-                step.args = words[j + 2 :]
-                return
-            if j + 1 < len(words) and words[j].text == "-m":
-                by_module = _launchers.by_module(words[j + 1].text)
-                if by_module is not None:
-                    self.launch(step, by_module, words, i, j + 2)
-                    return
-                step.module = words[j + 1]
-                step.args = words[j + 2 :]
-                self.hydra(step)
-                return
-            if j < len(words):
-                step.program = words[j]
-                step.args = words[j + 1 :]
-                self.hydra(step)
+            self.interpreter(step, words, i, first, base)
             return
         if base in OTHER_INTERPRETERS:
             self.other_interpreter(step, words, i, first, OTHER_INTERPRETERS[base])
@@ -713,6 +665,60 @@ class Steps:
             step.python = NO_INTERPRETER
             step.program = words[i]
             step.args = words[i + 1 :]
+
+    def interpreter(self, step: Step, words: list[Word], i: int, first: str, base: str) -> None:
+        """`python [options] FILE|-m MODULE|-c CODE …`: the interpreter's options listed, then the
+        program, module or code it runs (a launcher's module, `-m torch.distributed.run`, starts
+        that launcher)."""
+        if step.python is None:
+            step.python = first
+        j = i + 1
+        while j < len(words) and words[j].text.startswith("-") and words[j].text not in ("-m", "-c", "-"):
+            j += 2 if words[j].text in ("-X", "-W") else 1
+        j = min(j, len(words))
+        if (
+            j + 1 < len(words)
+            and not words[j].literal
+            and _PLAIN_VARIABLE.fullmatch(words[j].raw)
+            and words[j + 1].literal
+            and words[j + 1].text.endswith(".py")
+        ):
+            # `python $DEBUG_CMD train.py`: options computed when the job runs (empty, or
+            # `-m debugpy --listen …` that runs the file all the same), then the file
+            j += 1
+        if j > i + 1:
+            # the interpreter's own options (-u, -O, -W error): no spec field holds them
+            first_option, last_option = words[i + 1], words[j - 1]
+            at = Span(
+                first_option.span.line,
+                first_option.span.col,
+                last_option.span.end_line,
+                last_option.span.end_col,
+            )
+            if at.end_line < at.line or first_option.placed != last_option.placed:
+                at = first_option.span
+            text = " ".join(w.raw for w in words[i + 1 : j])
+            step.inner.append(Inner(f"{base} {text}", at, "python-option"))
+        if j + 1 < len(words) and words[j].text == "-c":
+            if self.code_torchrun(step, words, j + 1):
+                return
+            # code given on the command line: a spec runs a program file or a module
+            step.code = words[j + 1]
+            step.args = words[j + 2 :]
+            return
+        if j + 1 < len(words) and words[j].text == "-m":
+            by_module = _launchers.by_module(words[j + 1].text)
+            if by_module is not None:
+                self.launch(step, by_module, words, i, j + 2)
+                return
+            step.module = words[j + 1]
+            step.args = words[j + 2 :]
+            self.hydra(step)
+            return
+        if j < len(words):
+            step.program = words[j]
+            step.args = words[j + 1 :]
+            self.hydra(step)
 
     def code_torchrun(self, step: Step, words: list[Word], at: int) -> bool:
         """`python -c CODE` whose code starts torchrun: the command it builds (a list or a string
