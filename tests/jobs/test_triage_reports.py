@@ -247,6 +247,34 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int, str]]] = [
         "command terminated with exit code 0\nValueError: bad config\n",
         ("exception", None, None, 2, "medium"),
     ),
+    # --- PaddlePaddle's launcher: the rank only when its list holds one (the list is in polling order)
+    (
+        "paddle's launcher names the one trainer that failed",
+        "INFO 2021-06-01 10:00:01,000 launch_utils.py:471] Local start 4 processes.\n"
+        "ERROR 2021-06-01 10:05:12,345 launch_utils.py:327] ABORT!!! Out of all 4 trainers, the trainer "
+        "process with rank=[3] was aborted. Please check its log.\n",
+        ("exit_code", 3, None, 2, "medium"),
+    ),
+    (
+        "paddle's launcher lists two trainers: no first one is named",
+        "ERROR 2020-11-30 13:01:49,988 utils.py:413] ABORT!!! Out of all 2 trainers, the trainer process "
+        "with rank=[0, 1] was aborted. Please check its log.\n",
+        ("exit_code", None, None, 1, "medium"),
+    ),
+    (
+        "near miss: paddle's launcher ending its processes is no failure of its own",
+        "INFO 2021-06-01 10:05:15,000 launch_utils.py:341] terminate all the procs\n"
+        'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
+        "ValueError: bad shape\n",
+        ("exception", None, None, 4, "high"),
+    ),
+    # --- srun run with an ended job's SLURM_JOB_ID (srun's allocate.c words it two ways)
+    (
+        "srun finds the job in SLURM_JOB_ID already ended",
+        "srun: error: Slurm job 6572146 has expired\n"
+        "srun: Check SLURM_JOB_ID environment variable. Expired or invalid job 6572146\n",
+        ("slurm_refused", None, None, 1, "high"),
+    ),
 ]
 
 

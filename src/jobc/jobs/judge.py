@@ -473,6 +473,12 @@ def _refused(e: Event, node: str | None) -> str:
     tool = fx.get("tool", "srun")
     if e.kind == "slurm-controller-unreachable":
         return f"{tool} could not reach the Slurm controller: {what}"
+    if fx.get("expired"):
+        # srun ran with the SLURM_JOB_ID of a job that had already ended (a stale environment, or a
+        # step started after its job): the controller had no allocation left to give it
+        return (
+            f"{tool} found job {fx.get('ended', '?')} already ended: it was run with that job's SLURM_JOB_ID"
+        )
     doing = "submit the job" if tool == "sbatch" else "get the job an allocation"
     said = str(fx.get("said", "")).strip()[:300]
     return f"{tool} could not {doing}: {what}" + (f" (it said before: {said})" if said else "")
@@ -864,6 +870,14 @@ def _advise(f: Finding, compiled: bool) -> None:
             "Slurm could not start the step's tasks: check that the --mpi plugin (pmix, pmi2) is the "
             "one the program's MPI was built for and that the nodes' slurmd logs show no launch error; "
             "if one node keeps failing, exclude it"
+        )
+        return
+    if f.code == "S531" and "already ended" in f.summary:
+        f.action = "fix_spec_or_script"
+        f.advice = (
+            "srun was run with the SLURM_JOB_ID of a job that had ended: start steps only inside a "
+            "running job, and do not carry one job's SLURM_* variables into another job or a login shell "
+            "(an MPI launcher started under srun may pass them on)"
         )
         return
     if f.cls == "slurm_refused" and any(w in f.summary for w in _SLURM_BUSY):

@@ -681,6 +681,27 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
         report=True,
     ),
+    Signature(
+        "L235",
+        "paddle-trainer-aborted",
+        "exit_code",
+        "cause",
+        ("ABORT!!! Out of all",),
+        re.compile(
+            # the ranks are a Python list in the order the launcher polled its processes, not the
+            # order they ended: a rank is named only when the list holds one
+            r"ABORT!!! Out of all (?P<count>[0-9]{1,9}) trainers, the trainer process with "
+            r"rank=\[(?:(?P<rank>[0-9]{1,9})\]|(?P<ranks>[0-9][0-9, ]{0,400})\])"
+        ),
+        "PaddlePaddle's launcher (`paddle.distributed.launch`) reporting that trainer processes exited "
+        "with a non-zero code; their own logs (`workerlog.N`) hold the reason",
+        "ERROR 2021-06-01 10:05:12,345 launch_utils.py:327] ABORT!!! Out of all 4 trainers, the "
+        "trainer process with rank=[3] was aborted. Please check its log.",
+        "INFO 2021-06-01 10:05:15,000 launch_utils.py:341] terminate all the procs",
+        "PaddlePaddle (python/paddle/distributed/utils/launch_utils.py, watch_local_trainers)",
+        ("count", "rank", "ranks"),
+        report=True,
+    ),
 )
 
 #: the worker named under Horovod's report: `Process name: host[local rank]`

@@ -595,10 +595,12 @@ SIGNATURES: tuple[Signature, ...] = (
         "allocation-unconfirmed",
         "slurm_refused",
         "cause",
-        ("Unable to confirm allocation",),
+        ("Unable to confirm allocation", "has expired"),
         re.compile(
-            r"(?P<tool>srun|salloc): error: Unable to confirm allocation for job (?P<job>[0-9]{1,12}): "
-            r"(?P<what>[^\n]{1,300})"
+            # the same check words a job that has ended (ESLURM_ALREADY_DONE) as `Slurm job N has
+            # expired` (`SLURM job` in older releases): an srun run with a finished job's SLURM_JOB_ID
+            r"(?P<tool>srun|salloc): error: (?:Unable to confirm allocation for job (?P<job>[0-9]{1,12}): "
+            r"(?P<what>[^\n]{1,300})|(?P<expired>[Ss](?:lurm|LURM) job (?P<ended>[0-9]{1,12}) has expired))"
         ),
         "srun inside a job unable to have the controller confirm the job's allocation (the controller "
         "unreachable, or the job in SLURM_JOB_ID expired or unknown): no step is launched",
@@ -606,7 +608,7 @@ SIGNATURES: tuple[Signature, ...] = (
         "(connect failure)\nsrun: Check SLURM_JOB_ID environment variable. Expired or invalid job 60564",
         "srun: job 60564 has been allocated resources",
         "Slurm srun (src/srun/libsrun/allocate.c, existing_allocation())",
-        ("tool", "job", "what"),
+        ("tool", "job", "what", "expired", "ended"),
     ),
     Signature(
         "S532",
