@@ -119,6 +119,27 @@ def test_jc106_leaves_node_level_values_on_a_one_node_job(tmp_path: Path) -> Non
     assert "JC106" in [f.code for f in lint_path(path).findings]
 
 
+def test_jc106_leaves_a_launcher_s_node_rank_from_task_0_on_a_one_node_job(tmp_path: Path) -> None:
+    # pattern seen in: ashandonay/bedcosmo scripts/slurm/train.sh (srun torchrun, one task on one node)
+    head = "#!/bin/bash\n#SBATCH --nodes={n}\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+    step = (
+        "srun torchrun --nnodes=$SLURM_NNODES --nproc_per_node=4 \\\n"
+        "    --node_rank=$SLURM_PROCID --rdzv_endpoint=$(hostname):29500 train.py\n"
+    )
+    path = tmp_path / "one.sh"
+    path.write_text(head.format(n=1) + "#SBATCH --time=1:00:00\n" + step)
+    assert "JC106" not in [f.code for f in lint_path(path).findings]
+    # near misses: on two nodes every node would claim rank 0; on one node a program's own rank
+    path.write_text(head.format(n=2) + "#SBATCH --time=1:00:00\n" + step)
+    assert "JC106" in [f.code for f in lint_path(path).findings]
+    path.write_text(
+        head.format(n=1)
+        + "#SBATCH --time=1:00:00\n"
+        + step.replace("train.py", "train.py --rank $SLURM_PROCID")
+    )
+    assert "JC106" in [f.code for f in lint_path(path).findings]
+
+
 def test_jc802_holds_only_the_training_step_to_the_trap(tmp_path: Path) -> None:
     # the training step in the background with wait, as the rule asks; a preflight check before
     # it and a clean-up after it end by themselves, and the trap runs after them

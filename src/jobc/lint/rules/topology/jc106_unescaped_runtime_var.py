@@ -39,7 +39,9 @@ in an unquoted heredoc the step's tasks read (`srun bash <<EOF`, or a file writt
 or in a launcher's options: the batch shell expands it before srun starts
 anything. A quoted heredoc (`<<'EOF'`) or an escaped `\\$` leaves it to each task. On one node
 the batch shell's node values (`$SLURM_NODEID`, its name, its GPUs, `$SLURM_STEP_GPUS`) are
-every rank's, unless the script asks for no node count and reads the one it is given
+every rank's, and so is a launcher's node rank read from the batch shell's task 0
+(`srun torchrun --node_rank=$SLURM_PROCID`: the only node is node 0), unless the script asks for
+no node count and reads the one it is given
 (`--nnodes $SLURM_NNODES`): it is sized on the sbatch command line, for any number of nodes.
 
 Bad in a script:
@@ -169,6 +171,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         names = [n for n in _expanded_by_shell(line) if n not in own and n not in same]
         if "SLURMD_NODENAME" in names and _host_only(line):
             names = [n for n in names if n != "SLURMD_NODENAME"]
+        if same and names:
+            names = [n for n in names if not _node_rank_only(line, n)]
         path = ("launch", "setup", i)
         span = d.expansions.get(path)
         if (
@@ -202,6 +206,12 @@ _NODE_LEVEL = frozenset(
         "ROCR_VISIBLE_DEVICES",
         "GPU_DEVICE_ORDINAL",
     }
+)
+# the batch shell's task values (task 0 of the first node), right only where a node's rank is asked
+_TASK_LEVEL = frozenset({"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID"})
+_TASK_REF = lazy(r"\$\{?(SLURM_PROCID|SLURM_LOCALID|SLURM_NODEID)\b")
+_NODE_RANK_VALUE = lazy(
+    r"--(?:node[-_]rank|machine[-_]rank)(?:=|[ \t]+)[\"']?\$\{?(SLURM_PROCID|SLURM_LOCALID|SLURM_NODEID)\b"
 )
 # A plain shell assignment (not exported): its value stays in the batch shell unless a later
 # line hands it on.
@@ -247,6 +257,17 @@ def _one_node(ctx: Context) -> bool:
     if script is None or {"nodes", "ntasks"} & set(script.honoured()):
         return True
     return not any(_NODE_COUNT.search(line) for line in script.lines if not line.lstrip().startswith("#"))
+
+
+def _node_rank_only(line: str, name: str) -> bool:
+    """On one node, every `$name` of the line is the value of a launcher's node-rank option
+    (`torchrun --node_rank=$SLURM_PROCID`, accelerate's `--machine_rank`): the batch shell's task 0
+    is the node's rank 0, the one right value there. A program's own `--rank $SLURM_PROCID` is
+    each worker's and stays a finding."""
+    if name not in _TASK_LEVEL:
+        return False
+    every = _TASK_REF.findall(line).count(name)
+    return every > 0 and every == _NODE_RANK_VALUE.findall(line).count(name)
 
 
 def _host_only(line: str) -> bool:
