@@ -275,6 +275,21 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int, str]]] = [
         "srun: Check SLURM_JOB_ID environment variable. Expired or invalid job 6572146\n",
         ("slurm_refused", None, None, 1, "high"),
     ),
+    # --- Open MPI's report of a process that exited without MPI_Finalize: its node on the next line
+    (
+        "mpirun names the process that exited improperly, its node on the line after",
+        "--------------------------------------------------------------------------\n"
+        "mpirun has exited due to process rank 3 with PID 4711 on\n"
+        "node gpu-a07 exiting improperly. There are three reasons this could occur:\n"
+        '1. this process did not call "init" before exiting, but others in\n',
+        ("exit_code", 3, "gpu-a07", 2, "medium"),
+    ),
+    (
+        "Open MPI 1.4's wording of the same report",
+        "mpiexec has exited due to process rank 45 with PID 19540 on\n"
+        'node ci118 exiting without calling "finalize". This may\n',
+        ("exit_code", 45, "ci118", 1, "medium"),
+    ),
 ]
 
 

@@ -759,6 +759,14 @@ class Scanner(Facts):
                 event.context.append(ev)
                 self.follow_left = 0
             return True
+        if kind == "mpirun-node":
+            n = launch.MPIRUN_EXIT_NODE.match(text)
+            if n is None:
+                return False
+            event.fields["node"] = n.group("node")
+            event.context.append(ev)
+            self.follow_left = 0
+            return True
         if kind == "mpi-daemon":
             d = launch.MPI_DAEMON_NODE.match(text)
             if d is None:
@@ -1517,6 +1525,8 @@ class Scanner(Facts):
             self.follow, self.follow_left = ("hydra", event), launch.HYDRA_LINES
         elif code == "L220":
             self.follow, self.follow_left = ("mpi-daemon", event), launch.MPI_DAEMON_LINES
+        elif code == "L236" and "node" not in event.fields:
+            self.follow, self.follow_left = ("mpirun-node", event), 1
 
     def _task_nodes(self, tasks: str, node: str) -> None:
         """srun names the node of the tasks it reports: remember it (a bounded number of them)."""

@@ -702,6 +702,33 @@ SIGNATURES: tuple[Signature, ...] = (
         ("count", "rank", "ranks"),
         report=True,
     ),
+    Signature(
+        "L236",
+        "mpirun-exit-without-finalize",
+        "exit_code",
+        "cause",
+        ("has exited due to process rank",),
+        re.compile(
+            # the help text breaks its line after `on`: the node is on the next line (read after it)
+            r"(?:mpirun|mpiexec|orterun|prterun) has exited due to process rank (?P<rank>[0-9]{1,9}) "
+            r"with PID [^\s]{1,20} on(?: node (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}))?"
+        ),
+        "Open MPI's mpirun reporting the first process that exited without `MPI_Finalize` (or with "
+        "`MPI_Abort` unseen): its MPI rank, and its node on the line after; what made it exit is "
+        "above, in the process's own output",
+        "mpirun has exited due to process rank 11 with PID 10211 on\n"
+        "node compute-12-23 exiting improperly. There are two reasons this could occur:",
+        "mpirun has exited normally",
+        "Open MPI (orte/tools/orterun/help-orterun.txt, orterun:proc-exit-no-sync and "
+        'orterun:proc-exit-no-sync-unknown; 1.4\'s `exiting without calling "finalize"`)',
+        ("rank", "node"),
+        report=True,
+    ),
+)
+
+#: the node of Open MPI's `has exited due to process rank N with PID P on` (its next line)
+MPIRUN_EXIT_NODE = re.compile(
+    r"^\s{0,8}node (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}) exiting (?:improperly|without calling)"
 )
 
 #: the worker named under Horovod's report: `Process name: host[local rank]`
