@@ -198,7 +198,7 @@ def test_a_value_slurm_refuses_is_a_finding_not_a_value(
     rest = "#SBATCH --gpus-per-node=1\n#SBATCH --time=1:00:00\nsrun python t.py\n"
     script.write_text(f"#!/bin/bash\n{line}\n{rest}")
     code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
-    assert code == 1
+    assert code == 0  # the import did its work; the script is what sbatch refuses (lint fails)
     assert "job.sh:2:9: JC809 [error] #SBATCH --" in err
     assert path not in spec
     assert len(spec) < 2000
@@ -211,13 +211,13 @@ def test_an_export_bash_refuses_is_a_finding_not_an_env_key(
     script = tmp_path / "job.sh"
     script.write_text(HEAD + "export 1A=x\nsrun python t.py\n")
     code, spec, err = _import(script, tmp_path / "spec.yaml", capsys)
-    assert code == 1
+    assert code == 0
     assert "job.sh:5:8: JC809 [error] export 1A: bash refuses the name" in err
     assert "env:" not in spec
     assert lint_file(tmp_path / "spec.yaml", config=Config()).findings == []
-    # the last line says why the status is 1: the spec is written, without the refused value
+    # the last line says the spec is written without the refused value
     assert err.splitlines()[-1].endswith(
-        "exit 1: the spec in " + str(tmp_path / "spec.yaml") + " leaves out 1 value(s) the script holds "
+        "note: the spec in " + str(tmp_path / "spec.yaml") + " leaves out 1 value(s) the script holds "
         "that sbatch, srun or bash refuses (JC809, above, each listed as not mapped); "
         "everything else was read"
     )
@@ -231,7 +231,7 @@ def test_an_import_with_nothing_refused_ends_with_its_summary(
     script.write_text(HEAD + "export A1=x\nsrun python t.py\n")
     code, _, err = _import(script, tmp_path / "spec.yaml", capsys)
     assert code == 0
-    assert "exit 1" not in err
+    assert "leaves out" not in err
 
 
 def test_a_nul_byte_anywhere_is_not_imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
