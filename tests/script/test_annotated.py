@@ -134,7 +134,6 @@ _IMPORT_NOT_YET = {
     "olcf_frontier_vllm_ray_apptainer_hf_home_nvme_4nodes.sh": {"mode", "program"},
     # `eval $cmd` of a command read from a file when the job runs, and `sleep 1000 &`: no step
     "proteintransformer_array_eval_cmd_onegpu_clean.sh": {"mode"},
-    "uit_doc_b_usr1_trap_cleanup_bg_wait_onecore_clean.sh": {"mode"},
 }
 
 

@@ -956,6 +956,9 @@ _INNER_WHY = {
     "(the program's multirun runs each job in the worker's process)",
     "started-by": "a command computed when the job runs (an interpreter, a launcher or a wrapper script) "
     "starts the program after it: not carried, and what it is, with it the launch mode, is not known",
+    "python-by-name": "a command computed when the job runs, in a variable named for Python, given "
+    "`-m` and a module: an interpreter, which jobc cannot name; the spec runs the module with "
+    "launch.python (write the interpreter there)",
     "runscript": "the image's runscript, a shell given `-c`, runs the command string: the spec runs the "
     "program in it (the container's image is container.image)",
     "xargs-appends": "xargs runs the command with its input's words after the command's own: not carried "
@@ -965,6 +968,9 @@ _INNER_WHY = {
     "it computes when the job runs: not known)",
     "own-launcher": "a launcher with options of its own that jobc does not read starts the program after it: "
     "not carried, and how it starts it, with it the launch mode, is not known",
+    "site-accelerate": "a site's command around accelerate (it builds accelerate's configuration from "
+    "Slurm's variables on each node): launch.mode torchrun starts the same per-node workers with "
+    "jobc's own rendezvous; what the site's command adds is not carried",
     "site-torchrun": "a site's command around torchrun, given torchrun's options: launch.mode torchrun "
     "starts torchrun itself (what the site's command adds to it, its environment or its rendezvous "
     "host, is not carried)",

@@ -336,8 +336,17 @@ def _allocation(
         out.mode_known = _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
         if not for_lint and not out.mode_known:
             _launcher_by_name(out, step, step.started_by)
+        if not for_lint and not out.mode_known and any(n.kind == "python-by-name" for n in step.inner):
+            # `"$PY" -m pkg.train`: an interpreter, which starts one process a task
+            out.mode, out.mode_known = "srun", True
+            out.sources[("launch", "mode")] = (
+                f"line {step.span.line}: {step.started_by.raw} -m, an interpreter: one process a task"
+            )
     if not for_lint and step is not None and not out.mode_known and step.own_launcher is None:
         _per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
+        mode = out.mode
+    if not for_lint and step is None and _starts_no_launcher(facts):
+        _infer_no_launcher(out, facts)
         mode = out.mode
     if not for_lint and step is not None and _launcher_program(step) is not None:
         out.mode, out.mode_known = "torchrun", True
@@ -529,6 +538,44 @@ def _infer_one_process(out: Derived, step: Step, gpus: int) -> None:
         f"launch.mode srun is inferred, not read: line {step.span.line} runs, once from the batch "
         f"shell, a script whose program is not in the script, on a node of {gpus} GPU(s): one "
         "process; check it"
+    )
+
+
+# a word that starts processes on other nodes or GPUs: where a script's text holds none, whatever it
+# runs is one process started by the batch shell (comments are left out before the search)
+_LAUNCHER_WORD = lazy(
+    r"(?<![\w.-])(?:srun|salloc|torchrun\w*|accelerate|deepspeed|torch\.distributed\.(?:run|launch)|"
+    r"mpirun|mpiexec|horovodrun|jsrun|aprun|pdsh|composer|idr_\w+|parallel-ssh|clush|eval|"
+    r"ray[ \t]+(?:start|submit|job))(?![\w-])"
+)
+# a command whose name is computed when the job runs (`"$RUN" &`, `$CMD train.py`): it may be a launcher
+_COMPUTED_COMMAND = lazy(r"[\"']?(?:\$|`)")
+
+
+def _starts_no_launcher(facts: ScriptFacts) -> bool:
+    """The script starts no step jobc reads, and nothing in it could start processes elsewhere: no
+    launcher or srun word outside comments, no line read only in part, no sourced file unread."""
+    if facts.problems or facts.unread_sources or not facts.readable:
+        return False
+    if any(_COMPUTED_COMMAND.match(c.words[0] if c.words else c.name) for c in facts.commands):
+        return False
+    return not any(
+        _LAUNCHER_WORD.search(line.split(" #", 1)[0])
+        for line in facts.lines
+        if not line.lstrip().startswith("#")
+    )
+
+
+def _infer_no_launcher(out: Derived, facts: ScriptFacts) -> None:
+    """A script whose work (a console program, a function, or nothing jobc reads) runs in the batch
+    shell with no launcher anywhere: one process on the first node, which is what launch.mode srun
+    starts with one task; said inferred, since the program itself is not read."""
+    out.mode, out.mode_known = "srun", True
+    where = f"line {facts.first_command.line}" if facts.first_command is not None else "the script"
+    out.sources[("launch", "mode")] = "inferred: the script names no launcher and no srun"
+    out.notes.append(
+        f"launch.mode srun is inferred, not read: the script (from {where}) runs its commands in the "
+        "batch shell and names no launcher and no srun, so what it runs is one process; check it"
     )
 
 

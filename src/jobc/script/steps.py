@@ -97,6 +97,12 @@ _WRAPPER_SCRIPT = (".sh", ".bash", ".slurm", ".sbatch", ".zsh", ".csh", ".pl", "
 _TRAINS = lazy(r"(?:^|[^a-z])(?:pre)?train|finetune|fine_tune|(?:^|[^a-z])sft(?:$|[^a-z])")
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
 _PLAIN_VARIABLE = lazy(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+# a variable named for a Python interpreter: PY, PYTHON, PYTHON3, PYTHON_BIN, VENV_PY, PY_EXE, …
+_PYTHON_VARIABLE = lazy(
+    r"(?i)(?:[a-z0-9]+_)?(?:py|python[0-9.]*)(?:_?(?:bin|exe|cmd|path|interp|interpreter))?"
+)
+_NAME_PARTS = lazy(r"[_-]")
+_MODULE_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # a variable, or a file under a variable's directory (`$BASE/launch.sh`): no command substitution
 _VARIABLE_PATH = lazy(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?(?:/[\w.+/-]*)?")
 _CONTAINER_EXEC = frozenset({"singularity", "apptainer"})
@@ -604,6 +610,8 @@ class Steps:
             # `"$VENV_PY" -c '…'`: an interpreter computed when the job runs, given Python code
             # that starts torchrun (code jobc parses as Python and finds torchrun's words in)
             return
+        if self.python_by_name(step, words, i):
+            return
         i = self.past_unknown(step, words, i)
         # `$(which python) train.py`: the command of that name on PATH, as a name alone runs
         first = command_name(words[i])
@@ -642,6 +650,11 @@ class Steps:
                 step.program, step.args = words[k], words[k + 1 :]
                 step.inner.append(Inner(" ".join(w.raw for w in words[i:k]), words[i].span, "own-launcher"))
                 return
+        elif found is None and site_accelerate(base, words[i + 1 :]):
+            # IDRIS's `idr_accelerate train.py`: a site's command that builds accelerate's
+            # configuration from Slurm's variables and starts `accelerate launch` on its node
+            step.inner.append(Inner(first, words[i].span, "site-accelerate"))
+            found = _launchers.ACCELERATE, 1
         if found is not None:
             kind, n = found
             self.launch(step, kind, words, i, i + n)
@@ -818,6 +831,23 @@ class Steps:
         taken = {id(choice), *(id(w) for _, w in keys)}
         step.args = [w for w in step.args if id(w) not in taken]
         step.inner.append(Inner(choice.raw, choice.span, "hydra-torchrun"))
+
+    def python_by_name(self, step: Step, words: list[Word], i: int) -> bool:
+        """`"$PY" -m sparc.cli.train`, `$PYTHON_BIN -m pkg.train`: a command computed when the job
+        runs, held in a variable named for Python, given `-m` and a module name: only an
+        interpreter takes those, so the module is the program (its interpreter not known: the
+        spec runs `python` and says so). A launcher's name (`$LAUNCHER -m …`) is not read."""
+        if i + 2 >= len(words) or words[i].literal or words[i + 1].text != "-m":
+            return False
+        found = _PLAIN_VARIABLE.fullmatch(words[i].raw.strip('"'))
+        if found is None or not _PYTHON_VARIABLE.fullmatch(found.group(1)):
+            return False
+        if not (words[i + 2].literal and _MODULE_NAME.fullmatch(words[i + 2].text)):
+            return False
+        step.started_by = words[i]
+        step.module, step.args = words[i + 2], words[i + 3 :]
+        step.inner.append(Inner(words[i].raw, words[i].span, "python-by-name"))
+        return True
 
     def past_unknown(self, step: Step, words: list[Word], i: int) -> int:
         """`$PROFILE_CMD python train.py`: words computed when the job runs (a profiler or wrapper
@@ -1020,6 +1050,26 @@ def site_torchrun(name: str, rest: list[Word]) -> bool:
             return seen or k + 1 < len(rest)
         seen = True
         k += 1 if eq or key in torchrun.flags else 2
+    return False
+
+
+def site_accelerate(name: str, rest: list[Word]) -> bool:
+    """Whether ``name`` is a site's command around accelerate (IDRIS's `idr_accelerate`): a name
+    one of whose `_`/`-` parts is `accelerate`, other than accelerate itself or a wrapper script,
+    given only options accelerate has, then a Python file written out."""
+    if name == "accelerate" or name.endswith(_WRAPPER_SCRIPT) or "accelerate" not in _NAME_PARTS.split(name):
+        return False
+    accelerate = _launchers.ACCELERATE
+    k = 0
+    while k < len(rest):
+        w = rest[k]
+        if not w.text.startswith("-"):
+            return w.literal and w.text.endswith(".py")
+        option, eq, _ = w.text.partition("=")
+        key = _norm(option)
+        if _COMPUTED.search(option) or key not in accelerate.flags | accelerate.valued:
+            return False
+        k += 1 if eq or key in accelerate.flags else 2
     return False
 
 
