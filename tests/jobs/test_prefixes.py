@@ -91,6 +91,18 @@ def test_host_prefixes_without_digits_and_under_indentation_are_inferred() -> No
     assert split("jobc: master n0:29500, restart 0", infer([(1, "jobc: a b")] * 4)).node is None
 
 
+def test_a_program_naming_itself_before_a_colon_is_no_host() -> None:
+    # pattern seen in: dstndstn/tractor issue #126 (qdo's srun wrapper tags what it relays)
+    lines = [
+        "qdo-srun.py: srun#64: slurmstepd: error: Detected 1 oom_kill event in StepId=4.67.",
+        "qdo-srun.py: srun#64: Found OOM event for task 6627566 ; setting task state to Killed",
+    ]
+    model = infer([(i + 1, t) for i, t in enumerate(lines)])
+    assert split(lines[0], model, 1).node is None
+    # near miss: a host whose name has a dot and a digit stays a host
+    assert split("gpu-a07.cluster: ValueError: bad", PLAIN, 1).node == "gpu-a07.cluster"
+
+
 def test_a_glog_header_with_a_three_digit_date_is_a_level() -> None:
     line = split("[rank12]:[E909 09:55:29.313379098 ProcessGroupNCCL.cpp:1664] [PG 0 Rank 12] Exception")
     assert (line.rank, line.level, line.text) == (12, "E", "[PG 0 Rank 12] Exception")

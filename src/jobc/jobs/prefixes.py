@@ -169,6 +169,8 @@ MAX_LOCAL_RANK = 1024
 # prefix needs a digit or a dash (node12, gpu-a100-03, worker-0) or is localhost, unless the file
 # shows the name as a prefix of many lines (`infer`).
 _WORDISH = re.compile(r"^[A-Za-z_]+$")
+# a file a program is run from: before a colon it is the program's name for itself
+_PROGRAM_FILES = (".py", ".sh", ".bash", ".pl", ".rb", ".js", ".jl", ".r", ".lua", ".exe")
 _SHELL_LINE = re.compile(r"line [0-9]{1,9}: ")
 _NOT_HOSTS = frozenset(
     {
@@ -378,6 +380,8 @@ def _host_shaped(name: str) -> bool:
     """A name that may be a host: not a word a program prints before a colon."""
     if name.lower() in _NOT_HOSTS or name.endswith(("Error", "Exception", "Warning")):
         return False
+    if name.lower().endswith(_PROGRAM_FILES):
+        return False  # a program naming itself (`qdo-srun.py: srun#64: …`), not a host
     if any(c.isdigit() or c == "-" for c in name):
         return not name.isdigit()
     return name.islower() and len(name) >= 3
@@ -590,4 +594,6 @@ def is_host(name: str) -> bool:
         return True
     if _WORDISH.match(name) or name.endswith(("Error", "Exception", "Warning")):
         return False
+    if name.lower().endswith(_PROGRAM_FILES):
+        return False  # a program naming itself (`qdo-srun.py: srun#64: …`), not a host
     return any(c.isdigit() or c == "-" for c in name) and not name[0].isdigit()
