@@ -43,10 +43,36 @@ def gpus_over_nodes(total: int, nodes: int | None) -> int | None:
     return total // nodes
 
 
+def implied_nodes(honoured: dict[str, Directive]) -> tuple[int, Directive, Directive] | None:
+    """Without `--nodes`, the nodes `--ntasks` over `--ntasks-per-node` fill, as sbatch allocates
+    them (`--ntasks=2 --ntasks-per-node=1` is two nodes; `--ntasks` takes precedence and the tasks
+    per node is the most a node runs), with the two directives; None when they do not say it."""
+    total, per = honoured.get("ntasks"), honoured.get("ntasks-per-node")
+    if "nodes" in honoured or total is None or per is None:
+        return None
+    tasks, each = slurm_int(total.value, 1), slurm_int(per.value, 1)
+    if tasks is None or each is None:
+        return None
+    return -(-tasks // each), total, per
+
+
+def job_nodes(facts: ScriptFacts) -> int | None:
+    """The nodes the directives give the job: `--nodes` (the least of a range), else the nodes its
+    tasks fill (`implied_nodes`), else sbatch's one when `--ntasks` asks for at most one task a
+    node; None when sbatch leaves the count to Slurm (`--ntasks=24` alone) or refuses it."""
+    honoured = facts.honoured()
+    if "nodes" in honoured:
+        return slurm_int(honoured["nodes"].value, 1)
+    if (implied := implied_nodes(honoured)) is not None:
+        return implied[0]
+    total = honoured.get("ntasks")
+    return 1 if total is None or slurm_int(total.value) == 1 else None
+
+
 def gpus_per_node(facts: ScriptFacts) -> tuple[int | None, str | None, Directive | None]:
     """GPUs per node the directives ask for, the GPU type named, and the directive that said it."""
     honoured = facts.honoured()
-    nodes = slurm_int(honoured["nodes"].value) if "nodes" in honoured else 1
+    nodes = slurm_int(honoured["nodes"].value) if "nodes" in honoured else (job_nodes(facts) or 1)
     for key in ("gpus-per-node", "gres", "gpus"):
         d = honoured.get(key)
         if d is None or d.value is None:

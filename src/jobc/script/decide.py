@@ -21,7 +21,7 @@ from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int
 from jobc.core.record import record
 from jobc.script import values as _values
-from jobc.script.allocation import gpus_per_node
+from jobc.script.allocation import gpus_per_node, implied_nodes
 from jobc.script.facts import ScriptFacts
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -66,6 +66,8 @@ def allocation(facts: ScriptFacts) -> dict[str, Known]:
         return ascii_int(d.value) if d is not None and d.value else None
 
     nodes = count("nodes")
+    if nodes is None and (implied := implied_nodes(honoured)) is not None:
+        nodes = implied[0]  # `--ntasks=2 --ntasks-per-node=1`: the two nodes the tasks fill
     if nodes is not None:
         words = _plural(nodes, "node")
         out["SLURM_NNODES"] = out["SLURM_JOB_NUM_NODES"] = Known(str(nodes), words)

@@ -16,7 +16,7 @@ from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
-from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus
+from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus, implied_nodes
 from jobc.script.allocation import slurm_int as _int
 from jobc.script.carry import carry
 from jobc.script.clilaunch import cli_launcher
@@ -162,16 +162,14 @@ def _default_nodes(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     Slurm spreads the tasks over as many nodes as it needs, which no spec value says — unless the
     training step's own srun runs on a known count of them (`srun --ntasks=1`, `srun -N 1`)."""
     honoured = facts.honoured()
-    total, per = honoured.get("ntasks"), honoured.get("ntasks-per-node")
+    total = honoured.get("ntasks")
     tasks = _int(total.value, 1) if total is not None else None
-    each = _int(per.value, 1) if per is not None else None
     if total is None or tasks == 1:
         out.put(("resources", "nodes"), 1, None)
         why = "--ntasks=1" if total is not None else "no --nodes or --ntasks"
         out.sources[("resources", "nodes")] = f"sbatch's default: one node ({why})"
-    elif tasks is not None and each is not None and total is not None and per is not None:
-        out.put(("resources", "nodes"), -(-tasks // each), total.span, f"#SBATCH {total.text}")
-        out.sources[("resources", "nodes")] = f"#SBATCH {total.text} over #SBATCH {per.text}"
+    elif _implied_nodes(facts, out):
+        pass
     elif total is not None and (on := _step_runs_on(step)) is not None:
         count, word = on
         out.put(("resources", "nodes"), count, word.span, f"srun {word.raw}")
@@ -184,6 +182,18 @@ def _default_nodes(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             f"resources.nodes: line {total.span.line} asks for {total.text} without --nodes: Slurm "
             "spreads the tasks over as many nodes as it needs; write the nodes (the spec asks 1)"
         )
+
+
+def _implied_nodes(facts: ScriptFacts, out: Derived) -> bool:
+    """`--ntasks` over `--ntasks-per-node` without `--nodes` (`implied_nodes`): the nodes the tasks
+    fill, read alike by lint and import; False when the directives do not say it."""
+    implied = implied_nodes(facts.honoured())
+    if implied is None:
+        return False
+    count, total, per = implied
+    out.put(("resources", "nodes"), count, total.span, f"#SBATCH {total.text}")
+    out.sources[("resources", "nodes")] = f"#SBATCH {total.text} over #SBATCH {per.text}"
+    return True
 
 
 def _step_runs_on(step: Step | None) -> tuple[int, Word] | None:
@@ -262,6 +272,10 @@ def _nodes(
         _cut_nodes(out, sized)
     elif nodes_d is None and not for_lint:
         _default_nodes(facts, out, step)
+        nodes = out.data["resources"].get("nodes")
+    elif nodes_d is None and sized is None and _implied_nodes(facts, out):
+        # lint reads the nodes the tasks fill as the import does: a two-node job is one (JC108,
+        # JC804) whether `--nodes` or `--ntasks` over `--ntasks-per-node` says it
         nodes = out.data["resources"].get("nodes")
     return nodes
 
@@ -1217,7 +1231,8 @@ def _allocation_refs(facts: ScriptFacts, out: Derived) -> dict[str, str]:
     refs: dict[str, str] = {}
     resources = out.data.get("resources", {})
     nodes = facts.honoured().get("nodes")
-    if "nodes" in resources and nodes is not None and ascii_int(nodes.value or "") is not None:
+    fixed = nodes is not None and ascii_int(nodes.value or "") is not None
+    if "nodes" in resources and (fixed or (nodes is None and implied_nodes(facts.honoured()) is not None)):
         refs.update(SLURM_NNODES="{resources.nodes}", SLURM_JOB_NUM_NODES="{resources.nodes}")
     if resources.get("gpus_per_node"):
         refs.update(SLURM_GPUS_ON_NODE="{resources.gpus_per_node}")

@@ -37,11 +37,8 @@ def hit(span: Span, message: str, **more: Any) -> Hit:
 
 
 def nodes(f: ScriptFacts) -> int:
-    """Nodes the allocation asks for (1 when the script does not say, as sbatch)."""
-    d = f.honoured().get("nodes")
-    if d is None or d.value is None:
-        return 1
-    from jobc.core.numbers import ascii_int
+    """Nodes the allocation asks for: `--nodes`, or the nodes `--ntasks` over `--ntasks-per-node`
+    fill (1 when the script does not say, as sbatch)."""
+    from jobc.script.allocation import job_nodes
 
-    first = ascii_int(d.value.split("-")[0])
-    return first if first else 1
+    return job_nodes(f) or 1
