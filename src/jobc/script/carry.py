@@ -94,7 +94,7 @@ def env_unknown(out: Derived, e: Export, unread: tuple[int, str] | None = None) 
     from jobc.spec.interpolate import UNKNOWN
 
     path: DataPath = ("env", e.name)
-    out.skip(e.span, f"export {e.name}={e.raw}", "not the value the step sees on every path")
+    out.skip(e.span, e.written, "not the value the step sees on every path")
     if path in out.templated:
         return
     out.put(path, f"{{{UNKNOWN}.{e.name}}}", e.value_span)
@@ -115,7 +115,7 @@ def env_unknown(out: Derived, e: Export, unread: tuple[int, str] | None = None) 
 
 def import_env(out: Derived, e: Export, said: str | None = None) -> None:
     name, value = e.name, e.value or ""
-    where = said or f"export {name}={e.raw}"
+    where = said or e.written
     if name in COMPUTED:
         out.skip(e.span, where, "jobc computes this for every rank")
     elif name == "NCCL_SOCKET_IFNAME" and re.match(r"^[A-Za-z0-9_.-]+$", value):
@@ -819,13 +819,13 @@ def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                     if after
                     else ("unset before the training step starts: the step never sees it")
                 )
-                out.skip(e.span, f"export {e.name}={e.raw}", why)
+                out.skip(e.span, e.written, why)
             continue
         value = seen[name]
         if value is None:
             if all(e.value is None for e in exports):
                 for e in exports:
-                    out.skip(e.span, f"export {e.name}={e.raw}", _computed(e))
+                    out.skip(e.span, e.written, _computed(e))
             else:
                 unread = [(line, text) for n, line, text in facts.unevaluated if n == name]
                 before = [u for u in unread if u[0] <= step.span.line] or unread
@@ -847,7 +847,7 @@ def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                     if (e.span.line > step.span.line)
                     else "a later line changes it before the training step starts"
                 )
-                out.skip(e.span, f"export {e.name}={e.raw}", why)
+                out.skip(e.span, e.written, why)
 
 
 def _computed(e: Export) -> str:
@@ -875,14 +875,14 @@ def _last_value(facts: ScriptFacts, out: Derived, exports: list[Export]) -> None
     the script leaves it."""
     for e in exports:
         if e.value is None:
-            out.skip(e.span, f"export {e.name}={e.raw}", _computed(e))
+            out.skip(e.span, e.written, _computed(e))
             continue
         final = facts.final.get(e.name, e.value)
         if final != e.value and e.name not in COMPUTED:
             if final is None:
                 env_unknown(out, e)
             else:
-                out.skip(e.span, f"export {e.name}={e.raw}", "a later line of the script changes it")
+                out.skip(e.span, e.written, "a later line of the script changes it")
             continue
         import_env(out, e)
 

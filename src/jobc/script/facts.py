@@ -75,6 +75,16 @@ class Export:
     span: Span  # the whole assignment
     value_span: Span
     exported: bool  # `export NAME=…` (or `export NAME` later), not a plain shell variable
+    # given by `#SBATCH --export=ALL,NAME=value`: sbatch sets it in the job's environment before
+    # the batch shell starts, so every step sees it unless a line changes it
+    directive: bool = field(default=False, compare=False)
+
+    @property
+    def written(self) -> str:
+        """How the script wrote it, for messages: `export A=1`, `#SBATCH --export=…,A=1`."""
+        if self.directive:
+            return f"#SBATCH --export=…,{self.name}={self.raw}"
+        return f"export {self.name}={self.raw}"
 
 
 @record

@@ -12,12 +12,12 @@ import re
 
 from jobc.core import paths
 from jobc.core.diagnostics import Span
-from jobc.core.lazyre import lazy_bytes
+from jobc.core.lazyre import lazy, lazy_bytes
 from jobc.script import bashcheck
 from jobc.script import directives as _directives
 from jobc.script import values as _values
 from jobc.script.expand import Expander
-from jobc.script.facts import PER_RANK, Problem, ScriptFacts
+from jobc.script.facts import PER_RANK, Export, Problem, ScriptFacts
 from jobc.script.flow import Flow
 from jobc.script.steps import PYTHON, Steps
 from jobc.script.tree import Positions, statements
@@ -48,6 +48,7 @@ BASH_LIKE = frozenset({"bash", "sh", "dash", "ksh", "ash"})
 # other assignments (`A=1 NODE_RANK=0 cmd`)
 _DECLARERS = frozenset({b"export", b"local", b"declare", b"typeset", b"readonly"})
 _ASSIGN_WORD = lazy_bytes(rb"[A-Za-z_][A-Za-z0-9_]*\+?=\S*")
+_ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*$")
 _SEPARATORS = (b";", b"&", b"|", b"(", b"{")
 _LOOK_BACK = 4096
 
@@ -271,6 +272,7 @@ class Reader:
                 self.facts.first_command = self.pos.span(child)
                 break
         self._comments(root)
+        self._sbatch_export()
         self.flow.walk(self.pos.src, list(statements(root)))
         self._errors(root)
         if self.facts.unrun_from is not None:
@@ -285,6 +287,35 @@ class Reader:
             value = self.state.vars.get(name)
             known = isinstance(value, tuple) and len(value) == 1 and _values.literal(value[0])
             self.facts.final[name] = _values.text(value[0]) if known and value is not None else None
+
+    def _sbatch_export(self) -> None:
+        """`#SBATCH --export=ALL,NCCL_DEBUG=INFO,…`: sbatch sets each NAME=value in the job's
+        environment before the batch shell starts (with or without ALL), so the batch shell and
+        every step it starts see it, as if the script's first line exported it."""
+        d = self.facts.honoured().get("export")
+        if d is None or not d.value or d.span.line != d.span.end_line:
+            return
+        row = d.span.line - 1
+        line = self.facts.lines[row] if row < len(self.facts.lines) else ""
+        at = d.span.col - 1
+        for item in d.value.split(","):
+            name, eq, value = item.partition("=")
+            if not eq or not _ENV_NAME.match(name):
+                continue
+            found = line.find(item, at)
+            if found < 0:
+                span = value_span = d.span
+                start = end = self.pos.line_starts[row] if row < len(self.pos.line_starts) else 0
+            else:
+                at = found + len(item)
+                col = found + 1
+                span = Span(d.span.line, col, d.span.line, col + len(item))
+                value_span = Span(d.span.line, col + len(name) + 1, d.span.line, col + len(item))
+                start = self.pos.line_starts[row] + len(line[: found + len(name) + 1].encode())
+                end = start + len(value.encode())
+            self.state.setvar(name, (((value, start, end, True),),))
+            self.state.export(name)
+            self.facts.exports.append(Export(name, value, value, span, value_span, True, directive=True))
 
     def _own_variables(self) -> None:
         """A per-rank name the script gives a value itself (`NODE_RANK=1`, `for NODE_RANK in …`,

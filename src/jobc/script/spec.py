@@ -831,7 +831,26 @@ def _signal(out: Derived, d: Directive) -> None:
         out.put(("resilience", "grace_s"), 60, d.span, f"#SBATCH {d.text}")  # sbatch's default
 
 
+def _sbatch_export(out: Derived, d: Directive) -> None:
+    """`#SBATCH --export=ALL,A=1,…` in the import: each A=1 is the job's environment, carried in
+    `env` (`carry.environment`); what is left (NONE, names) stays an sbatch option, and `ALL`
+    alone is sbatch's default, which the compiled job keeps."""
+    items = [p for p in (d.value or "").split(",") if p]
+    rest = [p for p in items if not ("=" in p and _ENV_NAME.match(p.partition("=")[0]))]
+    if rest and rest not in (["ALL"], ["all"]):
+        out.put(("slurm", "extra", "export"), ",".join(rest), d.span, f"#SBATCH {d.text}")
+    elif len(rest) < len(items):
+        out.skip(
+            d.span,
+            f"#SBATCH {d.text}",
+            "the variables it sets are the job's environment (env); the rest is sbatch's default",
+        )
+
+
 def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
+    if d.name == "export" and not for_lint:
+        _sbatch_export(out, d)
+        return
     if is_pyxis(d.name):
         if for_lint:
             out.put(
@@ -1324,7 +1343,7 @@ def _environment(facts: ScriptFacts, out: Derived) -> None:
     for e in facts.exports:
         if e.name not in exported or e.value is None or not _ENV_NAME.match(e.name):
             continue  # bash refuses a bad name (JC809 says so)
-        out.put(("env", e.name), e.value, e.value_span, f"export {e.name}={e.raw}")
+        out.put(("env", e.name), e.value, e.value_span, e.written)
     step = facts.main_step
     for a in step.env if step is not None else []:
         # what the training step's command gives its program (`NCCL_DEBUG=INFO srun …`, `srun
