@@ -23,6 +23,7 @@ from jobc.core.record import record
 from jobc.script import values as _values
 from jobc.script.allocation import gpus_per_node, implied_nodes
 from jobc.script.facts import ScriptFacts
+from jobc.script.variables import UNSET
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
@@ -112,6 +113,9 @@ class Decider:
         self.fields = fields
         self.lookup = lookup
         self.text = text
+        # the text of the commands the condition guards, when it is a test that may give a
+        # variable its default (`_defaulted`)
+        self.guarded = ""
 
     @property
     def alloc(self) -> dict[str, Known]:
@@ -146,6 +150,22 @@ class Decider:
         if not whys and raw.strip("\"'") != text:
             whys.append(f"`{raw.strip(chr(34))}` is {text or 'empty'}")
         return Known(text, ", ".join(whys))
+
+    def _defaulted(self, node: Any) -> Known | None:
+        """`[ -z "$X" ]` guarding the commands that set X (`then X=29500`, `|| X=29500`): the
+        script's own default, as `${X:=29500}` is. X is empty when nothing before sets it (no
+        assignment, no `read`, no file sourced that jobc cannot read) and it is not Slurm's, the
+        site's or the environment's; a test on a variable the guarded commands leave alone
+        chooses between jobs (`[ -n "$RESUME" ]`) and stays undecided."""
+        m = _READS.match(self.text(node).strip("\"'"))
+        if m is None or m.group(2) or not self.guarded:
+            return None
+        name = m.group(1)
+        if self._facts.unread_sources or _values.environment_name(name) or name in self.reads:
+            return None
+        if self.lookup(name) is not UNSET or not _sets(self.guarded, name):
+            return None
+        return Known("", f"${name} is set nowhere before")
 
     def name(self, name: str) -> Known | None:
         """A bare name in `(( … ))`: the script's literal value, or Slurm's fixed one."""
@@ -184,7 +204,7 @@ class Decider:
             return self._compare(self.value(a), self.text(op), self.value(b))
         if node.type == "unary_expression" and len(node.children) == 2:
             op, a = node.children
-            v = self.value(a)
+            v = self.value(a) or self._defaulted(a)
             if v is None or self.text(op) not in ("-z", "-n"):
                 return None
             empty = v.text == ""
@@ -275,6 +295,26 @@ class Decider:
             matched = hit
             out.append((hit, known.why or f"`{shown.strip(chr(34))}` is {known.text or 'empty'}"))
         return out
+
+
+def _sets(text: str, name: str) -> bool:
+    """Whether ``text`` assigns ``name`` (`X=1`, `export X=1`, `${X:=1}`)."""
+    return (
+        any(
+            (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_$"))
+            for i in _find_all(text, name + "=")
+        )
+        or ("${" + name + ":=") in text
+    )
+
+
+def _find_all(text: str, what: str) -> list[int]:
+    out: list[int] = []
+    i = text.find(what)
+    while i >= 0 and len(out) < 64:
+        out.append(i)
+        i = text.find(what, i + 1)
+    return out
 
 
 def _integer(text: str) -> int | None:

@@ -225,6 +225,7 @@ class Flow:
             if not children:
                 return
             state = Branches(len(self.state.journal), complete=False)
+            self.decided_list(src, node, children, state)
             stack.append(("merge", state))
             stack.append(("branch_end", state))
             stack.extend(("s", src, c, bg or b) for c, b in reversed(children[1:]))
@@ -279,7 +280,11 @@ class Flow:
                 if clause.type != "else_clause":
                     clauses.append(own)
                 complete = complete or clause.type == "else_clause"
-            verdicts = self.decider(src).arms_of_if(clauses, complete)
+            decider = self.decider(src)
+            if len(clauses) == 1:
+                # `if [ -z "$X" ]; then X=…; fi`: the arms may give a variable its default
+                decider.guarded = "\n".join(self.pos.text(c, src) for arm in arms for c, _ in arm)
+            verdicts = decider.arms_of_if(clauses, complete)
         else:
             patterns: list[list[str]] = []
             for child, b in statements(node):
@@ -327,6 +332,24 @@ class Flow:
         # the conditions run first, then one branch, each from the variables as they were then
         stack.append(("snapshot", state))
         stack.extend(("s", src, c, bg or cb) for c, cb in reversed(conditions) if runs(c))
+
+    def decided_list(
+        self, src: _values.Src, node: Any, children: list[tuple[Any, bool]], state: Branches
+    ) -> None:
+        """`[ -z "$X" ] && X=1`, `[ -n "$X" ] || X=1`: a test the script's own values decide
+        (`decide`) says whether the command after it runs, as an `if` of one arm would."""
+        ops = [c.type for c in node.children if not c.is_named]
+        if len(children) != 2 or ops not in (["&&"], ["||"]):
+            return
+        decider = self.decider(src)
+        decider.guarded = self.pos.text(children[1][0], src)
+        holds, _ = decider.condition([children[0][0]])
+        if holds is None:
+            return
+        if holds == (ops == ["&&"]):
+            state.complete = True
+        else:
+            state.never = {0}
 
     def decider(self, src: _values.Src) -> Decider:
         """Conditions read as the walk stands (in the batch shell's variables)."""
