@@ -950,6 +950,9 @@ _INNER_WHY = {
     "write its path as launch.program",
     "named-wrapper": "a command that runs the launcher or interpreter after it (a profiler, a binder): "
     "not carried; the spec runs what it wraps",
+    "site-wrapper": "a command jobc cannot read (a site's or the project's wrapper) runs the launcher "
+    "or interpreter after it: not carried; the spec runs what it wraps, taken as the program with "
+    "medium confidence (the wrapper may set up or change what runs)",
     "executable": "an executable Python file, run by its own `#!` line: the spec runs it with launch.python",
     "hydra-torchrun": "Hydra's torchrun launcher, which starts an agent per node that forks its workers: "
     "launch.mode torchrun does that, so the override and its hydra.launcher settings are not passed on "
@@ -1000,6 +1003,12 @@ def _inner(out: Derived, step: Step) -> None:
             out.skip(item.span, item.text, why)
         else:
             out.skip(item.span, item.text, _INNER_WHY.get(item.kind, "not carried"))
+        if item.kind == "site-wrapper":
+            out.notes.append(
+                f"line {item.span.line} runs the program behind {_shown(item.text, keep=60)}, a wrapper "
+                "jobc cannot read: the program after it is taken as the one that runs (medium "
+                "confidence); check what the wrapper does"
+            )
     if step.code is not None:
         out.skip(
             step.code.span,

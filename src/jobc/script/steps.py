@@ -5,6 +5,7 @@ in `skip_wrappers`, an srun option in `srun_options`, a launcher in `jobc.tables
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 
 from jobc.core.diagnostics import Span
@@ -858,7 +859,7 @@ class Steps:
             j < len(words)
             and j - i < 2
             and not words[j].literal
-            and words[j].text.lstrip().startswith(("$", "JOBC"))
+            and (words[j].text.lstrip().startswith(("$", "JOBC")) or _wrapper_path(words, j))
         ):
             j += 1
         kind = "wrapper"
@@ -915,6 +916,8 @@ class Steps:
             if first.placed or last.placed
             else Span(first.span.line, first.span.col, last.span.end_line, last.span.end_col)
         )
+        if _site_wrapper(words[i], kind):
+            kind = "site-wrapper"
         step.inner.append(Inner(" ".join(w.raw for w in words[i:j]), at, kind))
         return j
 
@@ -1383,6 +1386,41 @@ def _runscript_dash_c(words: list[Word], i: int) -> bool:
 
 def _between(first: Word, last: Word) -> Span:
     return Span(first.span.line, first.span.col, last.span.end_line, last.span.end_col)
+
+
+# commands that run the program after them as it is, changing only where or how it runs (a
+# profiler, a binder, a timer): what runs is the program they are given
+_TOOL_WRAPPERS = frozenset(
+    {
+        "numactl", "taskset", "nsys", "ncu", "nvprof", "rocprof", "omniperf", "stdbuf", "time",
+        "nice", "ionice", "chrt", "timeout", "hwloc-bind", "likwid-pin", "valgrind", "perf",
+        "strace", "ltrace", "gdb", "cuda-gdb", "unbuffer", "env", "nohup", "setsid", "caffeinate",
+        "ddt", "map", "vtune", "scorep", "tau_exec", "hpcrun", "apptainer", "singularity",
+    }
+)  # fmt: skip
+
+
+def _wrapper_path(words: list[Word], j: int) -> bool:
+    """`"$GW_HOME/bin/site-exec" python -m pkg.train`: a command by its path under a directory
+    computed when the job runs, that is no interpreter or launcher itself, followed by one."""
+    raw = words[j].raw.strip('"')
+    if "/" not in raw or not _VARIABLE_PATH.fullmatch(raw) or j + 1 >= len(words):
+        return False
+    base = os.path.basename(raw)
+    if PYTHON.match(base) or base in OTHER_INTERPRETERS or _launchers.by_command(base, words[j + 1].text):
+        return False
+    return _starts_python_or_launcher(words, j + 1)
+
+
+def _site_wrapper(word: Word, kind: str) -> bool:
+    """A command jobc cannot read in front of an interpreter or launcher: a script of the site's
+    or the project's (`./wrap.sh`, `"$GW_HOME/bin/site-exec"`), not a known tool. The program
+    after it is taken as the one that runs, which the wrapper may change: said so."""
+    if kind == "named-wrapper":
+        # a site's script named for the tool it runs (`/fsx/nsys-slurm-exec`) is that tool
+        parts = re.split(r"[-_.]", os.path.basename(word.text))
+        return not any(p in _TOOL_WRAPPERS for p in parts)
+    return kind == "wrapper" and "/" in word.raw and bool(_VARIABLE_PATH.fullmatch(word.raw.strip('"')))
 
 
 def _past_wrapper(words: list[Word], i: int, *, shells: bool = False) -> int:
