@@ -104,14 +104,9 @@ def _matches(want: str, got: object) -> bool:
 
 
 # the launch mode the import gives where the annotator wrote another, with why:
-# fairseq_fsdp_sbatch_nospace.sh runs one task per node of a helper script the batch does not
-# hold (`srun --label fairseq_fsdp.sh` on 8 GPUs a node); whether that task starts a worker per
-# GPU (torchrun, as annotated) or drives all eight itself is not in the script: unknown. So for
-# aisg_llmfoundry_bashc_wrapper_2nodes.sh, whose launcher is in a wrapper script it does not hold;
 # dawn_apptainer_srun_launch_from_helper_2x4_clean.sh starts its program with a command
 # that setup_apptainer.sh, a file it sources and jobc cannot read, sets: srun or nothing, not known
 _READ_OTHERWISE = {
-    "fairseq_fsdp_sbatch_nospace.sh": "-",
     "dawn_apptainer_srun_launch_from_helper_2x4_clean.sh": "-",
 }
 

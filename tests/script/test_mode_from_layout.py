@@ -42,10 +42,11 @@ INFERRED = [
     NO_TASKS.replace("--nodes=2", "--nodes=1") + "source env.sh\nbash scripts/lora.sh 4\n",
     NO_TASKS.replace("--nodes=2", "--nodes=1").replace("--gpus-per-node=8", "--gpus-per-node=2")
     + "#SBATCH --ntasks-per-node=2\ncd /scratch/repo\n./run_train.sh --sif x.sif --multi-gpu 1\n",
+    # srun's default of one task a node (no line asks for tasks) runs the script once on each node
+    # of several GPUs, as the batch shell runs it once on its node
+    NO_TASKS + "srun ./scripts/train.sh\n",
 ]
 UNKNOWN = [
-    # srun's default of one task says nothing of the kind
-    NO_TASKS + "srun ./scripts/train.sh\n",
     # a tool by name starts no program of the job's
     ONE_PER_NODE + "srun enroot import docker://nvcr.io#nvidia/pytorch:24.01-py3\n",
     # the task count is computed when the job runs

@@ -533,7 +533,20 @@ def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | 
     if gpus < 2:
         return
     tasks, span, text = _tasks_per_node(facts, step, nodes)
-    if span is None or text == _UNKNOWN_TASKS or tasks != 1:
+    if text == _UNKNOWN_TASKS or (tasks != 1 and span is not None):
+        return
+    if span is None and step.srun is None:
+        return  # a computed command that may or may not be srun: no default of srun's to read
+    if span is None:
+        # no line asks: srun starts sbatch's one task a node (`srun ./run.sh &` then `wait`), the
+        # same one process on a node of several GPUs as the batch shell running the script
+        _infer_torchrun(
+            out,
+            f"inferred from line {step.span.line}: srun's default of one task per node of {gpus} GPUs",
+            f"line {step.span.line} starts srun's default of one task per node (no line asks for "
+            f"more) on nodes of {gpus} GPUs, the way a per-node launcher is started, and what it "
+            "runs is not in the script",
+        )
         return
     _infer_torchrun(
         out,
