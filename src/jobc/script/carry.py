@@ -925,7 +925,9 @@ def _workdir(out: Derived, step: Step, facts: ScriptFacts) -> None:
             text = f"{base.rstrip('/')}/{text}"
         out.put(("launch", "workdir"), text, cwd.span)
         # the `cd`s the batch shell surely ran before the step made that directory
-        out.carried += [c.span for c in facts.commands[: step.after] if c.name == "cd" and c.sure]
+        cds = [c for c in facts.commands[: step.after] if c.name == "cd" and c.sure]
+        out.carried += [c.span for c in cds]
+        _cd_runs_on(out, facts, cds)
         return
     if cwd is None and step.unknown_cwd is None:
         return
@@ -937,6 +939,20 @@ def _workdir(out: Derived, step: Step, facts: ScriptFacts) -> None:
         f"launch.workdir: the training step (line {step.span.line}) runs in a directory not known before "
         f"the job runs ({said}), kept as {{{UNKNOWN}.workdir}}: write it"
     )
+
+
+def _cd_runs_on(out: Derived, facts: ScriptFacts, cds: list[Command]) -> None:
+    """Say that the compiled job stops where the script runs on when its directory is missing:
+    a `cd` that fails, without `set -e` or an `exit` after it, leaves the batch shell where it was,
+    and the script runs its step there; the compiled job (`set -euo pipefail`) stops at its own."""
+    following = {c.span.line: c for c in facts.commands if not c.sure and c.name in ("exit", "return")}
+    loose = [c.span.line for c in cds if c.span.line not in following and not _errexit(facts, c.span.line)]
+    if loose:
+        lines = ("line " if len(loose) == 1 else "lines ") + ", ".join(str(n) for n in loose)
+        out.notes.append(
+            f"launch.workdir: the compiled job stops when it cannot enter the directory, where the script, "
+            f"without `set -e`, runs on past its failed change of directory ({lines}) in the one it was in"
+        )
 
 
 _NOT_LOGGED = "not carried (jobc writes the job's log itself; storage.logs)"
