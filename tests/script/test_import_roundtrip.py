@@ -1275,3 +1275,40 @@ def test_a_failed_cd_the_script_runs_past_is_said(tmp_path: Path) -> None:
         near = round_trip(head + guarded, tmp_path / str(n))
         assert near.unlisted == [], near.spec
         assert not [x for x in near.listed if "cannot enter the directory" in x], near.listed
+
+
+def test_a_refused_torchrun_flag_whose_quoted_value_holds_a_blank_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--rdzv_endpointX"$MASTER_ADDR:$MASTER_PORT"` names no
+    # option of torchrun, and read as a flag (the program follows), torchrun refuses it; but
+    # when the value the batch shell computes holds a blank, argparse reads the whole word as no
+    # option, and torchrun starts it as its program. The listing said the refusal only
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=04:00:00\n"
+        b'MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST x" | head -n 1)\nMASTER_PORT=29400\n'
+    )
+    script = (
+        head
+        + b"srun torchrun --nnodes=2 --nproc_per_node=4 "
+        + b'--rdzv_endpointX"$MASTER_ADDR:$MASTER_PORT" train.py\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "torchrun --rdzv_endpointX" in x)
+    assert "refuses it" in line
+    assert 'takes the whole word `--rdzv_endpointX"$MASTER_ADDR:$MASTER_PORT"` for its program' in line
+    # near miss: the value holds no blank when the job runs (`node0`): torchrun refuses the word,
+    # as the listing says first
+    (tmp_path / "plain").mkdir()
+    near = round_trip(script.replace(b' x"', b'"'), tmp_path / "plain")
+    assert near.unlisted == [], near.spec
+    line = next(x for x in near.listed if "torchrun --rdzv_endpointX" in x)
+    assert "refuses it" in line
+    # and a value written out in the script is never computed: the refusal is all there is to say
+    (tmp_path / "written").mkdir()
+    written = script.replace(b'"$MASTER_ADDR:$MASTER_PORT"', b'"node0:29400"')
+    near = round_trip(written, tmp_path / "written")
+    assert near.unlisted == [], near.spec
+    line = next(x for x in near.listed if "torchrun --rdzv_endpointX" in x)
+    assert "refuses it" in line
+    assert "for its program" not in line

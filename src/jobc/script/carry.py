@@ -242,6 +242,8 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             why = "jobc starts torch.distributed.run itself"
             if flag in launcher.unknown:
                 why = _refused(launcher.name, "read as an option without a value", flag)
+                if flag in launcher.refused_flags:
+                    why += _blank_makes_program(launcher, _as_written(launcher.refused_flags[flag], facts))
             written = _written_flag(flag, step.text, facts.lines)
             out.skip(launcher.span, f"{launcher.name} {written}", why)
         _ambiguous_arguments(out, launcher, step)
@@ -547,6 +549,16 @@ def _may_split(launcher: Launcher, word: Word, facts: ScriptFacts) -> str:
         f"; unquoted, bash splits the value the batch shell computes at blanks: should it be several "
         f"words, {launcher.name} takes the first for this option's value and the next for its program"
     )
+
+
+def _as_written(word: Word, facts: ScriptFacts) -> Word:
+    """A word with its text as the script's line writes it (its quotes), when it is written on one
+    line where its span says: the word a step expands keeps the value's own text."""
+    span = word.span
+    if span.line != span.end_line or not 0 < span.line <= len(facts.lines):
+        return word
+    text = facts.lines[span.line - 1][span.col - 1 : span.end_col - 1]
+    return Word(word.text, span, word.literal, text) if text else word
 
 
 def _blank_makes_program(launcher: Launcher, word: Word) -> str:

@@ -108,6 +108,8 @@ class Launcher:
     port: Word | None = None
     # options (as normalised in options or flags) the launcher does not have: it refuses them
     unknown: tuple[str, ...] = ()
+    # the words of the flags among them, as written (`--rdzv_endpoint?"$ADDR"`)
+    refused_flags: dict[str, Word] = field(default_factory=dict)
 
 
 @record

@@ -521,9 +521,11 @@ class Steps:
         known_flags: frozenset[str] = frozenset(),
         kind: _launchers.Launcher | None = None,
         unknown: list[str] | None = None,
+        *,
+        written: dict[str, Word] | None = None,
     ) -> tuple[dict[str, Word], tuple[str, ...], int]:
         """The launcher's options up to its program; those ``kind`` does not have are added to
-        ``unknown`` (normalised)."""
+        ``unknown`` (normalised), and the words of such flags to ``written``."""
         options: dict[str, Word] = {}
         flags: list[str] = []
         while i < len(words):
@@ -568,6 +570,8 @@ class Steps:
                 or _starts_program(words[i + 1].text)
             ):
                 flags.append(key)
+                if written is not None and unknown is not None and key in unknown:
+                    written[key] = w
             else:
                 options[key] = _joined(w, words[i + 1])
                 i += 1
@@ -940,7 +944,8 @@ class Steps:
     def launch(self, step: Step, kind: _launchers.Launcher, words: list[Word], at: int, start: int) -> None:
         """A launcher from the table: its options, then the program or module it starts."""
         unknown: list[str] = []
-        options, flags, j = self.launcher_options(words, start, kind.flags, kind, unknown)
+        written: dict[str, Word] = {}
+        options, flags, j = self.launcher_options(words, start, kind.flags, kind, unknown, written=written)
         for name in kind.config:
             if name in options and options[name].literal:
                 self.config_options(options, options[name])
@@ -957,7 +962,9 @@ class Steps:
                     continue
                 host = host or self.piece(endpoint, 0, colon)
                 port = self.piece(endpoint, colon + 1, len(whole))
-        step.launcher = Launcher(kind.name, options, flags, words[at].span, host, port, tuple(unknown))
+        step.launcher = Launcher(
+            kind.name, options, flags, words[at].span, host, port, tuple(unknown), written
+        )
         self.target(step, words[j:], module_flag=any(f in flags for f in kind.module_flags))
 
     def piece(self, w: Word, start: int, end: int) -> Word:
