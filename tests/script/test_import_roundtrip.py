@@ -1312,3 +1312,37 @@ def test_a_refused_torchrun_flag_whose_quoted_value_holds_a_blank_is_said(tmp_pa
     line = next(x for x in near.listed if "torchrun --rdzv_endpointX" in x)
     assert "refuses it" in line
     assert "for its program" not in line
+
+
+def test_a_program_argument_torchrun_reads_as_ambiguous_under_accelerate_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target: `accelerate launch … train.py --m --output_dir o` hands
+    # `--m` to the program (accelerate's parser reads no abbreviation, and the program's words
+    # are its remainder); the spec runs it as launch.mode torchrun, whose argparse reads every
+    # word of its line as its own first and refuses `--m`, the start of several of its options:
+    # the compiled job starts no program, which the listing did not say
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"srun accelerate launch --num_machines 2 --num_processes 8 train.py --m --output_dir o\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    said = [line for line in outcome.listed if line.startswith("#   line 5: --m — ")]
+    assert len(said) == 1, outcome.listed
+    assert "accelerate hands it to the program" in said[0]
+    assert "refuses it" in said[0]
+    assert "(train.py does not run)" in said[0]
+    # near miss: `--mod` begins one option of torchrun only (--module): as the program's word
+    # torchrun hands it on, as accelerate does, and nothing is said
+    (tmp_path / "one").mkdir()
+    near = round_trip(script.replace(b" --m ", b" --mod "), tmp_path / "one")
+    assert near.unlisted == [], near.spec
+    assert not [line for line in near.listed if "ambiguous" in line], near.listed
+    # under torchrun itself the script's step starts nothing either, which is said as before,
+    # now for a prefix of three characters too
+    (tmp_path / "torchrun").mkdir()
+    own = script.replace(
+        b"accelerate launch --num_machines 2 --num_processes 8", b"torchrun --nnodes 2 --nproc_per_node 4"
+    )
+    same = round_trip(own, tmp_path / "torchrun")
+    assert same.unlisted == [], same.spec
+    assert [line for line in same.listed if "--m — " in line and "none either" in line], same.listed

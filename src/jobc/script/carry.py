@@ -517,7 +517,8 @@ def _written_flag(flag: str, text: str, lines: list[str]) -> str:
 def _refused(name: str, read: str, key: str) -> str:
     """Why an option the launcher does not have is not carried: the script's step fails there, and
     what the spec runs instead is what the rest of its line names."""
-    several = _several(name, f"--{key}")
+    # (a key of one letter may have been written `-n`, which begins no long option)
+    several = _several(name, f"--{key}") if len(key) > 1 else ""
     refusal = (
         f"the beginning of several options of {name} ({several}): {name} refuses it (`error: "
         "ambiguous option`)"
@@ -592,7 +593,7 @@ def _several(name: str, written: str) -> str:
     """The options of a launcher that reads abbreviations (torchrun) ``written`` begins, when it
     begins more than one (argparse refuses it as ambiguous); empty otherwise."""
     entry = launchers.entry(name)
-    matches = entry.matches(written) if entry is not None and entry.names and len(written) > 3 else ()
+    matches = entry.matches(written) if entry is not None and entry.names and len(written) > 2 else ()
     return ", ".join(matches) if len(matches) > 1 else ""
 
 
@@ -600,20 +601,33 @@ def _ambiguous_arguments(out: Derived, launcher: Launcher, step: Step) -> None:
     """torchrun's argparse reads every word of its line before a `--`, the program's arguments
     too, as its own option first: one that begins several of its options (`--log`: --log-dir,
     --logs-specs) makes it refuse the line (pytorch/pytorch issue #120601), the script's and the
-    compiled job's alike, which passes the same arguments to the same parser."""
+    compiled job's alike, which passes the same arguments to the same parser. A launcher the spec
+    runs as launch.mode torchrun (accelerate, which reads no abbreviation and hands the program
+    every word after it) passes such a word on, where the compiled job's torchrun refuses it."""
+    entry = launchers.entry(launcher.name)
+    if launcher.name != "torchrun" and (entry is None or not entry.per_node):
+        return
+    program = step.program or step.module
     for word in step.args:
         if word.text == "--":
             return
         written = word.text.partition("=")[0]
-        if word.literal and written.startswith("--") and (several := _several(launcher.name, written)):
-            out.skip(
-                word.span,
-                word.raw,
-                f"an argument of the program that begins several options of {launcher.name} "
-                f"({several}): {launcher.name} reads it as one of its own and refuses it (`error: "
-                "ambiguous option`), so the script's step starts no program, and the compiled job's "
-                f"{launcher.name}, given the same arguments, none either; write the program's option in full",
+        if not (word.literal and written.startswith("--") and (several := _several("torchrun", written))):
+            continue
+        if launcher.name == "torchrun":
+            why = (
+                f"an argument of the program that begins several options of torchrun ({several}): torchrun "
+                "reads it as one of its own and refuses it (`error: ambiguous option`), so the script's step "
+                "starts no program, and the compiled job's torchrun, given the same arguments, none either"
             )
+        else:
+            why = (
+                f"an argument of the program that begins several options of torchrun ({several}): "
+                f"{launcher.name} hands it to the program, but launch.mode torchrun's torchrun reads it as "
+                "one of its own and refuses it (`error: ambiguous option`), so the compiled job starts no "
+                f"program ({program.text if program is not None else 'the program'} does not run)"
+            )
+        out.skip(word.span, word.raw, f"{why}; write the program's option in full")
 
 
 def _why(cmd: Command, before: bool) -> str:
