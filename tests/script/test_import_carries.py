@@ -168,7 +168,35 @@ def test_the_value_the_step_sees_is_carried_not_one_exported_after_it(tmp_path: 
 def test_an_unset_variable_is_not_carried(tmp_path: Path) -> None:
     out = _trip(tmp_path, "export HF_TOKEN_PATH=/x\nunset HF_TOKEN_PATH\nsrun python train.py\n")
     assert "HF_TOKEN_PATH:" not in _spec(out)
-    assert "line 6: export HF_TOKEN_PATH=/x — unset before the training step starts" in _not_mapped(out)
+    said = "line 6: export HF_TOKEN_PATH=/x — unset or no longer exported (`export -n`, `declare +x`) before"
+    assert said in _not_mapped(out)
+
+
+@pytest.mark.parametrize("unexport", ["export -n FOO", "declare +x FOO", "export -n FOO=2", "typeset +x FOO"])
+def test_a_variable_no_longer_exported_is_not_carried(tmp_path: Path, unexport: str) -> None:
+    # `export -n NAME` and `declare +x NAME` keep the variable's value in the batch shell and take
+    # it out of the environment of what it starts: the step never sees it (they were read as one
+    # more export, and the spec gave the program FOO=1)
+    out = _trip(tmp_path, f'export FOO=1\n{unexport}\nsrun python train.py --x "$FOO"\n')
+    assert "  FOO:" not in _spec(out)
+    assert "line 6: export FOO=1 — unset or no longer exported" in _not_mapped(out)
+    assert '- "--x"' in _spec(out)  # the batch shell still expands it
+
+
+def test_a_variable_exported_again_or_unexported_in_a_branch_is_not_claimed(tmp_path: Path) -> None:
+    # near misses: exported again after `export -n`, the step sees it; taken out in a branch,
+    # whether the step sees it is not known, and said
+    again = _trip(tmp_path, "export FOO=1\nexport -n FOO\nexport FOO\nsrun python train.py\n")
+    assert 'FOO: "1"' in _spec(again)
+    (tmp_path / "branch").mkdir()
+    body = 'export FOO=1\nif [ -n "$X" ]; then export -n FOO; fi\nsrun python train.py\n'
+    branch = _trip(tmp_path / "branch", body)
+    assert 'FOO: "1"' not in _spec(branch)
+    assert "{unknown.FOO}" in _spec(branch)
+    # `declare -x` (a `-`, not a `+`) exports: it takes nothing out
+    (tmp_path / "x").mkdir()
+    kept = _trip(tmp_path / "x", "FOO=1\ndeclare -x FOO\nsrun python train.py\n")
+    assert 'FOO: "1"' in _spec(kept)
 
 
 def test_each_line_not_carried_is_listed_once(tmp_path: Path) -> None:

@@ -843,7 +843,10 @@ def environment(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 why = (
                     "exported after the training step starts: the step never sees it"
                     if after
-                    else ("unset before the training step starts: the step never sees it")
+                    else (
+                        "unset or no longer exported (`export -n`, `declare +x`) before the training "
+                        "step starts: the step never sees it"
+                    )
                 )
                 out.skip(e.span, e.written, why)
             continue

@@ -57,9 +57,21 @@ class Expander:
     def declaration(self, src: _values.Src, node: Any) -> None:
         keyword = node.children[0].type if node.children else ""
         options = {self.pos.text(c, src) for c in node.children if c.type == "word"}
+        # `export -n`, `declare +x`: the names lose their export (an assignment still sets them)
+        unexport = any(o.startswith("-") and "n" in o and "f" not in o for o in options)
+        unexport = keyword == "export" and unexport
+        unexport = unexport or any(o.startswith("+") and "x" in o for o in options)
         exported = keyword == "export" or any(o.startswith("-") and "x" in o for o in options)
+        exported = exported and not unexport
         associative = any(o.startswith("-") and "A" in o for o in options)
         for child in node.named_children:
+            if unexport and child.type in ("variable_assignment", "variable_name"):
+                named = child.child_by_field_name("name") if child.type == "variable_assignment" else child
+                if child.type == "variable_assignment":
+                    self.assignment(src, child, exported=False)
+                if named is not None:
+                    self.state.unexport(self.pos.text(named, src))
+                continue
             if child.type == "variable_assignment":
                 self.assignment(src, child, exported=exported)
                 if associative:

@@ -92,6 +92,18 @@ class Variables:
             self.exported.add(name)
             self._version += 1
 
+    def unexport(self, name: str) -> None:
+        """`export -n NAME`, `declare +x NAME`: the variable keeps its value, and the commands
+        started from here on no longer see it; in a branch, whether they do is not known (its value
+        is then not known either, so that a step's environment does not claim it)."""
+        if name not in self.exported:
+            return
+        if self.depth == 0:
+            self.exported.discard(name)
+            self._version += 1
+        else:
+            self.setvar(name, None)
+
     def unset(self, name: str) -> None:
         """`unset NAME`: no value from here on; outside any branch, no longer exported either (in
         a branch it may or may not be: the merge makes its value unknown)."""
