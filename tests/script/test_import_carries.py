@@ -199,6 +199,20 @@ def test_a_variable_exported_again_or_unexported_in_a_branch_is_not_claimed(tmp_
     assert 'FOO: "1"' in _spec(kept)
 
 
+def test_local_outside_a_function_sets_nothing(tmp_path: Path) -> None:
+    # bash refuses `local` outside a function (`local: can only be used in a function`) and sets
+    # nothing: the program got an empty --lr where the import passed 3
+    out = _trip(tmp_path, 'local LR=3\nexport LR\nsrun python train.py --lr "$LR"\n')
+    assert '- "3"' not in _spec(out)
+    assert "line 6: local LR=3 — `local` outside a function: bash refuses it" in _not_mapped(out)
+    # near miss: inside a function the script calls, `local` sets the value the step reads
+    (tmp_path / "fn").mkdir()
+    body = 'run() {\n  local LR=3\n  srun python train.py --lr "$LR"\n}\nrun\n'
+    inside = _trip(tmp_path / "fn", body)
+    assert '- "3"' in _spec(inside)
+    assert "can only be used in a function" not in _spec(inside)
+
+
 def test_each_line_not_carried_is_listed_once(tmp_path: Path) -> None:
     out = _trip(tmp_path, "srun python train.py > a.log 2>&1 > a.log\n")
     listed = [line for line in _not_mapped(out).splitlines() if line.startswith("#   line 6: > a.log")]

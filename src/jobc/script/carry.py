@@ -641,6 +641,11 @@ def _why(cmd: Command, before: bool) -> str:
             f"hands the function to the steps' shells through their environment ({shown}); the "
             "spec runs what the step runs itself, and its program's environment has no such variable"
         )
+    if name == "local":
+        return (
+            "`local` outside a function: bash refuses it (`local: can only be used in a function`) "
+            "and sets nothing, so what it names keeps the value it had (none, if set nowhere else)"
+        )
     if name in ("export", "declare", "typeset"):
         return (
             "exports a variable whose name or value the batch shell computes (a word with an "

@@ -56,6 +56,11 @@ class Expander:
 
     def declaration(self, src: _values.Src, node: Any) -> None:
         keyword = node.children[0].type if node.children else ""
+        if keyword == "local" and len(self.state.frames) == 1:
+            # bash refuses `local` outside a function (`local: can only be used in a function`)
+            # and sets nothing
+            self.batch_expansions(src, node)
+            return
         options = {self.pos.text(c, src) for c in node.children if c.type == "word"}
         # `export -n`, `declare +x`: the names lose their export (an assignment still sets them)
         unexport = any(o.startswith("-") and "n" in o and "f" not in o for o in options)

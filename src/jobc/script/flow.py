@@ -169,9 +169,11 @@ class Flow:
                 self.inner_exports(src, node)
             keyword = node.children[0].type if node.children else ""
             args = [self.pos.text(c, src) for c in node.named_children]
-            if functions_exported(keyword, args) or computed_export(keyword, node):
-                # a function handed to the steps' shells through their environment, or a variable
-                # whose name the batch shell computes: the import says so
+            refused = keyword == "local" and len(self.state.frames) == 1
+            if functions_exported(keyword, args) or computed_export(keyword, node) or refused:
+                # a function handed to the steps' shells through their environment, a variable
+                # whose name the batch shell computes, or a `local` outside a function (which sets
+                # nothing): the import says so
                 self.record(
                     Command(keyword, self.pos.text(node, src), self.pos.where(node, src), (keyword, *args))
                 )
