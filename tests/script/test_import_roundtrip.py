@@ -1346,3 +1346,28 @@ def test_a_program_argument_torchrun_reads_as_ambiguous_under_accelerate_is_said
     same = round_trip(own, tmp_path / "torchrun")
     assert same.unlisted == [], same.spec
     assert [line for line in same.listed if "--m — " in line and "none either" in line], same.listed
+
+
+def test_a_torchrun_word_with_a_blank_written_in_it_is_its_program(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--rdzv_endpoint="$head_n#SBATCH --time=ode:29400"` holds a
+    # blank whatever `$head_n` gives (it is written in the quotes): argparse reads a word with a
+    # blank that names none of torchrun's options as no option, torchrun's program. The import
+    # read it as an option torchrun refuses and ran train.py after it
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b'#SBATCH --time=04:00:00\nhead_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)\n'
+    )
+    script = head + b'srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_x="$head_n --t=ode:29400" train.py\n'
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any(x.startswith("# Not known: launch.program: line 7") for x in outcome.listed), outcome.listed
+    assert "program" not in yaml.safe_load(outcome.spec or "")["launch"]
+    # near miss: the blank only in what the batch shell computes, if at all: read as the option
+    # torchrun refuses, and what a blank would make of it said
+    (tmp_path / "computed").mkdir()
+    near = round_trip(script.replace(b"$head_n --t=", b"$head_node:"), tmp_path / "computed")
+    assert near.unlisted == [], near.spec
+    assert 'program: "train.py"' in (near.spec or "")
+    line = next(x for x in near.listed if "torchrun --rdzv_x=" in x)
+    assert "refuses it" in line
+    assert "should the value hold a blank" in line

@@ -535,9 +535,9 @@ class Steps:
                     i += 1
                 break
             name, eq, value = w.text.partition("=")
-            if kind is not None and kind.names and w.literal and " " in w.text and not kind.matches(name):
+            if kind is not None and kind.names and _blank_written(w) and not kind.matches(name):
                 # argparse takes a word with a blank that names none of its options for a positional
-                # one (`"--rdzv_back_endpoint=a b"`): the launcher's program, as written
+                # one (`"--rdzv_back_endpoint=a b"`, `"--x=$A b"`): the launcher's program, as written
                 break
             key = _norm(name)
             if kind is not None and kind.names and name.startswith("--") and len(kind.matches(name)) == 1:
@@ -1519,6 +1519,14 @@ def _knows(kind: _launchers.Launcher, option: str) -> bool:
 
 def _norm(option: str) -> str:
     return option.lstrip("-").replace("-", "_")
+
+
+def _blank_written(w: Word) -> bool:
+    """Whether a word holds a blank whatever its expansions give: written in it (quoted), not
+    only in a value the batch shell computes."""
+    if w.literal:
+        return " " in w.text
+    return w.segs is not None and any(seg[3] and " " in seg[0] for seg in w.segs)
 
 
 def _starts_program(text: str) -> bool:
