@@ -381,7 +381,22 @@ def _refusals(run: Run, listed: list[str]) -> list[str]:
 def _named(option: str, lines: list[str]) -> bool:
     """Whether one of ``lines`` names ``option``: itself, as the script wrote it, or by the start
     of it the listing shows (of a line past 500 characters)."""
-    return _names(option, lines) or any(_written_as(option, line) or _cut(option, line) for line in lines)
+    return _names(option, lines) or any(
+        _written_as(option, line) or _cut(option, line) or _unquoted(option, line) for line in lines
+    )
+
+
+def _unquoted(option: str, line: str) -> bool:
+    """Whether ``line`` names an option as the script wrote it with bash's quoting, which bash takes
+    off: a backslash before a character (`--back\\nd`, which bash reads as `--backnd`) or quotes
+    around a part (`--a"b"`); the escapes the listing writes for unprintable bytes (`\\xfb`) stay."""
+    from jobc.core.text import visible
+
+    for word in re.findall(r"(?<![\w.-])-[^\s—]*", line):
+        bare = re.sub(r"\\(?!x[0-9a-f]{2}|u[0-9a-f]{4})(.)", r"\1", word.replace('"', "").replace("'", ""))
+        if bare != word and bare in (option, visible(option)):
+            return True
+    return False
 
 
 def _cut(option: str, line: str) -> bool:

@@ -1371,3 +1371,27 @@ def test_a_torchrun_word_with_a_blank_written_in_it_is_its_program(tmp_path: Pat
     line = next(x for x in near.listed if "torchrun --rdzv_x=" in x)
     assert "refuses it" in line
     assert "should the value hold a blank" in line
+
+
+def test_the_judge_reads_a_refused_option_the_listing_names_as_written_with_a_backslash(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target: `--rdzv_back\nd=c10d` is `--rdzv_backnd=c10d` to bash (a
+    # backslash before a character quotes it), which torchrun refuses; the listing names the word
+    # as the script writes it, and the judge looked for it only as bash reads it
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_back\\nd=c10d train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "torchrun --rdzv_back\\nd=c10d — " in x)
+    assert "refuses it" in line
+    # near misses: unsaid, or said of another option, the refusal is a difference the judge sees
+    run = roundtrip.simulate(script, scenarios=("complete",))["complete"]
+    assert roundtrip._refusals(run, []) != []
+    other = [line.replace("--rdzv_back\\nd=c10d", "--rdzv_back\\nx=c10d")]
+    assert roundtrip._refusals(run, other) != []
+    assert roundtrip._refusals(run, [line]) == []
