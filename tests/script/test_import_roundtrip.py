@@ -1395,3 +1395,28 @@ def test_the_judge_reads_a_refused_option_the_listing_names_as_written_with_a_ba
     other = [line.replace("--rdzv_back\\nd=c10d", "--rdzv_back\\nx=c10d")]
     assert roundtrip._refusals(run, other) != []
     assert roundtrip._refusals(run, [line]) == []
+
+
+def test_a_compiled_job_larger_than_the_simulator_runs_is_not_compared(tmp_path: Path) -> None:
+    # found by the import fuzz target: `#SBATCH --nodes=99` below the script's first command,
+    # which sbatch ignores (the script ran on one node) and the import reads as the request, as
+    # it says (JC801): the simulator runs at most 16 nodes and refused the compiled job, which the
+    # judge took for a job that runs no program
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\necho start\n#SBATCH --nodes=99\n#SBATCH --ntasks-per-node=4\n"
+        b"#SBATCH --gpus-per-node=4\n#SBATCH --time=01:00:00\nsrun python train.py --config run.cfg\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["resources"]["nodes"] == 99
+    assert any("below its first command, where sbatch ignores them" in x for x in outcome.listed)
+    after = roundtrip.simulate(outcome.compiled or "", scenarios=("complete",))["complete"]
+    assert (after.refused or "").startswith("too large to simulate: ")
+    # near miss: a header within what the simulator runs is compared as before
+    (tmp_path / "four").mkdir()
+    near = round_trip(script.replace(b"=99", b"=4"), tmp_path / "four")
+    assert near.unlisted == [], near.spec
+    assert near.compiled is not None
+    assert roundtrip.simulate(near.compiled, scenarios=("complete",))["complete"].refused is None
