@@ -345,17 +345,7 @@ def _allocation(
             "a launcher, is not known; write launch.mode"
         )
     if step is not None and step.started_by is not None and step.launcher is None:
-        # `$LAUNCH_CMD train.py`: one process or a launcher's workers, the text does not say;
-        # srun's one task per GPU says it whatever each task runs
-        out.mode_known = _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
-        if not for_lint and not out.mode_known:
-            _launcher_by_name(out, step, step.started_by)
-        if not for_lint and not out.mode_known and any(n.kind == "python-by-name" for n in step.inner):
-            # `"$PY" -m pkg.train`: an interpreter, which starts one process a task
-            out.mode, out.mode_known = "srun", True
-            out.sources[("launch", "mode")] = (
-                f"line {step.span.line}: {step.started_by.raw} -m, an interpreter: one process a task"
-            )
+        _started_by(facts, out, step, step.started_by, nodes, for_lint=for_lint)
     if not for_lint and step is not None and not out.mode_known and step.own_launcher is None:
         _per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
         mode = out.mode
@@ -404,6 +394,22 @@ def _allocation(
                 f"{said}: jobc starts {derived} per node for launch.mode {mode}",
             )
     _directives(facts, out, gpu_d, for_lint=for_lint)
+
+
+def _started_by(
+    facts: ScriptFacts, out: Derived, step: Step, by: Word, nodes: int, *, for_lint: bool
+) -> None:
+    """`$LAUNCH_CMD train.py`: one process or a launcher's workers, the text does not say; srun's
+    one task per GPU says it whatever each task runs, and so may the variable's name."""
+    out.mode_known = _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
+    if not for_lint and not out.mode_known:
+        _launcher_by_name(out, step, by)
+    if not for_lint and not out.mode_known and any(n.kind == "python-by-name" for n in step.inner):
+        # `"$PY" -m pkg.train`: an interpreter, which starts one process a task
+        out.mode, out.mode_known = "srun", True
+        out.sources[("launch", "mode")] = (
+            f"line {step.span.line}: {by.raw} -m, an interpreter: one process a task"
+        )
 
 
 def _directives(facts: ScriptFacts, out: Derived, gpu_d: Directive | None, *, for_lint: bool) -> None:
