@@ -49,8 +49,8 @@ HEAVY_STDLIB = (
     "contextlib",  # `jobc.lint.live.using` is a class of its own
     "importlib.util",  # tree-sitter's binding is found and made by importlib's bootstrap
 )
-# what `pathlib` imports beyond the interpreter's start; a lint of a script named on the command
-# line needs none of it (a spec's `extends:` is followed with pathlib)
+# what `pathlib` imports beyond the interpreter's start; a lint of a spec or a script named on the
+# command line needs none of it (a spec's `extends:` is followed as text, as `jobc.core.paths` reads it)
 NO_PATHLIB = ("pathlib", "urllib", "ipaddress", "ntpath")
 # the spec model's validation machinery and the YAML readers that are not the plain one
 SPEC_MODEL = ("jobc.spec.model", "jobc.spec.explain", "jobc.reader.fastyaml", "pydantic", "jsonschema")
@@ -119,6 +119,9 @@ def test_a_clean_spec_loads_only_what_it_needs(spec: Path) -> None:
     for kind in ("script-only", "live", "input"):
         assert rule_modules(modules, kind) == set(), kind
     assert under(modules, HEAVY_STDLIB) == set()
+    # the profile its `extends:` names is found and read through paths as text; pathlib is for a
+    # file the spec names that lint reads (a workdir's pyproject.toml, a model's config.json)
+    assert under(modules, NO_PATHLIB) == set()
     # modules on the spec path import typing only for type checkers; no example's workdir exists
     # here, so JC508 reads no pyproject.toml and the TOML reader (which imports typing) stays out
     assert under(modules, ("typing", "tomllib")) == set()

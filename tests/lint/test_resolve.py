@@ -1,5 +1,5 @@
 """Lint resolves the paths of specs and profiles with their directories remembered for the run:
-the answer is `Path.resolve()`'s for every shape of path (symbolic links to files and
+the answer is `str(Path.resolve())` for every shape of path (symbolic links to files and
 directories, `..`, missing files, relative paths from different working directories)."""
 
 from __future__ import annotations
@@ -41,13 +41,13 @@ CASES = [
 @pytest.mark.parametrize("case", CASES)
 def test_the_same_as_path_resolve(tree: Path, case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     absolute = tree / case
-    assert pipeline._resolve(absolute) == absolute.resolve()
-    assert pipeline._resolve(absolute) == absolute.resolve()  # remembered
+    assert pipeline._resolve(str(absolute)) == str(absolute.resolve())
+    assert pipeline._resolve(str(absolute)) == str(absolute.resolve())  # remembered
     monkeypatch.chdir(tree / "real" / "specs")
     relative = Path(os.path.relpath(absolute, tree / "real" / "specs"))
-    assert pipeline._resolve(relative) == relative.resolve()
+    assert pipeline._resolve(str(relative)) == str(relative.resolve())
     monkeypatch.chdir(tree)  # the same relative words from elsewhere name another file
-    assert pipeline._resolve(relative) == relative.resolve()
+    assert pipeline._resolve(str(relative)) == str(relative.resolve())
 
 
 def test_a_symlink_loop_raises_as_resolve_does(tree: Path) -> None:
@@ -55,4 +55,4 @@ def test_a_symlink_loop_raises_as_resolve_does(tree: Path) -> None:
         with pytest.raises(RuntimeError):
             path.resolve()
         with pytest.raises(RuntimeError):
-            pipeline._resolve(path)
+            pipeline._resolve(str(path))

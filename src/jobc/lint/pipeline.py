@@ -17,7 +17,6 @@ from jobc.spec.context import Context
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
     from jobc.core.paths import PathArg
@@ -357,9 +356,9 @@ def _load_chain(run: Run, spec_path: PathArg) -> bool | None:
     current = run.layers[0]
     if not isinstance(current.data, dict) or current.data.get("extends") is None:
         return True  # no profile to follow (a profile itself, a spec that names none)
-    from pathlib import Path
-
-    path = Path(spec_path)
+    # paths as text, read as `pathlib` reads them (`jobc.core.paths`): importing pathlib was
+    # about 2 ms of a cold spec lint, and making its objects a tenth of this function's time
+    path = paths.plain(spec_path)
     seen = {_resolve(path)}
     current_path = path
     while isinstance(current.data, dict) and current.data.get("extends") is not None:
@@ -371,9 +370,9 @@ def _load_chain(run: Run, spec_path: PathArg) -> bool | None:
         status = None
         if problem is None:
             try:
-                next_path = _resolve(current_path.parent / target)
+                next_path = _resolve(paths.plain(os.path.join(paths.parent(current_path), target)))
                 status = _status(next_path)
-            except RuntimeError:  # Path.resolve() on a symlink loop
+            except RuntimeError:  # a symlink loop (as Path.resolve() raises it)
                 problem = "a symlink loop"
             except OSError as exc:
                 problem = exc.strerror or str(exc)
@@ -386,7 +385,7 @@ def _load_chain(run: Run, spec_path: PathArg) -> bool | None:
                 "JC006",
                 Hit(
                     ("extends",),
-                    f"extends {target!r} makes a cycle: {next_path.name} is already in the chain",
+                    f"extends {target!r} makes a cycle: {paths.name(next_path)} is already in the chain",
                 ),
                 layer=current,
             )
@@ -396,7 +395,7 @@ def _load_chain(run: Run, spec_path: PathArg) -> bool | None:
                 "JC006",
                 Hit(
                     ("extends",),
-                    f"extends {target!r}: no such file (paths are relative to {current_path.name})",
+                    f"extends {target!r}: no such file (paths are relative to {paths.name(current_path)})",
                 ),
                 layer=current,
             )
@@ -435,38 +434,59 @@ def _load_chain(run: Run, spec_path: PathArg) -> bool | None:
 # directories and extend the same few profiles, and resolving each path anew (a stat of every
 # component) was a tenth of a spec's lint in `jobc lint DIR`. Keyed with the working directory
 # for a relative path; a run takes its directories' symbolic links as they were when first read.
-_REAL_DIRS: dict[tuple[str, str], Path] = {}
+_REAL_DIRS: dict[tuple[str, str], str] = {}
 
 
-def _resolve(path: Path) -> Path:
-    """`path.resolve()`, with the directory's part remembered for the process.
+def _resolve(path: str) -> str:
+    """`str(Path(path).resolve())`, with the directory's part remembered for the process.
 
     `realpath` resolves a path's components in order, so the real path of `dir/name` is the real
     directory joined with `name` whenever `name` is not a symbolic link (a missing name is
     joined as it is, as `realpath` does) and not `.` or `..`; anything else is resolved whole."""
-    name = path.name
+    name = paths.name(path)
     if not name or name in (".", "..") or os.path.islink(path):
-        return path.resolve()
-    parent = str(path.parent)
+        return _real(path)
+    parent = paths.parent(path)
     key = (parent, "" if os.path.isabs(parent) else os.getcwd())
     real = _REAL_DIRS.get(key)
     if real is None:
-        real = path.parent.resolve()
+        real = _real(parent)
         if len(_REAL_DIRS) >= 256:
             _REAL_DIRS.clear()
         _REAL_DIRS[key] = real
-    return real / name
+    return os.path.join(real, name)
+
+
+def _real(path: str) -> str:
+    """`str(Path(path).resolve())` (not strict): `os.path.realpath`, and RuntimeError for a
+    symbolic link loop, which `realpath` leaves in the path and `stat` then meets, as pathlib
+    does."""
+    try:
+        real = os.path.realpath(path)
+    except OSError as exc:
+        _loop(exc)
+        raise
+    try:
+        os.stat(real)
+    except OSError as exc:
+        _loop(exc)
+    return paths.plain(real)
+
+
+def _loop(exc: OSError) -> None:
+    if exc.errno == errno.ELOOP:
+        raise RuntimeError(f"Symlink loop from {exc.filename!r}")
 
 
 # The specs of a repository extend the same few profiles, and a process that lints many of them
 # (`jobc lint DIR`, the pre-commit hook) need not read each profile again for every spec. Keyed by
 # the file's identity and modification, so an edited profile is read again. Lint only reads a
 # layer's data (overrides are applied to a deep copy of the merged data), so sharing is safe.
-_PROFILES: dict[tuple[Path, str, int, int, int], _source.Source] = {}
+_PROFILES: dict[tuple[str, str, int, int, int], _source.Source] = {}
 _VALID_PROFILES: set[int] = set()  # ids of cached profiles that passed the schema check
 
 
-def _status(path: Path) -> os.stat_result | None:
+def _status(path: str) -> os.stat_result | None:
     """`path.stat()`, or None where `Path.is_file()` says False without an error (no such file,
     a component that is not a directory, a symlink loop): the one stat a profile needs."""
     try:
@@ -479,10 +499,10 @@ def _status(path: Path) -> os.stat_result | None:
         return None
 
 
-def read_profile(path: Path, display: str, st: os.stat_result | None = None) -> _source.Source:
+def read_profile(path: PathArg, display: str, st: os.stat_result | None = None) -> _source.Source:
     if st is None:
-        st = path.stat()
-    key = (path, display, st.st_ino, st.st_mtime_ns, st.st_size)
+        st = os.stat(path)
+    key = (os.fspath(path), display, st.st_ino, st.st_mtime_ns, st.st_size)
     src = _PROFILES.get(key)
     if src is None:
         if len(_PROFILES) >= 256:
@@ -492,7 +512,7 @@ def read_profile(path: Path, display: str, st: os.stat_result | None = None) -> 
     return src
 
 
-def _display_path(current: _source.Source, current_path: Path, target: str) -> str:
+def _display_path(current: _source.Source, current_path: str, target: str) -> str:
     """Show a profile's path the way the user would type it, relative to the spec's directory."""
     if os.path.isabs(target):  # Path(target).is_absolute(), without making the path
         return target

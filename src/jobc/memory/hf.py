@@ -10,7 +10,6 @@ reader serves both.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 from jobc.core.record import replace
 from jobc.memory.shape import MLA, Experts, ModelShape
@@ -22,6 +21,7 @@ class ConfigError(ValueError):
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     Config = Mapping[str, Any]

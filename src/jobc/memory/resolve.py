@@ -4,13 +4,12 @@ found on the way and the dimensions still missing."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from jobc.core.record import record, replace
 from jobc.memory.shape import Experts, ModelShape
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Protocol
 
     class MoESection(Protocol):
@@ -120,6 +119,8 @@ def resolve_model(model: ModelSection, spec_dir: str | Path) -> Resolution:
             base, origin = found, f"preset {model.preset}"
     elif model.hf_config is not None:
         try:
+            from pathlib import Path  # only for a config.json the spec names
+
             base = hf.shape_from_file(Path(spec_dir), model.hf_config)
             origin = f"hf_config {model.hf_config}"
         except hf.ConfigError as exc:

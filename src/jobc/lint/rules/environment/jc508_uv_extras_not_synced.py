@@ -33,12 +33,17 @@ launch:
 ```
 """
 
+import os
 from collections.abc import Iterator
-from pathlib import Path
 
+from jobc.core import paths
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
 from jobc.spec.context import Context
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from jobc.core.paths import PathArg
 
 META = Meta(
     code="JC508",
@@ -52,10 +57,11 @@ META = Meta(
 READS = (("launch", "workdir"),)
 
 
-def declared_extras(pyproject: Path) -> list[str]:
+def declared_extras(pyproject: "PathArg") -> list[str]:
     """The extras `pyproject.toml` declares; none when it is missing or unreadable."""
     try:
-        text = pyproject.read_text(encoding="utf-8")
+        with open(pyproject, encoding="utf-8") as fh:  # Path.read_text, without pathlib
+            text = fh.read()
     except (OSError, ValueError):  # ValueError: undecodable, or a NUL in the path
         return []
     if "optional-dependencies" not in text and "\\" not in text:
@@ -79,14 +85,15 @@ def check(ctx: Context) -> Iterator[Hit]:
         return
     if launch.uv.extras or launch.uv.all_extras or "{" in launch.workdir:
         return
-    workdir = Path(ctx.spec_dir) / launch.workdir
-    extras = declared_extras(workdir / "pyproject.toml")
+    # the path as `pathlib` writes it (`jobc.core.paths`), without importing it
+    pyproject = paths.plain(os.path.join(ctx.spec_dir, launch.workdir, "pyproject.toml"))
+    extras = declared_extras(pyproject)
     if not extras:
         return
     named = ", ".join(extras)
     yield Hit(
         ("launch", "workdir"),
-        f"{workdir / 'pyproject.toml'} declares the extras {named}, but launch.uv names none, so "
+        f"{pyproject} declares the extras {named}, but launch.uv names none, so "
         "the uv sync before the launch installs none of them (and removes any installed) and "
         f"every rank runs without them; name the ones the job needs, e.g. launch.uv.extras: [{extras[0]}]",
     )
