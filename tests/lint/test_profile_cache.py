@@ -22,10 +22,10 @@ storage: {{shared: [/shared]}}
 
 def test_a_shared_profile_is_read_once(tmp_path: Path, monkeypatch: object) -> None:
     (tmp_path / "site.yaml").write_text(PROFILE.format(gpus=8))
-    reads: list[Path] = []
+    reads: list[str | Path] = []
     original = lint._source.read
 
-    def counting(path: Path, display: str | None = None) -> lint._source.Source:
+    def counting(path: str | Path, display: str | None = None) -> lint._source.Source:
         reads.append(path)
         return original(path, display)
 
@@ -37,7 +37,8 @@ def test_a_shared_profile_is_read_once(tmp_path: Path, monkeypatch: object) -> N
             lint_file(tmp_path / f"s{i}.yaml")
     finally:
         lint._source.read = original  # type: ignore[assignment]
-    assert [p.name for p in reads].count("site.yaml") == 1
+    # the profile's path is text (the spec's is what the test gave)
+    assert [os.path.basename(p) for p in reads].count("site.yaml") == 1
 
 
 def test_an_edited_profile_is_read_again(tmp_path: Path) -> None:
