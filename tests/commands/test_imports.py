@@ -52,6 +52,9 @@ HEAVY_STDLIB = (
 # what `pathlib` imports beyond the interpreter's start; a lint of a spec or a script named on the
 # command line needs none of it (a spec's `extends:` is followed as text, as `jobc.core.paths` reads it)
 NO_PATHLIB = ("pathlib", "urllib", "ipaddress", "ntpath")
+# what only reading a YAML file needs (its guard, the positions of its keys and values, its
+# scalars' problems); a script's lint reads none
+YAML_READING = ("jobc.reader.yamlguard", "jobc.reader.locate", "jobc.reader.scalars", "jobc.reader.plainyaml")
 # the spec model's validation machinery and the YAML readers that are not the plain one
 SPEC_MODEL = ("jobc.spec.model", "jobc.spec.explain", "jobc.reader.fastyaml", "pydantic", "jsonschema")
 
@@ -151,6 +154,7 @@ def test_a_clean_script_loads_the_bash_parser_and_nothing_else_from_outside(tmp_
     # a named file's path is read as text (jobc.core.paths): no pathlib, with the URL parser and
     # the IP address classes behind it
     assert under(modules, NO_PATHLIB) == set()
+    assert under(modules, YAML_READING) == set()
 
 
 def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
@@ -163,6 +167,7 @@ def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
     assert under(modules, HEAVY_STDLIB) == set()
     assert under(modules, ("subprocess", "typing")) == set()
     assert under(modules, NO_PATHLIB) == set()  # it sources no file and names no launcher config
+    assert under(modules, YAML_READING) == set()
     # it has no trap, exec, --signal, late or cut directive, \r\n or non-ASCII text
     assert rule_modules(modules, "facts-absent") == set()
     assert "jobc.lint.suppress" not in modules  # nor a `jobc:` marker

@@ -12,7 +12,6 @@ from jobc.core.numbers import ascii_int
 from jobc.core.record import field, record
 from jobc.lint.config import Config, enabled, severity_for
 from jobc.reader import source as _source
-from jobc.reader.locate import entry_insertion, entry_removal, locate
 from jobc.spec.context import Context
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -160,6 +159,8 @@ class Run:
         """Where a layer from the `first` on says the value at `path`, when one says it exactly."""
         for src in self.layers[first:]:
             if src.tree is not None:
+                from jobc.reader.locate import locate  # a YAML layer's: a script has no tree
+
                 found = locate(src.tree, src.lines, path, at_value=at_value)
                 if found.exact:
                     return src.file, found.span
@@ -167,6 +168,8 @@ class Run:
 
     def place_fix(self, fix: Fix, file: str, layer: _source.Source | None = None) -> Fix | None:
         """The fix with every edit at a span of `file`; None when an edit lands anywhere else."""
+        from jobc.reader.locate import entry_insertion, entry_removal
+
         edits = []
         for edit in fix.edits:
             if isinstance(edit.at, Span):
@@ -213,6 +216,8 @@ class Run:
         for src in candidates:
             if src.tree is None:
                 continue
+            from jobc.reader.locate import locate  # a YAML layer's: a script has no tree
+
             found = locate(src.tree, src.lines, path, at_value=at_value)
             if found.exact:
                 return src.file, found.span, None
@@ -234,6 +239,8 @@ class Run:
 
         if src.tree is None:
             return None
+        from jobc.reader.locate import locate
+
         found = locate(src.tree, src.lines, path, at_value=True)
         span = found.span
         if not found.exact or span.line != span.end_line or span.line > len(src.lines):

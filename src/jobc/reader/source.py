@@ -13,15 +13,13 @@ from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.paths import plain
 from jobc.core.record import field, record
-from jobc.reader import yamlguard
-from jobc.reader.locate import MapPos, Pos, SeqPos
-from jobc.reader.scalars import plain_string_problem
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
     from jobc.core.paths import PathArg
+    from jobc.reader.locate import Pos
 
 SPEC_SUFFIXES = (".yaml", ".yml")  # a file named so is YAML (a spec or a profile), never a script
 MAX_BYTES = 1 << 20  # a spec is a page of YAML; a megabyte is a mistake or an attack
@@ -105,6 +103,10 @@ def path_problem(text: str) -> str | None:
 
 
 def parse_bytes(raw: bytes, name: str) -> Source:
+    # the YAML reader's own modules are imported when a YAML file is read: a script's lint,
+    # which makes its layer from text, needs none of them
+    from jobc.reader import yamlguard
+
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     encoding = yamlguard.foreign_encoding(raw)
@@ -184,6 +186,8 @@ def _read_documents(text: str) -> list[Any] | SourceProblem:
     from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from jobc.reader import yamlguard
+
     yaml = YAML(typ="rt", pure=True)
     yaml.Constructor = _constructor()
     yaml.preserve_quotes = True
@@ -244,6 +248,9 @@ def _read_documents(text: str) -> list[Any] | SourceProblem:
 
 def _parse_round_trip(text: str, name: str) -> Source:
     """ruamel's reading: every document fastyaml leaves alone, and each problem in its words."""
+    from jobc.reader import yamlguard
+    from jobc.reader.locate import MapPos
+
     src = Source(name, text)
     deep = yamlguard.too_deep(text, MAX_DEPTH)
     if deep is not None:
@@ -428,6 +435,9 @@ def _plain(
     from ruamel.yaml.scalarint import ScalarInt
     from ruamel.yaml.scalarstring import ScalarString
 
+    from jobc.reader.locate import MapPos, SeqPos
+    from jobc.reader.scalars import plain_string_problem
+
     count[0] += 1
     if count[0] > MAX_NODES:
         raise _Limit(
@@ -536,6 +546,8 @@ def _non_string_key(src: Source, parent: Any, key: Any, path: DataPath) -> None:
 
 
 def _non_string_message(key: Any) -> str:
+    from jobc.reader import yamlguard
+
     shown = yamlguard.describe_key(key)
     if shown.startswith("a "):
         return f"{shown} cannot be a key; spec keys are names"
