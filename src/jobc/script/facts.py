@@ -347,7 +347,8 @@ def choose(steps: list[Step]) -> tuple[Step | None, str]:
     4. an srun step whose program is not written in the script (`srun ./run.sh`, `srun $CMD`);
     5. any other Python program or module the batch shell starts;
     6. a helper: a command from the helper list (`srun hostname`, `srun pkill python`,
-       `nvidia-smi`), a service the program connects to (`srun ray start --block`), Python
+       `nvidia-smi`), a service the program connects to (`srun ray start --block`, an inference
+       server started in the background: `vllm serve M &`), Python
        code given with `-c` (`python -c "import deepspeed"`), a program named for checking or
        preparing (`preflight_check.py`, a one-task `prepare_data.py`).
 
@@ -521,6 +522,36 @@ _HELPER_PROGRAM = (
 _CHECK_PROGRAM = lazy(r"preflight|sanity|check_env|env_check|checkenv|check_gpu|gpu_check|smoke")
 
 
+# inference servers a script starts in the background for its program to query (`vllm serve M &`,
+# then the training or evaluation client): by command and subcommand (None: any), or by module
+_SERVERS = frozenset(
+    {
+        ("vllm", "serve"),
+        ("trl", "vllm-serve"),
+        ("sglang", "serve"),
+        ("ollama", "serve"),
+        ("lmdeploy", "serve"),
+        ("text-generation-launcher", None),
+        ("tritonserver", None),
+    }
+)
+_SERVER_MODULES = ("vllm.entrypoints.", "sglang.launch_server", "lmdeploy.serve.", "trl.scripts.vllm_serve")
+
+
+def server(step: Step) -> bool:
+    """An inference server started in the background (`vllm serve M &`, `python -m
+    vllm.entrypoints.openai.api_server … &`): it serves the program that follows and never ends
+    by itself, so it is not the step that trains."""
+    if not step.background or step.launcher is not None:
+        return False
+    if step.module is not None:
+        return step.module.text.startswith(_SERVER_MODULES)
+    name = step.command or (step.program.text if step.program is not None else "")
+    name = name.rsplit("/", 1)[-1]
+    sub = step.args[0].text if step.args and step.program is not None else None
+    return (name, None) in _SERVERS or (name, sub) in _SERVERS
+
+
 def service(step: Step) -> bool:
     """A step that starts a service the program connects to (`srun ray start --block`)."""
     return (
@@ -554,6 +585,8 @@ def _helper(step: Step) -> bool:
     ):
         return True
     if step.code is not None and step.launcher is None and step.program is None and step.module is None:
+        return True
+    if server(step):
         return True
     if (
         step.launcher is None
