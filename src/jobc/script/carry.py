@@ -1000,6 +1000,9 @@ _INNER_WHY = {
     "write its path as launch.program",
     "named-wrapper": "a command that runs the launcher or interpreter after it (a profiler, a binder): "
     "not carried; the spec runs what it wraps",
+    "srun-assignment": "srun runs this word as the command's name (srun is no shell and sets no "
+    "variable): the step fails there (JC817); not carried, the spec runs the program after it without "
+    "the variable (write it in env if the program needs it)",
     "site-wrapper": "a command jobc cannot read (a site's or the project's wrapper) runs the launcher "
     "or interpreter after it: not carried; the spec runs what it wraps, taken as the program with "
     "medium confidence (the wrapper may set up or change what runs)",

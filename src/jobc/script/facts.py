@@ -209,6 +209,9 @@ class Step:
     # the line of the innermost loop (`for`, `while`, `until`) around the step: it may run once
     # for each time round, or never
     loop: int | None = None
+    # `srun VAR=x python …`: the NAME=value words srun was given as its command, which it runs as
+    # a command's name (srun is no shell: it sets no variable), so the step fails there
+    assigned: tuple[Word, ...] = ()
     # why the batch shell never reaches this step: an `exec` step or an `exit` before it that the
     # shell surely runs (exec replaces the shell, or, failing, ends it), or a line before it bash
     # cannot parse
@@ -312,6 +315,11 @@ class ScriptFacts:
     def asks_signal(self) -> bool:
         """An honoured `#SBATCH --signal` (which signal, and to whom, is the rules' to read)."""
         return "signal" in self.honoured()
+
+    @property
+    def srun_assigns(self) -> bool:
+        """A step whose srun is given `VAR=value` as its command (`srun VAR=x python …`)."""
+        return any(step.assigned for step in self.steps)
 
     @property
     def execs(self) -> bool:

@@ -341,6 +341,7 @@ class Steps:
         else:
             self.program(step, rest)
             self.relative(step)
+        _srun_assignments(step, rest)
         known = step.launcher or step.program or step.module or step.code
         if srun is None and known is None:
             return step if _runs_another_file(step, rest, background) else None
@@ -1405,6 +1406,28 @@ _TOOL_WRAPPERS = frozenset(
         "ddt", "map", "vtune", "scorep", "tau_exec", "hpcrun", "apptainer", "singularity",
     }
 )  # fmt: skip
+
+
+_ASSIGNMENT_WORD = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _srun_assignments(step: Step, rest: list[Word]) -> None:
+    """`srun VAR=x python train.py`: srun runs its first word as the command (it is no shell, and
+    sets no variable), so the step fails at `VAR=x`; the words are kept on the step, and what was
+    read as a wrapper in front of the program is said to be this."""
+    k = 0
+    while step.srun is not None and k < len(rest) and _ASSIGNMENT_WORD.match(rest[k].raw.lstrip("\"'")):
+        k += 1
+    if not k:
+        return
+    step.assigned = tuple(rest[:k])
+    first = rest[0].raw
+    step.inner = [
+        Inner(item.text, item.span, "srun-assignment")
+        if item.kind in ("named-wrapper", "site-wrapper", "wrapper") and item.text.startswith(first)
+        else item
+        for item in step.inner
+    ]
 
 
 def _wrapper_path(words: list[Word], j: int) -> bool:

@@ -1121,4 +1121,17 @@ ROWS: tuple[Row, ...] = (
         False,
         ("cut",),
     ),
+    (
+        "JC817",
+        "srun-assignment",
+        "error",
+        "`srun VAR=value program`: srun runs `VAR=value` as a command (it sets no variable), so the step fails",
+        "Write `srun env VAR=value program`, or set the variable before srun (`VAR=value srun …`, `export VAR=value`).",
+        "script.jc817_srun_assignment",
+        ("script",),
+        False,
+        (),
+        False,
+        ("srun_assigns",),
+    ),
 )
