@@ -112,6 +112,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
     "hf_accelerate_multinode.sh": [("JC104", 32, 5)],
     # --signal=SIGINT@60 without B:, and `python …` run by the batch shell: no step gets it
     "nersc_signal_requeue.sh": [("JC815", 5, 9)],
+    "srun_assignment.sh": [("JC817", 10, 6)],
     "ngc_pyxis_sh_c.sh": [],
     "nodestest_dist_launch.sh": [("JC813", 13, 1)],
     "nugraph_conda.sh": [],
