@@ -66,8 +66,19 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
     pushed = [] if for_lint else _pushed_down_header(facts)
     if pushed:
         facts = replace(facts, directives=[replace(d, honoured=True) for d in facts.directives])
+    spaced = [] if for_lint or facts.directives else _spaced_header(facts)
+    if spaced:
+        facts = replace(facts, directives=spaced)
     name = _job_name(facts)
     out = Derived({"version": 1, "name": name, "resources": {}, "launch": {}})
+    if spaced:
+        first, last = spaced[0].span.line, spaced[-1].span.line
+        lines = f"line {first}" if first == last else f"lines {first}-{last}"
+        out.notes.append(
+            f"the script's header ({lines}) is written `# SBATCH`, which sbatch reads as comments "
+            "(JC813): the job as written runs with Slurm's defaults; the import reads them as the "
+            "job's request, as `jobc lint --fix` writes them `#SBATCH`"
+        )
     if pushed:
         first, last = pushed[0].span.line, pushed[-1].span.line
         lines = f"line {first}" if first == last else f"lines {first}-{last}"
@@ -115,6 +126,25 @@ def _pushed_down_header(facts: ScriptFacts) -> list[Directive]:
     if not facts.directives or any(d.honoured for d in facts.directives):
         return []
     return list(facts.directives)
+
+
+_SPACED = lazy(r"^#[ \t]+SBATCH[ \t]+(?=-)")
+
+
+def _spaced_header(facts: ScriptFacts) -> list[Directive]:
+    """A header written `# SBATCH --nodes=2` throughout, with no `#SBATCH` line sbatch reads (nor
+    one below the first command): sbatch reads none of it, but what the script asks for is plain.
+    Where some lines are `#SBATCH`, a `# SBATCH` among them is switched off on purpose and stays
+    off (the caller reads these only when the script has no directive at all)."""
+    from jobc.script.directives import PREFIX, parse_line
+
+    end = facts.first_command.line if facts.first_command is not None else len(facts.lines) + 1
+    out: list[Directive] = []
+    for number, line in enumerate(facts.lines[: end - 1], start=1):
+        m = _SPACED.match(line)
+        if m is not None:
+            out.extend(parse_line(PREFIX + " " + line[m.end() :], number, True))
+    return out
 
 
 def _job_name(facts: ScriptFacts) -> str:
