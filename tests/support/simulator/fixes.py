@@ -139,7 +139,8 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
         elif code == "JC814" and not _line(text, f).startswith(("#!", "#SBATCH", "\ufeff#!")):
             # a command's argument: the dash may become hyphens there, and nothing else change
             ignores.append(Ignore(replace=((rf"[{DASHES}-]+(?=[A-Za-z])", "<dash>"),)))
-        elif code in ("JC810", "JC811", "JC814"):
+        elif code in ("JC810", "JC811", "JC814", "JC817"):
+            # (JC817: the step failed at srun's exec of `VAR=value`; the repair runs it as meant)
             allow.tautologies.append(f)
     if {f.code for f in findings} & {"JC802", "JC803", "JC807", "JC106"}:
         # these fixes write commands of their own (a step in the background and its wait, the

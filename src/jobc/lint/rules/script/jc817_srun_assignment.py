@@ -72,6 +72,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             first.span,
             f"srun runs `{first.raw}` as the command's name: srun is no shell and sets no variable, "
             f"so every task fails (`execve(): {first.text}: No such file or directory`) before the "
-            f"program starts; write `srun env {shown} …` or set it before srun",
+            f"program starts; put `env` in front of `{shown}` (srun runs env, which sets it), or "
+            "set it before srun",
             **more,
         )
