@@ -216,6 +216,10 @@ class Step:
     # shell surely runs (exec replaces the shell, or, failing, ends it), or a line before it bash
     # cannot parse
     ended: str | None = None
+    # the rendezvous port a program no launcher starts is given as an option of its own, which it
+    # reads as its MASTER_PORT (`python train.py --master_port=3442`, `--dist-url tcp://HOST:PORT`):
+    # the port, where it is written, and the option as written
+    port: Word | None = None
 
 
 @record

@@ -448,6 +448,7 @@ class Flow:
         if step is not None:
             # `bash -c '…'` and friends: the string is a script the step runs
             self.facts.steps.append(step)
+            self.steps.program_port(step)
             step.ended = self.ended
             step.after = len(self.facts.commands)
             step.loop = self.loops[-1] if self.loops else None

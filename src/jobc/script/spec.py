@@ -1061,6 +1061,10 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             for word in step.container.values():
                 out.skip(word.span, word.raw, "a pyxis option without --container-image: not carried")
     launcher = step.launcher
+    own = step.port
+    if for_lint and own is not None and (number := _int(own.text)) is not None and 1024 <= number <= 65535:
+        # the program's own rendezvous option, which it reads as its MASTER_PORT
+        out.put(("launch", "master_port"), number, own.span, own.raw)
     if launcher is not None:
         port = launcher.port
         number = _int(port.text) if port is not None else None

@@ -192,6 +192,13 @@ _FILLERS = frozenset({"parallel", "xargs"})
 _REPLACEMENT = lazy(r"\{\d*(?:\.|/|//|/\.|#|%)?\}|\{=.*=\}")
 # where the command ends and GNU parallel's argument lists begin
 _PARALLEL_INPUTS = frozenset({":::", "::::", ":::+", "::::+"})
+# a program's own option for its rendezvous port, which it reads as MASTER_PORT (OLCF's Frontier
+# examples: `srun … python3 multinode.py --master_addr=$MASTER_ADDR --master_port=3442`); a bare
+# `--port` may be any server's, and is not read
+_PORT_OPTIONS = frozenset({"--master_port", "--master-port"})
+# a program's own option for its rendezvous address as a URL, `tcp://HOST:PORT` (torch's
+# init_process_group(init_method=…), as DETR, MoCo and DeiT take it); `env://` holds no port
+_URL_OPTIONS = frozenset({"--dist-url", "--dist_url", "--init_method", "--init-method"})
 # `$(which python)`, `$(command -v torchrun)`, `` `which python` ``: the command found on PATH
 _WHICH = lazy(
     r"\$\(\s*(?:which|command\s+-v|type\s+-P)\s+([\w.+-]+)\s*\)|`\s*(?:which|command\s+-v)\s+([\w.+-]+)\s*`"
@@ -365,6 +372,36 @@ class Steps:
             at = self.pos.offsets(*where) if where is not None else span
             step.cwd = Word(text, at, literal, text, None, f, True)
             step.unknown_cwd = None if literal else span
+
+    def program_port(self, step: Step) -> None:
+        """The rendezvous port a program no launcher starts is given as an option of its own
+        (`--master_port=3442`, `--dist-url tcp://HOST:3442`), placed at the port as written; a
+        launcher's own port options are the launcher's (`Launcher.port`)."""
+        if step.launcher is not None or (step.program is None and step.module is None):
+            return
+        args = step.args
+        for k, w in enumerate(args):
+            name, eq, _ = w.text.partition("=")
+            if name not in _PORT_OPTIONS and name not in _URL_OPTIONS:
+                continue
+            if eq:
+                value, said = self.part(w, len(name) + 1), w.raw
+            elif k + 1 < len(args):
+                value, said = args[k + 1], f"{w.raw} {args[k + 1].raw}"
+            else:
+                continue
+            if name in _URL_OPTIONS:
+                whole = _values.text(tuple(value.segs)) if value.segs is not None else value.text
+                whole = whole.strip("\"'")
+                colon = whole.rfind(":")
+                if not whole.startswith("tcp://") or colon < len("tcp://"):
+                    continue
+                value = self.piece(value, colon + 1, len(whole))
+            if not (value.literal and value.text.isdigit() and value.text.isascii()):
+                continue
+            span = value.span if value.placed else _within(value.span, w.raw if eq else value.raw, value.text)
+            step.port = Word(value.text, span, True, said, None, value.segs, value.placed)
+            return
 
     def relative(self, step: Step) -> None:
         """A program written as `$(pwd)/x.py` where the step runs in that same directory: x.py,
@@ -1566,3 +1603,13 @@ def _joined(option: Word, value: Word) -> Word:
             value.text, value.span, value.literal, f"{option.raw} {value.raw}", None, value.segs, True
         )
     return Word(value.text, span, value.literal, f"{option.raw} {value.raw}", None, value.segs, value.placed)
+
+
+def _within(span: Span, raw: str, text: str) -> Span:
+    """Where ``text``, the end of the word ``raw`` written at ``span``, stands in the line: the
+    word's span when it is not written on one line as its own last characters."""
+    stripped = raw.rstrip("\"'")
+    if span.line != span.end_line or not text or not stripped.endswith(text):
+        return span
+    col = span.col + len(stripped) - len(text)
+    return Span(span.line, col, span.line, col + len(text))

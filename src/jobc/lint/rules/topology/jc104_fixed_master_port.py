@@ -49,7 +49,10 @@ srun python train.py
 
 A launcher's own name for it counts the same: a fixed number in a variable named
 `…_MASTER_PORT` (ROCm Megatron's `SLURM_MASTER_PORT`, handed into a container that reads it as
-its port) is that port written once for every job.
+its port) is that port written once for every job. So is a port the program is given as an
+option of its own when no launcher starts it (`srun python train.py --master_port=3442`,
+`--dist-url tcp://HOST:3442`, `--init_method tcp://HOST:3442`), which it reads as its
+MASTER_PORT: the finding points at the port. A bare `--port` may be any server's, and is not read.
 """
 
 from collections.abc import Iterator
