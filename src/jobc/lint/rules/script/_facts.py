@@ -9,7 +9,7 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
-    from jobc.script.facts import ScriptFacts
+    from jobc.script.facts import ScriptFacts, Step
     from jobc.script.spec import Derived
 
 
@@ -42,3 +42,34 @@ def nodes(f: ScriptFacts) -> int:
     from jobc.script.allocation import job_nodes
 
     return job_nodes(f) or 1
+
+
+def started_on_first_node(f: ScriptFacts) -> Step | None:
+    """The training step of a multi-node job that the batch shell starts itself, on the first node
+    only, when it should run on every node (JC805): a launcher that does not reach the other nodes
+    itself, or a program no srun starts; None otherwise (a Ray driver, a helper beside srun steps,
+    a command a file jobc cannot read may set, one node's job by its own flag)."""
+    from jobc.tables import launchers
+
+    step = f.main_step
+    if nodes(f) < 2 or step is None or step.srun is not None:
+        return None
+    if step.launcher is None and step.program is None and step.module is None:
+        return None  # `bash "$SCRIPT"`: what it starts, and how, is in another file
+    if step.sourced_from is not None:
+        return None  # `$SRUN_LAUNCH python t.py` set by a file jobc cannot read: srun or not, not known
+    if any(s.srun is not None for s in f.steps):
+        # the job's steps run under srun; a program the batch shell runs as well is a helper
+        return None
+    launcher = step.launcher
+    if launcher is None and any(c.name == "ray" for c in f.commands):
+        return None  # a Ray cluster's driver: one process on the head node, by design
+    kind = launchers.entry(launcher.name) if launcher is not None else None
+    if launcher is not None and kind is not None:
+        if kind.reaches_always or any(
+            k in launcher.options or k in launcher.flags for k in kind.reaches_nodes
+        ):
+            return None  # it starts the other nodes' processes itself (ssh, pdsh, MPI)
+        if any(k in launcher.flags for k in kind.single_node):
+            return None  # one node's job by its own flag: JC806 speaks of that
+    return step

@@ -494,7 +494,8 @@ def _exported(span: Span, expansion: Expansion, facts: ScriptFacts) -> Fix | Non
 
 # --- JC102: one task per node for torchrun --------------------------------------------------------
 
-_TASKS = lazy(r"^(--ntasks-per-node[= ]\s*)(\d+)$")
+# (`--tasks-per-node`: sbatch's other name for it)
+_TASKS = lazy(r"^(--n?tasks-per-node[= ]\s*)(\d+)$")
 _NTASKS = lazy(r"^(?:--ntasks[= ]\s*|-n\s*=?)(\d+)$")
 # what Slurm derives from the tasks of the allocation: each changes with one task per node
 _COUNTS = lazy(
@@ -526,9 +527,15 @@ def _jc102(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     if kept is None:
         return None
     edits += kept
-    # the allocation's tasks are every step's: other sruns in the script lose their tasks too
+    # the allocation's tasks are every step's: other sruns in the script lose their tasks too; a
+    # launcher the batch shell starts itself (JC805) loses the CPUs of the tasks, and is still
+    # started on one node only
     others = [s for s in facts.steps if s.srun is not None and s.launcher is None]
-    return Fix.make("ask for one task per node (torchrun starts the workers)", *edits, safe=not others)
+    main = facts.main_step
+    alone = main is not None and main.srun is None
+    return Fix.make(
+        "ask for one task per node (torchrun starts the workers)", *edits, safe=not others and not alone
+    )
 
 
 def _spans_its_nodes(span: Span, facts: ScriptFacts, text: str) -> bool:

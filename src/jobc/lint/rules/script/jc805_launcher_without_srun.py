@@ -38,9 +38,8 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import facts, hit, nodes
+from jobc.lint.rules.script._facts import facts, hit, nodes, started_on_first_node
 from jobc.spec.context import Context
-from jobc.tables import launchers
 
 META = Meta(
     code="JC805",
@@ -53,33 +52,11 @@ META = Meta(
 
 def check_script(ctx: Context) -> Iterator[Hit]:
     f = facts(ctx)
-    if f is None:
+    step = started_on_first_node(f) if f is not None else None
+    if f is None or step is None:
         return
     count = nodes(f)
-    if count < 2:
-        return
-    step = f.main_step
-    if step is None or step.srun is not None:
-        return
-    if step.launcher is None and step.program is None and step.module is None:
-        return  # `bash "$SCRIPT"`: what it starts, and how, is in another file
-    if step.sourced_from is not None:
-        return  # `$SRUN_LAUNCH python t.py` set by a file jobc cannot read: srun or not, not known
-    if any(s.srun is not None for s in f.steps):
-        # the job's steps run under srun; a program the batch shell runs as well is a helper
-        return
-    launcher = step.launcher
-    if launcher is None and any(c.name == "ray" for c in f.commands):
-        return  # a Ray cluster's driver: one process on the head node, by design
-    kind = launchers.entry(launcher.name) if launcher is not None else None
-    if launcher is not None and kind is not None:
-        if kind.reaches_always or any(
-            k in launcher.options or k in launcher.flags for k in kind.reaches_nodes
-        ):
-            return  # it starts the other nodes' processes itself (ssh, pdsh, MPI)
-        if any(k in launcher.flags for k in kind.single_node):
-            return  # one node's job by its own flag: JC806 speaks of that
-    what = launcher.name if launcher is not None else "the program"
+    what = step.launcher.name if step.launcher is not None else "the program"
     yield hit(
         step.span,
         f"the job allocates {count} nodes but {what} is started by the batch shell, which runs on the "

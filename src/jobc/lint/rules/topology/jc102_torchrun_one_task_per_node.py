@@ -41,6 +41,11 @@ Bad in a script:
 #SBATCH --gpus-per-node=8
 srun torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:29400" train.py
 ```
+
+A per-node launcher the batch shell starts itself on several nodes (JC805: it runs on the first
+node only) is held to the same count: the srun it needs starts as many copies on each node as
+`--ntasks-per-node` (or `--tasks-per-node`, or `--ntasks` over the nodes) asks tasks for. The
+finding is on that directive.
 """
 
 from collections.abc import Iterator
@@ -64,8 +69,43 @@ READS = (("resources", "tasks_per_node"),)
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:
-    """On a script too, when it shows what its main step runs (`mode_known`)."""
-    return check(ctx) if mode_known(ctx) else iter(())
+    """On a script too, when it shows what its main step runs (`mode_known`); and for a per-node
+    launcher the batch shell starts on the first of several nodes (JC805), whose srun will start
+    as many copies on each node as the directives ask tasks for."""
+    if mode_known(ctx):
+        yield from check(ctx)
+    yield from _batch_shell_launcher(ctx)
+
+
+def _batch_shell_launcher(ctx: Context) -> Iterator[Hit]:
+    from jobc.core.numbers import ascii_int
+    from jobc.lint.rules.script._facts import facts, hit, nodes, started_on_first_node
+    from jobc.tables import launchers
+
+    f = facts(ctx)
+    step = started_on_first_node(f) if f is not None else None
+    if f is None or step is None or step.launcher is None:
+        return
+    kind = launchers.entry(step.launcher.name)
+    if kind is None or not kind.per_node:
+        return
+    count, honoured = nodes(f), f.honoured()
+    per, total = honoured.get("ntasks-per-node"), honoured.get("ntasks")
+    tasks = ascii_int(per.value or "") if per is not None else None
+    d = per
+    if per is None and total is not None and (n := ascii_int(total.value or "")) and n % count == 0:
+        tasks, d = n // count, total
+    if d is None or tasks is None or tasks < 2:
+        return
+    workers = max(ctx.gpus_per_node, 1)
+    yield hit(
+        d.span,
+        f"{step.launcher.name} runs one copy per node and starts {workers} workers itself, but #SBATCH "
+        f"{d.text} asks for {tasks} tasks per node: the srun it needs on {count} nodes (it is started by "
+        f"the batch shell, on the first node only) starts {tasks} copies on each node, which bind the "
+        f"same rendezvous port (EADDRINUSE) and start {tasks * workers} ranks per node instead of "
+        f"{workers}; ask for one task per node (--ntasks-per-node=1)",
+    )
 
 
 FIX = Repair(
@@ -73,7 +113,8 @@ FIX = Repair(
     "sets the tasks per node to 1 (`--ntasks=N` becomes `--ntasks-per-node=1`); a launcher's "
     "processes per node written as `$SLURM_NTASKS_PER_NODE` keep the count they had, and a script "
     "that reads the task counts otherwise gets no fix (in a script that also runs other steps "
-    "under srun, unsafe: they get one task per node too)",
+    "under srun, unsafe: they get one task per node too; unsafe too when the batch shell starts "
+    "the launcher itself, which loses the tasks' CPUs)",
     "specs and scripts",
 )
 
