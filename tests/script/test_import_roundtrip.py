@@ -1420,3 +1420,21 @@ def test_a_compiled_job_larger_than_the_simulator_runs_is_not_compared(tmp_path:
     assert near.unlisted == [], near.spec
     assert near.compiled is not None
     assert roundtrip.simulate(near.compiled, scenarios=("complete",))["complete"].refused is None
+
+
+def test_a_refused_flag_written_with_three_dashes_is_named_as_written(tmp_path: Path) -> None:
+    # found by the import fuzz target: `---se_env` is no option of torch.distributed.launch, which
+    # refuses it; the listing named it `--se_env`, a word the script does not hold
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"python -m torch.distributed.launch --nproc_per_node=4 ---se_env main.py --batch-size 256\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "---se_env" in x)
+    assert line.startswith("#   line 5: torchrun ---se_env — no option of torchrun")
+    # near miss: torch.distributed.launch's own --use_env is read as its flag, nothing refused
+    (tmp_path / "own").mkdir()
+    near = round_trip(script.replace(b"---se_env", b"--use_env"), tmp_path / "own")
+    assert near.unlisted == [], near.spec
+    assert not [x for x in near.listed if "refuses" in x], near.listed

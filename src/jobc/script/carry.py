@@ -508,7 +508,7 @@ def _written_flag(flag: str, text: str, lines: list[str]) -> str:
     `n_rdzrun`), or as a line of the script writes it for the step (a value the step expands,
     `ARGS="-[rank0]: …"`): the listing names what the user finds in the script."""
     pattern = re.compile(
-        r"(?<![^\s\"'])(--?" + "".join("[-_]" if ch == "_" else re.escape(ch) for ch in flag) + r")(?![\w-])"
+        r"(?<![^\s\"'])(-+" + "".join("[-_]" if ch == "_" else re.escape(ch) for ch in flag) + r")(?![\w-])"
     )
     m = pattern.search(text) or next((found for line in lines if (found := pattern.search(line))), None)
     return m.group(1) if m else f"--{flag}"
