@@ -1438,3 +1438,21 @@ def test_a_refused_flag_written_with_three_dashes_is_named_as_written(tmp_path: 
     near = round_trip(script.replace(b"---se_env", b"--use_env"), tmp_path / "own")
     assert near.unlisted == [], near.spec
     assert not [x for x in near.listed if "refuses" in x], near.listed
+
+
+def test_words_after_a_redirection_are_the_commands_arguments(tmp_path: Path) -> None:
+    # found by the import fuzz target: `srun torchrun --nnodes=4 ->nproc_per_node=4 --rdzv… train.py`
+    # writes torchrun's output to `nproc_per_node=4`, and bash gives the command the words after
+    # that file as arguments; the grammar reads them into the redirection, and the import dropped them
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=2\n#SBATCH --gpus-per-node=2\n"
+    script = head + b"srun python train.py >log.txt --lr 1 2>err.txt --epochs 2\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    launch = yaml.safe_load(outcome.spec or "")["launch"]
+    assert launch["program"] == "train.py"
+    assert launch["args"] == ["--lr", "1", "--epochs", "2"]
+    # near miss: the redirection last, its file is all it holds
+    (tmp_path / "last").mkdir()
+    near = round_trip(head + b"srun python train.py --lr 1 >log.txt\n", tmp_path / "last")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--lr", "1"]

@@ -393,7 +393,7 @@ class Flow:
     ) -> None:
         if self._plain_run(src, node):
             return
-        arguments = argument_nodes(node)
+        arguments = argument_nodes(node) + _after_destination(redirects)
         first = arguments[0] if arguments else None
         if (
             first is not None
@@ -856,6 +856,18 @@ class Flow:
             arguments = argument_nodes(cmd)
             if arguments and self.pos.text(arguments[0], src) == "trap":
                 self.trap(self.expand.words(src, arguments), self.pos.span(cmd, src), function)
+
+
+def _after_destination(redirects: list[tuple[str, Any]] | None) -> list[Any]:
+    """The words the grammar reads into a redirection after its file (`cmd a >f b c`): bash
+    writes to `f` and gives the command `b` and `c` as arguments after its own."""
+    out: list[Any] = []
+    for _, r in redirects or ():
+        if r.type != "file_redirect":
+            continue
+        destinations = [c for c in r.named_children if c.type != "file_descriptor"]
+        out += [c for c in destinations[1:] if c.type != "comment"]
+    return out
 
 
 _PLAIN_DECLARED = frozenset({"variable_assignment", "variable_name"})
