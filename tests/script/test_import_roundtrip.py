@@ -1456,3 +1456,22 @@ def test_words_after_a_redirection_are_the_commands_arguments(tmp_path: Path) ->
     near = round_trip(head + b"srun python train.py --lr 1 >log.txt\n", tmp_path / "last")
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--lr", "1"]
+
+
+def test_a_refused_flag_with_a_byte_quoted_by_a_backslash_is_named_as_written(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--use_en\<0xe3>-<0x87><0xb5>v` is no option of
+    # torch.distributed.launch; the listing, not finding it as the launcher table spells it,
+    # named `--use_en<0xe3>_…`, a word the script does not hold (its `-` read as `_`)
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"python -m torch.distributed.launch --nproc_per_node=4 \\\n  --use_en\\\xe3-\x87v main.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "--use_en" in x)
+    assert "torchrun --use_en\\\\xe3-\\x87v — no option of torchrun" in line
+    # near miss: without the backslash the word is found as the table spells it, as before
+    (tmp_path / "plain").mkdir()
+    near = round_trip(script.replace(b"\\\xe3", b"\xe3"), tmp_path / "plain")
+    assert near.unlisted == [], near.spec
+    assert any("torchrun --use_en\\xe3-\\x87v — no option of torchrun" in x for x in near.listed)

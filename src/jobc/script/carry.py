@@ -245,6 +245,10 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 if flag in launcher.refused_flags:
                     why += _blank_makes_program(launcher, _as_written(launcher.refused_flags[flag], facts))
             written = _written_flag(flag, step.text, facts.lines)
+            if flag in launcher.refused_flags and written == f"--{flag}":
+                # not found as the table spells it (a byte quoted with a backslash): the word itself
+                shown = _as_written(launcher.refused_flags[flag], facts).raw
+                written = shown if shown.startswith("-") else written
             out.skip(launcher.span, f"{launcher.name} {written}", why)
         _ambiguous_arguments(out, launcher, step)
         _interpreter_as_program(out, launcher, step)
