@@ -1475,3 +1475,21 @@ def test_a_refused_flag_with_a_byte_quoted_by_a_backslash_is_named_as_written(tm
     near = round_trip(script.replace(b"\\\xe3", b"\xe3"), tmp_path / "plain")
     assert near.unlisted == [], near.spec
     assert any("torchrun --use_en\\xe3-\\x87v — no option of torchrun" in x for x in near.listed)
+
+
+def test_a_computed_export_names_what_it_assigns_past_a_long_line(tmp_path: Path) -> None:
+    # found by the import fuzz target: `export MAS[rank999…]: TER_PORT=$((…))` exports TER_PORT
+    # (bash refuses the first word and exports the second); the listing, cut at 500 characters,
+    # never reached the name, and the program's TER_PORT was said nowhere
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n"
+    long = b"export MAS[rank" + b"9" * 600 + b"]: TER_PORT=$((10000 + SLURM_JOB_ID % 50000))\n"
+    outcome = round_trip(head + long + b"srun python train.py\n", tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "export MAS[rank" in x)
+    assert "(it assigns TER_PORT)" in line
+    # near miss: an export whose name is computed assigns no name written out: nothing added
+    (tmp_path / "computed").mkdir()
+    near = round_trip(head + b"export NCCL_SOCKET$IFNAME=ib0\nsrun python train.py\n", tmp_path / "computed")
+    assert near.unlisted == [], near.spec
+    line = next(x for x in near.listed if "export NCCL_SOCKET" in x)
+    assert "it assigns" not in line

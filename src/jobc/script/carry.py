@@ -634,6 +634,9 @@ def _ambiguous_arguments(out: Derived, launcher: Launcher, step: Step) -> None:
         out.skip(word.span, word.raw, f"{why}; write the program's option in full")
 
 
+_ASSIGNED_NAME = lazy(r"(?<![^\s])([A-Za-z_][A-Za-z0-9_]*)=")
+
+
 def _why(cmd: Command, before: bool) -> str:
     """Why a command of the batch shell is not carried; ``before``: the shell ran it before the
     training step."""
@@ -651,9 +654,12 @@ def _why(cmd: Command, before: bool) -> str:
             "and sets nothing, so what it names keeps the value it had (none, if set nowhere else)"
         )
     if name in ("export", "declare", "typeset"):
+        # the names it assigns written out, which a long line's listing may cut off
+        named = list(dict.fromkeys(m.group(1) for m in _ASSIGNED_NAME.finditer(cmd.text[:100_000])))
+        said = f" (it assigns {', '.join(named[:8])})" if named else ""
         return (
             "exports a variable whose name or value the batch shell computes (a word with an "
-            "expansion or quotes, which bash expands before it exports): not carried; write it in env"
+            f"expansion or quotes, which bash expands before it exports): not carried{said}; write it in env"
         )
     if name in ("cd", "pushd", "popd"):
         if not before:
