@@ -1493,3 +1493,26 @@ def test_a_computed_export_names_what_it_assigns_past_a_long_line(tmp_path: Path
     assert near.unlisted == [], near.spec
     line = next(x for x in near.listed if "export NCCL_SOCKET" in x)
     assert "it assigns" not in line
+
+
+def test_a_hash_after_a_letter_inside_a_substitution_starts_no_comment(tmp_path: Path) -> None:
+    # found by the import fuzz target: `export RDZV_HOST=$(hostn#SBATCH --nodes=ame)` runs the
+    # command `hostn#SBATCH` (bash starts a comment only at a word's start); the grammar read a
+    # comment there and the substitution ran on to the script's end, so the torchrun step below
+    # was not seen and the import carried an earlier step
+    head = b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+    head += b"#SBATCH --time=01:00:00\n"
+    body = (
+        b"srun python3 prep.py\nexport RDZV_HOST=$(hostn#SBATCH --nodes=ame)\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=4 train.py --epochs=1\n"
+    )
+    outcome = round_trip(head + body, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["program"] == "train.py"
+    assert outcome.compiled is not None
+    # near miss: `${name#prefix}` is bash's removal of a prefix, read as before
+    (tmp_path / "prefix").mkdir()
+    near_body = body.replace(b"$(hostn#SBATCH --nodes=ame)", b"${SLURM_JOB_NODELIST#node}")
+    near = round_trip(head + near_body, tmp_path / "prefix")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["launch"]["program"] == "train.py"

@@ -46,6 +46,10 @@ def parse(raw: bytes) -> Any:
         # a `#` after a digit ends no word and starts no comment to bash (`--batch_size 64#`); the
         # grammar read the digits as the start of a number in a base (`16#ff`) and dropped the word
         raw = _DIGIT_HASH.sub(b"\x01", raw)
+        # nor after a letter (`$(hostn#SBATCH --nodes=x)`), where the grammar read a comment
+        # inside a `$(…)` and ran the substitution on to the script's end; a `${name#…}` and a
+        # `$name#` keep theirs
+        raw = _LETTER_HASH.sub(_hash_in_word, raw)
     if b"\n\\" in raw:
         # a line that is a lone `\` (a line continuation that starts the line) after a line that
         # ends its command: bash ends the command at that line's end and joins the next line to
@@ -66,6 +70,22 @@ _LINE_START_CONTINUATION = lazy_bytes(rb"(\\*)\n\\(?=\r?\n)")
 _ESCAPED_BLANK = lazy_bytes(rb"(?<!\\)((?:\\\\)*)\\[ \t]")
 # a `#` after a digit, before what ends a word
 _DIGIT_HASH = lazy_bytes(rb"(?<=[0-9])#(?=[ \t\r\n;&|()<>]|\Z)")
+# a `#` after a letter or an underscore
+_LETTER_HASH = lazy_bytes(rb"(?<=[A-Za-z_])#")
+
+
+def _hash_in_word(m: Any) -> bytes:
+    """A word's `#` shown as a word's byte, unless it follows a variable's name (`${name#x}`,
+    `${!name#x}`, `$name#`), which the grammar reads as bash does."""
+    raw: bytes = m.string
+    at = m.start()
+    while at > 0 and raw[at - 1] < 128 and (raw[at - 1 : at].isalnum() or raw[at - 1 : at] == b"_"):
+        at -= 1
+    if raw[max(at - 1, 0) : at] == b"$" or raw[max(at - 2, 0) : at] in (b"${", b"{!"):
+        return b"#"
+    return b"\x01"
+
+
 # Unicode's spaces and their invisible kin, in UTF-8: NEL, no-break space, Ogham space mark,
 # Mongolian vowel separator, U+2000-U+200B, line and paragraph separators, narrow no-break space,
 # medium mathematical space, ideographic space, zero-width no-break space (a BOM inside the file)
