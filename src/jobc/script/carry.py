@@ -164,6 +164,23 @@ def _storage(out: Derived) -> None:
         out.data.setdefault("storage", {})["shared"] = prefixes
 
 
+def _launcher_flags(facts: ScriptFacts, out: Derived, launcher: Launcher, step: Step) -> None:
+    """Each flag of the step's launcher, listed as not carried (jobc starts its launcher itself),
+    a flag the launcher refuses with what it does then."""
+    for flag in launcher.flags:
+        why = "jobc starts torch.distributed.run itself"
+        if flag in launcher.unknown:
+            why = _refused(launcher.name, "read as an option without a value", flag)
+            if flag in launcher.refused_flags:
+                why += _blank_makes_program(launcher, _as_written(launcher.refused_flags[flag], facts))
+        written = _written_flag(flag, step.text, facts.lines)
+        if flag in launcher.refused_flags and written == f"--{flag}":
+            # not found as the table spells it (a byte quoted with a backslash): the word itself
+            shown = _as_written(launcher.refused_flags[flag], facts).raw
+            written = shown if shown.startswith("-") else written
+        out.skip(launcher.span, f"{launcher.name} {written}", why)
+
+
 def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     for d in facts.directives:
         if not d.honoured:
@@ -238,18 +255,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             # (`hydra.launcher.nnodes=2`) names itself
             shown = f"{launcher.name} {word.raw}" if word.raw.startswith("-") else word.raw
             out.skip(word.span, shown, why)
-        for flag in launcher.flags:
-            why = "jobc starts torch.distributed.run itself"
-            if flag in launcher.unknown:
-                why = _refused(launcher.name, "read as an option without a value", flag)
-                if flag in launcher.refused_flags:
-                    why += _blank_makes_program(launcher, _as_written(launcher.refused_flags[flag], facts))
-            written = _written_flag(flag, step.text, facts.lines)
-            if flag in launcher.refused_flags and written == f"--{flag}":
-                # not found as the table spells it (a byte quoted with a backslash): the word itself
-                shown = _as_written(launcher.refused_flags[flag], facts).raw
-                written = shown if shown.startswith("-") else written
-            out.skip(launcher.span, f"{launcher.name} {written}", why)
+        _launcher_flags(facts, out, launcher, step)
         _ambiguous_arguments(out, launcher, step)
         _interpreter_as_program(out, launcher, step)
     _traps(facts, out)
