@@ -120,3 +120,23 @@ def test_a_site_command_around_accelerate_is_accelerate(
         assert main(["import", str(script)]) == 0
         out, _ = capsys.readouterr()
         assert "a site's command around accelerate" not in out
+
+
+def test_mpirun_s_container_runner_is_no_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # pattern seen in: sdsc/sdsc-summer-institute (mpirun -n 8 -npernode 4 singularity exec … python3 x.py)
+    script = tmp_path / "job.sh"
+    head = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        "#SBATCH --time=1:00:00\n"
+    )
+    script.write_text(
+        head + "mpirun -n 8 -npernode 4 singularity exec --nv img.sif python3 ./train.py --epochs 2\n"
+    )
+    assert main(["import", str(script)]) == 0
+    spec = yaml.safe_load(capsys.readouterr().out)
+    assert (spec["launch"]["mode"], spec["launch"]["program"]) == ("srun", "./train.py")
+    assert spec["launch"]["args"] == ["--epochs", "2"]
+    # near miss: a program mpirun starts as it is stays the program
+    script.write_text(head + "mpirun -n 8 ./solver --steps 2\n")
+    assert main(["import", str(script)]) == 0
+    assert yaml.safe_load(capsys.readouterr().out)["launch"]["program"] == "./solver"

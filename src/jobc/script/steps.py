@@ -1041,6 +1041,12 @@ class Steps:
     def target(self, step: Step, words: list[Word], *, module_flag: bool) -> None:
         if not words:
             return
+        if not module_flag and step.launcher is not None and step.launcher.name == "mpirun":
+            # `mpirun -n 8 singularity exec --nv IMG python3 train.py`: each process mpirun starts
+            # is the command line after its options, a container runner or wrapper first
+            k, _ = skip_wrappers(words, 0)
+            if 0 < k < len(words):
+                words = words[k:]
         if module_flag:
             step.module = words[0]
         elif PYTHON.match(os.path.basename(words[0].text)) and not (
