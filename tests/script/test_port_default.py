@@ -64,3 +64,20 @@ def test_a_derived_or_possibly_set_port_is_no_finding(default: str) -> None:
 def test_whole_nodes_take_the_default_port_safely() -> None:
     # near miss: exclusive nodes, where a fixed port collides with nothing
     assert _ports(HEAD.format(exclusive="#SBATCH --exclusive\n") + DEFAULTS[2] + LAUNCH) == []
+
+
+@pytest.mark.parametrize(
+    ("setup", "fires"),
+    [
+        # pattern seen in: HPC-TUE/multi-gpu example_accelerate/jobs (start-up files and a venv first)
+        (". /etc/bashrc\n. ~/.bashrc\nsource ./venv/bin/activate\n", True),
+        ("source ~/miniconda3/etc/profile.d/conda.sh\n", True),
+        # near miss: a file of the job's own, which jobc cannot read, may set the port
+        ("source ./site_env.sh\n", False),
+    ],
+)
+def test_shell_setup_files_set_no_port(tmp_path: Path, setup: str, fires: bool) -> None:
+    path = tmp_path / "job.sh"
+    default = 'if [ -z "$MASTER_PORT" ]; then\n  MASTER_PORT=29500\nfi\n'
+    path.write_text(HEAD.format(exclusive="") + setup + default + LAUNCH)
+    assert ("JC104" in [f.code for f in lint_path(path).findings]) is fires

@@ -31,6 +31,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 # `$NAME`, `${NAME}`, `${NAME:-default}`: an unknown segment that only reads one variable
+# files a job sources to set its shell up (a shell's start-up file, a virtual environment's or
+# conda's activation): they set PATH and the like, never a job's own variables such as MASTER_PORT
+_SHELL_SETUP = lazy(
+    r"(?:^|/)(?:\.?bashrc|\.bash_profile|\.?profile|activate|conda\.sh|mamba\.sh|setup-env\.sh)[\"']?$"
+)
 _READS = lazy(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])[^}]*)?\}?$")
 _INT_OPS = {
     "-gt": lambda a, b: a > b,
@@ -161,7 +166,8 @@ class Decider:
         if m is None or m.group(2) or not self.guarded:
             return None
         name = m.group(1)
-        if self._facts.unread_sources or _values.environment_name(name) or name in self.reads:
+        unread = [n for n, _ in self._facts.unread_sources if not _SHELL_SETUP.search(n)]
+        if unread or _values.environment_name(name) or name in self.reads:
             return None
         if self.lookup(name) is not UNSET or not _sets(self.guarded, name):
             return None
