@@ -5,7 +5,8 @@ so that the reader (flow, decide) can ask it without importing the import's spec
 from __future__ import annotations
 
 from jobc.core.numbers import SLURM_MAX, ascii_int
-from jobc.script.facts import Directive, ScriptFacts
+from jobc.script.facts import Directive, ScriptFacts, Step
+from jobc.tables import launchers
 
 
 def slurm_int(text: str | None, minimum: int = 0) -> int | None:
@@ -111,3 +112,28 @@ def directive_tasks(honoured: dict[str, Directive], nodes: int) -> int | None:
     if total is None:
         return 1  # sbatch's default: one task per node
     return None
+
+
+def launcher_tasks(facts: ScriptFacts, step: Step | None, nodes: int) -> tuple[int, Directive] | None:
+    """The ranks per node a launcher that reaches the nodes itself inside the allocation (mpirun,
+    run by the batch shell) starts, when they are the tasks per node the directives ask for and
+    every count it is given agrees (`mpirun -n 8 -npernode 4` or `mpirun -n 8` on 2 nodes of 4
+    tasks; `mpirun python x.py` starts one rank a task), with the directive that asks for them.
+    None when no directive asks for tasks, the launcher is another or a count differs or is not
+    known before the job runs: then its counts, not the request, are what differs (JC804)."""
+    if step is None or step.srun is not None or step.launcher is None:
+        return None
+    kind = launchers.entry(step.launcher.name)
+    if kind is None or not kind.reaches_always:
+        return None
+    honoured = facts.honoured()
+    d = honoured.get("ntasks-per-node") or honoured.get("ntasks")
+    tasks = directive_tasks(honoured, nodes) if d is not None else None
+    if d is None or tasks is None:
+        return None
+    for keys, want in ((kind.procs_per_node, tasks), (kind.procs_total, tasks * nodes)):
+        for key in keys:
+            word = step.launcher.options.get(key)
+            if word is not None and (not word.literal or ascii_int(word.text) != want):
+                return None
+    return tasks, d

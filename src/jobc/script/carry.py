@@ -239,8 +239,11 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     if step is not None and step.launcher is not None:
         launcher = step.launcher
         _launcher_notes(out, launcher)
+        kind = launchers.entry(launcher.name)
         for key, word in launcher.options.items():
             why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
+            if kind is not None and kind.reaches_always:
+                why = "jobc's srun starts one rank a GPU on every node of the allocation"
             if key in launcher.unknown:
                 why = _refused(launcher.name, f"`{word.raw}` read as the option and its value", key)
                 why += _blank_makes_program(launcher, word)

@@ -16,7 +16,7 @@ from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
-from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus, implied_nodes
+from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus, implied_nodes, launcher_tasks
 from jobc.script.allocation import slurm_int as _int
 from jobc.script.carry import carry
 from jobc.script.clilaunch import cli_launcher
@@ -399,7 +399,10 @@ def _allocation(
                 "it (srun, or nothing); write launch.mode"
             )
     elif not for_lint and step is not None and step.srun is None:
-        _batch_shell_step(out, step, mode, nodes)
+        _batch_shell_step(facts, out, step, mode, nodes)
+    elif for_lint and (ranks := launcher_tasks(facts, step, nodes)) is not None:
+        # mpirun starts the tasks the directives ask for on each node, one rank a task
+        out.put(("resources", "tasks_per_node"), ranks[0], ranks[1].span, f"#SBATCH {ranks[1].text}")
     elif tasks_text == _UNKNOWN_TASKS:
         pass  # the step's own task count is computed when the job runs: nothing to compare
     elif for_lint and step is not None and step.srun is not None:
@@ -492,11 +495,25 @@ def _directives(facts: ScriptFacts, out: Derived, gpu_d: Directive | None, *, fo
             _extra(out, d, for_lint=for_lint)
 
 
-def _batch_shell_step(out: Derived, step: Step, mode: str, nodes: int) -> None:
+def _batch_shell_step(facts: ScriptFacts, out: Derived, step: Step, mode: str, nodes: int) -> None:
     """A program (or launcher) the batch shell starts itself runs once, on the first node, however
     many tasks the directives ask for: srun mode with one task per node keeps the one process
     (its own threads or spawned workers drive the GPUs); on more nodes than one the compiled job
-    starts it on each, which is said."""
+    starts it on each, which is said. mpirun is no such program: it starts its ranks on every
+    node itself, one a task, as the spec's srun does one a GPU (a count that differs is said)."""
+    launcher = step.launcher
+    kind = launchers.entry(launcher.name) if launcher is not None else None
+    if launcher is not None and kind is not None and kind.reaches_always:
+        ranks = launcher_tasks(facts, step, nodes)
+        gpus = out.data["resources"].get("gpus_per_node")
+        if ranks is not None and gpus and ranks[0] != gpus:
+            out.skip(
+                ranks[1].span,
+                f"#SBATCH {ranks[1].text}",
+                f"{launcher.name} starts {ranks[0]} rank(s) per node, one a task, on {gpus} GPUs "
+                f"per node: the spec's srun starts one a GPU ({gpus})",
+            )
+        return
     if mode == "srun" and (step.program is not None or step.module is not None or step.code is not None):
         out.put(("resources", "tasks_per_node"), 1, step.span, "the batch shell runs it once")
         out.sources[("resources", "tasks_per_node")] = f"line {step.span.line}: the batch shell runs it once"

@@ -31,6 +31,9 @@ Good:
 srun --ntasks-per-node=1 torchrun --nnodes="$SLURM_NNODES" --nproc_per_node=8 train.py
 ```
 
+`mpirun`'s counts are compared with the tasks the job asks for: when they agree and only the
+GPU request differs, that request is what to fix, and JC101 says so at it.
+
 Fewer processes than GPUs on purpose, each process spanning several GPUs (a model split over
 the GPUs of one process), is no mismatch where the program's arguments say so:
 `--nproc_per_node=2 … train.py --gpus-per-process 2` on 4-GPU nodes uses all four.
@@ -125,6 +128,7 @@ def _trainer_sizes(step: Step, nodes: int, gpus: int | None) -> Iterator[Hit]:
 
 
 def check_script(ctx: Context) -> Iterator[Hit]:
+    from jobc.script.allocation import launcher_tasks
     from jobc.script.spec import gpus_per_node, step_nodes
 
     f = facts(ctx)
@@ -148,6 +152,9 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     gpus, _, _ = gpus_per_node(f)
     launcher = step.launcher
     kind = launchers.entry(launcher.name) if launcher is not None else None
+    if launcher_tasks(f, step, want_nodes) is not None:
+        # mpirun's counts are the tasks the job asks for: the GPU request is what differs (JC101)
+        kind = None
     if launcher is not None and kind is not None:
         for key in kind.nodes:
             word = launcher.options.get(key)

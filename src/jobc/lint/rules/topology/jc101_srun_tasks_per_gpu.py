@@ -5,6 +5,11 @@ Fewer tasks than GPUs leave GPUs idle and shrink the world the program computes;
 than GPUs make ranks share a GPU (or fail to find one). jobc derives `tasks_per_node` from the
 launch mode, so this only fires when `resources.tasks_per_node` is set by hand.
 
+In a script, `mpirun` run by the batch shell starts one rank a task too. When its counts are the
+tasks the job asks for (`mpirun -n 8 -npernode 4` on `--nodes=2 --ntasks-per-node=4`) and the GPUs
+are not (`--gpus=4`, 2 a node), the GPU request is the one count that differs: the finding is at
+it. A launcher count that differs from the tasks is JC804's.
+
 Bad:
 
 ```yaml
@@ -54,7 +59,31 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         total = step.srun.get("ntasks")
         if total is not None and total.literal and total.text == "1":
             return iter(())
+    if step is not None and f is not None and mode_known(ctx):
+        from jobc.script.allocation import launcher_tasks
+
+        ranks = launcher_tasks(f, step, ctx.spec.resources.nodes)
+        if ranks is not None and step.launcher is not None:
+            return _request(ctx, step.launcher.name, ranks[0])
     return check(ctx) if mode_known(ctx) else iter(())
+
+
+def _request(ctx: Context, launcher: str, ranks: int) -> Iterator[Hit]:
+    """mpirun starts one rank a task, and its counts agree with the tasks the directives ask for
+    (`mpirun -n 8 -npernode 4` on 2 nodes of 4 tasks): the GPU request is the one count that
+    differs, and the place to fix it."""
+    gpus = ctx.gpus_per_node
+    if ctx.spec.launch.mode != "srun" or not gpus or ranks == gpus:
+        return
+    where = words.name(ctx, ("resources", "gpus_per_node"))
+    what = (
+        "ranks share GPUs or fail to find one" if ranks > gpus else f"{gpus - ranks} GPUs per node stay idle"
+    )
+    yield Hit(
+        ("resources", "gpus_per_node"),
+        f"{launcher} starts {ranks} rank(s) per node, one a task as the job asks, but {where} gives "
+        f"{gpus} GPUs per node: {what}; ask for {ranks} GPUs per node (#SBATCH --gpus-per-node={ranks})",
+    )
 
 
 def check(ctx: Context) -> Iterator[Hit]:
