@@ -221,7 +221,8 @@ class ScriptPlaces:
         if late:
             line = late[-1].span.line
             return self.facts.file, Span(line, 1, line, len(self.facts.lines[line - 1]) + 1)
-        directives = [d for d in self.facts.directives if d.honoured]
+        # of a heterogeneous job, the first component's lines: the job's request the rules read
+        directives = [d for d in self.facts.directives if d.honoured and self.facts.component(d) == 0]
         if directives:
             last = directives[-1].span.line
             return self.facts.file, Span(last, 1, last, len(self.facts.lines[last - 1]) + 1)

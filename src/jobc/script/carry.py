@@ -181,10 +181,24 @@ def _launcher_flags(facts: ScriptFacts, out: Derived, launcher: Launcher, step: 
         out.skip(launcher.span, f"{launcher.name} {written}", why)
 
 
-def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
+def _directives_not_read(facts: ScriptFacts, out: Derived) -> None:
+    """The `#SBATCH` lines the spec does not ask for: after the first command, or of a
+    heterogeneous job's other components."""
+    separators = facts.separators()
     for d in facts.directives:
         if not d.honoured:
             out.skip(d.span, f"#SBATCH {d.text}", "after the first command: sbatch ignores it")
+        elif (n := facts.component(d)) > 0:
+            out.skip(
+                d.span,
+                f"#SBATCH {d.text}",
+                f"component {n} of the heterogeneous job (after #SBATCH hetjob on line "
+                f"{separators[n - 1]}): the spec is the first component alone",
+            )
+
+
+def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
+    _directives_not_read(facts, out)
     carried = set(out.carried)
     for n, cmd in enumerate(facts.commands):
         if cmd.span in carried:

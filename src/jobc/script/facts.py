@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
 from jobc.core.record import field, record
@@ -286,14 +288,31 @@ class ScriptFacts:
     # each assigned variable's value where the batch shell reaches its step, as far as the script
     # says it (None: unknown there, set differently on two paths, or unset again)
     final: dict[str, str | None] = field(default_factory=dict)
+    # the lines that part a heterogeneous job's components (`separators`), found once
+    het: tuple[int, ...] | None = field(default=None, compare=False)
 
     def honoured(self) -> dict[str, Directive]:
-        """The directives sbatch reads, by name; a later one wins, as in sbatch."""
+        """The directives sbatch reads for the job, by name; a later one wins, as in sbatch. Of a
+        heterogeneous job, the first component's: the ones after an `#SBATCH hetjob` line ask for
+        another allocation, and are never mixed with the first (`component`)."""
         out: dict[str, Directive] = {}
+        first = self.separators()[0] if self.separators() else None
         for d in self.directives:
-            if d.honoured:
+            if d.honoured and (first is None or d.span.line < first):
                 out[d.name] = d
         return out
+
+    def separators(self) -> tuple[int, ...]:
+        """The lines of an `#SBATCH hetjob` (or `packjob`, its old name) that part the components
+        of a heterogeneous job, each alone on its line."""
+        if self.het is None:
+            self.het = tuple(n for n, line in enumerate(self.lines, 1) if _separator(line))
+        return self.het
+
+    def component(self, d: Directive) -> int:
+        """The component of a heterogeneous job a directive asks for: 0 before the first
+        separator, 1 after it, and so on."""
+        return bisect.bisect(self.separators(), d.span.line)
 
     @property
     def main_step(self) -> Step | None:
@@ -617,3 +636,21 @@ def _helper(step: Step) -> bool:
         return False
     single = any(w.text == "1" for k, w in step.srun.items() if k in ("ntasks", "nodes"))
     return single and name.startswith(_HELPER_PROGRAM)
+
+
+def _separator(line: str) -> bool:
+    """`#SBATCH hetjob` (or `packjob`): the line that ends one component of a heterogeneous job."""
+    if not line.startswith("#SBATCH"):
+        return False
+    words = line[7:].split("#", 1)[0].split()
+    return len(words) == 1 and words[0].lower() in ("hetjob", "packjob")
+
+
+def other_component(step: Step) -> bool:
+    """Whether srun starts the step in a heterogeneous job's component other than the first
+    (`srun --het-group=1`, or several: `--het-group=0,1`): the directives the rules read as the
+    job's request are the first component's, which say nothing of that step's allocation."""
+    if step.srun is None:
+        return False
+    word = step.srun.get("het-group") or step.srun.get("pack-group")
+    return word is not None and not (word.literal and word.text == "0")

@@ -23,7 +23,16 @@ from jobc.script.clilaunch import cli_launcher
 from jobc.script.clilaunch import starts_torchrun as launchers_start
 from jobc.script.cpu import cpu_sign
 from jobc.script.derived import Derived
-from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word, alternatives, service
+from jobc.script.facts import (
+    PER_RANK,
+    Directive,
+    ScriptFacts,
+    Step,
+    Word,
+    alternatives,
+    other_component,
+    service,
+)
 from jobc.tables import launchers
 from jobc.tables.slurm_options import CLI_ONLY, SBATCH_OPTIONS, SPEC_FIELD, SPEC_PATH, is_pyxis
 
@@ -93,6 +102,12 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
             f"#SBATCH {c.text}",
             "sbatch ends the line at the unquoted '#' in this word and reads only what is before "
             "it (JC816); what the script meant is not known",
+        )
+    if not for_lint and (separators := facts.separators()):
+        out.notes.append(
+            f"the script is a heterogeneous job of {len(separators) + 1} components (#SBATCH hetjob "
+            f"on line {', '.join(map(str, separators))}): the spec asks for the first component "
+            "alone, and the other components' lines are listed as not carried"
         )
     if (d := facts.honoured().get("job-name")) is not None:
         out.spans[("name",)] = d.span
@@ -363,6 +378,10 @@ def _allocation(
         # driver is (lint holds no rank rule to such a step: a worker drives all its node's GPUs)
         or (not for_lint and step.srun is not None and service(step))
     )
+    if for_lint and step is not None and other_component(step):
+        # the step runs in another component of a heterogeneous job: the rules that compare the
+        # step with the request (the first component's) have nothing to compare it with
+        out.mode_known = False
     if step is not None and step.own_launcher is not None:
         # the program starts its processes through a launcher of its own the script does not
         # show (a Hydra multirun's plugin): one process or one per GPU, the text does not say

@@ -645,7 +645,7 @@ def _jc108(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     default = getattr(part, "default_time", None) if part is not None else None
     if not default:
         return None  # jobc does not know the partition's default: the limit is the user's to choose
-    honoured = [d for d in facts.directives if d.honoured]
+    honoured = [d for d in facts.directives if d.honoured and facts.component(d) == 0]
     if not honoured:
         return None
     after = max(d.span.line for d in honoured)

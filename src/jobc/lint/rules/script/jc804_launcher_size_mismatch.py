@@ -58,7 +58,7 @@ _OWN_JOB = lazy(r'--jobid[= ]"?\$(\{SLURM_JOB_?ID\}|SLURM_JOB_?ID)"?')
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from jobc.script.facts import ScriptFacts, Step
+    from jobc.script.facts import Launcher, ScriptFacts, Step
 
 META = Meta(
     code="JC804",
@@ -127,8 +127,49 @@ def _trainer_sizes(step: Step, nodes: int, gpus: int | None) -> Iterator[Hit]:
             )
 
 
+def _launcher_sizes(
+    step: Step, launcher: Launcher, kind: launchers.Launcher, sizes: tuple[int, int], gpus: int | None
+) -> Iterator[Hit]:
+    """The launcher's own counts (nodes, processes per node, processes in all) against the nodes
+    the step runs on (``sizes``: the step's and the job's) and the GPUs per node."""
+    on_nodes, want_nodes = sizes
+    for key in kind.nodes:
+        word = launcher.options.get(key)
+        if word is not None and (n := _number(word.text)) is not None and n != on_nodes:
+            where = "the job allocates" if on_nodes == want_nodes else "the step runs on"
+            yield hit(
+                word.span,
+                f"{word.raw} but {where} {on_nodes} node(s): the rendezvous waits for "
+                f'{n} and times out (or starts on part of the job); use "$SLURM_NNODES"',
+            )
+    for key in kind.procs_per_node:
+        word = launcher.options.get(key)
+        if (
+            word is not None
+            and gpus
+            and (n := _number(word.text)) is not None
+            and n != gpus
+            and not _spans(step, n, gpus)
+        ):
+            yield hit(
+                word.span,
+                f"{word.raw} but each node has {gpus} GPUs allocated: "
+                + (f"{gpus - n} GPUs per node stay idle" if n < gpus else "ranks share GPUs or fail")
+                + f"; use {gpus}",
+            )
+    for key in kind.procs_total:
+        word = launcher.options.get(key)
+        all_gpus = gpus * on_nodes if gpus else 0
+        if word is not None and all_gpus and (n := _number(word.text)) is not None and n != all_gpus:
+            yield hit(
+                word.span,
+                f"{word.raw} but the job has {all_gpus} GPUs ({on_nodes} nodes × {gpus}); use {all_gpus}",
+            )
+
+
 def check_script(ctx: Context) -> Iterator[Hit]:
     from jobc.script.allocation import launcher_tasks
+    from jobc.script.facts import other_component
     from jobc.script.spec import gpus_per_node, step_nodes
 
     f = facts(ctx)
@@ -143,7 +184,9 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         # or the step joins another job's allocation: there is no allocation here to compare with
         # (`srun --jobid $SLURM_JOBID` names the job's own: it is compared)
         return
-    if _packed(f, step):
+    if _packed(f, step) or other_component(step):
+        # sized on purpose to a part of the job, or run in another component of a heterogeneous
+        # job, whose request is not the one the directives read as the job's
         return
     want_nodes = nodes(f)
     # a step sized on purpose (srun -N 2, or --ntasks with --ntasks-per-node) inside a bigger
@@ -156,38 +199,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         # mpirun's counts are the tasks the job asks for: the GPU request is what differs (JC101)
         kind = None
     if launcher is not None and kind is not None:
-        for key in kind.nodes:
-            word = launcher.options.get(key)
-            if word is not None and (n := _number(word.text)) is not None and n != on_nodes:
-                where = "the job allocates" if on_nodes == want_nodes else "the step runs on"
-                yield hit(
-                    word.span,
-                    f"{word.raw} but {where} {on_nodes} node(s): the rendezvous waits for "
-                    f'{n} and times out (or starts on part of the job); use "$SLURM_NNODES"',
-                )
-        for key in kind.procs_per_node:
-            word = launcher.options.get(key)
-            if (
-                word is not None
-                and gpus
-                and (n := _number(word.text)) is not None
-                and n != gpus
-                and not _spans(step, n, gpus)
-            ):
-                yield hit(
-                    word.span,
-                    f"{word.raw} but each node has {gpus} GPUs allocated: "
-                    + (f"{gpus - n} GPUs per node stay idle" if n < gpus else "ranks share GPUs or fail")
-                    + f"; use {gpus}",
-                )
-        for key in kind.procs_total:
-            word = launcher.options.get(key)
-            all_gpus = gpus * on_nodes if gpus else 0
-            if word is not None and all_gpus and (n := _number(word.text)) is not None and n != all_gpus:
-                yield hit(
-                    word.span,
-                    f"{word.raw} but the job has {all_gpus} GPUs ({on_nodes} nodes × {gpus}); use {all_gpus}",
-                )
+        yield from _launcher_sizes(step, launcher, kind, (on_nodes, want_nodes), gpus)
     if step.srun is None:
         return
     if launcher is None:
