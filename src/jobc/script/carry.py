@@ -995,6 +995,7 @@ def _workdir(out: Derived, step: Step, facts: ScriptFacts) -> None:
         cds = [c for c in facts.commands[: step.after] if c.name == "cd" and c.sure]
         out.carried += [c.span for c in cds]
         _cd_runs_on(out, facts, cds)
+        _step_cd_runs_on(out, facts, step, cwd)
         return
     if cwd is None and step.unknown_cwd is None:
         return
@@ -1020,6 +1021,22 @@ def _cd_runs_on(out: Derived, facts: ScriptFacts, cds: list[Command]) -> None:
             f"launch.workdir: the compiled job stops when it cannot enter the directory, where the script, "
             f"without `set -e`, runs on past its failed change of directory ({lines}) in the one it was in"
         )
+
+
+def _step_cd_runs_on(out: Derived, facts: ScriptFacts, step: Step, cwd: Word) -> None:
+    """As `_cd_runs_on`, for a `cd` in the step's own shell (`srun bash -c "cd dir/ …"`): without
+    `set -e` there, and with nothing after it on its line that stops on its failure (`&&`,
+    `|| exit`), the step's shell runs its program on in the directory it was in."""
+    line = cwd.span.line
+    inside = step.span.line <= line <= step.span.end_line and cwd.span != step.span
+    errexit = any(i.kind == "command" and _ERREXIT.match(i.text) for i in step.inner)
+    rest = facts.lines[line - 1][cwd.span.end_col - 1 :] if line <= len(facts.lines) else ""
+    if not inside or errexit or "&&" in rest or "||" in rest:
+        return
+    out.notes.append(
+        f"launch.workdir: the compiled job stops when it cannot enter the directory, where the script, "
+        f"without `set -e`, runs on past its failed change of directory (line {line}) in the one it was in"
+    )
 
 
 _NOT_LOGGED = "not carried (jobc writes the job's log itself; storage.logs)"

@@ -153,6 +153,10 @@ def gpus_of(options: dict[str, str | None]) -> int:
     return 0
 
 
+# long options sbatch and srun read as another's name (`--tasks-per-node` is `--ntasks-per-node`)
+_ALIASES = {"tasks-per-node": "ntasks-per-node"}
+
+
 def parse_options(
     argv: list[str], short: dict[str, str], flags: set[str], short_flags: dict[str, str]
 ) -> tuple[dict[str, str | None], list[str]]:
@@ -166,6 +170,7 @@ def parse_options(
             return options, argv[i + 1 :]
         if word.startswith("--") and len(word) > 2:
             name, eq, value = word[2:].partition("=")
+            name = _ALIASES.get(name, name)
             if eq:
                 options[name] = value
             elif name in flags:
