@@ -820,6 +820,57 @@ GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 )
 
 
+#: Advice of its own for a signature whose class's advice would mislead: code -> (action, advice)
+CODE_ADVICE: dict[str, tuple[str, str]] = {
+    "N419": (
+        # the store was reached: what failed to meet was rank 0, at the group's first collective
+        "fix_program",
+        (
+            "rank 0 never reached the group's first collective within the store's timeout: look at "
+            "what rank 0 did before it (a hang, work only rank 0 does, a crash whose output is "
+            "elsewhere), or at ranks creating their process groups in different orders"
+        ),
+    ),
+    "S532": (
+        "fix_spec_or_script",
+        (
+            "run Slurm's commands where Slurm's client is set up (a login node); check that the "
+            "controller is up and reachable (scontrol ping), and for configless Slurm that the "
+            "host resolves the controller's DNS SRV record (_slurmctld._tcp)"
+        ),
+    ),
+    "S534": (
+        "fix_spec_or_script",
+        (
+            "Slurm could not start the step's tasks: check that the --mpi plugin (pmix, pmi2) is the "
+            "one the program's MPI was built for and that the nodes' slurmd logs show no launch error; "
+            "if one node keeps failing, exclude it"
+        ),
+    ),
+    "N426": (
+        "fix_spec_or_script",
+        "the store could not listen on its port: a port under 1024 needs privileges (errno 13), an "
+        "address must be this node's own (errno 99); use a free port from 1024 to 65535 (derive it "
+        "from SLURM_JOB_ID) on the node that runs rank 0",
+    ),
+    "B607": (
+        "raise_limit",
+        "Grid Engine killed the job for a limit: compare qacct's ru_wallclock with the h_rt asked "
+        "(qsub -l h_rt=…) and its maxvmem with h_vmem, and raise the one it reached",
+    ),
+    "B608": (
+        "raise_limit",
+        "the node ran short of memory and the pod was evicted: give the container a memory request "
+        "in the pod's spec equal to what it uses, or use less host memory per rank",
+    ),
+    "B609": (
+        "free_space",
+        "the node's local disk ran short and the pod was evicted: write checkpoints and data to a "
+        "mounted volume, not the container's own disk, or give it an ephemeral-storage request",
+    ),
+}
+
+
 def _advise(f: Finding, compiled: bool) -> None:
     action = DEFAULT_ACTION[f.cls]
     if f.cls == "gpu_error":
@@ -839,22 +890,8 @@ def _advise(f: Finding, compiled: bool) -> None:
             "job's memory) or use fewer data-loader workers"
         )
         return
-    if f.code == "N419":
-        # the store was reached: what failed to meet was rank 0, at the group's first collective
-        f.action = "fix_program"
-        f.advice = (
-            "rank 0 never reached the group's first collective within the store's timeout: look at "
-            "what rank 0 did before it (a hang, work only rank 0 does, a crash whose output is "
-            "elsewhere), or at ranks creating their process groups in different orders"
-        )
-        return
-    if f.code == "S532":
-        f.action = "fix_spec_or_script"
-        f.advice = (
-            "run Slurm's commands where Slurm's client is set up (a login node); check that the "
-            "controller is up and reachable (scontrol ping), and for configless Slurm that the "
-            "host resolves the controller's DNS SRV record (_slurmctld._tcp)"
-        )
+    if f.code in CODE_ADVICE:
+        f.action, f.advice = CODE_ADVICE[f.code]
         return
     if f.code == "N418" and f.cls == "rendezvous":
         f.action = "fix_spec_or_script"
@@ -862,14 +899,6 @@ def _advise(f: Finding, compiled: bool) -> None:
             "MPI_Init could not reach the process manager (PMI): launch with the interface the MPI "
             "library was built for (srun --mpi=pmi2 or pmix, or the library's own mpirun), with "
             "matching PMI libraries on every node"
-        )
-        return
-    if f.code == "S534":
-        f.action = "fix_spec_or_script"
-        f.advice = (
-            "Slurm could not start the step's tasks: check that the --mpi plugin (pmix, pmi2) is the "
-            "one the program's MPI was built for and that the nodes' slurmd logs show no launch error; "
-            "if one node keeps failing, exclude it"
         )
         return
     if f.code == "S531" and "already ended" in f.summary:

@@ -77,6 +77,8 @@ FALLBACK = re.compile(
     # was glued into another rank's output (`RuntimeErrorpred = model(imgs)` / `: ` / the message)
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
+    # Kubernetes' words for a pod it stopped (kubectl's events: `Evicted`, `OOMKilled`)
+    r"\bEvicted\b|\bOOMKilled\b|"
     r"\bexceeded a memory resource limit\b|"
     # a status report's field for a process's exit code that is not 0 (torchx's `(exit_code: 137)`)
     r"\bexit_?code ?[:=] ?-?[1-9]|"
@@ -89,7 +91,9 @@ FALLBACK = re.compile(
 #: A line that is advice, a hedge, a warning, a metric or a recovery is never a failure of its own.
 NOT_A_FAILURE = re.compile(
     r"(?:might|may|could) be (?:caused|incorrect|reported)|possibly due to|please (?:try|report|check)|"
-    r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|\b(?:WARNING|Warning|WARN)\b|\b0 errors?\b|"
+    # (kubectl's events put their type first: a `Warning` event of an eviction is the pod's end)
+    r"CUDA_LAUNCH_BLOCKING|TORCH_USE_CUDA_DSA|\b(?:WARNING|WARN)\b|\bWarning\b(?!\s{1,40}Evicted\b)|"
+    r"\b0 errors?\b|"
     # a count of failures that is none (`10 passed, 0 failed`, `failed=0`)
     r"(?:^|[,;] )0 failed\b|\bfailed ?[:=] ?0\b|"
     r"error_file|errors?=0|\[W[0-9 ]|For debugging|To enable traceback|"

@@ -724,6 +724,42 @@ SIGNATURES: tuple[Signature, ...] = (
         ("rank", "node"),
         report=True,
     ),
+    Signature(
+        "L237",
+        "mpi-abort",
+        "exit_code",
+        "cause",
+        ("MPI_ABORT was invoked",),
+        # Open MPI's help text; its error code follows on the next line (`with errorcode 1.`)
+        re.compile(r"MPI_ABORT was invoked on rank (?P<rank>[0-9]{1,9}) in communicator"),
+        "a rank calling MPI_Abort (its program gave up: the reason is in its own output above), which "
+        "makes Open MPI kill every other rank",
+        "--------------------------------------------------------------------------\n"
+        "MPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD\nwith errorcode -1.",
+        "NOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.",
+        "Open MPI (ompi/runtime/ompi_mpi_abort.c: `MPI_ABORT was invoked on rank %d in communicator %s "
+        "with errorcode %d.`)",
+        ("rank",),
+        report=True,
+    ),
+    Signature(
+        "L238",
+        "mpich-abort",
+        "exit_code",
+        "cause",
+        ("called MPI_Abort",),
+        re.compile(
+            r"application called MPI_Abort\([^()\n]{1,80}, (?P<code>-?[0-9]{1,9})\) - process "
+            r"(?P<rank>[0-9]{1,9})"
+        ),
+        "a rank calling MPI_Abort under MPICH or Intel MPI (its program gave up: the reason is in its "
+        "own output above), with its error code",
+        "application called MPI_Abort(MPI_COMM_WORLD, 1) - process 3",
+        "MPI_Abort is not called by this application",
+        "MPICH (src/mpi/init/abort.c: `application called MPI_Abort(%s, %d) - process %d`), Intel MPI",
+        ("code", "rank"),
+        report=True,
+    ),
 )
 
 #: the node of Open MPI's `has exited due to process rank N with PID P on` (its next line)

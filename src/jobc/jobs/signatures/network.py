@@ -225,10 +225,18 @@ SIGNATURES: tuple[Signature, ...] = (
         "port-in-use",
         "port_in_use",
         "cause",
-        ("errno: 98", "Errno 98", "EADDRINUSE", "Address already in use", "ddress already in use"),
+        (
+            "errno: 98",
+            "Errno 98",
+            "EADDRINUSE",
+            "Address already in use",
+            "ddress already in use",
+            "system error: 10048",
+        ),
         re.compile(
             r"(?P<what>errno: 98 - Address already in use|\[Errno 98\] Address already in use|EADDRINUSE|"
-            r"[Aa]ddress already in use)"
+            # Windows: c10d's socket.cpp prints the WinSock code (WSAEADDRINUSE), in the system's language
+            r"[Aa]ddress already in use|system error: 10048)"
         ),
         "the rendezvous (or another) port already taken on the node: another job or a leftover process",
         "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
@@ -236,6 +244,27 @@ SIGNATURES: tuple[Signature, ...] = (
         "socket bound to [::]:29500",
         "PyTorch (torch/csrc/distributed/c10d/socket.cpp); Python's OSError",
         ("what",),
+    ),
+    Signature(
+        "N426",
+        "store-cannot-listen",
+        "rendezvous",
+        "cause",
+        ("failed to listen on any local network address",),
+        re.compile(
+            # only with the reason on the same line (the exception's message holds both): on a line of
+            # its own the reason is on a line before it, errno 98 among them (N405's)
+            r"(?P<what>The server socket has failed to listen on any local network address)"
+            r"[^\n]{0,400}?\(errno: (?P<errno>[0-9]{1,5}) - (?P<why>[^()\n]{1,120})\)"
+        ),
+        "the c10d store's server (rank 0, or torchrun's agent on the first node) unable to listen on "
+        "its port for a reason other than the port being taken: a port below 1024 without the right "
+        "to it (errno 13), an address not on this node (errno 99); a taken port is N405",
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+        "address. The server socket has failed to bind to [::]:98 (errno: 13 - Permission denied).",
+        "[E socket.cpp:472] [c10d] The server socket has failed to listen on any local network address.",
+        "PyTorch (torch/csrc/distributed/c10d/socket.cpp, SocketListenOp)",
+        ("what", "errno", "why"),
     ),
     Signature(
         "N406",

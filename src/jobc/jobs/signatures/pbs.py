@@ -1,7 +1,9 @@
-"""PBS's and Torque's own lines: the MOM's kill for a resource over its limit, written into the
-job's output (`=>> PBS: job killed: walltime 86415 exceeded limit 86400`), and the server's log
-of a job deleted by a user. Formats from Torque's and OpenPBS's sources (src/resmom/mom_main.c,
-src/server/req_delete.c)."""
+"""Other schedulers' own lines. PBS's and Torque's: the MOM's kill for a resource over its limit,
+written into the job's output (`=>> PBS: job killed: walltime 86415 exceeded limit 86400`), and
+the server's log of a job deleted by a user (Torque's and OpenPBS's src/resmom/mom_main.c,
+src/server/req_delete.c); Moab's reasons; Grid Engine's accounting (`qacct -j`'s `failed` field);
+and Kubernetes' kubelet evicting a pod when its node runs short of memory or local disk
+(pkg/kubelet/eviction/helpers.go), as `kubectl describe`/`get events` show it."""
 
 from __future__ import annotations
 
@@ -118,5 +120,64 @@ SIGNATURES: tuple[Signature, ...] = (
         "of root@hal-sched1",
         "Torque and OpenPBS (src/server/req_delete.c: `Job deleted at request of %s@%s`)",
         ("who",),
+    ),
+    Signature(
+        "B607",
+        "sge-limit-enforced",
+        "time_limit",
+        "cause",
+        ("qmaster enforced h_rt",),
+        re.compile(
+            r"(?:failed:?\s{1,12}(?P<code>37)\s{0,4}:\s{0,4})?(?P<what>qmaster enforced h_rt, h_cpu, or "
+            r"h_vmem limit)"
+        ),
+        "Grid Engine's accounting (`qacct -j`, the job's mail) saying the master killed the job for a "
+        "limit: its wall clock (h_rt) or CPU time (h_cpu), or its memory (h_vmem), which the same "
+        "words cover; `ru_wallclock` beside it against the job's h_rt tells which",
+        "failed       37  : qmaster enforced h_rt, h_cpu, or h_vmem limit",
+        "failed       0",
+        "Grid Engine (the `failed` codes of qacct(1): 37 `qmaster enforced h_rt, h_cpu, or h_vmem limit`)",
+        ("what",),
+    ),
+    Signature(
+        "B608",
+        "kubelet-evicted-memory",
+        "host_oom",
+        "cause",
+        ("low on resource: memory",),
+        re.compile(r"(?P<what>The node was low on resource: memory)\b"),
+        "Kubernetes' kubelet evicting a pod because its node ran short of memory (the container that "
+        "used most beyond its request is named after it): the pod's processes are killed",
+        "Warning   Evicted   pod/trainer-0   The node was low on resource: memory. Container trainer was "
+        "using 5053216Ki, which exceeds its request of 0.",
+        "Warning   FailedScheduling   pod/trainer-0   0/4 nodes are available: 4 Insufficient memory.",
+        "Kubernetes (pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt `The node was low on resource: "
+        "%v. `)",
+        ("what",),
+    ),
+    Signature(
+        "B609",
+        "kubelet-evicted-storage",
+        "disk_full",
+        "cause",
+        (
+            "low on resource: ephemeral-storage",
+            "ephemeral local storage usage exceeds",
+            "exceeded its local ephemeral storage limit",
+        ),
+        re.compile(
+            r"(?P<what>The node was low on resource: ephemeral-storage|Pod ephemeral local storage usage "
+            r"exceeds the total limit of containers|Container [^\s]{1,253} exceeded its local ephemeral "
+            r"storage limit)"
+        ),
+        "Kubernetes' kubelet evicting a pod because its node's local disk (ephemeral storage: the "
+        "container's writable layer, logs, emptyDir) ran short, or the pod wrote past its own limit",
+        "The node was low on resource: ephemeral-storage. Threshold quantity: 10120387530, available: "
+        "9702960Ki. Container main was using 26498512Ki, request is 0, has larger consumption of "
+        "ephemeral-storage.",
+        "Limits: ephemeral-storage: 20Gi",
+        "Kubernetes (pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt, podEphemeralStorageMessageFmt, "
+        "containerEphemeralStorageMessageFmt)",
+        ("what",),
     ),
 )
