@@ -72,3 +72,22 @@ def test_the_import_says_the_ranks_the_script_starts(tmp_path: Path) -> None:
     text = render(spec, facts)
     assert "mpirun starts 4 rank(s) per node, one a task, on 2 GPUs per node" in text
     assert "the batch shell runs it once" not in text
+
+
+def test_horovodrun_starts_its_ranks_as_mpirun_does(tmp_path: Path) -> None:
+    # Horovod's launcher: -np ranks on the hosts given; the program after its options
+    path = tmp_path / "job.sh"
+    launch = 'horovodrun -np 8 --gloo -H "$HOSTS" python cifar10_horovod.py --epochs 3\n'
+    path.write_text(HEAD.format(gpus=8) + launch, encoding="utf-8")
+    facts = read(path)
+    spec = imported(facts)
+    assert spec.data["launch"]["mode"] == "srun"
+    assert spec.data["launch"]["program"] == "cifar10_horovod.py"
+    assert spec.data["launch"]["args"] == ["--epochs", "3"]
+    assert "horovodrun -np 8" in render(spec, facts)
+    assert _found(tmp_path, 8, launch) == []
+    # more ranks than the GPUs asked: the request, as for mpirun
+    assert _found(tmp_path, 4, launch) == [("JC101", 4, 9)]
+    # near miss: the name in a message is no launch
+    path.write_text(HEAD.format(gpus=8) + 'echo "horovodrun -np 8 python x.py"\n', encoding="utf-8")
+    assert imported(read(path)).data.get("launch", {}).get("program") != "x.py"

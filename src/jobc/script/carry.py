@@ -270,7 +270,9 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 why += _may_split(launcher, word, facts)
             # an option as written (`--nnodes 2`) names its launcher; a Hydra override
             # (`hydra.launcher.nnodes=2`) names itself
-            shown = f"{launcher.name} {word.raw}" if word.raw.startswith("-") else word.raw
+            shown = (
+                f"{_written(launcher.name, step.text)} {word.raw}" if word.raw.startswith("-") else word.raw
+            )
             out.skip(word.span, shown, why)
         _launcher_flags(facts, out, launcher, step)
         _ambiguous_arguments(out, launcher, step)
@@ -1189,3 +1191,11 @@ def _resilience(facts: ScriptFacts, out: Derived) -> None:
             continue
         if ("resilience", "requeue") not in out.spans:
             out.put(("resilience", "requeue"), True, t.span, f"trap {t.action!r}")
+
+
+def _written(name: str, text: str) -> str:
+    """The launcher's name as the step writes it: horovodrun is read as mpirun (it starts its ranks
+    as mpirun does), but a line about its options names the command the script runs."""
+    if name == "mpirun" and "horovodrun" in text.split(None, 8)[:8]:
+        return "horovodrun"
+    return name

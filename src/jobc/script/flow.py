@@ -51,7 +51,7 @@ _ASSIGNS_DEFAULT = lazy_bytes(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 _MAY_LAUNCH = lazy_bytes(
     rb"(?:^|/)(?:srun|exec|env|trap|[\w.+-]*torchrun[\w.+-]*|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
-    rb"set|mpirun|mpiexec|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
+    rb"set|mpirun|mpiexec|horovodrun|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
     rb"podman-hpc|nsys|conda|mamba|oumi|parallel|xargs|"
     rb"micromamba|pixi|poetry|pdm|Rscript|julia|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )

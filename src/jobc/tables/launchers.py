@@ -262,7 +262,9 @@ DEEPSPEED = Launcher(
 
 MPIRUN = Launcher(
     name="mpirun",
-    spellings=(("mpirun",), ("mpiexec",), ("mpiexec.hydra",), ("orterun",)),
+    # Horovod's horovodrun starts every rank itself too (through mpirun, or Gloo over ssh): `-np`
+    # ranks on the hosts of `-H`/`--hosts`
+    spellings=(("mpirun",), ("mpiexec",), ("mpiexec.hydra",), ("orterun",), ("horovodrun",)),
     per_node=False,
     procs_per_node=("npernode", "N", "ppn"),
     procs_total=("np", "n"),
@@ -282,6 +284,14 @@ MPIRUN = Launcher(
             "noprefix",
             "prefix_output",
             "l",
+            # horovodrun's switches
+            "gloo",
+            "mpi",
+            "jsrun",
+            "verbose",
+            "disable_cache",
+            "check_build",
+            "cb",
         }
     ),
 )
@@ -337,7 +347,7 @@ SUBCOMMAND_LAUNCHERS = {
 BY_NAME = {entry.name: entry for entry in ALL}
 # mpirun options that take a value even though their names look like flags
 MPI_VALUED = frozenset(
-    {"x", "mca", "bind_to", "map_by", "rank_by", "hostfile", "machinefile", "H", "host", "wdir", "genv"}
+    {"x", "mca", "bind_to", "map_by", "rank_by", "hostfile", "machinefile", "H", "host", "hosts", "wdir", "genv"}
 )
 
 
