@@ -347,7 +347,20 @@ SUBCOMMAND_LAUNCHERS = {
 BY_NAME = {entry.name: entry for entry in ALL}
 # mpirun options that take a value even though their names look like flags
 MPI_VALUED = frozenset(
-    {"x", "mca", "bind_to", "map_by", "rank_by", "hostfile", "machinefile", "H", "host", "hosts", "wdir", "genv"}
+    {
+        "x",
+        "mca",
+        "bind_to",
+        "map_by",
+        "rank_by",
+        "hostfile",
+        "machinefile",
+        "H",
+        "host",
+        "hosts",
+        "wdir",
+        "genv",
+    }
 )
 
 
