@@ -63,10 +63,13 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         if not step.exec_:
             continue
         traps = [t for t in f.traps if t.span.line < step.line and t.function is None]
-        after = [c.span.line for c in f.commands if c.span.line > step.span.end_line]
-        after += [s.line for s in f.steps if s.line > step.span.end_line]
+        last = _arm_end(step, f)
+        after = [c.span.line for c in f.commands if step.span.end_line < c.span.line <= last]
+        after += [s.line for s in f.steps if step.span.end_line < s.line <= last]
         if traps:
             why = f"the trap on line {traps[0].span.line} dies with the shell and never runs"
+        elif after and last < len(f.lines):
+            why = f"line {min(after)} and the rest of its branch (to line {last}) are never reached"
         elif after:
             why = f"line {min(after)} and everything after it is never reached"
         else:
@@ -77,6 +80,24 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             "with `&` and `wait` for it",
             fix=_drop_exec(step, f),
         )
+
+
+# a line that ends the arm a step sits in (`fi`, `else`, `elif`, `esac`, a case arm's `;;`)
+_ARM_END = re.compile(r"^\s*(?:fi|else|elif|esac)\b|;;\s*(?:#.*)?$")
+
+
+def _arm_end(step: Step, f: ScriptFacts) -> int:
+    """The last line an exec'd step keeps from running: the script's end, or, for a step in an
+    `if`/`case` arm, the end of that arm. After it is the path the script takes when the arm does
+    not run (`if [ "$NNODES" -eq 1 ]; then exec srun …; fi` and the multi-node path below), not a
+    cleanup the exec skips, even where this allocation makes the arm run (sbatch -N 2 changes
+    that). A nested statement's end ends the reading early: fewer lines, never a wrong one."""
+    if not step.arms:
+        return len(f.lines)
+    for number in range(step.span.end_line + 1, len(f.lines) + 1):
+        if _ARM_END.search(f.lines[number - 1]):
+            return number - 1
+    return len(f.lines)
 
 
 def _drop_exec(step: Step, f: ScriptFacts) -> Fix | None:
