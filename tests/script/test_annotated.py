@@ -148,14 +148,10 @@ _IMPORT_NOT_YET = {
     # a Ray cluster its helper scripts start: their srun steps are taken for the training step,
     # not the driver the batch shell runs after them
     "olcf_frontier_vllm_ray_apptainer_hf_home_nvme_4nodes.sh": {"mode", "program"},
-    # `eval $cmd` of a command read from a file when the job runs, and `sleep 1000 &`: no step
-    "proteintransformer_array_eval_cmd_onegpu_clean.sh": {"mode"},
     # b24 and b25: trlx's 8 GPUs come from the partition's name (`g40`), no line asks for them, and
     # srun runs a wrapper in another file (`$TRAIN_SCRIPT`, by default an accelerate script the
-    # file does not hold) with no GPUs asked (disputed); `eval $CMD` of a CMD the
-    # script never sets runs what the environment gives, after `wandb agent`: the mode is not known
+    # file does not hold) with no GPUs asked (disputed)
     "trlx_exclusive_fixedport_srun_wrapper.sh": {"gpus_per_node", "mode"},
-    "kempner_wandb_agent_sweep_array_1gpu.sh": {"mode"},
 }
 
 

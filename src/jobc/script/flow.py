@@ -417,6 +417,9 @@ class Flow:
             return
         text = self.pos.text(node, src)
         span = self.pos.where(node, src)
+        if _evals_unknown(words):
+            # `eval $CMD` of a value computed when the job runs: the command it runs, as `$CMD` is
+            words = words[1:]
         if self.builtin(stack, words, text, span):
             return
         i, _ = skip_wrappers(words, 0)
@@ -903,6 +906,24 @@ def functions_exported(name: str, args: list[str]) -> list[str]:
     if "f" not in options or "n" in options or (name == "declare" and "x" not in options):
         return []
     return [a for a in args if not a.startswith("-")]
+
+
+# a word that is one variable's value, quoted or not (`$CMD`, `"${cmd}"`)
+_ONE_VARIABLE = lazy(r'"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?')
+
+
+def _evals_unknown(words: list[Word]) -> bool:
+    """`eval $CMD`, `eval "${cmd}"`: eval given variables whose values are all computed when the job
+    runs (the environment's, a file's line): a command the job computes, as `$CMD` alone runs one.
+    What eval is given by a substitution (`eval "$(conda shell.bash hook)"`) sets the shell up."""
+    if len(words) < 2 or words[0].text != "eval":
+        return False
+    return all(
+        not w.literal
+        and _ONE_VARIABLE.fullmatch(w.raw)
+        and not any(seg[3] and seg[0].strip() for seg in field(w))
+        for w in words[1:]
+    )
 
 
 def _tildes(words: list[Word], raw: bytes) -> tuple[int, ...]:

@@ -106,6 +106,9 @@ _NAME_PARTS = lazy(r"[_-]")
 _MODULE_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # a variable, or a file under a variable's directory (`$BASE/launch.sh`): no command substitution
 _VARIABLE_PATH = lazy(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?(?:/[\w.+/-]*)?")
+# a command in a directory the script writes whose name is computed when the job runs
+# (`/opt/env/bin/$(sed -n "${SLURM_ARRAY_TASK_ID}p" cmds.txt)`, `./bin/$TOOL`)
+_COMPUTED_NAME = lazy(r"[\w.+~/-]*/(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^()]*\)|`[^`]*`)")
 _CONTAINER_EXEC = frozenset({"singularity", "apptainer"})
 _CONTAINER_VALUED = frozenset(
     {
@@ -302,7 +305,7 @@ class Steps:
             background=background,
             exec_=exec_,
             line=span.line,
-            command=os.path.basename(rest[0].text) if rest else "",
+            command=_command(rest[0]) if rest else "",
             env=list(prefix or []) + env_assigns(words),
             exported=self.state.exported_now(),
         )
@@ -1405,6 +1408,17 @@ def _uv_run(step: Step, words: list[Word]) -> int:
     return i
 
 
+def _command(word: Word) -> str:
+    """The name a step's first word runs: its file's name, or the part computed when the job runs
+    (`/opt/env/bin/$(sed -n 3p ../cmds.txt)` runs `$(sed -n 3p ../cmds.txt)`, whatever slashes it holds)."""
+    text = word.text
+    if not word.literal:
+        at = min((k for k in (text.find("$"), text.find("`")) if k >= 0), default=-1)
+        if at > 0 and text[at - 1] == "/":
+            return text[at:]
+    return os.path.basename(text)
+
+
 def _runs_another_file(step: Step, rest: list[Word], background: bool) -> bool:
     """A command the batch shell runs in the foreground whose program is in another file: `bash
     "$SCRIPT"`, or a command computed when the job runs (`"$SCRIPT_TO_RUN"`, `$RUN --cfg x`); a
@@ -1416,7 +1430,8 @@ def _runs_another_file(step: Step, rest: list[Word], background: bool) -> bool:
     if rest[0].literal and "/" in rest[0].text and rest[0].text.endswith(_WRAPPER_SCRIPT):
         # `./run_train.sh --model x`: a script of the job's, run as a file
         return True
-    return not rest[0].literal and bool(_VARIABLE_PATH.fullmatch(rest[0].raw.strip('"')))
+    raw = rest[0].raw.strip('"')
+    return not rest[0].literal and bool(_VARIABLE_PATH.fullmatch(raw) or _COMPUTED_NAME.fullmatch(raw))
 
 
 def _runscript_dash_c(words: list[Word], i: int) -> bool:
