@@ -138,7 +138,6 @@ _READ_OTHERWISE = {
 _IMPORT_NOT_YET = {
     "hpc2n_course_gres_placeholder_x.sh": {"gpus_per_node"},
     "lead_onegpu_standalone_branch.sh": {"mode"},
-    "prolong_64k_header_string_onenode.sh": {"program"},
     "dgxc_hf_llama2_accelerate_pyxis.sh": {"gpus_per_node"},
     # b16, b17 and b19: srun's 4 tasks per node read as 4 GPUs on nodes that give GPUs without a
     # request (the annotator wrote the 0 the script asks Slurm for)

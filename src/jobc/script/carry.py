@@ -815,9 +815,16 @@ def _other_steps(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 continue
             if id(s) in others:
                 arm = others[id(s)]
+                # the arms may run one launch and program, and differ only in what the spec carries
+                # its own way (srun in front, the rendezvous): then nothing of it is not known
+                said = f"the `{arm.kind}` on line {arm.line} "
                 why = (
                     f"the other arm of the `{arm.kind}` on line {arm.line}, which the job chooses when it "
-                    "runs (see Not known)"
+                    + (
+                        "runs (see Not known)"
+                        if any(said in u for u in out.unknown)
+                        else "runs: the same launch and program as the training step's"
+                    )
                 )
             elif id(s) in chosen_by:
                 arm = chosen_by[id(s)]

@@ -26,6 +26,10 @@ _NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # angle brackets, with a blank in it, is no value of the script's; its words would split where the
 # real value does not
 _PLACEHOLDER = lazy(r"<[A-Za-z][^<>$|]*\s[^<>$|]*>")
+# the job's nodes counted from its node list: `$(scontrol show hostnames "$SLURM_JOB_NODELIST" | wc -l)`
+_NODE_COUNT = lazy(
+    r"(?:\$\(|`) *scontrol show hostnames? +\"?\$\{?SLURM_(?:JOB_)?NODELIST\}?\"? *\| *wc -l *(?:\)|`)"
+)
 _READS_ONE = lazy(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])[^}]*)?\}?$")
 # `cd "$SLURM_SUBMIT_DIR"`: back where the job started
 _SUBMIT_DIR = lazy(r'"?\$\{?SLURM_SUBMIT_DIR\}?"?')
@@ -159,6 +163,9 @@ class Expander:
             # nothing of it is known (`$(scontrol …)`): an unknown variable, shown by its name
             if len(value[0]) == 1 and not self.in_step and self.state.depth == 0 and index is None:
                 reads = value[0][0][0]
+                if _NODE_COUNT.fullmatch(reads):
+                    # the job's hosts counted: its nodes (`$(scontrol show hostnames … | wc -l)`)
+                    reads = "$SLURM_JOB_NUM_NODES"
                 # `N=${SLURM_GPUS_ON_NODE:-…}; N=${N:-1}`: N still reads what it read
                 inner = _READS_ONE.match(reads)
                 if inner is not None and inner.group(1) in self.state.reads:

@@ -112,11 +112,14 @@ class Flow:
         self.children = 0  # shells of their own the walk is inside of (`bash -c '…'` in the batch shell)
         self.loops: list[int] = []  # the lines of the loops the walk is inside of, innermost last
         self.arm_starts: list[int] = []  # where the steps of each arm being walked start
+        self.replaying: list[int] = []  # where the journal stood before a command read once per arm
         steps.walk_inside = self.walk_inside
 
     def branch(self, mark: int, complete: bool) -> Branches:
         self.state.depth += 1
-        return Branches(mark, complete)
+        state = Branches(mark, complete)
+        state.reads = dict(self.state.reads)
+        return state
 
     def walk(self, src: _values.Src, items: list[tuple[Any, bool]]) -> None:
         stack: list[tuple[Any, ...]] = [("s", src, n, bg) for n, bg in reversed(items)]
@@ -149,6 +152,14 @@ class Flow:
                 self.arm_starts.append(len(self.facts.steps))
             elif kind == "arm_end":
                 self.arm_end(item[1])
+            elif kind == "alt_start":
+                self.replaying.append(len(self.state.journal))
+                self.state.setvar(item[1], item[2])
+            elif kind == "alt_end":
+                self.state.undo(self.replaying.pop())
+                self.state.alts[item[1]] = item[2]
+            elif kind == "replay":
+                self.command(stack, *item[1:])
 
     def statement(self, stack: list[tuple[Any, ...]], src: _values.Src, node: Any, bg: bool) -> None:
         kind = node.type
@@ -321,6 +332,8 @@ class Flow:
         ]
         if any(m.runs is True for m in marks):
             state.complete = True  # one arm surely runs
+        if src is self.pos.src and not self.inside and not self.subshells and not self.loops:
+            state.arms = marks
         state.never = {m.index for m in marks if m.runs is False}
         stack.append(("merge", state))
         for i in reversed(range(len(arms))):
@@ -395,6 +408,8 @@ class Flow:
             return
         arguments = argument_nodes(node) + _after_destination(redirects)
         first = arguments[0] if arguments else None
+        if first is not None and self.per_arm(stack, src, node, background, redirects):
+            return
         if (
             first is not None
             and first.type == "word"
@@ -463,6 +478,34 @@ class Flow:
                     self.facts.origins.append((w.span, span))
             return
         self.facts.commands.append(self.said(words[0].text, text, span, words))
+
+    def per_arm(
+        self,
+        stack: list[tuple[Any, ...]],
+        src: _values.Src,
+        node: Any,
+        background: bool,
+        redirects: list[tuple[str, Any]] | None,
+    ) -> bool:
+        """`if …; then header="srun torchrun …"; else header="torchrun …"; fi; ${header} "$@"`: a
+        command run by a variable each arm of an `if`/`case` set to a command of its own is read
+        once for each arm's value, its steps marked with that arm as if it stood there; what the
+        arms agree on (the launcher, the program) is then known, what they do not is said."""
+        if not self.state.alts or self.inside:
+            return False
+        words = argument_nodes(node)
+        found = _ONE_VARIABLE.fullmatch(self.pos.text(words[0], src)) if words else None
+        name = found.group(1) if found is not None else None
+        alts = self.state.alts.get(name) if name is not None else None
+        if name is None or alts is None:
+            return False
+        for arm, value in reversed(alts):
+            stack.append(("alt_end", name, alts))
+            stack.append(("arm_end", arm))
+            stack.append(("replay", src, node, background, redirects))
+            stack.append(("arm_start",))
+            stack.append(("alt_start", name, value))
+        return True
 
     def redirected(self, step: Step, src: _values.Src, redirects: list[tuple[str, Any]]) -> list[Inner]:
         """The step's redirections, as not carried: its output sent elsewhere, or its input read
@@ -909,7 +952,7 @@ def functions_exported(name: str, args: list[str]) -> list[str]:
 
 
 # a word that is one variable's value, quoted or not (`$CMD`, `"${cmd}"`)
-_ONE_VARIABLE = lazy(r'"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?')
+_ONE_VARIABLE = lazy(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
 
 
 def _evals_unknown(words: list[Word]) -> bool:

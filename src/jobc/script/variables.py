@@ -29,6 +29,8 @@ _UNDER_VARIABLE = lazy(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_
 # exported variables a step's snapshot holds at most: past this, the values at the step are not
 # kept (the import then reads each export's last value, said so)
 _MAX_SNAPSHOT = 2000
+# arms of an `if`/`case` whose values of a variable are kept each, to read a command once per arm
+_MAX_ARMS = 4
 
 
 class Frame:
@@ -43,13 +45,19 @@ class Frame:
 class Branches:
     """An `if`/`case`/loop: what each of its branches set, to merge at its end."""
 
-    __slots__ = ("complete", "mark", "never", "results")
+    __slots__ = ("arms", "complete", "mark", "never", "reads", "results")
 
     def __init__(self, mark: int, complete: bool) -> None:
         self.mark = mark  # where the journal stood before the first branch
         self.complete = complete  # one branch always runs (an `else` or a `*)` case)
         self.results: list[dict[str, Any]] = []  # per branch: the variables it set, as it left them
         self.never: set[int] = set()  # branches the script's own values say never run
+        # the arms as the steps are marked with them (an `if` of the batch shell itself): a
+        # variable each arm sets to a value of its own is kept with each arm's value (`alts`)
+        self.arms: list[Any] | None = None
+        # what the variables read before the branches (`Variables.reads`): a variable only an arm
+        # that never runs sets still reads it after them
+        self.reads: dict[str, str] = {}
 
 
 class Variables:
@@ -77,11 +85,17 @@ class Variables:
         self.spent = 0
         self.allowance = 4 * _values.MAX_VALUE + 8 * size
         self.depth = 0  # branches (if, case, loops, lists) the walk is inside of
+        # variables an `if`/`case` of the batch shell set to a value of its own in each arm, which
+        # the paths do not share (`header="srun torchrun …"` or `header="torchrun …"`): unknown,
+        # but each arm's value with its arm, so that a command that runs the variable is read once
+        # for each (`jobc.script.flow`)
+        self.alts: dict[str, list[tuple[Any, _values.Value]]] = {}
         self._version = 0  # changes since the last snapshot of the exported variables
         self._snapshot: tuple[int, dict[str, str | None] | None] = (-1, None)
 
     def setvar(self, name: str, value: _values.Value | None) -> None:
         self.optionish.discard(name)
+        self.alts.pop(name, None)
         self.reads.pop(name, None)
         self.journal.append((name, self.vars.get(name, UNSET)))
         self.vars[name] = value
@@ -107,6 +121,7 @@ class Variables:
     def unset(self, name: str) -> None:
         """`unset NAME`: no value from here on; outside any branch, no longer exported either (in
         a branch it may or may not be: the merge makes its value unknown)."""
+        self.alts.pop(name, None)
         if name in self.vars:
             self.journal.append((name, self.vars[name]))
             del self.vars[name]
@@ -156,6 +171,9 @@ class Variables:
     def merge(self, state: Branches) -> None:
         """After branches: a value every way through agrees on, else unknown."""
         self.depth -= 1
+        arms = state.arms if state.arms is not None and len(state.arms) == len(state.results) else None
+        if arms is not None and state.never:
+            arms = [a for i, a in enumerate(arms) if i not in state.never]
         if state.never:
             state.results = [r for i, r in enumerate(state.results) if i not in state.never]
         names: dict[str, None] = {}
@@ -176,8 +194,21 @@ class Variables:
                 merged, tails_options = alternatives(name, ways, optionish=name in self.optionish)
             if merged is not before:
                 self.setvar(name, merged)
+            if merged is None and arms is not None and state.complete and self.depth == 0:
+                self._keep_arms(name, arms, ways)
             if not agree and (tails_options or all(w is UNSET or options_only(w) for w in ways)):
                 self.optionish.add(name)
+        for name, read in state.reads.items():
+            if name not in names and name not in self.reads and self.vars.get(name, UNSET) is None:
+                self.reads[name] = read
+
+    def _keep_arms(self, name: str, arms: list[Any], ways: list[Any]) -> None:
+        """Each arm's own value of a variable they all set, known in each (at most a few arms)."""
+        if len(ways) != len(arms) or not 1 < len(arms) <= _MAX_ARMS or name.startswith(" "):
+            return
+        if any(w is UNSET or w is None or not w or not _starts_known(w) for w in ways):
+            return
+        self.alts[name] = list(zip(arms, ways, strict=True))
 
     def lookup(self, name: str, index: str | None) -> Any:
         """A variable's fields (all its elements for `@`/`*`), None when unknown, UNSET if unset."""
@@ -224,6 +255,13 @@ class Variables:
     def leave(self, saved: tuple[Any, ...]) -> None:
         self.vars, self.frames, self.journal = saved
         self._version += 1
+
+
+def _starts_known(value: _values.Value) -> bool:
+    """A value whose first word is written in the script (`torchrun --nnodes=$N …`): the command
+    it runs is known, whatever the rest computes."""
+    words = _values.split(value[0]) if len(value) == 1 else list(value)
+    return bool(words) and _values.literal(words[0])
 
 
 def file_name(path: str) -> str:
