@@ -134,7 +134,7 @@ _READ_OTHERWISE = {
 
 # the import's misses of b4 to b7 (docs/scripts-accuracy.md) no change has answered yet, by the
 # fields that differ from the header, held exactly so that a fix, or a new miss, is seen
-# (hpc2n's GPUs per node are `gpu:v100:x`, which sbatch refuses: left out on purpose, JC809)
+# (hpc2n's GPUs per node are `gpu:v100:x`, which sbatch refuses: left out, said not known, JC809)
 _IMPORT_NOT_YET = {
     "hpc2n_course_gres_placeholder_x.sh": {"gpus_per_node"},
     "lead_onegpu_standalone_branch.sh": {"mode"},

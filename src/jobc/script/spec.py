@@ -341,9 +341,34 @@ def _gpus(
         # each step requests): the GPUs the job uses on each node
         count, word = found
         out.put(("resources", "gpus_per_node"), count, word.span, f"srun {word.raw}")
+    elif not for_lint and (asked := _gpus_unread(facts)) is not None:
+        # `--gres=gpu:v100:x` (a template's placeholder): the job asks for GPUs, how many is not
+        # written; never the 0 of a job that asks for none
+        out.unknown.append(
+            f"resources.gpus_per_node: line {asked.span.line} asks for GPUs with #SBATCH "
+            f"{shown(asked.text, keep=40)}, a count that is no number (sbatch refuses it, JC809): "
+            "write the GPUs per node"
+        )
     elif not has_profile:
         _no_gpus(facts, out, step, nodes, for_lint=for_lint)
     return gpus, gpu_d
+
+
+def _gpus_unread(facts: ScriptFacts) -> Directive | None:
+    """A GPU directive whose count is not read (`--gres=gpu:v100:x`, `--gpus-per-node=N`)."""
+    honoured = facts.honoured()
+    for key in ("gpus-per-node", "gres", "gpus", "gpus-per-task"):
+        d = honoured.get(key)
+        if d is None or not d.value:
+            continue
+        parts = [p.strip().split("(")[0] for p in d.value.split(",")] if key == "gres" else [d.value]
+        for part in parts:
+            bits = part.split(":")
+            if key == "gres" and (bits[0] != "gpu" or len(bits) < 3):
+                continue  # `gpu`, `gpu:4`, `gpu:a100`: read (or no GPUs at all)
+            if _int(bits[-1]) is None:
+                return d
+    return None
 
 
 def _allocation(
