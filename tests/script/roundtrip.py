@@ -560,10 +560,15 @@ def round_trip(script: bytes, tmp: Path, name: str = "job.sh") -> Outcome:
         # sbatch refuses the script (as the simulator reads it, or as jobc reads a value sbatch,
         # srun or bash refuses, JC809): it runs nothing to compare
         return outcome
-    if after.refused is not None and after.refused.startswith("too large to simulate: "):
-        # the spec asks for more nodes or tasks than the simulator runs (an #SBATCH header below
-        # the first command, which the script ran without and the import reads, JC801): a
-        # cluster would run it, the simulator cannot, so there is nothing to compare
+    if (
+        after.refused is not None
+        and after.refused.startswith("too large to simulate: ")
+        and _header_read(outcome.listed)
+    ):
+        # the spec asks for more nodes, tasks or GPUs than the simulator runs, read from an
+        # #SBATCH header below the first command, which the script ran without and the import
+        # reads, JC801, as it says: a cluster would run it, the simulator cannot, so there is
+        # nothing to compare (a compiled job too large for any other reason is a difference)
         return outcome
     if after.refused is not None:
         outcome.unlisted = [f"sbatch refuses the compiled job: {after.refused}"]

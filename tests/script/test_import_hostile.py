@@ -434,3 +434,24 @@ def test_an_if_without_a_condition_is_a_finding_not_an_internal_error(
     code, spec, err = _import(script, tmp_path / "near.yaml", capsys)
     assert code == 0, err
     assert "never takes this arm" in spec
+
+
+def test_a_header_below_a_byte_order_mark_line_is_run_as_the_import_reads_it(tmp_path: Path) -> None:
+    # found by the import fuzz target: a second `#!` line with a byte-order mark before it is a
+    # command to bash, so the header below it is one sbatch ignores (JC801); the import reads it
+    # as the request, 88 tasks per node, one per GPU, and said so, but the simulator gave a node
+    # at most 64 GPUs: the compiled job stopped at its own check and ran no program
+    from tests.script.roundtrip import round_trip
+
+    body = "#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=88\n#SBATCH --time=01:00:00\nsrun python train.py\n"
+    script = ("#!/bin/bash\n\ufeff#!/bin/bash\n" + body).encode()
+    outcome = round_trip(script, tmp_path, "job.sh")
+    assert outcome.compiled is not None
+    assert "below its first command, where sbatch ignores them" in (outcome.spec or "")
+    assert "--ntasks-per-node=88" in outcome.compiled
+    assert outcome.unlisted == []
+    # near miss: no byte-order mark, the header is read by sbatch and both run it alike
+    outcome = round_trip(("#!/bin/bash\n" + body).encode(), tmp_path, "job.sh")
+    assert outcome.compiled is not None
+    assert "sbatch ignores them" not in (outcome.spec or "")
+    assert outcome.unlisted == []

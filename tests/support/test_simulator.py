@@ -388,6 +388,20 @@ def test_ntasks_and_ntasks_per_node_together_still_give_every_node_a_task() -> N
     assert sorted(p.host for p in run.named("python")) == ["node0", "node1"]
 
 
+def test_a_node_has_the_gpus_asked_for_or_the_job_is_too_large_to_simulate() -> None:
+    # a node once had at most 64 GPUs whatever the job asked: a compiled job asking for 88 saw 64
+    # and its own check stopped it before the program, which no cluster does (it runs the job on
+    # nodes that have them, or sbatch refuses it)
+    probe = "srun -n1 bash -c 'echo \"gpus=$SLURM_GPUS_ON_NODE $CUDA_VISIBLE_DEVICES\"'\n"
+    run = simulate(HEAD + "#SBATCH --gpus-per-node=88\n" + probe, scenarios=("complete",))["complete"]
+    assert run.refused is None
+    assert "gpus=88 " + ",".join(str(i) for i in range(88)) in run.output
+    # near miss: past what the simulator runs, no node has them: nothing runs, and it says why
+    run = simulate(HEAD + "#SBATCH --gres=gpu:a100:200\n" + probe, scenarios=("complete",))["complete"]
+    assert run.refused == "too large to simulate: 200 GPUs per node (the simulator's nodes have at most 128)"
+    assert run.processes == []
+
+
 def test_sbatch_refuses_an_option_it_does_not_know_and_blanks_are_c_blanks() -> None:
     # tried on the test cluster: `sbatch: unrecognized option '--frobnicate'`, exit 255, no job
     assert directives("#!/bin/bash\n#SBATCH --frobnicate=3 --nodes=2\necho hi\n")[1] == (

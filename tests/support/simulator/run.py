@@ -44,6 +44,10 @@ SCRIPT = f"/var/spool/slurmd/job{JOB_ID:05d}/slurm_script"
 STUB_BIN = "/run/jobc-sim/bin"
 MAX_NODES = 16
 MAX_TASKS = 128
+# a node has the GPUs a job asks for, up to as many as the simulator runs tasks; a job asking for
+# more is too large to simulate, as sbatch refuses a request no node of a cluster meets (a node
+# given fewer than asked would run the job otherwise than a cluster does)
+MAX_GPUS = MAX_TASKS
 # a run that has not ended by then is killed and said so (a safety net, not a measure: a run
 # takes well under a second)
 SAFETY_S = 900
@@ -286,11 +290,19 @@ class Allocation:
             ntasks = nodes * tpn if tpn else nodes
         if ntasks > MAX_TASKS:
             return cls(options, [], [], 0, None, f"{ntasks} tasks (the simulator runs at most {MAX_TASKS})")
+        gpus = slurmlib.gpus_of(options)
+        if gpus > MAX_GPUS:
+            return cls(
+                options,
+                [],
+                [],
+                0,
+                None,
+                f"{gpus} GPUs per node (the simulator's nodes have at most {MAX_GPUS})",
+            )
         counts = slurmlib.distribute(ntasks, nodes, tpn, cpus)
         names = [slurmlib.node_name(i) for i in range(nodes)]
-        return cls(
-            options, names, counts, min(slurmlib.gpus_of(options), 64), _warning(options.get("signal"))
-        )
+        return cls(options, names, counts, gpus, _warning(options.get("signal")))
 
 
 def _warning(value: str | None) -> dict[str, Any] | None:
