@@ -217,6 +217,47 @@ def test_a_polling_loop_ends_at_the_time_limit() -> None:
     assert "never" not in run.output
 
 
+# a loop that never ends (its increment names another variable) and starts a step on each turn:
+# the job never waits, so the clock never moves; it is cut when it has started its budget of
+# processes, as the fix-script fuzz target found (seed 962, a loop that kept the simulator running)
+ENDLESS = HEAD + (
+    "echo start\nfor (( i=1; i<2; j++ )); do\n  echo turn $i\n"
+    "  srun -N1 -n1 python step.py --rank $i &\ndone\n"
+)
+
+
+def test_a_loop_that_never_ends_is_cut_at_its_process_budget_and_said_unfinished() -> None:
+    for scenario in ("complete", "signal"):
+        run = simulate(ENDLESS, scenarios=(scenario,), budget=40)[scenario]
+        assert run.unfinished
+        assert run.events == ["unfinished why=process budget spent"]
+        assert run.status == 128 + 9  # killed where it stood
+        assert 0 < len(run.processes) <= 40
+        assert "turn 1" in run.output
+    # near miss: the same loop with its increment right ends, and is not cut
+    run = simulate(ENDLESS.replace("j++", "i++"), scenarios=("complete",), budget=40)["complete"]
+    assert not run.unfinished
+    assert run.events == []
+    assert run.status == 0
+
+
+def test_two_runs_cut_alike_compare_equal_only_when_they_did_the_same_up_to_the_cut() -> None:
+    # where each is cut depends on the machine; what the loop did without end in both is the same
+    assert differences(ENDLESS, ENDLESS, scenarios=("complete", "signal"), budget=40) == []
+    # another argument for the loop's step, another line printed on each turn, another line
+    # printed once before the loop: each is a difference, though both loops never end
+    for other, what in (
+        (ENDLESS.replace("--rank $i", "--rank 2"), "argv"),
+        (ENDLESS.replace("echo turn $i", "echo turn $i; echo again"), "output only after: 'again'"),
+        (ENDLESS.replace("echo start", "echo begin"), "output only before: 'start'"),
+    ):
+        found = differences(ENDLESS, other, scenarios=("complete",), budget=40)
+        assert any(what in d for d in found), (what, found)
+    # a loop cut against one that ends: the events differ
+    found = differences(ENDLESS, ENDLESS.replace("j++", "i++"), scenarios=("complete",), budget=40)
+    assert any(d.startswith("[complete] events: ['unfinished") for d in found), found
+
+
 # --- the sandbox ---------------------------------------------------------------------------------
 
 

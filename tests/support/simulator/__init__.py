@@ -52,11 +52,12 @@ def differences(
     options_after: Iterable[str] = (),
     env: Mapping[str, str] | None = None,
     name: str = "job.sh",
+    budget: int | None = None,
 ) -> list[str]:
     """Run both scripts in each scenario and list what differs (one line each; [] when nothing
     does beyond what ``ignore`` lets differ). ``options_before`` are sbatch command-line options
     for the first script only: how a test says "as if sbatch had read that line"."""
     wanted = tuple(s for s in scenarios if ignore is None or s not in ignore.scenarios)
-    a = simulate(before, name=name, scenarios=wanted, options=options_before, env=env)
-    b = simulate(after, name=name, scenarios=wanted, options=options_after, env=env)
+    a = simulate(before, name=name, scenarios=wanted, options=options_before, env=env, budget=budget)
+    b = simulate(after, name=name, scenarios=wanted, options=options_after, env=env, budget=budget)
     return compare(a, b, ignore)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tests.support.simulator.run import Process, Run, Simulation
 
@@ -99,6 +100,55 @@ class Ignore:
 
 Key = tuple[object, ...]
 
+# Two runs cut alike (each started as many processes as a run may: a loop that never ends) stop
+# at a point that depends on how the machine scheduled them. What each did a countable number of
+# times is compared as it is; what each did RECURRING times or more is the loop's work, which
+# both did without end (how many times before the cut is no behaviour of the script's), and it
+# must be the same work, line for line and process for process. How a process still running at
+# the cut would have ended is not known (_ends_unknown).
+RECURRING = 3
+T = TypeVar("T", bound=Hashable)
+
+
+def _cut_alike(a: Counter[T], b: Counter[T]) -> tuple[Counter[T], Counter[T]]:
+    a, b = Counter(a), Counter(b)
+    for k in set(a) & set(b):
+        if a[k] >= RECURRING and b[k] >= RECURRING:
+            a[k] = b[k] = RECURRING
+    return a, b
+
+
+def _ended(key: Key) -> bool:
+    """Whether the process ended (its key's last field: its exit status, or with `which_signal`
+    whether it has one)."""
+    return key[-1] is not None and key[-1] is not False
+
+
+def _ends_unknown(a: Counter[Key], b: Counter[Key]) -> tuple[Counter[Key], Counter[Key]]:
+    """The processes of two cut runs, each with its end left out (`?`) where the runs do not
+    both know how such a process ends: one that was still running at the cut may have ended any
+    way, so how many started is compared, and how they ended where each run saw some end."""
+
+    def ends(counts: Counter[Key]) -> dict[Key, set[object]]:
+        out: dict[Key, set[object]] = {}
+        for k in counts:
+            out.setdefault(k[:-1], set())
+            if _ended(k):
+                out[k[:-1]].add(k[-1])
+        return out
+
+    ea, eb = ends(a), ends(b)
+
+    def folded(counts: Counter[Key]) -> Counter[Key]:
+        out: Counter[Key] = Counter()
+        for k, n in counts.items():
+            seen = ea.get(k[:-1], set()), eb.get(k[:-1], set())
+            alike = seen[0] == seen[1] or not seen[0] or not seen[1]
+            out[(*k[:-1], "?") if alike else k] += n
+        return out
+
+    return folded(a), folded(b)
+
 
 def _key(p: Process, ignore: Ignore) -> Key:
     env = tuple(sorted((k, ignore.text(v)) for k, v in p.env.items() if ignore.env_kept(k)))
@@ -110,7 +160,7 @@ def _key(p: Process, ignore: Ignore) -> Key:
 
 
 def _label(key: Key) -> str:
-    kind, name, host, argv, env = key[0], key[1], key[2], key[3], dict(key[4])  # type: ignore[arg-type]
+    kind, name, host, argv, env = key[0], key[1], key[2], key[3], dict(key[4])
     rank = env.get("SLURM_PROCID")
     where = f"on {host}" + (f", task {rank}" if rank is not None and "SLURM_STEP_NUM_TASKS" in env else "")
     shown = " ".join(str(a) for a in argv)  # type: ignore[attr-defined]
@@ -140,6 +190,8 @@ def _processes(a: Run, b: Run, ignore: Ignore) -> list[str]:
         return Counter(dict.fromkeys(counted, 1)) if ignore.per_node else counted
 
     ka, kb = keys(a), keys(b)
+    if a.unfinished and b.unfinished:
+        ka, kb = _cut_alike(*_ends_unknown(ka, kb))
     only_a = list((ka - kb).elements())
     only_b = list((kb - ka).elements())
     out = []
@@ -194,6 +246,8 @@ def _files(a: Run, b: Run, ignore: Ignore) -> list[str]:
             if ignore.output:
                 continue
             ta, tb = _text_lines(a.texts[name], ignore), _text_lines(b.texts[name], ignore)
+            if a.unfinished and b.unfinished:
+                ta, tb = _cut_alike(ta, tb)
             out += [f"{name}: only before: {line!r}" for line in sorted((ta - tb).elements())]
             if not ignore.additions:
                 out += [f"{name}: only after: {line!r}" for line in sorted((tb - ta).elements())]
@@ -245,6 +299,8 @@ def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
         out.append(f"exit status of the batch shell: {a.status} -> {b.status}")
     if not ignore.output:
         oa, ob = _output(a, ignore), _output(b, ignore)
+        if a.unfinished and b.unfinished:
+            oa, ob = _cut_alike(oa, ob)
         out += [f"output only before: {line!r}" for line in sorted((oa - ob).elements())]
         if not ignore.additions:
             out += [f"output only after: {line!r}" for line in sorted((ob - oa).elements())]

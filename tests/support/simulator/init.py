@@ -202,6 +202,8 @@ class Controller:
             if self.status is not None:
                 self.finish()
                 return
+            if self._cut():
+                return
             if os.path.exists(os.path.join(self.state, "cancel")):
                 os.unlink(os.path.join(self.state, "cancel"))
                 self.event("cancelled")
@@ -210,6 +212,25 @@ class Controller:
                 continue
             if self.clock.quiet() or self._runaway():
                 self.next_event()
+
+    def _cut(self) -> bool:
+        """Whether a stub found the job's process budget spent (stub.MAX_RECORDS) and stopped
+        every process: then the job ends here, unfinished. Every process is killed where it
+        stopped and reaped before anything else is written, so that two runs cut alike end alike."""
+        if not os.path.exists(os.path.join(self.state, "cut")):
+            return False
+        self.event("unfinished", why="process budget spent")
+        os.kill(-1, signal.SIGKILL)
+        while True:
+            try:
+                pid, code = os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+            if pid == self.batch and self.status is None:
+                self.status = os.WEXITSTATUS(code) if os.WIFEXITED(code) else 128 + os.WTERMSIG(code)
+                self.event("batch-exit", status=self.status)
+        self.event("done")
+        return True
 
     def _runaway(self) -> bool:
         try:
@@ -277,6 +298,8 @@ class Controller:
         while Clock.others() and not clock.quiet():
             time.sleep(POLL)
             self.reap()
+            if self._cut():
+                raise SystemExit(0)  # the job ended there: what is left was killed and reaped
 
 
 def main() -> None:

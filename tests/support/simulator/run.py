@@ -144,6 +144,12 @@ class Run:
     def named(self, name: str) -> list[Process]:
         return [p for p in self.processes if p.name == name]
 
+    @property
+    def unfinished(self) -> bool:
+        """Whether the job was cut when it had started as many processes as a run may (a loop
+        that never ends): what it did is what it did up to there."""
+        return any(e.startswith("unfinished") for e in self.events)
+
 
 @dataclass
 class Simulation:
@@ -499,6 +505,7 @@ class Setting:
     cpus: int
     uniform: tuple[str, ...]
     interpreter: str | None
+    budget: int | None = None  # processes the stubs start before the job is cut (stub.MAX_RECORDS)
 
 
 def _one(data: bytes, scenario: str, alloc: Allocation, setting: Setting) -> Run:
@@ -516,6 +523,7 @@ def _one(data: bytes, scenario: str, alloc: Allocation, setting: Setting) -> Run
         "gpus_per_node": alloc.gpus,
         "executables": list(EXECUTABLES),
         "cpus": setting.cpus,
+        "budget": setting.budget,
         "srun": {
             "short": slurm.SRUN_SHORT,
             "flags": sorted(slurm.SRUN_FLAGS),
@@ -546,7 +554,9 @@ def _collect(sim: Path, run: Run) -> None:
         elif what != "done":
             run.events.append(" ".join([what, *(f"{k}={v}" for k, v in sorted(item.items()) if k != "left")]))
     for path in sorted((sim / "records").iterdir()):
-        run.processes.append(_process(path))
+        process = _process(path)
+        if process is not None:
+            run.processes.append(process)
     run.output = (
         (sim / "output").read_text(encoding="utf-8", errors="surrogateescape")
         if (sim / "output").exists()
@@ -562,12 +572,23 @@ def _collect(sim: Path, run: Run) -> None:
                 run.texts[name] = data.decode("utf-8", "surrogateescape")
 
 
+def run_was_cut(record: Path) -> bool:
+    return (record.parent.parent / "state" / "cut").exists()
+
+
 _TEXT_MAX = 1 << 20  # a file this small and without NUL is a log a step wrote: compared line by line
 
 
-def _process(path: Path) -> Process:
+def _process(path: Path) -> Process | None:
+    """A stub's record; None for one a job cut at its process budget stopped before it had
+    written how it was run (it had not started its work)."""
     lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
-    head = json.loads(lines[0])
+    try:
+        head = json.loads(lines[0])
+    except (IndexError, json.JSONDecodeError):
+        if run_was_cut(path):
+            return None
+        raise
     signals: list[str] = []
     phases: list[str] = []
     status = None
@@ -604,6 +625,7 @@ def simulate(
     cpus: int = 64,
     uniform: Iterable[str] = (),
     accept: bool = False,
+    budget: int | None = None,
 ) -> Simulation:
     """Run ``script`` (its text or bytes) under a simulated allocation, once per scenario.
 
@@ -613,12 +635,17 @@ def simulate(
 
     Two settings answer "what if": ``uniform`` names per-task variables (`SLURM_NODEID`) that
     every task gets with the batch shell's value, as if each task ran where the batch shell does;
-    ``accept`` runs a script without a `#!` line with /bin/bash instead of refusing it."""
+    ``accept`` runs a script without a `#!` line with /bin/bash instead of refusing it.
+
+    A job that has started ``budget`` processes (the stubs' MAX_RECORDS unless given) runs a loop
+    that does not end: it is cut there, every process stopped where it was and then killed, and
+    the run says so (`Run.unfinished`, the event `unfinished`); the comparison holds two runs cut
+    alike to having done the same up to there."""
     data = script.encode("utf-8", "surrogateescape") if isinstance(script, str) else script
     text = data.decode("utf-8", "surrogateescape")
     read, refused = directives(text, accept=accept)
     interpreter = "/bin/bash" if accept and not text.startswith("#!") else None
-    setting = Setting(name, env or {}, cpus, tuple(uniform), interpreter)
+    setting = Setting(name, env or {}, cpus, tuple(uniform), interpreter, budget)
     merged = dict(read)
     for option in options:  # each one option, `--name=value` (a value is never the next item)
         merged.update(slurmlib.parse_options([option], slurm.SBATCH_SHORT, set(slurm.SBATCH_FLAGS), {})[0])
