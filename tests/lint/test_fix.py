@@ -635,3 +635,24 @@ def test_a_late_directive_with_a_shell_value_is_not_moved(tmp_path: Path) -> Non
     assert fix_path(script, config=Config(), unsafe=False).after.startswith(
         "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=2:00:00\n"
     )
+
+
+def test_a_late_directive_below_a_word_the_grammar_ends_early_is_not_moved(tmp_path: Path) -> None:
+    # found by the fix-script fuzz target (seed 963, input 229): `--master_port ${MAS…` has no `}`
+    # on its line; the grammar ended the word there and read around it, but bash reads the word
+    # on to the `}` lines below, the `#SBATCH` line among its text (bash's `bad substitution`
+    # message quotes it): moved, it changed that text. The finding stays, without a fix
+    script = tmp_path / "job.sh"
+    head = "#!/bin/bash\n#SBATCH --nodes=1\n        --master_port ${MASTuncher scripts (the step).\n"
+    text = head + '#SBATCH -A coreai\n: "${APPS_PATH:=/apps}"\n}\nsrun python train.py\n'
+    script.write_text(text, encoding="utf-8")
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+    late = [f for f in lint_path(script).findings if f.code == "JC801"]
+    assert [f.fix for f in late] == [None]
+    assert fix_path(script, config=Config(), unsafe=True).after == text
+    # near miss: the word closed on its line, the grammar reads it all and the line is moved
+    closed = text.replace("${MASTuncher scripts (the step).", "${MASTER_PORT}").replace("}\nsrun", "srun")
+    script.write_text(closed, encoding="utf-8")
+    assert fix_path(script, config=Config(), unsafe=True).after.startswith(
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH -A coreai\n"
+    )

@@ -85,14 +85,18 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             f"ignores it and the job runs without it; move it above line {first}",
             # in a script jobc did not read as shell (python, csh, …) the line may be inside a
             # string of that language: moving it would change the string, so it is only reported
-            # nor where the grammar read around what it cannot read: bash may read the line as
-            # text of a word there (`X=${A:-4` going on to a `}` lines below), not as a comment
+            # nor at or below where the grammar read around what it cannot read: bash may read the
+            # line as text of a word there (`X=${A:-4` going on to a `}` lines below), not as a
+            # comment, and how far bash reads that word the grammar does not know
             fix=_move(line, text, target, f.lines) if f.readable and not _unread(f.unread, line) else None,
         )
 
 
 def _unread(unread: tuple[int, int] | None, line: int) -> bool:
-    return unread is not None and unread[0] <= line <= unread[1]
+    """Whether ``line`` is at or below the first line the grammar read around (`unread`): where
+    the grammar stopped reading a word is not where bash does (`--port ${MAS…` goes on, for bash,
+    to a `}` lines below the line the grammar ended it at)."""
+    return unread is not None and unread[0] <= line
 
 
 def _sbatch_stop(lines: list[str]) -> int:
