@@ -451,7 +451,7 @@ def _counts(
             continue  # the same program, with an argument the import left out and said so
         if not m and (_shifted(listed) or _split_onto(key[1], key[2], listed, carried)):
             continue  # a launcher option read empty or split, listed as such: its words shifted
-        if 0 < m < n and _names(what, listed) and _steps_listed(listed):
+        if 0 < m < n and _names(what, listed) and (_steps_listed(listed) or _run_by_value(what, listed)):
             continue  # two steps run the program alike: the compiled job runs one, the other is listed
         hosts = bool(n and m) or not (_hosts_listed(listed) or _nodes_unknown(listed) or _header_read(listed))
         looped = _looped(listed) and key[1] == carried  # the spec runs once what a loop ran n times
@@ -480,6 +480,13 @@ def _header_read(listed: list[str]) -> bool:
     (below the first command, JC801): the script ran with Slurm's defaults, the spec with the
     header's tasks and nodes."""
     return any("below its first command, where sbatch ignores them" in line for line in listed)
+
+
+def _run_by_value(what: str, listed: list[str]) -> bool:
+    """Whether the spec lists a value computed in the batch shell, not carried, whose commands run
+    the program (`X=$(…\nsrun python train.py\n)`, listed with what it runs over its lines): a
+    step the compiled job does not run, said as such."""
+    return any(_names(what, [line.split("it runs: ", 1)[1]]) for line in listed if "it runs: " in line)
 
 
 def _looped(listed: list[str]) -> bool:

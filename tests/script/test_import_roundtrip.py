@@ -240,6 +240,32 @@ def test_a_value_computed_over_several_lines_says_what_it_runs(tmp_path: Path) -
     assert "it runs" not in said[0]
 
 
+def test_the_training_program_run_again_inside_a_value_over_several_lines_is_the_run_listed(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target (seed 1001, input 1,774): a `$(…)` continued over two lines
+    # ran `srun python train.py` once more before the training step; the listing says what the
+    # value runs, but the judge, counting train.py twice in the script and once in the compiled
+    # job, forgave the run only where a step was listed as another step
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --time=04:00:00\n"
+        b'export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1\n'
+        b"srun python train.py\n)\nsrun python train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert any("it runs: " in line and "srun python train.py" in line for line in outcome.listed)
+    assert outcome.unlisted == [], outcome.spec
+    # near miss: a value that runs another program names nothing of train.py's second run
+    runs = roundtrip.invocations(roundtrip.simulate(script, scenarios=("complete",))["complete"])
+    once = runs[-1:]
+    other = ["# Not mapped: line 3: export X=$(… — over lines 3–5 it runs: $(hostname srun python prep.py )"]
+    assert any("runs 2 time(s), 1 in the compiled job" in d for d in roundtrip._counts(runs, once, other))
+    listed = [other[0].replace("prep.py", "train.py")]
+    assert roundtrip._counts(runs, once, listed) == []
+
+
 def test_one_program_run_by_two_steps_with_other_arguments_is_the_step_listed(tmp_path: Path) -> None:
     # found by the import fuzz target: `srun torchrun … train.py --a 1` and later
     # `srun python train.py --b 2`; the import carries the launcher's step and lists the other,
