@@ -330,6 +330,23 @@ def test_the_comparison_names_what_changed_and_ignores_what_it_is_told() -> None
     assert differences(before, after, Ignore(replace=((r"2950[01]", "PORT"),)), scenarios=("complete",)) == []
 
 
+def test_a_variable_never_compared_is_not_compared_where_the_script_prints_it_either() -> None:
+    # found by the fix-script fuzz target (seed 1101, input 4,114): JC802 put `srun env …` in
+    # the background, where bash execs srun in the job's subshell with SHLVL one less; `env`
+    # printed SHLVL=0 for SHLVL=1, bash's bookkeeping the comparison never compares in an
+    # environment, taken for a difference of the output
+    before = HEAD + "srun -N1 -n1 env\nexport -p\n"
+    after = HEAD + "srun -N1 -n1 env &\nwait\nexport -p\n"
+    runs = [simulate(t, scenarios=("complete",))["complete"] for t in (before, after)]
+    assert "SHLVL=1" in runs[0].output.splitlines()
+    assert "SHLVL=0" in runs[1].output.splitlines()
+    assert compare_runs(*runs) == []
+    # near miss: a variable of the script's own printed otherwise is still a difference
+    other = after.replace("srun -N1", "FOO=2 srun -N1")
+    found = differences(before.replace("srun -N1", "FOO=1 srun -N1"), other, scenarios=("complete",))
+    assert "[complete] output only before: 'FOO=1'" in found, found
+
+
 def test_per_node_compares_what_each_node_runs_not_how_many_tasks_run_it() -> None:
     eight = (
         HEAD.replace("--time", "--ntasks-per-node=8\n#SBATCH --time")

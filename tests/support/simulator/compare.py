@@ -59,6 +59,12 @@ _SYNTAX = re.compile(
 )
 # what bash's `time` prints: how long it took, which no two runs share
 _TIMES = re.compile(r"^(real|user|sys)\t\d+m\d+\.\d+s$")
+# a variable never compared (ALWAYS) printed by the script (`env`, `printenv`, `export -p`, with
+# srun's `--label`): its value is bash's bookkeeping there too (SHLVL is one less in a command
+# bash execs in the subshell of a `… &` than in the foreground)
+_BOOKKEEPING = re.compile(
+    r"^((?:\d+: )?(?:declare -x )?(?:" + "|".join(sorted(map(re.escape, ALWAYS))) + r")=).*$"
+)
 
 
 @dataclass(frozen=True)
@@ -273,7 +279,9 @@ def _untraced(text: str) -> list[str]:
 
 def _text_lines(text: str, ignore: Ignore) -> Counter[str]:
     lines = Counter(
-        _SYNTAX.sub(r"\1`…'", _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line))))
+        _BOOKKEEPING.sub(
+            r"\1…", _SYNTAX.sub(r"\1`…'", _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line))))
+        )
         for line in (_untraced(text) if ignore.trace else text.splitlines())
     )
     # per node, what tasks print counts once however many tasks print it
