@@ -241,6 +241,23 @@ def test_a_loop_that_never_ends_is_cut_at_its_process_budget_and_said_unfinished
     assert run.status == 0
 
 
+def test_a_loop_whose_processes_wait_is_cut_before_a_fork_fails() -> None:
+    # the fix-script fuzz target's endless loop in the `signal` scenario: every turn's program
+    # waits for a signal, so processes pile up, and the sandbox's process limit came before the
+    # budget: bash retried its forks and srun's failed, at a point that depends on the machine
+    endless = HEAD + "echo start\nwhile :; do tail -f /dev/null & done\n"
+    run = simulate(endless, scenarios=("complete",))["complete"]
+    assert run.unfinished
+    assert run.status == 128 + 9
+    assert "fork" not in run.output
+    # near miss: as many as the loop starts, but each ends before the next starts
+    run = simulate(HEAD + "for i in $(seq 600); do tail -n1 /dev/null; done\n", scenarios=("complete",))[
+        "complete"
+    ]
+    assert not run.unfinished
+    assert run.status == 0
+
+
 def test_two_runs_cut_alike_compare_equal_only_when_they_did_the_same_up_to_the_cut() -> None:
     # where each is cut depends on the machine; what the loop did without end in both is the same
     assert differences(ENDLESS, ENDLESS, scenarios=("complete", "signal"), budget=40) == []

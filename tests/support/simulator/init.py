@@ -33,6 +33,11 @@ MS_REC = 16384
 POLL = 0.01
 STILL = 4  # polls in a row with nothing changed: every process waits
 MAX_PIDS = 40_000  # processes a job may start before its time is up (a loop of commands)
+# processes that may run at once (a loop that starts a program that waits on every turn, in the
+# `signal` scenario): the job is cut there, as at the stubs' budget of starts (stub.MAX_RECORDS),
+# well below the process limit (_limits), where a fork would fail (bash retries it, srun cannot
+# start its tasks) at a point that depends on the machine
+MAX_LIVE = 500
 
 
 def _mount(libc: ctypes.CDLL, source: str, target: str, fstype: str | None, flags: int) -> None:
@@ -215,10 +220,14 @@ class Controller:
 
     def _cut(self) -> bool:
         """Whether a stub found the job's process budget spent (stub.MAX_RECORDS) and stopped
-        every process: then the job ends here, unfinished. Every process is killed where it
-        stopped and reaped before anything else is written, so that two runs cut alike end alike."""
+        every process, or MAX_LIVE processes run at once: then the job ends here, unfinished.
+        Every process is killed where it stopped and reaped before anything else is written, so
+        that two runs cut alike end alike."""
         if not os.path.exists(os.path.join(self.state, "cut")):
-            return False
+            if len(Clock.others()) < MAX_LIVE:
+                return False
+            os.kill(-1, signal.SIGSTOP)  # as a stub does at its budget: everything stops where it is
+            _write(os.path.join(self.state, "cut"), b"")
         self.event("unfinished", why="process budget spent")
         os.kill(-1, signal.SIGKILL)
         while True:

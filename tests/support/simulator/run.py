@@ -637,10 +637,10 @@ def simulate(
     every task gets with the batch shell's value, as if each task ran where the batch shell does;
     ``accept`` runs a script without a `#!` line with /bin/bash instead of refusing it.
 
-    A job that has started ``budget`` processes (the stubs' MAX_RECORDS unless given) runs a loop
-    that does not end: it is cut there, every process stopped where it was and then killed, and
-    the run says so (`Run.unfinished`, the event `unfinished`); the comparison holds two runs cut
-    alike to having done the same up to there."""
+    A job that has started ``budget`` processes (the stubs' MAX_RECORDS unless given), or runs
+    init.MAX_LIVE at once, runs a loop that does not end: it is cut there, every process stopped
+    where it was and then killed, and the run says so (`Run.unfinished`, the event
+    `unfinished`); the comparison holds two runs cut alike to having done the same up to there."""
     data = script.encode("utf-8", "surrogateescape") if isinstance(script, str) else script
     text = data.decode("utf-8", "surrogateescape")
     read, refused = directives(text, accept=accept)
