@@ -323,10 +323,12 @@ def _compare(
         )
         if (
             other.args != inv.args
-            and _steps_listed(listed)
+            and (_steps_listed(listed) or _run_by_value(what, listed))
             and any(x.target == inv.target and x.args == other.args for x in a)
         ):
-            continue  # the script ran the program twice, the other way in a step listed as not carried
+            # the script ran the program twice, the other way in a step listed as not carried (or
+            # in a value computed over several lines, listed with what it runs)
+            continue
         if (
             other.args != inv.args
             and not _args_listed(inv.args, other.args, listed)

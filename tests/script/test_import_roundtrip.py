@@ -266,6 +266,37 @@ def test_the_training_program_run_again_inside_a_value_over_several_lines_is_the
     assert roundtrip._counts(runs, once, listed) == []
 
 
+def test_the_training_program_run_with_other_arguments_inside_a_value_is_the_run_listed(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target (seed 1002, input 9,186): as above, with other arguments
+    # (`$(scontrol … | srun python train.py ckpt-…\n… head -n 1)`) beside a torchrun step that
+    # runs train.py without any: the judge took them for arguments the compiled job changed
+    script = (
+        b"#!/bin/bash\n"
+        b"#SBATCH --nodes=2\n"
+        b"#SBATCH --ntasks-per-node=8\n"
+        b"#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=04:00:00\n"
+        b"#SBATCH --exclusive\n"
+        b'head_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | '
+        b"srun python train.py ckpt-{epoch}-{step}.pt '{name}-{resouexport 1A=x\n"
+        b"rces.nodes}n' head -n 1)\n"
+        b"srun torchrun --nnodes=2\x8a--nproc_per_node=8 --rdzv_backend=c10d "
+        b'--rdzv_endpoint="$head_node:29400" train.py\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert any("it runs: " in line and "srun python train.py ckpt-" in line for line in outcome.listed)
+    assert outcome.unlisted == [], outcome.spec
+    # near miss: the same step on one line is listed as another step, and so forgiven; without a
+    # listing that names it, the other arguments are a difference
+    from tests.script import roundtrip
+
+    runs = roundtrip.invocations(roundtrip.simulate(script, scenarios=("complete",))["complete"])
+    compiled = [i for i in runs if i.args == ()]
+    assert any("args" in d for d in roundtrip._compare(runs, compiled, []))
+
+
 def test_one_program_run_by_two_steps_with_other_arguments_is_the_step_listed(tmp_path: Path) -> None:
     # found by the import fuzz target: `srun torchrun … train.py --a 1` and later
     # `srun python train.py --b 2`; the import carries the launcher's step and lists the other,
