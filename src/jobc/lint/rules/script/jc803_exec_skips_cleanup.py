@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.lint.rules.script._fixes import background, hand_on
@@ -83,7 +84,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
 
 
 # a line that ends the arm a step sits in (`fi`, `else`, `elif`, `esac`, a case arm's `;;`)
-_ARM_END = re.compile(r"^\s*(?:fi|else|elif|esac)\b|;;\s*(?:#.*)?$")
+_ARM_END = lazy(r"^\s*(?:fi|else|elif|esac)\b|;;\s*(?:#.*)?$")
 
 
 def _arm_end(step: Step, f: ScriptFacts) -> int:
