@@ -215,7 +215,11 @@ class Controller:
                 self.stage = max(self.stage, 1)
                 self.next_event()
                 continue
-            if self.clock.quiet() or self._runaway():
+            if self.clock.quiet():
+                if self._claimed():
+                    continue  # still is what a cut leaves: it ends the job, the clock does not move
+                self.next_event()
+            elif self._runaway():
                 self.next_event()
 
     def _cut(self) -> bool:
@@ -239,6 +243,14 @@ class Controller:
                 self.status = os.WEXITSTATUS(code) if os.WIFEXITED(code) else 128 + os.WTERMSIG(code)
                 self.event("batch-exit", status=self.status)
         self.event("done")
+        return True
+
+    def _claimed(self) -> bool:
+        """A stub claimed the cut (stub._cut) and every process is stopped: the claimant was
+        stopped before it could say so (by the controller's own cut), so the cut is said here."""
+        if not os.path.exists(os.path.join(self.state, "cutting")):
+            return False
+        _write(os.path.join(self.state, "cut"), b"")
         return True
 
     def _runaway(self) -> bool:
@@ -309,6 +321,8 @@ class Controller:
             self.reap()
             if self._cut():
                 raise SystemExit(0)  # the job ended there: what is left was killed and reaped
+        if Clock.others() and self._claimed() and self._cut():
+            raise SystemExit(0)
 
 
 def main() -> None:

@@ -106,7 +106,18 @@ def _cut() -> None:
     """The job has started MAX_RECORDS processes: stop every process of the sandbox where it is
     (pid 1, the controller, is not one of them), so that what the job did up to here is what it
     did when the budget ran out, and tell the controller, which ends the job. This command runs
-    nothing and leaves no record."""
+    nothing and leaves no record.
+
+    One process stops the others: two that found the budget spent at once and each stopped
+    the other before saying so would leave every process stopped and no word of the cut, and the
+    controller would take that stillness for a job that waits and move its clock (a time limit in
+    one run that a run of the same script, scheduled otherwise, never had). The first to claim the
+    cut stops everyone; any other stops itself where it is, as the first's signal would have."""
+    try:
+        os.close(os.open(os.path.join(STATE, "cutting"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    except FileExistsError:
+        os.kill(os.getpid(), signal.SIGSTOP)  # the cut is under way: it ends this process too
+        os._exit(126)
     try:  # noqa: SIM105 (contextlib would be one more import for every command a job runs)
         os.kill(-1, signal.SIGSTOP)
     except OSError:
