@@ -484,3 +484,38 @@ def test_jc805_leaves_a_ray_clusters_driver_alone(tmp_path: Path, body: str, fir
     path = tmp_path / "job.sh"
     path.write_text("#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=1:00:00\n" + body, encoding="utf-8")
     assert ("JC805" in {f.code for f in lint_path(path).findings}) is fires
+
+
+def _many_setup_lines(n: int) -> str:
+    lines = ["#!/bin/bash", "#SBATCH --nodes=1", "#SBATCH --gpus-per-node=8", "#SBATCH --ntasks-per-node=8"]
+    lines += [f'eval "X{i}=$Y"' for i in range(n // 2)]
+    lines += ["srun --chdir=/scratch/run python prep.py"]  # a step that is not the training step
+    lines += [f'eval "Z{i}=$Y"' for i in range(n - n // 2)]
+    lines += ["srun python train.py"]
+    return "\n".join(lines) + "\n"
+
+
+def test_import_summary_counts_plain_lines_past_a_few_and_shows_every_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(_many_setup_lines(30), encoding="utf-8")
+    out = tmp_path / "spec.yaml"
+    assert main(["import", str(script), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("not a launch; put it in launch.setup") == 10
+    assert "… and 20 more helper commands or lines that are not a launch, each listed in the spec" in err
+    assert "prep.py" in err  # a line of another kind is shown wherever it stands
+    # the spec lists every one
+    assert out.read_text(encoding="utf-8").count("not a launch; put it in launch.setup") == 30
+
+
+def test_import_summary_shows_every_plain_line_when_there_are_few(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "job.sh"
+    script.write_text(_many_setup_lines(10), encoding="utf-8")
+    assert main(["import", str(script), "-o", str(tmp_path / "spec.yaml")]) == 0
+    err = capsys.readouterr().err
+    assert err.count("not a launch; put it in launch.setup") == 10
+    assert "more helper commands" not in err

@@ -225,8 +225,32 @@ def summary(derived: Derived, facts: ScriptFacts, output: str | None) -> str:
     if derived.unmapped:
         whole = f" (each up to {_LISTED} characters in {where})" if output else ""
         lines.append(f"  {len(derived.unmapped)} line(s) not mapped{whole}:")
-        lines += [
-            f"    line {u.line}: {visible(_masked(_one_line(u.text, _SHOWN)))} — {visible(_masked(u.why))}"
-            for u in derived.unmapped
-        ]
+        lines += _unmapped_lines(derived, where)
     return "\n".join(lines) + "\n"
+
+
+# lines of the plainest kinds the summary shows before it counts the rest
+_PLAIN_SHOWN = 10
+
+
+def _unmapped_lines(derived: Derived, where: str) -> list[str]:
+    """Every line not mapped for a reason the user must read; of the plain ones (a helper
+    command, a line that is not a launch), the first few and a count: the spec lists them all."""
+    from jobc.core.text import visible
+    from jobc.script.carry import HELPER, NOT_A_LAUNCH
+
+    out: list[str] = []
+    plain = 0
+    for u in derived.unmapped:
+        if u.why in (HELPER, NOT_A_LAUNCH):
+            plain += 1
+            if plain > _PLAIN_SHOWN:
+                continue
+        text = visible(_masked(_one_line(u.text, _SHOWN)))
+        out.append(f"    line {u.line}: {text} — {visible(_masked(u.why))}")
+    if plain > _PLAIN_SHOWN:
+        out.append(
+            f"    … and {plain - _PLAIN_SHOWN} more helper commands or lines that are not a launch, "
+            f"each listed in the spec ({where})"
+        )
+    return out

@@ -61,6 +61,12 @@ CACHES = {
     "PIP_CACHE_DIR": "pip_cache_dir",
 }
 
+# the reasons of lines that need nothing from the user unless the job needs them (the terminal's
+# summary shows a few of these and counts the rest: a script of thousands of such lines would
+# bury the lines that matter)
+HELPER = "a helper command; not needed by the spec"
+NOT_A_LAUNCH = "not a launch; put it in launch.setup if the job needs it"
+
 
 def _int(text: str | None, minimum: int = 0) -> int | None:
     if text is None:
@@ -706,8 +712,8 @@ def _why(cmd: Command, before: bool) -> str:
     if name == ":":
         return "sets defaults of variables: their values are written where the script uses them"
     if name in ("echo", "printf", "date", "hostname", "nvidia-smi", "set", "ulimit", "mkdir"):
-        return "a helper command; not needed by the spec"
-    return "not a launch; put it in launch.setup if the job needs it"
+        return HELPER
+    return NOT_A_LAUNCH
 
 
 # what sets up the environment the program runs in, carried to launch.setup in order
