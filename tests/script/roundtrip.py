@@ -418,6 +418,8 @@ def _written_as(option: str, line: str) -> bool:
     listing names `--num_machinesR$SLURM_NNODES`, accelerate refuses `--num_machinesR2`)."""
     from jobc.core.text import visible
 
+    # a substitution as written may hold blanks (`--a`b c`d`, `--a$(b c)d`): one part of the word
+    line = re.sub(r"`[^`\n]*`|\$\([^()\n]*\)", "$()", line)
     for word in re.findall(r"(?<![\w.-])-[^\s—]*\$[^\s—]*", line):
         # the listing shows the word as written: its quotes, and a byte no text has escaped
         parts = re.split(r"\$\{?\w+\}?|\$\([^()]*\)|`[^`]*`", word.replace('"', "").replace("'", ""))

@@ -1573,3 +1573,33 @@ def test_a_hash_after_a_letter_inside_a_substitution_starts_no_comment(tmp_path:
     near = round_trip(head + near_body, tmp_path / "prefix")
     assert near.unlisted == [], near.spec
     assert yaml.safe_load(near.spec or "")["launch"]["program"] == "train.py"
+
+
+def test_a_backquoted_substitution_inside_a_launcher_word_is_one_word(tmp_path: Path) -> None:
+    # found by the import fuzz target: `--nproc_per_nz` glued to a backquoted substitution and more
+    # text is one word to bash (the substitution runs, its output is spliced in), which torchrun
+    # refuses; the grammar cut the word before its backquote, and the listing named two words, not
+    # the one torchrun refused
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\n\n"
+        b"torchrun --nnodes=2 --nproc_per_nz`_endpoinode=8 --rdzv_backend=c10d --rdz`"
+        b'_endpoint="$(hostname):29400" train.py\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    [refused] = [line for line in outcome.listed if "refuses" in line]
+    written = '--nproc_per_nz`_endpoinode=8 --rdzv_backend=c10d --rdz`_endpoint="$(hostname):29400"'
+    assert refused.startswith(f"#   line 6: torchrun {written} — ")  # as the script wrote it
+    assert roundtrip._written_as("--nproc_per_nz_endpoint=node0:29400", refused)
+    # near miss: a blank before the backquote makes two words: `--nproc_per_nz` is torchrun's
+    # refused option, the substitution's output its value
+    apart = roundtrip.read_bytes(script.replace(b"nz`", b"nz `"), "job.sh", tmp_path)
+    [launcher] = [s.launcher for s in apart.steps if s.launcher is not None]
+    assert launcher.unknown == ("nproc_per_nz",)
+    assert launcher.options["nproc_per_nz"].raw.startswith("--nproc_per_nz `_endpoinode=8")
+    glued = roundtrip.read_bytes(script, "job.sh", tmp_path)
+    [launcher] = [s.launcher for s in glued.steps if s.launcher is not None]
+    assert [w.raw for w in launcher.options.values()][1] == written
+    assert not roundtrip._written_as("--nproc_per_node=node0:29400", refused)

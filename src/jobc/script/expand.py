@@ -240,7 +240,7 @@ class Expander:
                         joined.extend(got[1:])
                     else:
                         joined.extend(got)
-                out.extend(self.word_of(f, node, src) for f in joined)
+                out.extend(self._joined_words(src, joined, node, nodes[k + n]))
                 skip = n
                 continue
             if node.type == "word" and src is self.pos.src and not _SPECIAL_WORD.search(self.pos.text(node)):
@@ -251,6 +251,19 @@ class Expander:
                 continue
             out.extend(self.word_of(f, node, src) for f in self.fields(src, node))
         return out
+
+    def _joined_words(
+        self, src: _values.Src, joined: list[_values.Field], first: Any, last: Any
+    ) -> list[Word]:
+        """The words of nodes bash reads as one: as the script wrote them when nothing comes
+        between the nodes (a backquoted substitution glued to text), else placed by their parts."""
+        a, b = first.start_byte, last.end_byte
+        if src is self.pos.src and len(joined) == 1 and b"\\\n" not in src.raw[a:b]:
+            raw = src.raw[a:b].decode("utf-8", "surrogateescape")
+            literal = _values.literal(joined[0])
+            text = _values.text(joined[0]) if literal else raw
+            return [Word(text, self.pos.offsets(a, b), literal, raw, first, joined[0])]
+        return [self.word_of(f, first, src) for f in joined]
 
     def _glued(
         self, src: _values.Src, head: list[_values.Field] | None, node: Any, nxt: Any
@@ -689,14 +702,23 @@ def _read_value(field: _values.Field, words: list[str], ifs: str | None) -> _val
 
 def _continued(src: _values.Src, nodes: list[Any], k: int) -> int:
     """How many of the nodes after ``nodes[k]`` belong to its word: each one that follows the
-    one before with only `\\`-newlines between them (no blank: one word to bash)."""
+    one before with only `\\`-newlines between them, or with nothing between them where the next
+    starts with a backquoted command substitution (the grammar cuts a word before a backquote
+    that text follows, `--a` and the rest of `--a<backquoted b>c`): no blank, one word to bash."""
     n = 0
     while k + n + 1 < len(nodes):
-        gap = src.raw[nodes[k + n].end_byte : nodes[k + n + 1].start_byte]
-        if not gap or gap.replace(b"\\\n", b"") != b"":
+        nxt = nodes[k + n + 1]
+        gap = src.raw[nodes[k + n].end_byte : nxt.start_byte]
+        if gap.replace(b"\\\n", b"") != b"" or (not gap and not _backquoted(nxt)):
             break
         n += 1
     return n
+
+
+def _backquoted(node: Any) -> bool:
+    """Whether ``node`` starts with a backquoted command substitution (alone, or text after it)."""
+    first = node.children[0] if node.type == "concatenation" and node.children else node
+    return first.type == "command_substitution" and bytes(first.text).startswith(b"`")
 
 
 def _array_all(node: Any) -> bool:
