@@ -756,3 +756,25 @@ def test_lint_and_its_fix_agree_that_a_step_after_exec_never_runs(tmp_path: Path
         tmp_path / "held.sh", text.replace("exec srun python train.py", "srun python train.py &")
     )
     assert "JC802" in held
+
+
+def test_jc801_moves_a_line_below_a_misspelled_directive_jc813_repairs_in_the_same_pass() -> None:
+    # found by the fix-script fuzz target: JC801 moved `#SBATCH -e late.err` above the header's
+    # `#SBTACH -e first.err` (below the last directive sbatch read), and JC813 made that line a
+    # directive in the same pass: the header's value, not the moved line's, was then the last
+    # --error sbatch read
+    text = (
+        HEAD + "#SBTACH -e first.err\n\n# a note on the program\n"
+        "python prepare.py\n#SBATCH -e late.err\nsrun python train.py\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert sorted(proof.fixed) == ["JC801", "JC813"]  # in one pass
+    lines = proof.after.splitlines()
+    assert lines[3:5] == ["#SBATCH -e first.err", "#SBATCH -e late.err"]
+    assert proof.differences == [], proof.differences
+    # near miss: a comment that no repair makes a directive stays with the first command, the
+    # moved line above it
+    plain = text.replace("#SBTACH -e first.err\n", "")
+    moved = prove(plain, unsafe=False)
+    assert moved.after.splitlines()[3:5] == ["#SBATCH -e late.err", ""]
+    assert moved.differences == [], moved.differences

@@ -31,6 +31,7 @@ srun python train.py
 from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
+from jobc.core.lazyre import lazy
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.script.directives import refused
@@ -46,12 +47,18 @@ META = Meta(
 )
 FIX = Repair(
     Applicability.SAFE,
-    "moves the line, unchanged, below the directives sbatch reads; not a line after a command "
+    "moves the line, unchanged, below the directives sbatch reads (and below a misspelled one, "
+    "`#SBTACH`, that JC813 repairs: the moved line stays the last to set its option); "
+    "not a line after a command "
     "continued with a backslash, which the line ends (without it the next line would join that command), "
     "nor one with a word that is no option or an option sbatch may not know (read, sbatch could "
     "refuse the script), nor one with a shell value (`--time=$TIME`), which sbatch would read as its text",
     "scripts",
 )
+
+# a comment that a repair may make an #SBATCH line: a mark or two, `#`, a word (misspelled,
+# indented, lower case) and an option (`#SBTACH -e x.err`, `# SBATCH --time=1:00:00`, `!#SBATCH -N 2`)
+_DIRECTIVE_LIKE = lazy(r"[ \t]*[!.:,*+=~^@%/-]{0,2}#[ \t]*[A-Za-z]+[ \t]*-{1,2}[A-Za-z]")
 
 # this check speaks only of a script that has one of these (`ScriptFacts` members), here
 # a directive below the first command: lint neither imports nor runs the rule for a script without
@@ -74,6 +81,10 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     # (and never above the `#!` line: a parse error on it may make the grammar's first command
     # line 1)
     stop = _sbatch_stop(f.lines)
+    # and below a header line a repair makes a directive (JC813's `#SBTACH -e x.err`, fixed in the
+    # same pass): above it, the moved line would no longer be the last to set its option, and an
+    # option set again there would keep the header's value, not the moved line's
+    read += [n for n, text in enumerate(f.lines[: stop - 1], start=1) if _DIRECTIVE_LIKE.match(text)]
     target = min(max(read) + 1 if read else min(first, stop), stop)
     if f.lines and f.lines[0].lstrip("\ufeff").startswith("#!"):
         target = max(target, 2)
