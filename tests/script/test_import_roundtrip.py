@@ -1603,3 +1603,38 @@ def test_a_backquoted_substitution_inside_a_launcher_word_is_one_word(tmp_path: 
     [launcher] = [s.launcher for s in glued.steps if s.launcher is not None]
     assert [w.raw for w in launcher.options.values()][1] == written
     assert not roundtrip._written_as("--nproc_per_node=node0:29400", refused)
+
+
+SITE_TORCHRUN = (
+    b"#!/bin/bash\n#SBATCH -N 2\n#SBATCH -t 01:00:00\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:8\n"
+    b'head_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)\n'
+    b'srun torchrun_site --nnodes="$SLURM_NNODES" --nproc_per_node=8 --rdzv_backend=c10d '
+    b'--rdzv_endpoint="$head_node:29400" --rdzv_id="$SLURM_JOB_ID" train.py --batch-size 4\n'
+    b"srun python train.py --resume latest &\nwait\n"
+)
+
+
+def test_a_site_torchrun_the_sandbox_lacks_runs_what_the_spec_carries(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 1501, input 232, a site's command named by mutated
+    # bytes): the spec reads the site's command around torchrun as the launcher and says what it
+    # adds is not carried; the sandbox has no such command, so the script's step started nothing
+    # and its only run of train.py was the other step's, with other arguments, which the judge
+    # took for arguments the compiled job changed
+    from tests.script import roundtrip
+
+    outcome = round_trip(SITE_TORCHRUN, tmp_path)
+    assert any("torchrun_site — a site's command around torchrun" in line for line in outcome.listed)
+    assert outcome.compiled is not None
+    assert outcome.unlisted == [], outcome.spec
+    # near miss: a sandbox that ran the site's command (no `No such file` for it) is held to what
+    # it ran, and a run with other arguments than the compiled job's is still a difference
+    runs = roundtrip.invocations(roundtrip.simulate(SITE_TORCHRUN, scenarios=("complete",))["complete"])
+    after = roundtrip.invocations(roundtrip.simulate(outcome.compiled, scenarios=("complete",))["complete"])
+    carried = "program train.py"
+    assert roundtrip._site_runs(runs, after, outcome.listed, "", carried) == runs
+    found = roundtrip._compare(runs, after, outcome.listed, carried)
+    assert any("args ['--resume', 'latest'] -> ['--batch-size', '4']" in d for d in found), found
+    said = "slurmstepd: error: execve(): torchrun_site: No such file or directory"
+    assert len(roundtrip._site_runs(runs, after, outcome.listed, said, carried)) > len(runs)
+    # and a spec that does not name the command as a site's launcher gains nothing from the message
+    assert roundtrip._site_runs(runs, after, [], said, carried) == runs
