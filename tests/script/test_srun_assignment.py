@@ -64,6 +64,20 @@ def test_the_fix_puts_env_in_front() -> None:
     assert _found(fixed) == []
 
 
+def test_no_fix_when_no_program_follows_the_assignment() -> None:
+    # found by the fix-script fuzz target (seed 1601, input 1,549): `exec srun pyt=06:00:00`, an
+    # assignment and nothing after it; `env` in front made srun run env itself, which printed the
+    # environment, where the script's step ran nothing. The finding stands, without a fix
+    text = HEAD + "srun OMP_NUM_THREADS=4\n"
+    findings = [f for f in lint_path(Path("job.sh"), data=text.encode()).findings if f.code == "JC817"]
+    assert [(f.span.line, f.span.col) for f in findings] == [(6, 6)]
+    assert findings[0].fix is None
+    # near miss: a program after it keeps the fix
+    text = HEAD + "srun OMP_NUM_THREADS=4 ./train\n"
+    findings = [f for f in lint_path(Path("job.sh"), data=text.encode()).findings if f.code == "JC817"]
+    assert findings[0].fix is not None
+
+
 def test_the_import_lists_the_word_and_carries_no_variable() -> None:
     derived = imported(read_bytes((HEAD + "srun OMP_NUM_THREADS=4 python train.py\n").encode(), "job.sh"))
     assert derived.data["launch"]["program"] == "train.py"

@@ -214,6 +214,9 @@ class Step:
     # `srun VAR=x python …`: the NAME=value words srun was given as its command, which it runs as
     # a command's name (srun is no shell: it sets no variable), so the step fails there
     assigned: tuple[Word, ...] = ()
+    # whether a word follows those (the program the assignments were meant for): with none, `env`
+    # in front would run env itself, which prints the environment
+    assigned_for: bool = False
     # why the batch shell never reaches this step: an `exec` step or an `exit` before it that the
     # shell surely runs (exec replaces the shell, or, failing, ends it), or a line before it bash
     # cannot parse

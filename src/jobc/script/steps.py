@@ -1479,6 +1479,7 @@ def _srun_assignments(step: Step, rest: list[Word]) -> None:
     if not k:
         return
     step.assigned = tuple(rest[:k])
+    step.assigned_for = k < len(rest)
     first = rest[0].raw
     step.inner = [
         Inner(item.text, item.span, "srun-assignment")

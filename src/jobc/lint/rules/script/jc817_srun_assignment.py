@@ -47,7 +47,7 @@ META = Meta(
 FIX = Repair(
     Applicability.SAFE,
     "puts `env` before the assignment (`srun env VAR=value program`), which sets the variable for the "
-    "program as the script meant",
+    "program as the script meant (none when no program follows the assignments: env would run by itself)",
     "scripts",
 )
 
@@ -65,7 +65,9 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         first = step.assigned[0]
         shown = " ".join(w.raw for w in step.assigned)
         more = {}
-        if not first.placed and first.span.line == first.span.end_line:
+        # no program after the assignments: `env` in front would run env itself (it prints the
+        # environment), a program the script never meant to run
+        if step.assigned_for and not first.placed and first.span.line == first.span.end_line:
             at = Span(first.span.line, first.span.col, first.span.line, first.span.col)
             more["fix"] = Fix.make(f"write `env {first.raw}`", Edit(at, "env "))
         yield hit(
