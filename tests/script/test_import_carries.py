@@ -379,3 +379,37 @@ def test_a_setup_line_keeps_the_tilde_bash_expands(tmp_path: Path) -> None:
         "~/qa",
         "x~/a",
     ]
+
+
+def test_a_word_after_an_exports_names_is_no_option(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 1501, input 2,419): `export HF_TOKEN=… --gpus-per-node=8`
+    # was read as `export -n` (an `n` in a word starting with `-`), so the token was dropped with
+    # no word where bash exports it and refuses only the last word; bash reads options only before
+    # the first argument
+    out = _trip(tmp_path, "export HF_TOKEN=hf_abcdSBATCH --gpus-per-node=8\nsrun python train.py\n")
+    listed = _not_mapped(out)
+    assert "line 6: export HF_TOKEN=… — left out, JC702" in listed
+    assert "line 6: export --gpus-per-node — left out, JC809" in listed
+    out = _trip(tmp_path, "export FOO=abc --gpus-per-node=8\nsrun python train.py\n")
+    assert 'FOO: "abc"  # line 6' in _spec(out)
+    assert "export --gpus-per-node — left out, JC809" in _not_mapped(out)
+    # near misses: `-n` as the builtin's option still takes the export away, before the names
+    out = _trip(tmp_path, "export FOO=abc\nexport -n FOO\nsrun python train.py\n")
+    assert "FOO:" not in _spec(out).split("# Not mapped", 1)[0]
+    out = _trip(tmp_path, "export FOO=abc -n\nsrun python train.py\n")
+    assert 'FOO: "abc"  # line 6' in _spec(out)
+
+
+def test_lint_names_the_refused_word_where_it_stands() -> None:
+    from jobc.lint.scripts import lint_path
+
+    text = HEAD + "export FOO=abc --gpus-per-node=8\nsrun python train.py\n"
+    found = [
+        (f.span.line, f.span.col)
+        for f in lint_path(Path("job.sh"), data=text.encode()).findings
+        if f.code == "JC809"
+    ]
+    assert found == [(6, 16)]
+    # near miss: `-n` as the option, before the names, is no refused name
+    text = HEAD + "export FOO=abc\nexport -n FOO\nsrun python train.py\n"
+    assert [f for f in lint_path(Path("job.sh"), data=text.encode()).findings if f.code == "JC809"] == []

@@ -11,6 +11,7 @@ from jobc.core.numbers import ascii_int
 from jobc.script import values as _values
 from jobc.script.facts import Expansion, Export, Word
 from jobc.script.tree import Positions, argument_nodes, descendants
+from jobc.script.unevaluated import leading_options
 from jobc.script.variables import CWD, UNSET, Variables, file_name, file_name_as_written
 from jobc.tables.ranks import RUNTIME_NAME
 
@@ -65,7 +66,7 @@ class Expander:
             # and sets nothing
             self.batch_expansions(src, node)
             return
-        options = {self.pos.text(c, src) for c in node.children if c.type == "word"}
+        options = set(leading_options([self.pos.text(c, src) for c in node.children[1:]]))
         # `export -n`, `declare +x`: the names lose their export (an assignment still sets them)
         unexport = any(o.startswith("-") and "n" in o and "f" not in o for o in options)
         unexport = keyword == "export" and unexport
@@ -98,7 +99,23 @@ class Expander:
                             )
                 elif keyword in ("local", "declare", "typeset") and name not in self.state.vars:
                     self.state.setvar(name, ((),) if not associative else None)
+            elif child.type == "word" and exported and not self.in_step:
+                self._refused_name(src, child, options)
         self.batch_expansions(src, node)
+
+    def _refused_name(self, src: _values.Src, word: Any, options: set[str]) -> None:
+        """`export A=1 --gpus-per-node=8`: a word after the options that is no name, which bash
+        refuses (`not a valid identifier`) while it exports the others; kept as an export of that
+        name, which the refused-value check (JC809) names and nothing carries."""
+        before = word.prev_sibling
+        if before is not None and before.end_byte == word.start_byte:
+            return  # the grammar's piece of the word before it (`A=$X/data/`): one word to bash
+        text = self.pos.text(word, src)
+        if text in options or not text:
+            return
+        name, eq, value = text.partition("=")
+        where = self.pos.where(word, src)
+        self.facts.exports.append(Export(name, value if eq else None, value, where, where, True))
 
     def assignment(self, src: _values.Src, node: Any, *, exported: bool) -> None:
         name_node = node.child_by_field_name("name")

@@ -605,7 +605,7 @@ class Flow:
     def declared(self, src: _values.Src, node: Any) -> None:
         """`declare -i B=2+3` (arithmetic) and `declare -n B=C` (another variable's name): values
         the walk does not evaluate, but for an integer written in digits."""
-        options = [self.pos.text(c, src) for c in node.children if c.type == "word"]
+        options = unevaluated.leading_options([self.pos.text(c, src) for c in node.children[1:]])
         why = unevaluated.declared(options)
         if why is None:
             return
@@ -945,7 +945,8 @@ def computed_export(keyword: str, node: Any) -> bool:
 def functions_exported(name: str, args: list[str]) -> list[str]:
     """The functions `export -f NAME…` (or `declare -fx NAME…`) hands to the commands it starts
     through their environment; none for any other export."""
-    options = "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+    leading = unevaluated.leading_options(args)
+    options = "".join(a[1:] for a in leading if a.startswith("-") and not a.startswith("--"))
     if "f" not in options or "n" in options or (name == "declare" and "x" not in options):
         return []
     return [a for a in args if not a.startswith("-")]

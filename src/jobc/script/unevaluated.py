@@ -80,6 +80,19 @@ def arithmetic(text: str) -> list[str]:
     return [m.group(1) or m.group(2) for m in _ARITH_SET.finditer(text)]
 
 
+def leading_options(words: list[str]) -> list[str]:
+    """The option words a builtin reads (`export -n`, `declare +x`): those before its first
+    argument that is not one, as bash's option reader stops there (`--` ends them too). In
+    `export A=1 --gpus-per-node=8` there is none: the last word is an argument, a name bash
+    refuses, not `-n`."""
+    out = []
+    for w in words:
+        if w == "--" or w[:1] not in ("-", "+") or w in ("-", "+"):
+            break
+        out.append(w)
+    return out
+
+
 def declared(options: list[str]) -> str | None:
     """Why `declare`/`typeset`/`local` with these options gives a value the reader does not
     evaluate (`-i`: arithmetic; `-n`: another variable's name), or None."""
