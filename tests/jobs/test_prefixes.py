@@ -187,3 +187,13 @@ def test_an_editors_relative_line_numbers_are_inferred_and_taken_off() -> None:
     # near miss: numbers that do not count down with the lines are the lines' own
     counted = [f"{n} apples" for n in (12, 3, 40, 7)]
     assert infer(list(enumerate(counted, start=1))).line_sum is None
+
+
+def test_older_slurmstepd_names_its_node_in_brackets() -> None:
+    # Slurm 2.x's slurmstepd logged as `slurmd[NODE]:`; its lines read as slurmstepd's, on that node
+    said = "error: *** JOB 2460227 CANCELLED AT 2014-12-19T22:03:55 DUE TO TIME LIMIT ***"
+    line = split("slurmd[curie1713]: " + said)
+    assert (line.node, line.text) == ("curie1713", "slurmstepd: " + said)
+    # near misses: a syslog tag's process id, a word in brackets
+    for text in ("slurmd[2211]: error: x", "slurmd[main]: error: x"):
+        assert split(text).node is None, text

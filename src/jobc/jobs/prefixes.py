@@ -34,6 +34,10 @@ _N = "[0-9]{1,9}"
 _SRUN = re.compile(rf"^ {{0,12}}({_N}): ")
 _HOST = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-]{0,62}): ")
 _INDENTED_HOST = re.compile(r"^\s{1,16}([A-Za-z0-9][A-Za-z0-9_.\-]{0,62}): ")
+# older Slurm's slurmstepd logged under its node's name in brackets (`slurmd[curie1713]: error: *** JOB
+# 2460227 CANCELLED AT … DUE TO TIME LIMIT ***`, before its lines named the node after `ON`); a
+# syslog tag's brackets hold a process id (`slurmd[2211]: `), which starts with no letter
+_SLURMD_NODE = re.compile(r"^(?:slurmd|slurmstepd)\[([A-Za-z][A-Za-z0-9_.\-]{0,62})\]: ")
 _BRACKET = re.compile(
     rf"^\[(?:(rank|Rank|RANK) ?:? ?({_N})|([A-Za-z_]{{1,32}}?)({_N})|([A-Za-z0-9_.\-]{{1,63}}):({_N}))\]:? ?"
 )
@@ -551,6 +555,14 @@ def _bracket(m: re.Match[str], f: dict[str, object]) -> None:
 
 
 def _host(text: str, f: dict[str, object], model: Model) -> str:
+    if (
+        "node" not in f
+        and text[:1] == "s"
+        and (m := _SLURMD_NODE.match(text)) is not None
+        and is_host(m.group(1))
+    ):
+        f["node"] = m.group(1)
+        return "slurmstepd: " + text[m.end() :]
     m = _HOST.match(text)
     if m is None and model.indented_hosts:
         m = _INDENTED_HOST.match(text)
