@@ -2030,3 +2030,44 @@ def test_slurmstepd_still_names_its_node_for_a_time_limit(tmp_path: Path) -> Non
     )
     first = triage_files([log]).findings[0]
     assert (first.cls, first.node) == ("time_limit", "cn1")
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        # HIP's own error code for a GPU out of memory, as a program's check prints it (AMD GPUs)
+        (
+            "GPUassert: hipErrorOutOfMemory src/neighbor_lists_gpu.cu 336\n"
+            "srun: error: nid006914: task 3: Exited with exit code 1\n",
+            ("cuda_oom", 3, "nid006914", 1),
+        ),
+        # Go's errno string, lower case, after the failed call (Apptainer's FATAL line)
+        (
+            "INFO:    Converting SIF file to temporary sandbox...\n"
+            "FATAL:   while extracting /h/a.sif: root filesystem extraction failed: failed to copy content "
+            "in staging file: write /tmp/rootfs-6/archive-2: no space left on device\n",
+            ("disk_full", None, None, 2),
+        ),
+    ],
+)
+def test_b34_gpu_memory_and_full_disk_in_other_runtimes_words(
+    tmp_path: Path, text: str, want: tuple[str, int | None, str | None, int]
+) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node, first.evidence[0].line) == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a HIP error that is not memory, and a sentence that only names the words
+        "GPUassert: hipErrorInvalidValue src/neighbor_lists_gpu.cu 336\n",
+        "INFO:    the sandbox check found no space left on device limits to apply\n",
+    ],
+)
+def test_b34_near_misses_are_no_gpu_memory_or_full_disk(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    assert all(f.cls not in ("cuda_oom", "disk_full") for f in triage_files([log]).findings)

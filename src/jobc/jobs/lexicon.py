@@ -187,7 +187,7 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("port_in_use", re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? ?98\b")),
-    ("disk_full", re.compile(r"No space left on device|[Dd]isk quota exceeded|\bENOSPC\b|\bEDQUOT\b")),
+    ("disk_full", re.compile(r"[Nn]o space left on device|[Dd]isk quota exceeded|\bENOSPC\b|\bEDQUOT\b")),
     (
         "import_error",
         re.compile(

@@ -18,13 +18,16 @@ SIGNATURES: tuple[Signature, ...] = (
         re.compile(
             r"(?P<what>CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|"
             r"CUBLAS_STATUS_ALLOC_FAILED|"
-            r"HIP out of memory|cuda runtime error \(2\) : out of memory)"
+            # HIP's error code (AMD GPUs), as a program's own check prints it: `GPUassert:
+            # hipErrorOutOfMemory src/neighbor_lists_gpu.cu 336`
+            r"HIP out of memory|\bhipErrorOutOfMemory\b|cuda runtime error \(2\) : out of memory)"
         ),
-        "the GPU running out of memory (the caching allocator, cuBLAS, or a CUDA call)",
+        "the GPU running out of memory (the caching allocator, cuBLAS, or a CUDA call; on an AMD GPU "
+        "torch's ROCm build and HIP's error code `hipErrorOutOfMemory`)",
         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
         "capacity of 79.15 GiB of which 1.12 GiB is free.",
         "max_split_size_mb tuning avoids CUDA memory fragmentation",
-        "PyTorch (c10/cuda/CUDACachingAllocator.cpp)",
+        "PyTorch (c10/cuda/CUDACachingAllocator.cpp); HIP (hipError_t: hipErrorOutOfMemory, error 2)",
         ("what",),
     ),
     Signature(

@@ -110,9 +110,17 @@ SIGNATURES: tuple[Signature, ...] = (
         "disk-full",
         "disk_full",
         "cause",
-        ("No space left on device", "Disk quota exceeded", "PytorchStreamWriter failed writing"),
+        (
+            "No space left on device",
+            "Disk quota exceeded",
+            "PytorchStreamWriter failed writing",
+            # Go's errno strings are lower case (Apptainer's, Singularity's, Docker's, containerd's)
+            ": no space left on device",
+            ": disk quota exceeded",
+        ),
         re.compile(
             r"(?P<what>(?:\[Errno (?P<errno>28|122)\] )?(?:No space left on device|Disk quota exceeded)|"
+            r"(?<=: )(?:no space left on device|disk quota exceeded)\b|"
             r"PytorchStreamWriter failed writing file (?P<file>[^:\s]{1,300}): file write failed)"
         ),
         "a write failing because the file system is full or the quota is used up (ENOSPC, EDQUOT), "
@@ -123,8 +131,9 @@ SIGNATURES: tuple[Signature, ...] = (
         "RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing "
         "file data.pkl: file write failed",
         "Checking free space on device /scratch before saving",
-        "CPython (errno strings of the C library: ENOSPC, EDQUOT); PyTorch "
-        "(caffe2/serialize/inline_container.cc)",
+        "CPython (errno strings of the C library: ENOSPC, EDQUOT); Go's syscall errno strings, lower case "
+        "after the failed call (`write /tmp/rootfs-1/archive-2: no space left on device`, as Apptainer and "
+        "Singularity print them after `FATAL:`); PyTorch (caffe2/serialize/inline_container.cc)",
         ("what", "errno", "file"),
     ),
     Signature(
