@@ -29,6 +29,13 @@ from jobc.jobs.signatures import PREFILTER
         ("TERM_RUNLIMIT: job killed after reaching LSF run time limit.", "time_limit", {}),
         ("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", "host_oom", {}),
         ("TERM_OWNER: job killed by owner.", "cancelled", {}),
+        # bhist -l's `Exited by LSF signal REASON` for LSF's other reasons; an external signal
+        # names none (B611 reads it)
+        ("Exited by LSF signal TERM_CPULIMIT. The CPU time used is 7200.0 seconds;", "time_limit", {}),
+        ("Exited by LSF signal TERM_PREEMPT. The CPU time used is 3.0 seconds;", "preempted", {}),
+        ("Exited by LSF signal TERM_SWAP. The CPU time used is 3.0 seconds;", "host_oom", {}),
+        ("Exited by LSF signal TERM_REQUEUE_ADMIN. The CPU time used is 3.0 seconds;", "cancelled", {}),
+        ("Exited by LSF signal TERM_EXTERNAL_SIGNAL. The CPU time us", None, {}),
         ("./run.sh: Zeile 40: git: Kommando nicht gefunden.", "missing_program", {}),
         ("error: job 881 on n12 DUE TO NODE FAILURE", "node_fail", {}),
         (
@@ -255,6 +262,8 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "[proxy:1:1@node2] HYD_spawn (hydra_spawn.c:117): execvp error on file ep_server",
         "mpiexec: Unable to run the program ./a.out",
         "srun: error: timeout waiting for task launch, started 0 of 1 tasks",
+        "Tue Jul 30 21:43:41: Exited by LSF signal TERM_EXTERNAL_SIGNAL. The CPU time us",
+        "Exited with signal termination: Alarm clock.",
     ],
 )
 def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:

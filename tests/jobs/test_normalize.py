@@ -8,6 +8,7 @@ import pytest
 from jobc.jobs.normalize import (
     clean,
     continues,
+    is_rule,
     split_flat_table,
     split_records,
     weak_wrap_width,
@@ -51,7 +52,8 @@ def test_text_that_only_looks_like_debris_stays(raw: str) -> None:
 
 
 def _lines(*lengths: int) -> list[str]:
-    return [f"{i:03d}".ljust(n, "x") for i, n in enumerate(lengths)]
+    # (lines that differ in their words: lines that differ only in numbers are one record's)
+    return [f"{i:03d} {'abcdefghij'[i % 10]}".ljust(n, "x") for i, n in enumerate(lengths)]
 
 
 def test_a_fixed_wrapping_width_is_found_only_when_many_lines_end_there() -> None:
@@ -60,6 +62,29 @@ def test_a_fixed_wrapping_width_is_found_only_when_many_lines_end_there() -> Non
     assert wrap_width(_lines(*[120] * 5, 130)) is None
     assert wrap_width(_lines(80, 95, 61, 77, 120)) is None
     assert wrap_width([]) is None
+
+
+def test_one_record_with_other_numbers_and_hashes_is_no_wrapping_width() -> None:
+    # grep over LSF's job mails in hashed directories: one record's fields, all of one length
+    record = "J{h}/stdout:Subject: Job {n}: <J{s}> in cluster <cluster5> Exited"
+    lines = [record.format(h=f"{i:x}" * 64, n=553060 + i, s=f"{i:x}" * 14) for i in (1, 2, 3, 4)] + [
+        "J1/stdout:Exited with signal termination: Alarm clock."
+    ]
+    assert wrap_width(lines) is None
+    # near miss: two messages of that length are still a width
+    other = "J{h}/stdout:Subject: Job {n}: <J{s}> in cluster <cluster5> Killed".format(
+        h="a" * 64, n=553069, s="b" * 14
+    )
+    assert wrap_width([*lines, other]) == len(other)
+
+
+def test_a_rule_is_no_wrapping_width_and_never_cut() -> None:
+    # Open MPI's banners of 74 dashes around a help text whose lines are shorter
+    rule = "-" * 74
+    text = "A daemon (pid unknown) died unexpectedly with status 1 while attempting"
+    assert wrap_width([rule, text, rule, rule, "to launch so we are aborting."]) is None
+    assert is_rule(rule)
+    assert not is_rule(text)
 
 
 def test_one_line_repeated_is_no_wrapping_width() -> None:

@@ -456,7 +456,7 @@ class Scanner(Facts):
                 self._read_joined(held[0], held[1], held[2])
         # a piece that reaches the width again may go on over the next line too (a message of
         # three pieces and more)
-        if len(piece) == self.wrap and len(raw) < MAX_LINE:
+        if len(piece) == self.wrap and len(raw) < MAX_LINE and not normalize.is_rule(piece):
             self.wrapped = (path, number, raw)
             return None
         return number, raw

@@ -37,6 +37,14 @@ SIGNAL_WORDS = {
     "Floating point exception": "SIGFPE",
     "Illegal instruction": "SIGILL",
     "Terminated": "SIGTERM",
+    # the C library's other strsignal() words, as LSF's job report names the signal
+    "Hangup": "SIGHUP",
+    "Interrupt": "SIGINT",
+    "Quit": "SIGQUIT",
+    "Alarm clock": "SIGALRM",
+    "User defined signal 1": "SIGUSR1",
+    "User defined signal 2": "SIGUSR2",
+    "CPU time limit exceeded": "SIGXCPU",
 }
 # Signals that end a process on their own account (a crash, the OOM killer), not a teardown.
 

@@ -559,6 +559,8 @@ _EXIT_OF: dict[str, tuple[int, ...]] = {
     "dynamic-linker-error": (127,),
     # Apptainer and Singularity exit 255 after FATAL; Docker and Podman 127
     "container-executable-not-found": (127, 255),
+    # pyxis's failed container start fails the task's spank init: slurmstepd ends it with 1
+    "enroot-exec-failed": (1,),
 }
 #: ... and of a class, when words named it and no signature did.
 #: (a process the OOM killer ended exits by its SIGKILL, never with 1: the node's count is no rank's)

@@ -77,6 +77,9 @@ FALLBACK = re.compile(
     # was glued into another rank's output (`RuntimeErrorpred = model(imgs)` / `: ` / the message)
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
+    # LSF's words for a job's end (`bhist -l`'s `Exited by LSF signal TERM_…`, the job report's
+    # `Exited with signal termination: Alarm clock.`)
+    r"\bExited by LSF signal\b|\bExited with signal termination\b|"
     # Kubernetes' words for a pod it stopped (kubectl's events: `Evicted`, `OOMKilled`)
     r"\bEvicted\b|\bOOMKilled\b|"
     r"\bexceeded a memory resource limit\b|"
@@ -133,14 +136,17 @@ _STEP_FAILED = re.compile(r"\bDUE TO TASK FAILURE\b|FAILED \(non-zero exit code"
 #: CANCELLED is the preemption's; the OOM killer's Killed is host memory's).
 CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (not one of a list of what may have happened: `has failed, got preempted, or crashed`)
-    ("preempted", re.compile(r"\bPREEMPT(?:ED|ION)\b|\bpreempted\b(?!,? or\b)")),
+    # (LSF's exit reason for a preempted job: `TERM_PREEMPT: job killed after preemption`)
+    ("preempted", re.compile(r"\bPREEMPT(?:ED|ION)\b|\bpreempted\b(?!,? or\b)|\bTERM_PREEMPT\b")),
     (
         "time_limit",
         re.compile(
             r"\bTIME LIMIT\b|[Tt]ime limit (?:exhausted|reached|exceeded)|\bwall ?time (?:limit )?exceeded|"
             # PBS's and LSF's words: `walltime 3616 exceeded limit 3600`, `exceeded its walltime limit`,
             # `TERM_RUNLIMIT: job killed after reaching LSF run time limit`
-            r"\bwalltime [0-9]{1,12} exceeded limit\b|exceeded its walltime limit|\bTERM_RUNLIMIT\b|"
+            r"\bwalltime [0-9]{1,12} exceeded limit\b|exceeded its walltime limit|"
+            # (LSF's CPU time limit and a job's deadline too: `TERM_CPULIMIT`, `TERM_DEADLINE`)
+            r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE)\b|"
             # Moab's and Maui's reason in the job's mail: `MOAB_INFO:  job exceeded wallclock limit`
             r"\bexceeded (?:its )?wall ?clock limit\b"
         ),
@@ -168,7 +174,7 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # PBS's MOM: `job killed: mem 4217164kb exceeded limit 4194304kb` (vmem, pmem alike)
             r"job killed: p?v?mem\b|"
             # LSF's exit reason: `TERM_MEMLIMIT: job killed after reaching LSF memory usage limit`
-            r"\bTERM_MEMLIMIT\b|"
+            r"\bTERM_(?:MEMLIMIT|SWAP)\b|"
             # TORQUE's server in the job's mail: `Job exceeded a memory resource limit (vmem, pvmem,
             # etc.). Job was aborted`
             r"\bexceeded a memory resource limit\b"
@@ -304,7 +310,7 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bCANCELL?ED\b|REQUEST_KILL_JOB|\bcancell?ed by\b|\bscancel\b|[Dd]eleted at request of|"
             # LSF's exit reasons for a bkill by the owner or an administrator
-            r"\bTERM_(?:FORCE_)?(?:OWNER|ADMIN)\b|" + USER_INTERRUPT_WORDS
+            r"\bTERM_(?:FORCE_|REQUEUE_)?(?:OWNER|ADMIN)\b|" + USER_INTERRUPT_WORDS
             # the user's Ctrl-C, passed on by a launcher or caught by a program
         ),
     ),

@@ -87,6 +87,14 @@ def escaped_lines(piece: str) -> list[str]:
 
 #: Lines this long or longer are candidates for a fixed wrapping width; shorter ones are prose.
 MIN_WRAP = 60
+#: A record's fields of fixed width: numbers, and hashes (hex runs of eight and more)
+_FIELDS = re.compile(r"[0-9a-f]{8,128}|[0-9]{1,20}")
+
+
+def is_rule(text: str) -> bool:
+    """Whether a line is a rule, one character repeated (Open MPI's banner of 74 dashes around its
+    help text): drawn at its own length, never cut at a terminal's."""
+    return text.strip(text[:1]) == ""
 
 
 def wrap_width(lines: Iterable[str]) -> int | None:
@@ -95,15 +103,17 @@ def wrap_width(lines: Iterable[str]) -> int | None:
     A wrapped log has a spike: the lines that were cut all have the same length, and no line is
     longer. Without one (most logs), None: lines are never joined on a guess. One line repeated
     (a library's warning that every process printed) is a spike of one message, not a width: at
-    least two different lines must end there."""
+    least two different lines must end there, and different in more than their numbers and
+    hashes (one record of fixed-width fields, such as grep's `J1744…db/stdout:Subject: Job 553065:
+    <J1744…> … Exited` over hashed directories, is one message too)."""
     counts: Counter[int] = Counter()
     seen: dict[int, set[str]] = {}
     for text in lines:
-        if len(text) >= MIN_WRAP:
+        if len(text) >= MIN_WRAP and not is_rule(text):
             counts[len(text)] += 1
             bucket = seen.setdefault(len(text), set())
             if len(bucket) < 2:
-                bucket.add(text)
+                bucket.add(_FIELDS.sub("#", text))
     if not counts:
         return None
     width, hits = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
@@ -121,7 +131,7 @@ def weak_wrap_width(lines: Iterable[str]) -> int | None:
     for text in lines:
         # (a progress bar is drawn to the terminal's width: bars of one length say nothing of a
         # paste's)
-        if len(text) >= MIN_WRAP and ("]" not in text or _BAR_END.search(text) is None):
+        if len(text) >= MIN_WRAP and not is_rule(text) and ("]" not in text or _BAR_END.search(text) is None):
             bucket = at.setdefault(len(text), set())
             if len(bucket) < 2:
                 bucket.add(text)

@@ -250,6 +250,9 @@ FALLBACK_KEYWORDS = (
     "exceeded wallclock limit",
     "exceeded its wallclock limit",
     "exceeded wall clock limit",
+    # LSF's (bhist -l, the job's report)
+    "Exited by LSF signal",
+    "Exited with signal termination",
     # DDP's reducer's message for unused parameters, read even when its type was glued away
     "Expected to have finished reduction in the prior iteration",
     "parameters that were not used in producing loss",

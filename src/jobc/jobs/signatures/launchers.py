@@ -760,6 +760,50 @@ SIGNATURES: tuple[Signature, ...] = (
         ("code", "rank"),
         report=True,
     ),
+    Signature(
+        "L239",
+        "orte-daemon-died-at-launch",
+        "exit_code",
+        "cause",
+        ("died unexpectedly with status", "died unexpectedly on signal"),
+        # (1.x names the daemon's process, `A daemon (pid unknown) died …`; 4.x does not)
+        re.compile(
+            r"A daemon (?:\(pid (?:unknown|[0-9]{1,10})\) )?died unexpectedly (?:with status "
+            r"(?P<exit_code>[0-9]{1,5})|on signal (?P<signum>[0-9]{1,3}))(?: \(with core\))? {1,2}while"
+        ),
+        "Open MPI's mpirun (ORTE) aborting a launch because one of the daemons it starts on the job's "
+        "nodes died before reporting back, with its exit status (or signal): no rank ran; often a "
+        "library or a binary the daemon needs is missing on a remote node",
+        "--------------------------------------------------------------------------\n"
+        "A daemon (pid unknown) died unexpectedly with status 1 while attempting\n"
+        "to launch so we are aborting.",
+        "A daemon was launched on node n12 and reported back",
+        "Open MPI (orte/mca/plm/base/help-plm-base.txt, daemon-died-no-signal: `A daemon died "
+        "unexpectedly with status %d while attempting`, daemon-died-signal and daemon-died-signal-core: "
+        "`… on signal %d …`; 1.x: `A daemon (pid %s) died …`)",
+        ("exit_code", "signum"),
+        report=True,
+    ),
+    Signature(
+        "L240",
+        "enroot-exec-failed",
+        "missing_program",
+        "cause",
+        ("enroot-switchroot: failed to execute",),
+        re.compile(
+            r"enroot-switchroot: failed to execute: (?P<command>[^:\n]{1,300}): No such file or directory"
+        ),
+        "enroot (under Slurm's pyxis plugin, `srun --container-image`) starting the container's "
+        "program: the program (or the shell the entrypoint names) is not in the image, so no task ran",
+        "slurmstepd: error: pyxis: container start failed with error code: 1\n"
+        "slurmstepd: error: pyxis: printing contents of log file ...\n"
+        "slurmstepd: error: pyxis:     enroot-switchroot: failed to execute: /bin/bash: No such file or "
+        "directory",
+        "slurmstepd: error: pyxis:     enroot-switchroot: failed to execute: /bin/bash: Permission denied",
+        'enroot (bin/enroot-switchroot.c: `err(EXIT_FAILURE, "failed to execute: %s", …)`, the C '
+        "library's err() adding strerror), as pyxis prints enroot's log after `slurmstepd: error: pyxis:`",
+        ("command",),
+    ),
 )
 
 #: the node of Open MPI's `has exited due to process rank N with PID P on` (its next line)

@@ -2,8 +2,10 @@
 written into the job's output (`=>> PBS: job killed: walltime 86415 exceeded limit 86400`), and
 the server's log of a job deleted by a user (Torque's and OpenPBS's src/resmom/mom_main.c,
 src/server/req_delete.c); Moab's reasons; Grid Engine's accounting (`qacct -j`'s `failed` field);
-and Kubernetes' kubelet evicting a pod when its node runs short of memory or local disk
-(pkg/kubelet/eviction/helpers.go), as `kubectl describe`/`get events` show it."""
+Kubernetes' kubelet evicting a pod when its node runs short of memory or local disk
+(pkg/kubelet/eviction/helpers.go), as `kubectl describe`/`get events` show it; NCI Gadi's PBS
+killing a job over its memory; and LSF's words for a job ended by a signal (`bhist -l`, the job's
+report)."""
 
 from __future__ import annotations
 
@@ -179,5 +181,58 @@ SIGNATURES: tuple[Signature, ...] = (
         "Kubernetes (pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt, podEphemeralStorageMessageFmt, "
         "containerEphemeralStorageMessageFmt)",
         ("what",),
+    ),
+    Signature(
+        "B610",
+        "nci-memory-allocation-exceeded",
+        "host_oom",
+        "cause",
+        ("has exceeded memory allocation on node",),
+        re.compile(
+            r"Job (?P<job>[0-9]{1,12}(?:\.[A-Za-z0-9_\-]{1,64})?) has exceeded memory allocation on node "
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})"
+        ),
+        "NCI Gadi's PBS killing the job because its processes used more memory on a node than the job "
+        "asked for (-l mem): the node, then each process with its resident size, then the kill of the "
+        "program by the batch shell (`Killed`)",
+        "Job 16186372 has exceeded memory allocation on node gadi-cpu-clx-1393.gadi.nci.org.au\n"
+        'Process "julia", pid 3004038, rss 4387364864, vmem 6481285120',
+        "Job 16186372 memory allocation on node gadi-cpu-clx-1393.gadi.nci.org.au: 4.00 GB",
+        "NCI Gadi's PBS Pro (its job's stderr: `Job %s has exceeded memory allocation on node %s`, then "
+        '`Process "%s", pid %d, rss %d, vmem %d` for each process, and a link to NCI\'s pages)',
+        ("job", "node"),
+    ),
+    Signature(
+        "B611",
+        "lsf-external-signal",
+        "signal",
+        "cause",
+        ("TERM_EXTERNAL_SIGNAL",),
+        re.compile(r"(?P<what>(?:Exited by LSF signal |\b)(?P<reason>TERM_EXTERNAL_SIGNAL))\b"),
+        "LSF's exit reason for a job ended by a signal that did not come from LSF (not bkill, not a "
+        "limit): as `bhist -l` (`Exited by LSF signal TERM_EXTERNAL_SIGNAL`) and the job's mail say it",
+        "Tue Jul 30 21:43:41: Exited by LSF signal TERM_EXTERNAL_SIGNAL. The CPU time us\n"
+        "                     ed is 0.0 seconds;",
+        "Tue Jul 30 21:43:41: Exited with exit code 1. The CPU time used is 0.0 seconds;",
+        "IBM Spectrum LSF (its termination reasons: TERM_EXTERNAL_SIGNAL, `Job killed by a signal "
+        "external to LSF`; bhist -l writes `Exited by LSF signal %s`)",
+        ("what", "reason"),
+    ),
+    Signature(
+        "B612",
+        "lsf-signal-termination",
+        "signal",
+        "cause",
+        ("Exited with signal termination: ",),
+        re.compile(r"(?P<what>Exited with signal termination: (?P<signal>[A-Z][A-Za-z0-9 ]{1,60}?))[.,]"),
+        "LSF's job report (its mail, or the output file of `bsub -o`) saying the job's program was "
+        "ended by a signal, named in the C library's words (`Alarm clock`, `Killed`, `Segmentation "
+        "fault`)",
+        "Subject: Job 553065: <J1744346edb1387> in cluster <cluster5> Exited\n"
+        "Exited with signal termination: Alarm clock.",
+        "Exited with exit code 1.",
+        "IBM Spectrum LSF (the job report: `Exited with signal termination: %s.`, the signal's "
+        "strsignal() text; `, and core dumped` when it dumped core)",
+        ("what", "signal"),
     ),
 )
