@@ -2071,3 +2071,37 @@ def test_b34_near_misses_are_no_gpu_memory_or_full_disk(tmp_path: Path, text: st
     log = tmp_path / "x.log"
     log.write_text(text, encoding="utf-8")
     assert all(f.cls not in ("cuda_oom", "disk_full") for f in triage_files([log]).findings)
+
+
+def _bhist(record: str) -> list[str]:
+    """A record as `bhist -l` writes it: 79 characters, then the rest under 21 spaces, 58 a line."""
+    lines, record = [record[:79]], record[79:]
+    while record:
+        lines, record = [*lines, " " * 21 + record[:58]], record[58:]
+    return lines
+
+
+def test_b34_lsf_reason_cut_by_bhist_is_read_whole(tmp_path: Path) -> None:
+    lines = ["Job <194560>, User <tgooding>, Project <default>, Command <hostname>"]
+    lines += _bhist(
+        "Tue Jul 30 21:43:38: Submitted from host <c650mnp03>, to Queue <bbq>, CWD </var/log/ibm/csm>, "
+        "Re-runnable;"
+    )
+    # the reason's word cut where the width falls: `TERM_EXTE` / `RNAL_SIGNAL`
+    lines += _bhist(
+        "Tue Jul 30 21:43:41: Signal <KILL> sent by <u1>; Exited by LSF signal TERM_EXTERNAL_S"
+        "IGNAL. The CPU time used is 0.0 seconds;"
+    )
+    assert any(line.endswith("TERM_EXTE") for line in lines)
+    log = tmp_path / "x.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.evidence[0].line) == ("signal", 4)
+
+
+def test_b34_an_indented_line_after_a_long_one_is_no_lsf_record(tmp_path: Path) -> None:
+    # near miss: one line of 79 characters before an indented one is no layout: nothing is joined
+    head = "Epoch 3 done; the loss went down, the run goes on, then an error: TERM_EXTE".ljust(79, ".")
+    log = tmp_path / "x.log"
+    log.write_text(head + "\n" + " " * 21 + "RNAL_SIGNAL received\n", encoding="utf-8")
+    assert all(f.cls != "signal" for f in triage_files([log]).findings)

@@ -304,6 +304,7 @@ class Scanner(Facts):
         self.last_error_armed = False
         self.wrap: int | None = None  # the width the log was wrapped at, when it was
         self.weak = False  # that width is one few lines reach: a cut is joined on its own evidence
+        self.hanging = False  # LSF's `bhist -l` layout: the rest of a cut line under a hanging indent
         self.wrapped: tuple[str, int, str] | None = None  # a line cut at that width, waiting for its rest
         # a driver's tagged line whose sentence goes on under the same tag (path, number, line,
         # tag, node, lines joined): dmesg's `NVRM: The NVIDIA GPU …` / `NVRM: (PCI ID: …) …`
@@ -340,6 +341,8 @@ class Scanner(Facts):
         self.weak = self.wrap is None
         if self.wrap is None:
             self.wrap = normalize.weak_wrap_width(t for _, t in sample)
+        if normalize.lsf_layout([t for _, t in sample]) and self.wrap in (None, normalize.LSF_WIDTH):
+            self.wrap, self.weak, self.hanging = normalize.LSF_WIDTH, False, True
 
     # -- state the reader asks about ------------------------------------------------------
 
@@ -440,7 +443,11 @@ class Scanner(Facts):
         held, self.wrapped = self.wrapped, None
         piece = raw
         if held is not None:
-            if self.weak:
+            if self.hanging:
+                # (its rest is indented, which is not the record's own text: a word may be cut)
+                goes_on = normalize.hangs(raw)
+                raw = raw[normalize.LSF_INDENT :] if goes_on else raw
+            elif self.weak:
                 # (and no prefix of the file's own: a label, a host, a time starts a line)
                 goes_on = normalize.continues(held[2], raw) and prefixes.split(raw, self.model).text == raw
             else:

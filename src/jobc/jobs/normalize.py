@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 # ANSI escape sequences (colours, cursor moves) and other C0 controls but tab.
 ANSI = re.compile(
@@ -95,6 +96,30 @@ def is_rule(text: str) -> bool:
     """Whether a line is a rule, one character repeated (Open MPI's banner of 74 dashes around its
     help text): drawn at its own length, never cut at a terminal's."""
     return text.strip(text[:1]) == ""
+
+
+#: LSF's `bhist -l` and `bjobs -l` write a record over lines of 79 characters, each line after the
+#: first under an indent of 21 spaces (the width of its `Tue Jul 30 21:43:41: ` time), cutting
+#: words where the width falls (`… The CPU time us` / `                     ed is 0.0 seconds;`).
+LSF_WIDTH = 79
+LSF_INDENT = 21
+
+
+def hangs(text: str) -> bool:
+    """Whether a line is the rest of an LSF record's line: its hanging indent, then text."""
+    return text.startswith(" " * LSF_INDENT) and text[LSF_INDENT : LSF_INDENT + 1] not in ("", " ", "\t")
+
+
+def lsf_layout(lines: Sequence[str]) -> bool:
+    """Whether a log holds LSF's long layout: twice, a line cut at its width with its rest under
+    its hanging indent on the next line."""
+    cuts = 0
+    for before, after in pairwise(lines):
+        if len(before) == LSF_WIDTH and hangs(after):
+            cuts += 1
+            if cuts >= 2:
+                return True
+    return False
 
 
 def wrap_width(lines: Iterable[str]) -> int | None:
