@@ -418,6 +418,9 @@ def _written_as(option: str, line: str) -> bool:
     listing names `--num_machinesR$SLURM_NNODES`, accelerate refuses `--num_machinesR2`)."""
     from jobc.core.text import visible
 
+    # a `$` the batch shell keeps (`\$(…)` in a command string run by `bash -c "$CMD"`) is
+    # expanded by the step's own shell: a substitution all the same
+    line = re.sub(r"\\\$(?=[({A-Za-z_])", "$", line)
     # a substitution as written may hold blanks (`--a`b c`d`, `--a$(b c)d`): one part of the word
     line = re.sub(r"`[^`\n]*`|\$\([^()\n]*\)", "$()", line)
     for word in re.findall(r"(?<![\w.-])-[^\s—]*\$[^\s—]*", line):

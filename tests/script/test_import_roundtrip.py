@@ -1638,3 +1638,20 @@ def test_a_site_torchrun_the_sandbox_lacks_runs_what_the_spec_carries(tmp_path: 
     assert len(roundtrip._site_runs(runs, after, outcome.listed, said, carried)) > len(runs)
     # and a spec that does not name the command as a site's launcher gains nothing from the message
     assert roundtrip._site_runs(runs, after, [], said, carried) == runs
+
+
+def test_a_refused_option_whose_dollar_the_batch_shell_keeps_is_named_as_written() -> None:
+    # found by the import fuzz target (seed 1701, input 3,301): `LAUNCHER="accelerate … --role<ESC>\$(hostname
+    # -s|tr -dc '0-9'): …"` run by `srun bash -c "$CMD"`: the step's shell expands the `\$(…)`, and
+    # accelerate refuses `--role<ESC>1:`; the listing names the word as written, which the judge
+    # did not read as a substitution
+    from tests.script import roundtrip
+
+    line = (
+        "#   line 47: accelerate --role\\e\\$(hostname -s|tr -dc '0-9'): — no option of accelerate (of any "
+        "version): accelerate refuses it"
+    )
+    assert roundtrip._named("--role\x1b1:", [line])
+    # near misses: another option, and the word with another text around the substitution
+    assert not roundtrip._named("--rank\x1b1:", [line])
+    assert not roundtrip._named("--role\x1b1;", [line])
