@@ -324,10 +324,12 @@ def _compare(
         if (
             other.args != inv.args
             and (_steps_listed(listed) or _run_by_value(what, listed))
-            and any(x.target == inv.target and x.args == other.args for x in a)
+            and (any(x.target == inv.target and x.args == other.args for x in a) or _runs_refused(listed))
         ):
             # the script ran the program twice, the other way in a step listed as not carried (or
-            # in a value computed over several lines, listed with what it runs)
+            # in a value computed over several lines, listed with what it runs); or its training
+            # step ran nothing, its launcher refusing an option the spec lists with the program it
+            # runs all the same, so that the script's only run is the other step's
             continue
         if (
             other.args != inv.args
@@ -342,6 +344,12 @@ def _compare(
             out.append(f"{inv.host}: {inv.target}: directory {inv.cwd!r} -> {other.cwd!r}")
         out += _env_differences(inv, other, listed)
     return out
+
+
+def _runs_refused(listed: list[str]) -> bool:
+    """Whether the spec says the script's training step starts no program (its launcher refuses
+    an option) and that the spec runs the program the rest of the line names."""
+    return any("the spec runs the program the rest of the line names" in line for line in listed)
 
 
 def _program_named(what: str, listed: list[str]) -> bool:

@@ -1655,3 +1655,40 @@ def test_a_refused_option_whose_dollar_the_batch_shell_keeps_is_named_as_written
     # near misses: another option, and the word with another text around the substitution
     assert not roundtrip._named("--rank\x1b1:", [line])
     assert not roundtrip._named("--role\x1b1;", [line])
+
+
+def test_a_refused_training_step_beside_another_step_of_the_program_is_the_run_listed(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 1701, input 6,379): torchrun refuses `--rdzv_ed` and
+    # starts nothing; the spec says so and runs train.py all the same, and lists the other step,
+    # which runs train.py with arguments: the script's only run of it, which the judge took for
+    # arguments the compiled job changed
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:2\n#SBATCH --time=1:00:00\n"
+        b"srun python train.py ckpt.pt\n"
+        b"srun torchrun --nnodes=1 --nproc_per_node=2 --rdzv_ed train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert any("the spec runs the program the rest of the line names" in line for line in outcome.listed)
+    assert outcome.unlisted == [], outcome.spec
+    # a listing that does not say the training step ran nothing leaves the difference found
+    from tests.script import roundtrip
+
+    assert outcome.compiled is not None
+    runs = roundtrip.invocations(roundtrip.simulate(script, scenarios=("complete",))["complete"])
+    after = roundtrip.invocations(roundtrip.simulate(outcome.compiled, scenarios=("complete",))["complete"])
+    # (the other step's line shown cut before its argument, as a line past 500 characters is)
+    unsaid = [
+        line.replace("train.py ckpt.pt", "train.py …")
+        for line in outcome.listed
+        if "the spec runs the program" not in line
+    ]
+    found = roundtrip._compare(runs, after, unsaid, "program train.py")
+    assert any("args ['ckpt.pt'] -> []" in d for d in found), found
+    said = [line.replace("train.py ckpt.pt", "train.py …") for line in outcome.listed]
+    assert roundtrip._compare(runs, after, said, "program train.py") == []
+    # near miss: the same without the refused option; the training step runs train.py, and the
+    # other step's run is the one listed
+    (tmp_path / "fine").mkdir()
+    fine = round_trip(script.replace(b" --rdzv_ed", b""), tmp_path / "fine")
+    assert not any("the spec runs the program the rest of the line names" in line for line in fine.listed)
+    assert fine.unlisted == [], fine.spec
