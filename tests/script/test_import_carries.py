@@ -413,3 +413,42 @@ def test_lint_names_the_refused_word_where_it_stands() -> None:
     # near miss: `-n` as the option, before the names, is no refused name
     text = HEAD + "export FOO=abc\nexport -n FOO\nsrun python train.py\n"
     assert [f for f in lint_path(Path("job.sh"), data=text.encode()).findings if f.code == "JC809"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "stops"),
+    [
+        ("set -euo pipefail", True),
+        ("set -o errexit", True),
+        ("set -ex", True),
+        # bash refuses a `set` with a flag or option name it does not have, and sets nothing
+        ("set -eu\xb1o pipefail", False),
+        ("set -euZ", False),
+        ("set -eo nosuchoption", False),
+        ("set +e", False),
+        ("set -o pipefail", False),
+    ],
+)
+def test_a_cd_under_set_e_stops_the_script_as_bash_reads_set(line: str, stops: bool) -> None:
+    # found by the import fuzz target (seed 1701, input 7,149): `set -eu<bytes>o pipefail`, which
+    # bash refuses (`set: -…: invalid option`), was read as `set -e`, so the import took the
+    # script for one that stops at its failed `cd` and did not say that the compiled job stops
+    # there where the script runs on
+    from jobc.script.carry import _sets_errexit
+
+    assert _sets_errexit(line) is stops
+
+
+def test_the_spec_says_the_compiled_job_stops_at_a_cd_the_script_runs_past() -> None:
+    from jobc.commands.import_ import render
+    from jobc.lint.imported import imported
+    from jobc.script.parse import read_bytes
+
+    def spec(set_line: str) -> str:
+        text = HEAD + f"{set_line}\ncd /scratch/run\nsrun python train.py\n"
+        facts = read_bytes(text.encode(), "job.sh")
+        return render(imported(facts), facts)
+
+    said = "the compiled job stops when it cannot enter the directory"
+    assert said in spec("set -euZ")  # refused: the script runs on past a failed cd
+    assert said not in spec("set -eu")  # near miss: both stop there

@@ -775,7 +775,44 @@ def _joined(cmd: Command) -> str:
     return " ".join(out)
 
 
-_ERREXIT = lazy(r"^set\s+(?:-[a-zA-Z]*e[a-zA-Z]*\b|.*-o\s+errexit\b)")
+# what bash's `set` takes: a flag outside these, or an -o name outside those, and bash refuses the
+# whole command (`set: -Z: invalid option`) and sets nothing
+_SET_FLAGS = frozenset("abefhkmnptuvxBCEHPT")
+_SET_NAMES = frozenset(
+    {
+        "allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall",
+        "histexpand", "history", "ignoreeof", "interactive-comments", "keyword", "monitor",
+        "noclobber", "noexec", "noglob", "nolog", "notify", "nounset", "onecmd", "physical",
+        "pipefail", "posix", "privileged", "verbose", "vi", "xtrace",
+    }
+)  # fmt: skip
+
+
+def _sets_errexit(text: str) -> bool:
+    """Whether a `set` command turns errexit on (`set -e`, `set -euo pipefail`, `set -o errexit`),
+    as bash reads it: a flag or option name it does not have makes it refuse the command."""
+    words = text.split()
+    if not words or words[0] != "set":
+        return False
+    on = False
+    k = 1
+    while k < len(words):
+        w = words[k]
+        if w in ("-", "--") or w[:1] not in ("-", "+"):
+            break
+        letters = w[1:]
+        if any(c not in _SET_FLAGS and c != "o" for c in letters):
+            return False
+        for _ in range(letters.count("o")):
+            k += 1
+            if k < len(words) and words[k] not in _SET_NAMES:
+                return False
+            if k < len(words) and words[k] == "errexit":
+                on = w[0] == "-"
+        if "e" in letters:
+            on = w[0] == "-"
+        k += 1
+    return on
 
 
 def _errexit(facts: ScriptFacts, before: int) -> bool:
@@ -785,7 +822,7 @@ def _errexit(facts: ScriptFacts, before: int) -> bool:
     if first.startswith("#!") and re.search(r"\s-[a-zA-Z]*e", first):
         return True
     return any(
-        c.name == "set" and c.sure and c.span.line < before and _ERREXIT.match(c.text) for c in facts.commands
+        c.name == "set" and c.sure and c.span.line < before and _sets_errexit(c.text) for c in facts.commands
     )
 
 
@@ -1044,7 +1081,7 @@ def _step_cd_runs_on(out: Derived, facts: ScriptFacts, step: Step, cwd: Word) ->
     `|| exit`), the step's shell runs its program on in the directory it was in."""
     line = cwd.span.line
     inside = step.span.line <= line <= step.span.end_line and cwd.span != step.span
-    errexit = any(i.kind == "command" and _ERREXIT.match(i.text) for i in step.inner)
+    errexit = any(i.kind == "command" and _sets_errexit(i.text) for i in step.inner)
     rest = facts.lines[line - 1][cwd.span.end_col - 1 :] if line <= len(facts.lines) else ""
     if not inside or errexit or "&&" in rest or "||" in rest:
         return
