@@ -217,6 +217,29 @@ def test_a_polling_loop_ends_at_the_time_limit() -> None:
     assert "never" not in run.output
 
 
+# a program whose first thread waits for another that works (joins it): /proc's lines for the
+# process are that first thread's alone, so the job looked as if it waited and got its time limit
+THREADED = (
+    "import threading, time\n"
+    "t = threading.Thread(target=lambda: [time.sleep(0.001) for _ in range(400)])\n"
+    "t.start(); t.join()\n"
+)
+
+
+def test_a_program_whose_other_thread_works_is_not_taken_for_one_that_waits() -> None:
+    run = simulate(HEAD + f"/usr/bin/python3 -c '{THREADED}'\necho after\n", scenarios=("complete",))[
+        "complete"
+    ]
+    assert run.events == []
+    assert "after" in run.output
+    assert run.status == 0
+    # near miss: when that thread waits too, the program waits, and the clock moves
+    waits = THREADED.replace("[time.sleep(0.001) for _ in range(400)]", "threading.Event().wait()")
+    run = simulate(HEAD + f"/usr/bin/python3 -c '{waits}'\necho after\n", scenarios=("complete",))["complete"]
+    assert run.events == ["time-limit"]
+    assert "after" not in run.output
+
+
 # a loop that never ends (its increment names another variable) and starts a step on each turn:
 # the job never waits, so the clock never moves; it is cut when it has started its budget of
 # processes, as the fix-script fuzz target found (seed 962, a loop that kept the simulator running)

@@ -90,8 +90,34 @@ def _read(path: str) -> bytes:
         os.close(fd)
 
 
+def _switches(status: bytes) -> tuple[str, ...]:
+    return tuple(
+        line.split()[1].decode("ascii", "replace") for line in status.splitlines() if b"ctxt_switches" in line
+    )
+
+
+def _threads(pid: str) -> list[tuple[str, ...]]:
+    """The state and switch counts of every thread of a process that has more than one: the
+    process's own lines are its first thread's, and a thread that runs or wakes while that one
+    waits (a program that joins its workers) is a process that does not wait."""
+    threads = []
+    try:
+        tids = sorted(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return []
+    for tid in tids:
+        try:
+            stat = _read(f"/proc/{pid}/task/{tid}/stat")
+            status = _read(f"/proc/{pid}/task/{tid}/status")
+        except OSError:
+            continue
+        state = stat[stat.rfind(b")") + 2 :].split()[0].decode("ascii", "replace")
+        threads.append((tid, state, *_switches(status)))
+    return threads
+
+
 class Clock:
-    """Whether every process of the job waits: nothing runnable, nothing changed for STILL polls."""
+    """Whether every process of the job waits: no thread runnable, nothing changed for STILL polls."""
 
     def __init__(self) -> None:
         self.last: dict[int, tuple[str, ...]] = {}
@@ -112,17 +138,16 @@ class Clock:
             state = fields[0].decode("ascii", "replace")
             if state in ("R", "D", "W"):
                 busy = True
-            switches = tuple(
-                line.split()[1].decode("ascii", "replace")
-                for line in status.splitlines()
-                if b"ctxt_switches" in line
-            )
             now[int(entry)] = (
                 state,
                 fields[11].decode("ascii", "replace"),
                 fields[12].decode("ascii", "replace"),
-                *switches,
+                *_switches(status),
             )
+            if fields[17] != b"1":
+                threads = _threads(entry)
+                busy = busy or any(t[1] in ("R", "D", "W") for t in threads)
+                now[int(entry)] += tuple(x for t in threads for x in t)
         if busy or now != self.last:
             self.last, self.still = now, 0
             return False
