@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.cluster import SlurmCluster
 from tests.support.simulator import Ignore, compare_runs, differences, simulate, slurmlib
-from tests.support.simulator.run import directives
+from tests.support.simulator.run import directives, system_python
 
 HEAD = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=01:00:00\n"
 
@@ -227,7 +227,7 @@ THREADED = (
 
 
 def test_a_program_whose_other_thread_works_is_not_taken_for_one_that_waits() -> None:
-    run = simulate(HEAD + f"/usr/bin/python3 -c '{THREADED}'\necho after\n", scenarios=("complete",))[
+    run = simulate(HEAD + f"{system_python()} -c '{THREADED}'\necho after\n", scenarios=("complete",))[
         "complete"
     ]
     assert run.events == []
@@ -235,7 +235,9 @@ def test_a_program_whose_other_thread_works_is_not_taken_for_one_that_waits() ->
     assert run.status == 0
     # near miss: when that thread waits too, the program waits, and the clock moves
     waits = THREADED.replace("[time.sleep(0.001) for _ in range(400)]", "threading.Event().wait()")
-    run = simulate(HEAD + f"/usr/bin/python3 -c '{waits}'\necho after\n", scenarios=("complete",))["complete"]
+    run = simulate(HEAD + f"{system_python()} -c '{waits}'\necho after\n", scenarios=("complete",))[
+        "complete"
+    ]
     assert run.events == ["time-limit"]
     assert "after" not in run.output
 
