@@ -91,3 +91,53 @@ def test_horovodrun_starts_its_ranks_as_mpirun_does(tmp_path: Path) -> None:
     # near miss: the name in a message is no launch
     path.write_text(HEAD.format(gpus=8) + 'echo "horovodrun -np 8 python x.py"\n', encoding="utf-8")
     assert imported(read(path)).data.get("launch", {}).get("program") != "x.py"
+
+
+_ONE_A_NODE = """\
+#!/bin/bash
+#SBATCH --ntasks 2
+#SBATCH --nodes 2
+#SBATCH --gpus-per-node=V100:4
+#SBATCH --time=00:05:00
+module load OpenMPI
+"""
+
+
+def test_ranks_that_run_a_script_not_in_the_text_blame_no_request(tmp_path: Path) -> None:
+    # pattern seen in: fernand0labra/rai-cluster-workshop (mpirun -np 2 apptainer exec IMG bash deploy.sh):
+    # each rank may start a per-node launcher itself, so one rank a node on 4 GPUs is no finding
+    path = tmp_path / "job.sh"
+    for launch in (
+        "mpirun -np 2 apptainer exec --nv img.sif bash job.deploy.sh\n",
+        "mpirun -np 2 ./job.deploy.sh\n",
+        'mpirun -np 2 "$DEPLOY" train.py\n',
+    ):
+        path.write_text(_ONE_A_NODE + launch, encoding="utf-8")
+        assert [f.code for f in lint_path(path).findings] == [], launch
+        facts = read(path)
+        spec = imported(facts)
+        assert spec.data["launch"]["mode"] == "torchrun", launch
+        assert "program" not in spec.data["launch"]
+        assert "module" not in spec.data["launch"]
+        text = render(spec, facts)
+        assert "launch.mode torchrun is inferred, not read: mpirun on line 7 starts one rank per node" in text
+        assert "jobc's srun starts one rank a GPU" not in text
+    # near miss: a Python program each rank runs is read, and the request is blamed
+    launch = "mpirun -np 2 apptainer exec --nv img.sif python train.py\n"
+    path.write_text(_ONE_A_NODE + launch, encoding="utf-8")
+    assert [(f.code, f.span.line) for f in lint_path(path).findings] == [("JC101", 4)]
+    assert imported(read(path)).data["launch"]["mode"] == "srun"
+
+
+def test_ranks_that_run_a_script_one_a_gpu_are_srun_s_whatever_it_runs(tmp_path: Path) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(HEAD.format(gpus=8) + "mpirun -n 8 -npernode 4 bash run.sh\n", encoding="utf-8")
+    assert lint_path(path).findings == []
+    spec = imported(read(path))
+    assert spec.data["launch"]["mode"] == "srun"
+    assert "program" not in spec.data["launch"]
+    # four ranks a node on two GPUs a node is neither shape: not known, and said
+    path.write_text(HEAD.format(gpus=4) + "mpirun -n 8 -npernode 4 bash run.sh\n", encoding="utf-8")
+    spec = imported(read(path))
+    assert "mode" not in spec.data["launch"]
+    assert any(u.startswith("launch.mode: each rank mpirun starts") for u in spec.unknown)

@@ -262,7 +262,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         kind = launchers.entry(launcher.name)
         for key, word in launcher.options.items():
             why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
-            if kind is not None and kind.reaches_always:
+            if kind is not None and kind.reaches_always and out.mode == "srun":
                 why = "jobc's srun starts one rank a GPU on every node of the allocation"
             if key in launcher.unknown:
                 why = _refused(launcher.name, f"`{word.raw}` read as the option and its value", key)
@@ -490,7 +490,7 @@ def _launcher_notes(out: Derived, launcher: Launcher) -> None:
     # (an option it does not have sets nothing: the listing says that it refuses it)
     rest = [f"--{k}" for k in launcher.options if k not in sizes | rendezvous | set(launcher.unknown)]
     rest += [f"--{f}" for f in launcher.flags if f not in launcher.unknown]
-    mode = "launch.mode torchrun (one launcher per node)" if entry.per_node else "launch.mode srun"
+    mode = "launch.mode torchrun (one launcher per node)" if entry.per_node else f"launch.mode {out.mode}"
     out.notes.append(
         f"`{launcher.name}` is run as {mode}; its sizes come from resources and its rendezvous from jobc"
     )

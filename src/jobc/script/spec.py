@@ -371,6 +371,35 @@ def _gpus_unread(facts: ScriptFacts) -> Directive | None:
     return None
 
 
+def _mode_known(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *, for_lint: bool) -> bool:
+    """Whether the text shows how the training step starts its processes."""
+    # the mode is known when the text shows what the step starts — a launcher, an interpreter —
+    # even when the program it runs is not; or when srun starts one task per GPU, whatever each
+    # task runs (`srun --ntasks-per-node=8 bash "$1"` on 8 GPUs)
+    known = step is not None and (
+        step.launcher is not None
+        or step.python is not None
+        or step.program is not None
+        or step.module is not None
+        or step.code is not None
+        or step.recipe is not None
+        or _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
+        # for the import: srun starts a service's processes itself (a Ray cluster's head and
+        # workers, one task a node), which the driver's work runs on: srun's mode, whatever the
+        # driver is (lint holds no rank rule to such a step: a worker drives all its node's GPUs)
+        or (not for_lint and step.srun is not None and service(step))
+    )
+    if step is not None and _ranks_run_a_script(step):
+        # `mpirun -np 2 apptainer exec IMG bash deploy.sh`: each rank runs a script jobc cannot
+        # read, which may start a per-node launcher itself (one rank a node) or be the program
+        return False
+    if for_lint and step is not None and other_component(step):
+        # the step runs in another component of a heterogeneous job: the rules that compare the
+        # step with the request (the first component's) have nothing to compare it with
+        return False
+    return known
+
+
 def _allocation(
     facts: ScriptFacts,
     out: Derived,
@@ -387,26 +416,7 @@ def _allocation(
     # one process per task (plain python, mpirun) as srun
     mode = "torchrun" if entry is not None and entry.per_node else "srun"
     out.mode = mode
-    # the mode is known when the text shows what the step starts — a launcher, an interpreter —
-    # even when the program it runs is not; or when srun starts one task per GPU, whatever each
-    # task runs (`srun --ntasks-per-node=8 bash "$1"` on 8 GPUs)
-    out.mode_known = step is not None and (
-        step.launcher is not None
-        or step.python is not None
-        or step.program is not None
-        or step.module is not None
-        or step.code is not None
-        or step.recipe is not None
-        or _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
-        # for the import: srun starts a service's processes itself (a Ray cluster's head and
-        # workers, one task a node), which the driver's work runs on: srun's mode, whatever the
-        # driver is (lint holds no rank rule to such a step: a worker drives all its node's GPUs)
-        or (not for_lint and step.srun is not None and service(step))
-    )
-    if for_lint and step is not None and other_component(step):
-        # the step runs in another component of a heterogeneous job: the rules that compare the
-        # step with the request (the first component's) have nothing to compare it with
-        out.mode_known = False
+    out.mode_known = _mode_known(facts, out, step, nodes, for_lint=for_lint)
     if step is not None and step.own_launcher is not None:
         # the program starts its processes through a launcher of its own the script does not
         # show (a Hydra multirun's plugin): one process or one per GPU, the text does not say
@@ -422,6 +432,9 @@ def _allocation(
         _started_by(facts, out, step, step.started_by, nodes, for_lint=for_lint)
     if not for_lint and step is not None and not out.mode_known and step.own_launcher is None:
         _per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
+        mode = out.mode
+    if not for_lint and step is not None and not out.mode_known and _ranks_run_a_script(step):
+        _per_rank_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
         mode = out.mode
     if not for_lint and step is None and _starts_no_launcher(facts):
         _infer_no_launcher(out, facts)
@@ -550,7 +563,7 @@ def _batch_shell_step(facts: ScriptFacts, out: Derived, step: Step, mode: str, n
     if launcher is not None and kind is not None and kind.reaches_always:
         ranks = launcher_tasks(facts, step, nodes)
         gpus = out.data["resources"].get("gpus_per_node")
-        if ranks is not None and gpus and ranks[0] != gpus:
+        if ranks is not None and gpus and ranks[0] != (gpus if mode == "srun" else 1):
             out.skip(
                 ranks[1].span,
                 f"#SBATCH {ranks[1].text}",
@@ -651,6 +664,57 @@ def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | 
         f"line {span.line} asks one task per node on nodes of {gpus} GPUs, the way a per-node "
         f"launcher is started, and what line {step.span.line} runs is not in the script",
     )
+
+
+def _ranks_run_a_script(step: Step) -> bool:
+    """mpirun (or another launcher that starts every rank itself) whose ranks each run a script the
+    batch script does not hold: `bash deploy.sh`, `./run.sh`, a command computed when the job runs.
+    What the script starts, one process or a per-node launcher's workers, is not in the text."""
+    launcher, program = step.launcher, step.program
+    if launcher is None or program is None or step.srun is not None:
+        return False
+    kind = launchers.entry(launcher.name)
+    if kind is None or not kind.reaches_always or kind.per_node:
+        return False
+    if not program.literal:
+        return program.raw.lstrip('"').startswith("$")
+    name = os.path.basename(program.text)
+    if name in ("bash", "sh"):
+        return bool(step.args) and not step.args[0].text.startswith("-")
+    return name.endswith(".sh")
+
+
+def _per_rank_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | None, nodes: int) -> None:
+    """`mpirun -np 2 apptainer exec IMG bash deploy.sh` on 2 nodes of 4 GPUs: each rank runs a
+    script that is not in the batch script. One rank a GPU is srun's shape whatever each runs; one
+    rank on a node of several GPUs is how a per-node launcher is started (the import takes
+    launch.mode torchrun and says it is inferred, to be checked); any other count leaves the mode
+    not known."""
+    assert step.launcher is not None
+    assert step.program is not None
+    name = step.launcher.name
+    ranks = launcher_tasks(facts, step, nodes)
+    what = " ".join(w.raw for w in (step.program, *step.args[:1]))
+    if ranks is not None and gpus and ranks[0] == gpus:
+        out.mode, out.mode_known = "srun", True
+        out.sources[("launch", "mode")] = (
+            f"line {step.span.line}: {name} starts one rank a GPU (#SBATCH {ranks[1].text}), "
+            f"whatever {what} runs"
+        )
+    elif ranks is not None and ranks[0] == 1 and gpus is not None and gpus > 1:
+        _infer_torchrun(
+            out,
+            f"inferred from line {step.span.line}: {name}'s one rank per node of {gpus} GPUs",
+            f"{name} on line {step.span.line} starts one rank per node (#SBATCH {ranks[1].text}) on "
+            f"nodes of {gpus} GPUs, the way a per-node launcher is started, and what each rank runs "
+            f"({what}) is not in the script",
+        )
+    else:
+        out.unknown.append(
+            f"launch.mode: each rank {name} starts on line {step.span.line} runs {what}, a script "
+            "that is not in the batch script: one process, or a per-node launcher's workers, is not "
+            "known; write launch.mode"
+        )
 
 
 def _infer_one_process(out: Derived, step: Step, gpus: int) -> None:
@@ -1081,6 +1145,10 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         _cli_module(out, step, cli)
     elif named is not None and step.program is not None:
         _launcher_program_unknown(out, step, step.program, named)
+    elif not for_lint and _ranks_run_a_script(step):
+        # `mpirun … bash deploy.sh`: the program is in a script the batch script does not hold
+        _unknown_program(out, step, step.program)
+        named = "a script"
     elif target is not None and (target.literal or for_lint):
         key = "module" if step.module is not None else "program"
         out.put(("launch", key), target.text, target.span, target.raw)

@@ -8,7 +8,10 @@ launch mode, so this only fires when `resources.tasks_per_node` is set by hand.
 In a script, `mpirun` run by the batch shell starts one rank a task too. When its counts are the
 tasks the job asks for (`mpirun -n 8 -npernode 4` on `--nodes=2 --ntasks-per-node=4`) and the GPUs
 are not (`--gpus=4`, 2 a node), the GPU request is the one count that differs: the finding is at
-it. A launcher count that differs from the tasks is JC804's.
+it. A launcher count that differs from the tasks is JC804's. Ranks that each run a script the
+text does not hold (`mpirun -np 2 apptainer exec IMG bash deploy.sh`) may each start a per-node
+launcher (torchrun on its node's GPUs): how many processes a node runs is not known, and no
+request is blamed.
 
 Bad:
 
