@@ -140,3 +140,30 @@ def test_mpirun_s_container_runner_is_no_program(tmp_path: Path, capsys: pytest.
     script.write_text(head + "mpirun -n 8 ./solver --steps 2\n")
     assert main(["import", str(script)]) == 0
     assert yaml.safe_load(capsys.readouterr().out)["launch"]["program"] == "./solver"
+
+
+def test_mpirun_s_shell_string_holds_the_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # pattern seen in: Lumi-supercomputer/ml-examples
+    # (mpirun singularity exec IMG bash -c 'cd …; python x.py')
+    script = tmp_path / "job.sh"
+    head = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        "#SBATCH --time=1:00:00\n"
+    )
+    script.write_text(
+        head + "mpirun singularity exec img.sif bash -c '\n  cd /work/cnn;\n"
+        "  python cnn.py --deepspeed_config ds.json'\n"
+    )
+    assert main(["import", str(script)]) == 0
+    spec = yaml.safe_load(capsys.readouterr().out)
+    launch = spec["launch"]
+    assert (launch["mode"], launch["program"], launch["workdir"]) == ("srun", "cnn.py", "/work/cnn")
+    assert launch["args"] == ["--deepspeed_config", "ds.json"]
+    # near misses: a string that starts a launcher of its own stays as written; a shell given a
+    # file runs a program the text does not show
+    script.write_text(head + "mpirun bash -c 'torchrun --nproc_per_node=4 train.py'\n")
+    assert main(["import", str(script)]) == 0
+    assert yaml.safe_load(capsys.readouterr().out)["launch"]["program"] == "bash"
+    script.write_text(head + "mpirun bash run.sh\n")
+    assert main(["import", str(script)]) == 0
+    assert "program" not in yaml.safe_load(capsys.readouterr().out)["launch"]

@@ -1050,6 +1050,8 @@ class Steps:
             k, _ = skip_wrappers(words, 0)
             if 0 < k < len(words):
                 words = words[k:]
+            if _dash_c_at(words, 0) and self.rank_shell(step, words):
+                return
         if module_flag:
             step.module = words[0]
         elif PYTHON.match(os.path.basename(words[0].text)) and not (
@@ -1071,6 +1073,25 @@ class Steps:
                 # `torchrun --no-python ./train_gpt2cu …`: the launcher runs it as it is
                 step.python = NO_INTERPRETER
         step.args = words[1:]
+
+    def rank_shell(self, step: Step, words: list[Word]) -> bool:
+        """`mpirun … singularity exec IMG bash -c 'cd dir; python train.py'`: each process mpirun
+        starts runs the shell's string, whose program is the step's, read as `srun bash -c` reads
+        it. Whether it was: a string that starts a launcher of its own (or nothing jobc reads) is
+        left as written, the shell for the program."""
+        sub = Step(
+            step.span, step.text, None, (), None, None, False, None, None, [], {}, False, False, step.line
+        )
+        self.inner_script(sub, words[2], step.span, [field(w) for w in words[4:]] if len(words) > 3 else None)
+        if sub.launcher is not None or (sub.program is None and sub.module is None and sub.code is None):
+            return False
+        step.python, step.program, step.module = sub.python, sub.program, sub.module
+        step.code, step.args = sub.code, sub.args
+        step.cwd, step.unknown_cwd = sub.cwd, sub.unknown_cwd
+        step.syncs, step.uv_sync = sub.syncs, sub.uv_sync
+        step.env += sub.env
+        step.inner += sub.inner
+        return True
 
 
 def _starts_python_or_launcher(words: list[Word], k: int) -> bool:
