@@ -41,3 +41,32 @@ def test_near_miss_a_step_that_does_not_size_itself_leaves_the_nodes_unknown(ste
     nodes, unknown = _nodes(step)
     assert nodes is None
     assert any(u.startswith("resources.nodes") for u in unknown)
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        # pattern seen in: boletteeh/MLOps train_ddp.slurm (torchrun from the batch shell, --ntasks=2)
+        "torchrun --nproc_per_node=2 train_ddp.py\n",
+        "python -m torch.distributed.run --nnodes=1 --nproc_per_node=2 train.py\n",
+    ],
+)
+def test_torchrun_of_one_node_in_the_batch_shell_runs_on_the_first_node(step: str) -> None:
+    nodes, unknown = _nodes(step)
+    assert nodes == 1
+    assert not any(u.startswith("resources.nodes") for u in unknown)
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "torchrun --nnodes=2 --nproc_per_node=2 train.py\n",  # waits for another node's torchrun
+        "torchrun --nnodes=$N --nproc_per_node=2 train.py\n",
+        "deepspeed --hostfile hosts train.py\n",  # reaches the other nodes itself
+        "srun python prep.py\ntorchrun --nproc_per_node=2 train.py\n",  # a step under srun besides
+    ],
+)
+def test_near_miss_a_batch_shell_step_that_may_reach_other_nodes_leaves_them_unknown(step: str) -> None:
+    nodes, unknown = _nodes(step)
+    assert nodes is None
+    assert any(u.startswith("resources.nodes") for u in unknown)

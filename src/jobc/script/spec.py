@@ -222,6 +222,13 @@ def _default_nodes(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
             f"the training step's srun {word.raw} (#SBATCH {total.text} without --nodes leaves the "
             "job's own nodes to Slurm)"
         )
+    elif total is not None and (one := _shell_runs_on_one(facts, step)) is not None:
+        at, said = one
+        out.put(("resources", "nodes"), 1, at, said)
+        out.sources[("resources", "nodes")] = (
+            f"the training step's {said} runs in the batch shell, on the job's first node only "
+            f"(#SBATCH {total.text} without --nodes leaves any other node to Slurm)"
+        )
     elif total is not None:
         out.unknown.append(
             f"resources.nodes: line {total.span.line} asks for {total.text} without --nodes: Slurm "
@@ -252,6 +259,26 @@ def _step_runs_on(step: Step | None) -> tuple[int, Word] | None:
         return (count, nodes) if count is not None and count >= 1 else None
     if total is not None and total.literal and _int(total.text, 1) == 1:
         return 1, total
+    return None
+
+
+def _shell_runs_on_one(facts: ScriptFacts, step: Step | None) -> tuple[Span, str] | None:
+    """The training step is torchrun the batch shell runs itself, with no other node's (no
+    `--nnodes`, whose default is 1, or `--nnodes=1`): it runs on the job's first node, whatever
+    else the allocation holds; where it is written and how. None for any other step (under srun,
+    a launcher that reaches other nodes itself, one a file jobc cannot read may start under srun)
+    or when another step runs under srun."""
+    if step is None or step.srun is not None or step.launcher is None or step.launcher.name != "torchrun":
+        return None
+    if step.sourced_from is not None or step.started_by is not None:
+        return None
+    if any(s.srun is not None for s in facts.steps):
+        return None
+    given = step.launcher.options.get("nnodes")
+    if given is None:
+        return step.launcher.span, "torchrun without --nnodes"
+    if given.literal and given.text == "1":
+        return given.span, f"torchrun {given.raw}"
     return None
 
 
