@@ -60,6 +60,19 @@ def _step(body: str) -> tuple[int | None, str]:
         ("srun ./launch_driver.sh &\nuntil srun --overlap -N1 -n1 [ -f started ]; do sleep 2; done\n", 6),
         # near miss: a program named like it is no check
         ("srun ./launch_driver.sh &\nsrun ./test_suite.sh\n", 7),
+        # a staging shell, then the program run through `python -c` code that imports the
+        # training module (pattern seen in: kutayeroglu/ijepa, MareNostrum 5)
+        (
+            "srun --ntasks-per-node=1 bash -c 'tar -xf d.tar -C $TMPDIR'\n"
+            'srun singularity exec img.sif python -u -c "\nfrom src.train import main\nmain(args={})\n"\n',
+            7,
+        ),
+        # near miss: code that checks the environment stays a helper beside the staging shell
+        (
+            "srun --ntasks-per-node=1 bash -c 'tar -xf d.tar -C $TMPDIR'\n"
+            'srun python -c "import torch; print(torch.cuda.device_count())"\n',
+            6,
+        ),
     ],
 )
 def test_the_training_step_is_the_one_that_trains(body: str, line: int) -> None:

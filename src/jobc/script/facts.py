@@ -375,14 +375,15 @@ def choose(steps: list[Step]) -> tuple[Step | None, str]:
     set-up steps of a script):
 
     1. a step that starts a launcher (torchrun, accelerate, deepspeed, …);
-    2. a Python program or module that srun starts;
+    2. a Python program or module that srun starts (or `python -c` code that imports a module whose
+       name says it trains: `from src.train import main; main(args)`);
     3. a Python program or module the batch shell starts itself, whose name says it trains
        (train, pretrain, finetune, sft, main, run);
     4. an srun step whose program is not written in the script (`srun ./run.sh`, `srun $CMD`);
     5. any other Python program or module the batch shell starts;
     6. a helper: a command from the helper list (`srun hostname`, `srun pkill python`,
        `nvidia-smi`), a service the program connects to (`srun ray start --block`, an inference
-       server started in the background: `vllm serve M &`), Python
+       server started in the background: `vllm serve M &`), other Python
        code given with `-c` (`python -c "import deepspeed"`), a program named for checking or
        preparing (`preflight_check.py`, a one-task `prepare_data.py`).
 
@@ -460,7 +461,7 @@ def _rank(step: Step) -> tuple[int, int, int]:
         # an executable whose name does not say it trains (`srun ray start …`): ranked as an srun
         # step whose program the script does not write, below a Python program that trains
         return (3 if srun else 1), says, srun
-    if step.program is not None or step.module is not None:
+    if step.program is not None or step.module is not None or (step.code is not None and says == 2):
         if srun:
             return 5, says, srun
         return (4 if says == 2 else 2), says, srun
@@ -477,7 +478,8 @@ def quick(step: Step) -> bool:
     `python -c` code, an environment check (`preflight_check.py`); not a data preparation, which
     may run for hours."""
     if step.launcher is not None or (step.module is None and step.program is None):
-        return step.launcher is None and (step.command in _HELPERS or step.code is not None)
+        checks = step.code is not None and not _code_trains(step)
+        return step.launcher is None and (step.command in _HELPERS or checks)
     target = step.program or step.module
     return target is not None and bool(_CHECK_PROGRAM.search(target.text.rsplit("/", 1)[-1].lower()))
 
@@ -489,7 +491,7 @@ _OTHER = lazy(r"eval|test|infer|predict|generat|bench|convert|export|plot|score|
 def _name_says(step: Step) -> int:
     target = step.module or step.program
     if target is None:
-        return 0
+        return 2 if _code_trains(step) else 0
     name = target.text.rsplit("/", 1)[-1].lower()
     if _TRAINS.search(name):
         return 2
@@ -607,6 +609,24 @@ def tool_module(name: str) -> bool:
     return name in _TOOL_MODULES
 
 
+def _code_trains(step: Step) -> bool:
+    """Code given with `python -c` that imports a module whose name says it trains (`from
+    src.train import main as app_main; app_main(args=params)`): the job's program, run through a
+    few lines of code, not a check (`python -c "import torch; print(torch.cuda.is_available())"`)."""
+    code = step.code
+    if code is None or step.launcher is not None or step.program is not None or step.module is not None:
+        return False
+    # (Python's parser is loaded only for a script that gives code with -c)
+    from jobc.script import pycode
+
+    text = code.text if code.literal else code.raw[1:-1] if code.raw[:1] in "'\"" else code.raw
+    for module in pycode.imported(text):
+        name = module.rsplit(".", 1)[-1].lower()
+        if not name.startswith("_") and _TRAINS.search(name):
+            return True
+    return False
+
+
 def _helper(step: Step) -> bool:
     """A step that prepares or inspects rather than trains: a command from the helper list, code
     given with `python -c`, a program named for checking the environment, or a single task
@@ -618,7 +638,13 @@ def _helper(step: Step) -> bool:
         and step.module is None
     ):
         return True
-    if step.code is not None and step.launcher is None and step.program is None and step.module is None:
+    if (
+        step.code is not None
+        and step.launcher is None
+        and step.program is None
+        and step.module is None
+        and not _code_trains(step)
+    ):
         return True
     if server(step):
         return True

@@ -95,3 +95,21 @@ def _in_string(text: str) -> list[CodeWord] | None:
     except ValueError:
         return None
     return _after_launcher([(w.replace(_HOLE, COMPUTED), _HOLE not in w) for w in words])
+
+
+def imported(code: str) -> list[str]:
+    """The modules the code imports, as written (`from src.train import main` gives `src.train`,
+    `from .train import x` gives `train`); none for code jobc cannot parse."""
+    if len(code) > 1 << 16:
+        return []
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.append(node.module)
+    return out
