@@ -4,8 +4,9 @@
 It gives the sandbox a file system of its own (fresh /tmp, /home, /run, /var/spool, an empty
 /etc/profile), names the host `node0`, starts the batch script as slurmd would (its own session,
 the job's environment, output to one file) and then plays the clock. Time passes only when every
-process of the job waits (none runnable, none in a system call that would wake it, their counters
-unchanged over a few polls): then the next event of the job's life comes — the `--signal`
+process of the job waits (no thread of any process runnable or in an uninterruptible wait, their
+states and counters unchanged over a few polls; a process sleeping for a while, or bash retrying
+a fork that failed, looks the same): then the next event of the job's life comes — the `--signal`
 warning (to the batch shell with `B:`, else to every task of every running step), then the time
 limit (SIGTERM to every process), then SIGKILL. When the batch shell ends, whatever it left
 running gets SIGTERM, then SIGKILL, as when a job completes. Each event is written to
