@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ from jobc.commands.import_ import render
 from jobc.lint.imported import imported
 from jobc.lint.scripts import lint_path
 from jobc.script.parse import read_bytes
+from jobc.script.writer import Unwritable
 
 CORPUS = sorted(Path(__file__).with_name("corpus").glob("*.sh"))
 FRAGMENTS = [
@@ -32,7 +34,14 @@ def _check(data: bytes, tmp: Path) -> None:
         assert finding.span.col >= 1
     facts = read_bytes(data, "job.sh")
     if facts.readable:
-        render(imported(facts), facts)
+        derived = imported(facts)
+        try:
+            render(derived, facts)
+        except Unwritable as exc:
+            # the import's own refusal of a value no spec can hold (bytes that are not UTF-8):
+            # `jobc import` says which value and writes nothing
+            said = str(exc)
+            assert said, "a refusal that names nothing"
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -51,6 +60,19 @@ def test_shell_fragments(parts: list[str], tmp_path: Path) -> None:
 def test_spliced_corpus_scripts(script: Path, cut: int, other: Path, at: int, tmp_path: Path) -> None:
     a, b = script.read_bytes(), other.read_bytes()
     _check(a[:cut] + b[at:], tmp_path)
+
+
+def test_a_spliced_script_whose_value_holds_bytes_that_are_not_utf8_is_refused_clearly(
+    tmp_path: Path,
+) -> None:
+    # found by the spliced-scripts property: accelerate_launcher_var.sh cut at byte 707, then
+    # bom.sh from its second byte, so an exported value holds the rest of a byte-order mark
+    corpus = Path(__file__).with_name("corpus")
+    data = (corpus / "accelerate_launcher_var.sh").read_bytes()[:707] + (corpus / "bom.sh").read_bytes()[1:]
+    facts = read_bytes(data, "job.sh")
+    with pytest.raises(Unwritable, match="holds bytes that are not UTF-8"):
+        render(imported(facts), facts)
+    _check(data, tmp_path)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
