@@ -778,3 +778,34 @@ def test_jc801_moves_a_line_below_a_misspelled_directive_jc813_repairs_in_the_sa
     moved = prove(plain, unsafe=False)
     assert moved.after.splitlines()[3:5] == ["#SBATCH -e late.err", ""]
     assert moved.differences == [], moved.differences
+
+
+def test_jc807_hands_the_signal_on_to_a_step_after_the_training_step() -> None:
+    # found by the fix-script fuzz target: the training step (a torchrun refused at once, here
+    # for an option it lacks) ends and the step after it runs when the warning comes; with B:
+    # that step in the foreground held the trap that hands the signal on until the time limit
+    text = HEAD + (
+        "#SBATCH --signal=USR2@240\ntrap 'scontrol requeue \"$SLURM_JOB_ID\"' USR2\n"
+        "srun torchrun --nnodes=2 --nprocs-per-node=8 train.py\n"
+        "srun python evaluate.py\n"
+    )
+    before = simulate(text, scenarios=("signal",))["signal"]
+    assert {p.signals for p in before.named("python") if "evaluate.py" in p.argv} == {("SIGUSR2",)}
+    proof = prove(text, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "srun python evaluate.py &\n" in proof.after
+    assert proof.differences == [], proof.differences
+
+
+def test_jc807_leaves_a_step_already_waited_for_in_the_background_as_it_is() -> None:
+    # the near miss: the step after the training step already runs with `&` and is waited for,
+    # so the trap runs when the warning comes and only B: and the hand-on are written
+    text = HEAD + (
+        "#SBATCH --signal=USR2@240\ntrap 'scontrol requeue \"$SLURM_JOB_ID\"' USR2\n"
+        "srun torchrun --nnodes=2 --nprocs-per-node=8 train.py &\nwait $!\n"
+        "srun python evaluate.py &\nwait $!\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert proof.after.count("jobc_step") == 0
+    assert proof.differences == [], proof.differences

@@ -82,8 +82,11 @@ _WAIT = (
 )
 
 
-def held(facts: ScriptFacts, trap_line: int) -> list[Step]:
-    """The steps after a trap (on `trap_line`) that hold it back: in the foreground, running work."""
+def held(facts: ScriptFacts, trap_line: int, *, after_main: bool = False) -> list[Step]:
+    """The steps after a trap (on `trap_line`) that hold it back: in the foreground, running work.
+    ``after_main``: also the steps that run work after the training step, which a fix that
+    takes the signal away from the steps must keep reaching: Slurm signalled whichever step ran
+    when the warning came, not only the training step."""
     main = facts.main_step
     out = []
     for step in facts.steps:
@@ -92,7 +95,7 @@ def held(facts: ScriptFacts, trap_line: int) -> list[Step]:
         if step is not main and (
             quick(step)
             or (step.launcher is None and step.program is None and step.module is None)
-            or (main is not None and step.line > main.line)
+            or (not after_main and main is not None and step.line > main.line)
         ):
             # a helper step (`srun uv sync`, `srun mkdir …`, a preflight check) ends by itself and
             # the trap runs after it, and a clean-up after the training step (`srun pkill`) runs

@@ -47,7 +47,8 @@ META = Meta(
 FIX = Repair(
     Applicability.SAFE,
     "adds `B:` to the `--signal` directive, so the signal goes to the batch shell that traps it, and "
-    "starts a step the trap would wait for with `&`, as JC802 does; with `B:` the steps no longer get "
+    "starts each step that runs work after the trap with `&` and waits for it, as JC802 does "
+    "(Slurm signalled whichever step ran when the warning came); with `B:` the steps no longer get "
     "the signal from Slurm, so a trap that does not hand it on (`kill -SIG …`) first sends it to "
     "them as Slurm did (`scancel --signal=SIG $SLURM_JOB_ID`)",
     "scripts",
@@ -109,8 +110,14 @@ def _fix(f: ScriptFacts, sent: signals.Sent) -> Fix | None:
         if handed is None:
             return None
         edits += handed
-    for step in held(f, min(lines)) if lines else ():
-        waiting = background(step, f.lines)
+    # every step that runs work after the trap, not only the training step: with B: Slurm no
+    # longer signals whichever of them runs when the warning comes, and a step in the foreground
+    # would hold the trap that hands the signal on until the time limit
+    later = held(f, min(lines), after_main=True) if lines else []
+    for step in later:
+        jobs = {s.line for s in f.steps if s.background and s.line > step.span.end_line}
+        jobs |= {s.line for s in later if s.line > step.span.end_line}
+        waiting = background(step, f.lines, jobs=jobs)
         if waiting is None:
             return None
         edits += waiting
