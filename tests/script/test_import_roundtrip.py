@@ -560,14 +560,14 @@ def test_a_hash_after_digits_and_a_dollar_that_ends_a_word_stay_in_the_word(tmp_
 
 
 def test_a_step_the_grammar_read_around_is_said(tmp_path: Path) -> None:
-    # the grammar cannot read `$<U+2003>` (bash passes `$` and the space as text): what the import
-    # read of the step may lack words, and the listing says so
+    # the grammar cannot read a word that starts `$%` (bash passes `$` and the `%` as text): what
+    # the import read of the step may lack words, and the listing says so
     script = (
         "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
-        "#SBATCH --time=01:00:00\nsrun python train.py --sep $\u2003 --lr 1\n"
+        "#SBATCH --time=01:00:00\nsrun python train.py --sep $%x --lr 1\n"
     ).encode()
     # near miss: a step the grammar reads whole
-    fine = script.replace("$\u2003".encode(), b"x")
+    fine = script.replace(b"$%x", b"x")
     said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "grammar cannot read")
     assert len(said) == 1
     assert "line 6: srun python train.py" in said[0]
@@ -1692,3 +1692,26 @@ def test_a_refused_training_step_beside_another_step_of_the_program_is_the_run_l
     fine = round_trip(script.replace(b" --rdzv_ed", b""), tmp_path / "fine")
     assert not any("the spec runs the program the rest of the line names" in line for line in fine.listed)
     assert fine.unlisted == [], fine.spec
+
+
+def test_a_dollar_before_a_byte_beyond_ascii_is_part_of_the_launcher_word(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 1701, input 7,853): `$` before a byte that starts no
+    # name is a `$` of the word to bash, so `-\xec$\xb1C-rdzv_endpoint=…` is one word torchrun
+    # refuses; the grammar ended the word at the `$`, and the listing showed a blank after it that
+    # the script does not have
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\n"
+        b"head_node=$(hostname)\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d "
+        b'-\xec$\xb1C-rdzv_endpoint="$head_node:29400" train.py\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    [refused] = [line for line in outcome.listed if "refuses" in line]
+    assert refused.startswith('#   line 6: torchrun -\\xec$\\xb1C-rdzv_endpoint="$head_node:29400" — ')
+    # near miss: `$` before an ASCII name starts an expansion, which the grammar reads as bash does
+    read = roundtrip.read_bytes(script.replace(b"$\xb1C", b"$C"), "job.sh", tmp_path)
+    [launcher] = [s.launcher for s in read.steps if s.launcher is not None]
+    assert any("$C-rdzv_endpoint" in w.raw for w in launcher.options.values())

@@ -55,6 +55,11 @@ def parse(raw: bytes) -> Any:
         # ends its command: bash ends the command at that line's end and joins the next line to
         # nothing, a command of its own; the grammar joined it to the command above
         raw = _LINE_START_CONTINUATION.sub(_unjoined, raw)
+    if b"$" in raw:
+        # a `$` before a byte beyond ASCII starts no expansion to bash (no name starts with one):
+        # it is a `$` of the word. The grammar ended the word there after some bytes (`-\xec$\xb1C`
+        # was two words where bash passes one): it is shown a word's byte
+        raw = _DOLLAR_BEYOND_ASCII.sub(b"\x01", raw)
     # a byte-order mark that starts the file is JC811's: the grammar skips it, as sbatch does not
     start = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
     if _UNICODE_SPACE.search(raw, start) is not None:
@@ -70,6 +75,8 @@ _LINE_START_CONTINUATION = lazy_bytes(rb"(\\*)\n\\(?=\r?\n)")
 _ESCAPED_BLANK = lazy_bytes(rb"(?<!\\)((?:\\\\)*)\\[ \t]")
 # a `#` after a digit, before what ends a word
 _DIGIT_HASH = lazy_bytes(rb"(?<=[0-9])#(?=[ \t\r\n;&|()<>]|\Z)")
+# a `$` before a byte beyond ASCII
+_DOLLAR_BEYOND_ASCII = lazy_bytes(rb"\$(?=[\x80-\xff])")
 # a `#` after a letter or an underscore
 _LETTER_HASH = lazy_bytes(rb"(?<=[A-Za-z_])#")
 
