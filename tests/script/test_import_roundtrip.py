@@ -563,9 +563,9 @@ def test_a_step_the_grammar_read_around_is_said(tmp_path: Path) -> None:
     # the grammar cannot read a word that starts `$%` (bash passes `$` and the `%` as text): what
     # the import read of the step may lack words, and the listing says so
     script = (
-        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
-        "#SBATCH --time=01:00:00\nsrun python train.py --sep $%x --lr 1\n"
-    ).encode()
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\n#SBATCH --ntasks-per-node=2\n"
+        b"#SBATCH --time=01:00:00\nsrun python train.py --sep $%x --lr 1\n"
+    )
     # near miss: a step the grammar reads whole
     fine = script.replace(b"$%x", b"x")
     said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "grammar cannot read")
