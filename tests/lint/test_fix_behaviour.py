@@ -809,3 +809,26 @@ def test_jc807_leaves_a_step_already_waited_for_in_the_background_as_it_is() -> 
     assert "JC807" in proof.fixed
     assert proof.after.count("jobc_step") == 0
     assert proof.differences == [], proof.differences
+
+
+def test_jc007_removes_no_marker_below_a_line_the_grammar_could_not_read(tmp_path: Path) -> None:
+    # found by the fix-script fuzz target (seed 2001, input 1,155): `"${` runs on over the lines
+    # below it to a `}`, so bash reads the marker lines there as text of the word (its `bad
+    # substitution` message quotes them); the grammar, lost after `"${`, took them for comments
+    # and the repair cut them out of the message
+    text = HEAD + (
+        'srun torchrun --nnodes="${# jobc: ignore[JC101]\n# jobc: ignore[JC101]\nSLURM_NNODES}" train.py\n'
+    )
+    proof = prove(text, unsafe=True)
+    assert "JC007" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    script = tmp_path / "job.sh"
+    script.write_text(text)
+    found = [f for f in lint_path(script).findings if f.code == "JC007"]
+    assert found
+    assert all(f.fix is None for f in found)
+    # near miss: the same marker below lines the grammar reads whole is a comment, and goes
+    near = HEAD + '# jobc: ignore[JC101]\nsrun torchrun --nnodes="${SLURM_NNODES}" train.py\n'
+    proof = prove(near, unsafe=True)
+    assert proof.fixed == ["JC007"]
+    assert proof.differences == [], proof.differences

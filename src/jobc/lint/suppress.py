@@ -23,6 +23,10 @@ class Suppression:
     codes: tuple[str, ...]
     targets: tuple[int, ...]  # lines it applies to
     used: set[str] = field(default_factory=set)
+    # in a batch script: the grammar read every line up to the marker, so the comment is one to
+    # bash too. After a line it could not read (`"${` run on over lines), the grammar may take a
+    # line of a word for a comment: the marker still suppresses, but nothing removes it
+    sure: bool = True
 
 
 def parse(text: str, *, shell: bool = False) -> list[Suppression]:
@@ -38,6 +42,7 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
     ends = [end for _, end in scalars] if scalars is not None else []
     out: list[Suppression] = []
     following: list[int] | None = None  # made at the first comment alone on its line
+    sure = True
     for number, line in enumerate(lines, 1):
         if "jobc:" not in line:
             continue
@@ -50,6 +55,7 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
                     tree = _bash_tree(text)
                 if not _bash_comment(tree, number - 1, line, hash_at):
                     continue  # a line of a string, a heredoc or a continued command: text, not a comment
+                sure = not tree.has_error or _read_before(tree, number - 1)
         elif scalars is None:
             hash_at = _comment_start(line)
         else:
@@ -64,7 +70,9 @@ def parse(text: str, *, shell: bool = False) -> list[Suppression]:
         if alone and following is None:
             following = _next_content_lines(lines)
         targets = (number, following[number]) if alone and following is not None else (number,)
-        out.append(Suppression(number, match.start() + 1, match.end() - match.start(), codes, targets))
+        found = Suppression(number, match.start() + 1, match.end() - match.start(), codes, targets)
+        found.sure = sure
+        out.append(found)
     return out
 
 
@@ -75,6 +83,8 @@ def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: boo
     None in a batch script another interpreter runs (`#!/usr/bin/env python3`): what is a comment
     there, and what a string, is that language's business, not bash's."""
     if shell and lines and not _bash_body(lines[0]):
+        return None
+    if not sup.sure:
         return None
     if not 1 <= sup.line <= len(lines):
         return None
@@ -203,6 +213,20 @@ def _bash_comment(root: Any, row: int, line: str, at: int) -> bool:
     col = len(line[:at].encode("utf-8", "surrogateescape"))
     node = root.descendant_for_point_range((row, col), (row, col + 1))
     return node is not None and node.type == "comment" and node.start_point == (row, col)
+
+
+def _read_before(root: Any, row: int) -> bool:
+    """Whether the grammar read every line before ``row`` (0-based) without an error: no part of
+    the tree it could not read starts there."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.start_point[0] >= row or not node.has_error:
+            continue
+        if node.is_error or node.is_missing:
+            return False
+        stack.extend(node.children)
+    return True
 
 
 def _shell_comment_start(line: str) -> int:
