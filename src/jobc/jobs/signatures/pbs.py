@@ -235,4 +235,21 @@ SIGNATURES: tuple[Signature, ...] = (
         "strsignal() text; `, and core dumped` when it dumped core)",
         ("what", "signal"),
     ),
+    Signature(
+        "B613",
+        "lsf-exit-code",
+        "exit_code",
+        "cause",
+        ("Exited with exit code ",),
+        re.compile(r"(?P<what>Exited with exit code (?P<exit_code>[0-9]{1,9}))\."),
+        "LSF's job report (its mail, the output file of `bsub -o`, `bhist -l`) saying the job's "
+        "program exited with a non-zero code (a shell's 128 + N when a signal ended it: 143 is "
+        "SIGTERM); a cause only when nothing else in the log explains the end",
+        "Subject: Job 553066: <train> in cluster <cluster5> Exited\nExited with exit code 143.",
+        "Successfully completed.",
+        "IBM Spectrum LSF (the job report: `Exited with exit code %d.`; `bhist -l`: `Exited with exit "
+        "code %d. The CPU time used is …`)",
+        ("what", "exit_code"),
+        report=True,
+    ),
 )
