@@ -120,6 +120,10 @@ from jobc.jobs.signatures import PREFILTER
             None,
             {},
         ),
+        # click's `Aborted!` is a command it stopped (a Ctrl-C, a SIGTERM): no SIGABRT; the shell's
+        # `Aborted` of a process that abort() ended is one
+        ("Aborted!", None, {}),
+        ("line 14: 94460 Aborted                 python main.py", "signal", {"signal": "SIGABRT"}),
         ("ValueError: bad sample in shard 17", None, {}),
         # Slurm's commands that cannot reach the controller, a launcher's lost node or job
         ("sinfo: fatal: Could not establish a configuration source", "slurm_refused", {}),

@@ -9,6 +9,7 @@ from jobc.jobs.normalize import (
     clean,
     continues,
     is_rule,
+    outside_banners,
     split_flat_table,
     split_records,
     weak_wrap_width,
@@ -85,6 +86,32 @@ def test_a_rule_is_no_wrapping_width_and_never_cut() -> None:
     assert wrap_width([rule, text, rule, rule, "to launch so we are aborting."]) is None
     assert is_rule(rule)
     assert not is_rule(text)
+
+
+ORTE_HELP = [
+    "-" * 74,
+    "An ORTE daemon has unexpectedly failed after launch and before",
+    "communicating back to mpirun. This could be caused by a number",
+    "of factors, including an inability to create a connection back",
+    "to mpirun due to a lack of common network interfaces and/or no",
+    "route found between them. Please check network connectivity",
+    "(including firewalls and network routing requirements).",
+    "-" * 74,
+]
+
+
+def test_a_help_text_between_banners_says_nothing_of_a_wrapping_width() -> None:
+    # Open MPI's help text is wrapped by its writer at about 62 characters: four lines of one
+    # length, read as a terminal's width, joined "before" and "communicating" into one word
+    lines = ["Starting training on 2 nodes at 10:00", *ORTE_HELP, "srun: error: node12: task 0: Exited"]
+    assert wrap_width(lines) == 62  # what the lines alone look like
+    assert wrap_width(outside_banners(lines)) is None
+    assert weak_wrap_width(outside_banners(lines)) is None
+    # near miss: a lone rule hides nothing, and lines cut by a terminal outside banners still are
+    words = ("loading checkpoint shards", "building the data loader", "NCCL INFO Channel 00", "step time")
+    cut = [f"[node{i}] {w} ".ljust(100, "x") for i, w in enumerate(words)]
+    assert outside_banners(["-" * 74, *cut]) == ["-" * 74, *cut]
+    assert wrap_width(outside_banners([*cut, *ORTE_HELP])) == len(cut[0])
 
 
 def test_one_line_repeated_is_no_wrapping_width() -> None:

@@ -84,7 +84,7 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("cancel")
     if f.cls == "host_oom":
         k.add("host_oom")
-    if f.cls == "rendezvous":
+    if f.cls == "rendezvous" and f.code not in LAUNCH_WIREUP:
         k.add("rendezvous")
     if f.cls == "collective_timeout":
         k.add("timeout")
@@ -109,6 +109,11 @@ def _kinds(f: Finding) -> frozenset[str]:
         k.add("step_end" if "." in f.job else "job_end")
     return frozenset(k)
 
+
+#: mpirun's word that a daemon it started never connected back (L241): the launch failed there,
+#: before any rank ran, so it explains srun's reports of those daemons' ends (the tasks srun ran
+#: were the daemons), not the other way round as for the ranks' lost rendezvous store.
+LAUNCH_WIREUP = frozenset({"L241"})
 
 #: Signatures of a process saying it received a signal from outside (Lightning's `Received
 #: SIGTERM`, torchrun's agent's SignalException): what that process does after is its teardown.

@@ -337,10 +337,12 @@ class Scanner(Facts):
             self.rank_node.setdefault(rank, node)
             if len(self.nodes_seen) < 4096:
                 self.nodes_seen.add(node)
-        self.wrap = normalize.wrap_width(t for _, t in sample)
+        # (Open MPI's help text, wrapped by its writer, says nothing of a terminal's width)
+        texts = normalize.outside_banners([t for _, t in sample])
+        self.wrap = normalize.wrap_width(texts)
         self.weak = self.wrap is None
         if self.wrap is None:
-            self.wrap = normalize.weak_wrap_width(t for _, t in sample)
+            self.wrap = normalize.weak_wrap_width(texts)
         if normalize.lsf_layout([t for _, t in sample]) and self.wrap in (None, normalize.LSF_WIDTH):
             self.wrap, self.weak, self.hanging = normalize.LSF_WIDTH, False, True
 

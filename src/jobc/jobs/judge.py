@@ -567,6 +567,10 @@ _EXIT_OF: dict[str, tuple[int, ...]] = {
 _EXIT_OF_CLASS: dict[str, tuple[int, ...]] = {"missing_program": (2, 13, 127), "host_oom": (137, -9)}
 
 
+#: First causes whose srun tasks were a launcher's own processes, not ranks: mpirun's daemons
+#: (orted), started by srun, one per node; which of them failed, the message does not say.
+_LAUNCHER_TASKS = frozenset({"orte-daemon-failed-to-report"})
+
 #: Reports that name the first process that failed, by its rank.
 _FIRST_FAILED = frozenset({"torchrun-root-cause", "mpirun-first-nonzero-exit"})
 
@@ -585,6 +589,8 @@ def _place_unlabelled(findings: list[Finding]) -> None:
         return
     first = causes[0]
     if first.rank is not None or first.task is not None or first.local_rank is not None:
+        return
+    if first.kind in _LAUNCHER_TASKS:
         return
     codes = _EXIT_OF.get(first.kind) or _EXIT_OF_CLASS.get(first.cls, (1,))
     ones = [f for f in findings if f.report and f.exit_code in codes]

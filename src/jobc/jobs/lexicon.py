@@ -320,8 +320,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bSIG(?:KILL|TERM|SEGV|ABRT|BUS|INT|FPE|ILL|HUP|USR1|USR2)\b|got signal:? ?[0-9]{1,3}|"
             r"received signal|[Ss]ignal:? ?[0-9]{1,3}\b|WTERMSIG [0-9]{1,3}|Segmentation fault|segfault at|"
             # (`Aborted by PBS Server` is who ended a job, no SIGABRT; glog's `*** Aborted at T (unix
-            # time)` heads a crash whose signal the next line names: G311's)
-            r"core dumped|\bAborted\b(?! by\b| at [0-9])|KeyboardInterrupt|\bKilled\b|\bTerminated\b"
+            # time)` heads a crash whose signal the next line names: G311's; `Aborted!` is click's
+            # word for a command it stopped, on a Ctrl-C or the SIGTERM that follows it)
+            r"core dumped|\bAborted\b(?!!| by\b| at [0-9])|KeyboardInterrupt|\bKilled\b|\bTerminated\b"
         ),
     ),
     # the program's own mistake, said by the message of an exception whose type line was lost
@@ -341,7 +342,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _SIGNAL_NAME = re.compile(r"\b(SIG[A-Z12]{3,6})\b")
 _SIGNAL_NUMBER = re.compile(r"(?:got signal|[Ss]ignal|WTERMSIG):? ?([0-9]{1,3})\b")
 _SIGNAL_WORD = re.compile(
-    r"Segmentation fault|segfault|Aborted(?! by\b| at [0-9])|Killed|Terminated|KeyboardInterrupt|core dumped"
+    r"Segmentation fault|segfault|Aborted(?!!| by\b| at [0-9])|Killed|Terminated|KeyboardInterrupt|"
+    r"core dumped"
 )
 _EXIT_NUMBER = re.compile(r"(?:code|status|WEXITSTATUS):? ?(-?[0-9]{1,4})\b")
 

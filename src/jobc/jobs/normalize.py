@@ -98,6 +98,23 @@ def is_rule(text: str) -> bool:
     return text.strip(text[:1]) == ""
 
 
+#: Open MPI's help text sits between two rules of dashes, a few lines apart, wrapped by the hand
+#: that wrote it (at about 62 characters): its lines end at one length as a terminal's cut lines
+#: do, though no line was cut.
+BANNER_LINES = 40
+
+
+def outside_banners(lines: Sequence[str]) -> list[str]:
+    """The lines that are not inside a banner (a rule of dashes, at most `BANNER_LINES` lines, a
+    rule of dashes): what a wrapping width is read from. A lone rule (a separator) hides nothing."""
+    rules = [i for i, text in enumerate(lines) if len(text) >= 20 and text[0] == "-" and is_rule(text)]
+    hidden: set[int] = set()
+    for start, end in pairwise(rules):
+        if end - start <= BANNER_LINES and start not in hidden:
+            hidden.update(range(start, end + 1))
+    return [text for i, text in enumerate(lines) if i not in hidden]
+
+
 #: LSF's `bhist -l` and `bjobs -l` write a record over lines of 79 characters, each line after the
 #: first under an indent of 21 spaces (the width of its `Tue Jul 30 21:43:41: ` time), cutting
 #: words where the width falls (`… The CPU time us` / `                     ed is 0.0 seconds;`).

@@ -785,6 +785,29 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L241",
+        "orte-daemon-failed-to-report",
+        "rendezvous",
+        "cause",
+        ("daemon has unexpectedly failed after launch",),
+        re.compile(
+            r"(?P<what>(?P<launcher>ORTE|PRTE|PRRTE) daemon has unexpectedly failed after launch) and before"
+        ),
+        "Open MPI's mpirun (ORTE; PRRTE in Open MPI 5) aborting a launch because a daemon it started on "
+        "a node never connected back to it: most often no network route or interface the two share, "
+        "or a firewall, so no rank ran; the message names no node and no status",
+        "--------------------------------------------------------------------------\n"
+        "An ORTE daemon has unexpectedly failed after launch and before\n"
+        "communicating back to mpirun. This could be caused by a number\n"
+        "of factors, including an inability to create a connection back\n"
+        "to mpirun due to a lack of common network interfaces and/or no\n"
+        "route found between them.",
+        "An ORTE daemon was launched on node n12 and reported back to mpirun",
+        "Open MPI (its runtime's help text for a daemon that failed after launch and before "
+        "communicating back to mpirun; the text, wrapped as here, is the same in 1.8 to 4.1)",
+        ("what", "launcher"),
+    ),
+    Signature(
         "L240",
         "enroot-exec-failed",
         "missing_program",
