@@ -139,7 +139,8 @@ def parse_bytes(raw: bytes, name: str) -> Source:
             )
         )
         return src
-    directive = _YAML_DIRECTIVE.search(text)
+    # a search from every line's start: asked only of a text that holds the directive's name
+    directive = _YAML_DIRECTIVE.search(text) if "%YAML" in text else None
     if directive is not None and directive.group(1) != "1.2":
         # A `%YAML 1.1` directive switches the parser to 1.1: `time: 12:00:00` would silently
         # become 43200 minutes and `yes` a boolean. jobc reads specs as YAML 1.2 only.

@@ -15,7 +15,7 @@ URL-password check runs on the text before each `@` once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 
 from jobc.tables._later import later as _later
@@ -277,6 +277,12 @@ def shape(text: str) -> str | None:
     for found in _shapes(text):
         return found.reason
     return None
+
+
+def shapeless(texts: Iterable[str]) -> bool:
+    """Whether `shape` finds nothing in any of ``texts``: one search of them all, joined by line
+    breaks, which no literal start of a shape holds (a spec's JC702 asks it of its every string)."""
+    return _SHAPE_NEEDLES.search("\n".join(texts)) is None
 
 
 def shapes(text: str) -> list[Secret]:

@@ -87,6 +87,8 @@ def _name(path: DataPath) -> str:
 
 
 def _problem(text: str) -> str | None:
+    if "$" not in text and "`" not in text and not text.startswith("~"):
+        return None  # no expansion and no `~`: most values
     substring = _SUBSTRING.search(text)
     if substring:
         var, offset = substring.groups()

@@ -50,7 +50,16 @@ from jobc.core.diagnostics import DataPath, Hit, Severity, Span
 from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.spec.context import Context
-from jobc.tables.secrets import HASHLIKE_NAME, HEX40, flag_values, in_line, literal, secret_name, shape
+from jobc.tables.secrets import (
+    HASHLIKE_NAME,
+    HEX40,
+    flag_values,
+    in_line,
+    literal,
+    secret_name,
+    shape,
+    shapeless,
+)
 
 META = Meta(
     code="JC702",
@@ -69,9 +78,10 @@ def _env(ctx: Context) -> Iterator[Hit]:
     spec = ctx.spec
     for section, mapping in ((("fabric", "env"), spec.fabric.env), (("env",), spec.env)):
         where = ".".join(section)
-        for name, value in mapping.items():
-            text = str(value)
-            found = shape(text)
+        texts = [str(value) for value in mapping.values()]
+        shaped = not shapeless(texts)
+        for (name, value), text in zip(mapping.items(), texts, strict=True):
+            found = shape(text) if shaped else None
             if found is None and secret_name(name) and literal(value):
                 found = "a literal value"
             if found is None and HEX40.search(text) and not HASHLIKE_NAME.search(name):
@@ -99,6 +109,8 @@ def _args(ctx: Context) -> Iterator[Hit]:
                 f"launch.args[{i}] passes a literal secret{_prefix(value)} to {flag}: {_LEAKS}; list "
                 "the variable the program reads under secrets: instead",
             )
+    if shapeless(words):
+        return
     for i, word in enumerate(words):
         found = shape(word)
         if found and i not in flagged:
@@ -130,6 +142,8 @@ def check(ctx: Context) -> Iterator[Hit]:
     for each in (*_env(ctx), *_args(ctx), *_setup(ctx)):
         reported.add(each.path)
         yield each
+    if shapeless(text for _, text in ctx.strings):
+        return  # no string holds a shape: most specs
     for path, text in ctx.strings:
         if path in reported or path[:1] == ("env",) or path[:2] in _CHECKED:
             continue

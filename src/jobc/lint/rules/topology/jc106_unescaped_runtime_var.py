@@ -324,6 +324,8 @@ def _expansions(text: str, *, shell: bool = False) -> list[str]:
     """Runtime variables the `$` expansions of ``text`` read; with ``shell``, only those bash
     expands (outside single quotes, not escaped). One pass: a `$((…))` is skipped whole once
     read, and its end is looked up, so no part of the text is scanned twice."""
+    if "$" not in text:
+        return []  # every expansion starts at a `$`: most values hold none
     found: list[str] = []
     closes: list[int] | None = None
     single = double = False
