@@ -685,20 +685,18 @@ def _requirements(run: Run, ctx: Context) -> bool:
                 Hit(where, f"{where[0]}.gpu {key!r} is not in the GPU catalogue ({', '.join(gpus())}){hint}"),
             )
             ok = False
-    from jobc.spec.interpolate import InterpolationError, fields, has_stray_brace, references, resolve
-    from jobc.spec.interpolate import lookup as _lookup
+    from jobc.spec.interpolate import fields, has_stray_brace, reference_problem, references, resolve
 
-    values, unrendered = resolve(ctx)
+    _, unrendered = resolve(ctx)
     for data_path, message in unrendered:
         run.emit("JC008", Hit(data_path, message))
     for data_path, text in fields(ctx.data):
         if "{" not in text and "}" not in text:
             continue  # no reference and no stray brace: most of a spec's strings
         for ref in references(text):
-            try:
-                _lookup(values, ref)
-            except InterpolationError as exc:
-                run.emit("JC008", Hit(data_path, str(exc)))
+            problem = reference_problem(ctx, ref)
+            if problem is not None:
+                run.emit("JC008", Hit(data_path, problem))
         if has_stray_brace(text):
             run.emit(
                 "JC008",

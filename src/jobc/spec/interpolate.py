@@ -91,8 +91,38 @@ def lookup(values: dict[str, Any], ref: str) -> str:
     return str(node)
 
 
-def render(text: str, values: dict[str, Any], limit: int = MAX_VALUE) -> str:
-    """``text`` with its references replaced; InterpolationError past ``limit`` characters."""
+Targets = dict[str, "tuple[str | int, ...] | InterpolationError"]
+
+
+def _where(values: dict[str, Any], ref: str, memo: Targets) -> tuple[str | int, ...] | InterpolationError:
+    """`target`, or the error it raises, worked out once per reference in `memo`: the path a
+    reference names depends on which values exist, which rendering never changes."""
+    found = memo.get(ref)
+    if found is None:
+        try:
+            found = target(values, ref)
+        except InterpolationError as exc:
+            found = exc
+        memo[ref] = found
+    return found
+
+
+def _text(values: dict[str, Any], ref: str, memo: Targets) -> str:
+    """`lookup`, through the targets worked out in `memo`."""
+    found = _where(values, ref, memo)
+    if isinstance(found, InterpolationError):
+        raise InterpolationError(str(found))
+    node: Any = values
+    for part in found:
+        node = node[part]
+    if isinstance(node, bool):
+        return "true" if node else "false"
+    return str(node)
+
+
+def render(text: str, values: dict[str, Any], limit: int = MAX_VALUE, memo: Targets | None = None) -> str:
+    """``text`` with its references replaced; InterpolationError past ``limit`` characters.
+    `memo`: the targets of references worked out for these values so far (`_where`)."""
     size = 0
 
     def sub(match: re.Match[str]) -> str:
@@ -104,8 +134,10 @@ def render(text: str, values: dict[str, Any], limit: int = MAX_VALUE) -> str:
             out = "}"
         elif match.group(1) is None:  # ${NAME}: literal shell syntax
             out = token
-        else:
+        elif memo is None:
             out = lookup(values, match.group(1).strip())
+        else:
+            out = _text(values, match.group(1).strip(), memo)
         size += len(out)
         if size > limit:
             raise TooLong(f"interpolation makes this value longer than {limit:,} characters")
@@ -184,8 +216,22 @@ def resolve(ctx: Context) -> tuple[dict[str, Any], list[tuple[tuple[str | int, .
         "interpolation"
     )
     if found is None:
-        found = ctx.facts["interpolation"] = _resolve(_values(ctx))
+        found = ctx.facts["interpolation"] = _resolve(_values(ctx), _targets(ctx))
     return found
+
+
+def _targets(ctx: Context) -> Targets:
+    memo: Targets | None = ctx.facts.get("interpolation.targets")
+    if memo is None:
+        memo = ctx.facts["interpolation.targets"] = {}
+    return memo
+
+
+def reference_problem(ctx: Context, ref: str) -> str | None:
+    """Why a reference in one of the spec's values renders nothing (`lookup`'s error), or None."""
+    values = resolve(ctx)[0]
+    found = _where(values, ref, _targets(ctx))
+    return str(found) if isinstance(found, InterpolationError) else None
 
 
 def _values(ctx: Context) -> dict[str, Any]:
@@ -207,7 +253,9 @@ def sweep_marker(name: str) -> str:
     return f"@@jobc-sweep-{name}@@"
 
 
-def _resolve(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[tuple[str | int, ...], str]]]:
+def _resolve(
+    values: dict[str, Any], memo: Targets
+) -> tuple[dict[str, Any], list[tuple[tuple[str | int, ...], str]]]:
     """Render the interpolated strings themselves, so a reference to one gets its final text.
 
     `checkpoints: /ckpt/{name}` referenced as `{storage.checkpoints}` must give `/ckpt/job`,
@@ -223,9 +271,8 @@ def _resolve(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[tuple[s
     for path, text in templates.items():
         deps = set()
         for ref in references(text):
-            try:
-                dep = target(values, ref)
-            except InterpolationError:
+            dep = _where(values, ref, memo)
+            if isinstance(dep, InterpolationError):
                 continue  # reported by lint at the value; it renders as written
             if dep in templates:
                 deps.add(dep)
@@ -246,7 +293,7 @@ def _resolve(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[tuple[s
             rendered = text
         else:
             try:
-                rendered = render(text, values, min(MAX_VALUE, max(budget, 0)))
+                rendered = render(text, values, min(MAX_VALUE, max(budget, 0)), memo)
             except TooLong as exc:
                 message = str(exc)
                 if budget < MAX_VALUE:

@@ -93,6 +93,15 @@ _CHECKED = {
 }
 
 
+# every field some check of a kind of file needs, and the checks chosen for each combination of
+# them written or not: the specs of a repository write a few such combinations
+_READ_PATHS = {
+    kind: tuple(sorted({path for _, reads, _, _ in rows for path in reads}))
+    for kind, rows in _CHECKED.items()
+}
+_CHOSEN: dict[tuple[Any, ...], tuple[tuple[str, Check], ...]] = {}
+
+
 def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
     """The checks a file of this kind ("spec" or "script") meets, in code order, each rule's module
     imported as it comes. A rule that needs `--live` runs only with it; a spec check that reads
@@ -102,6 +111,19 @@ def checks(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
     its spec check (`SCRIPTS = True`); a `check_script` of its own reads the script's facts as
     well, so it always runs, unless it names the script facts it needs (`FACTS`) and the script
     has none of them (no trap, no `exec`, no `\r\n`)."""
+    if live or ctx.facts.get("script") is not None:
+        return _choose(ctx, kind, live)
+    data = ctx.data
+    key = (kind, *[_written(data, path) for path in _READ_PATHS.get(kind, ())])
+    found = _CHOSEN.get(key)
+    if found is None:
+        if len(_CHOSEN) >= 256:
+            _CHOSEN.clear()
+        found = _CHOSEN[key] = tuple(_choose(ctx, kind, live))
+    return iter(found)
+
+
+def _choose(ctx: Context, kind: str, live: bool) -> Iterator[tuple[str, Check]]:
     data = ctx.data
     written: dict[tuple[str, ...], bool] = {}  # of this file's data: rules share their READS
     script = ctx.facts.get("script")
