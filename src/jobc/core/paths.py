@@ -23,6 +23,14 @@ def plain(path: PathArg) -> str:
     """`str(PurePosixPath(path))`: empty and `.` components and repeated and trailing slashes
     dropped; a path that starts with exactly two slashes keeps them, as POSIX allows."""
     text = os.fspath(path)
+    if (
+        "//" not in text
+        and "/./" not in text
+        and not text.startswith("./")
+        and not text.endswith(("/", "/."))
+        and text not in ("", ".")
+    ):
+        return text  # no empty or `.` component, no trailing slash: already as pathlib writes it
     if text.startswith("/"):
         root = "//" if text.startswith("//") and not text.startswith("///") else "/"
     else:

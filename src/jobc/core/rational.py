@@ -216,11 +216,12 @@ class Fraction:
         return self._compare(other, lambda a, b: a >= b)
 
 
+_BUILTIN = (int, float)  # a tuple: a union here would be made at every call
+
+
 def _rational(value: object) -> bool:
     """A rational number that is not an int: this class, or the standard library's."""
-    return (
-        not isinstance(value, int | float) and hasattr(value, "numerator") and hasattr(value, "denominator")
-    )
+    return not isinstance(value, _BUILTIN) and hasattr(value, "numerator") and hasattr(value, "denominator")
 
 
 def _div(an: int, ad: int, bn: int, bd: int) -> tuple[int, int]:

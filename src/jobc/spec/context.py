@@ -176,16 +176,21 @@ def _uv_project(spec_dir: str, workdir: str | None) -> bool | None:
 
 def _strings(data: Any) -> list[tuple[DataPath, str]]:
     out: list[tuple[DataPath, str]] = []
-    stack: list[tuple[DataPath, Any]] = [((), data)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        path, node = pop()
-        if isinstance(node, str):
-            out.append((path, node))
-        elif isinstance(node, dict):
-            for key, value in reversed(node.items()):
-                push(((*path, key), value))
-        elif isinstance(node, list):
-            for index in range(len(node) - 1, -1, -1):
-                push(((*path, index), node[index]))
+    if isinstance(data, str):
+        out.append(((), data))
+    elif isinstance(data, dict | list):
+        _walk(data, (), out)
     return out
+
+
+_COLLECTIONS = (dict, list)  # a tuple: `dict | list` would make a union object at every call
+
+
+def _walk(node: dict[str, Any] | list[Any], path: DataPath, out: list[tuple[DataPath, str]]) -> None:
+    """The strings below one mapping or list, depth first; a path is made only for a string or a
+    collection (most of a spec's other values are numbers and booleans)."""
+    for key, value in node.items() if isinstance(node, dict) else enumerate(node):
+        if isinstance(value, str):
+            out.append(((*path, key), value))
+        elif isinstance(value, _COLLECTIONS):
+            _walk(value, (*path, key), out)

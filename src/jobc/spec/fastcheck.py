@@ -83,11 +83,15 @@ class _Definitions(dict[str, "Check"]):
         return check
 
 
+# a tuple: `int | float` in a check would make a union object at every call
+_NUMBER = (int, float)
+
+
 def _type_check(name: str) -> Check:
     if name == "integer":
         return lambda v: isinstance(v, int) and not isinstance(v, bool)
     if name == "number":
-        return lambda v: isinstance(v, int | float) and not isinstance(v, bool)
+        return lambda v: isinstance(v, _NUMBER) and not isinstance(v, bool)
     if name == "string":
         return lambda v: isinstance(v, str)
     if name == "boolean":
@@ -231,7 +235,7 @@ def _never(value: Any) -> bool:
 
 def _bound_check(key: str, limit: float) -> Check:
     def check(value: Any) -> bool:
-        return not isinstance(value, int | float) or isinstance(value, bool) or _bound(key, value, limit)
+        return not isinstance(value, _NUMBER) or isinstance(value, bool) or _bound(key, value, limit)
 
     return check
 

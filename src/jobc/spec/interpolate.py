@@ -54,6 +54,9 @@ def _index(part: str) -> int | None:
     return ascii_int(part)
 
 
+_SECTION = (dict, list)  # a tuple: `dict | list` here would make a union object at every call
+
+
 def target(values: dict[str, Any], ref: str) -> tuple[str | int, ...]:
     """The data path a reference names, or InterpolationError saying why it names none."""
     if not _REF.match(ref):
@@ -76,7 +79,7 @@ def target(values: dict[str, Any], ref: str) -> tuple[str | int, ...]:
             raise InterpolationError(f"{{{ref}}} names no spec value")
     if node is None:
         raise InterpolationError(f"{{{ref}}} is not set in this spec")
-    if isinstance(node, dict | list):
+    if isinstance(node, _SECTION):
         raise InterpolationError(f"{{{ref}}} is a section, not a value")
     return tuple(path)
 

@@ -230,9 +230,12 @@ def secret_name(name: str) -> bool:
     return last not in _POINTERS and any(p in _STRONG_WORDS for p in parts)
 
 
+_SCALAR = (str, int, float)  # a tuple: a union here would be made at every call
+
+
 def literal(value: Any) -> bool:
     """Whether ``value`` is written out, rather than a path, a reference or a switch."""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
+    if isinstance(value, bool) or not isinstance(value, _SCALAR):
         return False
     text = str(value).strip().strip("'\"")  # a number is a literal too: DB_PASSWORD: 123456
     if text.lower() in _NOT_SECRET_VALUES or text in _PUBLISHED_DEFAULTS or "$" in text:
