@@ -5,7 +5,7 @@ from __future__ import annotations
 from math import ceil
 
 from jobc.core.rational import Fraction
-from jobc.core.record import record
+from jobc.core.record import field, record
 from jobc.memory import activations as act
 from jobc.memory import states
 from jobc.memory.params import ParamCounts, count, one_expert
@@ -14,6 +14,7 @@ from jobc.memory.shape import ModelShape
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Literal
 
     Kind = Literal["training", "inference", "convert"]
@@ -61,10 +62,16 @@ class Estimate:
     overhead: int
     phase: str  # when the peak happens
     stage_totals: tuple[int, ...]
-    assumptions: tuple[str, ...] = ()
+    # what the estimate assumes, in sentences (`assumptions`), written when asked: `jobc plan`
+    # prints them, and lint, which asks for an estimate of every spec with a model, never does
+    notes: Callable[[], tuple[str, ...]] | None = field(default=None, compare=False)
     # parts the estimate could not count, and the spec field that would let it
     uncounted: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
+
+    @property
+    def assumptions(self) -> tuple[str, ...]:
+        return () if self.notes is None else self.notes()
 
     @property
     def complete(self) -> bool:
@@ -109,7 +116,10 @@ def estimate(shape: ModelShape, sizes: Sizes, job: Job) -> Estimate:
     results = [_stage(shape, counts, sizes, job, rank) for rank in ranks]
     best = max(results, key=lambda e: (e.total, -e.stage))
     totals = tuple(e.total for e in results)
-    notes = tuple(_assumptions(shape, counts, sizes, job, best))
+
+    def notes() -> tuple[str, ...]:
+        return tuple(_assumptions(shape, counts, sizes, job, best))
+
     uncounted: tuple[str, ...] = ()
     if job.seq_length is None and job.kind != "convert":
         uncounted = ("activations",) if job.kind == "training" else ("activations", "KV cache")
@@ -125,7 +135,7 @@ def estimate(shape: ModelShape, sizes: Sizes, job: Job) -> Estimate:
         overhead=best.overhead,
         phase=best.phase,
         stage_totals=totals,
-        assumptions=notes,
+        notes=notes,
         uncounted=uncounted,
         needs=("workload.seq_length",) if uncounted else (),
     )

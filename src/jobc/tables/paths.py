@@ -66,6 +66,8 @@ def normalise(path: str) -> str:
     """Absolute paths with `.`, `..` and repeated slashes folded; other text unchanged."""
     if not path.startswith("/"):
         return path
+    if "//" not in path and "/." not in path and not path.endswith("/"):
+        return path  # nothing to fold: most paths a spec writes
     out = posixpath.normpath(path)
     return "/" + out.lstrip("/")
 
@@ -93,6 +95,8 @@ def node_local(path: str) -> str | None:
 
 
 def _local_variable(path: str) -> str | None:
+    if not path.startswith("$"):
+        return None
     for name in NODE_LOCAL_VARS:
         for form in (f"${name}", f"${{{name}}}"):
             if path == form or path.startswith(form + "/"):

@@ -282,10 +282,19 @@ def shape(text: str) -> str | None:
     return None
 
 
+_ALL_NEEDLES = (*(n for needles in _NEEDLES for n in needles), "@")
+
+
 def shapeless(texts: Iterable[str]) -> bool:
-    """Whether `shape` finds nothing in any of ``texts``: one search of them all, joined by line
-    breaks, which no literal start of a shape holds (a spec's JC702 asks it of its every string)."""
-    return _SHAPE_NEEDLES.search("\n".join(texts)) is None
+    """Whether `shape` finds nothing in any of ``texts``: each literal a shape starts with (and
+    the URL's `@`) looked for once in all of them, joined by line breaks, which none holds (a
+    spec's JC702 asks it of its every string; over a long text a substring search per literal
+    is several times as fast as the alternation `shape` runs on one value)."""
+    joined = "\n".join(texts)
+    for needle in _ALL_NEEDLES:  # noqa: SIM110 - a generator costs more than the searches
+        if needle in joined:
+            return False
+    return True
 
 
 def shapes(text: str) -> list[Secret]:

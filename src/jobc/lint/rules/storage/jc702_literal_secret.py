@@ -74,14 +74,13 @@ _CHECKED = (("fabric", "env"), ("launch", "args"), ("launch", "setup"))
 _LEAKS = "it would be written into the compiled script, which is committed, copied and printed in logs"
 
 
-def _env(ctx: Context) -> Iterator[Hit]:
+def _env(ctx: Context, clean: bool) -> Iterator[Hit]:
     spec = ctx.spec
     for section, mapping in ((("fabric", "env"), spec.fabric.env), (("env",), spec.env)):
         where = ".".join(section)
-        texts = [str(value) for value in mapping.values()]
-        shaped = not shapeless(texts)
-        for (name, value), text in zip(mapping.items(), texts, strict=True):
-            found = shape(text) if shaped else None
+        for name, value in mapping.items():
+            text = str(value)
+            found = None if clean else shape(text)
             if found is None and secret_name(name) and literal(value):
                 found = "a literal value"
             if found is None and HEX40.search(text) and not HASHLIKE_NAME.search(name):
@@ -97,7 +96,7 @@ def _env(ctx: Context) -> Iterator[Hit]:
             )
 
 
-def _args(ctx: Context) -> Iterator[Hit]:
+def _args(ctx: Context, clean: bool) -> Iterator[Hit]:
     args = ctx.spec.launch.args
     words = [a if isinstance(a, str) else "" for a in args]
     flagged: set[int] = set()
@@ -109,7 +108,7 @@ def _args(ctx: Context) -> Iterator[Hit]:
                 f"launch.args[{i}] passes a literal secret{_prefix(value)} to {flag}: {_LEAKS}; list "
                 "the variable the program reads under secrets: instead",
             )
-    if shapeless(words):
+    if clean:
         return
     for i, word in enumerate(words):
         found = shape(word)
@@ -138,12 +137,15 @@ def _setup(ctx: Context) -> Iterator[Hit]:
 
 
 def check(ctx: Context) -> Iterator[Hit]:
+    # no string of the spec holds a token's shape (most specs): then neither do the values of
+    # env and fabric.env (strings, or numbers and booleans, whose text holds none) nor the args
+    clean = shapeless(text for _, text in ctx.strings)
     reported: set[DataPath] = set()
-    for each in (*_env(ctx), *_args(ctx), *_setup(ctx)):
+    for each in (*_env(ctx, clean), *_args(ctx, clean), *_setup(ctx)):
         reported.add(each.path)
         yield each
-    if shapeless(text for _, text in ctx.strings):
-        return  # no string holds a shape: most specs
+    if clean:
+        return
     for path, text in ctx.strings:
         if path in reported or path[:1] == ("env",) or path[:2] in _CHECKED:
             continue
