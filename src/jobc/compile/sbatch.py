@@ -103,7 +103,7 @@ def problems(ctx: Context) -> Iterator[Hit]:
     logs = ctx.spec.storage.logs
     if logs is not None and (text := rendered(logs)) is not None and (text_problem := _value_problem(text)):
         yield Hit(("storage", "logs"), f"storage.logs: {text_problem}")
-    if any("\0" in text for _, text in ctx.strings):
+    if "\0" in "".join([text for _, text in ctx.strings]):
         yield from _nul_bytes(ctx.data)
     container = ctx.spec.container
     if container is not None:

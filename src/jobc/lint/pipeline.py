@@ -126,9 +126,10 @@ class Run:
         """Turn a rule's hit into a finding: the one way every finding of a spec, a profile or a
         script is made. A hit with a span is where it says; one with a data path is placed by the
         script's own places (`places`) or, in YAML, by the locator."""
-        from jobc.lint.rules import meta as rule_meta
+        # `from jobc.lint import rules` would run importlib's Python code at every call
+        import jobc.lint.rules as lint_rules
 
-        meta = rule_meta(code)
+        meta = lint_rules.meta(code)
         over: Override | None = None
         if hit.span is not None:
             file, span = (layer or self.layers[0]).file, hit.span
@@ -540,11 +541,11 @@ _DISPLAYED: dict[tuple[str, str], str] = {}
 
 
 def validate_profile(run: Run, profile: _source.Source) -> bool:
-    from jobc.spec import fastcheck
-
     if id(profile) in _VALID_PROFILES:
         return True
-    if fastcheck.valid(profile.data, "Profile"):
+    import jobc.spec.fastcheck as fast
+
+    if fast.valid(profile.data, "Profile"):
         if any(src is profile for src in _PROFILES.values()):
             _VALID_PROFILES.add(id(profile))
         return True
@@ -620,10 +621,10 @@ def _apply(data: dict[str, Any], over: Override) -> str | None:
 
 
 def _validate(run: Run, result: Result, merged: dict[str, Any], path: PathArg) -> None:
-    from jobc.spec import fastcheck
+    import jobc.spec.fastcheck as fast
     from jobc.spec.plain import JobSpec
 
-    if not fastcheck.valid(merged, "Profile" if result.is_profile else "JobSpec"):
+    if not fast.valid(merged, "Profile" if result.is_profile else "JobSpec"):
         for hit in _explain(merged, profile=result.is_profile):
             run.emit("JC003", hit)
         return
@@ -635,12 +636,12 @@ def _validate(run: Run, result: Result, merged: dict[str, Any], path: PathArg) -
     result.spec, result.context = spec, ctx
     if not _requirements(run, ctx):
         return
+    import jobc.lint.rules as lint_rules
     from jobc.lint.live import current
-    from jobc.lint.rules import checks
 
     run.gate = len(run.findings)
     run.rules_ran = True
-    for code, check in checks(ctx, "spec", live=current() is not None):
+    for code, check in lint_rules.checks(ctx, "spec", live=current() is not None):
         for hit in check(ctx):
             run.emit(code, hit)
 
@@ -727,7 +728,7 @@ def _suppressed(covering: dict[int, list[Suppression]], finding: Finding) -> boo
 
 
 def finish(run: Run, config: Config) -> list[Finding]:
-    from jobc.lint.rules import meta as rule_meta
+    import jobc.lint.rules as lint_rules
 
     by_file = {src.file: src for src in run.layers}
     sups: dict[str, list[Suppression]] = {name: [] for name in by_file}
@@ -769,7 +770,7 @@ def finish(run: Run, config: Config) -> list[Finding]:
         kept.append(finding)
     # an unused suppression is only known once every rule has had its say
     if run.rules_ran and enabled("JC007", config.select, config.ignore):
-        meta = rule_meta("JC007")
+        meta = lint_rules.meta("JC007")
         for name, file_sups in sups.items():
             for sup in file_sups:
                 unused = [c for c in sup.codes if c not in sup.used and _counts(c, config)]

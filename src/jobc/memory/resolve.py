@@ -99,7 +99,10 @@ def resolve(model: ModelSection | None, spec_dir: str | Path) -> ModelShape | No
 
 def resolve_model(model: ModelSection, spec_dir: str | Path) -> Resolution:
     """The model's shape with the problems found on the way and the fields still missing."""
-    from jobc.memory import hf, presets  # only when a spec has a model
+    # only when a spec has a model; not `from jobc.memory import`, which runs importlib's Python
+    # code for a package at every call
+    import jobc.memory.hf as hf_config
+    import jobc.memory.presets as preset_table
 
     base: ModelShape | None = None
     problems: list[Problem] = []
@@ -112,7 +115,7 @@ def resolve_model(model: ModelSection, spec_dir: str | Path) -> Resolution:
             )
         )
     elif model.preset is not None:
-        found = presets.lookup(model.preset)
+        found = preset_table.lookup(model.preset)
         if isinstance(found, str):
             problems.append(Problem("preset", found))
         else:
@@ -121,9 +124,9 @@ def resolve_model(model: ModelSection, spec_dir: str | Path) -> Resolution:
         try:
             from pathlib import Path  # only for a config.json the spec names
 
-            base = hf.shape_from_file(Path(spec_dir), model.hf_config)
+            base = hf_config.shape_from_file(Path(spec_dir), model.hf_config)
             origin = f"hf_config {model.hf_config}"
-        except hf.ConfigError as exc:
+        except hf_config.ConfigError as exc:
             problems.append(Problem("hf_config", str(exc)))
     dims = _dims(model, base)
     if problems:

@@ -28,7 +28,6 @@ MAX_DEPTH = 30  # deeper documents are left to the other readers, which report t
 # the YAML versions differ on separation and line breaks), a byte-order mark, the characters YAML
 # 1.1 reads as line breaks and the unprintable ones.
 _UNUSUAL = lazy("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
-_UNUSUAL_ASCII = lazy("[\x00-\x09\x0b-\x1f\x7f]")  # the same for ASCII text, compiled in a tenth of the time
 # a key as specs write them: words of letters, digits and `_ . $ / @ + = -`, single spaces between
 _KEY = lazy(r"([A-Za-z0-9_][A-Za-z0-9_.$/@+=-]*(?: [A-Za-z0-9_.$/@+=-]+)*):(?: +|$)")
 # the one-character escapes of a double-quoted scalar that YAML 1.1 and 1.2 read alike
@@ -61,11 +60,18 @@ def _string_key(key: str) -> bool:
     return True
 
 
+# the ASCII bytes that are never unusual: printable characters and the line feed
+_USUAL_BYTES = bytes([0x0A, *range(0x20, 0x7F)])
+
+
 def _unusual(text: str) -> bool:
-    if text.isascii():
-        return _UNUSUAL_ASCII.search(text) is not None
-    # every unusual character is unprintable; most text with other characters has none of them
-    return not text.replace("\n", "").isprintable() and _UNUSUAL.search(text) is not None
+    # Deleting the usual ASCII bytes from the text's UTF-8 leaves its ASCII control characters and
+    # the encodings of its other characters whole (every byte of those is above 0x7F): what is
+    # left is searched, a few characters where the whole text took a search per character.
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _USUAL_BYTES)
+    if not rest:
+        return False
+    return _UNUSUAL.search(rest.decode("utf-8", "surrogatepass")) is not None
 
 
 class _Refuse(Exception):

@@ -95,7 +95,7 @@ def path_problem(text: str) -> str | None:
     """Why a path written in a spec can name no file at all, before the file system is asked."""
     if "\0" in text:
         return "a path cannot hold a NUL character"
-    if any("\ud800" <= c <= "\udfff" for c in text):
+    if not text.isascii() and any("\ud800" <= c <= "\udfff" for c in text):
         return "a path cannot hold half of a UTF-16 surrogate pair"
     if any(len(part.encode()) > 255 for part in text.split("/")):
         return "a file name in the path is longer than 255 bytes"

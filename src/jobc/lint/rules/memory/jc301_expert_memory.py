@@ -74,7 +74,7 @@ def _gb(n: int | Fraction) -> str:
 def check(ctx: Context) -> Iterator[Hit]:
     if ctx.spec.model is None:
         return
-    from jobc.memory import context as mem
+    import jobc.memory.context as mem
     from jobc.memory.estimate import estimable, expert_weights_at, expert_weights_per_gpu
 
     shape, layout, gpu = mem.shape(ctx), mem.sizes(ctx), ctx.gpu

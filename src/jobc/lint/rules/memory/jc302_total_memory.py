@@ -61,7 +61,7 @@ def _gb(n: int) -> str:
 def check(ctx: Context) -> Iterator[Hit]:
     if ctx.spec.model is None:
         return
-    from jobc.memory import context as mem
+    import jobc.memory.context as mem
 
     found, gpu = mem.estimate_for(ctx), ctx.gpu
     if found is None or gpu is None:
@@ -102,7 +102,7 @@ def check(ctx: Context) -> Iterator[Hit]:
 
 
 def _hints(ctx: Context, kind: str) -> str:
-    from jobc.memory import context as mem
+    import jobc.memory.context as mem
 
     p, w = ctx.spec.parallelism, ctx.spec.workload
     found = mem.estimate_for(ctx)

@@ -49,7 +49,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     model = ctx.spec.model
     if model is None:
         return
-    from jobc.memory import context as mem
+    import jobc.memory.context as mem
     from jobc.memory.params import count
 
     shape = mem.shape(ctx)

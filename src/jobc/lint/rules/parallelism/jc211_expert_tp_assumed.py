@@ -63,7 +63,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     p = ctx.spec.parallelism
     if ctx.spec.model is None or p.tp == 1 or p.etp is not None:
         return
-    from jobc.memory import context as mem
+    import jobc.memory.context as mem
     from jobc.memory.estimate import estimable, estimate, expert_weights_per_gpu
     from jobc.memory.placement import Sizes
 
@@ -106,8 +106,8 @@ def check(ctx: Context) -> Iterator[Hit]:
 
 def _verdict(ctx: Context, experts: int, found: Estimate) -> tuple[bool | None, str]:
     """Whether the job fits with these expert weights and this estimate, and how to say it."""
+    import jobc.memory.context as mem
     from jobc.lint.rules.memory.jc301_expert_memory import BUDGET
-    from jobc.memory import context as mem
 
     gpu = ctx.gpu
     if gpu is None:

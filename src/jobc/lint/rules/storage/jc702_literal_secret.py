@@ -139,7 +139,7 @@ def _setup(ctx: Context) -> Iterator[Hit]:
 def check(ctx: Context) -> Iterator[Hit]:
     # no string of the spec holds a token's shape (most specs): then neither do the values of
     # env and fabric.env (strings, or numbers and booleans, whose text holds none) nor the args
-    clean = shapeless(text for _, text in ctx.strings)
+    clean = shapeless([text for _, text in ctx.strings])
     reported: set[DataPath] = set()
     for each in (*_env(ctx, clean), *_args(ctx, clean), *_setup(ctx)):
         reported.add(each.path)
