@@ -134,7 +134,6 @@ def _make(cls: type[T], *, frozen: bool, order: bool) -> type[T]:
         compared.append(name)
     title = cls.__name__
     count = len(names)
-    every = frozenset(names)
     # all fields by position is how the readers build most records: one C call stores them
     by_dict = "__slots__" not in cls.__dict__
     # the first fields by position and plain defaults for the rest (Hit(path, message)), stored
@@ -157,10 +156,16 @@ def _make(cls: type[T], *, frozen: bool, order: bool) -> type[T]:
                 own.update(zip(names, args, strict=False))
                 own.update(rest)
                 return
-        elif by_dict and not args and kwargs.keys() == every:
+        elif by_dict and not args and len(kwargs) == count:
             # every field by keyword (the memory model's records): stored in the fields' order
-            self.__dict__.update([(name, kwargs[name]) for name in names])
-            return
+            own = self.__dict__
+            try:
+                for name in names:
+                    own[name] = kwargs[name]
+            except KeyError:
+                own.clear()  # a keyword that is no field: the general path says which
+            else:
+                return
         if len(args) > count:
             raise TypeError(f"{title}() takes {count} arguments, {len(args)} given")
         for i, name in enumerate(names):

@@ -65,16 +65,17 @@ def parse_time(value: str | int) -> int | None:
     match = _FORM.fullmatch(value)
     if match is None:
         raise TimeLimitError(f"{shown(repr(value), keep=30)} is not a Slurm time limit; write one of {FORMS}")
-    fields = {k: v for k, v in match.groupdict().items() if v is not None}
-    if any(len(v.lstrip("0")) > MAX_DIGITS for v in fields.values()):
-        raise _too_long(repr(value))  # measured before int(), which refuses 4300 digits
-    g = {k: int(v) for k, v in fields.items()}
-    if "days" in g:
-        seconds = g["days"] * 86400 + g["dh"] * 3600 + g.get("dm", 0) * 60 + g.get("ds", 0)
-    elif "c" in g:
-        seconds = g["a"] * 3600 + g["b"] * 60 + g["c"]
+    # the fields as written, in the form's order (unmatched ones are None)
+    days, dh, dm, ds, a, b, c = match.groups()
+    for text in (days, dh, dm, ds, a, b, c):
+        if text is not None and len(text.lstrip("0")) > MAX_DIGITS:
+            raise _too_long(repr(value))  # measured before int(), which refuses 4300 digits
+    if days is not None:
+        seconds = int(days) * 86400 + int(dh) * 3600 + int(dm or 0) * 60 + int(ds or 0)
+    elif c is not None:
+        seconds = int(a) * 3600 + int(b) * 60 + int(c)
     else:
-        seconds = g["a"] * 60 + g.get("b", 0)
+        seconds = int(a) * 60 + int(b or 0)
     if minutes(seconds) > SLURM_MAX:
         raise _too_long(repr(value))
     return seconds or None

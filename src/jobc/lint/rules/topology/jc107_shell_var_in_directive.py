@@ -161,6 +161,8 @@ def substitute(text: str) -> str | None:
 
 def _problem(text: str, is_file: bool) -> str | None:
     """What is wrong with ``text`` in an #SBATCH line, with the fix; None when nothing is."""
+    if "$" not in text and "`" not in text and "~" not in text:
+        return None  # nothing a shell would expand: most values
     match = _SHELL.search(text)
     if match:
         var = match.group(1) or match.group(2)
