@@ -226,8 +226,8 @@ def secret_name(name: str) -> bool:
     last = parts[-1]
     if last in SECRET_WORDS:
         ordinary = last in ("TOKEN", "KEY") and len(parts) > 1 and parts[-2] in _ORDINARY_QUALIFIERS
-        return not ordinary or any(p in _STRONG_WORDS for p in parts[:-1])
-    return last not in _POINTERS and any(p in _STRONG_WORDS for p in parts)
+        return not ordinary or not _STRONG_WORDS.isdisjoint(parts[:-1])
+    return last not in _POINTERS and not _STRONG_WORDS.isdisjoint(parts)
 
 
 _SCALAR = (str, int, float)  # a tuple: a union here would be made at every call
