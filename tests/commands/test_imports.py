@@ -168,6 +168,8 @@ def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
     assert under(modules, ("subprocess", "typing")) == set()
     assert under(modules, NO_PATHLIB) == set()  # it sources no file and names no launcher config
     assert under(modules, YAML_READING) == set()
+    # what only `jobc import` carries into a spec (the environment, setup lines, directory)
+    assert "jobc.script.carry" not in modules
     # it has no trap, exec, --signal, late or cut directive, \r\n or non-ASCII text
     assert rule_modules(modules, "facts-absent") == set()
     assert "jobc.lint.suppress" not in modules  # nor a `jobc:` marker

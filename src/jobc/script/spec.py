@@ -18,7 +18,6 @@ from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
 from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus, implied_nodes, launcher_tasks
 from jobc.script.allocation import slurm_int as _int
-from jobc.script.carry import carry
 from jobc.script.clilaunch import cli_launcher
 from jobc.script.clilaunch import starts_torchrun as launchers_start
 from jobc.script.cpu import cpu_sign
@@ -129,6 +128,10 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
         _environment(facts, out)
         _setup_lines(facts, out)
     else:
+        # what the import carries (the environment, the setup lines, the directory): a lint reads
+        # none of it, and the module is a tenth of the script reader's bytecode
+        from jobc.script.carry import carry
+
         carry(facts, out, step)
     return out
 
