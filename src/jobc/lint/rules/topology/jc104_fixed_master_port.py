@@ -57,7 +57,6 @@ MASTER_PORT: the finding points at the port. A bare `--port` may be any server's
 
 from collections.abc import Iterator
 
-from jobc.compile.rendezvous import PORT_BASE, PORT_SPAN
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta, Repair
@@ -82,9 +81,6 @@ FIX = Repair(
 )
 # A batch script can have this pitfall in the same form: the rule runs on scripts too.
 SCRIPTS = True
-# what a script writes instead of a fixed port: one derived from the job id, outside the
-# ephemeral range, as jobc's compiled script does
-_DERIVED_PORT = f"$(({PORT_BASE} + SLURM_JOB_ID % {PORT_SPAN}))"
 
 
 def check(ctx: Context) -> Iterator[Hit]:
@@ -93,7 +89,7 @@ def check(ctx: Context) -> Iterator[Hit]:
     exclusive = words.setting(ctx, ("slurm", "exclusive"), "", "slurm.exclusive: true")
     if words.in_script(ctx):
         why = "nodes are not exclusive (no #SBATCH --exclusive), so another job on the same node"
-        fix = f"derive the port from the job id ({_DERIVED_PORT}) or add {exclusive}"
+        fix = f"derive the port from the job id ({_derived_port()}) or add {exclusive}"
     else:
         why = "nodes are not exclusive (slurm.exclusive is not true), so another job on the same node"
         fix = f"remove it (jobc derives one from the job id) or set {exclusive}"
@@ -114,6 +110,15 @@ def check(ctx: Context) -> Iterator[Hit]:
             f"{where} fixes the port at {value} but {why} can bind it too (EADDRINUSE); {fix}",
             fix=_remove(("env", name)),
         )
+
+
+def _derived_port() -> str:
+    """What a script writes instead of a fixed port: one derived from the job id, outside the
+    ephemeral range, as jobc's compiled script does. (The compiler's constants are imported
+    here: a script's lint imports nothing else of the compiler.)"""
+    from jobc.compile.rendezvous import PORT_BASE, PORT_SPAN
+
+    return f"$(({PORT_BASE} + SLURM_JOB_ID % {PORT_SPAN}))"
 
 
 def _remove(path: tuple[str, str]) -> Fix:
