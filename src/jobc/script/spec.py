@@ -18,9 +18,6 @@ from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
 from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus, implied_nodes, launcher_tasks
 from jobc.script.allocation import slurm_int as _int
-from jobc.script.clilaunch import cli_launcher
-from jobc.script.clilaunch import starts_torchrun as launchers_start
-from jobc.script.cpu import cpu_sign
 from jobc.script.derived import Derived
 from jobc.script.facts import (
     PER_RANK,
@@ -472,7 +469,7 @@ def _allocation(
     if not for_lint and step is not None and _launcher_program(step) is not None:
         out.mode, out.mode_known = "torchrun", True
         mode = out.mode
-    if not for_lint and step is not None and (cli := cli_launcher(step)) is not None:
+    if not for_lint and step is not None and (cli := _cli_launcher(step)) is not None:
         _cli_torchrun(facts, out, step, cli, nodes)
         mode = out.mode
     tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
@@ -827,6 +824,14 @@ def _launcher_by_name(out: Derived, step: Step, word: Word) -> None:
     )
 
 
+def _cli_launcher(step: Step) -> tuple[launchers.CliLauncher, Word, Word] | None:
+    """`jobc.script.clilaunch.cli_launcher`: asked by the import alone (a lint reads no console
+    script's launcher), which imports the module."""
+    from jobc.script.clilaunch import cli_launcher
+
+    return cli_launcher(step)
+
+
 def _cli_torchrun(
     facts: ScriptFacts, out: Derived, step: Step, cli: tuple[launchers.CliLauncher, Word, Word], nodes: int
 ) -> None:
@@ -840,7 +845,9 @@ def _cli_torchrun(
         count, _, text = _tasks_per_node(facts, step, nodes)
         tasks = -1 if text == _UNKNOWN_TASKS else (count or 1)
     gpus = out.data["resources"].get("gpus_per_node")
-    runs, why = launchers_start(step, entry, gpus, tasks)
+    from jobc.script.clilaunch import starts_torchrun
+
+    runs, why = starts_torchrun(step, entry, gpus, tasks)
     said = (
         f"line {program.span.line} runs `{program.raw} {command.raw}`, {entry.said}, which starts "
         "torchrun on its node"
@@ -884,6 +891,8 @@ def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *,
     for CPUs: `cpu_sign`), whatever its process count."""
     if not for_lint and step is not None:
         found = _processes_per_node(facts, step, nodes)
+        from jobc.script.cpu import cpu_sign
+
         sign = cpu_sign(facts, step) if found is not None else None
         if sign is not None:
             # the script says it runs on CPUs: its process count is no count of GPUs
@@ -1170,7 +1179,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         )
     target = step.module or step.program
     named = None if for_lint else _launcher_program(step)
-    cli = None if for_lint or out.mode != "torchrun" or not out.mode_known else cli_launcher(step)
+    cli = None if for_lint or out.mode != "torchrun" or not out.mode_known else _cli_launcher(step)
     if cli is not None:
         _cli_module(out, step, cli)
     elif named is not None and step.program is not None:
