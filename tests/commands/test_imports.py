@@ -171,7 +171,7 @@ def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
     # what only `jobc import` carries into a spec (the environment, setup lines, directory)
     assert "jobc.script.carry" not in modules
     # nor what only the import infers (a console script that starts torchrun, a step run on CPUs)
-    assert {"jobc.script.clilaunch", "jobc.script.cpu"} & modules == set()
+    assert {"jobc.script.clilaunch", "jobc.script.cpu", "jobc.script.inferred"} & modules == set()
     # nor the compiler (JC104 names the compiled script's derived port only in a finding)
     assert under(modules, ("jobc.compile",)) == set()
     # it has no trap, exec, --signal, late or cut directive, \r\n or non-ASCII text

@@ -4,8 +4,9 @@ so that the reader (flow, decide) can ask it without importing the import's spec
 
 from __future__ import annotations
 
+from jobc.core.diagnostics import Span
 from jobc.core.numbers import SLURM_MAX, ascii_int
-from jobc.script.facts import Directive, ScriptFacts, Step
+from jobc.script.facts import Directive, ScriptFacts, Step, Word
 from jobc.tables import launchers
 
 
@@ -137,3 +138,40 @@ def launcher_tasks(facts: ScriptFacts, step: Step | None, nodes: int) -> tuple[i
             if word is not None and (not word.literal or ascii_int(word.text) != want):
                 return None
     return tasks, d
+
+
+def step_option(step: Step | None, *names: str) -> Word | None:
+    if step is None or step.srun is None:
+        return None
+    for name in names:
+        if name in step.srun:
+            return step.srun[name]
+    return None
+
+
+UNKNOWN_TASKS = "the step's task count, computed when the job runs"
+
+
+def tasks_per_node(
+    facts: ScriptFacts, step: Step | None, nodes: int
+) -> tuple[int | None, Span | None, str | None]:
+    """Tasks per node the main step gets, and the option that set it."""
+    per = step_option(step, "ntasks-per-node")
+    if per is not None and (count := slurm_int(per.text, 1)) is not None:
+        return count, per.span, per.raw
+    total = step_option(step, "ntasks")
+    if any(w is not None and not w.literal for w in (per, total)):
+        return None, None, UNKNOWN_TASKS  # `srun -n "$SLURM_NNODES"`: sized when the job runs
+    step_nodes = step_option(step, "nodes")
+    if total is not None and (count := slurm_int(total.text, 1)) is not None:
+        n: int | None = slurm_int(step_nodes.text, 1) if step_nodes is not None else nodes
+        return (count // n if n and count % n == 0 else count), total.span, total.raw
+    honoured = facts.honoured()
+    d = honoured.get("ntasks-per-node")
+    if d is not None and (count := slurm_int(d.value, 1)) is not None:
+        return count, d.span, f"#SBATCH {d.text}"
+    d = honoured.get("ntasks")
+    if d is not None and (total_count := slurm_int(d.value, 1)) is not None:
+        count = total_count
+        return (count // nodes if nodes and count % nodes == 0 else count), d.span, f"#SBATCH {d.text}"
+    return None, None, None

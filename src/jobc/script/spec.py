@@ -12,20 +12,27 @@ import bisect
 import os
 import re
 
-from jobc.core.diagnostics import DataPath, Span
+from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
-from jobc.script.allocation import gpus_over_nodes, gpus_per_node, gres_gpus, implied_nodes, launcher_tasks
+from jobc.script.allocation import (
+    UNKNOWN_TASKS,
+    gpus_over_nodes,
+    gpus_per_node,
+    gres_gpus,
+    implied_nodes,
+    launcher_tasks,
+    step_option,
+    tasks_per_node,
+)
 from jobc.script.allocation import slurm_int as _int
 from jobc.script.derived import Derived
 from jobc.script.facts import (
-    PER_RANK,
     Directive,
     ScriptFacts,
     Step,
     Word,
-    alternatives,
     other_component,
     service,
 )
@@ -63,15 +70,18 @@ _SIMPLE = (
 
 
 def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> Derived:
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     cut = [] if for_lint else [d for d in facts.directives if d.honoured and d.cut]
     if cut:
         # sbatch reads such a directive only up to its `#` (JC816): the job gets that value, but
         # the script meant another, so the import takes neither
         facts = replace(facts, directives=[d for d in facts.directives if not (d.honoured and d.cut)])
-    pushed = [] if for_lint else _pushed_down_header(facts)
+    pushed = [] if for_lint else inferred._pushed_down_header(facts)
     if pushed:
         facts = replace(facts, directives=[replace(d, honoured=True) for d in facts.directives])
-    spaced = [] if for_lint or facts.directives else _spaced_header(facts)
+    spaced = [] if for_lint or facts.directives else inferred._spaced_header(facts)
     if spaced:
         facts = replace(facts, directives=spaced)
     name = _job_name(facts)
@@ -120,7 +130,7 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
     _allocation(facts, out, step, for_lint=for_lint, has_profile=has_profile, cut=cut)
     _launch(facts, out, step, for_lint=for_lint)
     if step is not None and not for_lint:
-        _alternatives(facts, out, step)
+        inferred._alternatives(facts, out, step)
     if for_lint:
         _environment(facts, out)
         _setup_lines(facts, out)
@@ -130,35 +140,6 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
         from jobc.script.carry import carry
 
         carry(facts, out, step)
-    return out
-
-
-def _pushed_down_header(facts: ScriptFacts) -> list[Directive]:
-    """Directives that are the script's whole header pushed below a first command (`set -e`,
-    `module load` above them): sbatch reads none of them, so the job runs on Slurm's defaults,
-    but what the script asks for is plain. A late directive beside honoured ones (a lone
-    `#SBATCH` among the commands) is not such a header and stays ignored, as sbatch ignores it."""
-    if not facts.directives or any(d.honoured for d in facts.directives):
-        return []
-    return list(facts.directives)
-
-
-_SPACED = lazy(r"^#[ \t]+SBATCH[ \t]+(?=-)")
-
-
-def _spaced_header(facts: ScriptFacts) -> list[Directive]:
-    """A header written `# SBATCH --nodes=2` throughout, with no `#SBATCH` line sbatch reads (nor
-    one below the first command): sbatch reads none of it, but what the script asks for is plain.
-    Where some lines are `#SBATCH`, a `# SBATCH` among them is switched off on purpose and stays
-    off (the caller reads these only when the script has no directive at all)."""
-    from jobc.script.directives import PREFIX, parse_line
-
-    end = facts.first_command.line if facts.first_command is not None else len(facts.lines) + 1
-    out: list[Directive] = []
-    for number, line in enumerate(facts.lines[: end - 1], start=1):
-        m = _SPACED.match(line)
-        if m is not None:
-            out.extend(parse_line(PREFIX + " " + line[m.end() :], number, True))
     return out
 
 
@@ -206,6 +187,8 @@ def _default_nodes(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     tasks than `--ntasks-per-node` puts on one (then as many as they fill); with `--ntasks` alone
     Slurm spreads the tasks over as many nodes as it needs, which no spec value says — unless the
     training step's own srun runs on a known count of them (`srun --ntasks=1`, `srun -N 1`)."""
+    from jobc.script import inferred  # what only the import infers
+
     honoured = facts.honoured()
     total = honoured.get("ntasks")
     tasks = _int(total.value, 1) if total is not None else None
@@ -215,14 +198,14 @@ def _default_nodes(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
         out.sources[("resources", "nodes")] = f"sbatch's default: one node ({why})"
     elif _implied_nodes(facts, out):
         pass
-    elif total is not None and (on := _step_runs_on(step)) is not None:
+    elif total is not None and (on := inferred._step_runs_on(step)) is not None:
         count, word = on
         out.put(("resources", "nodes"), count, word.span, f"srun {word.raw}")
         out.sources[("resources", "nodes")] = (
             f"the training step's srun {word.raw} (#SBATCH {total.text} without --nodes leaves the "
             "job's own nodes to Slurm)"
         )
-    elif total is not None and (one := _shell_runs_on_one(facts, step)) is not None:
+    elif total is not None and (one := inferred._shell_runs_on_one(facts, step)) is not None:
         at, said = one
         out.put(("resources", "nodes"), 1, at, said)
         out.sources[("resources", "nodes")] = (
@@ -246,40 +229,6 @@ def _implied_nodes(facts: ScriptFacts, out: Derived) -> bool:
     out.put(("resources", "nodes"), count, total.span, f"#SBATCH {total.text}")
     out.sources[("resources", "nodes")] = f"#SBATCH {total.text} over #SBATCH {per.text}"
     return True
-
-
-def _step_runs_on(step: Step | None) -> tuple[int, Word] | None:
-    """Nodes the training step's srun runs on whatever the allocation: `-N n`, or one task
-    (`--ntasks=1`), which runs on one node."""
-    if step is None or step.srun is None:
-        return None
-    nodes, total = step.srun.get("nodes"), step.srun.get("ntasks")
-    if nodes is not None:
-        count = _int(nodes.text, 1) if nodes.literal else None
-        return (count, nodes) if count is not None and count >= 1 else None
-    if total is not None and total.literal and _int(total.text, 1) == 1:
-        return 1, total
-    return None
-
-
-def _shell_runs_on_one(facts: ScriptFacts, step: Step | None) -> tuple[Span, str] | None:
-    """The training step is torchrun the batch shell runs itself, with no other node's (no
-    `--nnodes`, whose default is 1, or `--nnodes=1`): it runs on the job's first node, whatever
-    else the allocation holds; where it is written and how. None for any other step (under srun,
-    a launcher that reaches other nodes itself, one a file jobc cannot read may start under srun)
-    or when another step runs under srun."""
-    if step is None or step.srun is not None or step.launcher is None or step.launcher.name != "torchrun":
-        return None
-    if step.sourced_from is not None or step.started_by is not None:
-        return None
-    if any(s.srun is not None for s in facts.steps):
-        return None
-    given = step.launcher.options.get("nnodes")
-    if given is None:
-        return step.launcher.span, "torchrun without --nnodes"
-    if given.literal and given.text == "1":
-        return given.span, f"torchrun {given.raw}"
-    return None
 
 
 def step_nodes(facts: ScriptFacts, step: Step) -> int | None:
@@ -311,37 +260,21 @@ def _catalogue_key(kind: str | None) -> str | None:
     return keys[0] if len(keys) == 1 else None
 
 
-def step_option(step: Step | None, *names: str) -> Word | None:
-    if step is None or step.srun is None:
-        return None
-    for name in names:
-        if name in step.srun:
-            return step.srun[name]
-    return None
-
-
-def _cut_nodes(out: Derived, sized: Directive) -> None:
-    """The count sbatch reads in a directive cut at its `#` is not the one the script meant
-    (JC816): the nodes are not known, and no default either."""
-    out.unknown.append(
-        f"resources.nodes: line {sized.span.line} sizes the job with #SBATCH "
-        f"{shown(sized.text, keep=40)}, which sbatch reads only up to its '#' (JC816): the nodes "
-        "the script meant are not known; write them"
-    )
-
-
 def _nodes(
     facts: ScriptFacts, out: Derived, step: Step | None, cut: list[Directive], *, for_lint: bool
 ) -> int | None:
     """resources.nodes: `--nodes`, else sbatch's default, else not known (a directive that sizes
     the job cut at its `#`, JC816)."""
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     nodes_d = facts.honoured().get("nodes")
     nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
     sized = next((d for d in cut if d.name in ("nodes", "ntasks", "ntasks-per-node")), None)
     if nodes_d is not None and nodes is not None:
         out.put(("resources", "nodes"), nodes, nodes_d.span, f"#SBATCH {nodes_d.text}")
     elif nodes_d is None and sized is not None and not for_lint:
-        _cut_nodes(out, sized)
+        inferred._cut_nodes(out, sized)
     elif nodes_d is None and not for_lint:
         _default_nodes(facts, out, step)
         nodes = out.data["resources"].get("nodes")
@@ -357,6 +290,9 @@ def _gpus(
 ) -> tuple[int | None, Directive | None]:
     """resources.gpus_per_node (and the GPU's kind) from a directive, the training step's srun, or
     what the script says without asking (see `_no_gpus`); the directive's count and the directive."""
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     gpus, kind, gpu_d = gpus_per_node(facts)
     if gpus is not None and gpu_d is not None:
         out.put(("resources", "gpus_per_node"), gpus, gpu_d.span, f"#SBATCH {gpu_d.text}")
@@ -368,7 +304,7 @@ def _gpus(
         # each step requests): the GPUs the job uses on each node
         count, word = found
         out.put(("resources", "gpus_per_node"), count, word.span, f"srun {word.raw}")
-    elif not for_lint and (asked := _gpus_unread(facts)) is not None:
+    elif not for_lint and (asked := inferred._gpus_unread(facts)) is not None:
         # `--gres=gpu:v100:x` (a template's placeholder): the job asks for GPUs, how many is not
         # written; never the 0 of a job that asks for none
         out.unknown.append(
@@ -379,23 +315,6 @@ def _gpus(
     elif not has_profile:
         _no_gpus(facts, out, step, nodes, for_lint=for_lint)
     return gpus, gpu_d
-
-
-def _gpus_unread(facts: ScriptFacts) -> Directive | None:
-    """A GPU directive whose count is not read (`--gres=gpu:v100:x`, `--gpus-per-node=N`)."""
-    honoured = facts.honoured()
-    for key in ("gpus-per-node", "gres", "gpus", "gpus-per-task"):
-        d = honoured.get(key)
-        if d is None or not d.value:
-            continue
-        parts = [p.strip().split("(")[0] for p in d.value.split(",")] if key == "gres" else [d.value]
-        for part in parts:
-            bits = part.split(":")
-            if key == "gres" and (bits[0] != "gpu" or len(bits) < 3):
-                continue  # `gpu`, `gpu:4`, `gpu:a100`: read (or no GPUs at all)
-            if _int(bits[-1]) is None:
-                return d
-    return None
 
 
 def _mode_known(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *, for_lint: bool) -> bool:
@@ -436,6 +355,9 @@ def _allocation(
     has_profile: bool,
     cut: list[Directive] | None = None,
 ) -> None:
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     nodes = _nodes(facts, out, step, cut or [], for_lint=for_lint) or 1
     gpus, gpu_d = _gpus(facts, out, step, nodes, for_lint=for_lint, has_profile=has_profile)
     entry = launchers.entry(step.launcher.name) if step is not None and step.launcher is not None else None
@@ -458,21 +380,21 @@ def _allocation(
     if step is not None and step.started_by is not None and step.launcher is None:
         _started_by(facts, out, step, step.started_by, nodes, for_lint=for_lint)
     if not for_lint and step is not None and not out.mode_known and step.own_launcher is None:
-        _per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
+        inferred._per_node_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
         mode = out.mode
     if not for_lint and step is not None and not out.mode_known and _ranks_run_a_script(step):
-        _per_rank_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
+        inferred._per_rank_wrapper(facts, out, step, out.data["resources"].get("gpus_per_node"), nodes)
         mode = out.mode
-    if not for_lint and step is None and _starts_no_launcher(facts):
-        _infer_no_launcher(out, facts)
+    if not for_lint and step is None and inferred._starts_no_launcher(facts):
+        inferred._infer_no_launcher(out, facts)
         mode = out.mode
-    if not for_lint and step is not None and _launcher_program(step) is not None:
+    if not for_lint and step is not None and inferred._launcher_program(step) is not None:
         out.mode, out.mode_known = "torchrun", True
         mode = out.mode
-    if not for_lint and step is not None and (cli := _cli_launcher(step)) is not None:
-        _cli_torchrun(facts, out, step, cli, nodes)
+    if not for_lint and step is not None and (cli := inferred._cli_launcher(step)) is not None:
+        inferred._cli_torchrun(facts, out, step, cli, nodes)
         mode = out.mode
-    tasks, tasks_span, tasks_text = _tasks_per_node(facts, step, nodes)
+    tasks, tasks_span, tasks_text = tasks_per_node(facts, step, nodes)
     if step is not None and step.sourced_from is not None and not out.mode_known:
         if not for_lint:
             name, at = step.sourced_from
@@ -483,11 +405,11 @@ def _allocation(
                 "it (srun, or nothing); write launch.mode"
             )
     elif not for_lint and step is not None and step.srun is None:
-        _batch_shell_step(facts, out, step, mode, nodes)
+        inferred._batch_shell_step(facts, out, step, mode, nodes)
     elif for_lint and (ranks := launcher_tasks(facts, step, nodes)) is not None:
         # mpirun starts the tasks the directives ask for on each node, one rank a task
         out.put(("resources", "tasks_per_node"), ranks[0], ranks[1].span, f"#SBATCH {ranks[1].text}")
-    elif tasks_text == _UNKNOWN_TASKS:
+    elif tasks_text == UNKNOWN_TASKS:
         pass  # the step's own task count is computed when the job runs: nothing to compare
     elif for_lint and step is not None and step.srun is not None:
         if tasks is None:
@@ -500,7 +422,7 @@ def _allocation(
             # srun starts one task per node unless something asks for more
             tasks, tasks_span, tasks_text = 1, step.span, step.text
         derived = max(gpus or 0, 1) if mode == "srun" else 1
-        _capped(facts, out, step, nodes, derived=derived, mode=mode)
+        inferred._capped(facts, out, step, nodes, derived=derived, mode=mode)
         if mode == "srun" and not gpus and tasks != derived:
             out.put(("resources", "tasks_per_node"), tasks, tasks_span)
         elif tasks != derived:
@@ -518,9 +440,12 @@ def _started_by(
 ) -> None:
     """`$LAUNCH_CMD train.py`: one process or a launcher's workers, the text does not say; srun's
     one task per GPU says it whatever each task runs, and so may the variable's name."""
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     out.mode_known = _task_per_gpu(facts, step, out.data["resources"].get("gpus_per_node"), nodes)
     if not for_lint and not out.mode_known:
-        _launcher_by_name(out, step, by)
+        inferred._launcher_by_name(out, step, by)
     if not for_lint and not out.mode_known and any(n.kind == "python-by-name" for n in step.inner):
         # `"$PY" -m pkg.train`: an interpreter, which starts one process a task
         out.mode, out.mode_known = "srun", True
@@ -579,118 +504,16 @@ def _directives(facts: ScriptFacts, out: Derived, gpu_d: Directive | None, *, fo
             _extra(out, d, for_lint=for_lint)
 
 
-def _batch_shell_step(facts: ScriptFacts, out: Derived, step: Step, mode: str, nodes: int) -> None:
-    """A program (or launcher) the batch shell starts itself runs once, on the first node, however
-    many tasks the directives ask for: srun mode with one task per node keeps the one process
-    (its own threads or spawned workers drive the GPUs); on more nodes than one the compiled job
-    starts it on each, which is said. mpirun is no such program: it starts its ranks on every
-    node itself, one a task, as the spec's srun does one a GPU (a count that differs is said)."""
-    launcher = step.launcher
-    kind = launchers.entry(launcher.name) if launcher is not None else None
-    if launcher is not None and kind is not None and kind.reaches_always:
-        ranks = launcher_tasks(facts, step, nodes)
-        gpus = out.data["resources"].get("gpus_per_node")
-        if ranks is not None and gpus and ranks[0] != (gpus if mode == "srun" else 1):
-            out.skip(
-                ranks[1].span,
-                f"#SBATCH {ranks[1].text}",
-                f"{launcher.name} starts {ranks[0]} rank(s) per node, one a task, on {gpus} GPUs "
-                f"per node: the spec's srun starts one a GPU ({gpus})",
-            )
-        return
-    if mode == "srun" and (step.program is not None or step.module is not None or step.code is not None):
-        out.put(("resources", "tasks_per_node"), 1, step.span, "the batch shell runs it once")
-        out.sources[("resources", "tasks_per_node")] = f"line {step.span.line}: the batch shell runs it once"
-    if nodes > 1:
-        out.skip(
-            step.span,
-            step.text,
-            f"the batch shell starts this once, on the first of {nodes} nodes (no srun): the spec "
-            "starts it on every node",
-        )
-
-
-def _capped(facts: ScriptFacts, out: Derived, step: Step, nodes: int, *, derived: int, mode: str) -> None:
-    """`#SBATCH --ntasks` with `--ntasks-per-node`: --ntasks wins and --ntasks-per-node only caps
-    a node's tasks, so unless the two agree (N nodes × the cap) the step starts --ntasks tasks in
-    all, not the cap on each node; the spec's step starts its own count per node: said."""
-    if step.srun is None or any(k in step.srun for k in ("ntasks", "ntasks-per-node", "nodes")):
-        return
-    honoured = facts.honoured()
-    total, per = honoured.get("ntasks"), honoured.get("ntasks-per-node")
-    if total is None or per is None:
-        return
-    t, p = _int(total.value, 1), _int(per.value, 1)
-    if t is None or p is None or t == nodes * p:
-        return
-    out.skip(
-        total.span,
-        f"#SBATCH {total.text}",
-        f"--ntasks takes precedence over --ntasks-per-node={p} (a cap on each node's tasks): the step "
-        f"starts {t} task(s) in all on {nodes} node(s), not {p} tasks per node; jobc starts {derived} "
-        f"per node for launch.mode {mode}",
-    )
-
-
 def _task_per_gpu(facts: ScriptFacts, step: Step, gpus: int | None, nodes: int) -> bool:
     """An srun step that starts one task per GPU: several on a node, or the one task a line asks
     for on a node with one GPU (`--ntasks-per-node=1 --gpus-per-task=1`; srun's default of one
     task says nothing of the kind)."""
     if step.srun is None or not gpus:
         return False
-    tasks, span, text = _tasks_per_node(facts, step, nodes)
+    tasks, span, text = tasks_per_node(facts, step, nodes)
     if gpus == 1 and span is None:
         return False
-    return text != _UNKNOWN_TASKS and tasks == gpus
-
-
-def _per_node_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | None, nodes: int) -> None:
-    """`srun ./scripts/train.sh` with one task asked for on each node of 8 GPUs (or the batch shell
-    running `"$SCRIPT_TO_RUN"` under `--ntasks-per-node=1`): what the wrapper starts is not in the
-    script, but one task on a node of several GPUs is how a per-node launcher (torchrun,
-    accelerate, deepspeed) is started, and one process per GPU it is not. The import
-    takes launch.mode torchrun from that shape and says it is inferred, to be checked: a program
-    that drives every GPU of its node from one process would want srun with one task."""
-    if gpus is None or not _runs_a_script(step):
-        return
-    if step.srun is None and step.started_by is None:
-        # the batch shell runs the script once, on the first node, whatever the tasks asked for
-        # (a computed command in front of a program it names, `$LAUNCHER train.py`, may be an
-        # interpreter or a launcher: that stays unknown)
-        if gpus < 2:
-            _infer_one_process(out, step, gpus)
-            return
-        _infer_torchrun(
-            out,
-            f"inferred from line {step.span.line}: one process from the batch shell on {gpus} GPUs",
-            f"line {step.span.line} runs, once from the batch shell, a script that uses the {gpus} "
-            "GPUs of its node, as a per-node launcher does; what it runs is not in the script",
-        )
-        return
-    if gpus < 2:
-        return
-    tasks, span, text = _tasks_per_node(facts, step, nodes)
-    if text == _UNKNOWN_TASKS or (tasks != 1 and span is not None):
-        return
-    if span is None and step.srun is None:
-        return  # a computed command that may or may not be srun: no default of srun's to read
-    if span is None:
-        # no line asks: srun starts sbatch's one task a node (`srun ./run.sh &` then `wait`), the
-        # same one process on a node of several GPUs as the batch shell running the script
-        _infer_torchrun(
-            out,
-            f"inferred from line {step.span.line}: srun's default of one task per node of {gpus} GPUs",
-            f"line {step.span.line} starts srun's default of one task per node (no line asks for "
-            f"more) on nodes of {gpus} GPUs, the way a per-node launcher is started, and what it "
-            "runs is not in the script",
-        )
-        return
-    _infer_torchrun(
-        out,
-        f"inferred from line {span.line}: one task per node of {gpus} GPUs",
-        f"line {span.line} asks one task per node on nodes of {gpus} GPUs, the way a per-node "
-        f"launcher is started, and what line {step.span.line} runs is not in the script",
-    )
+    return text != UNKNOWN_TASKS and tasks == gpus
 
 
 def _ranks_run_a_script(step: Step) -> bool:
@@ -711,174 +534,6 @@ def _ranks_run_a_script(step: Step) -> bool:
     return name.endswith(".sh")
 
 
-def _per_rank_wrapper(facts: ScriptFacts, out: Derived, step: Step, gpus: int | None, nodes: int) -> None:
-    """`mpirun -np 2 apptainer exec IMG bash deploy.sh` on 2 nodes of 4 GPUs: each rank runs a
-    script that is not in the batch script. One rank a GPU is srun's shape whatever each runs; one
-    rank on a node of several GPUs is how a per-node launcher is started (the import takes
-    launch.mode torchrun and says it is inferred, to be checked); any other count leaves the mode
-    not known."""
-    assert step.launcher is not None
-    assert step.program is not None
-    name = step.launcher.name
-    ranks = launcher_tasks(facts, step, nodes)
-    what = " ".join(w.raw for w in (step.program, *step.args[:1]))
-    if ranks is not None and gpus and ranks[0] == gpus:
-        out.mode, out.mode_known = "srun", True
-        out.sources[("launch", "mode")] = (
-            f"line {step.span.line}: {name} starts one rank a GPU (#SBATCH {ranks[1].text}), "
-            f"whatever {what} runs"
-        )
-    elif ranks is not None and ranks[0] == 1 and gpus is not None and gpus > 1:
-        _infer_torchrun(
-            out,
-            f"inferred from line {step.span.line}: {name}'s one rank per node of {gpus} GPUs",
-            f"{name} on line {step.span.line} starts one rank per node (#SBATCH {ranks[1].text}) on "
-            f"nodes of {gpus} GPUs, the way a per-node launcher is started, and what each rank runs "
-            f"({what}) is not in the script",
-        )
-    else:
-        out.unknown.append(
-            f"launch.mode: each rank {name} starts on line {step.span.line} runs {what}, a script "
-            "that is not in the batch script: one process, or a per-node launcher's workers, is not "
-            "known; write launch.mode"
-        )
-
-
-def _infer_one_process(out: Derived, step: Step, gpus: int) -> None:
-    """A script run once from the batch shell on a node of one GPU (or none): one process, which is
-    what launch.mode srun starts with one task; said inferred, since what it runs is not read."""
-    out.mode, out.mode_known = "srun", True
-    out.sources[("launch", "mode")] = f"inferred from line {step.span.line}: one process on {gpus} GPU(s)"
-    out.notes.append(
-        f"launch.mode srun is inferred, not read: line {step.span.line} runs, once from the batch "
-        f"shell, a script whose program is not in the script, on a node of {gpus} GPU(s): one "
-        "process; check it"
-    )
-
-
-# a word that starts processes on other nodes or GPUs: where a script's text holds none, whatever it
-# runs is one process started by the batch shell (comments are left out before the search)
-_LAUNCHER_WORD = lazy(
-    r"(?<![\w.-])(?:srun|salloc|torchrun\w*|accelerate|deepspeed|torch\.distributed\.(?:run|launch)|"
-    r"mpirun|mpiexec|horovodrun|jsrun|aprun|pdsh|composer|idr_\w+|parallel-ssh|clush|eval|"
-    r"ray[ \t]+(?:start|submit|job))(?![\w-])"
-)
-# a command whose name is computed when the job runs (`"$RUN" &`, `$CMD train.py`): it may be a launcher
-_COMPUTED_COMMAND = lazy(r"[\"']?(?:\$|`)")
-
-
-def _starts_no_launcher(facts: ScriptFacts) -> bool:
-    """The script starts no step jobc reads, and nothing in it could start processes elsewhere: no
-    launcher or srun word outside comments, no line read only in part, no sourced file unread."""
-    if facts.problems or facts.unread_sources or not facts.readable:
-        return False
-    if any(_COMPUTED_COMMAND.match(c.words[0] if c.words else c.name) for c in facts.commands):
-        return False
-    return not any(
-        _LAUNCHER_WORD.search(line.split(" #", 1)[0])
-        for line in facts.lines
-        if not line.lstrip().startswith("#")
-    )
-
-
-def _infer_no_launcher(out: Derived, facts: ScriptFacts) -> None:
-    """A script whose work (a console program, a function, or nothing jobc reads) runs in the batch
-    shell with no launcher anywhere: one process on the first node, which is what launch.mode srun
-    starts with one task; said inferred, since the program itself is not read."""
-    out.mode, out.mode_known = "srun", True
-    where = f"line {facts.first_command.line}" if facts.first_command is not None else "the script"
-    out.sources[("launch", "mode")] = "inferred: the script names no launcher and no srun"
-    out.notes.append(
-        f"launch.mode srun is inferred, not read: the script (from {where}) runs its commands in the "
-        "batch shell and names no launcher and no srun, so what it runs is one process; check it"
-    )
-
-
-def _infer_torchrun(out: Derived, source: str, why: str) -> None:
-    """launch.mode torchrun taken from a shape or a name rather than read: the source says so, and
-    a note asks for it to be checked."""
-    out.mode, out.mode_known = "torchrun", True
-    out.sources[("launch", "mode")] = source
-    out.notes.append(f"launch.mode torchrun is inferred, not read: {why}; check it")
-
-
-def _launcher_by_name(out: Derived, step: Step, word: Word) -> None:
-    """`$accelerate_cmd train.py`, `$TORCHRUN_CMD train.py`: the command is computed when the job
-    runs (by a helper script, from the job's arguments), but the variable that holds it is named
-    for a launcher that runs once per node. The import takes launch.mode torchrun from that name
-    and says it is inferred, to be checked; a name that names no launcher (`$CMD`, `$LAUNCHER`)
-    leaves the mode not known."""
-    found = re.fullmatch(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?', word.raw)
-    if found is None:
-        return
-    name = found.group(1)
-    parts = set(re.split(r"_+", name.lower()))
-    entry = next((e for e in launchers.ALL if e.per_node and e.name in parts), None)
-    if entry is None:
-        return
-    _infer_torchrun(
-        out,
-        f"inferred from the name ${name} on line {word.span.line}",
-        f"line {word.span.line} starts the program with ${name}, a command computed when the job "
-        f"runs whose name says {entry.name} (a launcher that runs once per node)",
-    )
-
-
-def _cli_launcher(step: Step) -> tuple[launchers.CliLauncher, Word, Word] | None:
-    """`jobc.script.clilaunch.cli_launcher`: asked by the import alone (a lint reads no console
-    script's launcher), which imports the module."""
-    from jobc.script.clilaunch import cli_launcher
-
-    return cli_launcher(step)
-
-
-def _cli_torchrun(
-    facts: ScriptFacts, out: Derived, step: Step, cli: tuple[launchers.CliLauncher, Word, Word], nodes: int
-) -> None:
-    """`llamafactory-cli train CONFIG`: a console script that starts torchrun on its node when the
-    script forces it or the process sees more than one GPU; then the spec's torchrun runs the
-    module it runs (never the console script, which would start torchrun again in every worker).
-    When the script does not say whether it does, the mode is not known."""
-    entry, program, command = cli
-    tasks: int | None = None
-    if step.srun is not None:
-        count, _, text = _tasks_per_node(facts, step, nodes)
-        tasks = -1 if text == _UNKNOWN_TASKS else (count or 1)
-    gpus = out.data["resources"].get("gpus_per_node")
-    from jobc.script.clilaunch import starts_torchrun
-
-    runs, why = starts_torchrun(step, entry, gpus, tasks)
-    said = (
-        f"line {program.span.line} runs `{program.raw} {command.raw}`, {entry.said}, which starts "
-        "torchrun on its node"
-    )
-    if runs is None:
-        out.mode_known = False
-        out.unknown.append(
-            f"launch.mode: {said} when it sees more than one GPU or is forced to, and {why}; write "
-            f"launch.mode (torchrun with launch.module {entry.module}, or srun)"
-        )
-        return
-    if not runs:
-        return
-    out.mode, out.mode_known = "torchrun", True
-    out.sources[("launch", "mode")] = (
-        f"line {program.span.line}: {program.raw} {command.raw} starts torchrun ({why})"
-    )
-    out.notes.append(
-        f"launch.mode torchrun: {said} ({why}); the spec's torchrun runs what it runs, the module "
-        f"{entry.module}"
-    )
-
-
-def _runs_a_script(step: Step) -> bool:
-    """The step runs a script the batch script does not hold (`./scripts/train.sh`, `bash
-    launch.sh`, `"$LAUNCHER"`, a `bash -c` string computed when the job runs), not a tool by name
-    (`srun enroot import …`, `srun docker pull …`), which starts no program of the job's."""
-    command = step.command.strip("\"'")
-    return command in ("bash", "sh") or command.startswith("$") or command.endswith(".sh") or "/" in command
-
-
 def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *, for_lint: bool) -> None:
     """No GPU request in the script. On nodes whose GPUs Slurm hands out whole, without a request
     (`--exclusive` nodes of AWS or NGC), the script says how many GPUs a node uses by the
@@ -889,8 +544,11 @@ def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *,
     for on shared ones (said); a script that says nothing of the kind uses 0, and so does
     one whose own words show it runs on CPUs (a gloo backend, `--device cpu`, a partition named
     for CPUs: `cpu_sign`), whatever its process count."""
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     if not for_lint and step is not None:
-        found = _processes_per_node(facts, step, nodes)
+        found = inferred._processes_per_node(facts, step, nodes)
         from jobc.script.cpu import cpu_sign
 
         sign = cpu_sign(facts, step) if found is not None else None
@@ -941,92 +599,6 @@ def _no_gpus(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *,
     )
 
 
-def _processes_per_node(facts: ScriptFacts, step: Step, nodes: int) -> tuple[int | None, Span, str] | None:
-    """The processes the training step starts on each node, as (count or None when the text does
-    not give it, where, as written); None when the script says nothing of the kind."""
-    launcher = step.launcher
-    entry = launchers.entry(launcher.name) if launcher is not None else None
-    if launcher is not None and entry is not None:
-        procs = next((launcher.options[o] for o in entry.procs_per_node if o in launcher.options), None)
-        if procs is not None:
-            said = f"{launcher.name} --{procs_name(procs)} {procs.text}"
-            return (_int(procs.text, 1) if procs.literal else None), procs.span, said
-        total = next((launcher.options[o] for o in entry.procs_total if o in launcher.options), None)
-        machines = next((launcher.options[o] for o in entry.nodes if o in launcher.options), None)
-        if total is not None:
-            said = f"{launcher.name} --{procs_name(total)} {total.text}" + (
-                f" over --{procs_name(machines)} {machines.text}" if machines is not None else ""
-            )
-            return _per_machine(facts, total, machines), total.span, said
-        return None
-    if step.srun is None:
-        return None
-    tasks, span, text = _tasks_per_node(facts, step, nodes)
-    if text == _UNKNOWN_TASKS:
-        return None
-    if tasks is not None and tasks >= 2 and span is not None:
-        return tasks, span, f"srun's {tasks} tasks per node ({text})"
-    return None
-
-
-def procs_name(word: Word) -> str:
-    """The option a launcher's word was given by (`--nproc_per_node 8` → nproc_per_node)."""
-    return word.raw.lstrip("-").split("=")[0].split()[0] if word.raw.startswith("-") else "?"
-
-
-def _per_machine(facts: ScriptFacts, total: Word, machines: Word | None) -> int | None:
-    """`--num_processes 16 --num_machines 2`: 8 per machine; `$((M * G))` over `$M`: G, when G
-    is a number or a variable the script sets to one number (the product's other factor is what
-    each of the machines the launcher is given starts)."""
-    if total.literal:
-        count = _int(total.text, 1)
-        if machines is None:
-            return count
-        m = _int(machines.text, 1) if machines.literal else None
-        return count // m if count is not None and m and count % m == 0 else None
-    if machines is None:
-        return None
-    product = re.fullmatch(r"\$\(\(\s*(\S+?)\s*\*\s*(\S+?)\s*\)\)", total.text)
-    if product is None:
-        return None
-    name = re.fullmatch(r"\$\{?(\w+)\}?", machines.text)
-    if name is None:
-        return None
-    left, right = (p.lstrip("$").strip("{}") for p in product.groups())
-    other = right if left == name.group(1) else left if right == name.group(1) else None
-    if other is None:
-        return None
-    return _int(facts.final.get(other) if re.fullmatch(r"[A-Za-z_]\w*", other) else other, 1)
-
-
-_UNKNOWN_TASKS = "the step's task count, computed when the job runs"
-
-
-def _tasks_per_node(
-    facts: ScriptFacts, step: Step | None, nodes: int
-) -> tuple[int | None, Span | None, str | None]:
-    """Tasks per node the main step gets, and the option that set it."""
-    per = step_option(step, "ntasks-per-node")
-    if per is not None and (count := _int(per.text, 1)) is not None:
-        return count, per.span, per.raw
-    total = step_option(step, "ntasks")
-    if any(w is not None and not w.literal for w in (per, total)):
-        return None, None, _UNKNOWN_TASKS  # `srun -n "$SLURM_NNODES"`: sized when the job runs
-    step_nodes = step_option(step, "nodes")
-    if total is not None and (count := _int(total.text, 1)) is not None:
-        n: int | None = _int(step_nodes.text, 1) if step_nodes is not None else nodes
-        return (count // n if n and count % n == 0 else count), total.span, total.raw
-    honoured = facts.honoured()
-    d = honoured.get("ntasks-per-node")
-    if d is not None and (count := _int(d.value, 1)) is not None:
-        return count, d.span, f"#SBATCH {d.text}"
-    d = honoured.get("ntasks")
-    if d is not None and (total_count := _int(d.value, 1)) is not None:
-        count = total_count
-        return (count // nodes if nodes and count % nodes == 0 else count), d.span, f"#SBATCH {d.text}"
-    return None, None, None
-
-
 def _signal(out: Derived, d: Directive) -> None:
     value = d.value or ""
     spec = value.removeprefix("R:").removeprefix("B:").removeprefix("R:")
@@ -1061,6 +633,9 @@ def _sbatch_export(out: Derived, d: Directive) -> None:
 
 
 def _extra(out: Derived, d: Directive, *, for_lint: bool) -> None:
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        pass
+
     if d.name == "export" and not for_lint:
         _sbatch_export(out, d)
         return
@@ -1102,39 +677,18 @@ def _container_option(out: Derived, name: str, value: str | None, span: Span) ->
     return True
 
 
-def _container_value(
-    out: Derived, facts: ScriptFacts, name: str, word: Word, variables: dict[str, str]
-) -> str:
-    """A pyxis option's value that the batch shell computes (`--container-image $IMAGE`): the
-    value when it reads only variables the script set, else `{unknown.NAME}` in its place, which
-    fails lint (JC008) until it is written: never the variable's name as if it were the value."""
-    # the word is the option and its value (`--container-image=$IMAGE`, `--container-image $IMAGE`)
-    raw = re.sub(r"\A--[A-Za-z-]+(?:=|\s+)", "", word.raw) if word.raw.startswith("--") else word.raw
-    text = _resolve(raw, variables)
-    if text is not None:
-        return text
-    placeholder = _placeholder(raw, variables, _allocation_refs(facts, out))
-    key = name.removeprefix("container-")
-    if key == "mounts":
-        out.templated.update(("container", "mounts", i) for i in range(len(placeholder.split(","))))
-    else:
-        out.templated.add(("container", key))
-    out.unknown.append(
-        f"container.{key}: line {word.span.line} passes {raw}, a value computed when the job runs, "
-        f"kept as {placeholder}: write its value"
-    )
-    return placeholder
-
-
 def _no_step(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
     """A script with no step jobc can read: the rules get a stand-in program; the import says why
     the program is not known, never that there is none where it may be hidden."""
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     launch = out.data["launch"]
     if for_lint:
         # the rules need a spec; no rule reads the program of a script that runs none
         launch["program"] = "train.py"
     else:
-        out.skip(_first_line(facts), "the launch", _UNKNOWN_PROGRAM)
+        out.skip(inferred._first_line(facts), "the launch", inferred._UNKNOWN_PROGRAM)
         if facts.problems:
             # a step may be in what the grammar could not read: never say there is none
             line = facts.problems[0].span.line
@@ -1155,6 +709,9 @@ def _no_step(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
 
 
 def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
     launch = out.data["launch"]
     if for_lint or out.mode_known:
         launch["mode"] = out.mode
@@ -1178,27 +735,30 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
             f"line {step.span.line}: uv run" if python == "uv" else "the script runs no `uv sync`"
         )
     target = step.module or step.program
-    named = None if for_lint else _launcher_program(step)
-    cli = None if for_lint or out.mode != "torchrun" or not out.mode_known else _cli_launcher(step)
+    named = None if for_lint else inferred._launcher_program(step)
+    cli = None if for_lint or out.mode != "torchrun" or not out.mode_known else inferred._cli_launcher(step)
     if cli is not None:
-        _cli_module(out, step, cli)
+        inferred._cli_module(out, step, cli)
     elif named is not None and step.program is not None:
-        _launcher_program_unknown(out, step, step.program, named)
+        inferred._launcher_program_unknown(out, step, step.program, named)
     elif not for_lint and _ranks_run_a_script(step):
         # `mpirun … bash deploy.sh`: the program is in a script the batch script does not hold
-        _unknown_program(out, step, step.program)
+        inferred._unknown_program(out, step, step.program)
         named = "a script"
     elif target is not None and (target.literal or for_lint):
         key = "module" if step.module is not None else "program"
         out.put(("launch", key), target.text, target.span, target.raw)
     elif for_lint:
         launch["program"] = "train.py"  # for the rules only; the import never writes it
-    elif target is not None and (kept := _program_in_unknown_directory(facts, out, target)) is not None:
+    elif (
+        target is not None
+        and (kept := inferred._program_in_unknown_directory(facts, out, target)) is not None
+    ):
         key = "module" if step.module is not None else "program"
         out.put(("launch", key), kept, target.span, target.raw)
         out.templated.add(("launch", key))
     else:
-        _unknown_program(out, step, target)
+        inferred._unknown_program(out, step, target)
     # what the value follower left unknown stays unknown: a variable's last assignment in the
     # text is not its value (`case … in 1) Z=2 ;; *) Z=3 ;; esac` is either)
     variables: dict[str, str] = {}
@@ -1207,7 +767,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         text = word.text if word.literal else None
         if text is None:
             if not for_lint:
-                args.append(_unknown_arg(out, facts, word, variables, len(args)))
+                args.append(inferred._unknown_arg(out, facts, word, variables, len(args)))
             continue
         out.spans[("launch", "args", len(args))] = word.span
         args.append(text)
@@ -1220,7 +780,7 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         for name, word in step.container.items():
             value = None if name in step.srun_flags else word.text
             if value is not None and not word.literal and not for_lint:
-                value = _container_value(out, facts, name, word, variables)
+                value = inferred._container_value(out, facts, name, word, variables)
             _container_option(out, name, value, word.span)
         if "container" in out.data and "image" not in out.data["container"]:
             # pyxis options without an image (`--container-mounts` alone): no container section
@@ -1247,114 +807,6 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         restarts = launcher.options.get("max_restarts")
         if restarts is not None and (count := _int(restarts.text)) is not None:
             out.put(("launch", "torchrun", "max_restarts"), count, restarts.span)
-
-
-def _step_mode(step: Step) -> str:
-    entry = launchers.entry(step.launcher.name) if step.launcher is not None else None
-    return "torchrun" if entry is not None and entry.per_node else "srun"
-
-
-def _step_target(step: Step) -> str | None:
-    target = step.module or step.program
-    if target is None or not target.literal:
-        return None
-    return ("-m " if step.module is not None else "") + target.text
-
-
-def _alternatives(facts: ScriptFacts, out: Derived, step: Step) -> None:
-    """The training step sits in an arm of an `if`/`case` whose choice is not known before the job
-    runs, and another arm runs another launch: the mode (and the program) that differ between
-    them are not known, and said with both lines; never one arm picked silently."""
-    launch = out.data["launch"]
-    mine, target = _step_mode(step), _step_target(step)
-    for arm, other in alternatives(facts.steps, step):
-        own = next(a for a in step.arms if a.at == arm.at)
-        said = (
-            f"the `{arm.kind}` on line {arm.line} ({shown(own.why, keep=60)}) runs line "
-            f"{step.span.line} or line {other.span.line} as the job decides"
-        )
-        theirs = _step_mode(other)
-        if theirs != mine and "mode" in launch:
-            out.mode_known = False
-            del launch["mode"]
-            out.spans.pop(("launch", "mode"), None)
-            out.unknown.append(
-                f"launch.mode: {said}: {mine} (line {step.span.line}) or {theirs} (line "
-                f"{other.span.line}); write launch.mode"
-            )
-        other_target = _step_target(other)
-        if other_target != target and ("program" in launch or "module" in launch):
-            for key in ("program", "module"):
-                launch.pop(key, None)
-                out.spans.pop(("launch", key), None)
-            out.unknown.append(
-                f"launch.program: {said}: {target or 'a program not known'} (line {step.span.line}) or "
-                f"{other_target or 'a program not known'} (line {other.span.line}); write launch.program"
-            )
-
-
-def _cli_module(out: Derived, step: Step, cli: tuple[launchers.CliLauncher, Word, Word]) -> None:
-    """The module a console script's torchrun runs (`llamafactory.launcher`) as the spec's
-    program, under python; the console script and its command listed as not carried."""
-    entry, program, command = cli
-    out.put(("launch", "python"), "python", step.span)
-    out.sources[("launch", "python")] = f"line {step.span.line}: {entry.module} runs under python"
-    out.put(("launch", "module"), entry.module, program.span, f"{program.raw} {command.raw}")
-    out.skip(
-        program.span,
-        f"{program.raw} {command.raw}",
-        f"{entry.said} starts torchrun, which runs the module {entry.module}: the spec runs it under "
-        "its own torchrun",
-    )
-
-
-def _launcher_program(step: Step) -> str | None:
-    """What the step's Python program is, when its file is a launcher of its own (`deepy.py`)."""
-    if step.launcher is not None or step.program is None:
-        return None
-    # the file's own name, even in a directory computed when the job runs (`$NEOX/deepy.py`)
-    name = (step.program.text if step.program.literal else step.program.raw).strip("\"'").rsplit("/", 1)[-1]
-    return launchers.PROGRAM_LAUNCHERS.get(name)
-
-
-def _launcher_program_unknown(out: Derived, step: Step, program: Word, named: str) -> None:
-    """`python ./deepy.py train.py configs/x.yml`: the mode is a per-node launcher's; the program
-    and arguments are the ones the launcher builds, which the script does not show."""
-    out.skip(
-        program.span,
-        step.text,
-        f"{program.raw} is {named}: jobc cannot carry the program and arguments it builds; "
-        "write launch.program and launch.args",
-    )
-    out.unknown.append(
-        f"launch.program: line {program.span.line} runs {program.raw}, {named}; write the program "
-        "it starts and its arguments"
-    )
-    out.notes.append(
-        f"launch.mode torchrun: line {program.span.line} runs {program.raw}, which starts a launcher "
-        "on each node"
-    )
-
-
-def _unknown_program(out: Derived, step: Step, target: Word | None) -> None:
-    """The step's program is not known before the job runs: left out, and said why."""
-    # never a guessed program: the spec says nothing, and linting it says what is missing
-    where = target.span if target is not None else step.span
-    out.skip(where, step.text, _UNKNOWN_PROGRAM)
-    if step.recipe is not None:
-        out.unknown.append(
-            f"launch.program: line {step.recipe.span.line} runs the torchtune recipe "
-            f"{step.recipe.raw} by name, a file of the installed torchtune: write its path"
-        )
-    elif step.code is not None:
-        out.unknown.append(
-            f"launch.program: line {step.code.span.line} runs Python code given with `python -c`, "
-            "which no spec field holds: put it in a file and write launch.program"
-        )
-    else:
-        out.unknown.append(
-            f"launch.program: line {where.line} runs a program jobc cannot read before the job runs; write it"
-        )
 
 
 # arguments that name where a training program writes its checkpoints and outputs
@@ -1393,16 +845,6 @@ def _checkpoint_arg(out: Derived, step: Step) -> None:
             return
 
 
-_UNKNOWN_PROGRAM = (
-    "the program this runs is not written in the script (a value computed when the job runs, "
-    "a wrapper, or no step at all): write launch.program (or launch.module) and launch.args"
-)
-
-
-def _first_line(facts: ScriptFacts) -> Span:
-    return facts.first_command or Span.point(1, 1)
-
-
 # arguments and launcher flags that shard the model with FSDP: (pattern, parallelism.sharding)
 _FSDP = (
     (lazy(r"^--use[-_]megatron[-_]fsdp$"), "megatron-fsdp"),
@@ -1433,129 +875,6 @@ def _sharding(out: Derived, step: Step) -> None:
             if word.literal and pattern.match(text):
                 out.put(("parallelism", "sharding"), sharding, word.span, word.raw)
                 return
-
-
-_SCRIPT_ARGS = lazy(r"\$(?:[@*0-9]|\{[@*0-9]+\})")
-_VARIABLE = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-
-
-_FILE_NAME = lazy(r"[A-Za-z0-9_.+-]+\.py")
-
-
-def _program_in_unknown_directory(facts: ScriptFacts, out: Derived, target: Word) -> str | None:
-    """`deepspeed ${WORK}/scripts/run_clm.py`: a program file the script names, in a directory
-    computed when the job runs. Kept as `{unknown.WORK}/scripts/run_clm.py`, which fails lint
-    (JC008) until the directory is written, and said; None when the file name itself is not
-    written (`$DIR/$SCRIPT` with no value for SCRIPT, `$(…)`)."""
-    from jobc.spec.interpolate import escape
-
-    raw = target.raw.strip()
-    raw = raw.replace('"', "") if "\\" not in raw and "'" not in raw else raw
-    where, _, name = raw.rpartition("/")
-    if not where or not _FILE_NAME.fullmatch(name):
-        return None
-    directory = _placeholder(where, {}, _allocation_refs(facts, out))
-    if "{unknown." not in directory:
-        return None
-    placeholder = f"{directory}/{escape(name)}"
-    out.unknown.append(
-        f"launch.program: line {target.span.line} runs {target.raw.strip()}, in a directory computed "
-        f"when the job runs, kept as {placeholder}: write the directory"
-    )
-    return placeholder
-
-
-def _allocation_refs(facts: ScriptFacts, out: Derived) -> dict[str, str]:
-    """Slurm's variables for the allocation that the spec holds as values: `$SLURM_NNODES` in an
-    argument is `{resources.nodes}` when the script asked for a fixed number of nodes."""
-    refs: dict[str, str] = {}
-    resources = out.data.get("resources", {})
-    nodes = facts.honoured().get("nodes")
-    fixed = nodes is not None and ascii_int(nodes.value or "") is not None
-    if "nodes" in resources and (fixed or (nodes is None and implied_nodes(facts.honoured()) is not None)):
-        refs.update(SLURM_NNODES="{resources.nodes}", SLURM_JOB_NUM_NODES="{resources.nodes}")
-    if resources.get("gpus_per_node"):
-        refs.update(SLURM_GPUS_ON_NODE="{resources.gpus_per_node}")
-    if "cpus_per_task" in resources:
-        refs.update(SLURM_CPUS_PER_TASK="{resources.cpus_per_task}")
-    if ("name",) in out.spans and "job-name" in facts.honoured():
-        refs.update(SLURM_JOB_NAME="{name}")
-    return refs
-
-
-def _unknown_arg(out: Derived, facts: ScriptFacts, word: Word, variables: dict[str, str], index: int) -> str:
-    """An argument whose value the script computes when the job runs. Slurm's allocation
-    variables become the spec values they equal (`{resources.nodes}`); any other keeps its place
-    in launch.args as `{unknown.NAME}`, which fails lint (JC008) until it is written: an argument
-    is never dropped."""
-    per_rank = sorted(name for name in PER_RANK if name in word.raw)
-    placeholder = _placeholder(word.raw, variables, {} if per_rank else _allocation_refs(facts, out))
-    path: DataPath = ("launch", "args", index)
-    out.spans[path] = word.span
-    out.templated.add(path)
-    if "{unknown." not in placeholder:
-        return placeholder
-    if _SCRIPT_ARGS.search(word.raw):
-        why = f"the script's own arguments (`sbatch job.sh ARGS`), kept as {placeholder}: write them"
-    elif per_rank:
-        why = (
-            f"a per-rank value ({', '.join(per_rank)}), kept as {placeholder}: arguments are "
-            "passed literally, so read it in the program (jobc.runtime.init()) or write its value"
-        )
-    else:
-        why = f"a value computed when the job runs, kept as {placeholder}: write its value"
-    out.unknown.append(f"launch.args: line {word.span.line} passes {word.raw}, {why}")
-    return placeholder
-
-
-def _placeholder(raw: str, variables: dict[str, str], refs: dict[str, str]) -> str:
-    """``raw`` as a template: its literal text escaped, each variable the script set to a literal
-    value written out, each other one `{unknown.NAME}`; a word with any other expansion (`$(…)`,
-    `$1`, `${X%…}`) is `{unknown.value}` as a whole."""
-    from jobc.spec.interpolate import UNKNOWN, escape
-
-    # double quotes only group the word (`"$DIR"/x`): what they hold is the word's text
-    text = raw.replace('"', "") if "\\" not in raw and "'" not in raw else raw
-    pieces: list[str] = []
-    rest: list[str] = []
-    at = 0
-    for m in _VARIABLE.finditer(text):
-        rest.append(text[at : m.start()])
-        pieces.append(escape(text[at : m.start()]))
-        name = m.group(1) or m.group(2)
-        value = variables.get(name)
-        if value is not None:
-            pieces.append(escape(value))
-        else:
-            pieces.append(refs.get(name, f"{{{UNKNOWN}.{name}}}"))
-        at = m.end()
-    rest.append(text[at:])
-    pieces.append(escape(text[at:]))
-    if _SCRIPT_ARGS.search(raw):
-        return f"{{{UNKNOWN}.args}}"
-    if any(ch in "".join(rest) for ch in "$`\\'\"*?") or at == 0:
-        return f"{{{UNKNOWN}.value}}"
-    return "".join(pieces)
-
-
-def _resolve(raw: str, variables: dict[str, str]) -> str | None:
-    """A word's value when it only reads variables the script set to literal values."""
-    if raw[:1] == "'":
-        return None
-    text = raw[1:-1] if raw[:1] == '"' and raw[-1:] == '"' else raw
-
-    def sub(m: re.Match[str]) -> str:
-        name = m.group(1) or m.group(2)
-        value = variables.get(name)
-        if value is None:
-            raise KeyError(name)
-        return value
-
-    try:
-        value = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", sub, text)
-    except KeyError:
-        return None
-    return None if any(ch in value for ch in "$`\\*?") else value
 
 
 def _environment(facts: ScriptFacts, out: Derived) -> None:
