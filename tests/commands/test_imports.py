@@ -172,11 +172,22 @@ def test_a_real_script_loads_no_more(tmp_path: Path) -> None:
     assert "jobc.script.carry" not in modules
     # nor what only the import infers (a console script that starts torchrun, a step run on CPUs)
     assert {"jobc.script.clilaunch", "jobc.script.cpu", "jobc.script.inferred"} & modules == set()
+    # it has no condition for the reader to decide (no if, case, && or ||)
+    assert "jobc.script.decide" not in modules
     # nor the compiler (JC104 names the compiled script's derived port only in a finding)
     assert under(modules, ("jobc.compile",)) == set()
     # it has no trap, exec, --signal, late or cut directive, \r\n or non-ASCII text
     assert rule_modules(modules, "facts-absent") == set()
     assert "jobc.lint.suppress" not in modules  # nor a `jobc:` marker
+
+
+def test_a_script_with_a_condition_loads_what_decides_it(tmp_path: Path) -> None:
+    script = tmp_path / "job.sbatch"
+    text = GOOD_SCRIPT.replace("srun python", 'if [ "$SLURM_NNODES" -gt 1 ]; then echo many; fi\nsrun python')
+    script.write_text(text, encoding="utf-8")
+    code, modules = loaded("lint", str(script), cwd=tmp_path)
+    assert code == 0
+    assert "jobc.script.decide" in modules  # the clean Megatron script's test is not vacuous
 
 
 def test_a_broken_spec_may_load_the_explainers(tmp_path: Path) -> None:

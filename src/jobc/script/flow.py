@@ -11,7 +11,6 @@ from jobc.core.lazyre import lazy, lazy_bytes
 from jobc.core.numbers import ascii_int
 from jobc.script import unevaluated
 from jobc.script import values as _values
-from jobc.script.decide import Decider
 from jobc.script.expand import Expander
 from jobc.script.facts import Arm, Assign, Command, Inner, Step, Trap, Word, tool_module
 from jobc.script.signals import normalise
@@ -44,6 +43,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jobc.core.paths import PathArg
+    from jobc.script.decide import Decider
 
 # `${X:=8}` and `${X=8}` assign X as they expand (`: "${X:=8}"` is how scripts give defaults)
 _ASSIGNS_DEFAULT = lazy_bytes(rb"\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
@@ -367,7 +367,11 @@ class Flow:
             state.never = {0}
 
     def decider(self, src: _values.Src) -> Decider:
-        """Conditions read as the walk stands (in the batch shell's variables)."""
+        """Conditions read as the walk stands (in the batch shell's variables). The module is
+        imported by the first condition the walk meets: a script with no `if`, `case`, `&&` or
+        `||` to decide does not load it."""
+        from jobc.script.decide import Decider
+
         return Decider(
             self.facts,
             lambda n: self.expand.fields(src, n, quoted=True),
