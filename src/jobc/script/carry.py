@@ -122,6 +122,15 @@ def env_unknown(out: Derived, e: Export, unread: tuple[int, str] | None = None) 
 def import_env(out: Derived, e: Export, said: str | None = None) -> None:
     name, value = e.name, e.value or ""
     where = said or e.written
+    if not value.isascii() and not _utf8(value):
+        # a spec is UTF-8 text: the variable is listed, not carried, and the rest is imported
+        out.skip(
+            e.span,
+            where,
+            f"{name}'s value holds bytes that are not UTF-8, which a spec cannot hold: not carried, "
+            "so the step runs without it; write it in env as text",
+        )
+        return
     if name in COMPUTED:
         out.skip(e.span, where, "jobc computes this for every rank")
     elif name == "NCCL_SOCKET_IFNAME" and re.match(r"^[A-Za-z0-9_.-]+$", value):
@@ -140,6 +149,14 @@ def import_env(out: Derived, e: Export, said: str | None = None) -> None:
         out.put(("storage", "caches", CACHES[name]), value, e.value_span, where)
     else:
         out.put(("env", name), value, e.value_span, where)
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a byte the script holds that is not UTF-8, kept as a surrogate
+        return False
+    return True
 
 
 def _storage(out: Derived) -> None:
