@@ -1748,7 +1748,8 @@ def test_a_step_with_words_the_grammar_read_around_is_judged_by_its_listing(tmp_
     script = (
         b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\n#SBATCH --time=08:00:00\n"
         b"ARGS=(--epochs 90)\n"
-        b'srun python -m torch_train "${DIST_AR:a100:4\n#SBATCH --cpus-per-task=32[@]}" train.py "${ARGS[@]}"\n'
+        b'srun python -m torch_train "${DIST_AR:a100:4\n#SBATCH --cpus-per-task=32[@]}" '
+        b'train.py "${ARGS[@]}"\n'
     )
     outcome = round_trip(script, tmp_path)
     assert outcome.unlisted == [], outcome.spec
