@@ -54,6 +54,24 @@ def test_array_elements_are_followed_to_the_launcher_and_its_program(tmp_path: P
     assert ("JC701", 11, (12,)) in found  # --output-dir /tmp/vit
 
 
+@pytest.mark.parametrize(
+    ("value", "fires"),
+    [
+        ("$SLURM_TMPDIR", True),
+        ('"${TMPDIR}/snapshots"', True),
+        ("$SCRATCH/snapshots", False),  # another variable: not judged
+        ("$TMPDIR_BASE/snapshots", False),  # a longer name that starts alike
+    ],
+)
+def test_a_snapshot_directory_in_the_jobs_node_local_scratch_is_jc701(
+    tmp_path: Path, value: str, fires: bool
+) -> None:
+    # seen in a real script: `--snapshot_dir $SLURM_TMPDIR`, the node's own scratch directory,
+    # which Slurm or the site empties when the job ends
+    path = _script(tmp_path, f"    python -W ignore -m src.main --train --snapshot_dir {value}\n")
+    assert ("JC701" in {code for code, _, _ in _found(path)}) is fires
+
+
 def test_a_launcher_string_run_by_bash_c_under_srun(tmp_path: Path) -> None:
     path = _script(
         tmp_path,

@@ -824,8 +824,12 @@ _SAVE_FLAGS = frozenset(
         "default_root_dir",
         "checkpoints_dir",
         "out_dir",
+        "snapshot_dir",
     }
 )
+# a value that starts with the job's node-local scratch directory, which Slurm or the site sets
+# for each job on each node (`--snapshot_dir $SLURM_TMPDIR`): node-local, whatever it holds
+_NODE_SCRATCH = lazy(r"\$(?:\{(?:SLURM_)?TMPDIR\}|(?:SLURM_)?TMPDIR\b)(?:/|$)")
 
 
 def _checkpoint_arg(out: Derived, step: Step) -> None:
@@ -840,8 +844,10 @@ def _checkpoint_arg(out: Derived, step: Step) -> None:
             continue
         target = word if eq else (args[i + 1] if i + 1 < len(args) else None)
         text = value if eq else (target.text if target is not None else "")
-        if target is not None and target.literal and text.startswith("/"):
-            out.put(("storage", "checkpoints"), text, target.span, f"{name} {text}")
+        if target is not None and (
+            (target.literal and text.startswith("/")) or _NODE_SCRATCH.match(text.strip("\"'"))
+        ):
+            out.put(("storage", "checkpoints"), text.strip("\"'"), target.span, f"{name} {text}")
             return
 
 
