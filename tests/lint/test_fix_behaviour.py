@@ -832,3 +832,22 @@ def test_jc007_removes_no_marker_below_a_line_the_grammar_could_not_read(tmp_pat
     proof = prove(near, unsafe=True)
     assert proof.fixed == ["JC007"]
     assert proof.differences == [], proof.differences
+
+
+def test_jc807_hands_nothing_on_in_a_trap_whose_action_trap_refuses() -> None:
+    # found by the fix-script fuzz target (seed 2201, input 2,641): an action that starts with `-`
+    # is an option to trap, which refuses it (`trap: -n: invalid option`) and sets no trap; the
+    # hand-on put before it made a valid action, so the fixed script trapped where it had not
+    text = (
+        HEAD
+        + "#SBATCH --signal=USR2@240\ntrap '-node=8 scontrol requeue \"$SLURM_JOB_ID\"' USR2\nsrun python train.py\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC807" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: the same action without the dash is handed on
+    near = text.replace("'-node=8 ", "'")
+    proof = prove(near, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "trap 'scancel --signal=USR2 $SLURM_JOB_ID; scontrol requeue" in proof.after
+    assert proof.differences == [], proof.differences

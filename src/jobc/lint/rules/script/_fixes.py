@@ -222,7 +222,9 @@ def hand_on(facts: ScriptFacts, trap: Trap, signal: str) -> tuple[Edit, ...] | N
     written so that a command can be put before it (or it traps other signals too)."""
     if forwards(facts, trap):
         return ()
-    if set(trap.signals) != {signal}:
+    if set(trap.signals) != {signal} or trap.action.startswith("-"):
+        # (an action that starts with `-` is an option to trap, which refuses it and sets no
+        # trap at all; a command put before it would make trap take it)
         return None
     span = trap.span
     if span.line > len(facts.lines):
