@@ -838,9 +838,9 @@ def test_jc807_hands_nothing_on_in_a_trap_whose_action_trap_refuses() -> None:
     # found by the fix-script fuzz target (seed 2201, input 2,641): an action that starts with `-`
     # is an option to trap, which refuses it (`trap: -n: invalid option`) and sets no trap; the
     # hand-on put before it made a valid action, so the fixed script trapped where it had not
-    text = (
-        HEAD
-        + "#SBATCH --signal=USR2@240\ntrap '-node=8 scontrol requeue \"$SLURM_JOB_ID\"' USR2\nsrun python train.py\n"
+    text = HEAD + (
+        "#SBATCH --signal=USR2@240\ntrap '-node=8 scontrol requeue \"$SLURM_JOB_ID\"' USR2\n"
+        "srun python train.py\n"
     )
     proof = prove(text, unsafe=False)
     assert "JC807" not in proof.fixed
