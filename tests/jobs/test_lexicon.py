@@ -123,6 +123,9 @@ from jobc.jobs.signatures import PREFILTER
         # click's `Aborted!` is a command it stopped (a Ctrl-C, a SIGTERM): no SIGABRT; the shell's
         # `Aborted` of a process that abort() ended is one
         ("Aborted!", None, {}),
+        # the shell's `Killed` under a Chinese locale (glibc's zh_CN words), and a line that is none
+        ("已杀死", "signal", {"signal": "SIGKILL"}),
+        ("训练已完成", None, {}),
         ("line 14: 94460 Aborted                 python main.py", "signal", {"signal": "SIGABRT"}),
         ("ValueError: bad sample in shard 17", None, {}),
         # Slurm's commands that cannot reach the controller, a launcher's lost node or job
@@ -253,6 +256,7 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "rank 0 in job 1  node07_65327   caused collective abort of all ranks",
         "/usr/bin/python3: can't open file '/home/me/trian.py': [Errno 2] No such file or directory",
         "terminate called without an active exception; Aborted (core dumped)",
+        "已杀死",
         "|CCL_ERROR| worker thread #0 could not be started",
         "CustomLibraryException: the device went away",
         "nslookup: can't resolve 'job-master-0': Name does not resolve",

@@ -37,6 +37,12 @@ SIGNAL_WORDS = {
     "Floating point exception": "SIGFPE",
     "Illegal instruction": "SIGILL",
     "Terminated": "SIGTERM",
+    # the shell's words under a Chinese locale (glibc's zh_CN strsignal(): `已杀死` is `Killed`)
+    "已杀死": "SIGKILL",
+    "段错误": "SIGSEGV",
+    "已放弃": "SIGABRT",
+    "已终止": "SIGTERM",
+    "总线错误": "SIGBUS",
     # the C library's other strsignal() words, as LSF's job report names the signal
     "Hangup": "SIGHUP",
     "Interrupt": "SIGINT",

@@ -45,6 +45,8 @@ FALLBACK = re.compile(
     r"can't open file|"
     r"oom[-_]kill|[Oo]ut of memory|Segmentation fault|segfault at\b|core dumped|Abort(?:ed)?\b|\|ERROR\||"
     r"error:|fatal:|Assertion\b|not found\b|killed by signal:? ?[0-9]|"
+    # the shell's words for a signal under a Chinese locale (Killed, Segmentation fault, Aborted)
+    r"已杀死|段错误|已放弃|"
     # any tool's plain word that something failed (`memory allocation of 64 bytes failed`,
     # `Bootstrap failed`): the line is shown at low confidence rather than nothing said
     r"\b[Ff]ailed\b|"
@@ -128,7 +130,8 @@ def error_like(text: str, level: str | None) -> bool:
         return False
     if FALLBACK.search(text) is None and level not in ERROR_LEVELS:
         return False
-    return NOT_A_FAILURE.search(text) is None and len(text.strip()) >= 4
+    # (in bytes: `已杀死`, the shell's `Killed` under a Chinese locale, is three characters)
+    return NOT_A_FAILURE.search(text) is None and len(text.strip().encode("utf-8", "replace")) >= 4
 
 
 _STEP_FAILED = re.compile(r"\bDUE TO TASK FAILURE\b|FAILED \(non-zero exit code")
@@ -322,7 +325,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # (`Aborted by PBS Server` is who ended a job, no SIGABRT; glog's `*** Aborted at T (unix
             # time)` heads a crash whose signal the next line names: G311's; `Aborted!` is click's
             # word for a command it stopped, on a Ctrl-C or the SIGTERM that follows it)
-            r"core dumped|\bAborted\b(?!!| by\b| at [0-9])|KeyboardInterrupt|\bKilled\b|\bTerminated\b"
+            r"core dumped|\bAborted\b(?!!| by\b| at [0-9])|KeyboardInterrupt|\bKilled\b|\bTerminated\b|"
+            # (the shell's words under a Chinese locale: Killed, Segmentation fault, Aborted, Terminated)
+            r"已杀死|段错误|已放弃|已终止"
         ),
     ),
     # the program's own mistake, said by the message of an exception whose type line was lost
@@ -343,7 +348,7 @@ _SIGNAL_NAME = re.compile(r"\b(SIG[A-Z12]{3,6})\b")
 _SIGNAL_NUMBER = re.compile(r"(?:got signal|[Ss]ignal|WTERMSIG):? ?([0-9]{1,3})\b")
 _SIGNAL_WORD = re.compile(
     r"Segmentation fault|segfault|Aborted(?!!| by\b| at [0-9])|Killed|Terminated|KeyboardInterrupt|"
-    r"core dumped"
+    r"core dumped|已杀死|段错误|已放弃|已终止"
 )
 _EXIT_NUMBER = re.compile(r"(?:code|status|WEXITSTATUS):? ?(-?[0-9]{1,4})\b")
 

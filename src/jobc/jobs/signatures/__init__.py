@@ -272,6 +272,12 @@ LOWER_KEYWORDS = (
     "unable to launch the specified application",
     "exit with status code",
     "terminate called",
+    # the shell's words for a signal under a Chinese locale (Killed, Segmentation fault, Aborted,
+    # Terminated)
+    "已杀死",
+    "段错误",
+    "已放弃",
+    "已终止",
     # the fallback lexicon's lower-case words
     "fatal:",
     "failed",
