@@ -808,6 +808,22 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what", "launcher"),
     ),
     Signature(
+        "L242",
+        "composer-rank-crashed",
+        "exit_code",
+        "cause",
+        ("crashed with exit code",),
+        re.compile(r"\bRank (?P<rank>[0-9]{1,9}) crashed with exit code (?P<exit_code>-?[0-9]{1,9})"),
+        "MosaicML Composer's launcher (`composer -n N train.py`) reporting a rank's process that "
+        "ended; a negative exit code is the signal that ended it (-6: SIGABRT)",
+        "ERROR:composer.cli.launcher:Rank 2 crashed with exit code -6",
+        "Bot crashed with exit code 1",
+        "MosaicML Composer (composer.cli.launcher's error for a rank's process: `Rank %d crashed with "
+        "exit code %d`)",
+        ("rank", "exit_code"),
+        report=True,
+    ),
+    Signature(
         "L240",
         "enroot-exec-failed",
         "missing_program",
