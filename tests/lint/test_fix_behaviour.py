@@ -851,3 +851,23 @@ def test_jc807_hands_nothing_on_in_a_trap_whose_action_trap_refuses() -> None:
     assert "JC807" in proof.fixed
     assert "trap 'scancel --signal=USR2 $SLURM_JOB_ID; scontrol requeue" in proof.after
     assert proof.differences == [], proof.differences
+
+
+def test_jc802_backgrounds_a_step_that_reads_random_without_a_difference() -> None:
+    # found by the fix-script fuzz target (seed 2401, input 324): `--rdzv_id $RANDOM` in a step
+    # JC802 starts with `&`; bash expands a background command's words after the fork, in a
+    # subshell that reseeds $RANDOM, so the simulator's seeded sequence gave the fixed script
+    # another id. The job does the same either way (a random id, read once by the batch shell for
+    # every node): the simulator now holds $RANDOM at one value in every shell
+    text = HEAD + (
+        "#SBATCH --signal=B:USR2@180\n"
+        'forward() { kill -USR2 "$step" 2>/dev/null; }\ntrap forward USR2\n'
+        "srun torchrun --nnodes 2 --nproc_per_node 4 --rdzv_id $RANDOM --rdzv_backend c10d "
+        "--rdzv_endpoint node0:29500 train.py\n"
+    )
+    proof = prove(text, unsafe=False)
+    assert "JC802" in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: another id written into the fixed script is still a difference
+    changed = proof.after.replace("--rdzv_id $RANDOM", "--rdzv_id 12314")
+    assert differences(text, changed, scenarios=("complete",)) != []

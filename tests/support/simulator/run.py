@@ -337,7 +337,7 @@ def batch_env(alloc: Allocation, name: str, extra: Mapping[str, str]) -> dict[st
         "LOGNAME": "user",
         "SHELL": "/bin/bash",
         "LANG": "C.UTF-8",
-        # every bash the job starts reads it first: $RANDOM starts from the same seed in each run
+        # every bash the job starts reads it first: $RANDOM is one fixed number in each run
         "BASH_ENV": "/run/jobc-sim/bash_env",
         "SLURM_JOB_ID": str(JOB_ID),
         "SLURM_JOBID": str(JOB_ID),
@@ -463,7 +463,11 @@ def _prepare(data: bytes, config: dict[str, Any]) -> Path:
     for sub in ("bin", "records", "state", "work"):  # bin: where the stubs' directory is bound
         (sim / sub).mkdir()
     (sim / "empty").write_text("")
-    (sim / "bash_env").write_text("RANDOM=4242\n")
+    # $RANDOM made an ordinary variable with a fixed value: seeded, it gave the same sequence in
+    # one shell only, and a subshell (a step started with `&`, whose words bash expands after the
+    # fork) reseeds it, so a fix that moves a step into the background changed `--rdzv_id $RANDOM`
+    # though the job does the same (a random id either way)
+    (sim / "bash_env").write_text("unset RANDOM; RANDOM=4242\n")
     (sim / "script").write_bytes(data)
     # read by every stub: marshal reads it without an import
     (sim / "config.marshal").write_bytes(marshal.dumps(config))
