@@ -1782,3 +1782,27 @@ def test_a_refused_word_of_a_computed_value_bash_split_is_said_by_the_split(tmp_
     assert roundtrip._refusals(run, unsplit) == [
         "accelerate refuses --nnodes=DELIST and starts no program; the spec does not say so"
     ]
+
+
+def test_a_listed_step_over_lines_keeps_a_word_with_a_separator_byte_whole(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 2601, input 696): a step over two lines, listed as
+    # another step with what it runs; its word `--rdz\x19\x1e` (then a redirection) was shown
+    # with a blank for the \x1e, as str.split() breaks there and bash does not, so the listing did
+    # not name the word torchrun refuses
+    from jobc.script.carry import _blanks_joined
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --time=04:00:00\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d \\\n"
+        b'  --rdz\x19\x1e>\xf3v_endpoint="node0:29500" train.py\n'
+        b"srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d "
+        b"--rdzv_endpoint=node0:29500 train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    runs = "it runs: srun torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d \\ --rdz\\x19\\x1e"
+    assert any(line.endswith(runs) for line in outcome.listed)
+    # near miss: bash's blanks still part the words
+    assert _blanks_joined("a\x1eb  c\t\nd") == "a\x1eb c d"
+    text = "a\x1eb c"
+    assert " ".join(text.split()) == "a b c"  # what str.split() did

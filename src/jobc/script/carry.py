@@ -250,7 +250,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     runs = _substitution_runs_program(step.text) if step is not None else None
     if step is not None and runs is not None:
         # the batch shell runs that program to compute a word of the step, the compiled job not
-        ran = " ".join(step.text[runs:].split())
+        ran = _blanks_joined(step.text[runs:])
         shown = ran if len(ran) <= _SHOWN else ran[: _SHOWN - 1] + "…"
         out.skip(
             step.span,
@@ -995,10 +995,16 @@ def _computed(e: Export) -> str:
     return why + _runs_below(e.raw, e.span)
 
 
+def _blanks_joined(text: str) -> str:
+    """The words of ``text`` joined by one space, split at bash's blanks only: str.split() also
+    breaks at \x1c-\x1f, which are bytes of a word to bash (`--rdz\x1e` is one word)."""
+    return " ".join(w for w in re.split(r"[ \t\n]+", text) if w)
+
+
 def _runs_below(text: str, span: Span) -> str:
     """What a text written over several lines runs, for a listing that shows its first line only
     (a `$(…)` continued over lines: `echo "$(hostname\nsrun python x.py)"` runs x.py)."""
-    runs = " ".join(text.split())
+    runs = _blanks_joined(text)
     shown = runs if len(runs) <= _SHOWN else runs[: _SHOWN - 1] + "…"
     return f"; over lines {span.line}–{span.end_line} it runs: {shown}"
 
