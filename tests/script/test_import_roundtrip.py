@@ -1806,3 +1806,44 @@ def test_a_listed_step_over_lines_keeps_a_word_with_a_separator_byte_whole(tmp_p
     assert _blanks_joined("a\x1eb  c\t\nd") == "a\x1eb c d"
     text = "a\x1eb c"
     assert " ".join(text.split()) == "a b c"  # what str.split() did
+
+
+def test_an_option_written_with_a_backslash_is_listed_as_bash_reads_it(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 2601, input 1,095): `\-use_env` is `-use_env` to bash,
+    # which the launcher refuses; the listing named the table's spelling, `--use_env`, an option
+    # torch.distributed.launch has, so it did not say which word the step fails on
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:8\n#SBATCH --time=01:00:00\n"
+    script = head + b"python -m torch.distributed.launch \\\n        --nproc_per_node=8 \\-use_env main.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "use_env" in x)
+    assert "-use_env —" in line and "--use_env" not in line and "refuses it" in line
+    # near miss: `--use_env` is an option the launcher has, not a refusal
+    near = round_trip(
+        head + b"python -m torch.distributed.launch --nproc_per_node=8 --use_env main.py\n", tmp_path
+    )
+    assert near.unlisted == [], near.spec
+    assert not any("refuses" in x for x in near.listed if "use_env" in x)
+
+
+def test_an_empty_option_value_that_shifts_onto_a_program_of_the_same_name_is_listed(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 2601, input 4,968): `--main_process_ip $MNCCL`, with
+    # MNCCL set nowhere, takes the next word for its value; accelerate then starts the word after,
+    # here the same program, so the script runs it one argument short of what the spec runs. The
+    # listing said the option is read empty, not what the step then starts
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\n"
+        b"srun bash -c 'accelerate launch --num_machines 2 --num_processes 16 --machine_rank $SLURM_NODEID "
+        b"--main_process_ip $MNCCL worker worker worker'\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("is that value and the script's step starts `worker`" in x for x in outcome.listed)
+    # near miss: the same shift without the listing's words on what the step starts is a difference
+    from tests.script import roundtrip
+
+    assert roundtrip._shifted_args(("worker",), ("worker", "worker"), outcome.listed)
+    unsaid = [x.split("; then `")[0] for x in outcome.listed]
+    assert not roundtrip._shifted_args(("worker",), ("worker", "worker"), unsaid)
+    assert not roundtrip._shifted_args(("other",), ("worker", "worker"), outcome.listed)

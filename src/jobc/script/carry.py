@@ -199,8 +199,11 @@ def _launcher_flags(facts: ScriptFacts, out: Derived, launcher: Launcher, step: 
         written = _written_flag(flag, step.text, facts.lines)
         if flag in launcher.refused_flags and written == f"--{flag}":
             # not found as the table spells it (a byte quoted with a backslash): the word itself
-            shown = _as_written(launcher.refused_flags[flag], facts).raw
-            written = shown if shown.startswith("-") else written
+            word = launcher.refused_flags[flag]
+            shown = _as_written(word, facts).raw
+            # as written when that begins with the dash, else as bash reads it (`\-use_env` is
+            # `-use_env`): the table's spelling, `--use_env`, is another option, which it has
+            written = shown if shown.startswith("-") else word.text if word.text.startswith("-") else written
         out.skip(launcher.span, f"{launcher.name} {written}", why)
 
 
@@ -552,7 +555,13 @@ def _shifted_onto(launcher: Launcher, key: str, word: Word, step: Step) -> str:
             f"; then `{target.text}` is that value and no word is left for the program: "
             f"{launcher.name} refuses the line, so the script's step starts no program"
         )
-    return ""
+    if words[i] in ("-", "--"):
+        return ""
+    # the step then starts the next word that is no option, one argument short of what it meant
+    return (
+        f"; then `{target.text}` is that value and the script's step starts `{words[i]}`, with the "
+        "words after it for its arguments"
+    )
 
 
 def _written_flag(flag: str, text: str, lines: list[str]) -> str:
