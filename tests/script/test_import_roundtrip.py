@@ -1817,7 +1817,9 @@ def test_an_option_written_with_a_backslash_is_listed_as_bash_reads_it(tmp_path:
     outcome = round_trip(script, tmp_path)
     assert outcome.unlisted == [], outcome.spec
     line = next(x for x in outcome.listed if "use_env" in x)
-    assert "-use_env —" in line and "--use_env" not in line and "refuses it" in line
+    assert "-use_env —" in line
+    assert "--use_env" not in line
+    assert "refuses it" in line
     # near miss: `--use_env` is an option the launcher has, not a refusal
     near = round_trip(
         head + b"python -m torch.distributed.launch --nproc_per_node=8 --use_env main.py\n", tmp_path
