@@ -119,6 +119,8 @@ def refused(p: Process) -> str | None:
     refuses (it has no such option, or it begins several of torchrun's), if any: that step starts
     no program."""
     argv = list(p.argv)
+    if p.name.startswith("python") and (bad := torch_options.python_refuses(argv)) is not None:
+        return bad  # CPython's own option reader: `unknown option`, exit 2, nothing run
     torchrun = _torchrun_argv(p)
     if torchrun is not None:
         return torch_options.refused(torchrun)

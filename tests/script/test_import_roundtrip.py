@@ -1849,3 +1849,45 @@ def test_an_empty_option_value_that_shifts_onto_a_program_of_the_same_name_is_li
     unsaid = [x.split("; then `")[0] for x in outcome.listed]
     assert not roundtrip._shifted_args(("worker",), ("worker", "worker"), unsaid)
     assert not roundtrip._shifted_args(("other",), ("worker", "worker"), outcome.listed)
+
+
+def test_a_long_option_python_does_not_have_is_listed_as_refused(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 2701, input 8,569): torchrun's options given to python
+    # (`python --nproc_per_node=8 … train.py`) were listed as interpreter options not carried;
+    # CPython refuses them (`unknown option`, exit 2), so the script's step runs no program
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\n"
+    )
+    script = head + b"srun python --nproc_per_node=8 --node_rank=$SLURM_NODEID --master_port=29500 train.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "interpreter options" in x)
+    assert "`--nproc_per_node=8` is no option of python's: python refuses it" in line
+    # near miss: options python has are not carried, and not refused
+    near = round_trip(head + b"srun python -u -W error::UserWarning train.py\n", tmp_path)
+    assert near.unlisted == [], near.spec
+    line = next(x for x in near.listed if "interpreter options" in x)
+    assert "refuses" not in line
+
+
+def test_an_abbreviated_torchrun_option_that_takes_a_value_takes_the_program(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 2701, input 1,782): `--rdzv_endpoi` (argparse reads it
+    # as --rdzv_endpoint) last in an array, then the program: torchrun takes train_vit.py for the
+    # endpoint and refuses the program's `--model`; the import read the option as a flag and
+    # carried train_vit.py as the program
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:4\n"
+        b"#SBATCH --time=01:00:00\n"
+        b"ARGS=(--nproc_per_node=4 --rdzv_backend=c10d --rdzv_endpoi)\n"
+        b'srun python -m torch.distributed.run "${ARGS[@]}" train_vit.py --model vit_b_16 --epochs 90\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("torchrun --model vit_b_16" in x and "refuses it" in x for x in outcome.listed)
+    assert "train_vit.py" not in str(yaml.safe_load(outcome.spec)["launch"].get("program"))
+    # near miss: with the endpoint's value written, the program is train_vit.py
+    near = script.replace(b"--rdzv_endpoi)", b"--rdzv_endpoint=head:29500)")
+    outcome = round_trip(near, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec)["launch"]["program"] == "train_vit.py"

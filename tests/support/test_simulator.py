@@ -635,3 +635,20 @@ def test_torchrun_refuses_a_line_its_parser_refuses_and_starts_nothing() -> None
     assert torchrun.kind == "run"
     assert torchrun.exit == 0
     assert "error" not in fine.output
+
+
+def test_python_refuses_a_long_option_it_does_not_have() -> None:
+    # CPython reads its own options before the program and refuses a long one it does not have
+    # (`python --nproc_per_node=8 train.py`, torchrun's option given to python): exit 2, no program
+    script = "#!/bin/bash\n#SBATCH --nodes=1\npython --nproc_per_node=8 -u train.py\necho rc=$?\n"
+    run = simulate(script, scenarios=("complete",))["complete"]
+    assert [(p.kind, p.exit) for p in run.processes] == [("call", 2)]
+    assert "unknown option --nproc_per_node=8" in run.output
+    assert "rc=2" in run.output
+    # near miss: options CPython has, and an option after the program (the program's own)
+    near = (
+        "#!/bin/bash\n#SBATCH --nodes=1\npython -u -W error --check-hash-based-pycs never train.py --lr 1\n"
+    )
+    run = simulate(near, scenarios=("complete",))["complete"]
+    assert [p.kind for p in run.processes] == ["run"]
+    assert "unknown option" not in run.output

@@ -1178,6 +1178,31 @@ _PYTHON_ENV = {
 }
 
 
+#: CPython's long options (Python/getopt.c): it refuses any other `--name` before its program
+_PYTHON_LONG = frozenset({"--help", "--version", "--help-env", "--help-xoptions", "--help-all"})
+
+
+def _python_refuses(words: list[str]) -> str | None:
+    """The first interpreter option as written (`--nproc_per_node=8`, given to python where
+    torchrun was meant) that CPython does not have; `-W`'s and `-X`'s values are no options."""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in ("-W", "-X", "--check-hash-based-pycs"):
+            i += 2
+            continue
+        name = word.split("=", 1)[0]
+        if (
+            word.startswith("--")
+            and word != "--"
+            and name not in _PYTHON_LONG
+            and name != "--check-hash-based-pycs"
+        ):
+            return word
+        i += 1
+    return None
+
+
 def _inner(out: Derived, step: Step) -> None:
     for item in step.inner:
         if item.kind == "python-option":
@@ -1187,6 +1212,13 @@ def _inner(out: Derived, step: Step) -> None:
             why = "interpreter options: launch.python names the interpreter only, so they are not carried"
             if hints:
                 why += f" (in env, {', '.join(hints)} does the same for every Python process)"
+            refused = _python_refuses(item.text.split()[1:])
+            if refused is not None:
+                why += (
+                    f"; `{refused}` is no option of python's: python refuses it (`unknown option`), so "
+                    "the script's step starts no program; here the spec runs the program the rest of "
+                    "the line names, without it"
+                )
             out.skip(item.span, item.text, why)
         else:
             out.skip(item.span, item.text, _INNER_WHY.get(item.kind, "not carried"))

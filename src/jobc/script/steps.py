@@ -608,7 +608,7 @@ class Steps:
                 or key in _LAUNCHER_FLAGS
                 or i + 1 >= len(words)
                 or words[i + 1].text.startswith("-")
-                or _starts_program(words[i + 1].text)
+                or (_starts_program(words[i + 1].text) and not _takes_value(kind, key))
             ):
                 flags.append(key)
                 if written is not None and unknown is not None and key in unknown:
@@ -1630,6 +1630,13 @@ def _blank_written(w: Word) -> bool:
     if w.literal:
         return " " in w.text
     return w.segs is not None and any(seg[3] and " " in seg[0] for seg in w.segs)
+
+
+def _takes_value(kind: _launchers.Launcher | None, key: str) -> bool:
+    """Whether the launcher's parser surely gives this option the next word, whatever it looks like:
+    argparse does for an option it has that takes a value (`--rdzv_endpoi train.py` makes
+    train.py the endpoint, and the word after it the program)."""
+    return kind is not None and kind.strict and key in kind.valued
 
 
 def _starts_program(text: str) -> bool:

@@ -136,3 +136,27 @@ def refused(argv: list[str]) -> str | None:
     if error.startswith("ambiguous option: "):
         return error.removeprefix("ambiguous option: ")
     return None
+
+
+#: CPython's long options (Python/getopt.c); any other `--name` it refuses: `unknown option`, exit 2
+PYTHON_LONG = frozenset({"--help", "--version", "--help-env", "--help-xoptions", "--help-all"})
+
+
+def python_refuses(argv: list[str]) -> str | None:
+    """The first of the interpreter's own options (before its program) that CPython does not have."""
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "-":
+        word = argv[i]
+        if word == "--" or word[1:2] in ("c", "m"):
+            return None
+        if word == "--check-hash-based-pycs" or word in ("-W", "-X"):
+            i += 2
+            continue
+        if (
+            word.startswith("--")
+            and word not in PYTHON_LONG
+            and not word.startswith("--check-hash-based-pycs=")
+        ):
+            return word
+        i += 1
+    return None

@@ -232,6 +232,19 @@ def program(name: str, argv: list[str]) -> None:
             record.exit(2)
             sys.stderr.flush()
             os._exit(2)
+    refused = None
+    if name.startswith("python"):
+        from launchers import python_refuses
+
+        refused = python_refuses(argv)
+    if refused is not None:
+        # CPython's own option reader refuses a long option it does not have before it runs anything
+        record = Record("call", name, argv)
+        print(f"unknown option {refused}", file=sys.stderr)
+        print(f"usage: {name} [option] ... [-c cmd | -m mod | file | -] [arg] ...", file=sys.stderr)
+        record.exit(2)
+        sys.stderr.flush()
+        os._exit(2)
     long = _runs_long(name, argv)
     record = Record("run" if long else "call", name, argv)
     if long and _scenario() == "signal":
