@@ -226,6 +226,41 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "fault).\n",
         ("signal", 3, None, 1),
     ),
+    (
+        "mpirun's report quoted in prose, a sentence beginning with it",
+        'I get "Primary job terminated normally. Mpirun noticed that process rank 2 with PID 0 on node '
+        'aodexiusi exited on signal 9 (Killed)." when running it\n',
+        ("signal", 2, "aodexiusi", 1),
+    ),
+    (
+        "near miss: a word ending in mpirun is not mpirun (its words still name a signal; no rank, no node)",
+        "xmpirun noticed that process rank 2 with PID 0 on node aodexiusi exited on signal 9 (Killed).\n",
+        ("signal", None, None, 1),
+    ),
+    (
+        "a training script refusing its command line (argparse), then srun's report of its exit 2",
+        "usage: train.py [-h] [--lr LR]\ntrain.py: error: unrecognized arguments: --lr_sched cosine\n"
+        "srun: error: g04: task 0: Exited with exit code 2\n",
+        ("exit_code", 0, "g04", 2),
+    ),
+    (
+        "the JVM's heap, not the GPU's memory (its OutOfMemoryError is java.lang's)",
+        'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space\n'
+        "\tat java.base/java.util.Arrays.copyOf(Arrays.java:3512)\n",
+        ("exception", None, None, 1),
+    ),
+    (
+        "near miss: torch's OutOfMemoryError after a rank's prefix is the GPU's",
+        "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n",
+        ("cuda_oom", 3, None, 1),
+    ),
+    (
+        "an R program stopping with an error (its message on the next line), then R's workers",
+        'Error in socketConnection("localhost", port = port, server = TRUE,  : \n'
+        "  all connections are in use\nExecution halted\n"
+        "Error in unserialize(node$con) : error reading from connection\nExecution halted\n",
+        ("exception", None, None, 1),
+    ),
     # --- timestamps and the GPU's driver
     (
         "a syslog timestamp before a rank's prefix",
@@ -2105,3 +2140,40 @@ def test_b34_an_indented_line_after_a_long_one_is_no_lsf_record(tmp_path: Path) 
     log = tmp_path / "x.log"
     log.write_text(head + "\n" + " " * 21 + "RNAL_SIGNAL received\n", encoding="utf-8")
     assert all(f.cls != "signal" for f in triage_files([log]).findings)
+
+
+@pytest.mark.parametrize(
+    ("text", "summary", "advice"),
+    [
+        # execve's own reason is said: a file that is there but not executable is no missing file
+        (
+            "slurmstepd: error: execve(): train.sh: Permission denied\n"
+            "srun: error: node05: task 0: Exited with exit code 13\n",
+            "train.sh: permission denied",
+            "not executable",
+        ),
+        (
+            "slurmstepd: error: execve(): train.sh: No such file or directory\n"
+            "srun: error: node05: task 0: Exited with exit code 2\n",
+            "train.sh: no such file or directory",
+            "PATH",
+        ),
+        # a full disk in torch's shared-memory file is the node's /dev/shm, not a file system's quota
+        (
+            "RuntimeError: unable to write to file </torch_4242_1234567>: No space left on device (28)\n",
+            "No space left on device",
+            "shared memory (/dev/shm)",
+        ),
+        (
+            "OSError: [Errno 28] No space left on device: '/scratch/run1/ckpt.pt'\n",
+            "No space left on device",
+            "quota",
+        ),
+    ],
+)
+def test_the_finding_says_what_the_line_says(tmp_path: Path, text: str, summary: str, advice: str) -> None:
+    log = tmp_path / "x.log"
+    log.write_text(text, encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert summary in first.summary
+    assert advice in (first.advice or "")

@@ -425,6 +425,15 @@ def _summary(
         return f"a node failed: {node or 'not named'}"
     if cls == "slurm_refused":
         return _refused(e, node)
+    if e.kind == "r-error":
+        said = f": {fx['message']}" if fx.get("message") else " (its message is on the next line)"
+        return f"{who}: R stopped with an error in {str(fx.get('call', ''))[:200]}{said}"
+    if e.kind == "argparse-refused":
+        whose = f" ({who})" if who != "a process" else ""
+        return (
+            f"{fx.get('command', 'a program')} refused its command line{whose}: "
+            f"{str(fx.get('what', ''))[:300]}; it exits with 2 and runs nothing"
+        )
     if e.kind == "ray-worker-died":
         where = f" on {node}" if node else ""
         return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
@@ -444,7 +453,8 @@ def _summary(
         if cls == "rendezvous" and scanner.master and scanner.master != fx["endpoint"]:
             what += f"; the job's master is {scanner.master}"
     if cls == "missing_program" and fx.get("command"):
-        what = f"{fx['command']}: not found"
+        # (execve's own reason when it gave one: a file that is there but not executable)
+        what = f"{fx['command']}: {str(fx.get('why') or 'not found').lower()}"
     if cls == "gpu_error" and fx.get("xid"):
         what = f"GPU Xid {fx['xid']}"
     if fx.get("abort"):
@@ -552,6 +562,8 @@ def _symptom(f: Finding, summary: str | None = None) -> None:
 _EXIT_OF: dict[str, tuple[int, ...]] = {
     "execve-failed": (2, 13),
     "missing-script": (2,),
+    # argparse exits 2 after its usage error
+    "argparse-refused": (2,),
     "command-not-found": (127,),
     "command-not-found-localized": (127,),
     "shell-not-found": (127,),
@@ -792,6 +804,9 @@ def _time_limit_ending(checkpointed: bool, trapped: bool, tasks_signalled: bool)
 
 
 #: Slurm's error strings for a controller too busy to answer: the request itself may be fine
+#: A file torch's shared-memory tensors live in (`</torch_4242_1234567>`, named in /dev/shm), or
+#: /dev/shm itself: a full disk there is the node's shared memory, which a job's --mem bounds
+_SHM_FILE = re.compile(r"</torch_[0-9]|/dev/shm\b")
 _SLURM_BUSY = (
     "Socket timed out on send/recv operation",
     "Unable to contact slurm controller",
@@ -871,6 +886,11 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
         "the node ran short of memory and the pod was evicted: give the container a memory request "
         "in the pod's spec equal to what it uses, or use less host memory per rank",
     ),
+    "P109": (
+        "fix_spec_or_script",
+        "fix the command line the job gives the program (the script's or the launcher's arguments): "
+        "the program's usage line above the error lists what it takes",
+    ),
     "B609": (
         "free_space",
         "the node's local disk ran short and the pod was evicted: write checkpoints and data to a "
@@ -897,6 +917,17 @@ def _advise(f: Finding, compiled: bool) -> None:
             "shared memory (/dev/shm) ran out: give the job more (a container's --shm-size, the "
             "job's memory) or use fewer data-loader workers"
         )
+        return
+    if f.cls == "disk_full" and any(_SHM_FILE.search(e.text) for e in f.evidence[:2]):
+        f.action = "raise_limit"
+        f.advice = (
+            "shared memory (/dev/shm) is full: torch's data-loader workers hand batches over through "
+            "it; give the job more (a container's --shm-size, the job's memory) or use fewer workers"
+        )
+        return
+    if f.cls == "missing_program" and f.summary.endswith(": permission denied"):
+        f.action = "fix_spec_or_script"
+        f.advice = "the file is there but not executable: `chmod +x` it, or start it with its interpreter"
         return
     if f.code in CODE_ADVICE:
         f.action, f.advice = CODE_ADVICE[f.code]

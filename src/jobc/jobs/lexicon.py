@@ -187,7 +187,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "cuda_oom",
         re.compile(
             r"(?:CUDA|GPU|[Dd]evice|XLA|HBM|HIP)\b[^\n]{0,80}?[Oo]ut of memory|[Oo]ut of memory[^\n]{0,80}?"
-            r"(?:\bGPU\b|CUDA|[Dd]evice|HBM)|RESOURCE_EXHAUSTED|OutOfMemoryError|"
+            r"(?:\bGPU\b|CUDA|[Dd]evice|HBM)|RESOURCE_EXHAUSTED|"
+            r"(?:(?<![\w.])|(?<=torch\.)|(?<=cuda\.))OutOfMemoryError|"
             # TensorFlow's, PaddlePaddle's and XLA's words for an accelerator's allocator that ran out
             # (`ResourceExhaustedError: OOM when allocating tensor … device:GPU:0`); on a CPU device
             # it is the host's memory, and no accelerator is named

@@ -116,7 +116,7 @@ class Signature:
 
 
 def _all() -> tuple[Signature, ...]:
-    from jobc.jobs.signatures import cuda, launchers, network, pbs, python, slurm
+    from jobc.jobs.signatures import cuda, launchers, network, pbs, python, runtimes, slurm
 
     found = (
         *slurm.SIGNATURES,
@@ -125,6 +125,7 @@ def _all() -> tuple[Signature, ...]:
         *cuda.SIGNATURES,
         *network.SIGNATURES,
         *python.SIGNATURES,
+        *runtimes.SIGNATURES,
     )
     codes = [s.code for s in found]
     assert len(codes) == len(set(codes)), "signature codes are unique"

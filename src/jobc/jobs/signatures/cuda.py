@@ -16,7 +16,10 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("CUDA", "OutOfMemory", "CUBLAS_STATUS_ALLOC", "out of memory"),
         re.compile(
-            r"(?P<what>CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|"
+            # (torch's `OutOfMemoryError`, bare or as torch's and torch.cuda's; not the JVM's
+            # `java.lang.OutOfMemoryError: Java heap space`, the host's memory)
+            r"(?P<what>CUDA out of memory|(?:(?<![\w.])|(?<=torch\.)|(?<=cuda\.))OutOfMemoryError|"
+            r"CUDA error: out of memory|"
             r"CUBLAS_STATUS_ALLOC_FAILED|"
             # HIP's error code (AMD GPUs), as a program's own check prints it: `GPUassert:
             # hipErrorOutOfMemory src/neighbor_lists_gpu.cu 336`

@@ -343,8 +343,10 @@ SIGNATURES: tuple[Signature, ...] = (
         ("noticed that process rank",),
         re.compile(
             # a paste may redact the PID and the node (`PID xxxxxx on node xxxxxxxx`): the rank is still
-            # read, and the identity stage names no node for a redacted one
-            r"(?:mpirun|mpiexec|prterun|prte) noticed that process rank (?P<rank>[0-9]{1,9}) with PID "
+            # read, and the identity stage names no node for a redacted one; prose that quotes it
+            # may begin a sentence with it (`Mpirun noticed that …`)
+            r"(?<![\w.-])(?:[Mm]pirun|mpiexec|prterun|prte) noticed that process rank "
+            r"(?P<rank>[0-9]{1,9}) with PID "
             r"[^\s]{1,20} on node (?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}|<[^>\s]{0,40}>) exited on"
             r"(?: signal (?P<signum>[0-9]{1,3}))?"
         ),

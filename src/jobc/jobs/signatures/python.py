@@ -137,6 +137,33 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what", "errno", "file"),
     ),
     Signature(
+        "P109",
+        "argparse-refused",
+        "exit_code",
+        "cause",
+        (": error: ",),
+        re.compile(
+            # argparse's `%(prog)s: error: %(message)s` (after its usage lines), for the messages its
+            # parser itself writes: the program (torchrun, a training script, conda) refused its
+            # command line and exited with 2 before doing anything
+            r"^\s{0,8}(?P<command>[^\s:][^:\n]{0,200}?): error: (?P<what>"
+            r"(?:argument [^\n]{1,200}?: )?(?:invalid choice: |unrecognized arguments: |"
+            r"the following arguments are required: |ambiguous option: |not allowed with argument |"
+            r"invalid [a-z_]{1,40} value: |expected (?:one|at most one|at least one|[0-9]{1,3}) arguments?)"
+            r"[^\n]{0,500}|one of the arguments [^\n]{1,300} is required)"
+        ),
+        "a program refusing its command line, in argparse's words (an option it does not have, a "
+        "choice it does not offer, an argument missing): it exits with 2 and runs nothing",
+        "usage: conda [-h] [-v] [--no-plugins] [-V] COMMAND ...\n"
+        "conda: error: argument COMMAND: invalid choice: 'ativate' (choose from activate, clean, create)",
+        "train.py: error counts per epoch: 0 invalid choices seen",
+        "CPython (Lib/argparse.py: `%(prog)s: error: %(message)s`, with its parser's messages: "
+        "`unrecognized arguments: %s`, `argument %s: invalid choice: %r`, `the following arguments are "
+        "required: %s`, `ambiguous option: %s could match %s`, `expected one argument`, `invalid %s value`)",
+        ("command", "what"),
+        strength=3,
+    ),
+    Signature(
         "P104",
         "exception-line",
         "exception",
