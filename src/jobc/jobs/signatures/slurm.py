@@ -453,7 +453,9 @@ SIGNATURES: tuple[Signature, ...] = (
         "missing_program",
         "cause",
         ("No such file", "Permission denied"),
-        re.compile(r"execve\(\): (?P<command>[^:]{1,200}): (?P<why>No such file or directory|Permission denied)"),
+        re.compile(
+            r"execve\(\): (?P<command>[^:]{1,200}): (?P<why>No such file or directory|Permission denied)"
+        ),
         "slurmstepd unable to start the program of a task",
         "slurmstepd: error: execve(): train.py: No such file or directory",
         "slurmstepd: error: open(): log.txt: No such file or directory",
