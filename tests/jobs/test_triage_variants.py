@@ -261,6 +261,21 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "Error in unserialize(node$con) : error reading from connection\nExecution halted\n",
         ("exception", None, None, 1),
     ),
+    (
+        "a program with a dash in its name before a colon is no host (flux's job command)",
+        "flux-job: task(s) exited with exit code 1\n",
+        ("exit_code", None, None, 1),
+    ),
+    (
+        "near miss: a numbered host with a dash before a colon is the node",
+        "gpu-node07: RuntimeError: CUDA error: an illegal memory access was encountered\n",
+        ("gpu_error", None, "gpu-node07", 1),
+    ),
+    (
+        "Grid Engine's execd ending a job at its hard wallclock limit",
+        "job 4242 exceeded hard wallclock time - initiate terminate method\n",
+        ("time_limit", None, None, 1),
+    ),
     # --- timestamps and the GPU's driver
     (
         "a syslog timestamp before a rank's prefix",

@@ -79,6 +79,8 @@ FALLBACK = re.compile(
     # was glued into another rank's output (`RuntimeErrorpred = model(imgs)` / `: ` / the message)
     # PBS's and Torque's (the MOM's kill, the server's deletion)
     r"\bjob killed\b|[Dd]eleted at request of|exceeded (?:its )?wall ?clock limit|"
+    # Grid Engine's execd (`job 4242 exceeded hard wallclock time - initiate terminate method`)
+    r"exceeded hard wallclock time\b|"
     # LSF's words for a job's end (`bhist -l`'s `Exited by LSF signal TERM_…`, the job report's
     # `Exited with signal termination: Alarm clock.`)
     r"\bExited by LSF signal\b|\bExited with signal termination\b|"
@@ -151,7 +153,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             # (LSF's CPU time limit and a job's deadline too: `TERM_CPULIMIT`, `TERM_DEADLINE`)
             r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE)\b|"
             # Moab's and Maui's reason in the job's mail: `MOAB_INFO:  job exceeded wallclock limit`
-            r"\bexceeded (?:its )?wall ?clock limit\b"
+            r"\bexceeded (?:its )?wall ?clock limit\b|"
+            # Grid Engine's execd: `job 4242 exceeded hard wallclock time - initiate terminate method`
+            r"\bexceeded hard wallclock time\b"
         ),
     ),
     (

@@ -575,10 +575,17 @@ def _host(text: str, f: dict[str, object], model: Model) -> str:
         return "slurmstepd: " + text[m.end() :]
     # `NAME: line 62: …` is bash naming its script (the compiled step's jobc-step, a job's
     # run-node1.sh), not a host
-    if (is_host(name) or name in model.hosts) and _SHELL_LINE.match(text, m.end()) is None:
+    if (_prefix_host(name) or name in model.hosts) and _SHELL_LINE.match(text, m.end()) is None:
         f["node"] = name
         return text[m.end() :]
     return text
+
+
+def _prefix_host(name: str) -> bool:
+    """A name before a colon at a line's start that is a host by itself: numbered (`gpu-node07:`)
+    or with a domain's dot. One with a dash and neither is as often a program naming itself
+    (`flux-job: …`, `nvidia-smi: …`); it is a host when the log names it as one elsewhere."""
+    return is_host(name) and (any(c.isdigit() for c in name) or "." in name)
 
 
 #: A node's name as clusters number them: a letter, then letters, digits and dashes, ending in a

@@ -251,6 +251,8 @@ FALLBACK_KEYWORDS = (
     "exceeded wallclock limit",
     "exceeded its wallclock limit",
     "exceeded wall clock limit",
+    # Grid Engine's execd
+    "exceeded hard wallclock time",
     # LSF's (bhist -l, the job's report)
     "Exited by LSF signal",
     "Exited with signal termination",
