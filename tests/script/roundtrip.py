@@ -372,25 +372,39 @@ def _args_listed(script: tuple[str, ...], compiled: tuple[str, ...], listed: lis
     return bool(differ) and all(arg and _names(arg, listed) for arg in differ)
 
 
+def _refuser(p: Process) -> str:
+    """Which program refused the line: torchrun, python itself, or accelerate."""
+    if _torchrun_argv(p) is not None:
+        return "torchrun"
+    if p.name.startswith("python") and torch_options.python_refuses(list(p.argv)) is not None:
+        return "python"
+    return "accelerate"
+
+
 def _refusals(run: Run, listed: list[str]) -> list[str]:
     """The script's launches that start nothing, as the launcher refuses an option it does not have:
     the spec, which runs a program there, must say that the launcher refuses that option."""
     out = []
-    found = {
-        (o, "torchrun" if _torchrun_argv(p) is not None else "accelerate"): None
-        for p in run.processes
-        if (o := refused(p)) is not None
-    }
+    found = {(o, _refuser(p)): None for p in run.processes if (o := refused(p)) is not None}
     said = [line for line in listed if "refuses" in line]
     # a step the spec lists as not carried at all (another step, the other arm of an `if`): the
     # spec says nothing of what it runs, so that its launcher refuses its line is no claim of it
     others = [line for line in listed if re.search(r"another step|a helper step|arm of the `", line)]
+    # such a step that passes on a function's arguments (`"$@"`, after a `shift`) runs words of
+    # the call the listing shows only as the parameters: an option the launcher refuses among them
+    # is of that step, which the spec does not carry
+    positional = any(re.search(r"\$\{?[@*]", line) for line in others)
     # a word of a value the batch shell computes (listed with its line, not carried) that reached
     # the launcher because bash split the value at blanks, as the listing says it may
     split = any("bash splits the value the batch shell computes at blanks" in line for line in listed)
     computed = [line for line in listed if "a value computed in the batch shell" in line] if split else []
     for option, launcher in found:
-        if not _named(option, said) and not _named(option, others) and not _names(option, computed):
+        if (
+            not _named(option, said)
+            and not _named(option, others)
+            and not _names(option, computed)
+            and not positional
+        ):
             out.append(f"{launcher} refuses {option} and starts no program; the spec does not say so")
     return out
 

@@ -1891,3 +1891,32 @@ def test_an_abbreviated_torchrun_option_that_takes_a_value_takes_the_program(tmp
     outcome = round_trip(near, tmp_path)
     assert outcome.unlisted == [], outcome.spec
     assert yaml.safe_load(outcome.spec)["launch"]["program"] == "train_vit.py"
+
+
+def test_a_refusal_in_another_step_that_passes_on_a_functions_arguments(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 2801, input 4,694): a launch function with two steps,
+    # the second after another `shift`, so its `"$@"` holds `--config base.yaml` and torchrun
+    # refuses `--config`. The spec carries the first step and lists the second as another step
+    # it does not carry, whose words the listing shows as written (`"$@"`)
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=04:00:00\n#SBATCH --exclusive\n"
+        b"launch() {\n  local nodes=$1\n  shift\n"
+        b'  srun torchrun --nnodes="$nodes" --nproc_per_node=4 --rdzv_backend=c10d '
+        b'--rdzv_endpoint="$(hostname)" "$@"\n'
+        b"  shift\n"
+        b'  srun torchrun --nnodes="$nodes" --nproc_per_node=4 --rdzv_backend=c10d '
+        b'--rdzv_endpoint="$(hostname)" "$@"\n'
+        b"}\nlaunch 2 train.py --config base.yaml\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    run = roundtrip.simulate(script, scenarios=("complete",))["complete"]
+    assert roundtrip._refusals(run, outcome.listed) == []
+    # near miss: without the other step's listing, the refusal is a difference the spec must say
+    carried = [line for line in outcome.listed if "another step" not in line]
+    assert roundtrip._refusals(run, carried) == [
+        "torchrun refuses --config and starts no program; the spec does not say so"
+    ]
