@@ -120,7 +120,9 @@ def refused(p: Process) -> str | None:
     no program."""
     argv = list(p.argv)
     if p.name.startswith("python") and (bad := torch_options.python_refuses(argv)) is not None:
-        return bad  # CPython's own option reader: `unknown option`, exit 2, nothing run
+        # CPython's own option reader: `unknown option`, exit 2, nothing run; a refusal that matters
+        # where the line names a program (`python -H --time=4` runs none either way)
+        return bad if _python(argv)[1] else None
     torchrun = _torchrun_argv(p)
     if torchrun is not None:
         return torch_options.refused(torchrun)

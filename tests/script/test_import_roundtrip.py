@@ -1920,3 +1920,25 @@ def test_a_refusal_in_another_step_that_passes_on_a_functions_arguments(tmp_path
     assert roundtrip._refusals(run, carried) == [
         "torchrun refuses --config and starts no program; the spec does not say so"
     ]
+
+
+def test_python_refusing_options_on_a_line_that_names_no_program_runs_nothing_either_way(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target (seed 2801, input 3,101): `python -H --time=04:00:00`, a
+    # line that names no program (python refuses it, and would run none if it did not), listed
+    # as not a launch; the judge took python's refusal for a launch the spec had to explain
+    from tests.script import roundtrip
+
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:4\n#SBATCH --time=01:00:00\n"
+    script = head + b"python -H --time=04:00:00\nsrun torchrun --standalone --nproc_per_node=4 train.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    run = roundtrip.simulate(script, scenarios=("complete",))["complete"]
+    assert roundtrip._refusals(run, []) == []
+    # near miss: with a program on the line, python's refusal is a launch that starts nothing
+    near = head + b"python --time=04:00:00 train.py\n"
+    run = roundtrip.simulate(near, scenarios=("complete",))["complete"]
+    assert roundtrip._refusals(run, []) == [
+        "python refuses --time=04:00:00 and starts no program; the spec does not say so"
+    ]
