@@ -276,6 +276,20 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "job 4242 exceeded hard wallclock time - initiate terminate method\n",
         ("time_limit", None, None, 1),
     ),
+    (
+        "Apptainer unable to start the container, then srun's report of its exit 255",
+        "INFO:    Converting SIF file to temporary sandbox...\n"
+        "FATAL:   container creation failed: mount /proc/self/fd/3->/var/lib/apptainer/mnt/session/rootfs "
+        "error: while mounting image /proc/self/fd/3: failed to find loop device: no loop devices available\n"
+        "srun: error: n12: task 0: Exited with exit code 255\n",
+        ("exit_code", 0, "n12", 2),
+    ),
+    (
+        "near miss: Apptainer out of disk while unpacking the image is a full disk",
+        "FATAL:   while extracting /scratch/u/img.sif: root filesystem extraction failed: extract command "
+        "failed: write /tmp/rootfs/x: no space left on device\n",
+        ("disk_full", None, None, 1),
+    ),
     # --- timestamps and the GPU's driver
     (
         "a syslog timestamp before a rank's prefix",

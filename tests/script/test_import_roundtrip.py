@@ -1942,3 +1942,48 @@ def test_python_refusing_options_on_a_line_that_names_no_program_runs_nothing_ei
     assert roundtrip._refusals(run, []) == [
         "python refuses --time=04:00:00 and starts no program; the spec does not say so"
     ]
+
+
+def test_a_value_a_command_prints_is_not_empty_for_want_of_a_variable_it_reads(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 3101, input 7,477): MASTER_ADDR=$(scontrol show
+    # hostnames "$SLURMx …" | head -n 1) reads a variable nothing sets, inside the command; the
+    # listing said MASTER_ADDR is then empty, where it is what the command prints (which bash may
+    # split at blanks, as the listing now says)
+    head = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\n"
+    )
+    step = (
+        b"srun bash -c 'accelerate launch --num_machines 2 --num_processes 16 --machine_rank $SLURM_NODEID "
+        b"--main_process_ip $MASTER_ADDR --main_process_port 29500 finetune.py --epochs 3'\n"
+    )
+    script = head + b'export MASTER_ADDR=$(scontrol show hostnames "$SLURMx a b --c" | head -n 1)\n' + step
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = next(x for x in outcome.listed if "--main_process_ip" in x)
+    assert "set nowhere" not in line
+    assert "bash splits the value the batch shell computes at blanks" in line
+    # near miss: a plain copy of a variable nothing sets is empty unless the environment sets it
+    near = round_trip(head + b"export MASTER_ADDR=$SLURMx\n" + step, tmp_path)
+    assert near.unlisted == [], near.spec
+    line = next(x for x in near.listed if "--main_process_ip" in x)
+    assert "$SLURMx (read through $MASTER_ADDR) is set nowhere" in line
+
+
+def test_a_step_above_a_long_command_bash_refuses_still_runs(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 3101, input 4,245): bash refuses an `if` nest of 200
+    # lines (an empty `then`) and runs nothing of it, but runs the step above it; the command's
+    # start was looked for only 64 lines back, so the import said nothing from line 1 on runs
+    from jobc.script.parse import read_bytes
+
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\n#SBATCH --time=01:00:00\n"
+    nest = b"if true; then\n" * 100 + b"fi\n" * 100
+    script = head + b"srun python train.py\n" + nest
+    facts = read_bytes(script, "x.sh", ".")
+    assert facts.unrun_from == 6
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec)["launch"]["program"] == "train.py"
+    # near miss: a nest bash reads (a command in the innermost `then`) leaves nothing unrun
+    fine = head + b"srun python train.py\n" + b"if true; then\n" * 100 + b"true\n" + b"fi\n" * 100
+    assert read_bytes(fine, "x.sh", ".").unrun_from is None

@@ -425,6 +425,11 @@ def _summary(
         return f"a node failed: {node or 'not named'}"
     if cls == "slurm_refused":
         return _refused(e, node)
+    if e.kind == "container-start-failed":
+        return (
+            f"the container could not be started{' (' + who + ')' if who != 'a process' else ''}: "
+            f"{str(fx.get('what', ''))[:300]}; the program never ran"
+        )
     if e.kind == "r-error":
         said = f": {fx['message']}" if fx.get("message") else " (its message is on the next line)"
         return f"{who}: R stopped with an error in {str(fx.get('call', ''))[:200]}{said}"
@@ -571,6 +576,7 @@ _EXIT_OF: dict[str, tuple[int, ...]] = {
     "dynamic-linker-error": (127,),
     # Apptainer and Singularity exit 255 after FATAL; Docker and Podman 127
     "container-executable-not-found": (127, 255),
+    "container-start-failed": (255,),
     # pyxis's failed container start fails the task's spank init: slurmstepd ends it with 1
     "enroot-exec-failed": (1,),
 }
@@ -885,6 +891,12 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
         "raise_limit",
         "the node ran short of memory and the pod was evicted: give the container a memory request "
         "in the pod's spec equal to what it uses, or use less host memory per rank",
+    ),
+    "L243": (
+        "fix_spec_or_script",
+        "check the image path and every bind path on the node, and that the node lets the container "
+        "runtime mount images (loop devices, user namespaces); if only one node fails, exclude it "
+        "and tell the admins",
     ),
     "P109": (
         "fix_spec_or_script",

@@ -473,7 +473,14 @@ def _set_nowhere(raw: str, facts: ScriptFacts) -> list[str]:
             slurm = f"and Slurm sets no variable of that name{hint}"
             out.append(f"${name}{through} is set nowhere in the script, {slurm}")
         elif name in assigned:
-            todo += [(n, via or name) for text in _assignments(facts, name) for n in _read_bare(text)]
+            # (a value a command prints, `$(scontrol … "$SLURMX" | head -n 1)`, is what the command
+            # prints, not empty for want of the variables its command line reads)
+            todo += [
+                (n, via or name)
+                for text in _assignments(facts, name)
+                if "$(" not in text.replace("$((", "") and "`" not in text
+                for n in _read_bare(text)
+            ]
         elif not _values.environment_name(name) and name not in _BASH_SETS:
             out.append(
                 f"${name}{through} is set nowhere in the script: unless the environment sets it, it is empty"

@@ -352,7 +352,7 @@ class Reader:
                 line, said, stops = refused
                 then = "the job would fail there at once" if stops else "bash skips that command and runs on"
                 if stops:
-                    self.facts.unrun_from = _top_level_start(self.facts.lines, line)
+                    self.facts.unrun_from = _top_level_start(self.facts.lines, line, root)
                 self.facts.problems.append(
                     Problem(
                         f"bash cannot parse the script: line {line}: {said}; {then}, and findings "
@@ -385,7 +385,7 @@ class Reader:
                 if refused is not None:
                     severity = "error"  # bash refuses it too
                     if refused[2]:  # and stops there: nothing after it runs
-                        self.facts.unrun_from = _top_level_start(self.facts.lines, refused[0])
+                        self.facts.unrun_from = _top_level_start(self.facts.lines, refused[0], root)
                 if accepted:
                     # bash reads it: the grammar is wrong, not the script
                     severity = "info"
@@ -404,16 +404,21 @@ class Reader:
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
 
 
-def _top_level_start(lines: list[str], line: int) -> int:
+def _top_level_start(lines: list[str], line: int, root: Any = None) -> int:
     """The first line of the top-level command that holds ``line`` (1-based), where bash refuses
     the script: bash reads a whole top-level command (an `if`, a loop, a function, a line of `&&`)
     before it runs any of it, so nothing from that line on runs. Asked of bash itself: the longest
     run of lines before ``line`` that bash parses whole ends where that command begins. The
-    grammar's own tree is no guide here, as its recovery from the error may swallow lines bash
-    runs."""
+    grammar's own tree is no guide to the nearest lines, as its recovery from the error may
+    swallow lines bash runs; past the look-back (a command of hundreds of lines), the start of the
+    grammar's top-level command there is taken when bash parses every line above it whole."""
     for end in range(line - 1, max(0, line - 1 - _LOOK_BACK), -1):
         if bashcheck.accepts("\n".join(lines[:end]) + "\n"):
             return end + 1
+    if root is not None and line - 1 > _LOOK_BACK:
+        starts = [c.start_point[0] for c in root.children if c.start_point[0] < line - 1 - _LOOK_BACK]
+        if starts and starts[-1] > 0 and bashcheck.accepts("\n".join(lines[: starts[-1]]) + "\n"):
+            return starts[-1] + 1
     return 1
 
 

@@ -591,6 +591,33 @@ SIGNATURES: tuple[Signature, ...] = (
         ("command", "command2", "command3"),
     ),
     Signature(
+        "L243",
+        "container-start-failed",
+        "exit_code",
+        "cause",
+        ("container creation failed", "could not open image", " uri: ", "root filesystem extraction failed"),
+        re.compile(
+            # after `FATAL:`, which the prefix stage reads as the line's level; a full disk while
+            # unpacking the image is read as a full disk (P107)
+            r"^(?:FATAL: {1,6})?(?![^\n]*(?:no space left on device|disk quota exceeded))"
+            r"(?P<what>(?:container creation failed: |could not open image [^\n]{1,300}?: |"
+            r"[Uu]nable to handle [^\n]{1,300}? uri: |"
+            r"while extracting [^\n]{1,300}?: root filesystem extraction failed)[^\n]{0,500})"
+        ),
+        "Apptainer or Singularity unable to start the container (the image missing or unreadable, a "
+        "bind path that does not exist, no loop device or user namespace on the node): the program "
+        "never ran",
+        "INFO:    Converting SIF file to temporary sandbox...\n"
+        "FATAL:   container creation failed: mount /proc/self/fd/3->/var/lib/apptainer/mnt/session/rootfs "
+        "error: while mounting image /proc/self/fd/3: failed to find loop device: could not attach image "
+        "file to loop device: no loop devices available",
+        "INFO:    container creation took 2.1 s",
+        "Apptainer and Singularity (cmd/internal/cli, internal/pkg/runtime/engine: `FATAL:   container "
+        "creation failed: %s`, `could not open image %s: %s`, `Unable to handle %s uri: %s`)",
+        ("what",),
+        strength=3,
+    ),
+    Signature(
         "L220",
         "mpi-lost-remote-daemon",
         "node_fail",
