@@ -416,7 +416,9 @@ def _top_level_start(lines: list[str], line: int, root: Any = None) -> int:
         if bashcheck.accepts("\n".join(lines[:end]) + "\n"):
             return end + 1
     if root is not None and line - 1 > _LOOK_BACK:
-        starts = [c.start_point[0] for c in root.children if c.start_point[0] < line - 1 - _LOOK_BACK]
+        starts: list[int] = [
+            c.start_point[0] for c in root.children if c.start_point[0] < line - 1 - _LOOK_BACK
+        ]
         if starts and starts[-1] > 0 and bashcheck.accepts("\n".join(lines[: starts[-1]]) + "\n"):
             return starts[-1] + 1
     return 1
