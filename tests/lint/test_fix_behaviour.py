@@ -101,6 +101,21 @@ def test_jc106_inside_single_quotes_of_a_bash_c_reaches_the_step_expanded() -> N
     assert ranks == ["--node_rank=0", "--node_rank=1"]
 
 
+def test_jc106_does_not_quote_a_step_whose_command_is_an_assignment_for_a_shell() -> None:
+    # found by the fix-script fuzz target (seed 3401, input 5,173): `srun torchruner_node=8 …`,
+    # which srun runs as a command (execve fails); under `bash -c '…'` the shell reads the word as
+    # an assignment and runs the next one, another failure. No `bash -c` rewrite then
+    text = HEAD + "srun torchrun_x=8 --nnodes=2 --node_rank=$SLURM_NODEID train.py\n"
+    proof = prove(text, unsafe=True)
+    assert proof.differences == [], proof.differences
+    assert "bash -c" not in proof.after
+    # near miss: the same launch without the assignment is quoted (unsafe) and reaches each node
+    near = HEAD + "srun torchrun --nnodes=2 --node_rank=$SLURM_NODEID train.py\n"
+    proof = prove(near, unsafe=True)
+    assert proof.differences == [], proof.differences
+    assert "bash -c 'torchrun" in proof.after
+
+
 @pytest.mark.parametrize(
     ("heredoc", "option"),
     [

@@ -78,6 +78,17 @@ def test_no_fix_when_no_program_follows_the_assignment() -> None:
     assert findings[0].fix is not None
 
 
+def test_no_fix_when_an_option_follows_the_assignment() -> None:
+    # found by the fix-script fuzz target (seed 3401, input 5,173): `srun torchruner_node=8
+    # --node_rank= …`; `env` in front reads `--node_rank=` as an option of its own, so the fixed
+    # step fails another way where the finding promised the program runs. The finding stands,
+    # without a fix
+    text = HEAD + "srun OMP_NUM_THREADS=4 --node_rank= python train.py\n"
+    findings = [f for f in lint_path(Path("job.sh"), data=text.encode()).findings if f.code == "JC817"]
+    assert [(f.span.line, f.span.col) for f in findings] == [(6, 6)]
+    assert findings[0].fix is None
+
+
 def test_the_import_lists_the_word_and_carries_no_variable() -> None:
     derived = imported(read_bytes((HEAD + "srun OMP_NUM_THREADS=4 python train.py\n").encode(), "job.sh"))
     assert derived.data["launch"]["program"] == "train.py"

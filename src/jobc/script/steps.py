@@ -1500,7 +1500,9 @@ def _srun_assignments(step: Step, rest: list[Word]) -> None:
     if not k:
         return
     step.assigned = tuple(rest[:k])
-    step.assigned_for = k < len(rest)
+    # (a word after them that starts with `-` is no program for `env` in front: env reads it as
+    # an option of its own)
+    step.assigned_for = k < len(rest) and not rest[k].text.startswith("-")
     first = rest[0].raw
     step.inner = [
         Inner(item.text, item.span, "srun-assignment")

@@ -346,7 +346,8 @@ def _jc106(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
             )
         return None
     launcher = step.launcher
-    if state != "none" or launcher is None or launcher.span.line != step.span.line:
+    if state != "none" or launcher is None or launcher.span.line != step.span.line or step.assigned:
+        # (srun runs a `NAME=value` word as a command, a shell reads it as an assignment)
         return None
     # `srun torchrun --node_rank=$SLURM_NODEID …`: quote the launch for a shell in the step, when
     # nothing else in it would mean something else there
