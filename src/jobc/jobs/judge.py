@@ -380,12 +380,6 @@ def _summary(
             c = scanner.coords[rank]
             extra = " (" + ", ".join(f"{k} {c[k]}" for k in ("tp", "pp", "cp", "dp", "ep") if k in c) + ")"
         return f"{who}{extra} raised {text[:300]}{where}{mine}{then}"
-    if e.kind == "submitit-signal-bypassed":
-        return (
-            f"submitit's handler let {fx.get('signal', 'a signal')} pass{' on ' + node if node else ''}: "
-            "a signal reached the job (Slurm sends SIGCONT and SIGTERM at a cancel, SIGTERM at a time "
-            "limit or a preemption), and the program went on"
-        )
     if e.kind == "torchrun-agent-signal" and sig is not None:
         hup = " (the terminal or session that started it went away: run it under sbatch, nohup or tmux)"
         return f"torchrun's agent{' on ' + node if node else ''} received {sig} and ended its workers" + (
@@ -425,23 +419,9 @@ def _summary(
         return f"a node failed: {node or 'not named'}"
     if cls == "slurm_refused":
         return _refused(e, node)
-    if e.kind == "container-start-failed":
-        return (
-            f"the container could not be started{' (' + who + ')' if who != 'a process' else ''}: "
-            f"{str(fx.get('what', ''))[:300]}; the program never ran"
-        )
-    if e.kind == "r-error":
-        said = f": {fx['message']}" if fx.get("message") else " (its message is on the next line)"
-        return f"{who}: R stopped with an error in {str(fx.get('call', ''))[:200]}{said}"
-    if e.kind == "argparse-refused":
-        whose = f" ({who})" if who != "a process" else ""
-        return (
-            f"{fx.get('command', 'a program')} refused its command line{whose}: "
-            f"{str(fx.get('what', ''))[:300]}; it exits with 2 and runs nothing"
-        )
-    if e.kind == "ray-worker-died":
-        where = f" on {node}" if node else ""
-        return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
+    named = _kind_summary(e, who, node)
+    if named is not None:
+        return named
     if e.sig is not None and e.sig.report:
         if rank is None and task is None and fx.get("job") and e.sig.code in _CONTROLLER:
             who = f"job {fx['job']}'s batch script" + (f" on {node}" if node else "")
@@ -466,6 +446,36 @@ def _summary(
         what = f"C++ abort: {what}"
     desc = CLASSES.get(cls, UNKNOWN_MEANING)
     return f"{desc}: {who}: {str(what)[:300]}" if what else f"{desc}: {who}"
+
+
+def _kind_summary(e: Event, who: str, node: str | None) -> str | None:
+    """The words of a failure whose signature says more than its class: a signal submitit let
+    pass, a Ray worker's death, a container that never started, an R error, a command line a
+    program refused."""
+    fx = e.fields
+    if e.kind == "submitit-signal-bypassed":
+        return (
+            f"submitit's handler let {fx.get('signal', 'a signal')} pass{' on ' + node if node else ''}: "
+            "a signal reached the job (Slurm sends SIGCONT and SIGTERM at a cancel, SIGTERM at a time "
+            "limit or a preemption), and the program went on"
+        )
+    if e.kind == "ray-worker-died":
+        where = f" on {node}" if node else ""
+        return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
+    whose = f" ({who})" if who != "a process" else ""
+    if e.kind == "container-start-failed":
+        what = str(fx.get("what", ""))[:300]
+        return f"the container could not be started{whose}: {what}; the program never ran"
+    if e.kind == "r-error":
+        said = f": {fx['message']}" if fx.get("message") else " (its message is on the next line)"
+        return f"{who}: R stopped with an error in {str(fx.get('call', ''))[:200]}{said}"
+    if e.kind == "argparse-refused":
+        what = str(fx.get("what", ""))[:300]
+        return (
+            f"{fx.get('command', 'a program')} refused its command line{whose}: {what}; it exits "
+            "with 2 and runs nothing"
+        )
+    return None
 
 
 def _refused(e: Event, node: str | None) -> str:
