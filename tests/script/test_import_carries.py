@@ -452,3 +452,32 @@ def test_the_spec_says_the_compiled_job_stops_at_a_cd_the_script_runs_past() -> 
     said = "the compiled job stops when it cannot enter the directory"
     assert said in spec("set -euZ")  # refused: the script runs on past a failed cd
     assert said not in spec("set -eu")  # near miss: both stop there
+
+
+def test_a_program_after_the_launchers_double_dash_that_starts_with_a_dash_is_not_carried(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target: after `--`, torchrun takes `--account=x` for its program
+    # file; written as launch.program, the compiled launch handed torchrun an option instead
+    out = _trip(tmp_path, "srun python3 -m torch.distributed.run --nnodes=2 -- --account=x\n")
+    spec = _spec(out)
+    assert "program:" not in spec.split("launch:", 1)[1].split("\n\n")[0]
+    assert "# Not known: launch.program: line 6 runs --account=x, a name that starts with `-`" in spec
+    assert out.unlisted == []
+    # near miss: a program file after `--` is the program
+    out = _trip(tmp_path, "srun python3 -m torch.distributed.run --nnodes=2 -- train.py --lr 1\n")
+    assert 'program: "train.py"  # line 6' in _spec(out)
+    assert out.unlisted == []
+
+
+def test_another_step_that_runs_the_program_by_a_variable_names_it(tmp_path: Path) -> None:
+    # found by the import fuzz target: the same `srun … bash -c "$CMD"` line twice runs the program
+    # twice as often as the compiled job, which runs the last; the first was listed as another
+    # step without saying it runs the same program (the line shows only `$CMD`)
+    body = 'CMD="python -u train.py"\nsrun --wait=9 bash -c "$CMD"\nsrun --wait=60 bash -c "$CMD"\n'
+    out = _trip(tmp_path, body)
+    assert '#   line 7: srun --wait=9 bash -c "$CMD" — another step (it runs train.py); jobc' in _not_mapped(out)
+    # near miss: a step whose program is not known before the job runs is not named
+    body = 'srun --wait=9 bash -c "$1"\nsrun --wait=60 python train.py\n'
+    out = _trip(tmp_path, body)
+    assert '#   line 6: srun --wait=9 bash -c "$1" — another step; jobc' in _not_mapped(out)

@@ -910,6 +910,10 @@ def _other_steps(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
                 )
             else:
                 why = "a helper step (a check, a preparation, a clean-up)" if helper(s) else "another step"
+                runs = s.module or s.program
+                if not helper(s) and runs is not None and runs.literal:
+                    # a program run by a variable's value (`bash -c "$CMD"`) is named: the line does not
+                    why += f" (it runs {'-m ' if s.module is not None else ''}{_shown(runs.text, keep=60)})"
             # a step over several lines is listed by its first: what the lines below add is said too
             below = _runs_below(s.text, s.span) if "\n" in s.text.strip() else ""
             out.skip(s.span, s.text, f"{why}; jobc runs one launch, the training step{below}")

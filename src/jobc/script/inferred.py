@@ -558,6 +558,21 @@ def _launcher_program_unknown(out: Derived, step: Step, program: Word, named: st
     )
 
 
+def _dash_program(out: Derived, step: Step, target: Word) -> None:
+    """The step's program is a word that starts with `-` (after a launcher's `--`): a spec's
+    program is passed where the launcher reads options, so it is left out, and said why."""
+    out.skip(
+        target.span,
+        step.text,
+        f"the program {target.raw} starts with `-`: the compiled launch would pass it to the "
+        "launcher as an option; not carried",
+    )
+    out.unknown.append(
+        f"launch.program: line {target.span.line} runs {target.raw}, a name that starts with `-`; "
+        "write the program"
+    )
+
+
 def _unknown_program(out: Derived, step: Step, target: Word | None) -> None:
     """The step's program is not known before the job runs: left out, and said why."""
     # never a guessed program: the spec says nothing, and linting it says what is missing

@@ -745,6 +745,17 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         # `mpirun … bash deploy.sh`: the program is in a script the batch script does not hold
         inferred._unknown_program(out, step, step.program)
         named = "a script"
+    elif (
+        not for_lint
+        and target is not None
+        and target.literal
+        and target.text.startswith("-")
+        and " " not in target.text
+    ):
+        # `torchrun … -- --account=x`: a program named like an option, which the compiled
+        # launch would hand its launcher as one (argparse takes a word with a blank for a
+        # positional one, the program, as the script's launcher did)
+        inferred._dash_program(out, step, target)
     elif target is not None and (target.literal or for_lint):
         key = "module" if step.module is not None else "program"
         out.put(("launch", key), target.text, target.span, target.raw)
