@@ -476,7 +476,9 @@ def test_another_step_that_runs_the_program_by_a_variable_names_it(tmp_path: Pat
     # step without saying it runs the same program (the line shows only `$CMD`)
     body = 'CMD="python -u train.py"\nsrun --wait=9 bash -c "$CMD"\nsrun --wait=60 bash -c "$CMD"\n'
     out = _trip(tmp_path, body)
-    assert '#   line 7: srun --wait=9 bash -c "$CMD" — another step (it runs train.py); jobc' in _not_mapped(out)
+    assert '#   line 7: srun --wait=9 bash -c "$CMD" — another step (it runs train.py); jobc' in _not_mapped(
+        out
+    )
     # near miss: a step whose program is not known before the job runs is not named
     body = 'srun --wait=9 bash -c "$1"\nsrun --wait=60 python train.py\n'
     out = _trip(tmp_path, body)
