@@ -50,6 +50,31 @@ def test_jc807_adds_b_when_the_trap_forwards_the_signal_to_the_step() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc807_is_fixed_on_the_request_the_moved_directives_make() -> None:
+    # found by the fix-script fuzz target (seed 3701, input 6,947): JC801 moved a late
+    # `--signal=B:USR2@120` up in the same pass as JC807 forwarded USR2 to the steps in the trap,
+    # a fix made for the first `--signal=USR2@240`, which the moved line overrides: the program then
+    # got a warning it never got under the moved lines alone. The moves now go first and alone
+    late = (
+        HEAD
+        + "#SBATCH --signal=USR2@240\ntrap 'scontrol requeue \"$SLURM_JOB_ID\"' USR2\n"
+        + "srun python train.py\n#SBATCH --signal=B:USR2@120\necho done\n"
+    )
+    proof = prove(late, unsafe=False)
+    assert proof.differences == [], proof.differences
+    assert "JC801" in proof.fixed
+    assert "scancel" not in proof.after
+    # near miss: without the late line, JC807 forwards the signal in the trap
+    near = (
+        HEAD
+        + "#SBATCH --signal=USR2@240\ntrap 'scontrol requeue \"$SLURM_JOB_ID\"' USR2\nsrun python train.py\n"
+    )
+    proof = prove(near, unsafe=False)
+    assert proof.differences == [], proof.differences
+    assert "JC807" in proof.fixed
+    assert "trap 'scancel --signal=USR2 $SLURM_JOB_ID; scontrol requeue" in proof.after
+
+
 # --- JC102: one task per node for torchrun -------------------------------------------------------
 
 NTASKS_READ = (

@@ -149,6 +149,10 @@ def fix_file(path: Path, file: str, text: str, lint: LintText, *, unsafe: bool) 
         chosen = [f for f in result.findings if wanted(f, file, unsafe=unsafe)]
         if not chosen:
             break
+        # a directive moved up or turned on changes the job's request, which every other rule
+        # read on the text before it: those fixes go first and alone, and the others are offered
+        # again on what the job then asks for (a late `--signal=B:…` makes JC807's trap moot)
+        chosen = [f for f in chosen if f.code in _REQUEST_FIXES] or chosen
         try:
             new, taken = apply(outcome.after, [f.fix for f in chosen if f.fix is not None])
         except Unfixable as exc:
@@ -168,6 +172,11 @@ def fix_file(path: Path, file: str, text: str, lint: LintText, *, unsafe: bool) 
         outcome.stopped = f"fixes were still offered after {MAX_PASSES} passes"
     outcome.result = result
     return outcome
+
+
+#: the fixes that change which #SBATCH lines sbatch reads: JC801 moves late ones up, JC813
+#: turns a misspelt one into a directive
+_REQUEST_FIXES = frozenset({"JC801", "JC813"})
 
 
 def _unreadable(result: Result) -> int:
