@@ -60,6 +60,16 @@ def test_a_vertical_tab_or_form_feed_is_a_blank_to_sbatch() -> None:
     assert _directives("#SBATCH\x1c--nodes=4") == []
 
 
+def test_a_carriage_return_inside_the_line_is_a_blank_to_sbatch() -> None:
+    # found by the import fuzz target (seed 3601, input 7,692): `#SBATCH\r\r --nodes=2`, with no
+    # CRLF line end for sbatch to refuse, asks for 2 nodes (isspace() skips the \r after the prefix);
+    # jobc read no directive there and imported sbatch's default of one node
+    assert _directives("#SBATCH\r\r\r --nodes=2") == [("nodes", "2")]
+    assert _directives("#SBATCH\r--nodes=2") == [("nodes", "2")]
+    # near miss: a character that is no blank to C still glues the prefix to a word
+    assert _directives("#SBATCH\x85--nodes=2") == []
+
+
 def test_tasks_per_node_is_sbatchs_other_spelling_of_ntasks_per_node(tmp_path: Path) -> None:
     # source: the form of TU Eindhoven's Snellius Lightning example (shortened)
     head = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=4\n#SBATCH --time=1:00:00\n"

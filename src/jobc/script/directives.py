@@ -34,7 +34,7 @@ _PLAIN_WORD = lazy(r"[^ \t\r\v\f]+")
 def is_directive(line: str) -> bool:
     # sbatch (22.05) reads `#SBATCH--job-name=x` and `#SBATCH-J x` too: it skips blanks after
     # the prefix but needs none; `#SBATCHX --job-name=x` it refuses outright.
-    return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t\v\f-")
+    return line.startswith(PREFIX) and (len(line) == len(PREFIX) or line[len(PREFIX)] in " \t\r\v\f-")
 
 
 def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
