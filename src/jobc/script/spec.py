@@ -708,32 +708,14 @@ def _no_step(facts: ScriptFacts, out: Derived, *, for_lint: bool) -> None:
             out.unknown.append("launch.program: the script starts no step jobc can read; write it")
 
 
-def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
+def _target(
+    out: Derived, facts: ScriptFacts, step: Step, launch: dict[str, Any], for_lint: bool
+) -> tuple[tuple[launchers.CliLauncher, Word, Word] | None, str | None]:
+    """The step's program or module as the spec's (or why it is not known): a console script's
+    torchrun module, a launcher of its own, a script the ranks run, a name like an option."""
     if not for_lint:  # what the import alone infers (a lint never imports it)
         from jobc.script import inferred
 
-    launch = out.data["launch"]
-    if for_lint or out.mode_known:
-        launch["mode"] = out.mode
-    if step is None:
-        _no_step(facts, out, for_lint=for_lint)
-        return
-    python = step.python or "python"
-    out.put(("launch", "python"), python if python != "uv" else "uv", None)
-    out.put(("launch", "uv_sync"), "two-phase" if python == "uv" else "none", None)
-    if not for_lint:
-        # no value without the line it came from
-        where = step.launcher.span if step.launcher is not None else step.span
-        if "mode" in launch:
-            out.spans[("launch", "mode")] = where
-        out.spans[("launch", "python")] = step.span
-        if step.python is None:
-            out.sources[("launch", "python")] = (
-                f"line {step.span.line} runs no interpreter by name: `python` on PATH"
-            )
-        out.sources[("launch", "uv_sync")] = (
-            f"line {step.span.line}: uv run" if python == "uv" else "the script runs no `uv sync`"
-        )
     target = step.module or step.program
     named = None if for_lint else inferred._launcher_program(step)
     cli = None if for_lint or out.mode != "torchrun" or not out.mode_known else inferred._cli_launcher(step)
@@ -770,6 +752,36 @@ def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bo
         out.templated.add(("launch", key))
     else:
         inferred._unknown_program(out, step, target)
+    return cli, named
+
+
+def _launch(facts: ScriptFacts, out: Derived, step: Step | None, *, for_lint: bool) -> None:
+    if not for_lint:  # what the import alone infers (a lint never imports it)
+        from jobc.script import inferred
+
+    launch = out.data["launch"]
+    if for_lint or out.mode_known:
+        launch["mode"] = out.mode
+    if step is None:
+        _no_step(facts, out, for_lint=for_lint)
+        return
+    python = step.python or "python"
+    out.put(("launch", "python"), python if python != "uv" else "uv", None)
+    out.put(("launch", "uv_sync"), "two-phase" if python == "uv" else "none", None)
+    if not for_lint:
+        # no value without the line it came from
+        where = step.launcher.span if step.launcher is not None else step.span
+        if "mode" in launch:
+            out.spans[("launch", "mode")] = where
+        out.spans[("launch", "python")] = step.span
+        if step.python is None:
+            out.sources[("launch", "python")] = (
+                f"line {step.span.line} runs no interpreter by name: `python` on PATH"
+            )
+        out.sources[("launch", "uv_sync")] = (
+            f"line {step.span.line}: uv run" if python == "uv" else "the script runs no `uv sync`"
+        )
+    cli, named = _target(out, facts, step, launch, for_lint)
     # what the value follower left unknown stays unknown: a variable's last assignment in the
     # text is not its value (`case … in 1) Z=2 ;; *) Z=3 ;; esac` is either)
     variables: dict[str, str] = {}
