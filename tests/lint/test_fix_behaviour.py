@@ -379,7 +379,13 @@ def test_jc007_leaves_a_marker_that_is_text_of_a_string_or_a_heredoc() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["#SBATCH _ip=$(scontrol show hostnames | head -n 1)", "#SBATCH --time=01:00:00 please"],
+    [
+        "#SBATCH _ip=$(scontrol show hostnames | head -n 1)",
+        "#SBATCH --time=01:00:00 please",
+        # found by the fix-script fuzz target (seed 3801, input 2,052): `-k` takes `=40` for its
+        # optional value, which sbatch refuses ("Invalid --no-kill specification")
+        "#SBATCH -k=40",
+    ],
 )
 def test_jc801_and_jc813_read_no_line_sbatch_would_refuse(line: str) -> None:
     # found by the fix-script fuzz target: a late line with a word that is no option, moved up,

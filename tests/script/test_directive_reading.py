@@ -84,3 +84,21 @@ def test_tasks_per_node_is_sbatchs_other_spelling_of_ntasks_per_node(tmp_path: P
     # near miss: no task count at all, one task a node for four GPUs
     script.write_text(f"{head}srun python train.py\n", encoding="utf-8")
     assert "JC101" in [f.code for f in lint_path(script).findings]
+
+
+def test_no_kill_takes_its_value_in_the_same_word_and_refuses_any_other(tmp_path: Path) -> None:
+    # sbatch's `-k` has an optional value (getopt's `k::`): `-k=40` gives it `=40` and sbatch
+    # refuses the script ("Invalid --no-kill specification", tried with sbatch 22.05); found by the
+    # fix-script fuzz target (seed 3801, input 2,052), where JC801 moved a late `#SBATCH -k=40` up
+    assert _directives("#SBATCH -k=40") == [("no-kill", "=40")]
+    assert _directives("#SBATCH -koff -N 2") == [("no-kill", "off"), ("nodes", "2")]
+    path = tmp_path / "job.sh"
+    head = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1:00:00\n"
+    for written in ("-k=40", "--no-kill=40", "-kx"):
+        path.write_text(f"{head}#SBATCH {written}\nsrun python t.py\n")
+        found = [(f.code, f.span.line) for f in lint_path(path).findings if f.code == "JC809"]
+        assert found == [("JC809", 4)], written
+    # near miss: a bare -k, and the values it takes
+    for written in ("-k", "-koff", "--no-kill=set", "-k -N 1"):
+        path.write_text(f"{head}#SBATCH {written}\nsrun python t.py\n")
+        assert "JC809" not in [f.code for f in lint_path(path).findings], written

@@ -513,6 +513,18 @@ def test_sbatch_refuses_an_option_it_does_not_know_and_blanks_are_c_blanks() -> 
     assert directives("#!/bin/bash\n#SBATCH\t--nodes=2\necho hi\n") == ([("nodes", "2")], None)
 
 
+def test_sbatch_gives_no_kill_the_rest_of_its_word_and_refuses_a_value_it_does_not_take() -> None:
+    # tried with sbatch 22.05: `-k=40`, `-kx` and `--no-kill=40` give "Invalid --no-kill
+    # specification" and no job; `-k` takes no next word (getopt's optional value, `k::`)
+    for line in ("-k=40", "-kx", "--no-kill=40"):
+        assert directives(f"#!/bin/bash\n#SBATCH {line}\necho hi\n")[1] is not None, line
+    assert directives("#!/bin/bash\n#SBATCH -k -N 2\necho hi\n") == (
+        [("no-kill", None), ("nodes", "2")],
+        None,
+    )
+    assert directives("#!/bin/bash\n#SBATCH -kOff\necho hi\n") == ([("no-kill", "Off")], None)
+
+
 def test_srun_passes_each_tasks_output_on_line_by_line() -> None:
     # found by the fix-script fuzz target: sixteen tasks writing bash's `bash: -0: invalid option`
     # at once (bash writes its messages in pieces) interleaved in the output, as Slurm's srun,

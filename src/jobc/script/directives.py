@@ -15,10 +15,12 @@ from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
 from jobc.script.facts import Directive
 from jobc.tables.slurm_options import (
+    FLAG_VALUES,
     OPTIONAL_VALUE,
     SBATCH_FLAGS,
     SBATCH_OPTIONS,
     SBATCH_SHORT,
+    SHORT_OPTIONAL,
     is_pyxis,
     long_name,
     long_options,
@@ -70,7 +72,9 @@ def parse_line(line: str, number: int, honoured: bool) -> Iterator[Directive]:
         elif text.startswith("-") and len(text) > 1:
             letter = text[1]
             name = SBATCH_SHORT.get(letter, letter)
-            if name in SBATCH_FLAGS:
+            if letter in SHORT_OPTIONAL and len(text) > 2:
+                yield make(name, text[2:], start, end, text)  # getopt's optional value: `=` and all
+            elif name in SBATCH_FLAGS:
                 yield make(name, None, start, end, text)
             elif len(text) > 2:
                 yield make(name, text[2:].removeprefix("="), start, end, text)
@@ -96,6 +100,8 @@ def _unknown_option(line: str) -> bool:
     one, but a fix cannot know that: moving or switching on such a line could make sbatch refuse
     a script it ran."""
     for d in parse_line(line, 1, True):
+        if d.name in FLAG_VALUES and d.value is not None and d.value.lower() not in FLAG_VALUES[d.name]:
+            return True  # a flag given a value it does not take (`-k=40`): sbatch refuses the script
         if d.text.startswith("--") and d.name not in SBATCH_OPTIONS and not is_pyxis(d.name):
             return True  # unknown, or a prefix of several options (`--g`: sbatch refuses it)
         if d.text.startswith("-") and not d.text.startswith("--") and d.name not in SBATCH_OPTIONS:

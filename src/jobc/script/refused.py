@@ -19,7 +19,7 @@ from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
 from jobc.core.record import record
 from jobc.script.directives import ambiguous
 from jobc.script.facts import Directive, ScriptFacts, Word
-from jobc.tables.slurm_options import COUNT_OPTIONS, SBATCH_OPTIONS, is_pyxis
+from jobc.tables.slurm_options import COUNT_OPTIONS, FLAG_VALUES, SBATCH_OPTIONS, is_pyxis
 
 #: launcher options (normalised names) that take a number, with the least and the most each may be
 LAUNCHER_NUMBERS = {
@@ -134,6 +134,16 @@ def _directive(d: Directive) -> Iterator[Refused]:
                     "the job (invalid generic resource specification)",
                 )
                 return
+    elif d.name in FLAG_VALUES and value.lower() not in FLAG_VALUES[d.name]:
+        # `-k=40`: getopt gives `-k` its optional value `=40` (tried with sbatch 22.05: "Invalid
+        # --no-kill specification", no job)
+        taken = " or ".join(f"`--{d.name}={v}`" for v in sorted(FLAG_VALUES[d.name]))
+        yield Refused(
+            d.span,
+            d.text,
+            f"{where}: --{d.name} takes no value but {taken} ({shown(value, keep=12)} given); sbatch "
+            "refuses the job",
+        )
     elif d.name == "signal":
         grace = value.partition("@")[2]
         if grace and (problem := count_problem(grace, 0, 65535)) is not None:

@@ -283,6 +283,12 @@ SBATCH_FLAGS = frozenset(
 )
 # long options whose value is optional: a bare `--exclusive` is a flag, `--exclusive=user` a value
 OPTIONAL_VALUE = frozenset({"exclusive", "requeue", "kill-on-invalid-dep"})
+# short options whose value is optional (getopt's `k::`): the rest of the word is the value, never
+# the next word (`-k=40` gives `=40`, `-k 40` leaves 40 a word of its own)
+SHORT_OPTIONAL = frozenset({"k"})
+# the values a flag takes when one is written (`--no-kill=off`); any other, sbatch refuses the
+# script ("Invalid --no-kill specification", tried with sbatch 22.05: `-k=40`, `-kx`, `--no-kill=40`)
+FLAG_VALUES: dict[str, frozenset[str]] = {"no-kill": frozenset({"set", "off", "no"})}
 # sbatch's other spellings of an option: `--tasks-per-node` is its `--ntasks-per-node` (sbatch's
 # man page: "equivalent to --ntasks-per-node"). `--cpus` and `--job_name` are no spellings: sbatch
 # 22.05.8 refuses them (tried: the first is a prefix of two options, the second no option)

@@ -185,10 +185,17 @@ def directives(text: str, *, accept: bool = False) -> tuple[list[tuple[str, str 
                 return out, why
             # getopt over the line's words: a word left over that is no option nor an option's value
             # makes sbatch stop ("Invalid directive found in batch script")
-            options, rest = slurmlib.parse_options(words, slurm.SBATCH_SHORT, flags, _SHORT_FLAGS)
+            options, rest = slurmlib.parse_options(
+                words, slurm.SBATCH_SHORT, flags, _SHORT_FLAGS, slurm.SHORT_OPTIONAL
+            )
             stray = [w for w in rest if w]
             if stray:
                 return out, f"invalid directive: {stray[0]}"
+            for name, value in options.items():
+                allowed = slurm.FLAG_VALUES.get(name)
+                if allowed is not None and value is not None and value.lower() not in allowed:
+                    # sbatch: error: Invalid --no-kill specification (tried: `-k=40`, `-kx`)
+                    return out, f"invalid --{name} specification: {value}"
             unknown = [k for k in options if len(k) > 1 and _unknown_option(k)]
             if unknown:
                 # sbatch: unrecognized option '--frobnicate' (exit 255), tried on the test cluster

@@ -158,10 +158,15 @@ _ALIASES = {"tasks-per-node": "ntasks-per-node"}
 
 
 def parse_options(
-    argv: list[str], short: dict[str, str], flags: set[str], short_flags: dict[str, str]
+    argv: list[str],
+    short: dict[str, str],
+    flags: set[str],
+    short_flags: dict[str, str],
+    short_optional: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, str | None], list[str]]:
     """Slurm-style options up to the first word that is not one: (options by long name, the rest).
-    An unknown long option is kept with the value after `=` (or none)."""
+    An unknown long option is kept with the value after `=` (or none). A letter of
+    ``short_optional`` (getopt's `k::`) takes the rest of its word as its value, never the next."""
     options: dict[str, str | None] = {}
     i = 0
     while i < len(argv):
@@ -186,6 +191,9 @@ def parse_options(
             j = 1
             while j < len(word):
                 letter = word[j]
+                if letter in short_optional:
+                    options[short.get(letter, letter)] = word[j + 1 :] or None
+                    break
                 if letter in short_flags:
                     options[short_flags[letter]] = None
                     j += 1
