@@ -37,6 +37,10 @@ SIGNAL_WORDS = {
     "Floating point exception": "SIGFPE",
     "Illegal instruction": "SIGILL",
     "Terminated": "SIGTERM",
+    # torch's data-loader workers' words for the signal that kills them (P110)
+    "bus error": "SIGBUS",
+    "segmentation fault": "SIGSEGV",
+    "floating-point exception": "SIGFPE",
     # the shell's words under a Chinese locale (glibc's zh_CN strsignal(): `已杀死` is `Killed`)
     "已杀死": "SIGKILL",
     "段错误": "SIGSEGV",

@@ -57,7 +57,12 @@ _RANK_IN_MESSAGE = re.compile(
     # an inference engine's word for its worker that died: vLLM's `Worker proc VllmWorker-2 died
     # unexpectedly`, its Ray executor's `RayWorkerProc rank=[2]`, SGLang's `Rank 2 scheduler is dead`
     r"\bVllmWorker-(?P<d>[0-9]{1,9}) died\b|\bRayWorkerProc rank=\[(?P<e>[0-9]{1,9})\] died\b|"
-    r"\bRank (?P<f>[0-9]{1,9}) scheduler is dead\b"
+    r"\bRank (?P<f>[0-9]{1,9}) scheduler is dead\b|"
+    # JAX's (TensorFlow's) coordination service names a task by its process index, the rank:
+    # `/job:jax_worker/replica:0/task:1 unexpectedly tried to connect with a different incarnation`,
+    # `Task /job:jax_worker/replica:0/task:37 heartbeat timeout`
+    r"/job:[A-Za-z0-9_]{1,40}/replica:[0-9]{1,6}/task:(?P<g>[0-9]{1,9})"
+    r"(?= unexpectedly tried to connect| heartbeat timeout)"
 )
 _NAME = r"[A-Za-z][A-Za-z0-9_.\-]{0,62}"
 #: A node a message names in words: `on node cn7`, `host: gpu-a07`, `NodeList=c014`, slurmstepd's
@@ -72,7 +77,7 @@ _NODE_IN_MESSAGE = re.compile(
     # ssh's own words for the host it could not reach, and a launcher's ssh command (DeepSpeed's
     # pre-check `ssh -o PasswordAuthentication=no HOST hostname`): options with their values, then
     # the host (an option's value taken for the host names none: it is rarely host-shaped)
-    rf"\bconnect to host (?P<g>{_NAME}) port|[Cc]ould not resolve hostname (?P<h>{_NAME}):|"
+    rf"\bconnect to host (?P<g>{_NAME}) port|[Cc]ould not resolve hostname (?P<h>{_NAME}): |"
     rf"'ssh (?:-[A-Za-z]{{1,3}} (?:[^\s'-][^\s']{{0,200}} )?){{0,8}}(?P<i>{_NAME}) "
     # slurmctld's words for the node it lost (job_mgr.c, step_mgr.c): `Killing JobId=77 on failed
     # node n02`, `Killing StepId=77.0 due to failed node n02`, `Removing failed node n02 from
@@ -86,6 +91,9 @@ _NODE_IN_MESSAGE = re.compile(
     # Hydra's proxy (MPICH's, Intel MPI's) tags its own lines with the node it runs on:
     # `[proxy:1:1@node2] HYD_spawn (…): execvp error on file …`
     rf"|\[proxy:[0-9]{{1,6}}(?::[0-9]{{1,6}})?@(?P<l>{_NAME})\]"
+    # and its mpiexec, the node it runs on (`[mpiexec@sh02-01n06.int] check_exit_codes (…): unable
+    # to run bstrap_proxy`): a failure mpiexec says is its own
+    rf"|^\[mpiexec@(?P<q>{_NAME})\]"
     # DAPL's debug prefix `host:PROVIDER:pid:tid: ` (`nid06489:SCM:22fc4:aab49500: … open_hca: failed`)
     rf"|^(?P<m>{_NAME}):[A-Z]{{2,5}}:[0-9a-f]{{1,12}}:[0-9a-f]{{1,12}}: "
 )

@@ -257,6 +257,10 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
     cls, role = e.cls, e.role
     if cls == "exit_code" and sig is not None:
         cls = "signal"
+    if e.kind == "dataloader-worker-killed" and sig is None:
+        # `exited unexpectedly`: the worker is gone and how it ended is not said (a kill, a crash,
+        # its own exit): the main process's exception, not a guess at host memory
+        cls = "exception"
     if cls == "host_oom" and sig is not None and sig != "SIGKILL":
         # a data-loader worker ended by another signal than the OOM killer's: the teardown's
         # SIGTERM, or a crash (SIGBUS when /dev/shm is full, SIGSEGV): no host memory ran out
@@ -448,6 +452,20 @@ def _summary(
     return f"{desc}: {who}: {str(what)[:300]}" if what else f"{desc}: {who}"
 
 
+def _launch_summary(e: Event, whose: str) -> str | None:
+    """The words of a launcher that could not start the job's processes (mpirun, ssh)."""
+    fx = e.fields
+    what = str(fx.get("what", ""))[:300]
+    if e.kind == "mpirun-layout-refused":
+        return f"mpirun refused to start the job{whose}: {what} …; no rank ran"
+    if e.kind == "launcher-ssh-failed":
+        target = fx.get("target") or fx.get("target2") or "a node"
+        return f"ssh could not reach {target}{whose}: {what}; nothing started there"
+    if e.kind == "orte-daemons-not-started":
+        return f"mpirun could not start its daemons on the other nodes{whose}; no rank ran"
+    return None
+
+
 def _kind_summary(e: Event, who: str, node: str | None) -> str | None:
     """The words of a failure whose signature says more than its class: a signal submitit let
     pass, a Ray worker's death, a container that never started, an R error, a command line a
@@ -463,12 +481,27 @@ def _kind_summary(e: Event, who: str, node: str | None) -> str | None:
         where = f" on {node}" if node else ""
         return f"a Ray worker process died{where}; how it ended is not in the log ({fx.get('what', '')})"
     whose = f" ({who})" if who != "a process" else ""
+    launch = _launch_summary(e, whose)
+    if launch is not None:
+        return launch
     if e.kind == "container-start-failed":
         what = str(fx.get("what", ""))[:300]
         return f"the container could not be started{whose}: {what}; the program never ran"
     if e.kind == "r-error":
         said = f": {fx['message']}" if fx.get("message") else " (its message is on the next line)"
         return f"{who}: R stopped with an error in {str(fx.get('call', ''))[:200]}{said}"
+    if e.kind == "dataloader-worker-killed" and not fx.get("signal"):
+        return (
+            f"DataLoader worker (pid(s) {str(fx.get('pid', '?')).strip()}) exited unexpectedly{whose}; "
+            "how it ended is not in the log (a bus error above it is /dev/shm running out; a kill, "
+            "host memory)"
+        )
+    if e.kind == "dataloader-worker-crashed":
+        said = str(fx.get("signal", ""))
+        return f"a data-loader worker{whose} died of {SIGNAL_WORDS.get(said, 'a signal')} ({said})"
+    if e.kind == "gpu-container-setup-failed":
+        what = str(fx.get("what", ""))[:300]
+        return f"the container toolkit could not give the container the node's GPUs{whose}: {what}"
     if e.kind == "argparse-refused":
         what = str(fx.get("what", ""))[:300]
         return (
@@ -837,6 +870,13 @@ _SLURM_BUSY = (
 #: the job did not get, or a CUDA build the node's driver cannot run, is the script's.
 GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
+        re.compile(r"[Dd]river/library version mismatch"),
+        "exclude_node",
+        "the node's NVIDIA kernel module and its driver libraries are at different versions (a driver "
+        "upgraded without a reboot): resubmit without the node (sbatch --exclude={node}) and report "
+        "it to the admins",
+    ),
+    (
         re.compile(
             r"device-side assert|_assert_async|: block: \[|illegal memory access|illegal address|"
             r"illegal instruction|misaligned address|unspecified launch failure|launch timed out|"
@@ -850,7 +890,7 @@ GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
         re.compile(
             r"no CUDA-capable device|invalid device ordinal|driver version is insufficient|"
-            r"PTX JIT compilation"
+            r"PTX JIT compilation|unsatisfied condition: cuda"
         ),
         "fix_spec_or_script",
         "ask for the GPUs the program uses (#SBATCH --gpus-per-node) and run a CUDA build the node's "
@@ -861,6 +901,14 @@ GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 
 #: Advice of its own for a signature whose class's advice would mislead: code -> (action, advice)
 CODE_ADVICE: dict[str, tuple[str, str]] = {
+    "N427": (
+        "fix_program",
+        (
+            "a process connected to the coordination service again as a new process: it restarted "
+            "(its own log says why), or a process it forked or spawned (a data loader's worker) "
+            "called jax.distributed.initialize again; initialise once, in the main process"
+        ),
+    ),
     "N419": (
         # the store was reached: what failed to meet was rank 0, at the group's first collective
         "fix_program",
@@ -902,6 +950,31 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
         "the node ran short of memory and the pod was evicted: give the container a memory request "
         "in the pod's spec equal to what it uses, or use less host memory per rank",
     ),
+    "L244": (
+        "fix_spec_or_script",
+        (
+            "ask mpirun for as many processes as the allocation has slots, and per node no more than "
+            "a node's slots or cores (-n, -npernode, --map-by ppr:N:node, the hostfile's slots=), or "
+            "ask the batch system for more"
+        ),
+    ),
+    "L245": (
+        "fix_spec_or_script",
+        (
+            "the launcher could not reach a node over ssh: write the hostfile's or --host's names as "
+            "the nodes resolve them (`host:N` is Open MPI's slot count, not a port, in a hostfile "
+            "`host slots=N`), and check that ssh to each node works without a password; under Slurm, "
+            "let srun start the processes"
+        ),
+    ),
+    "L246": (
+        "fix_spec_or_script",
+        (
+            "mpirun could not start its daemons on the other nodes: check that Open MPI is installed "
+            "at the same path there (or use --prefix), that the nodes accept ssh or the batch "
+            "system's launch, and that they can connect back to mpirun's node"
+        ),
+    ),
     "L243": (
         "fix_spec_or_script",
         "check the image path and every bind path on the node, and that the node lets the container "
@@ -927,7 +1000,7 @@ def _advise(f: Finding, compiled: bool) -> None:
         said = " ".join([f.summary, *(e.text for e in f.evidence[:2])])
         for words, act, advice in GPU_ACTIONS:
             if words.search(said):
-                f.action, f.advice = act, advice
+                f.action, f.advice = act, advice.replace("{node}", f.node or "NODE")
                 return
     if f.cls == "signal":
         action = (
@@ -945,6 +1018,14 @@ def _advise(f: Finding, compiled: bool) -> None:
         f.advice = (
             "shared memory (/dev/shm) is full: torch's data-loader workers hand batches over through "
             "it; give the job more (a container's --shm-size, the job's memory) or use fewer workers"
+        )
+        return
+    if f.kind == "dataloader-worker-killed" and f.cls == "exception":
+        f.action = "investigate"
+        f.advice = (
+            "how the worker ended is not in this log: look at its own output above it (a bus error is "
+            "/dev/shm running out), at the node's kernel log for an OOM kill, or rerun with "
+            "num_workers=0 to see the error in the main process"
         )
         return
     if f.cls == "missing_program" and f.summary.endswith(": permission denied"):

@@ -70,8 +70,10 @@ FALLBACK = re.compile(
     r"\bdied unexpectedly\b|\bscheduler is dead\b|\bGCS may have been killed\b|"
     # a launcher that could not start a program (`execvp error on file …`, `Unable to run …`)
     r"\bexecvp? error\b|\b[Uu]nable to run\b|"
-    # a resolver's words (nslookup, host, dig): a name that does not exist
-    r"can't resolve\b|server can't find|NXDOMAIN|"
+    # a resolver's words (nslookup, host, dig, ssh): a name that does not exist
+    r"can't resolve\b|server can't find|NXDOMAIN|[Cc]ould not resolve hostname\b|"
+    # a launcher that could not place or start what it was asked for (Open MPI's help texts)
+    r"\bunable to reliably start\b|\bnot enough slots available\b|\brequested more processes than\b|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
     # MPICH2's mpd: `rank 0 in job 1  host_65327   caused collective abort of all ranks`
     r"caused collective abort\b|" + _DDP_UNUSED + r"|"
@@ -293,6 +295,7 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"CUDA driver initialization failed|CUDA unknown error|[Nn]o CUDA GPUs are available|"
             # NVML's (nvidia-smi's) words for a GPU or a driver it cannot reach
             r"[Uu]nable to determine the device handle|GPU is lost|Failed to initialize NVML|"
+            r"[Dd]river/library version mismatch|"
             r"couldn't communicate with the NVIDIA driver|"
             r"\bcudaError[A-Z][A-Za-z]{2,60}|\bCUDA_ERROR_[A-Z_]{2,60}|\bCUDA error\b|"
             # ROCm's and HIP's: a GPU's memory fault, the HSA runtime's status codes, HIP's errors

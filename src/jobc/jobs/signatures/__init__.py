@@ -324,6 +324,11 @@ LOWER_KEYWORDS = (
     # JAX's coordination service, whose absl lines hold no other keyword
     "registration failed",
     "Wait_for_all_tasks_to_register",
+    # the lexicon's words for a launcher that could not reach a node or place its processes
+    "resolve hostname",
+    "unable to reliably start",
+    "not enough slots",
+    "requested more processes than",
 )
 
 

@@ -90,6 +90,32 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what", "device"),
     ),
     Signature(
+        "G318",
+        "gpu-container-setup-failed",
+        "gpu_error",
+        "cause",
+        ("nvidia-container-cli: ", "Failed to initialize NVML: Driver/library"),
+        re.compile(
+            # the NVIDIA container toolkit's hook, run as the container starts (docker's `--gpus`,
+            # enroot's and pyxis's hook, Apptainer's --nvccli): the GPUs never reach the container;
+            # nvidia-smi's own words for the driver's kernel module and libraries disagreeing
+            r"(?:nvidia-container-cli: |Failed to initialize NVML: (?=Driver/library version mismatch))"
+            r"(?P<what>(?:(?:initialization|requirement|mount|detection|ldcache) error: |"
+            r"Driver/library version mismatch)[^\n]{0,300})"
+        ),
+        "the NVIDIA container toolkit unable to give a container the node's GPUs (the driver not "
+        "loaded, its kernel module and libraries at different versions after an upgrade without a "
+        "reboot, or an image asking for a newer CUDA than the driver has): the program never started",
+        "docker: Error response from daemon: failed to create task for container: … error running "
+        "prestart hook #0: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\n"
+        "nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown.",
+        "nvidia-container-cli: version 1.14.3 (build 2023-10-19)",
+        "NVIDIA container toolkit (libnvidia-container: `nvidia-container-cli: %s error: %s`), "
+        "nvidia-smi (NVML_ERROR_LIB_RM_VERSION_MISMATCH)",
+        ("what",),
+        strength=3,
+    ),
+    Signature(
         "G302",
         "cuda-device-assert",
         "gpu_error",

@@ -597,9 +597,10 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause",
         ("container creation failed", "could not open image", " uri: ", "root filesystem extraction failed"),
         re.compile(
-            # after `FATAL:`, which the prefix stage reads as the line's level; a full disk while
-            # unpacking the image is read as a full disk (P107)
-            r"^(?:FATAL: {1,6})?(?![^\n]*(?:no space left on device|disk quota exceeded))"
+            # after `FATAL:`, which the prefix stage reads as the line's level, or glued to the end
+            # of another stream's line (a Go runtime's stack dump on the same terminal); a full
+            # disk while unpacking the image is read as a full disk (P107)
+            r"(?:^(?:FATAL: {1,6})?|\sFATAL: {1,6})(?![^\n]*(?:no space left on device|disk quota exceeded))"
             r"(?P<what>(?:container creation failed: |could not open image [^\n]{1,300}?: |"
             r"[Uu]nable to handle [^\n]{1,300}? uri: |"
             r"while extracting [^\n]{1,300}?: root filesystem extraction failed)[^\n]{0,500})"
@@ -616,6 +617,74 @@ SIGNATURES: tuple[Signature, ...] = (
         "creation failed: %s`, `could not open image %s: %s`, `Unable to handle %s uri: %s`)",
         ("what",),
         strength=3,
+    ),
+    Signature(
+        "L244",
+        "mpirun-layout-refused",
+        "exit_code",
+        "cause",
+        (
+            "not enough slots available in the system",
+            "more processes than the ppr for",
+            "would result in binding more",
+        ),
+        re.compile(
+            # Open MPI's help texts, each wrapped over several lines: its first line says it
+            r"(?P<what>There are not enough slots available in the system to satisfy the "
+            r"(?P<slots>[0-9]{1,7})|Your job has requested more processes than the ppr for|"
+            r"A request was made to bind to that would result in binding more)"
+        ),
+        "Open MPI's mpirun refusing to start the job because the processes it was asked for do not "
+        "fit the slots it has (the hostfile's or the batch system's allocation), the per-node count "
+        "(`-npernode`, `--map-by ppr:`) or the cores to bind them to: no rank ran",
+        "--------------------------------------------------------------------------\n"
+        "There are not enough slots available in the system to satisfy the 8\n"
+        "slots that were requested by the application:",
+        "There are enough slots available in the system to satisfy the 8 slots",
+        "Open MPI (orte/mca/rmaps/base/help-orte-rmaps-base.txt: not-enough-resources; "
+        "rmaps/ppr/help-orte-rmaps-ppr.txt: ppr-too-many-procs; orte/mca/rtc/hwloc: "
+        "`A request was made to bind to that would result in binding more`)",
+        ("what", "slots"),
+        strength=3,
+    ),
+    Signature(
+        "L245",
+        "launcher-ssh-failed",
+        "exit_code",
+        "cause",
+        ("ssh: ",),
+        re.compile(
+            # OpenSSH's client as a launcher's remote agent (mpirun's rsh agent, pdsh, DeepSpeed's
+            # multi-node runner) could not reach a node: the processes there never started
+            r"^ssh: (?P<what>Could not resolve hostname (?P<target>[^\s:]{1,200}(?::[0-9]{1,5})?): "
+            r"[^\n]{1,200}|connect to host (?P<target2>[^\s]{1,200}) port [0-9]{1,5}: [^\n]{1,200})"
+        ),
+        "ssh, as a launcher's way to start processes on other nodes, unable to reach a node (a name "
+        "that does not resolve, a port that refuses or does not answer): nothing started there",
+        "ssh: Could not resolve hostname localhost:3: Name or service not known\n"
+        "--------------------------------------------------------------------------\n"
+        "ORTE was unable to reliably start one or more daemons.",
+        "ssh: connected to host node02 port 22",
+        "OpenSSH (ssh.c: `ssh: Could not resolve hostname %s: %s`; sshconnect.c: `ssh: connect to host "
+        "%s port %s: %s`)",
+        ("what", "target", "target2"),
+        strength=3,
+    ),
+    Signature(
+        "L246",
+        "orte-daemons-not-started",
+        "exit_code",
+        "cause",
+        ("was unable to reliably start one or more daemons",),
+        re.compile(r"(?P<launcher>ORTE|PRTE|PRRTE) was unable to reliably start one or more daemons"),
+        "Open MPI's mpirun unable to start its daemons on the other nodes (their libraries or "
+        "binaries missing there, no right to run there, no way back to mpirun): no rank ran",
+        "ORTE was unable to reliably start one or more daemons.\nThis usually is caused by:",
+        "ORTE started its daemons on 4 nodes",
+        "Open MPI (orte/mca/plm/base/help-plm-base.txt: `ORTE was unable to reliably start one or "
+        "more daemons`)",
+        ("launcher",),
+        strength=2,
     ),
     Signature(
         "L220",

@@ -548,6 +548,31 @@ SIGNATURES: tuple[Signature, ...] = (
         ("lost_task", "what"),
     ),
     Signature(
+        "N427",
+        "coordination-task-restarted",
+        "rendezvous",
+        "cause",
+        ("with a different incarnation",),
+        re.compile(
+            # a task (a process, by its index) connecting again as a new process: it restarted, or
+            # a child it forked (a data loader's worker) called jax.distributed.initialize again; the
+            # service then aborts every task
+            r"/job:[A-Za-z0-9_]{1,40}/replica:[0-9]{1,6}/task:(?P<task_index>[0-9]{1,9}) "
+            r"(?P<what>unexpectedly tried to connect with a different incarnation)"
+        ),
+        "the coordination service of JAX's or TensorFlow's distributed runtime refusing a task that "
+        "connected again as another process (it restarted, or a process it forked initialised the "
+        "distributed runtime again): the service aborts the whole job",
+        "2025-04-05 18:39:10.837611: E external/xla/xla/tsl/distributed_runtime/coordination/"
+        "coordination_service.cc:962] /job:jax_worker/replica:0/task:1 unexpectedly tried to connect "
+        "with a different incarnation. It has likely restarted.",
+        "I0101 coordination_service.cc:578] /job:jax_worker/replica:0/task:1 has connected to "
+        "coordination service. Incarnation: 12345",
+        "XLA/TSL (tsl/distributed_runtime/coordination/coordination_service.cc)",
+        ("task_index", "what"),
+        strength=3,
+    ),
+    Signature(
         "N422",
         "coordination-register-failed",
         "rendezvous",

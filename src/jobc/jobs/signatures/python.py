@@ -75,6 +75,26 @@ SIGNATURES: tuple[Signature, ...] = (
         ("signal",),
     ),
     Signature(
+        "P110",
+        "dataloader-worker-crashed",
+        "signal",
+        "cause",
+        ("encountered in worker",),
+        re.compile(
+            # torch's handler in each data-loader worker, before the worker dies of the signal; the
+            # main process then says `DataLoader worker (pid N) is killed by signal: Bus error` (P105)
+            r"(?:ERROR: )?Unexpected (?P<signal>bus error|segmentation fault|floating-point exception) "
+            r"encountered in worker"
+        ),
+        "a data-loader worker's own report of the signal that kills it: a bus error is shared memory "
+        "(/dev/shm) running out as the worker writes a batch there",
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+        "shared memory (shm).",
+        "WARNING: no bus error encountered in worker 3 after 1000 batches",
+        "PyTorch (torch/csrc/DataLoader.cpp, the workers' SIGBUS/SIGSEGV/SIGFPE handlers)",
+        ("signal",),
+    ),
+    Signature(
         "P103",
         "interrupted",
         "signal",
