@@ -1202,6 +1202,34 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "Running on SLURM node: node-1\ngpu-3: step 5\n" + TB + "ValueError: bad\n",
         ("exception", None, None, 6),
     ),
+    # --- a shell's prompt that ran the program on its own host
+    (
+        "a prompt that runs the program names its host, and a local rank is the world's",
+        "(torch) ana@ws-07:~/proj$ ./run.sh\n"
+        + TB
+        + "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL\n",
+        ("signal", 1, "ws-07", 5),
+    ),
+    (
+        "the prompt below the pasted error, the one host of the paste",
+        TB + "ValueError: bad\n\nFull log:\nana@ws-07:~/proj$ python train.py\nstep 1\n",
+        ("exception", None, "ws-07", 4),
+    ),
+    (
+        "a prompt that only shows another file's output names no host",
+        "ana@login01:~$ cat slurm-42.out\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 5),
+    ),
+    (
+        "a prompt that submits or launches elsewhere names no host",
+        "ana@login01:~$ python -m torch.distributed.run --nnodes=2 train.py\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 5),
+    ),
+    (
+        "a prompt whose host is not where the prefixes say the job ran",
+        "ana@login01:~$ ./run.sh\ngpu-3: step 5\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 6),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",

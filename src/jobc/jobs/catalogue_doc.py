@@ -90,8 +90,10 @@ def _stages() -> list[str]:
         "slurmstepd's `*** on NODE`); never by arithmetic. An srun task is a rank only where the log "
         "allows it (no launcher that starts a node's processes: its command, modules or log lines, "
         "not a program's mention of it; or jobc's own srun launch), and a failure that names no node "
-        "takes the node of its class fellows when they all name one; both are inferences, and lower "
-        "the finding's confidence to medium.",
+        "takes the node of its class fellows when they all name one; a shell's prompt that ran the "
+        "program on its host (`user@pc:~$ ./run.sh`, not `cat`, `sbatch` or a launcher over several "
+        "nodes) names that host when the log names no other, and there a local rank is the world's; "
+        "these are inferences, and lower the finding's confidence to medium.",
         "4. **events** (`events.py`): the signatures below, each giving its class, its **statement "
         "line** (the line whose text decided the class), its fields and a strength (3 a stated "
         "failure, 2 a report that a process ended, 1 a symptom). A line no signature reads is read by "

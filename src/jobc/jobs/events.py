@@ -180,6 +180,21 @@ _KERNEL_PROMPT = re.compile(
     r"(?:sudo {1,4})?(?:dmesg|journalctl|nvidia-smi|rocm-smi|"
     r"(?:grep|cat|less|tail|zgrep)\b[^\n]{0,200}/var/log/)"
 )
+#: A shell's prompt before a command that runs the program on the prompt's own host (`(torch)
+#: season@SeasonPC:~/x$ ./run.sh`, `python train.py`, `bash run.sh`, a launcher on one node): the
+#: host its output was written on. A command that only shows other output (cat, tail) or starts
+#: processes elsewhere (sbatch, srun, mpirun, ssh) is not one.
+_RUN_PROMPT = re.compile(
+    r"^\s{0,8}(?:\([^()\n]{1,60}\) {1,2})?\[?[A-Za-z0-9_.\-]{1,64}@(?P<host>[A-Za-z][A-Za-z0-9.\-]{0,62})"
+    r"[ :][^\n#$%]{0,200}[#$%] {1,4}(?:[A-Z_][A-Z0-9_]{0,40}=[^\s]{0,200} {1,4}){0,4}"
+    r"(?P<cmd>(?:python[0-9.]{0,5}|\./[^\s]{1,200}|bash|sh|torchrun|accelerate launch|deepspeed)"
+    r"(?:\s[^\n]{0,1000})?)$"
+)
+#: a command line that starts processes on other hosts, or may (a node count, a host file)
+_ELSEWHERE = re.compile(
+    r"--(?:nnodes|num_machines|num_nodes)[= ]{1,4}(?!1\b|1:1\b)|--hostfile\b|--machine_rank\b|"
+    r"\b(?:srun|sbatch|salloc|mpirun|mpiexec|ssh|pdsh)\b"
+)
 #: A torchrun command line, as a shell's prompt or `set -x` shows it: the launcher's name as a
 #: command (not a path's end in a traceback frame), then options or a script, not prose.
 _TORCHRUN_COMMAND = re.compile(
@@ -583,6 +598,13 @@ class Scanner(Facts):
             and (p := _KERNEL_PROMPT.match(normalize.clean(raw[:2000]))) is not None
         ):
             self.kernel_prompts.append((path, number, p.group("host")))
+        if (
+            "@" in raw[:200]
+            and len(self.run_prompts) < 64
+            and (p := _RUN_PROMPT.match(normalize.clean(raw[:2000]))) is not None
+            and _ELSEWHERE.search(p.group("cmd")) is None
+        ):
+            self.run_prompts.append((path, number, p.group("host")))
         if (
             "torch" in raw
             and len(self.launch_nodes) < 16

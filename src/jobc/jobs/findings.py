@@ -268,6 +268,9 @@ class Facts:
         # a shell's prompt before a command that prints the kernel's log (`[root@n1 ~]# dmesg -T`):
         # (file, line, host); the kernel's lines after it are that host's
         self.kernel_prompts: list[tuple[str, int, str]] = []
+        # a shell's prompt before a command that runs the program on that host (`user@pc:~$
+        # ./run.sh`): (file, line, host); the failures after it were written there
+        self.run_prompts: list[tuple[str, int, str]] = []
         self.signals: list[Evidence] = []
         # the lines where a program says a signal reached it (SIGNAL_SEEN), the latest kept
         self.signals_seen: deque[Evidence] = deque(maxlen=SIGNALS_SEEN_KEPT)

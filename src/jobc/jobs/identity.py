@@ -177,9 +177,32 @@ def place(facts: Facts, e: Event) -> Who:
     if node is None and rank is None and task is None and local is not None:
         node, rank = local_on_the_one_node(facts, local)
         inferred = inferred or node is not None
+    if node is None and task is None and facts.run_prompts and not facts.task_node:
+        node, rank, by_prompt = _run_host(facts, e, rank, local)
+        inferred = inferred or by_prompt
     if node is not None and REDACTED.match(node):
         node = None  # a paste that hid the node's name (`on node xxxxxxxx`) names no node
     return Who(rank, local, task, count, node, inferred)
+
+
+def _run_host(
+    facts: Facts, e: Event, rank: int | None, local: int | None
+) -> tuple[str | None, int | None, bool]:
+    """The host of the last prompt before a line whose command ran the program there (`user@pc:~$
+    ./run.sh`; the one host of the file's prompts when none is before it), when the log names no
+    other host; and on that one host a local rank is the
+    world's, unless a launcher's command line says more nodes. Both are inferences."""
+    hosts = [h for path, at, h in facts.run_prompts if path == e.ev.file and at < e.ev.line]
+    if not hosts:
+        # a paste that shows the error first and the session it came from below: its prompts'
+        # one host
+        hosts = sorted({h for path, _, h in facts.run_prompts if path == e.ev.file})
+        hosts = hosts if len(hosts) == 1 else []
+    if not hosts or not {n.split(".")[0] for n in facts.nodes_seen} <= {hosts[-1].split(".")[0]}:
+        return None, rank, False
+    if rank is None and local is not None and facts.launch_nodes <= {"1", "1:1"}:
+        rank = local
+    return hosts[-1], rank, True
 
 
 #: slurmstepd's words for the whole job's end (the batch step's, on the job's first node), not a step's.
