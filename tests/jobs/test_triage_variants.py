@@ -1230,6 +1230,27 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "ana@login01:~$ ./run.sh\ngpu-3: step 5\n" + TB + "ValueError: bad\n",
         ("exception", None, None, 6),
     ),
+    (
+        "a console script run at a prompt names its host",
+        "(base) ana@ws-07:~$ llama stack run 8b\n"
+        "E1003 20:29:45.293000 1402 torch/distributed/elastic/multiprocessing/api.py:702] failed "
+        "(exitcode: -9) local_rank: 0 (pid: 22415) of fn: worker_process_entrypoint (start_method: fork)\n",
+        ("signal", 0, "ws-07", 2),
+    ),
+    # --- an exception CPython printed and ignored (its unraisable hook) ends nothing
+    (
+        "an ignored broken pipe, then the launcher's report of the rank that failed",
+        "step 220 loss 1.1\nException ignored in: <_io.BufferedWriter name=83>\n"
+        "BrokenPipeError: [Errno 32] Broken pipe\n"
+        "E0828 04:05:46.603000 1038570 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+        "(exitcode: 1) local_rank: 1 (pid: 1038638) of binary: /usr/bin/python\n",
+        ("exit_code", None, None, 4),
+    ),
+    (
+        "the same broken pipe not ignored is the failure",
+        "step 220 loss 1.1\n" + TB + "BrokenPipeError: [Errno 32] Broken pipe\n",
+        ("collective_timeout", None, None, 5),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",
@@ -1262,6 +1283,11 @@ def test_a_near_variant_is_read(
         ),
         ("RuntimeError: CUDA error: uncorrectable ECC error encountered\n", "exclude_node"),
         ("RuntimeError: CUDA error: no CUDA-capable device is detected\n", "fix_spec_or_script"),
+        # a build without the GPU's architecture: no node is to blame
+        (
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+            "fix_spec_or_script",
+        ),
     ],
 )
 def test_a_gpu_errors_action_follows_its_words(tmp_path: Path, text: str, action: str) -> None:
@@ -2234,3 +2260,19 @@ def test_the_finding_says_what_the_line_says(tmp_path: Path, text: str, summary:
     first = triage_files([log]).findings[0]
     assert summary in first.summary
     assert advice in (first.advice or "")
+
+
+def test_a_collective_librarys_failed_call_on_a_build_without_the_gpus_code_is_no_network_fault(
+    tmp_path: Path,
+) -> None:
+    # RCCL's `Cuda failure 'invalid kernel file'` (a build without the GPU's gfx target): NCCL's
+    # class, with the build's advice, not the network's
+    log = tmp_path / "x.log"
+    log.write_text("n1:1234:1300 [0] enqueue.cc:1512 NCCL WARN Cuda failure 'invalid kernel file'\n")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.action) == ("nccl_error", "fix_spec_or_script")
+    assert "architecture" in first.advice
+    # near miss: another failed call keeps the network's advice
+    log.write_text("n1:1234:1300 [0] enqueue.cc:1512 NCCL WARN Cuda failure 'unspecified launch failure'\n")
+    first = triage_files([log]).findings[0]
+    assert "architecture" not in first.advice

@@ -429,7 +429,8 @@ def explain(
     # a failure the job went on after explains nothing that came after it: what ended the job
     # is another's
     lived = {id(f) for f in findings if "failure" in kinds[id(f)] and survived(f, progress, findings, xtrace)}
-    ordered = sorted((x for x in findings if id(x) not in lived), key=lambda x: x.order)
+    # (nor does an exception the process printed and ignored)
+    ordered = sorted((x for x in findings if id(x) not in lived and not x.ignored), key=lambda x: x.order)
     for e in findings:
         ke = kinds[id(e)]
         for row in EXPLAINS:

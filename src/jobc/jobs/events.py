@@ -72,6 +72,8 @@ _NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nran
 _EXIT_WORDS = re.compile(r"\bexit (?:code|status)\b|\breturn(?:ed)? code\b|non-zero", re.I)
 _CANNOT_START = ("missing_program", "import_error", "disk_full", "node_fail", "host_oom")
 _NOBODY = (None, None, None, None, None)
+#: How far below CPython's `Exception ignored in: …` the exception it ignored may be (its traceback)
+UNRAISABLE_LINES = 60
 #: A status report's field whose value is an exception line: torchx's replica `error_msg: ValueError:
 #: …`, a YAML or JSON `message: "RuntimeError: …"` (quoted or not)
 _FIELD_EXCEPTION = re.compile(
@@ -181,17 +183,20 @@ _KERNEL_PROMPT = re.compile(
     r"(?:grep|cat|less|tail|zgrep)\b[^\n]{0,200}/var/log/)"
 )
 #: A shell's prompt before a command that runs the program on the prompt's own host (`(torch)
-#: season@SeasonPC:~/x$ ./run.sh`, `python train.py`, `bash run.sh`, a launcher on one node): the
-#: host its output was written on. A command that only shows other output (cat, tail) or starts
-#: processes elsewhere (sbatch, srun, mpirun, ssh) is not one.
+#: season@SeasonPC:~/x$ ./run.sh`, `python train.py`, `llama stack run x`): the host its output
+#: was written on. A command that shows another's output (cat, tail) or starts processes elsewhere
+#: (sbatch, srun, mpirun, ssh, a launcher over several nodes) is not one (`_ELSEWHERE`).
 _RUN_PROMPT = re.compile(
     r"^\s{0,8}(?:\([^()\n]{1,60}\) {1,2})?\[?[A-Za-z0-9_.\-]{1,64}@(?P<host>[A-Za-z][A-Za-z0-9.\-]{0,62})"
     r"[ :][^\n#$%]{0,200}[#$%] {1,4}(?:[A-Z_][A-Z0-9_]{0,40}=[^\s]{0,200} {1,4}){0,4}"
-    r"(?P<cmd>(?:python[0-9.]{0,5}|\./[^\s]{1,200}|bash|sh|torchrun|accelerate launch|deepspeed)"
-    r"(?:\s[^\n]{0,1000})?)$"
+    r"(?P<cmd>[A-Za-z0-9_./][^\s]{0,200}(?:\s[^\n]{0,1000})?)$"
 )
-#: a command line that starts processes on other hosts, or may (a node count, a host file)
+#: a command that shows output written elsewhere or starts processes on other hosts, or may (a
+#: node count, a host file)
 _ELSEWHERE = re.compile(
+    r"^(?:[^\s]{0,200}/)?(?:cat|zcat|less|more|tail|head|grep|zgrep|egrep|sed|awk|vi|vim|view|nano|"
+    r"emacs|sbatch|srun|salloc|squeue|sacct|scontrol|sinfo|scancel|bsub|bjobs|qsub|qstat|flux|ssh|scp|"
+    r"rsync|pdsh|kubectl|docker logs|git|ls|cd|echo|printf|sudo|history)\b|"
     r"--(?:nnodes|num_machines|num_nodes)[= ]{1,4}(?!1\b|1:1\b)|--hostfile\b|--machine_rank\b|"
     r"\b(?:srun|sbatch|salloc|mpirun|mpiexec|ssh|pdsh)\b"
 )
@@ -286,6 +291,8 @@ class Scanner(Facts):
         self.seen: dict[tuple[Any, ...], Event] = {}
         self.mpi_reported: dict[tuple[str | None, str | None], str] = {}
         self.open_tb: dict[tuple[Any, ...], _OpenTraceback] = {}
+        # writers whose next exception CPython's unraisable hook printed and ignored: the line it said so
+        self.unraisable: dict[tuple[Any, ...], int] = {}
         self.chain_pending: set[tuple[Any, ...]] = set()
         self.last_exception: dict[tuple[Any, ...], Event] = {}
         self.table_left = 0
@@ -575,6 +582,12 @@ class Scanner(Facts):
             if (self.table_root or self.failures_at is not None) and "rank" in self.table:
                 self._table_block(line)  # the table stopped before its end: what it said stands
         key = (line.task, line.rank, line.local_rank, line.node, line.writer)
+        if text.startswith("Exception ignored ") and len(self.unraisable) < 4096:
+            # CPython's unraisable hook (`Exception ignored in: <_io.BufferedWriter name=83>`): the
+            # exception below it, with or without its traceback, was printed and ignored, and the
+            # process went on
+            self.unraisable[key] = number
+            return
         if self.cont is not None and self._continued(key, ev, line, text):
             return
         if self._traceback(key, ev, order, line, text):
@@ -1490,6 +1503,11 @@ class Scanner(Facts):
             # to a process, a port taken, a peer gone, a worker dead, is a failure whatever the
             # level: torch's c10d and Ray's driver write those as warnings.)
             role = "context"
+        writer = (line.task, line.rank, line.local_rank, line.node, line.writer)
+        ignored = self.unraisable.pop(writer, None) if self.unraisable else None
+        if ignored is not None and 0 < ev.line - ignored <= UNRAISABLE_LINES:
+            role = "context"  # the exception CPython's unraisable hook printed, and ignored
+            fields["ignored"] = True
         event = Event(sig, kind, cls, role, ev, (ev.line, order[1]), line, fields)
         event.statement = statement or ev
         event.context = [e for e in context if e != event.statement]

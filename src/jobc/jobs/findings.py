@@ -98,6 +98,7 @@ class Finding:
     worded: bool = False  # its class comes from its words (jobc.jobs.lexicon), not a signature
     at: str | None = None  # when it happened, where the log says it in a sortable form
     job: str | None = None  # the Slurm job (or step, `N.M`) the line names, where it names one
+    ignored: bool = False  # CPython printed it and went on (its unraisable hook): it explains nothing
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -295,6 +295,9 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         frame=fx.get("frame"),
         user_frame=fx.get("user_frame"),
     )
+    f.ignored = bool(fx.get("ignored"))
+    if f.ignored:
+        f.summary = "printed and ignored, the process went on (`Exception ignored in`): " + f.summary
     # a line whose words name a process's end (an exit code, a signal) reports it, as srun does
     f.worded = (e.sig is None and e.cls != "unknown") or "worded" in fx
     f.report = bool(e.sig and e.sig.report) or (e.sig is None and e.cls in ("exit_code", "signal"))
@@ -870,6 +873,17 @@ _SLURM_BUSY = (
 #: the job did not get, or a CUDA build the node's driver cannot run, is the script's.
 GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (
+        re.compile(
+            r"no kernel image is available|NoBinaryForGpu|[Cc]ouldn't find binary for current devices|"
+            r"invalid kernel file|invalid device function"
+        ),
+        "fix_spec_or_script",
+        "the program's CUDA or ROCm build has no code for this GPU's architecture: install a build "
+        "that has it (a torch wheel for the GPU's compute capability or gfx target; an extension "
+        "built with TORCH_CUDA_ARCH_LIST or PYTORCH_ROCM_ARCH naming it), or ask for the GPU type it "
+        "was built for (--gres=gpu:TYPE, --constraint)",
+    ),
+    (
         re.compile(r"[Dd]river/library version mismatch"),
         "exclude_node",
         "the node's NVIDIA kernel module and its driver libraries are at different versions (a driver "
@@ -996,9 +1010,11 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
 
 def _advise(f: Finding, compiled: bool) -> None:
     action = DEFAULT_ACTION[f.cls]
-    if f.cls == "gpu_error":
+    if f.cls in ("gpu_error", "nccl_error"):
         said = " ".join([f.summary, *(e.text for e in f.evidence[:2])])
-        for words, act, advice in GPU_ACTIONS:
+        # (NCCL's or RCCL's failed CUDA call reads the same words: `Cuda failure 'invalid kernel
+        # file'` is a build without this GPU's code, not the network)
+        for words, act, advice in GPU_ACTIONS if f.cls == "gpu_error" else GPU_ACTIONS[:1]:
             if words.search(said):
                 f.action, f.advice = act, advice.replace("{node}", f.node or "NODE")
                 return

@@ -173,18 +173,20 @@ EXTRA_KEYWORDS = (
     "odelist: ",
     "ode list: ",
     "reported by process [",
-    # a shell's prompt before a command that runs the program on its host (events._RUN_PROMPT)
+    # a shell's prompt before a command that runs the program on its host (events._RUN_PROMPT):
+    # `user@host:~$ ` (zsh's `%`, root's `#`)
+    ":~$ ",
+    ":~# ",
     "$ ./",
     "$ python",
     "$ bash ",
     "$ sh ",
     "$ torchrun",
-    "$ accelerate launch",
+    "$ accelerate",
     "$ deepspeed",
     "$ CUDA_VISIBLE_DEVICES=",
     "# ./",
     "# python",
-    "# bash ",
     "% ./",
     "% python",
     "dmesg",

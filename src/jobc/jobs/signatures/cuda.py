@@ -116,6 +116,27 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=3,
     ),
     Signature(
+        "G319",
+        "hip-runtime-guarantee",
+        "gpu_error",
+        "cause",
+        ("guarantee(false",),
+        re.compile(
+            # ROCm's HIP runtime (rocclr) checking a condition it cannot go on without, then abort():
+            # `hip_code_object.cpp:120: guarantee(false && "hipErrorNoBinaryForGpu: …")`
+            r"guarantee\(false && \"(?P<what>(?:hipError[A-Za-z]{2,60}: )?[^\"\n]{1,300})\"\)"
+        ),
+        "ROCm's HIP runtime stopping the process on a condition it cannot go on without (most often "
+        "hipErrorNoBinaryForGpu: the program's build has no code for this GPU's gfx target); the "
+        "process then aborts",
+        "/build/hip-rocclr/src/HIP-rocm-4.0.0/rocclr/hip_code_object.cpp:120: guarantee(false && "
+        '"hipErrorNoBinaryForGpu: Coudn\'t find binary for current devices!")',
+        "hip_code_object.cpp:120: guarantee(true) holds",
+        "ROCm (ROCclr's `guarantee(cond, msg)`, hip_code_object.cpp)",
+        ("what",),
+        strength=3,
+    ),
+    Signature(
         "G302",
         "cuda-device-assert",
         "gpu_error",
