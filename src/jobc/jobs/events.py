@@ -187,7 +187,7 @@ _KERNEL_PROMPT = re.compile(
 #: was written on. A command that shows another's output (cat, tail) or starts processes elsewhere
 #: (sbatch, srun, mpirun, ssh, a launcher over several nodes) is not one (`_ELSEWHERE`).
 _RUN_PROMPT = re.compile(
-    r"^\s{0,8}(?:\([^()\n]{1,60}\) {1,2})?\[?[A-Za-z0-9_.\-]{1,64}@(?P<host>[A-Za-z][A-Za-z0-9.\-]{0,62})"
+    r"^\s{0,8}(?:\([^()\n]{1,60}\) {1,2})?\[?[A-Za-z0-9_.\-]{1,64}@(?P<host>[A-Za-z0-9][A-Za-z0-9.\-]{0,62})"
     r"[ :][^\n#$%]{0,200}[#$%] {1,4}(?:[A-Z_][A-Z0-9_]{0,40}=[^\s]{0,200} {1,4}){0,4}"
     r"(?P<cmd>[A-Za-z0-9_./][^\s]{0,200}(?:\s[^\n]{0,1000})?)$"
 )

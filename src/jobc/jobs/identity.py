@@ -185,6 +185,10 @@ def place(facts: Facts, e: Event) -> Who:
     return Who(rank, local, task, count, node, inferred)
 
 
+#: docker's default hostname for a container, its id (12 hex digits, or all 64)
+_CONTAINER_ID = re.compile(r"[0-9a-f]{12}|[0-9a-f]{64}")
+
+
 def _run_host(
     facts: Facts, e: Event, rank: int | None, local: int | None
 ) -> tuple[str | None, int | None, bool]:
@@ -200,6 +204,8 @@ def _run_host(
         hosts = hosts if len(hosts) == 1 else []
     if not hosts or not {n.split(".")[0] for n in facts.nodes_seen} <= {hosts[-1].split(".")[0]}:
         return None, rank, False
+    if _CONTAINER_ID.fullmatch(hosts[-1]):
+        return None, rank, False  # a container's own name (docker's id): which node it ran on is not said
     if rank is None and local is not None and facts.launch_nodes <= {"1", "1:1"}:
         rank = local
     return hosts[-1], rank, True

@@ -683,10 +683,11 @@ def _place_unlabelled(findings: list[Finding]) -> None:
     else:
         return
     first.rank, first.local_rank, first.task = source.rank, source.local_rank, source.task
+    said = f"a process on {first.node} " if first.node else "a process "  # (who it said before)
     first.node = first.node or source.node
-    if first.summary.startswith("a process "):
+    if first.summary.startswith(said):
         who = _who(first.rank, first.local_rank, first.task, 1, first.node)
-        first.summary = f"{who} {first.summary.removeprefix('a process ')}"
+        first.summary = f"{who} {first.summary.removeprefix(said)}"
     elif ": a process: " in first.summary:  # (a class's words, then who, then the line's)
         who = _who(first.rank, first.local_rank, first.task, 1, first.node)
         first.summary = first.summary.replace(": a process: ", f": {who}: ", 1)
