@@ -483,3 +483,17 @@ def test_another_step_that_runs_the_program_by_a_variable_names_it(tmp_path: Pat
     body = 'srun --wait=9 bash -c "$1"\nsrun --wait=60 python train.py\n'
     out = _trip(tmp_path, body)
     assert '#   line 6: srun --wait=9 bash -c "$1" — another step; jobc' in _not_mapped(out)
+
+
+def test_fewer_tasks_than_nodes_is_the_task_count_of_nodes_as_sbatch_sets_it(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 4001, input 2,181): `--nodes=4 --ntasks=1`; sbatch
+    # cannot run 1 process on 4 nodes and sets the nodes to 1 ("can't run 1 processes on 4 nodes,
+    # setting nnodes to 1"): the script's torchrun is one node's, where the import asked for 4
+    head = HEAD.replace("--nodes=2\n#SBATCH --ntasks-per-node=4", "--nodes=4\n#SBATCH --ntasks=1")
+    body = "srun python3 -m torch.distributed.run --nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=4 train.py\n"
+    out = _trip(tmp_path, body, head)
+    assert "nodes: 1  # line 3: #SBATCH --ntasks=1 with #SBATCH --nodes=4 (line 2): sbatch" in _spec(out)
+    # near miss: as many tasks as nodes or more leaves the nodes as written
+    near = head.replace("--ntasks=1", "--ntasks=4")
+    out = _trip(tmp_path, body, near)
+    assert "nodes: 4  # line 2" in _spec(out)

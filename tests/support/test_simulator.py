@@ -664,3 +664,13 @@ def test_python_refuses_a_long_option_it_does_not_have() -> None:
     run = simulate(near, scenarios=("complete",))["complete"]
     assert [p.kind for p in run.processes] == ["run"]
     assert "unknown option" not in run.output
+
+
+def test_sbatch_sets_the_nodes_to_the_tasks_when_fewer_tasks_than_nodes_are_asked() -> None:
+    # sbatch: "can't run 1 processes on 4 nodes, setting nnodes to 1" (slurm's opt verification)
+    script = "#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --ntasks=1\nsrun python t.py\n"
+    run = simulate(script, scenarios=("complete",))["complete"]
+    assert [(p.host, p.env.get("SLURM_JOB_NUM_NODES")) for p in run.named("python")] == [("node0", "1")]
+    # near miss: as many tasks as nodes
+    run = simulate(script.replace("--ntasks=1", "--ntasks=4"), scenarios=("complete",))["complete"]
+    assert sorted(p.host for p in run.named("python")) == ["node0", "node1", "node2", "node3"]

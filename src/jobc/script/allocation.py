@@ -58,13 +58,26 @@ def implied_nodes(honoured: dict[str, Directive]) -> tuple[int, Directive, Direc
     return -(-tasks // each), total, per
 
 
+def fewer_tasks_than_nodes(honoured: dict[str, Directive]) -> tuple[int, Directive] | None:
+    """`--nodes=4 --ntasks=1`: sbatch cannot run fewer tasks than nodes and sets the nodes to the
+    tasks ("can't run 1 processes on 4 nodes, setting nnodes to 1"): the task count, and its
+    directive; None when the directives do not ask for fewer tasks than nodes."""
+    nodes_d, total = honoured.get("nodes"), honoured.get("ntasks")
+    if nodes_d is None or total is None:
+        return None
+    nodes, tasks = slurm_int(nodes_d.value, 1), slurm_int(total.value, 1)
+    return (tasks, total) if nodes is not None and tasks is not None and tasks < nodes else None
+
+
 def job_nodes(facts: ScriptFacts) -> int | None:
     """The nodes the directives give the job: `--nodes` (the least of a range), else the nodes its
     tasks fill (`implied_nodes`), else sbatch's one when `--ntasks` asks for at most one task a
     node; None when sbatch leaves the count to Slurm (`--ntasks=24` alone) or refuses it."""
     honoured = facts.honoured()
     if "nodes" in honoured:
-        return slurm_int(honoured["nodes"].value, 1)
+        nodes = slurm_int(honoured["nodes"].value, 1)
+        fewer = fewer_tasks_than_nodes(honoured)
+        return fewer[0] if fewer is not None else nodes
     if (implied := implied_nodes(honoured)) is not None:
         return implied[0]
     total = honoured.get("ntasks")

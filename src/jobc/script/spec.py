@@ -18,6 +18,7 @@ from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
 from jobc.script.allocation import (
     UNKNOWN_TASKS,
+    fewer_tasks_than_nodes,
     gpus_over_nodes,
     gpus_per_node,
     gres_gpus,
@@ -271,7 +272,15 @@ def _nodes(
     nodes_d = facts.honoured().get("nodes")
     nodes = _int(nodes_d.value, 1) if nodes_d is not None else None
     sized = next((d for d in cut if d.name in ("nodes", "ntasks", "ntasks-per-node")), None)
-    if nodes_d is not None and nodes is not None:
+    fewer = fewer_tasks_than_nodes(facts.honoured())
+    if nodes_d is not None and nodes is not None and fewer is not None:
+        nodes, total = fewer
+        out.put(("resources", "nodes"), nodes, total.span, f"#SBATCH {total.text}")
+        out.sources[("resources", "nodes")] = (
+            f"line {total.span.line}: #SBATCH {total.text} with #SBATCH {nodes_d.text} (line "
+            f"{nodes_d.span.line}): sbatch cannot run fewer tasks than nodes and sets the nodes to {nodes}"
+        )
+    elif nodes_d is not None and nodes is not None:
         out.put(("resources", "nodes"), nodes, nodes_d.span, f"#SBATCH {nodes_d.text}")
     elif nodes_d is None and sized is not None and not for_lint:
         inferred._cut_nodes(out, sized)

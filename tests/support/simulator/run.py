@@ -295,6 +295,10 @@ class Allocation:
     @classmethod
     def read(cls, options: dict[str, str | None], cpus: int) -> Allocation:
         nodes = slurmlib.number(options.get("nodes")) or 1
+        asked = slurmlib.number(options.get("ntasks"))
+        if asked is not None and 0 < asked < nodes:
+            # sbatch: "can't run 1 processes on 4 nodes, setting nnodes to 1"
+            nodes = asked
         if nodes > MAX_NODES:
             return cls(options, [], [], 0, None, f"{nodes} nodes (the simulator runs at most {MAX_NODES})")
         tpn = slurmlib.number(options.get("ntasks-per-node"))
