@@ -283,7 +283,11 @@ def _names(what: str, listed: list[str]) -> bool:
 
     shown = {what, visible(what)}
     patterns = [re.compile(r"(?<![\w.-])" + re.escape(w) + r"(?![\w-])") for w in shown]
-    return any(p.search(line) for p in patterns for line in listed)
+    if any(p.search(line) for p in patterns for line in listed):
+        return True
+    # a long name the listing shows cut, its first characters then `…` (`export MAS99…`)
+    cut = re.compile(r"(?<![\w.-])([\w.-]{16,})…")
+    return any(what.startswith(m.group(1)) for line in listed for m in cut.finditer(line))
 
 
 def _env_differences(a: Invocation, b: Invocation, listed: list[str]) -> Iterator[str]:

@@ -455,3 +455,21 @@ def test_a_header_below_a_byte_order_mark_line_is_run_as_the_import_reads_it(tmp
     assert outcome.compiled is not None
     assert "sbatch ignores them" not in (outcome.spec or "")
     assert outcome.unlisted == []
+
+
+def test_a_variable_with_a_huge_name_is_listed_cut_and_the_round_trip_accepts_it(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 4001, input 2,584): `export MAS999…TER_PORT=$((…))`
+    # with a name of thousands of characters; the spec lists the line with the name cut (`MAS99…`),
+    # which the round trip's judge did not take for that name
+    from tests.script.roundtrip import _names, round_trip
+
+    name = "MAS" + "9" * 3000 + "TER_PORT"
+    script = HEAD + f"export {name}=$((10000 + SLURM_JOB_ID % 50000))\nsrun python train.py\n"
+    outcome = round_trip(script.encode(), tmp_path, "job.sh")
+    assert outcome.unlisted == [], outcome.unlisted
+    assert any("export MAS999" in line and "…" in line for line in outcome.listed)
+    # near misses: another name, or too short a start to say which name it is, is not named
+    listed = ["#   line 14: export MAS" + "9" * 40 + "… — a value computed in the batch shell"]
+    assert _names(name, listed)
+    assert not _names("MAS" + "8" * 3000, listed)
+    assert not _names("MAS9999", ["#   line 14: export MAS99… — x"])  # 5 characters say no name

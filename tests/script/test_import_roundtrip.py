@@ -418,7 +418,8 @@ def test_ntasks_that_wins_over_ntasks_per_node_is_said(tmp_path: Path) -> None:
     fine = script.replace(b"--ntasks=1\n", b"--ntasks=16\n")
     said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "--ntasks takes precedence")
     assert len(said) == 1
-    assert "starts 1 task(s) in all on 2 node(s), not 8 tasks per node" in said[0]
+    # (sbatch sets the nodes to the one task: "can't run 1 processes on 2 nodes, setting nnodes to 1")
+    assert "starts 1 task(s) in all on 1 node(s), not 8 tasks per node" in said[0]
 
 
 def test_a_program_run_to_compute_a_plain_variable_is_said(tmp_path: Path) -> None:
