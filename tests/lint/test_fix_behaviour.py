@@ -917,3 +917,13 @@ def test_jc802_backgrounds_a_step_that_reads_random_without_a_difference() -> No
     # near miss: another id written into the fixed script is still a difference
     changed = proof.after.replace("--rdzv_id $RANDOM", "--rdzv_id 12314")
     assert differences(text, changed, scenarios=("complete",)) != []
+
+
+def test_jc803_without_exec_a_directory_fails_in_bashs_other_words_only() -> None:
+    # found by the fix-script fuzz target (seed 4401, input 377): `exec "/tmp/$X"` with X unset
+    # fails as `exec: /tmp/: cannot execute: Is a directory`, and without exec as `/tmp/: Is a
+    # directory`: the same failure, which the proof compares by the name
+    text = HEAD + 'exec "/tmp/$SLURM_JOD"\nsrun python train.py\n'
+    proof = prove(text, unsafe=True)
+    assert "JC803" in proof.fixed
+    assert proof.differences == [], proof.differences

@@ -277,12 +277,17 @@ def _untraced(text: str) -> list[str]:
     return out
 
 
+#: what an ignore's replacement writes for a line that is not compared at all
+DROPPED = "\x00dropped"
+
+
 def _text_lines(text: str, ignore: Ignore) -> Counter[str]:
     lines = Counter(
         _BOOKKEEPING.sub(
             r"\1…", _SYNTAX.sub(r"\1`…'", _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line))))
         )
         for line in (_untraced(text) if ignore.trace else text.splitlines())
+        if ignore.text(line) != DROPPED
     )
     # per node, what tasks print counts once however many tasks print it
     return Counter(dict.fromkeys(lines, 1)) if ignore.per_node else lines

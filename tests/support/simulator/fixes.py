@@ -27,7 +27,7 @@ from jobc.core.diagnostics import Finding
 from jobc.lint.config import Config
 from jobc.lint.fix import apply, fix_path
 from jobc.lint.rules.script.jc814_typographic_dash import DASHES
-from tests.support.simulator.compare import Ignore, compare_runs, merged
+from tests.support.simulator.compare import DROPPED, Ignore, compare_runs, merged
 from tests.support.simulator.run import SCENARIOS, Simulation, directives, simulate
 
 # the port a script derives from the job id as jobc's fix writes it, for the simulated job id
@@ -203,6 +203,9 @@ _UNSTARTED: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (r"^(.*: line \d+: )exec: (.*): not found$", _not_found),
     (r"^(.*: line \d+: )(.*): command not found$", _not_found),
     (r"^(.*: line \d+: )(?:exec: )?(.*): No such file or directory$", _no_file),
+    # a directory or a file without the x bit: bash says `/tmp/: Is a directory` with exec and
+    # without, and with exec a second line, `exec: /tmp/: cannot execute: Is a directory`
+    (r"^.*: line \d+: exec: .*: cannot execute: (?:Is a directory|Permission denied)$", DROPPED),
 )
 
 
