@@ -927,3 +927,18 @@ def test_jc803_without_exec_a_directory_fails_in_bashs_other_words_only() -> Non
     proof = prove(text, unsafe=True)
     assert "JC803" in proof.fixed
     assert proof.differences == [], proof.differences
+
+
+def test_jc107_offers_no_pattern_on_a_line_sbatch_refuses() -> None:
+    # found by the fix-script fuzz target (seed 4401, input 4,647): `#SBATCH -ed/$SLURM_JOB_ID"`,
+    # whose unmatched quote makes sbatch refuse the script; `%j` in place of the variable changed
+    # only the words of the refusal
+    text = '#!/bin/bash\n#SBATCH -ed/$SLURM_JOB_ID"\nsrun python train.py\n'
+    proof = prove(text, unsafe=False)
+    assert "JC107" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: the quote closed, the pattern is written
+    proof = prove(text.replace('JOB_ID"', "JOB_ID"), unsafe=False)
+    assert "JC107" in proof.fixed
+    assert "#SBATCH -ed/%j" in proof.after
+    assert proof.differences == [], proof.differences

@@ -669,11 +669,14 @@ _FILE_OPTION = lazy(r"(?:--(?:output|error|input)[= ]|-[oei]\s*)")
 
 def _jc107(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     from jobc.lint.rules.topology.jc107_shell_var_in_directive import substitute
+    from jobc.script.directives import refused
 
     text = text_at(facts, span)
     option = _FILE_OPTION.match(text or "")
     if text is None or option is None:
         return None
+    if 1 <= span.line <= len(facts.lines) and refused(facts.lines[span.line - 1]):
+        return None  # sbatch refuses the script for this line (an unmatched quote): nothing to mend
     new = substitute(text[option.end() :])
     if new is None:
         return None
