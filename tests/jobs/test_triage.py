@@ -570,3 +570,56 @@ def test_nccls_trace_of_a_failed_calls_return_names_the_node_of_the_nccl_error(t
     other = trace.replace("user-G493:", "user-G494:")
     _, d = _triage(trace + other + error, tmp_path)
     assert d.findings[0].node is None  # type: ignore[attr-defined]
+
+
+def test_a_header_s_one_node_after_its_other_fields_is_the_node_of_a_wrapper_s_failure(
+    tmp_path: Path,
+) -> None:
+    # a script's one-line header (`Job: NAME  ID: N  Nodes: HOST`) names the job's one node; a
+    # wrapper's report of a command's status (`… Return value: 134`) is that command's end
+    text = (
+        "Job: vulkan_sim  ID: 23040409  Nodes: idun-07-03\n\nSIMULATION SETUP\n"
+        "Error running ./RayTracer --scene 1 --width 32! Return value: 134\n"
+    )
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.node, first.evidence[0].line) == ("signal", "idun-07-03", 4)
+    # near misses: several nodes name none of them; a return value of 0 is no failure's
+    several = text.replace("Nodes: idun-07-03", "Nodes: idun-07-[03-04]")
+    (tmp_path / "several").mkdir()
+    _, d = _triage(several, tmp_path / "several")
+    assert d.findings[0].node is None  # type: ignore[attr-defined]
+    (tmp_path / "zero").mkdir()
+    _, d = _triage(text.replace("Return value: 134", "Return value: 0"), tmp_path / "zero")
+    assert all(f.cls != "signal" for f in d.findings)  # type: ignore[attr-defined]
+
+
+def test_grep_s_line_numbers_before_a_launcher_s_prefixes_are_taken_off_and_pair_local_with_global(
+    tmp_path: Path,
+) -> None:
+    # a paste of `grep -n` over a torchrun log: the numbers jump, so no column is inferred; the
+    # prefixes after them are read, and `[default0]:[rank0]:` says which global rank local rank
+    # 0 is, for the line that names only the local one
+    text = (
+        "1077:[default0]:WARNING:megatron.core.utils:CUDA out of memory. Tried to allocate 2.32 GiB.\n"
+        "1078:[default0]:[rank0]: Traceback (most recent call last):\n"
+        "1129:[default0]:[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.32 GiB.\n"
+        "1130:[default1]:[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.32 GiB.\n"
+    )
+    line = parse("1129:[default0]:[rank0]: torch.OutOfMemoryError: x")
+    assert (line.local_rank, line.rank, line.text) == (0, 0, "torch.OutOfMemoryError: x")
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.rank, first.evidence[0].line) == ("cuda_oom", 0, 1)
+    # near misses: a time and srun's label are not grep's numbers; two nodes' output in one file
+    # pairs local rank 0 with two global ranks, so neither is taken
+    assert parse("10:31:02 [rank0]: x").rank is None
+    assert parse("3: [rank3]: x").task == 3
+    from jobc.jobs.findings import Facts
+    from jobc.jobs.identity import _one_global
+
+    facts = Facts()
+    facts.local_global = {0: {0}, 1: {1}}
+    assert (_one_global(facts, 0), _one_global(facts, 1), _one_global(facts, 2)) == (0, 1, None)
+    facts.local_global = {0: {0, 8}, 1: {1}}
+    assert (_one_global(facts, 0), _one_global(facts, 1)) == (None, None)

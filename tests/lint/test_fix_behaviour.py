@@ -843,6 +843,33 @@ def test_jc807_hands_the_signal_on_to_a_step_after_the_training_step() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc807_hands_the_signal_on_to_a_later_step_whose_command_it_cannot_read() -> None:
+    # found by the fix-script fuzz target (seed 4401, input 7,830): a later step's command starts
+    # with an array the script never sets (`srun -l "${AxGS[@]}" python -m torch.distributed.run`),
+    # so jobc reads no program in it. It was taken for a helper that ends by itself and left in the
+    # foreground, where with B: it held the trap that hands the signal on: the program got the
+    # time limit instead of the warning
+    text = HEAD + (
+        "#SBATCH --signal=USR2@240\ntrap 'scontrol requeue \"$SLURM_JOB_ID\"' USR2\n"
+        "srun torchrun --nnodes=2 --nprocs-per-node=8 train.py\n"
+        'srun -l "${AxGS[@]}" python -m torch.distributed.run --nproc_per_node=8 pretrain.py\n'
+    )
+    before = simulate(text, scenarios=("signal",))["signal"]
+    assert {p.signals for p in before.named("python") if "pretrain.py" in p.argv} == {("SIGUSR2",)}
+    proof = prove(text, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "pretrain.py &\n" in proof.after
+    assert proof.differences == [], proof.differences
+    # near miss: a helper jobc reads (`srun hostname`) ends by itself and stays in the foreground
+    helper = text.replace(
+        'srun -l "${AxGS[@]}" python -m torch.distributed.run --nproc_per_node=8 pretrain.py', "srun hostname"
+    )
+    proof = prove(helper, unsafe=False)
+    assert "JC807" in proof.fixed
+    assert "srun hostname &" not in proof.after
+    assert proof.differences == [], proof.differences
+
+
 def test_jc807_leaves_a_step_already_waited_for_in_the_background_as_it_is() -> None:
     # the near miss: the step after the training step already runs with `&` and is waited for,
     # so the trap runs when the warning comes and only B: and the hand-on are written

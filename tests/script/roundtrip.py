@@ -501,10 +501,24 @@ def _counts(
         if 0 < m < n and _names(what, listed) and (_steps_listed(listed) or _run_by_value(what, listed)):
             continue  # two steps run the program alike: the compiled job runs one, the other is listed
         hosts = bool(n and m) or not (_hosts_listed(listed) or _nodes_unknown(listed) or _header_read(listed))
+        if m > n and key[1] == carried and _run_by_shebang(what, listed):
+            continue  # the script's step runs the file itself, which the sandbox does not hold
         looped = _looped(listed) and key[1] == carried  # the spec runs once what a loop ran n times
         if m != n and hosts and not _tasks_listed(listed) and not looped and not _header_read(listed):
             out.append(f"{key[0]}: {key[1]} runs {n} time(s), {m} in the compiled job")
     return out
+
+
+def _run_by_shebang(what: str, listed: list[str]) -> bool:
+    """Whether the import says a step runs the program file itself (`srun train.py`, by its `#!`
+    line), which the spec runs with launch.python: the sandbox holds no program file, so the
+    script's step starts nothing there and the compiled job's runs are more than the script's."""
+    return any(
+        re.match(
+            r"#   line \d+: (?:\S*/)?" + re.escape(Path(what).name) + " — an executable Python file", line
+        )
+        for line in listed
+    )
 
 
 def _shifted(listed: list[str]) -> bool:

@@ -1988,3 +1988,71 @@ def test_a_step_above_a_long_command_bash_refuses_still_runs(tmp_path: Path) -> 
     # near miss: a nest bash reads (a command in the innermost `then`) leaves nothing unrun
     fine = head + b"srun python train.py\n" + b"if true; then\n" * 100 + b"true\n" + b"fi\n" * 100
     assert read_bytes(fine, "x.sh", ".").unrun_from is None
+
+
+def test_text_glued_after_a_value_that_ends_in_a_blank_is_a_word_of_its_own(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 4301, input 4,696): `srun $CMD#x`, where CMD's last
+    # blank ends it; bash splits the value there and `#x` is the program's next argument. The
+    # import glued `#x` onto the last argument (`out#x`)
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=1\n#SBATCH --time=01:00:00\n"
+        b'export ARGS=" --out /tmp/out "\n'
+        b'export CMD="python train.py $ARGS"\n'
+        b"srun $CMD#x --lr 1\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    spec = yaml.safe_load(outcome.spec)
+    assert spec["launch"]["args"] == ["--out", "/tmp/out", "#x", "--lr", "1"]
+    # near miss: a value that ends in no blank takes the text glued after it into its last word
+    glued = script.replace(b'/tmp/out "', b'/tmp/out"')
+    (tmp_path / "glued").mkdir()
+    outcome = round_trip(glued, tmp_path / "glued")
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec)["launch"]["args"] == ["--out", "/tmp/out#x", "--lr", "1"]
+
+
+def test_a_value_that_begins_with_a_blank_ends_the_word_before_it() -> None:
+    from jobc.script import values as _values
+
+    lead = (("  a b ", 0, 6, True),)
+    assert _values.split_edges(lead) == [(), (("a", 2, 3, True),), (("b", 4, 5, True),), ()]
+    assert _values.split_edges((("   ", 0, 3, True),)) == [(), ()]
+    # an unknown part is never split, nor said to begin with a blank
+    assert _values.split_edges((("$(x) ", 0, 5, False),)) == [(("$(x) ", 0, 5, False),)]
+
+
+def test_a_container_option_pyxis_does_not_have_is_listed_with_the_word_it_takes(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 4301, input 5,238): `srun --container-01-py3 python
+    # train.py` (no pyxis option: pyxis's names are letters and dashes) was taken for pyxis's and
+    # dropped without a word, with the `python` it takes as its value; srun then runs the file
+    # train.py itself, by its `#!` line, which the spec runs with launch.python. Another line runs
+    # `python train.py` in the batch shell once, so the judge saw train.py run once in the script
+    # (the sandbox holds no file train.py) and 8 times in the compiled job
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+        b"#SBATCH --time=01:00:00\nsrun --mpi=pmix --container-01-py3 python train.py\n"
+        b"image=nvcr.io#nvidia/pytorch:25.01-py3 python train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert "srun --container-01-py3 python — an srun option of the training step" in outcome.spec
+    assert "train.py — an executable Python file" in outcome.spec
+    # near miss: pyxis's own option is the container section's, not listed as an srun option
+    pyxis = script.replace(
+        b"--container-01-py3 python", b"--container-image=nvcr.io#nvidia/pytorch:25.01-py3 python"
+    )
+    (tmp_path / "pyxis").mkdir()
+    outcome = round_trip(pyxis, tmp_path / "pyxis")
+    assert "srun --container-image" not in outcome.spec
+    assert "nvcr.io#nvidia/pytorch:25.01-py3" in yaml.safe_load(outcome.spec)["container"]["image"]
+
+
+def test_the_judge_takes_a_file_run_by_its_shebang_as_not_run_in_the_sandbox() -> None:
+    from tests.script import roundtrip
+
+    listed = ["#   line 6: train.py — an executable Python file, run by its own `#!` line: the spec runs it"]
+    assert roundtrip._run_by_shebang("train.py", listed)
+    assert roundtrip._run_by_shebang("train.py", [listed[0].replace("train.py", "/x/y/train.py", 1)])
+    # near miss: another program's listing explains nothing of train.py's runs
+    assert not roundtrip._run_by_shebang("train.py", [listed[0].replace("train.py", "eval.py", 1)])

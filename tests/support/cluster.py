@@ -26,6 +26,7 @@ import socket
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -287,6 +288,10 @@ class SlurmCluster:
         self._root: Path | None = None
         self._nodes: tuple[Node, ...] = ()
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
+        # slurmd of the nodes a test stopped on purpose (kill_slurmd): the supervisor leaves them
+        self._stopped: set[str] = set()
+        self._lock = threading.Lock()
+        self._supervisor: threading.Thread | None = None
         self._munge_socket: Path | None = None
         self._id_lock: IO[bytes] | None = None
         self.first_job_id = 1
@@ -381,12 +386,37 @@ class SlurmCluster:
             (self.root / "spool" / node.name).mkdir(parents=True)
             self._spawn(f"slurmd-{node.name}", ["slurmd", "-D", "-N", node.name, "-f", str(self.conf)])
         self.wait_idle(self._start_timeout)
+        self._supervisor = threading.Thread(target=self._supervise, args=(self.root,), daemon=True)
+        self._supervisor.start()
+
+    def _supervise(self, root: Path) -> None:
+        """Start again a slurmd that died by itself, as a site's service manager does. Slurm
+        22.05's slurmd has been seen to abort on a busy machine (`malloc(): unaligned tcache
+        chunk detected` while launching two jobs at once); its jobs then stayed COMPLETING, and a
+        test waiting for one waited until the node timed out. Each restart is written to
+        log/restarts.log, which `logs()` shows. A slurmd a test killed (kill_slurmd) is left."""
+        while self._root == root:
+            time.sleep(1.0)
+            with self._lock:
+                if self._root != root:
+                    return
+                for node in self._nodes:
+                    name = f"slurmd-{node.name}"
+                    proc = self._procs.get(name)
+                    if node.name in self._stopped or proc is None or proc.poll() is None:
+                        continue
+                    with (root / "log" / "restarts.log").open("a", encoding="utf-8") as log:
+                        when = time.strftime("%H:%M:%S")
+                        log.write(f"{when} {name} exited with {proc.returncode}: started again\n")
+                    self._spawn(name, ["slurmd", "-D", "-N", node.name, "-f", str(self.conf)])
 
     def stop(self) -> None:
         """Cancel all jobs, stop every daemon and every process the cluster started, and
         delete the directory. Safe to call twice and after a failed start."""
         if self._root is None:
             return
+        with self._lock:
+            self._stopped.update(node.name for node in self._nodes)  # the supervisor starts none now
         try:
             if self._alive("slurmctld"):
                 self._cancel_everything()
@@ -398,9 +428,11 @@ class SlurmCluster:
             if self.cgroups:
                 self._remove_cgroups()
         finally:
-            shutil.rmtree(self._root, ignore_errors=True)
-            self._root = None
-            self._procs.clear()
+            with self._lock:
+                shutil.rmtree(self._root, ignore_errors=True)
+                self._root = None
+                self._procs.clear()
+                self._stopped.clear()
             if self._id_lock is not None:
                 self._id_lock.close()  # releases the block of job ids
                 self._id_lock = None
@@ -709,7 +741,7 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
         # A daemon dies with the test process even if that is killed before teardown.
         if shutil.which("setpriv"):
             argv = ["setpriv", "--pdeathsig", "KILL", "--", *argv]
-        with (self.log_dir / f"{name}.out").open("wb") as out:
+        with (self.log_dir / f"{name}.out").open("ab") as out:  # a restarted daemon after its last words
             self._procs[name] = subprocess.Popen(
                 argv,
                 stdin=subprocess.DEVNULL,
@@ -898,7 +930,9 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
     def kill_slurmd(self, node: str) -> None:
         """SIGKILL one node's slurmd, as a crashed node would go silent: its job steps run on
         (slurmstepd detaches), but the controller hears nothing from the node any more."""
-        proc = self._procs[f"slurmd-{node}"]
+        with self._lock:
+            self._stopped.add(node)
+            proc = self._procs[f"slurmd-{node}"]
         proc.kill()
         proc.wait()
 
@@ -941,8 +975,10 @@ SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=1
 
     def restart_slurmd(self, node: str) -> None:
         """Start a node's slurmd again (after kill_slurmd); ReturnToService=2 brings it back."""
-        if not self._alive(f"slurmd-{node}"):
-            self._spawn(f"slurmd-{node}", ["slurmd", "-D", "-N", node, "-f", str(self.conf)])
+        with self._lock:
+            if not self._alive(f"slurmd-{node}"):
+                self._spawn(f"slurmd-{node}", ["slurmd", "-D", "-N", node, "-f", str(self.conf)])
+            self._stopped.discard(node)
 
     def cancel(self, *job_ids: int) -> None:
         if job_ids:

@@ -244,3 +244,34 @@ def test_scontrol_records_keep_values_with_spaces() -> None:
         "Reason": "BeginTime",
         "NtasksPerN:B:S:C": "2:0:*:*",
     }
+
+
+def test_a_slurmd_that_dies_by_itself_is_started_again_and_one_a_test_stops_is_not(
+    slurm_cluster: SlurmCluster, submit: Submit, tmp_path: Path
+) -> None:
+    # Slurm 22.05's slurmd has aborted on a busy machine (`malloc(): unaligned tcache chunk
+    # detected`), leaving its jobs COMPLETING until the node timed out; the cluster starts it
+    # again, as a service manager would, and says so in its logs
+    node = slurm_cluster.node_names[-1]
+    proc = slurm_cluster._procs[f"slurmd-{node}"]
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 600  # a loaded machine may take long; a lost slurmd never comes
+    while slurm_cluster._procs[f"slurmd-{node}"] is proc and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert slurm_cluster._procs[f"slurmd-{node}"] is not proc
+    slurm_cluster.wait_idle()
+    restarts = (slurm_cluster.log_dir / "restarts.log").read_text(encoding="utf-8")
+    assert f"slurmd-{node} exited with -9: started again" in restarts
+    job = submit("#!/bin/bash\nhostname\n", f"--nodelist={node}")
+    assert slurm_cluster.wait(job) == "COMPLETED"
+    # near miss: a slurmd a test stops stays stopped until the test starts it again
+    slurm_cluster.kill_slurmd(node)
+    stopped = slurm_cluster._procs[f"slurmd-{node}"]
+    time.sleep(3)  # three rounds of the supervisor: not a bound on a wait, a span it must not act in
+    try:
+        assert slurm_cluster._procs[f"slurmd-{node}"] is stopped
+        assert restarts == (slurm_cluster.log_dir / "restarts.log").read_text(encoding="utf-8")
+    finally:
+        slurm_cluster.restart_slurmd(node)
+        slurm_cluster.wait_idle()

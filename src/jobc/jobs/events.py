@@ -161,8 +161,10 @@ _ECHO_NODES = re.compile(
     # (after a script's own tag, `[ensure_env] Running on SLURM node: node-1`; a master's, a head's
     # or a rendezvous host is one node of several, not where the job ran)
     r"^(?:\[[A-Za-z0-9_.\-]{1,40}\] {1,4})?"
+    # (after other fields of a script's one-line header: `Job: vulkan_sim  ID: 23040409  Nodes: n7`)
+    r"(?:[A-Z][A-Za-z]{0,20}: {1,4}[A-Za-z0-9_.\-]{1,80} {1,4}){0,4}"
     r"(?![A-Za-z ]{0,40}(?:[Mm]aster|MASTER|[Hh]ead\b|HEAD|[Rr]endezvous|[Cc]oordinator))"
-    r"(?:[A-Za-z][A-Za-z ]{0,60}? (?:these |the |its )?nodes?|[Nn]ode ?[Ll]ist|[Nn]ode|"
+    r"(?:[A-Za-z][A-Za-z ]{0,60}? (?:these |the |its )?nodes?|[Nn]ode ?[Ll]ist|[Nn]odes?|"
     # Slurm's own variables for the job's nodes and the node the batch script runs on, and a
     # script's echo of `hostname`
     r"SLURM_(?:JOB_)?NODELIST|SLURMD_NODENAME|(?:[Rr]unning on |[Cc]urrent )?[Hh]ost ?[Nn]ame|"
@@ -661,6 +663,10 @@ class Scanner(Facts):
             self.rank_task.setdefault(line.rank, line.task)
         if line.local_rank is not None:
             self.launcher_seen = True
+            if line.rank is not None and len(self.local_global) < 4096:
+                paired = self.local_global.setdefault(line.local_rank, set())
+                if len(paired) < 2:
+                    paired.add(line.rank)
         if line.rank is not None and line.writer is not None and line.writer.startswith("pid "):
             # a process's own prefix (Ray's `(RayWorker pid=N)`) on a line that names its rank
             # (`[Rank 0] Watchdog caught …`): that pid is that rank, as the line says

@@ -263,6 +263,9 @@ class Facts:
         self.rank_task: dict[int, int] = {}
         self.task_node: dict[int, str] = {}
         self.rank_node: dict[int, str] = {}
+        # the global ranks lines pair each local rank with (`[default0]:[rank0]: …`, torchrun's two
+        # prefixes): one local rank with one global rank only, the log's one node's launcher
+        self.local_global: dict[int, set[int]] = {}
         # a launcher's host list with slots (`horovodrun -H a:4,b:4`, `mpirun -H …`): the ranks it
         # places on each host in turn, each host's slots filled before the next (rank -> host)
         self.slot_node: dict[int, str] = {}

@@ -140,6 +140,9 @@ def place(facts: Facts, e: Event) -> Who:
         inferred = inferred or by_task
         if rank is None and local is not None and one_node_launch(facts):
             rank, inferred = local, True  # one node's launcher: its local ranks are the world's
+        if rank is None and local is not None and _one_global(facts, local) is not None:
+            # the log's lines with both prefixes pair this local rank with one global rank only
+            rank, inferred = _one_global(facts, local), True
     if e.sig is not None and e.sig.code in REPORTED_BY_A_SURVIVOR:
         # the line's prefixes and the node it names are the node that printed it, which survived:
         # the lost node is named only where the log says which (another finding, by borrow_node)
@@ -247,6 +250,17 @@ def _kernel_host(facts: Facts, e: Event) -> str | None:
     """The host whose kernel log a line is: the last prompt before it that printed that log."""
     hosts = [h for path, at, h in facts.kernel_prompts if path == e.ev.file and at < e.ev.line]
     return hosts[-1] if hosts and is_host(hosts[-1]) else None
+
+
+def _one_global(facts: Facts, local: int) -> int | None:
+    """The one global rank the log pairs a local rank with (`[default0]:[rank0]:`), when every
+    local rank it pairs is paired with one global rank: the output of one node's launcher, where
+    a local rank is one process (on any node of the job: `[default0]:[rank8]:` on the second).
+    Several nodes' output in one file pairs a local rank with several: none is taken then."""
+    if not facts.local_global or any(len(g) != 1 for g in facts.local_global.values()):
+        return None
+    got = facts.local_global.get(local)
+    return next(iter(got)) if got else None
 
 
 def _one_node(nodelist: str) -> str | None:

@@ -916,6 +916,14 @@ GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 
 #: Advice of its own for a signature whose class's advice would mislead: code -> (action, advice)
 CODE_ADVICE: dict[str, tuple[str, str]] = {
+    "N428": (
+        "fix_spec_or_script",
+        (
+            "two ranks were on one GPU: give each rank of a node its own device "
+            "(torch.cuda.set_device(LOCAL_RANK) before the process group starts, or one GPU per task: "
+            "srun --gpus-per-task=1 or CUDA_VISIBLE_DEVICES per rank), with as many ranks per node as GPUs"
+        ),
+    ),
     "N427": (
         "fix_program",
         (

@@ -173,6 +173,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     # a step ended because one of its tasks failed: a report of that task's end
     ("exit_code", _STEP_FAILED),
+    # a wrapper's own report of a command's status (`Error running ./RayTracer …! Return value: 134`,
+    # `… failed with return code 2`): that command's end, with its code
+    ("exit_code", re.compile(r"\b[Rr]eturn (?:value|code):? ?-?[1-9][0-9]{0,3}\b")),
     # a requeue is what a preemption (or a checkpoint's signal) asked for
     ("preempted", re.compile(r"\bDUE TO JOB REQUEUE\b")),
     (
@@ -358,7 +361,7 @@ _SIGNAL_WORD = re.compile(
     r"Segmentation fault|segfault|Aborted(?!!| by\b| at [0-9])|Killed|Terminated|KeyboardInterrupt|"
     r"core dumped|已杀死|段错误|已放弃|已终止"
 )
-_EXIT_NUMBER = re.compile(r"(?:code|status|WEXITSTATUS):? ?(-?[0-9]{1,4})\b")
+_EXIT_NUMBER = re.compile(r"(?:code|status|value|WEXITSTATUS):? ?(-?[0-9]{1,4})\b")
 
 
 #: The job a Slurm line names: slurmctld's `JobId=127441`, slurmstepd's `*** STEP 88.0 ON`.

@@ -82,6 +82,11 @@ _CRAY_MPICH = re.compile(
 # on, then the node the message is about (read by the host labeller)
 _PDSH_SELF = re.compile(r"^pdsh@[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}: ")
 _TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): ")
+# `grep -n`'s line number glued to the line it found, when a launcher's bracket follows
+# (`1129:[default0]:[rank0]: torch.OutOfMemoryError: …`, `17-[rank3]: …` for a line of context):
+# a paste of grep's output, whose numbers jump, so that no column of line numbers is inferred.
+# srun's label has a blank after its colon (`3: `); a time (`10:31:02`) no bracket after it
+_GREP_NUMBER = re.compile(r"^[0-9]{1,9}[:-](?=\[(?:default|rank|Rank|RANK)[ :]?[0-9]{1,9}\]:)")
 # a writer's name before its stream tag: `x.nolog [stderr] `, `worker-3/train [stdout] `
 _WRITER_TAG = re.compile(r"^([A-Za-z0-9_./\-]{1,80}) \[(?:stdout|stderr|STDOUT|STDERR)\] ?")
 _TIME = re.compile(
@@ -499,6 +504,8 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         return text[m.end() :]
     if (m := _BRACKET.match(text)) is not None:
         _bracket(m, f)
+        return text[m.end() :]
+    if not f and text[:1].isdigit() and (m := _GREP_NUMBER.match(text)) is not None:
         return text[m.end() :]
     if "writer" not in f and (m := _PDSH_SELF.match(text)) is not None:
         f["writer"] = "pdsh"

@@ -35,6 +35,7 @@ from jobc.script.flow import functions_exported
 from jobc.script.steps import PYTHON
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
+from jobc.tables.slurm_options import is_pyxis
 
 _ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
@@ -1269,7 +1270,7 @@ def _srun_options(out: Derived, step: Step) -> None:
             "(write resources.nodes to match the step, or keep the allocation and start the step yourself)",
         )
     for name, word in step.srun.items():
-        if name in _SRUN_CARRIED or name.startswith(("container-", "no-container-")):
+        if name in _SRUN_CARRIED or is_pyxis(name):
             continue
         if name == "cpus-per-task" and word.literal and _int(word.text) == resources.get("cpus_per_task"):
             continue
@@ -1284,7 +1285,7 @@ def _srun_options(out: Derived, step: Step) -> None:
             _SRUN_WHY,
         )
     for flag in step.srun_flags:
-        if flag in _SRUN_CARRIED or flag.startswith(("container-", "no-container-", "$")):
+        if flag in _SRUN_CARRIED or flag.startswith("$") or is_pyxis(flag):
             continue
         out.skip(
             step.span,

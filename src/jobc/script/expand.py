@@ -243,7 +243,7 @@ class Expander:
                     if more is None:
                         break
                     glued, skip = more, skip + 1
-                out.extend(self.word_of(f, node, src) for f in glued)
+                out.extend(self.word_of(f, node, src) for f in glued if f)
                 continue
             n = _continued(src, nodes, k)
             if n:
@@ -310,7 +310,7 @@ class Expander:
             a, b = where if where is not None else (-1, -1)
             part: list[_values.Field] = [_values.unknown("$" + name.group(0), a, b)]
         else:
-            part = [piece for f in value for piece in _values.split(f)]
+            part = _edges(value)
         out = list(head) if head is not None else self.fields(src, node)
         tail: list[_values.Field] = [tuple(_values.word_segs(src, cut, first.end_byte))]
         for child in nxt.children[1:] if first is not nxt else ():
@@ -328,9 +328,17 @@ class Expander:
         return out
 
     def fields(
-        self, src: _values.Src, node: Any, *, quoted: bool = False, assigned: bool = False
+        self,
+        src: _values.Src,
+        node: Any,
+        *,
+        quoted: bool = False,
+        assigned: bool = False,
+        glued: bool = False,
     ) -> list[_values.Field]:
-        """The fields ``node`` expands to (an assignment's value is not split)."""
+        """The fields ``node`` expands to (an assignment's value is not split). ``glued``: node is
+        part of a concatenation, whose text after (before) a value that ends (begins) with a blank
+        starts a new word; an empty field marks where (see ``_values.split_edges``)."""
         kind = node.type
         a, b = node.start_byte, node.end_byte
         if kind in ("word", "number", "$"):
@@ -342,7 +350,7 @@ class Expander:
         if kind in ("simple_expansion", "expansion"):
             got = self._parameter(src, node, quoted=quoted)
             if not (quoted or assigned):
-                got = [piece for f in got for piece in _values.split(f)]
+                got = _edges(got) if glued else [piece for f in got for piece in _values.split(f)]
             if len(got) > _MAX_FIELDS:
                 # thousands of words from one expansion are no launch line: not followed
                 return [self._unknown(src, node)]
@@ -358,7 +366,7 @@ class Expander:
                         tuple(_values.word_segs(src, child.start_byte, child.end_byte))
                     ]
                 else:
-                    part = self.fields(src, child, quoted=quoted, assigned=assigned)
+                    part = self.fields(src, child, quoted=quoted, assigned=assigned, glued=True)
                 if not part:
                     continue
                 if out:
@@ -366,7 +374,7 @@ class Expander:
                     out.extend(part[1:])
                 else:
                     out.extend(part)
-            return out
+            return [f for f in out if f]
         if kind == "command_substitution":
             heredoc = self._cat_heredoc(src, node)
             if heredoc is not None:
@@ -741,6 +749,17 @@ def _backquoted(node: Any) -> bool:
 def _array_all(node: Any) -> bool:
     raw = bytes(node.text)
     return raw in (b"$@", b"${@}") or raw.endswith(b"[@]}")
+
+
+def _edges(value: _values.Value | list[_values.Field]) -> list[_values.Field]:
+    """The fields of an unquoted value glued to text, with where its blanks start a new word
+    (an array's elements are words apart already: only the value's two ends matter)."""
+    if len(value) == 1:
+        return _values.split_edges(value[0])
+    pieces = [_values.split_edges(f) for f in value]
+    head: list[_values.Field] = [()] if pieces and pieces[0][:1] == [()] else []
+    tail: list[_values.Field] = [()] if pieces and pieces[-1][-1:] == [()] else []
+    return head + [p for got in pieces for p in got if p] + tail
 
 
 def _literal_dollar(src: _values.Src, node: Any, child: Any) -> bool:

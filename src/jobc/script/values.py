@@ -75,6 +75,22 @@ def split(f: Field) -> list[Field]:
     return [tuple(x) for x in out if x]
 
 
+def split_edges(f: Field) -> list[Field]:
+    """As split, with an empty field first (last) when the value begins (ends) with a blank that
+    splitting removes: text glued to such a value starts a word of its own (`$CMD#x` with CMD
+    ending in a blank is two words), which an empty field marks for the one who glues. An
+    all-blank value is two empty fields. The empty fields are the gluer's to drop."""
+    out = split(f)
+    texts = [s for s in f if s[0]]
+    if not texts:
+        return out
+    lead = texts[0][3] and texts[0][0][0] in " \t\n"
+    trail = texts[-1][3] and texts[-1][0][-1] in " \t\n"
+    if not out:
+        return [(), ()] if lead else []
+    return ([()] if lead else []) + out + ([()] if trail else [])
+
+
 def _slice(seg: Seg, a: int, b: int) -> Seg:
     """Characters a..b of a literal segment, with the byte range they were written at."""
     txt, start, end, lit = seg

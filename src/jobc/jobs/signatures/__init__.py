@@ -164,6 +164,7 @@ EXTRA_KEYWORDS = (
     "hostname ",
     # a batch script's echo of its node list, or of the node it runs on
     "nodes: ",
+    "Nodes: ",
     "node: ",
     "Node: ",
     "SLURMD_NODENAME",

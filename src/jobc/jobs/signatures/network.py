@@ -199,6 +199,33 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "N428",
+        "nccl-duplicate-gpu",
+        "nccl_error",
+        "cause",
+        ("Duplicate GPU detected",),
+        re.compile(
+            # NCCL's init check (init.cc: "Duplicate GPU detected : rank %d and rank %d both on CUDA
+            # device %lx"): the first rank is the process that writes the line, the second the one
+            # it found on its GPU. Two ranks of one communicator on one GPU: a placement mistake of
+            # the job (CUDA_VISIBLE_DEVICES, the device each rank selects), not the network
+            r"^(?:(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}):[0-9]{1,10}:[0-9]{1,10} "
+            r"\[(?P<device>[0-9]{1,4})\] )?.{0,200}?"
+            r"(?P<what>Duplicate GPU detected : rank (?P<rank>[0-9]{1,9}) and rank [0-9]{1,9} both on "
+            r"CUDA device [0-9a-fA-F]{1,16})"
+        ),
+        "NCCL refusing a communicator in which two ranks use one GPU: the ranks of a node did not "
+        "each select their own device (torch.cuda.set_device(LOCAL_RANK), CUDA_VISIBLE_DEVICES, "
+        "the GPUs Slurm bound to each task)",
+        "myhost:2292596:2292596 [0] init.cc:943 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 "
+        "both on CUDA device 53000",
+        "myhost:2292596:2292596 [0] NCCL INFO comm 0x5581 rank 0 nranks 2 cudaDev 0 busId 53000 - "
+        "Init COMPLETE",
+        "NCCL (src/init.cc: `Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx`)",
+        ("node", "device", "rank", "what"),
+        strength=3,
+    ),
+    Signature(
         "N404",
         "nccl-warn",
         "nccl_error",

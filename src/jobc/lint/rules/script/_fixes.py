@@ -93,13 +93,13 @@ def held(facts: ScriptFacts, trap_line: int, *, after_main: bool = False) -> lis
         if step.line <= trap_line or step.background or step.exec_:
             continue
         if step is not main and (
-            quick(step)
-            or (step.launcher is None and step.program is None and step.module is None)
-            or (not after_main and main is not None and step.line > main.line)
+            quick(step) or (not after_main and main is not None and step.line > main.line)
         ):
             # a helper step (`srun uv sync`, `srun mkdir …`, a preflight check) ends by itself and
             # the trap runs after it, and a clean-up after the training step (`srun pkill`) runs
-            # once the work is done; the steps that must not hold it back run the work
+            # once the work is done; the steps that must not hold it back run the work. A step
+            # whose command jobc cannot read (`srun "${ARGS[@]}" python …`, `srun bash run.sh`)
+            # may run as long as the work: it is no helper
             continue
         out.append(step)
     return out
