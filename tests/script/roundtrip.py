@@ -347,7 +347,8 @@ def _compare(
         ):
             out.append(f"{inv.host}: {inv.target}: args {list(inv.args)} -> {list(other.args)}")
         for option in set(inv.options) ^ set(other.options):
-            if not _names(option, listed):
+            # (a long option the listing shows cut, its first characters then `…`, is named too)
+            if not _named(option, listed):
                 out.append(f"{inv.host}: {inv.target}: interpreter option {option} only on one side")
         if inv.cwd != other.cwd and not any(_names(w, listed) for w in ("cd", "--chdir", "-D")):
             out.append(f"{inv.host}: {inv.target}: directory {inv.cwd!r} -> {other.cwd!r}")

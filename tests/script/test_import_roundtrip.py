@@ -2056,3 +2056,22 @@ def test_the_judge_takes_a_file_run_by_its_shebang_as_not_run_in_the_sandbox() -
     assert roundtrip._run_by_shebang("train.py", [listed[0].replace("train.py", "/x/y/train.py", 1)])
     # near miss: another program's listing explains nothing of train.py's runs
     assert not roundtrip._run_by_shebang("train.py", [listed[0].replace("train.py", "eval.py", 1)])
+
+
+def test_an_interpreter_option_the_listing_shows_cut_is_named(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 4601, input 6,826): a 5,000-byte interpreter option,
+    # which the listing shows by its first characters then `…`; the judge looked for it whole
+    from tests.script import roundtrip
+
+    option = "-[rank" + "9" * 5000 + "]"
+    script = (
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:4\n#SBATCH --time=01:00:00\n\n"
+        f"python {option} -m torch.distributed.launch --nproc_per_node=4 --use_env main.py --lr 1\n"
+    ).encode()
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert f"python {option[:40]}" in outcome.spec
+    assert "… — interpreter options" in outcome.spec
+    # near miss: a listing of another option's start does not name this one
+    other = [line.replace("-[rank9", "-[rank8") for line in outcome.listed]
+    assert not roundtrip._named(option, other)
