@@ -581,3 +581,29 @@ def test_a_profiles_default_partition_holds_a_spec_that_names_none(tmp_path: Pat
     named = spec.replace('  time: "08:00:00"', '  time: "08:00:00"\n      partition: long')
     result = lint_text(named, tmp_path, files={"site.yaml": profile})
     assert not where(result, "JC108")
+
+
+def test_jc106_lets_a_batch_shell_count_of_the_node_s_gpus_go_when_gpus_are_asked_per_node(
+    tmp_path: Path,
+) -> None:
+    # `GPUS_PER_NODE=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\n' | wc -l)` counts the first node's
+    # GPUs: with `--gres=gpu:2` every node has two, whichever they are
+    from jobc.lint.scripts import lint_path
+
+    body = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:2\n"
+        "#SBATCH --time=01:00:00\n#SBATCH --exclusive\n"
+        "export GPUS_PER_NODE=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\\n' | wc -l)\n"
+        "srun accelerate launch --num_processes $GPUS_PER_NODE train.py\n"
+    )
+    path = tmp_path / "job.sh"
+    path.write_text(body, encoding="utf-8")
+    assert "JC106" not in [f.code for f in lint_path(path).findings]
+    # near misses: the list itself handed on (each node's GPUs are its own), and a count of a total
+    # that Slurm may spread unevenly over the nodes
+    for changed in (
+        body.replace("$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\\n' | wc -l)", "$CUDA_VISIBLE_DEVICES"),
+        body.replace("--gres=gpu:2", "--gpus=4"),
+    ):
+        path.write_text(changed, encoding="utf-8")
+        assert "JC106" in [f.code for f in lint_path(path).findings], changed

@@ -60,6 +60,10 @@ python train.py --node-rank=$SLURM_NODEID
 EOF
 ```
 
+A count of the batch shell's GPUs (`GPUS_PER_NODE=$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\\n' |
+wc -l)`) is every node's count when the script asks for GPUs per node (`--gres=gpu:N`,
+`--gpus-per-node`): which GPUs a node has differs, how many does not.
+
 The first node's name read once is what a rendezvous host wants (every node must reach the
 same one), so the batch shell's `$SLURMD_NODENAME` as the host of a launcher's endpoint or
 address, or as `MASTER_ADDR`, is no mistake:
@@ -173,6 +177,8 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             names = [n for n in names if n != "SLURMD_NODENAME"]
         if same and names:
             names = [n for n in names if not _node_rank_only(line, n)]
+        if names and _gpus_per_node(script):
+            names = [n for n in names if not _counted_only(line, n)]
         path = ("launch", "setup", i)
         span = d.expansions.get(path)
         if (
@@ -268,6 +274,39 @@ def _node_rank_only(line: str, name: str) -> bool:
         return False
     every = _TASK_REF.findall(line).count(name)
     return every > 0 and every == _NODE_RANK_VALUE.findall(line).count(name)
+
+
+# the batch shell's GPU list only counted (`$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\n' | wc -l)`,
+# `… | awk -F, '{print NF}'`): the first node's count of GPUs
+_DEVICE_LISTS = frozenset(
+    {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "SLURM_STEP_GPUS"}
+)
+_DEVICE_REF = lazy(r"\$\{?(CUDA_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|SLURM_STEP_GPUS)\b")
+_COUNTED = lazy(
+    r"\$\([ \t]*(?:echo|printf[ \t]+['\"]?%s['\"]?)[ \t]+"
+    r"['\"]?\$\{?(?P<name>[A-Z_]{3,30})\}?['\"]?[ \t]*\|[ \t]*"
+    r"(?:tr[ \t]+[^|()\n]{1,40}\|[ \t]*wc[ \t]+-[lw]|wc[ \t]+-w|awk[ \t]+-F[ \t]*['\"]?,['\"]?[ \t]+"
+    r"['\"]\{[ \t]*print[ \t]+NF[ \t]*\}['\"])[ \t]*\)"
+)
+
+
+def _gpus_per_node(script: ScriptFacts | None) -> bool:
+    """The script asks for GPUs by the node (`--gres=gpu:N`, `--gpus-per-node`), not a total that
+    Slurm may spread unevenly (`--gpus`), so every node has as many as the first."""
+    if script is None:
+        return False
+    asked = set(script.honoured())
+    return bool({"gres", "gpus-per-node"} & asked) and "gpus" not in asked
+
+
+def _counted_only(line: str, name: str) -> bool:
+    """Every `$name` of the line is a GPU list only counted (`GPUS_PER_NODE=$(echo
+    $CUDA_VISIBLE_DEVICES | tr ',' '\\n' | wc -l)`): the first node's count, which is every node's
+    when GPUs are asked per node. Which GPUs they are differs from node to node; how many does not."""
+    if name not in _DEVICE_LISTS:
+        return False
+    every = _DEVICE_REF.findall(line).count(name)
+    return every > 0 and every == sum(m.group("name") == name for m in _COUNTED.finditer(line))
 
 
 def _host_only(line: str) -> bool:
