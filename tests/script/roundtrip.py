@@ -562,8 +562,12 @@ def _run_by_value(what: str, listed: list[str]) -> bool:
 
 
 def _looped(listed: list[str]) -> bool:
-    """Whether the spec says its training step ran inside a loop of the script."""
-    return any("runs inside the loop on line" in line for line in listed)
+    """Whether the spec says its training step ran inside a loop of the script, or ran a function
+    that starts itself again (a loop by recursion)."""
+    return any(
+        "runs inside the loop on line" in line or "runs a function that starts itself again" in line
+        for line in listed
+    )
 
 
 def _nodes_unknown(listed: list[str]) -> bool:

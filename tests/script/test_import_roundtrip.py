@@ -2075,3 +2075,25 @@ def test_an_interpreter_option_the_listing_shows_cut_is_named(tmp_path: Path) ->
     # near miss: a listing of another option's start does not name this one
     other = [line.replace("-[rank9", "-[rank8") for line in outcome.listed]
     assert not roundtrip._named(option, other)
+
+
+def test_a_step_whose_function_starts_itself_again_is_said_to_run_an_unknown_number_of_times(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target (seed 4601, input 5,029): `srun bash -c train_rank` after
+    # `export -f train_rank`, where the function's own body runs `srun bash -c train_rank`: each
+    # task starts more tasks until the job's limits stop them; the spec ran the program once a rank
+    # and did not say so
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=02:00:00\n\ntrain_rank() {\n  python train.py --seed 17\n"
+        b"  srun bash -c train_rank\n}\nexport -f train_rank\n\nsrun bash -c train_rank\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert "runs a function that starts itself again on line 9" in outcome.spec
+    # near miss: a function that starts another step, not itself, runs as many times as it says
+    other = script.replace(b"  srun bash -c train_rank\n}", b"  srun hostname\n}")
+    (tmp_path / "other").mkdir()
+    outcome = round_trip(other, tmp_path / "other")
+    assert "starts itself again" not in outcome.spec

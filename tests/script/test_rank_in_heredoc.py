@@ -81,8 +81,11 @@ def test_on_one_node_the_batch_shell_s_gpus_are_the_node_s(tmp_path: Path) -> No
         "torchrun --nnodes=1 --nproc_per_node=$NUM_GPUS train.py\n"
     )
     assert _jc106(tmp_path, body, HEAD.replace("--nodes=2", "--nodes=1")) == []
-    # near miss: on two nodes the first node's GPUs are not every node's
-    assert _jc106(tmp_path, body) == [(7, 1)]
+    # on two nodes with GPUs asked per node, each node has as many as the first: the count is
+    # every node's (which GPUs they are is not)
+    assert _jc106(tmp_path, body) == []
+    # near miss: a total of GPUs, which Slurm may spread over the two nodes unevenly
+    assert _jc106(tmp_path, body, HEAD.replace("--gpus-per-node=8", "--gpus=16")) == [(7, 1)]
 
 
 @pytest.mark.parametrize(

@@ -934,6 +934,14 @@ def _choice(facts: ScriptFacts, out: Derived, step: Step) -> None:
             "round (several runs, or none), the spec runs it once; run the others as jobs of their "
             "own (a job array)",
         )
+    if step.recursive is not None:
+        out.skip(
+            step.span,
+            step.text,
+            f"runs a function that starts itself again on line {step.recursive}: each task starts "
+            "more tasks, without end until the job's limits stop them, where the spec runs the "
+            "program once a rank; how many times the script runs it is not known",
+        )
     for arm in step.arms:
         if arm.runs is True:
             out.choice += (

@@ -225,6 +225,10 @@ class Step:
     # reads as its MASTER_PORT (`python train.py --master_port=3442`, `--dist-url tcp://HOST:PORT`):
     # the port, where it is written, and the option as written
     port: Word | None = None
+    # the line of a command in the function the step runs (`srun bash -c train_fn`) that starts
+    # that function again (`srun bash -c train_fn` in its own body): each task starts more, without
+    # end until the job's limits stop them
+    recursive: int | None = None
 
 
 @record

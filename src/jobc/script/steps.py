@@ -4,6 +4,7 @@ in `skip_wrappers`, an srun option in `srun_options`, a launcher in `jobc.tables
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -13,7 +14,7 @@ from jobc.core.lazyre import lazy
 from jobc.script import values as _values
 from jobc.script.expand import Expander
 from jobc.script.facts import Assign, Inner, Launcher, Step, Word
-from jobc.script.tree import Positions, dash_c, field, runs, statements
+from jobc.script.tree import Positions, dash_c, descendants, field, runs, statements
 from jobc.script.tree import parse as parse_tree
 from jobc.script.variables import CWD, UNSET, Variables, file_name, file_name_as_written
 from jobc.tables import launchers as _launchers
@@ -457,6 +458,9 @@ class Steps:
             body = node.child_by_field_name("body")
             if body is not None:
                 self.walk_inside(step, src, [(c, b) for c, b in statements(body) if runs(c)], None)
+                again = _calls_itself(src, body, word.text)
+                if again is not None:
+                    step.recursive = self.pos.where(again, src).line
             return
         self.walk_text(step, field(word), span, args)
 
@@ -1665,3 +1669,17 @@ def _within(span: Span, raw: str, text: str) -> Span:
         return span
     col = span.col + len(stripped) - len(text)
     return Span(span.line, col, span.line, col + len(text))
+
+
+def _calls_itself(src: _values.Src, body: Any, name: str) -> Any:
+    """The first command of a function's body that runs the function again: called by its name,
+    or a shell's `-c NAME` (`srun bash -c train_fn` inside train_fn); None when none does."""
+    for node in descendants(body):
+        if node.type != "command":
+            continue
+        words = [
+            src.raw[c.start_byte : c.end_byte].decode("utf-8", "replace").strip("'\"") for c in node.children
+        ]
+        if words[:1] == [name] or any(a == "-c" and b == name for a, b in itertools.pairwise(words)):
+            return node
+    return None
