@@ -3,6 +3,7 @@ run before and after under the behaviour simulator (tests/support/simulator)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -312,6 +313,52 @@ def test_jc102_leaves_a_script_that_reads_the_task_count_elsewhere() -> None:
     proof = prove(text, unsafe=True)
     assert "JC102" not in proof.fixed
     assert proof.differences == [], proof.differences
+
+
+def test_jc102_leaves_a_script_whose_captured_srun_takes_the_task_count() -> None:
+    # found by the fix-script fuzz target (seed 4901, input 129): `ip=$(srun --nodes=1 -w "$h"
+    # hostname --ip-address)` with no task count of its own runs the allocation's 8 tasks a node,
+    # and its 8 lines became the rendezvous endpoint; with one task per node it printed one
+    base = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+        "#SBATCH --time=01:00:00\n#SBATCH --exclusive\n"
+        "srun torchrun --nnodes=2 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=$ip:29400 train.py\n"
+    )
+    text = base.replace("srun torchrun", "ip=$(srun --nodes=1 -w node0 hostname --ip-address)\nsrun torchrun")
+    proof = prove(text, unsafe=True)
+    assert "JC102" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: a comment that names srun is no step
+    commented = base.replace("srun torchrun", "# srun -N1 hostname prints the first node\nsrun torchrun")
+    proof = prove(commented, unsafe=False)
+    assert "JC102" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
+def test_jc106_s_step_shell_failing_to_start_a_missing_program_is_the_same_failure() -> None:
+    # found by the fix-script fuzz target (seed 4901, input 5,213): `srun ./pt_cpu/bin/torchrun …
+    # $SLURM_PROCID`, its program missing; JC106's `bash -c '…'` made bash, not slurmstepd, say so
+    text = (
+        HEAD + "#SBATCH --exclusive\nsrun ./pt_cpu/bin/torchrun --nnodes 2 --node_rank $SLURM_PROCID x.py\n"
+    )
+    proof = prove(text, unsafe=True)
+    assert "JC106" in proof.fixed
+    assert "srun bash -c './pt_cpu/bin/torchrun" in proof.after
+    assert proof.differences == [], proof.differences
+    # near miss: the rule only maps one program's failure to the same program's
+    from tests.support.simulator.fixes import _STEP_UNSTARTED
+
+    def said(line: str) -> str:
+        for pattern, to in _STEP_UNSTARTED:
+            line = re.sub(pattern, to, line)
+        return line
+
+    assert said("slurmstepd: error: execve(): ./a: No such file or directory") == said(
+        "bash: line 1: ./a: No such file or directory"
+    )
+    assert said("slurmstepd: error: execve(): ./a: No such file or directory") != said(
+        "bash: line 1: ./b: No such file or directory"
+    )
 
 
 def test_jc106_moves_an_exported_rank_into_each_steps_shell() -> None:

@@ -2097,3 +2097,23 @@ def test_a_step_whose_function_starts_itself_again_is_said_to_run_an_unknown_num
     (tmp_path / "other").mkdir()
     outcome = round_trip(other, tmp_path / "other")
     assert "starts itself again" not in outcome.spec
+
+
+def test_a_header_below_the_first_command_is_read_without_a_value_sbatch_refuses(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 4801, input 186): the whole header sits below a first
+    # command, so sbatch reads none of it and the import reads it as the request; its `-ks-per-node=8`
+    # (`-k` takes the rest of its word as its value, which sbatch refuses) was carried as
+    # slurm.extra.no-kill, and sbatch refused the compiled job
+    script = (
+        b"#!/bin/bash\nmodule load cuda\n#SBATCH --nodes=2\n#SBATCH -ks-per-node=8\n"
+        b"#SBATCH --gpus-per-node=8\n#SBATCH --time=08:00:00\n\nsrun python train.py --data /x\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert "no-kill" not in yaml.safe_load(outcome.spec).get("slurm", {}).get("extra", {})
+    assert "line 4: -ks-per-node=8 — left out, JC809" in outcome.spec
+    # near miss: `-k` alone is a flag sbatch takes, carried as it is
+    (tmp_path / "flag").mkdir()
+    outcome = round_trip(script.replace(b"-ks-per-node=8", b"-k"), tmp_path / "flag")
+    assert outcome.unlisted == [], outcome.spec
+    assert "JC809" not in outcome.spec

@@ -105,6 +105,17 @@ ADVICE: dict[str, tuple[str, str]] = {
 assert set(ADVICE) == set(CLASSES) | {UNKNOWN}
 assert set(DEFAULT_ACTION.values()) <= set(ACTIONS)
 
+_FORCE_TERMINATED = "S535"
+
+
+def _without_force_terminated(findings: list[Finding]) -> list[Finding]:
+    """srun's `Force Terminated` says only that Slurm ended the step from outside: any other line,
+    the step's cancel or an error in words triage does not know, says more."""
+    if any(f.code != _FORCE_TERMINATED for f in findings):
+        return [f for f in findings if f.code != _FORCE_TERMINATED]
+    return findings
+
+
 _ECHO_CLASSES = frozenset(
     {"exception", "nccl_error", "collective_timeout", "rendezvous", "signal", "exit_code"}
 )
@@ -125,6 +136,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
             f.cls = "host_oom"
             f.summary += " (host memory: the OOM killer)"
         findings.append(f)
+    findings = _without_force_terminated(findings)
 
     if final == "NODE_FAIL" and not any(f.cls == "node_fail" for f in findings):
         findings.append(_state_finding("node_fail", "Slurm lost a node of the job (NODE_FAIL)", -1))
@@ -916,6 +928,14 @@ GPU_ACTIONS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 
 #: Advice of its own for a signature whose class's advice would mislead: code -> (action, advice)
 CODE_ADVICE: dict[str, tuple[str, str]] = {
+    "S536": (
+        "investigate",
+        (
+            "the controller's prolog failed before the job ran: on a cloud cluster the nodes could "
+            "not be created (check the quota and placement of the node type); elsewhere ask the "
+            "admins what the site's PrologSlurmctld refused; resubmit once that is fixed"
+        ),
+    ),
     "N428": (
         "fix_spec_or_script",
         (

@@ -92,9 +92,17 @@ def refused(facts: ScriptFacts) -> list[str]:
 
 def _leave_out_refused(facts: ScriptFacts, derived: Derived) -> None:
     """Values sbatch, srun, bash or the launcher refuse (JC809): out of the spec, said why."""
+    from jobc.core.record import replace
     from jobc.script.refused import problems
 
-    for problem in problems(facts):
+    found = list(problems(facts))
+    if derived.header_read:
+        # a header sbatch reads none of, read as the request: what sbatch would refuse in it had it
+        # read it (`-ks-per-node=8` below the first command) is no value to carry either
+        said = {(p.span, p.message) for p in found}
+        read = replace(facts, directives=derived.header_read)
+        found += [p for p in problems(read) if (p.span, p.message) not in said]
+    for problem in found:
         paths = [p for p, span in derived.spans.items() if span == problem.span]
         for path in sorted(paths, key=_order, reverse=True):
             if _remove(derived, path):

@@ -45,6 +45,9 @@ class Derived:
     choice: str = ""
     # the batch shell's commands the import carried into the spec (setup lines): not listed again
     carried: list[Span] = field(default_factory=list)
+    # the directives the import read as the job's request where sbatch reads none (a header below
+    # the first command, or written `# SBATCH`): what sbatch would refuse of them is looked for too
+    header_read: list[Any] = field(default_factory=list)
 
     def put(self, path: DataPath, value: Any, span: Span | None, label: str | None = None) -> None:
         node: Any = self.data

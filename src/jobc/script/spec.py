@@ -87,6 +87,8 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
         facts = replace(facts, directives=spaced)
     name = _job_name(facts)
     out = Derived({"version": 1, "name": name, "resources": {}, "launch": {}})
+    if pushed or spaced:
+        out.header_read = list(facts.directives)
     if spaced:
         first, last = spaced[0].span.line, spaced[-1].span.line
         lines = f"line {first}" if first == last else f"lines {first}-{last}"

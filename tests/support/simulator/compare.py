@@ -87,6 +87,10 @@ class Ignore:
     # bash's `set -x` trace lines (`+ …`) are not compared: they trace the script's text
     trace: bool = False
     status: bool = False
+    # the batch shell's status of a step whose program could not start, as srun gives it (2, from
+    # slurmstepd's execve) and as a step's shell does (126, 127): one failure, when each run
+    # prints a line the `replace` rules turned into `<unstarted> …`
+    unstarted_status: bool = False
     events: bool = False
     files: bool = False
     scenarios: Collection[str] = ()  # scenarios not compared
@@ -114,6 +118,17 @@ Key = tuple[object, ...]
 # the cut would have ended is not known (_ends_unknown).
 RECURRING = 3
 T = TypeVar("T", bound=Hashable)
+
+
+def _unstarted_alike(a: Run, b: Run, ignore: Ignore) -> bool:
+    """Whether both runs end with the status of a program that could not start, in the words of
+    srun (2) and of a shell (126, 127), and each says which program it was (see Ignore)."""
+    if not ignore.unstarted_status or {a.status, b.status} - {2, 126, 127}:
+        return False
+    said = [{ignore.text(line) for line in run.output.splitlines()} for run in (a, b)]
+    return all(any(x.startswith("<unstarted> ") for x in lines) for lines in said) and bool(
+        {x for x in said[0] if x.startswith("<unstarted> ")} & said[1]
+    )
 
 
 def _interleaved(a: Counter[str], b: Counter[str]) -> bool:
@@ -319,7 +334,7 @@ def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
                 out.append(f"#SBATCH --{k}: {aa.get(k, '<absent>')!r} -> {ab.get(k, '<absent>')!r}")
     if not ignore.events and a.events != b.events:
         out.append(f"events: {a.events} -> {b.events}")
-    if not ignore.status and a.status != b.status:
+    if not ignore.status and a.status != b.status and not _unstarted_alike(a, b, ignore):
         out.append(f"exit status of the batch shell: {a.status} -> {b.status}")
     if not ignore.output:
         oa, ob = _output(a, ignore), _output(b, ignore)
@@ -368,6 +383,7 @@ def merged(*ignores: Ignore) -> Ignore:
         output=any(i.output for i in ignores),
         trace=any(i.trace for i in ignores),
         status=any(i.status for i in ignores),
+        unstarted_status=any(i.unstarted_status for i in ignores),
         events=any(i.events for i in ignores),
         files=any(i.files for i in ignores),
         scenarios=union([i.scenarios for i in ignores]),

@@ -117,6 +117,9 @@ def allowance(text: str, findings: Iterable[Finding]) -> Allowance:
         elif code == "JC106":
             allow.uniform |= set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", description + f.message))
             ignores.append(Ignore(kinds={"step"}))  # the step is handed the text with the expansion
+            # a program that cannot start: slurmstepd's execve() said so, and now the step's bash
+            # does, in its own words (`No such file or directory`, `command not found`)
+            ignores.append(Ignore(replace=_STEP_UNSTARTED, unstarted_status=True))
             if "heredoc" in description:
                 # a file written from the heredoc (`cat > run.sh <<EOF`) holds the expansion the
                 # fix leaves to each task: what runs from it is compared, as every process is
@@ -206,6 +209,20 @@ _UNSTARTED: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     # a directory or a file without the x bit: bash says `/tmp/: Is a directory` with exec and
     # without, and with exec a second line, `exec: /tmp/: cannot execute: Is a directory`
     (r"^.*: line \d+: exec: .*: cannot execute: (?:Is a directory|Permission denied)$", DROPPED),
+)
+
+
+# a step's program that could not start, as slurmstepd words it (srun ran it) and as bash does (the
+# step's `bash -c '…'` ran it): one failure, compared by the program's name
+_STEP_UNSTARTED: tuple[tuple[str, str], ...] = (
+    (
+        r"^slurmstepd: error: execve\(\): (.*): (?:No such file or directory|Permission denied)$",
+        r"<unstarted> \1",
+    ),
+    (
+        r"^bash: line (?:N|\d+): (.*): (?:No such file or directory|command not found|Permission denied)$",
+        r"<unstarted> \1",
+    ),
 )
 
 

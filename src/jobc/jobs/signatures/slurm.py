@@ -556,6 +556,55 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=2,  # the step never started, why is not said
     ),
     Signature(
+        "S535",
+        "srun-force-terminated",
+        "cancelled",
+        "cause",
+        ("Force Terminated",),
+        re.compile(
+            # srun told that its job or step was ended while it ran (src/srun/allocate.c: "This
+            # typically signifies the job was cancelled by scancel"; src/api/step_launch.c: a task
+            # ended by SIGTERM or SIGKILL): Slurm ended it from outside, a cancel, a preemption or
+            # the time limit, which this line does not tell apart; a report, the cause only when no
+            # line says more
+            r"\bsrun: (?P<what>Force Terminated (?:job step |job |JobId=|StepId=|step )?"
+            r"(?P<job>[0-9][0-9_.+a-z]{0,40}))"
+        ),
+        "srun saying its job or step was ended from outside while it ran (`srun: Force Terminated job "
+        "N`): a cancel, a preemption or the time limit, which the line does not tell apart; the cause "
+        "only when no other line says which",
+        "srun: Force Terminated job 1460318\n"
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+        "Slurm srun (src/srun/allocate.c, src/api/step_launch.c: `Force Terminated %ps`)",
+        ("job", "what"),
+        report=True,
+        # which of the three ended it is not said: a failure written before it, even in words
+        # triage does not know, says more
+        strength=1,
+    ),
+    Signature(
+        "S536",
+        "slurmctld-prolog-failed",
+        "slurm_refused",
+        "cause",
+        ("PrologSlurmctld failed",),
+        re.compile(
+            # the controller's own prolog (PrologSlurmctld: on a cloud cluster, the script that
+            # creates the nodes) failed, and Slurm killed the job before any of it ran
+            r"(?P<what>PrologSlurmctld failed, job killed|PrologSlurmctld failed[^\n]{0,100})"
+        ),
+        "Slurm killing a job whose controller prolog (PrologSlurmctld) failed before it started: on a "
+        "cloud cluster the nodes could not be created (quota, placement), elsewhere the site's "
+        "prolog refused the job",
+        "srun: PrologSlurmctld failed, job killed",
+        "srun: Force Terminated job 2",
+        "Slurm slurmctld (src/slurmctld/prep_slurmctld.c: `PrologSlurmctld failed, job killed`), "
+        "which srun prints",
+        ("what",),
+        strength=3,
+    ),
+    Signature(
         "S517",
         "srun-step-refused",
         "slurm_refused",

@@ -539,9 +539,29 @@ def _jc102(span: Span, facts: ScriptFacts, ctx: Context) -> Fix | None:
     others = [s for s in facts.steps if s.srun is not None and s.launcher is None]
     main = facts.main_step
     alone = main is not None and main.srun is None
+    if _other_srun(facts, main):
+        # a step jobc does not read as one (`ip=$(srun -N1 hostname -i)`) would run one task a
+        # node too, and what its tasks print, captured, is handed on: no fix can say what changes
+        return None
     return Fix.make(
         "ask for one task per node (torchrun starts the workers)", *edits, safe=not others and not alone
     )
+
+
+_SRUN_WORD = lazy(r"(?<![\w./-])srun(?![\w.-])")
+
+
+def _other_srun(facts: ScriptFacts, main: Step | None) -> bool:
+    """Whether a line outside the steps jobc reads names srun (`ip=$(srun -N1 hostname -i)`, a
+    string run later): a step there takes the allocation's task count too, which the fix changes."""
+    read = {n for st in facts.steps for n in range(st.span.line, st.span.end_line + 1)}
+    skip = read | (set(range(main.span.line, main.span.end_line + 1)) if main is not None else set())
+    for number, line in enumerate(facts.lines, 1):
+        if number in skip or "srun" not in line or line.lstrip().startswith("#"):
+            continue
+        if _SRUN_WORD.search(line.split(" #", 1)[0]):
+            return True
+    return False
 
 
 def _spans_its_nodes(span: Span, facts: ScriptFacts, text: str) -> bool:
