@@ -361,6 +361,25 @@ def test_jc106_s_step_shell_failing_to_start_a_missing_program_is_the_same_failu
     )
 
 
+def test_jc007_leaves_a_marker_glued_to_the_word_before_it() -> None:
+    # found by the fix-script fuzz target (seed 5101, input 9,843): `declare -a ARGS=(…)# jobc:
+    # ignore[JC101]`, where bash reads `(…)#` as one word, a string; taking the unused marker off
+    # made ARGS an array, and the step that runs "${ARGS[@]}" started something else
+    glued = HEAD + (
+        "declare -a ARGS=(\n    --container-image img\n)# jobc: ignore[JC101]\n"
+        'srun -l "${ARGS[@]}" python train.py\n'
+    )
+    proof = prove(glued, unsafe=True)
+    assert "JC007" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: after a blank, the `#` starts a comment and the unused marker goes
+    spaced = glued.replace(")# jobc:", ") # jobc:")
+    proof = prove(spaced, unsafe=True)
+    assert "JC007" in proof.fixed
+    assert ")\n" in proof.after
+    assert proof.differences == [], proof.differences
+
+
 def test_jc106_moves_an_exported_rank_into_each_steps_shell() -> None:
     text = HEAD + (
         "#SBATCH --exclusive\n"

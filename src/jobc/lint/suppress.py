@@ -115,6 +115,11 @@ def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: boo
             )
         # a comment alone on its line: the line goes
         return Fix.make("remove the unused suppression", Edit(Span(sup.line, 1, sup.line + 1, 1), ""))
+    if shell and line[hash_at - 1] not in " \t":
+        # glued to the word before it (`declare -a A=(…)# jobc: …`), the `#` may be that word's
+        # text to bash, not a comment: taking it off would change the word (there, make the
+        # string an array), so no repair is offered
+        return None
     before = len(line[:hash_at].rstrip())
     return Fix.make(
         "remove the unused suppression",
