@@ -690,3 +690,37 @@ def test_output_two_processes_of_a_task_interleave_otherwise_is_the_same_output(
     # near miss: a line the other run does not print at all is a difference
     assert not _interleaved(one, Counter(["and: 1: cd: can't cd to /x"]))
     assert not _interleaved(Counter(["cd: can't cd to /x"]), Counter(["cd: can't cd to /y"]))
+
+
+def test_a_pid_in_bash_s_refusal_of_wait_is_the_system_s_number() -> None:
+    # found by the fix-script fuzz target (seed 5301, input 290): `wait "$step"srun` after JC802
+    # started one more process in the background: `12srun` became `13srun` in bash's refusal
+    from tests.support.simulator.compare import _PID_WORD
+
+    def said(line: str) -> str:
+        return _PID_WORD.sub(r"\1<pid>", line)
+
+    refusal = "slurm_script: line N: wait: `{}srun': not a pid or valid job spec"
+    assert said(refusal.format(12)) == said(refusal.format(13))
+    # near miss: a number in another message is the message's own
+    assert said("wait: `12': no such job") != said("wait: `13': no such job")
+
+
+def test_a_step_s_program_bash_quotes_is_the_one_slurmstepd_names() -> None:
+    # found by the fix-script fuzz target (seed 5301, input 4,486): a program name with bytes that
+    # are not UTF-8, which bash quotes (`$'torchrun\247'`) and the stub's slurmstepd escapes
+    import re
+
+    from tests.support.simulator.fixes import _STEP_UNSTARTED
+
+    def said(line: str) -> str:
+        for pattern, to in _STEP_UNSTARTED:
+            line = re.sub(pattern, to, line)
+        return line
+
+    name = b"torchrun\xa7".decode("utf-8", "surrogateescape")
+    stepd = f"slurmstepd: error: execve(): {name}: No such file or directory"
+    stepd = stepd.encode("utf-8", "backslashreplace").decode("utf-8")
+    assert said(stepd) == said("bash: line 1: $'torchrun\\247': command not found")
+    # near miss: another byte is another name
+    assert said(stepd) != said("bash: line 1: $'torchrun\\250': command not found")

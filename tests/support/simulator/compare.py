@@ -59,6 +59,10 @@ _SYNTAX = re.compile(
 )
 # what bash's `time` prints: how long it took, which no two runs share
 _TIMES = re.compile(r"^(real|user|sys)\t\d+m\d+\.\d+s$")
+# a process id bash quotes in `wait`'s and `kill`'s refusal (`wait: \`12srun': not a pid or valid job
+# spec`): which number a process got is the system's, and a fix that starts one more process
+# before it (a step in the background) shifts it
+_PID_WORD = re.compile(r"(: `)\d+(?=[^']*': not a pid or valid job spec$)")
 # a variable never compared (ALWAYS) printed by the script (`env`, `printenv`, `export -p`, with
 # srun's `--label`): its value is bash's bookkeeping there too (SHLVL is one less in a command
 # bash execs in the subshell of a `… &` than in the foreground)
@@ -310,7 +314,13 @@ DROPPED = "\x00dropped"
 def _text_lines(text: str, ignore: Ignore) -> Counter[str]:
     lines = Counter(
         _BOOKKEEPING.sub(
-            r"\1…", _SYNTAX.sub(r"\1`…'", _TIMES.sub(r"\1\tTIME", _LINE.sub(_line_number, ignore.text(line))))
+            r"\1…",
+            _SYNTAX.sub(
+                r"\1`…'",
+                _TIMES.sub(
+                    r"\1\tTIME", _PID_WORD.sub(r"\1<pid>", _LINE.sub(_line_number, ignore.text(line)))
+                ),
+            ),
         )
         for line in (_untraced(text) if ignore.trace else text.splitlines())
         if ignore.text(line) != DROPPED

@@ -214,14 +214,16 @@ _UNSTARTED: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
 
 # a step's program that could not start, as slurmstepd words it (srun ran it) and as bash does (the
 # step's `bash -c '…'` ran it): one failure, compared by the program's name
-_STEP_UNSTARTED: tuple[tuple[str, str], ...] = (
+_STEP_UNSTARTED: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
     (
         r"^slurmstepd: error: execve\(\): (.*): (?:No such file or directory|Permission denied)$",
         r"<unstarted> \1",
     ),
     (
+        # (bash quotes a name with bytes it cannot print, `$'torchrun\247'`: read back to its bytes)
         r"^bash: line (?:N|\d+): (.*): (?:No such file or directory|command not found|Permission denied)$",
-        r"<unstarted> \1",
+        # and as the stub's slurmstepd writes a byte that is not UTF-8, escaped (`\udca7`)
+        lambda m: "<unstarted> " + _unquoted(m.group(1)).encode("utf-8", "backslashreplace").decode("utf-8"),
     ),
 )
 
