@@ -10,6 +10,7 @@ import pytest
 
 from jobc.lint.config import Config
 from jobc.lint.scripts import lint_path
+from jobc.lint.suppress import parse
 from tests.support.simulator import Ignore, differences, simulate
 from tests.support.simulator.fixes import prove
 
@@ -378,6 +379,38 @@ def test_jc007_leaves_a_marker_glued_to_the_word_before_it() -> None:
     assert "JC007" in proof.fixed
     assert ")\n" in proof.after
     assert proof.differences == [], proof.differences
+
+
+def test_jc007_leaves_a_marker_inside_arithmetic() -> None:
+    # found by the fix-script fuzz target (seed 5301, input 5,562): markers on lines inside
+    # `$((SLURM_NNODES # jobc: …` in a double-quoted value. Bash has no comments in arithmetic,
+    # so they are that string's text (here, an error bash reports); the grammar took them for
+    # comments, and taking them off changed what bash said
+    inside = HEAD + (
+        'export LAUNCHER="accelerate launch --num_processes $((SLURM_NNODES # jobc: ignore[JC101]\n'
+        "# jobc: ignore[JC101]\n"
+        '* 4)) --num_machines 2"\n'
+        "srun $LAUNCHER train.py\n"
+    )
+    assert [s.line for s in parse(inside, shell=True)] == []
+    proof = prove(inside, unsafe=True)
+    assert "JC007" not in proof.fixed
+    assert proof.after.count("# jobc: ignore[JC101]") == 2
+    assert proof.differences == [], proof.differences
+    # near miss: the same marker after the arithmetic has closed is a comment, and unused, it goes
+    after = HEAD + 'N=$((SLURM_NNODES * 4)) # jobc: ignore[JC101]\nsrun python train.py "$N"\n'
+    assert [s.line for s in parse(after, shell=True)] == [after.count("\n", 0, after.index("N=$((")) + 1]
+    proof = prove(after, unsafe=True)
+    assert "JC007" in proof.fixed
+    assert "# jobc:" not in proof.after
+    assert proof.differences == [], proof.differences
+
+
+def test_a_comment_in_a_c_style_for_loop_body_is_one() -> None:
+    # the loop's `((…))` is arithmetic, its body is not: a marker after `do` is a comment
+    text = "for (( i = 0; i < 2; i++ )); do # jobc: ignore[JC101]\n  echo $i\ndone\n"
+    assert [s.line for s in parse(text, shell=True)] == [1]
+    assert parse("(( i = 2 # jobc: ignore[JC101]\n))\n", shell=True) == []
 
 
 def test_jc106_moves_an_exported_rank_into_each_steps_shell() -> None:

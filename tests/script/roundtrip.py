@@ -123,6 +123,8 @@ def refused(p: Process) -> str | None:
         # CPython's own option reader: `unknown option`, exit 2, nothing run; a refusal that matters
         # where the line names a program (`python -H --time=4` runs none either way)
         return bad if _python(argv)[1] else None
+    if p.name == "uv" and argv[:1] == ["run"]:
+        return torch_options.uv_run_refuses(argv)  # uv's parser: `unexpected argument`, exit 2
     torchrun = _torchrun_argv(p)
     if torchrun is not None:
         return torch_options.refused(torchrun)

@@ -2117,3 +2117,35 @@ def test_a_header_below_the_first_command_is_read_without_a_value_sbatch_refuses
     outcome = round_trip(script.replace(b"-ks-per-node=8", b"-k"), tmp_path / "flag")
     assert outcome.unlisted == [], outcome.spec
     assert "JC809" not in outcome.spec
+
+
+def test_uv_run_options_are_listed_and_an_unknown_one_runs_nothing(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 5001, input 5,406): `uv run --no-ssrun torchrun …`.
+    # uv refuses an option it does not have, so the script's step runs no program; the judge's
+    # uv had run it. And uv's other options (`--with foo`, `--index-url URL`) were dropped unsaid,
+    # a value-taking one's value read as the command
+    from tests.script import roundtrip
+
+    refused = b"#!/bin/bash\n#SBATCH --nodes=1\nsrun uv run --no-ssrun python train.py --epochs 2\n"
+    assert roundtrip.invocations(roundtrip.simulate(refused, scenarios=("complete",))["complete"]) == []
+    outcome = round_trip(refused, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("`--no-ssrun` is no option of `uv run`" in line for line in outcome.listed), outcome.spec
+
+    valued = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n"
+        b"srun uv run --with foo --index-url https://x/simple python train.py\n"
+    )
+    outcome = round_trip(valued, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert outcome.spec is not None
+    assert 'program: "train.py"' in outcome.spec
+    assert any("uv run --with foo --index-url https://x/simple" in line for line in outcome.listed)
+    assert not any("no option of `uv run`" in line for line in outcome.listed)
+    # near miss: the sync options are what launch.uv_sync carries, nothing is listed for them
+    plain = b"#!/bin/bash\n#SBATCH --nodes=1\nsrun uv run --no-sync python train.py\n"
+    outcome = round_trip(plain, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert not any("uv run" in line for line in outcome.listed), outcome.spec
+    runs = roundtrip.invocations(roundtrip.simulate(plain, scenarios=("complete",))["complete"])
+    assert {i.target for i in runs} == {"program train.py"}

@@ -217,7 +217,28 @@ def _bash_comment(root: Any, row: int, line: str, at: int) -> bool:
     inside a string or a heredoc that runs over several lines, where a `#` is text."""
     col = len(line[:at].encode("utf-8", "surrogateescape"))
     node = root.descendant_for_point_range((row, col), (row, col + 1))
-    return node is not None and node.type == "comment" and node.start_point == (row, col)
+    if node is None or node.type != "comment" or node.start_point != (row, col):
+        return False
+    return not _in_arithmetic(node)
+
+
+def _in_arithmetic(node: Any) -> bool:
+    """Whether the grammar's comment is inside `$((…))`, `((…))` or `for ((…))`: bash has no
+    comments in arithmetic, where a `#` is text (`2#101`, or a syntax error bash reports)."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "arithmetic_expansion":
+            return True
+        if parent.type in ("compound_statement", "c_style_for_statement"):
+            opener = parent.children[0] if parent.children else None
+            if parent.type == "c_style_for_statement" and len(parent.children) > 1:
+                opener = parent.children[1]
+            if opener is not None and opener.type == "((":
+                closer = next((c for c in parent.children if c.type == "))"), None)
+                if closer is None or node.start_byte < closer.start_byte:
+                    return True
+        parent = parent.parent
+    return False
 
 
 def _read_before(root: Any, row: int) -> bool:

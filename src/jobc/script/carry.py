@@ -32,7 +32,7 @@ from jobc.script.facts import (
     helper,
 )
 from jobc.script.flow import functions_exported
-from jobc.script.steps import PYTHON
+from jobc.script.steps import PYTHON, uv_refuses
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
 from jobc.tables.slurm_options import is_pyxis
@@ -1223,6 +1223,20 @@ def _python_refuses(words: list[str]) -> str | None:
     return None
 
 
+def _uv_why(text: str) -> str:
+    why = (
+        "uv's options: with launch.python uv the job runs one `uv sync` and then `uv run --no-sync`, "
+        "without them, so they are not carried"
+    )
+    refused = uv_refuses(text.split()[2:])
+    if refused is not None:
+        why += (
+            f"; `{refused}` is no option of `uv run`: uv refuses it (`unexpected argument`), so the "
+            "script's step starts no program; here the spec runs the program the rest of the line names"
+        )
+    return why
+
+
 def _inner(out: Derived, step: Step) -> None:
     for item in step.inner:
         if item.kind == "python-option":
@@ -1240,6 +1254,8 @@ def _inner(out: Derived, step: Step) -> None:
                     "the line names, without it"
                 )
             out.skip(item.span, item.text, why)
+        elif item.kind == "uv-option":
+            out.skip(item.span, item.text, _uv_why(item.text))
         else:
             out.skip(item.span, item.text, _INNER_WHY.get(item.kind, "not carried"))
         if item.kind == "site-wrapper":

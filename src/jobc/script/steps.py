@@ -1407,29 +1407,150 @@ def _dash_c_at(words: list[Word], i: int) -> bool:
     )
 
 
+# `uv run`'s options that take a value (uv 0.13's `uv run --help`), and those that do not: uv
+# refuses any other before it runs anything (`error: unexpected argument`, exit 2)
+_UV_RUN_VALUED = frozenset(
+    [
+        "--extra",
+        "--no-extra",
+        "--group",
+        "--no-group",
+        "--only-group",
+        "--no-editable-package",
+        "--env-file",
+        "-w",
+        "--with",
+        "--with-editable",
+        "--with-requirements",
+        "--package",
+        "--python-platform",
+        "--index",
+        "--default-index",
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-f",
+        "--find-links",
+        "--index-strategy",
+        "--keyring-provider",
+        "-P",
+        "--upgrade-package",
+        "--upgrade-group",
+        "--resolution",
+        "--prerelease",
+        "--prerelease-package",
+        "--fork-strategy",
+        "--exclude-newer",
+        "--exclude-newer-package",
+        "--no-sources-package",
+        "--reinstall-package",
+        "--link-mode",
+        "-C",
+        "--config-setting",
+        "--config-settings-package",
+        "--no-build-isolation-package",
+        "--no-build-package",
+        "--no-binary-package",
+        "--cache-dir",
+        "--refresh-package",
+        "-p",
+        "--python",
+        "--color",
+        "--allow-insecure-host",
+        "--directory",
+        "--project",
+        "--config-file",
+    ]
+)
+_UV_RUN_FLAGS = frozenset(
+    [
+        "--all-extras",
+        "--no-dev",
+        "--only-dev",
+        "--no-default-groups",
+        "--all-groups",
+        "--no-editable",
+        "--exact",
+        "--no-env-file",
+        "--isolated",
+        "--active",
+        "--no-sync",
+        "--locked",
+        "--frozen",
+        "-s",
+        "--script",
+        "--gui-script",
+        "--all-packages",
+        "--no-project",
+        "--no-index",
+        "-U",
+        "--upgrade",
+        "--no-sources",
+        "--reinstall",
+        "--compile-bytecode",
+        "--no-build-isolation",
+        "--no-build",
+        "--no-binary",
+        "--require-build-hashes",
+        "--no-require-build-hashes",
+        "-n",
+        "--no-cache",
+        "--refresh",
+        "--managed-python",
+        "--no-managed-python",
+        "--no-python-downloads",
+        "-q",
+        "--quiet",
+        "-v",
+        "--verbose",
+        "--system-certs",
+        "--offline",
+        "--no-progress",
+        "--no-config",
+    ]
+)
+
+
+def uv_refuses(options: list[str]) -> str | None:
+    """The first of `uv run`'s options as written that uv does not have (it refuses the line)."""
+    i = 0
+    while i < len(options):
+        name = options[i].split("=", 1)[0]
+        if name in _UV_RUN_VALUED:
+            i += 1 if "=" in options[i] else 2
+            continue
+        if name not in _UV_RUN_FLAGS and not re.fullmatch(r"-[qv]+", name):
+            return options[i]
+        i += 1
+    return None
+
+
 def _uv_run(step: Step, words: list[Word]) -> int:
     """Past `uv run [options]` at the start of ``words`` (setting the step's interpreter to uv and
-    whether it syncs): where the command uv runs starts; 0 without it."""
+    whether it syncs): where the command uv runs starts; 0 without it. Options besides the sync
+    ones are listed: launch.python uv runs `uv run --no-sync` after one sync, without them."""
     if not (len(words) > 1 and _is_uv(words[0]) and words[1].text == "run"):
         return 0
     step.python = "uv"
     i = 2
     no_sync = False
-    while i < len(words) and words[i].text.startswith("-"):
+    listed: list[Word] = []
+    while i < len(words) and words[i].text.startswith("-") and words[i].text != "--":
         opt = words[i].text
         no_sync = no_sync or opt in ("--no-sync", "--frozen")
-        takes = opt in (
-            "--with",
-            "--project",
-            "--directory",
-            "--python",
-            "-p",
-            "--extra",
-            "--group",
-            "--env-file",
-        )
-        i += 2 if takes and "=" not in opt else 1
+        takes = opt.split("=", 1)[0] in _UV_RUN_VALUED and "=" not in opt
+        if opt not in ("--no-sync", "--frozen"):
+            listed.extend(words[i : i + (2 if takes else 1)])
+        i += 2 if takes else 1
+    if i < len(words) and words[i].text == "--":
+        i += 1
     step.uv_sync = not no_sync
+    if listed:
+        first, last = listed[0], listed[-1]
+        at = Span(first.span.line, first.span.col, last.span.end_line, last.span.end_col)
+        if at.end_line < at.line or first.placed != last.placed:
+            at = first.span
+        step.inner.append(Inner("uv run " + " ".join(w.raw for w in listed), at, "uv-option"))
     return i
 
 

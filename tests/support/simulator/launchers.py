@@ -142,6 +142,130 @@ def refused(argv: list[str]) -> str | None:
 PYTHON_LONG = frozenset({"--help", "--version", "--help-env", "--help-xoptions", "--help-all"})
 
 
+#: `uv run`'s options (uv 0.13's `uv run --help`) that take a value, and those that do not; uv
+#: refuses any other before it runs anything: `error: unexpected argument '--x' found`, exit 2
+UV_RUN_VALUED = frozenset(
+    [
+        "--extra",
+        "--no-extra",
+        "--group",
+        "--no-group",
+        "--only-group",
+        "--no-editable-package",
+        "--env-file",
+        "-w",
+        "--with",
+        "--with-editable",
+        "--with-requirements",
+        "--package",
+        "--python-platform",
+        "--index",
+        "--default-index",
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-f",
+        "--find-links",
+        "--index-strategy",
+        "--keyring-provider",
+        "-P",
+        "--upgrade-package",
+        "--upgrade-group",
+        "--resolution",
+        "--prerelease",
+        "--prerelease-package",
+        "--fork-strategy",
+        "--exclude-newer",
+        "--exclude-newer-package",
+        "--no-sources-package",
+        "--reinstall-package",
+        "--link-mode",
+        "-C",
+        "--config-setting",
+        "--config-settings-package",
+        "--no-build-isolation-package",
+        "--no-build-package",
+        "--no-binary-package",
+        "--cache-dir",
+        "--refresh-package",
+        "-p",
+        "--python",
+        "--color",
+        "--allow-insecure-host",
+        "--directory",
+        "--project",
+        "--config-file",
+    ]
+)
+UV_RUN_FLAGS = frozenset(
+    [
+        "--all-extras",
+        "--no-dev",
+        "--only-dev",
+        "--no-default-groups",
+        "--all-groups",
+        "--no-editable",
+        "--exact",
+        "--no-env-file",
+        "--isolated",
+        "--active",
+        "--no-sync",
+        "--locked",
+        "--frozen",
+        "-s",
+        "--script",
+        "--gui-script",
+        "--all-packages",
+        "--no-project",
+        "--no-index",
+        "-U",
+        "--upgrade",
+        "--no-sources",
+        "--reinstall",
+        "--compile-bytecode",
+        "--no-build-isolation",
+        "--no-build",
+        "--no-binary",
+        "--require-build-hashes",
+        "--no-require-build-hashes",
+        "-n",
+        "--no-cache",
+        "--refresh",
+        "--managed-python",
+        "--no-managed-python",
+        "--no-python-downloads",
+        "-q",
+        "--quiet",
+        "-v",
+        "--verbose",
+        "--system-certs",
+        "--offline",
+        "--no-progress",
+        "--no-config",
+        "-m",
+        "--module",
+        "-h",
+        "--help",
+    ]
+)
+
+
+def uv_run_refuses(argv: list[str]) -> str | None:
+    """The first option of `uv run …` (``argv`` after `uv`), before its command, that uv does not have."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
+        name = argv[i].split("=", 1)[0]
+        if name in UV_RUN_VALUED:
+            i += 1 if "=" in argv[i] else 2
+            continue
+        if name not in UV_RUN_FLAGS and not (
+            len(name) > 1 and set(name[1:]) <= {"q", "v"} and name[1] != "-"
+        ):
+            return argv[i]
+        i += 1
+    return None
+
+
 def python_refuses(argv: list[str]) -> str | None:
     """The first of the interpreter's own options (before its program) that CPython does not have."""
     i = 0

@@ -237,6 +237,17 @@ def program(name: str, argv: list[str]) -> None:
         from launchers import python_refuses
 
         refused = python_refuses(argv)
+    if name == "uv" and argv[:1] == ["run"]:
+        from launchers import uv_run_refuses
+
+        unknown = uv_run_refuses(argv)
+        if unknown is not None:
+            # uv's argument parser refuses an option it does not have before it runs anything
+            record = Record("call", name, argv)
+            print(f"error: unexpected argument '{unknown}' found", file=sys.stderr)
+            record.exit(2)
+            sys.stderr.flush()
+            os._exit(2)
     if refused is not None:
         # CPython's own option reader refuses a long option it does not have before it runs anything
         record = Record("call", name, argv)
