@@ -706,6 +706,21 @@ def test_a_pid_in_bash_s_refusal_of_wait_is_the_system_s_number() -> None:
     assert said("wait: `12': no such job") != said("wait: `13': no such job")
 
 
+def test_a_builtin_s_failed_write_into_a_pipe_is_the_script_s_own_race() -> None:
+    # found by the fix-script fuzz target (seed 5101, input 5,319): `echo $S|URM_PROCID`, whose
+    # reader does not exist, made sh say `echo: I/O error` in one run of the same script and not
+    # in the other: the reader had gone or had not when echo wrote
+    from tests.support.simulator.compare import Ignore, _text_lines
+
+    racy = "/var/spool/slurmd/job04242/slurm_script: 31: echo: echo: I/O error\nok\n"
+    assert _text_lines(racy, Ignore()) == _text_lines("ok\n", Ignore())
+    bash = "slurm_script: line 4: echo: write error: Broken pipe\nok\n"
+    assert _text_lines(bash, Ignore()) == _text_lines("ok\n", Ignore())
+    # near miss: the program's own words about an I/O error are its output
+    said = "train.py: I/O error\nok\n"
+    assert _text_lines(said, Ignore()) != _text_lines("ok\n", Ignore())
+
+
 def test_a_step_s_program_bash_quotes_is_the_one_slurmstepd_names() -> None:
     # found by the fix-script fuzz target (seed 5301, input 4,486): a program name with bytes that
     # are not UTF-8, which bash quotes (`$'torchrun\247'`) and the stub's slurmstepd escapes
