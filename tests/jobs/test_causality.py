@@ -27,6 +27,19 @@ def test_a_watchdog_timeout_explains_its_own_ranks_abort_and_report() -> None:
     assert v[id(other)].explained_by is None  # another rank's abort is not this rank's timeout's
 
 
+def test_a_watchdog_timeout_explains_the_abort_of_the_local_rank_of_its_number() -> None:
+    # torchrun's report names local ranks only (`failed (exitcode: -6) local_rank: 7`): after the
+    # watchdog of [Rank 7] timed out, it is that rank's abort on a one-node job (discoscene#5)
+    timeout = _f("collective_timeout", 1, role="symptom", rank=7, strength=1)
+    abort = _f("signal", 2, local_rank=7, signal="SIGABRT", report=True, strength=2)
+    v = explain([timeout, abort])
+    assert v[id(abort)].explained_by is timeout
+    # near miss: another local rank's abort may be another process's
+    other = _f("signal", 2, local_rank=3, signal="SIGABRT", report=True, strength=2)
+    v = explain([timeout, other])
+    assert v[id(other)].explained_by is None
+
+
 def test_a_failure_explains_the_others_sigterm_and_the_cancel_but_not_an_earlier_crash() -> None:
     crash = _f("signal", 1, rank=1, signal="SIGSEGV", report=True, strength=2)
     exc = _f("exception", 2, rank=3, strength=3)

@@ -47,6 +47,21 @@ def test_a_failure_without_a_node_takes_its_class_fellows_node() -> None:
     assert first.node is None
 
 
+def test_a_crash_seen_on_several_nodes_takes_the_one_rank_of_its_node() -> None:
+    # Open MPI's segfault banner names host and pid, srun's report task and host: on each node
+    # one task ended by SIGSEGV, so the banner's process is that task
+    first = Finding(kind="x", summary="", cause=True, cls="signal", node="nid1", signal="SIGSEGV")
+    one = Finding(kind="y", summary="", cause=False, cls="signal", node="nid1", rank=0, signal="SIGSEGV")
+    two = Finding(kind="y", summary="", cause=False, cls="signal", node="nid2", rank=2, signal="SIGSEGV")
+    borrow_node(first, [first, one, two])
+    assert (first.rank, first.inferred) == (0, True)
+    # near miss: two tasks of its node ended the same way, which one is not said
+    first = Finding(kind="x", summary="", cause=True, cls="signal", node="nid1", signal="SIGSEGV")
+    three = Finding(kind="y", summary="", cause=False, cls="signal", node="nid1", rank=1, signal="SIGSEGV")
+    borrow_node(first, [first, one, two, three])
+    assert first.rank is None
+
+
 def test_the_nth_host_of_a_node_list() -> None:
     assert nth_host("gpu[01-04,07],login1", 4) == "gpu07"
     assert nth_host("gpu[01-04,07],login1", 5) == "login1"

@@ -192,8 +192,9 @@ SCOPES: dict[str, Callable[[Finding, Finding], bool]] = {
     "earlier": _earlier,
     "own_step": _own_step,
     "other": lambda a, b: not _same_process(a, b),
-    # the effect is the cause's process, or names none and is on its node
-    "unnamed": lambda a, b: _same_process(a, b) or (_nobody(b) and _same_node(a, b)),
+    # the effect is the cause's process, or names none and is on its node, or names only the
+    # local rank of the same number (torchrun's report of the rank the watchdog named)
+    "unnamed": lambda a, b: _same_process(a, b) or ((_nobody(b) or _local_of(a, b)) and _same_node(a, b)),
 }
 
 #: The rows, most specific first. Each was a special case of the judge before it was a row.
@@ -465,6 +466,19 @@ def _solo_applies(row: Row, c: Finding, kinds: dict[int, frozenset[str]], e: Fin
 
 def _nobody(f: Finding) -> bool:
     return f.rank is None and f.task is None and f.local_rank is None
+
+
+def _local_of(a: Finding, b: Finding) -> bool:
+    """``b`` names only a local rank (a launcher's report), ``a`` only a global rank of the same
+    number: the same process where the node's ranks start at 0, which is all a one-node job has.
+    Another number may be another process, so it is not taken."""
+    return (
+        b.rank is None
+        and b.task is None
+        and b.local_rank is not None
+        and a.local_rank is None
+        and a.rank == b.local_rank
+    )
 
 
 def _break_cycles(findings: Sequence[Finding], verdicts: dict[int, Verdict]) -> None:

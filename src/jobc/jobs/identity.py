@@ -397,6 +397,15 @@ def borrow_node(first: Finding, findings: Sequence[Finding], solo: bool = False)
     ):
         first.rank = ranks.pop()
         first.inferred = True
+    elif first.rank is None and first.task is None and first.node is not None and len(ranks) > 1:
+        # the same failure on several nodes (srun's report of each task's segfault): the one
+        # rank of its node that ended the same way is the first cause's process
+        here = {
+            f.rank for f in same if f.rank is not None and f.node == first.node and f.signal == first.signal
+        }
+        if len(here) == 1:
+            first.rank = here.pop()
+            first.inferred = True
 
 
 def nth_host(nodelist: str, index: int) -> str | None:

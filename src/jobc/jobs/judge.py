@@ -1024,6 +1024,12 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
         "runtime mount images (loop devices, user namespaces); if only one node fails, exclude it "
         "and tell the admins",
     ),
+    "L247": (
+        "fix_spec_or_script",
+        "the container runtime could not prepare the image for the GPUs: check the runtime's "
+        "configuration (enroot's data and runtime paths, on a file system that allows sockets and "
+        "devices) and the image; the node's GPUs are not what failed",
+    ),
     "P109": (
         "fix_spec_or_script",
         "fix the command line the job gives the program (the script's or the launcher's arguments): "

@@ -99,9 +99,11 @@ SIGNATURES: tuple[Signature, ...] = (
             # the NVIDIA container toolkit's hook, run as the container starts (docker's `--gpus`,
             # enroot's and pyxis's hook, Apptainer's --nvccli): the GPUs never reach the container;
             # nvidia-smi's own words for the driver's kernel module and libraries disagreeing
+            # — but not its work on the image's own files (a file it creates in the container's
+            # root, the image's ldconfig): that is the container's start failing (L247)
             r"(?:nvidia-container-cli: |Failed to initialize NVML: (?=Driver/library version mismatch))"
-            r"(?P<what>(?:(?:initialization|requirement|mount|detection|ldcache) error: |"
-            r"Driver/library version mismatch)[^\n]{0,300})"
+            r"(?P<what>(?:(?:initialization|requirement|detection) error: |"
+            r"mount error: (?!file creation failed: )|Driver/library version mismatch)[^\n]{0,300})"
         ),
         "the NVIDIA container toolkit unable to give a container the node's GPUs (the driver not "
         "loaded, its kernel module and libraries at different versions after an upgrade without a "

@@ -941,6 +941,30 @@ SIGNATURES: tuple[Signature, ...] = (
         "library's err() adding strerror), as pyxis prints enroot's log after `slurmstepd: error: pyxis:`",
         ("command",),
     ),
+    Signature(
+        "L247",
+        "gpu-container-hook-failed",
+        "exit_code",
+        "cause",
+        ("nvidia-container-cli: ",),
+        re.compile(
+            # the NVIDIA container toolkit's hook (enroot's 98-nvidia.sh, docker's prestart hook)
+            # failing on the image's own files, not on the node's GPUs (G318 reads those)
+            r"nvidia-container-cli: (?P<what>(?:mount error: file creation failed|ldcache error): [^\n]{1,300})"
+        ),
+        "the NVIDIA container toolkit's hook unable to prepare the container's own files (a file it "
+        "creates inside the image's root, such as nvidia-persistenced's socket, or the image's "
+        "ldconfig cache): the container never started, and the node's GPUs are not what failed",
+        "slurmstepd: error: pyxis: container start failed with error code: 1\n"
+        "slurmstepd: error: pyxis:     nvidia-container-cli: mount error: file creation failed: "
+        "/raid/enroot-data/user-1/pyxis_7.0/run/nvidia-persistenced/socket: no such device or address\n"
+        "slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1",
+        "nvidia-container-cli: mount error: stat failed: /dev/nvidia3: no such file or directory",
+        "NVIDIA container toolkit (libnvidia-container: `nvidia-container-cli: %s error: %s`), as "
+        "enroot's hook or docker's prestart hook prints it",
+        ("what",),
+        strength=3,
+    ),
 )
 
 #: the node of Open MPI's `has exited due to process rank N with PID P on` (its next line)
