@@ -950,7 +950,8 @@ SIGNATURES: tuple[Signature, ...] = (
         re.compile(
             # the NVIDIA container toolkit's hook (enroot's 98-nvidia.sh, docker's prestart hook)
             # failing on the image's own files, not on the node's GPUs (G318 reads those)
-            r"nvidia-container-cli: (?P<what>(?:mount error: file creation failed|ldcache error): [^\n]{1,300})"
+            r"nvidia-container-cli: "
+            r"(?P<what>(?:mount error: file creation failed|ldcache error): [^\n]{1,300})"
         ),
         "the NVIDIA container toolkit's hook unable to prepare the container's own files (a file it "
         "creates inside the image's root, such as nvidia-persistenced's socket, or the image's "
