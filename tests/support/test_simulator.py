@@ -716,6 +716,9 @@ def test_a_builtin_s_failed_write_into_a_pipe_is_the_script_s_own_race() -> None
     assert _text_lines(racy, Ignore()) == _text_lines("ok\n", Ignore())
     bash = "slurm_script: line 4: echo: write error: Broken pipe\nok\n"
     assert _text_lines(bash, Ignore()) == _text_lines("ok\n", Ignore())
+    # (seed 5701, input 711: `export|H… HF_HOME=…`, bash's export listing into the same race)
+    export = "/var/spool/slurmd/job04242/slurm_script: line 9: export: write error: Broken pipe\nok\n"
+    assert _text_lines(export, Ignore()) == _text_lines("ok\n", Ignore())
     # near miss: the program's own words about an I/O error are its output
     said = "train.py: I/O error\nok\n"
     assert _text_lines(said, Ignore()) != _text_lines("ok\n", Ignore())

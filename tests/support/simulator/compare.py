@@ -63,10 +63,11 @@ _TIMES = re.compile(r"^(real|user|sys)\t\d+m\d+\.\d+s$")
 # spec`): which number a process got is the system's, and a fix that starts one more process
 # before it (a step in the background) shifts it
 _PID_WORD = re.compile(r"(: `)\d+(?=[^']*': not a pid or valid job spec$)")
-# a shell's builtin that could not write into a pipe (`echo $S|URM_PROCID`, whose reader is a
-# command that does not exist): whether the reader was gone by the time the writer wrote is a race
-# inside the script itself, decided anew on every run, so the complaint is not compared
-_PIPE_WRITE = re.compile(r": (?:echo|printf): (?:(?:echo|printf): )?(?:I/O error|write error: Broken pipe)$")
+# a shell's builtin that could not write into a pipe (`echo $S|URM_PROCID`, `export|H…`, whose
+# reader is a command that does not exist): whether the reader was gone by the time the builtin
+# wrote is a race inside the script itself, decided anew on every run, so the complaint (dash's
+# `echo: I/O error`, bash's `export: write error: Broken pipe`) is not compared
+_PIPE_WRITE = re.compile(r": [a-z]{2,10}: (?:[a-z]{2,10}: )?(?:I/O error|write error: Broken pipe)$")
 # a variable never compared (ALWAYS) printed by the script (`env`, `printenv`, `export -p`, with
 # srun's `--label`): its value is bash's bookkeeping there too (SHLVL is one less in a command
 # bash execs in the subshell of a `… &` than in the foreground)
