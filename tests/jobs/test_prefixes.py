@@ -197,3 +197,17 @@ def test_older_slurmstepd_names_its_node_in_brackets() -> None:
     # near misses: a syslog tag's process id, a word in brackets
     for text in ("slurmd[2211]: error: x", "slurmd[main]: error: x"):
         assert split(text).node is None, text
+
+
+def test_open_mpis_btl_header_names_the_node_and_the_rank() -> None:
+    # BTL_ERROR's `[host][[jobfamily,job],rank][file.c:line:function] ` (gperfstudy's Flux run)
+    line = split(
+        "[amg-29][[0,0],2620][btl_tcp_endpoint.c:730:mca_btl_tcp_endpoint_start_connect] bind on local "
+        "address (10.44.108.3:0) failed: Address already in use (98)"
+    )
+    assert (line.node, line.rank) == ("amg-29", 2620)
+    assert line.text.startswith("bind on local address")
+    # near misses: a host then a bracketed pair that is no process name (a list, a time)
+    for text in ("[amg-29][0,2620] bind failed", "[amg-29][[0,0]] bind failed"):
+        line = split(text)
+        assert line.rank is None, text

@@ -2276,3 +2276,26 @@ def test_a_collective_librarys_failed_call_on_a_build_without_the_gpus_code_is_n
     log.write_text("n1:1234:1300 [0] enqueue.cc:1512 NCCL WARN Cuda failure 'unspecified launch failure'\n")
     first = triage_files([log]).findings[0]
     assert "architecture" not in first.advice
+
+
+def test_a_bind_to_port_0_that_fails_is_no_port_a_job_chose(tmp_path: Path) -> None:
+    # Open MPI's TCP transport asks the kernel for any free port (`:0`): none left on the node
+    log = tmp_path / "ompi.out"
+    log.write_text(
+        "[amg-29][[0,0],2620][btl_tcp_endpoint.c:730:mca_btl_tcp_endpoint_start_connect] bind on local "
+        "address (10.44.108.3:0) failed: Address already in use (98)\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.rank, first.node) == ("port_in_use", 2620, "amg-29")
+    assert "ip_local_port_range" in first.advice
+    # near miss: a rendezvous port taken is the usual advice
+    log.write_text(
+        "torch.distributed.DistNetworkError: The server socket has failed to bind to [::]:29500 "
+        "(errno: 98 - Address already in use).\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert first.cls == "port_in_use"
+    assert "ip_local_port_range" not in first.advice
+    assert "MASTER_PORT" in first.advice

@@ -872,6 +872,9 @@ def _time_limit_ending(checkpointed: bool, trapped: bool, tasks_signalled: bool)
 #: A file torch's shared-memory tensors live in (`</torch_4242_1234567>`, named in /dev/shm), or
 #: /dev/shm itself: a full disk there is the node's shared memory, which a job's --mem bounds
 _SHM_FILE = re.compile(r"</torch_[0-9]|/dev/shm\b")
+#: a bind to an address's port 0 (`bind on local address (10.4.1.3:0) failed`): any free port
+_EPHEMERAL = re.compile(r"\(\[?[0-9A-Fa-f.:]{2,45}\]?:0\)")
+
 _SLURM_BUSY = (
     "Socket timed out on send/recv operation",
     "Unable to contact slurm controller",
@@ -1100,6 +1103,16 @@ def _advise(f: Finding, compiled: bool) -> None:
             "srun was run with the SLURM_JOB_ID of a job that had ended: start steps only inside a "
             "running job, and do not carry one job's SLURM_* variables into another job or a login shell "
             "(an MPI launcher started under srun may pass them on)"
+        )
+        return
+    if f.cls == "port_in_use" and f.evidence and _EPHEMERAL.search(f.evidence[0].text):
+        # a bind to port 0 asks the kernel for any free port: none left is no port a job chose
+        f.action = "fix_spec_or_script"
+        f.advice = (
+            "the node had no free local port left for a new connection (a bind to port 0 failed): "
+            "use a transport that opens fewer sockets (InfiniBand/UCX rather than TCP between "
+            "every pair of ranks) or fewer ranks per node, or ask the admins to widen "
+            "net.ipv4.ip_local_port_range"
         )
         return
     if f.cls == "slurm_refused" and any(w in f.summary for w in _SLURM_BUSY):

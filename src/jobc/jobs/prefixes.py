@@ -70,6 +70,12 @@ _ACCL = re.compile(
     r"^\[(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62})\]\[(?P<pid>[0-9]{1,10}):[0-9]{1,10}\]\[[0-9]{1,4}\]"
     r"(?:\[[A-Za-z0-9_.\-]{1,80}:[0-9]{1,6}\])? "
 )
+# Open MPI's BTL error header, `[host][[jobfamily,job],rank][file.c:line:function] ` (its
+# BTL_ERROR: the node's name, then the process's name, whose last number is its rank in the job)
+_OMPI_BTL = re.compile(
+    r"^\[(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62})\]\[\[[0-9]{1,10},[0-9]{1,10}\],(?P<rank>[0-9]{1,9})\]"
+    r"(?:\[[A-Za-z0-9_.\-]{1,80}:[0-9]{1,6}:[A-Za-z0-9_]{1,80}\])? ?"
+)
 # Cray MPICH's message header: `MPICH ERROR [Rank 11122] [job id 41595204.0] [Thu Aug 14 08:27:11
 # 2025] [nid006700] - ` (the rank, Slurm's step, the time, the node), and the older Cray MPT's
 # `Rank 3 [Thu Jun 12 10:11:12 2014] [c3-0c0s5n1] `: the node is the host the rank ran on
@@ -431,7 +437,7 @@ def split(raw: str, model: Model = PLAIN, number: int | None = None) -> Line:
 #: Prefixes no program's own text starts with: under a paste's indentation (a markdown code block
 #: indented by four spaces, a quoted block) they are still the line's prefixes. A traceback's frames
 #: and code lines never start with one, so their indentation stays.
-_STRONG = (_MPI, _ACTOR, _NCCL, _UCX, _HOST_RANK, _ACCL, _CCL, _CRAY_MPICH)
+_STRONG = (_MPI, _ACTOR, _NCCL, _UCX, _HOST_RANK, _ACCL, _CCL, _CRAY_MPICH, _OMPI_BTL)
 
 
 def _unindent(text: str) -> str:
@@ -476,6 +482,10 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         f.setdefault("rank", int(m.group("rank") or m.group("rank2")))
         if m.group("level"):
             f.setdefault("level", m.group("level"))
+        return text[m.end() :]
+    if "node" not in f and text[:1] == "[" and (m := _OMPI_BTL.match(text)) is not None:
+        f["node"] = m.group("host")
+        f.setdefault("rank", int(m.group("rank")))
         return text[m.end() :]
     if "node" not in f:
         for pattern in (_NCCL, _ACCL, _UCX):
