@@ -8,7 +8,8 @@ from jobc.jobs.findings import Finding
 
 def _f(cls: str, order: float, **kw: object) -> Finding:
     role = kw.pop("role", "cause")
-    return Finding(kind=cls, summary=cls, cause=role == "cause", order=order, cls=cls, role=str(role), **kw)  # type: ignore[arg-type]
+    kind = str(kw.pop("kind", cls))
+    return Finding(kind=kind, summary=cls, cause=role == "cause", order=order, cls=cls, role=str(role), **kw)  # type: ignore[arg-type]
 
 
 def test_every_row_is_well_formed() -> None:
@@ -38,6 +39,20 @@ def test_a_watchdog_timeout_explains_the_abort_of_the_local_rank_of_its_number()
     other = _f("signal", 2, local_rank=3, signal="SIGABRT", report=True, strength=2)
     v = explain([timeout, other])
     assert v[id(other)].explained_by is None
+
+
+def test_a_reported_end_explains_rays_later_word_that_a_worker_died() -> None:
+    # Lightning's `[rank: 1] Child process … terminated with code 1`, then the raylet's `A worker
+    # died or was killed` (neuralforecast#1291): the reported end is what happened
+    end = _f("exit_code", 1, rank=1, report=True, strength=1)
+    died = _f("signal", 2, report=True, strength=2, kind="ray-worker-died")
+    v = explain([end, died])
+    assert v[id(died)].explained_by is end
+    assert first_causes([end, died], v) == [end]
+    # near miss: a worker that died before the end was reported is not its echo
+    early = _f("signal", 0, report=True, strength=2, kind="ray-worker-died")
+    v = explain([end, early])
+    assert v[id(early)].explained_by is None
 
 
 def test_a_failure_explains_the_others_sigterm_and_the_cancel_but_not_an_earlier_crash() -> None:

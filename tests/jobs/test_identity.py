@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jobc.jobs.findings import Facts, Finding
-from jobc.jobs.identity import borrow_node, nth_host, rank_of_task, tasks_are_ranks
+from jobc.jobs.identity import borrow_abort_rank, borrow_node, nth_host, rank_of_task, tasks_are_ranks
 from jobc.jobs.triage import triage_files
 
 
@@ -60,6 +60,23 @@ def test_a_crash_seen_on_several_nodes_takes_the_one_rank_of_its_node() -> None:
     three = Finding(kind="y", summary="", cause=False, cls="signal", node="nid1", rank=1, signal="SIGSEGV")
     borrow_node(first, [first, one, two, three])
     assert first.rank is None
+
+
+def test_an_exception_that_names_no_rank_takes_the_rank_mpi_says_aborted() -> None:
+    # mpi4py's hook on an uncaught exception calls MPI_Abort: Open MPI's `MPI_ABORT was invoked on
+    # rank 1` after a bare exception names the rank that raised it (py-pde#853)
+    exc = Finding(kind="x", summary="", cause=True, cls="exception", order=1)
+    abort = Finding(kind="mpi-abort", code="L237", summary="", cause=False, cls="exit_code", rank=1, order=2)
+    borrow_abort_rank(exc, [exc, abort])
+    assert (exc.rank, exc.inferred) == (1, True)
+    # near misses: two ranks aborted (which raised is not said); an abort before the exception
+    exc = Finding(kind="x", summary="", cause=True, cls="exception", order=1)
+    other = Finding(kind="mpi-abort", code="L237", summary="", cause=False, cls="exit_code", rank=3, order=3)
+    borrow_abort_rank(exc, [exc, abort, other])
+    assert exc.rank is None
+    late = Finding(kind="x", summary="", cause=True, cls="exception", order=5)
+    borrow_abort_rank(late, [late, abort])
+    assert late.rank is None
 
 
 def test_the_nth_host_of_a_node_list() -> None:

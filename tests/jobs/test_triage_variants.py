@@ -2299,3 +2299,39 @@ def test_a_bind_to_port_0_that_fails_is_no_port_a_job_chose(tmp_path: Path) -> N
     assert first.cls == "port_in_use"
     assert "ip_local_port_range" not in first.advice
     assert "MASTER_PORT" in first.advice
+
+
+def test_a_slurm_command_without_its_configuration_is_refused_and_said_so(tmp_path: Path) -> None:
+    log = tmp_path / "submit.err"
+    log.write_text(
+        "sbatch: error: s_p_parse_file: unable to status file /etc/slurm/slurm.conf: No such file or "
+        "directory, retrying in 1sec up to 60sec\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.code) == ("slurm_refused", "S532")
+    assert "could not read Slurm's configuration" in first.summary
+    # near miss: a program's own words about a file it cannot stat are no Slurm command's
+    log.write_text("loader: unable to status file /data/x.bin: No such file or directory\n", encoding="utf-8")
+    assert all(f.code != "S532" for f in triage_files([log]).findings)
+
+
+def test_nccls_invalid_usage_is_the_programs_call_not_the_network(tmp_path: Path) -> None:
+    log = tmp_path / "nccl.out"
+    log.write_text(
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, invalid usage, "
+        "NCCL version 2.7.8\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.action) == ("nccl_error", "fix_program")
+    assert "set_device" in first.advice
+    # near miss: a system error is the network's
+    log.write_text(
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, unhandled system "
+        "error, NCCL version 2.7.8\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert first.cls == "nccl_error"
+    assert "set_device" not in first.advice

@@ -318,6 +318,14 @@ EXPLAINS: tuple[Row, ...] = (
         cause_unless="died",
     ),
     Row(
+        "report",
+        "died",
+        "job",
+        "after",
+        "a process's reported end (its code, its signal) explains Ray's later word that a worker died, "
+        "which says no more than that (the worker ran that process, or its end took the worker down)",
+    ),
+    Row(
         "died",
         "teardown|symptom|cancel|echo|guess",
         "other",

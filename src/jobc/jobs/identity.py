@@ -408,6 +408,26 @@ def borrow_node(first: Finding, findings: Sequence[Finding], solo: bool = False)
             first.inferred = True
 
 
+#: MPI's words that a rank ended the job (Open MPI's `MPI_ABORT was invoked on rank N`, MPICH's
+#: `application called MPI_Abort(…) - process N`): the rank that failed calls it (mpi4py's hook
+#: on an uncaught exception does)
+_ABORTS = frozenset({"L237", "L238"})
+
+
+def borrow_abort_rank(first: Finding, findings: Sequence[Finding]) -> None:
+    """A program's exception that names no process, followed by MPI's word that one rank called
+    MPI_Abort (and no other rank): that rank raised it, as an inference."""
+    if first.cls != "exception" or first.rank is not None or first.task is not None:
+        return
+    if first.local_rank is not None:
+        return
+    aborts = [f for f in findings if f.code in _ABORTS and f.order > first.order]
+    ranks = {f.rank for f in aborts}
+    if len(ranks) == 1 and None not in ranks:
+        first.rank = ranks.pop()
+        first.inferred = True
+
+
 def nth_host(nodelist: str, index: int) -> str | None:
     """The index-th host of a Slurm node list (`gpu[01-04,07],login1`), without expanding it."""
     depth = 0

@@ -182,6 +182,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     causes = sorted((f for f in findings if f.cause), key=lambda f: (-f.strength, f.order))
     if causes:
         identity.borrow_node(causes[0], findings, solo=solo and not scanner.labelled)
+        identity.borrow_abort_rank(causes[0], findings)
 
     if not any(f.cause for f in findings):
         # a signal the job received (Lightning's `Received SIGTERM`, torchrun's agent) and nothing else
@@ -545,6 +546,8 @@ def _refused(e: Event, node: str | None) -> str:
         return f"Slurm refused the request: {what}"  # (its words named the class: no tool read)
     tool = fx.get("tool", "srun")
     if e.kind == "slurm-controller-unreachable":
+        if str(what).startswith("unable to status file"):
+            return f"{tool} could not read Slurm's configuration: {what}"
         return f"{tool} could not reach the Slurm controller: {what}"
     if fx.get("expired"):
         # srun ran with the SLURM_JOB_ID of a job that had already ended (a stale environment, or a
@@ -872,6 +875,11 @@ def _time_limit_ending(checkpointed: bool, trapped: bool, tasks_signalled: bool)
 #: A file torch's shared-memory tensors live in (`</torch_4242_1234567>`, named in /dev/shm), or
 #: /dev/shm itself: a full disk there is the node's shared memory, which a job's --mem bounds
 _SHM_FILE = re.compile(r"</torch_[0-9]|/dev/shm\b")
+#: NCCL's results that fault the call, not the network (ncclInvalidUsage, ncclInvalidArgument)
+_NCCL_MISUSE = re.compile(
+    r"invalid usage|invalid argument|InvalidUsage|InvalidArgument|INVALID_(?:USAGE|ARGUMENT)"
+)
+
 #: a bind to an address's port 0 (`bind on local address (10.4.1.3:0) failed`): any free port
 _EPHEMERAL = re.compile(r"\(\[?[0-9A-Fa-f.:]{2,45}\]?:0\)")
 
@@ -1103,6 +1111,16 @@ def _advise(f: Finding, compiled: bool) -> None:
             "srun was run with the SLURM_JOB_ID of a job that had ended: start steps only inside a "
             "running job, and do not carry one job's SLURM_* variables into another job or a login shell "
             "(an MPI launcher started under srun may pass them on)"
+        )
+        return
+    if f.code == "N403" and _NCCL_MISUSE.search(f.summary):
+        # NCCL's verdict on the call it was given, not on the network under it
+        f.action = "fix_program"
+        f.advice = (
+            "NCCL refused how it was called (invalid usage or argument): check that each rank uses "
+            "its own GPU (torch.cuda.set_device(local_rank) before init_process_group), that every "
+            "rank makes the same collectives in the same order with tensors on its own device, and "
+            "run with NCCL_DEBUG=WARN to see NCCL's reason"
         )
         return
     if f.cls == "port_in_use" and f.evidence and _EPHEMERAL.search(f.evidence[0].text):

@@ -162,6 +162,30 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L248",
+        "lightning-child-ended",
+        "exit_code",
+        "cause",
+        ("Forcefully terminating all other processes",),
+        re.compile(
+            # Lightning's watcher of the processes its launcher started for the node's other ranks
+            # (its `[rank: N]` prefix numbers them from 1 on the node); a negative code is the
+            # signal that ended the child (Popen's returncode)
+            r"Child process with PID [0-9]{1,10} terminated with code (?P<exit_code>-?[0-9]{1,9})\. "
+            r"Forcefully terminating all other processes"
+        ),
+        "PyTorch Lightning's launcher seeing one of the processes it started for the node's ranks end "
+        "with a non-zero code (negative: the signal that ended it), and ending the others",
+        "[rank: 1] Child process with PID 23026 terminated with code 1. Forcefully terminating all "
+        "other processes to avoid zombies 🧟",
+        "Child process with PID 23026 started",
+        "PyTorch Lightning (lightning/fabric/strategies/launchers/subprocess_script.py, "
+        "_ChildProcessObserver: `Child process with PID {pid} terminated with code {returncode}. "
+        "Forcefully terminating all other processes to avoid zombies`)",
+        ("exit_code",),
+        report=True,
+    ),
+    Signature(
         "L232",
         "spawn-process-raised",
         "exception",

@@ -252,4 +252,25 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what", "exit_code"),
         report=True,
     ),
+    Signature(
+        "B614",
+        "flux-shell-oom",
+        "host_oom",
+        "cause",
+        ("oom: Memory cgroup out of memory: killed",),
+        re.compile(
+            # the job shell's oom plugin, one shell per node (`flux-shell[N]` numbers the shell,
+            # not a task): how many tasks the job's memory cgroup killed, and on which node
+            r"oom: (?P<what>Memory cgroup out of memory: killed [0-9]{1,6} tasks? on "
+            r"(?P<node>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}?))\.?(?:\s|$)"
+        ),
+        "Flux's job shell reporting that the job's memory cgroup ran out and the kernel's OOM killer "
+        "ended its tasks on that node",
+        "29.475s: flux-shell[0]: ERROR: oom: Memory cgroup out of memory: killed 1 task on picl7.\n"
+        "29.563s: flux-shell[0]: ERROR: oom: memory.peak = 1.4428558G",
+        "29.563s: flux-shell[0]: ERROR: oom: memory.peak = 1.4428558G",
+        "Flux (flux-core's job shell oom plugin: `Memory cgroup out of memory: killed %d task%s on %s.`)",
+        ("what", "node"),
+        strength=3,
+    ),
 )

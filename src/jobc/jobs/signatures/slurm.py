@@ -666,17 +666,24 @@ SIGNATURES: tuple[Signature, ...] = (
         "slurm-controller-unreachable",
         "slurm_refused",
         "cause",
-        ("Could not establish a configuration source", "Unable to contact slurm controller"),
+        (
+            "Could not establish a configuration source",
+            "Unable to contact slurm controller",
+            "unable to status file",
+        ),
         re.compile(
             r"(?P<tool>sbatch|srun|salloc|sinfo|squeue|scontrol|sacct|scancel|sacctmgr|sattach|sstat|"
             r"sshare|sprio|sreport|sbcast|strigger)(?:-[A-Za-z0-9_.\-]{1,60})?: (?:fatal|error): "
             r"(?:[A-Za-z_]{1,40}(?: error)?: )?"
             r"(?P<what>Could not establish a configuration source|"
-            r"Unable to contact slurm controller(?: \([a-z ]{1,40}\))?)"
+            r"Unable to contact slurm controller(?: \([a-z ]{1,40}\))?|"
+            # its configuration file missing or unreadable (s_p_parse_file, which retries for 60 s)
+            r"unable to status file [^\n:]{1,300}: [^\n,]{1,100})"
         ),
         "a Slurm command that cannot reach the controller, or find its configuration at all "
-        "(configless Slurm's DNS SRV lookup failed on a host that is no Slurm client): nothing is "
-        "submitted, listed or launched; the lines before it say why",
+        "(configless Slurm's DNS SRV lookup failed on a host that is no Slurm client; slurm.conf "
+        "missing where the command looks for it): nothing is submitted, listed or launched; the "
+        "lines before it say why",
         "sinfo: error: fetch_config: DNS SRV lookup failed\n"
         "sinfo: error: _establish_config_source: failed to fetch config\n"
         "sinfo: fatal: Could not establish a configuration source",
