@@ -2335,3 +2335,19 @@ def test_nccls_invalid_usage_is_the_programs_call_not_the_network(tmp_path: Path
     first = triage_files([log]).findings[0]
     assert first.cls == "nccl_error"
     assert "set_device" not in first.advice
+
+
+def test_c10s_warning_that_cuda_could_not_start_is_read_as_torchs_own(tmp_path: Path) -> None:
+    # c10's TORCH_WARN from C++, not Python's UserWarning: `[W CUDAFunctions.cpp:108] Warning: CUDA
+    # initialization: … Error 802: system not yet initialized` (the node's GPUs not ready)
+    log = tmp_path / "slurm-1.out"
+    log.write_text(
+        "[W CUDAFunctions.cpp:108] Warning: CUDA initialization: Unexpected error from "
+        "cudaGetDeviceCount(). Error 802: system not yet initialized (function operator())\n",
+        encoding="utf-8",
+    )
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.code) == ("gpu_error", "G310")
+    # near miss: c10's other warnings are no CUDA failure
+    log.write_text("[W CUDAFunctions.cpp:108] Warning: CUDA caching allocator is slow\n", encoding="utf-8")
+    assert all(f.code != "G310" for f in triage_files([log]).findings)

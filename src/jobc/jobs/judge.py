@@ -1035,6 +1035,14 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
         "runtime mount images (loop devices, user namespaces); if only one node fails, exclude it "
         "and tell the admins",
     ),
+    "N429": (
+        "investigate",
+        "Open MPI's TCP transport failed between two ranks: `Bad address` means the buffer given to "
+        "the MPI call was not valid memory (check counts and buffers, or a GPU buffer without a "
+        "CUDA-aware MPI); `Connection reset by peer` usually means the other rank died first (look "
+        "for its error); otherwise restrict Open MPI to one working interface (--mca "
+        "btl_tcp_if_include)",
+    ),
     "L247": (
         "fix_spec_or_script",
         "the container runtime could not prepare the image for the GPUs: check the runtime's "

@@ -194,14 +194,16 @@ SIGNATURES: tuple[Signature, ...] = (
         "gpu_error",
         "cause",
         ("CUDA initialization: ",),
-        re.compile(r"UserWarning: CUDA initialization: (?P<what>[^\n]{1,300})"),
+        # (Python's UserWarning, or c10's TORCH_WARN from C++: `[W CUDAFunctions.cpp:108] Warning: …`)
+        re.compile(r"(?:UserWarning|^Warning|\] Warning): CUDA initialization: (?P<what>[^\n]{1,300})"),
         "torch's warning that CUDA could not be initialised (a broken or missing driver, a GPU the "
         "node cannot reach): only a warning, since a program may run without the GPU, so it is the "
         "weakest of causes; whatever the program raised next is stated and comes first",
         "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA "
         "initialization: CUDA unknown error - this may be due to an incorrectly set up environment",
         "INFO: CUDA initialization took 2.1 s",
-        "PyTorch (torch/cuda/__init__.py, is_available: `CUDA initialization: {e}`)",
+        "PyTorch (torch/cuda/__init__.py, is_available: `CUDA initialization: {e}`; "
+        "c10/cuda/CUDAFunctions.cpp's TORCH_WARN)",
         ("what",),
         strength=1,
     ),

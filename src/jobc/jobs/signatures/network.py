@@ -199,6 +199,31 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
     ),
     Signature(
+        "N429",
+        "ompi-tcp-transfer-failed",
+        "nccl_error",
+        "cause",
+        ("mca_btl_tcp_frag_recv", "mca_btl_tcp_frag_send"),
+        re.compile(
+            # Open MPI's TCP transport (its BTL_ERROR header, `[host][[family,job],rank][file:line:
+            # function]`, names the node and the rank) failing to move a message's bytes; the
+            # system's reason follows, on the same line (`readv failed: … (104)`) or the next
+            # (`\tBad address(1)`)
+            r"mca_btl_tcp_frag_(?:recv|send): (?P<what>(?:readv|writev) (?:error|failed)[^\n]{0,200})"
+        ),
+        "Open MPI's TCP transport failing to receive or send a message between two ranks (the "
+        "connection reset by a peer that died, or the buffer's address refused): the MPI call fails "
+        "and the job aborts",
+        "[cn-c-1][[12712,1],0][btl_tcp_frag.c:227:mca_btl_tcp_frag_recv] mca_btl_tcp_frag_recv: readv "
+        "error (0x7ffeb5268de8, 8162144)\n\tBad address(1)",
+        "[cn-c-1][[12712,1],0][btl_tcp_frag.c:227:mca_btl_tcp_frag_recv] mca_btl_tcp_frag_recv: peer "
+        "closed connection",
+        "Open MPI (opal/mca/btl/tcp/btl_tcp_frag.c: `mca_btl_tcp_frag_recv: readv failed: %s (%d)`, "
+        "older `readv error (%p, %lu)\\n\\t%s(%lu)`)",
+        ("what",),
+        strength=2,
+    ),
+    Signature(
         "N428",
         "nccl-duplicate-gpu",
         "nccl_error",
