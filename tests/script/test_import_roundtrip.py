@@ -501,8 +501,9 @@ def test_an_empty_launcher_value_that_makes_accelerate_refuse_the_program_s_opti
         b"srun bash -c 'accelerate launch --num_machines 2 --num_processes 16 --machine_rank $SLURM_NODEID "
         b"--main_process_ip $MASTER_ADD finetune.py --epochs 3'\n"
     )
-    # near miss: the value is set, nothing shifts and nothing is refused
-    fine = script.replace(b"$MASTER_ADD ", b"$MASTER_ADDR ")
+    # near miss: the value is written, nothing shifts and nothing is refused (a value computed
+    # when the job runs, `$MASTER_ADDR` from `$(scontrol …)`, may be empty: that is said)
+    fine = script.replace(b"$MASTER_ADD ", b"node0 ")
     said = _said_then_not_on_the_near_miss(tmp_path, script, fine, "accelerate refuses it")
     assert len(said) == 1
     assert "then `finetune.py` is that value and `--epochs` an option of accelerate's own" in said[0]
@@ -2149,3 +2150,37 @@ def test_uv_run_options_are_listed_and_an_unknown_one_runs_nothing(tmp_path: Pat
     assert not any("uv run" in line for line in outcome.listed), outcome.spec
     runs = roundtrip.invocations(roundtrip.simulate(plain, scenarios=("complete",))["complete"])
     assert {i.target for i in runs} == {"program train.py"}
+
+
+def test_a_computed_launcher_value_that_may_be_empty_says_what_then_runs(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 5601, input 6,308): `--main_process_ip $head_node_ip`
+    # with head_node_ip from `scontrol show hostnames "$SLURY_JOB_NODELIST"` (a misspelt name):
+    # empty, bash drops the word, accelerate takes the next one for the address and starts the
+    # word after it; the listing said only what a value with blanks does
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:4\n"
+        b'head_node_ip=$(scontrol show hostnames "$SLURY_JOB_NODELIST" | head -n 1)\n'
+        b"srun accelerate launch --num_machines 2 --main_process_ip $head_node_ip ) "
+        b"--main_process_port 29500 nlp.py --mixed_precision fp16\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("should it be empty" in line and "starts `nlp.py`" in line for line in outcome.listed)
+    # near miss: quoted, an empty value is still a word, and nothing shifts
+    quoted = script.replace(b"$head_node_ip )", b'"$head_node_ip" )')
+    outcome = round_trip(quoted, tmp_path)
+    assert not any("should it be empty" in line for line in outcome.listed), outcome.spec
+
+
+def test_a_listed_word_keeps_its_control_characters(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 5601, input 9,926): `torchrun --standalone\xb6:RS\x1e`,
+    # a flag torchrun refuses, was listed without its last character: `str.strip` takes \x1e
+    # (a record separator) for a blank, where bash keeps it in the word
+    from jobc.script.derived import _first_line
+
+    script = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=2\ntorchrun --standalone:RS\x1e x.py\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("--standalone:RS\\x1e" in line for line in outcome.listed), outcome.spec
+    # near miss: bash's own blanks around a listed text are no part of it
+    assert _first_line("  srun x \t\n more") == "srun x"

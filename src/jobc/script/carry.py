@@ -188,6 +188,35 @@ def _storage(out: Derived) -> None:
         out.data.setdefault("storage", {})["shared"] = prefixes
 
 
+def _launcher_options(facts: ScriptFacts, out: Derived, launcher: Launcher, step: Step) -> None:
+    """Each option of the step's launcher, listed as not carried, with what the script's step does
+    with it (an option the launcher refuses, a value set nowhere or computed when the job runs)."""
+    kind = launchers.entry(launcher.name)
+    for key, word in launcher.options.items():
+        why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
+        if kind is not None and kind.reaches_always and out.mode == "srun":
+            why = "jobc's srun starts one rank a GPU on every node of the allocation"
+        if key in launcher.unknown:
+            why = _refused(launcher.name, f"`{word.raw}` read as the option and its value", key)
+            why += _blank_makes_program(launcher, word)
+        nowhere = _set_nowhere(word.raw, facts)
+        for said in nowhere:
+            why += f"; {said}; empty, the launcher reads the next word as this option's value"
+        if nowhere and step is not None:
+            why += _shifted_onto(launcher, key, word, step)
+        elif not nowhere:
+            split = _may_split(launcher, word, facts)
+            why += split
+            onto = _shifted_onto(launcher, key, word, step) if split else ""
+            if onto:
+                # (a value computed when the job runs may as well be empty: bash drops the word)
+                why += "; should it be empty, the launcher reads the next word as this option's value" + onto
+        # an option as written (`--nnodes 2`) names its launcher; a Hydra override
+        # (`hydra.launcher.nnodes=2`) names itself
+        shown = f"{_written(launcher.name, step.text)} {word.raw}" if word.raw.startswith("-") else word.raw
+        out.skip(word.span, shown, why)
+
+
 def _launcher_flags(facts: ScriptFacts, out: Derived, launcher: Launcher, step: Step) -> None:
     """Each flag of the step's launcher, listed as not carried (jobc starts its launcher itself),
     a flag the launcher refuses with what it does then."""
@@ -280,27 +309,7 @@ def _leftovers(facts: ScriptFacts, out: Derived, step: Step | None) -> None:
     if step is not None and step.launcher is not None:
         launcher = step.launcher
         _launcher_notes(out, launcher)
-        kind = launchers.entry(launcher.name)
-        for key, word in launcher.options.items():
-            why = "jobc starts torch.distributed.run with the allocation's sizes and its own rendezvous"
-            if kind is not None and kind.reaches_always and out.mode == "srun":
-                why = "jobc's srun starts one rank a GPU on every node of the allocation"
-            if key in launcher.unknown:
-                why = _refused(launcher.name, f"`{word.raw}` read as the option and its value", key)
-                why += _blank_makes_program(launcher, word)
-            nowhere = _set_nowhere(word.raw, facts)
-            for said in nowhere:
-                why += f"; {said}; empty, the launcher reads the next word as this option's value"
-            if nowhere and step is not None:
-                why += _shifted_onto(launcher, key, word, step)
-            elif not nowhere:
-                why += _may_split(launcher, word, facts)
-            # an option as written (`--nnodes 2`) names its launcher; a Hydra override
-            # (`hydra.launcher.nnodes=2`) names itself
-            shown = (
-                f"{_written(launcher.name, step.text)} {word.raw}" if word.raw.startswith("-") else word.raw
-            )
-            out.skip(word.span, shown, why)
+        _launcher_options(facts, out, launcher, step)
         _launcher_flags(facts, out, launcher, step)
         _ambiguous_arguments(out, launcher, step)
         _interpreter_as_program(out, launcher, step)

@@ -79,4 +79,6 @@ class Derived:
 
 
 def _first_line(text: str) -> str:
-    return text.strip().split("\n")[0].strip() if text.strip() else text
+    # bash's blanks only: `str.strip` also takes `\x1c`–`\x1f` and `\x85`, characters of a word
+    stripped = text.strip(" \t\n")
+    return stripped.split("\n")[0].strip(" \t") if stripped else text
