@@ -2184,3 +2184,70 @@ def test_a_listed_word_keeps_its_control_characters(tmp_path: Path) -> None:
     assert any("--standalone:RS\\x1e" in line for line in outcome.listed), outcome.spec
     # near miss: bash's own blanks around a listed text are no part of it
     assert _first_line("  srun x \t\n more") == "srun x"
+
+
+def test_what_the_grammar_reads_around_runs_to_the_end_of_its_command(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 6001, input 223): `$((… GPUes=gpu:4  # …` inside a
+    # double-quoted value the grammar cannot read; its way around took the rest of that value and
+    # the lines after it (`export SCRIPT_ARGS="…"`) for one string, past the part it said it could
+    # not read, and the exported variable reached the program unsaid
+    from jobc.script.parse import read_bytes
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=4\nexport ACCELERATE_DIR=/acc\n"
+        b'export LAUNCHER="accelerate launch \\\n'
+        b"    --config_file ${ACCELERATE_DIR}/examples/slurm/fsdp_config.yaml \\\n"
+        b"    --num_processes $((SLURM_NNODES * GPUes=gpu:4                # number of GPUs per node\n"
+        b"#SBATCH --cS_PER_NODE)) \\\n"
+        b"    --num_machines $SLURM_NNODES \\\n"
+        b"    --rdzv_backend c10d \\\n"
+        b"    --main_process_ip $head_node_ip \\\n"
+        b"    --main_process_port 29500 \\\n"
+        b'    "\n'
+        b'export SCRIPT="${ACCELERATE_DIR}/examples/complete_nlp_example.py"\n'
+        b'export SCRIPT_ARGS=" \\\n'
+        b"    --mixed_precision fp16 \\\n"
+        b"    --output_dir ${ACCELERATE_DIR}/examples/output \\\n"
+        b'    "\n'
+        b"srun python train.py\n"
+    )
+    facts = read_bytes(script, "x.sh")
+    assert facts.unread is not None
+    assert facts.unread[1] >= 18  # the last line of `export SCRIPT_ARGS="…"`
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    # near miss: a script the grammar reads whole has nothing read around
+    plain = script.replace(
+        b"GPUes=gpu:4                # number of GPUs per node\n#SBATCH --cS_PER_NODE", b"4"
+    )
+    assert read_bytes(plain, "x.sh").unread is None
+
+
+def test_an_srun_option_srun_does_not_have_is_said_to_stop_the_step(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 5601, input 2,932): `srun --containener-mount-home
+    # python train.py …`. srun refuses an option it does not have (`unrecognized option`, exit 255)
+    # and starts nothing; the import read it as an option taking `python` for its value, and its
+    # listing called it an option not carried
+    from jobc.tables.slurm_options import srun_refuses
+    from tests.script import roundtrip
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=1\n"
+        b"srun --ntasks_per_node=1 python train.py\n"
+    )
+    assert roundtrip.invocations(roundtrip.simulate(script, scenarios=("complete",))["complete"]) == []
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("no option of srun: srun refuses it" in line for line in outcome.listed), outcome.spec
+    assert (srun_refuses("containener-mount-home"), srun_refuses("ntasks-per")) == (
+        "unrecognized",
+        "ambiguous",
+    )
+    # near misses: srun's own option, a prefix that names one (`--ntasks-per-n`), and pyxis's
+    fine = script.replace(b"--ntasks_per_node", b"--ntasks-per-node")
+    outcome = round_trip(fine, tmp_path)
+    assert not any("no option of srun" in line for line in outcome.listed), outcome.spec
+    runs = roundtrip.invocations(roundtrip.simulate(fine, scenarios=("complete",))["complete"])
+    assert {i.target for i in runs} == {"program train.py"}
+    assert srun_refuses("ntasks-per-n") is None
+    assert srun_refuses("container-image") is None

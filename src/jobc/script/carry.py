@@ -35,7 +35,7 @@ from jobc.script.flow import functions_exported
 from jobc.script.steps import PYTHON, uv_refuses
 from jobc.tables import launchers, slurm_env
 from jobc.tables.paths import node_local
-from jobc.tables.slurm_options import is_pyxis
+from jobc.tables.slurm_options import is_pyxis, srun_refuses
 
 _ENV_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Variables jobc computes for every rank (rendezvous, world, ranks): a script's own are not carried.
@@ -1312,19 +1312,27 @@ def _srun_options(out: Derived, step: Step) -> None:
             and out.spans.get(("resources", "gpus_per_node")) == word.span
         ):
             continue
-        out.skip(
-            word.span,
-            f"srun {word.raw}",
-            _SRUN_WHY,
-        )
+        # (a refusal is judged of a long option as written: a short letter's name is the table's)
+        long = word.raw.startswith("--")
+        why = _srun_why(name, "an option and its value") if long else _SRUN_WHY
+        out.skip(word.span, f"srun {word.raw}", why)
     for flag in step.srun_flags:
         if flag in _SRUN_CARRIED or flag.startswith("$") or is_pyxis(flag):
             continue
-        out.skip(
-            step.span,
-            f"srun --{flag}",
-            _SRUN_WHY,
-        )
+        out.skip(step.span, f"srun --{flag}", _srun_why(flag, "an option without a value"))
+
+
+def _srun_why(name: str, read: str) -> str:
+    """Why an srun option of the training step is not carried; one srun does not have, it refuses
+    (its getopt: `unrecognized option`, or `ambiguous` for a prefix of several), and the step
+    starts nothing."""
+    refused = srun_refuses(name) if len(name) > 1 else None
+    if refused is None:
+        return _SRUN_WHY
+    return (
+        f"no option of srun: srun refuses it (`{refused} option`, exit 255), so the script's step "
+        f"starts no program; here read as {read}, the spec runs the program the rest of the line names"
+    )
 
 
 def _step_nodes(step: Step) -> int | None:

@@ -389,7 +389,10 @@ class Reader:
                 if accepted:
                     # bash reads it: the grammar is wrong, not the script
                     severity = "info"
-                    self.facts.unread = (line, max(line, node.end_point[0] + 1))
+                    # to the end of the command it is in: the grammar's way around the part it
+                    # cannot read may take the rest of that command for something else (inside a
+                    # `$((…))` in a string, it read the string on over lines bash runs as commands)
+                    self.facts.unread = (line, max(line, node.end_point[0] + 1, _statement_end(node)))
                     message = (
                         f"line {line} holds a construct jobc's bash grammar cannot read (bash itself "
                         "accepts the script): it was read around it, and findings after this point "
@@ -402,6 +405,13 @@ class Reader:
                 )
                 return  # the first place is the one to fix; later ones often follow from it
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+
+
+def _statement_end(node: Any) -> int:
+    """The last line (1-based) of the top-level command ``node`` is part of."""
+    while node.parent is not None and node.parent.parent is not None:
+        node = node.parent
+    return int(node.end_point[0]) + 1
 
 
 def _top_level_start(lines: list[str], line: int, root: Any = None) -> int:

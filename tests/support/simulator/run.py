@@ -543,6 +543,7 @@ def _one(data: bytes, scenario: str, alloc: Allocation, setting: Setting) -> Run
             "short": slurm.SRUN_SHORT,
             "flags": sorted(slurm.SRUN_FLAGS),
             "short_flags": slurm.SRUN_SHORT_FLAGS,
+            "long": sorted(slurm.SRUN_OPTIONS),
         },
     }
     sim = _prepare(data, config)

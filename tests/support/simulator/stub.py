@@ -394,12 +394,38 @@ def _task_env(base: dict[str, str], step: Step, step_id: int, where: tuple[int, 
     return env
 
 
+def _srun_refuses(words: list[str]) -> str | None:
+    """srun's complaint about the first long option among its own words it does not take: none of
+    its options (pyxis's `--container-*` aside) begins so, or several do."""
+    known = CONFIG["srun"].get("long") or ()
+    for word in words:
+        if not word.startswith("--") or word == "--":
+            continue
+        name = word[2:].partition("=")[0]
+        if name in known or name.startswith(("container-", "no-container-")):
+            continue
+        begun = [o for o in known if o.startswith(name)]
+        if len(begun) > 1:
+            return f"option '{word}' is ambiguous"
+        if not begun:
+            return f"unrecognized option '{word}'"
+    return None
+
+
 def srun(argv: list[str]) -> None:
     import slurmlib
 
     short, flags, short_flags = _tables()
     options, command = slurmlib.parse_options(argv, short, flags, short_flags)
     record = Record("step", "srun", argv)
+    refused = _srun_refuses(argv[: len(argv) - len(command)])
+    if refused is not None:
+        # srun's getopt refuses a long option it does not have (or a prefix of several) and
+        # starts nothing (srun 22.05: `srun: unrecognized option '--x'`, exit 255)
+        print(f"srun: {refused}", file=sys.stderr)
+        print('Try "srun --help" for more information', file=sys.stderr)
+        record.exit(255)
+        os._exit(255)
     if not command:
         print("srun: fatal: No command given to execute.", file=sys.stderr)
         record.exit(1)
