@@ -406,6 +406,25 @@ def test_jc007_leaves_a_marker_inside_arithmetic() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc007_leaves_a_marker_that_is_words_of_an_sbatch_directive() -> None:
+    # found by the fix-script fuzz target (seed 6301, input 3,481): `#SBATCH --time=04:00jobc:
+    # ignore[JC104] …`, a comment to bash but words to sbatch, which reads an #SBATCH line up to
+    # its first unquoted `#`: taking the marker off changed what sbatch read (here, its refusal)
+    glued = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=04:00jobc: ignore[JC104] the port\n"
+        "srun python train.py\n"
+    )
+    proof = prove(glued, unsafe=True)
+    assert "JC007" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: after the directive's own `#`, the marker is a comment to sbatch too, and it goes
+    spaced = glued.replace("04:00jobc: ignore[JC104] the port", "04:00:00 # jobc: ignore[JC104]")
+    proof = prove(spaced, unsafe=True)
+    assert "JC007" in proof.fixed
+    assert "jobc:" not in proof.after
+    assert proof.differences == [], proof.differences
+
+
 def test_a_comment_in_a_c_style_for_loop_body_is_one() -> None:
     # the loop's `((…))` is arithmetic, its body is not: a marker after `do` is a comment
     text = "for (( i = 0; i < 2; i++ )); do # jobc: ignore[JC101]\n  echo $i\ndone\n"

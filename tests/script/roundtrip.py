@@ -390,10 +390,15 @@ def _refuser(p: Process) -> str:
     return "accelerate"
 
 
-def _refusals(run: Run, listed: list[str]) -> list[str]:
+def _refusals(run: Run, listed: list[str], script: str = "") -> list[str]:
     """The script's launches that start nothing, as the launcher refuses an option it does not have:
-    the spec, which runs a program there, must say that the launcher refuses that option."""
+    the spec, which runs a program there, must say that the launcher refuses that option. An
+    option the script writes nowhere came from a value computed when the job runs, split at its
+    blanks: the listing may say only that such a word can be read as an option and refused."""
     out = []
+    runtime = any("for an option of its own, which it refuses if it has none such" in line for line in listed)
+    # (the script's commands, without its comments and #SBATCH lines, where a word is no option)
+    script = "\n".join(line for line in script.splitlines() if not line.lstrip().startswith("#"))
     found = {(o, _refuser(p)): None for p in run.processes if (o := refused(p)) is not None}
     said = [line for line in listed if "refuses" in line]
     # a step the spec lists as not carried at all (another step, the other arm of an `if`): the
@@ -413,6 +418,7 @@ def _refusals(run: Run, listed: list[str]) -> list[str]:
             and not _named(option, others)
             and not _names(option, computed)
             and not positional
+            and not (runtime and script and option.split("=", 1)[0] not in script)
         ):
             out.append(f"{launcher} refuses {option} and starts no program; the spec does not say so")
     return out
@@ -694,6 +700,6 @@ def round_trip(script: bytes, tmp: Path, name: str = "job.sh") -> Outcome:
         carried = f"module {launch['module']}"
     a = _site_runs(a, b, outcome.listed, before.output, carried)
     found = _compare(a, b, outcome.listed, carried) + _counts(a, b, outcome.listed, carried)
-    found += _refusals(before, outcome.listed)
+    found += _refusals(before, outcome.listed, script.decode("utf-8", "surrogateescape"))
     outcome.unlisted = list(dict.fromkeys(re.sub(r"^node\d+: ", "", line) for line in found))
     return outcome

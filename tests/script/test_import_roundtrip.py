@@ -2251,3 +2251,24 @@ def test_an_srun_option_srun_does_not_have_is_said_to_stop_the_step(tmp_path: Pa
     assert {i.target for i in runs} == {"program train.py"}
     assert srun_refuses("ntasks-per-n") is None
     assert srun_refuses("container-image") is None
+
+
+def test_a_computed_value_split_into_an_option_the_launcher_refuses_is_said(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 6001, input 8,663): `--main_process_ip $head_node_ip`,
+    # whose value (scontrol's output, from a list that ran over `#SBATCH` lines) held
+    # `--gres=gpu:4`: bash split it, and accelerate read that word as an option of its own and
+    # refused it; the listing said only that the next word would be taken for the program
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gres=gpu:4\n"
+        b'head_node_ip=$(scontrol show hostnames "$SLURM_JOB_1\n#SBATCH --gres=gpu:4\n#SBATCH --NODELIST" '
+        b"| head -n 1)\n"
+        b"srun accelerate launch --num_machines 2 --main_process_ip $head_node_ip "
+        b"--main_process_port 29500 nlp.py --mixed_precision fp16\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("for an option of its own, which it refuses" in line for line in outcome.listed)
+    # near miss: quoted, the value stays one word, and no such thing is said
+    quoted = script.replace(b"$head_node_ip ", b'"$head_node_ip" ')
+    outcome = round_trip(quoted, tmp_path)
+    assert not any("for an option of its own" in line for line in outcome.listed), outcome.spec

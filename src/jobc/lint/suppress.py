@@ -93,6 +93,11 @@ def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: boo
     match = _MARK.fullmatch(line, start, end)
     if match is None:
         return None
+    if shell and _sbatch_reads(line, start):
+        # a comment to bash, but words to sbatch (`#SBATCH --time=04:00jobc: ignore[…]`): sbatch
+        # reads an #SBATCH line up to its first unquoted `#`, and taking the marker off would
+        # change the options it reads
+        return None
     kept = [c.strip() for c in match.group(1).split(",") if c.strip() and c.strip().upper() not in unused]
     if kept:
         inner = match.group(1)
@@ -125,6 +130,16 @@ def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: boo
         "remove the unused suppression",
         Edit(Span(sup.line, before + 1, sup.line, len(line) + 1), ""),
     )
+
+
+def _sbatch_reads(line: str, at: int) -> bool:
+    """Whether sbatch reads column ``at`` of ``line`` as a directive's words."""
+    from jobc.script.directives import is_directive, sbatch_comment_at
+
+    if not is_directive(line):
+        return False
+    ends = sbatch_comment_at(line)
+    return ends < 0 or ends > at
 
 
 def _continued(text: str) -> bool:

@@ -626,7 +626,8 @@ def _may_split(launcher: Launcher, word: Word, facts: ScriptFacts) -> str:
         return ""
     return (
         f"; unquoted, bash splits the value the batch shell computes at blanks: should it be several "
-        f"words, {launcher.name} takes the first for this option's value and the next for its program"
+        f"words, {launcher.name} takes the first for this option's value and the next for its program "
+        "(or, beginning with `-`, for an option of its own, which it refuses if it has none such)"
     )
 
 

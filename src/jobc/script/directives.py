@@ -109,6 +109,25 @@ def _unknown_option(line: str) -> bool:
     return False
 
 
+def sbatch_comment_at(line: str) -> int:
+    """Where sbatch's reading of an `#SBATCH` line ends: the index of its first unquoted `#` after
+    the prefix (a backslash takes the next character), or -1 when the whole line is words to it."""
+    quote, i = "", len(PREFIX)
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":
+            return i
+        i += 1
+    return -1
+
+
 def _unmatched_quote(rest: str) -> bool:
     """sbatch's own reading: a backslash takes the next character, an unquoted `#` ends the line."""
     quote, i = "", 0
