@@ -425,6 +425,34 @@ def test_jc007_leaves_a_marker_that_is_words_of_an_sbatch_directive() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc007_leaves_a_marker_glued_to_the_sbatch_prefix() -> None:
+    # found by the fix-script fuzz target (seed 6601, input 1,986): `#SBATCHjobc: ignore[JC101]`,
+    # a line sbatch reads (and refuses: a word glued to the prefix): without the marker sbatch ran
+    # the job it had refused
+    glued = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCHjobc: ignore[JC101]\nsrun python train.py\n"
+    proof = prove(glued, unsafe=True)
+    assert "JC007" not in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
+def test_jc801_leaves_a_late_directive_sbatch_would_refuse() -> None:
+    # found by the fix-script fuzz target (seed 6601, input 4,803): `#SBATCH -s=1` below the first
+    # command, which sbatch ignores there; moved up, sbatch reads `-s` and then `-=`, an option it
+    # does not have, and refuses a job that ran
+    from jobc.script.directives import refused
+
+    late = "#!/bin/bash\n#SBATCH --nodes=1\necho start\n#SBATCH -s=1\nsrun python train.py\n"
+    proof = prove(late, unsafe=True)
+    assert "JC801" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    assert refused("#SBATCH -s=1")
+    # near miss: the flag alone, or with more flags (`-sH`), is read and moved
+    assert not refused("#SBATCH -sH")
+    proof = prove(late.replace("-s=1", "-s"), unsafe=True)
+    assert "JC801" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
 def test_a_comment_in_a_c_style_for_loop_body_is_one() -> None:
     # the loop's `((…))` is arithmetic, its body is not: a marker after `do` is a comment
     text = "for (( i = 0; i < 2; i++ )); do # jobc: ignore[JC101]\n  echo $i\ndone\n"

@@ -404,6 +404,9 @@ def _refusals(run: Run, listed: list[str], script: str = "") -> list[str]:
     # a step the spec lists as not carried at all (another step, the other arm of an `if`): the
     # spec says nothing of what it runs, so that its launcher refuses its line is no claim of it
     others = [line for line in listed if re.search(r"another step|a helper step|arm of the `", line)]
+    # nor is a value computed in the batch shell whose commands the listing shows, saying they run
+    # a program the compiled job does not run: a refusal by the launcher those commands name
+    runs = [line for line in listed if "runs a program the compiled job does not run" in line]
     # such a step that passes on a function's arguments (`"$@"`, after a `shift`) runs words of
     # the call the listing shows only as the parameters: an option the launcher refuses among them
     # is of that step, which the spec does not carry
@@ -419,6 +422,7 @@ def _refusals(run: Run, listed: list[str], script: str = "") -> list[str]:
             and not _names(option, computed)
             and not positional
             and not (runtime and script and option.split("=", 1)[0] not in script)
+            and not _named(option, [line for line in runs if launcher in line])
         ):
             out.append(f"{launcher} refuses {option} and starts no program; the spec does not say so")
     return out

@@ -2272,3 +2272,35 @@ def test_a_computed_value_split_into_an_option_the_launcher_refuses_is_said(tmp_
     quoted = script.replace(b"$head_node_ip ", b'"$head_node_ip" ')
     outcome = round_trip(quoted, tmp_path)
     assert not any("for an option of its own" in line for line in outcome.listed), outcome.spec
+
+
+def test_a_refusal_inside_a_listed_computed_value_is_the_listings(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 6501, input 1,992): `nodes=( $( scontrol … \n srun
+    # torchrun --stnames … ) )`, a value whose commands the listing shows and says run a program
+    # the compiled job does not run; torchrun refusing `--stnames` there is part of what it shows
+    script = (
+        b"#!/bin/bash\n"
+        b"#SBATCH --job-name=titan\n"
+        b"#SBATCH --nodes=4\n"
+        b"#SBATCH --ntasks=4\n"
+        b"#SBATCH --gpus-per-task=8\n"
+        b"#SBATCH --cpus-per-task=96\n"
+        b"#SBATCH --time=24:00:00\n"
+        b"\n"
+        b'nodes=( $( scontrol show ho-"./train_configs/llama3_8b.toml"}\n'
+        b'srun torchrun --stnames "$SLURM_JOB_NODELIST" ) )\n'
+        b"hname=titan\n"
+        b"#SBATCH --nodes=4\n"
+        b"#SBATCH --ntasks=4\n"
+        b"#SBead_node=${nodes[0]}\n"
+        b'head_node_ip=$(srun --nodes=1 --ntasks=1 -w "$head_node" hostname --ip-address)\n'
+        b"export LOGLEVEL=I\xc2\x85NFO\n"
+        b"export NCCL\xff\xfe_IB_DISABLE=0\n"
+        b"\n"
+        b'CONFIG_FILE=${CONFIG_FILE:-"./train_configs/llama3_8b.toml"}\n'
+        b"srun torchrun --nnodes 4 --nproc_per_node 8 --rdzv_id 101 --rdzv_backend c10d \\\n"
+        b'  --rdzv_endpoint "$head_node_ip:29500" ./train.py --job.config_file "$CONFIG_FILE"\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("runs a program the compiled job does not run" in line for line in outcome.listed)

@@ -134,9 +134,10 @@ def removal(lines: list[str], sup: Suppression, unused: list[str], *, shell: boo
 
 def _sbatch_reads(line: str, at: int) -> bool:
     """Whether sbatch reads column ``at`` of ``line`` as a directive's words."""
-    from jobc.script.directives import is_directive, sbatch_comment_at
+    from jobc.script.directives import PREFIX, sbatch_comment_at
 
-    if not is_directive(line):
+    # (every line that starts with the prefix is sbatch's: `#SBATCHjobc: …` it refuses outright)
+    if not line.startswith(PREFIX):
         return False
     ends = sbatch_comment_at(line)
     return ends < 0 or ends > at

@@ -106,6 +106,21 @@ def _unknown_option(line: str) -> bool:
             return True  # unknown, or a prefix of several options (`--g`: sbatch refuses it)
         if d.text.startswith("-") and not d.text.startswith("--") and d.name not in SBATCH_OPTIONS:
             return True  # a letter sbatch has no short option for: no name was found for it
+        short = d.text.startswith("-") and not d.text.startswith("--")
+        if short and d.name in SBATCH_FLAGS and _letters_refused(d.text[2:]):
+            return True  # `-s=1`: after a flag, getopt reads the word's next letter as an option
+    return False
+
+
+def _letters_refused(rest: str) -> bool:
+    """Whether getopt refuses the letters after a short flag in one word (`-s=1` is `-s` then `-=`,
+    which sbatch has not): each is an option of its own, up to one that takes the rest as its value."""
+    for letter in rest:
+        name = SBATCH_SHORT.get(letter)
+        if name is None:
+            return True
+        if name not in SBATCH_FLAGS:
+            return False
     return False
 
 

@@ -196,6 +196,11 @@ def directives(text: str, *, accept: bool = False) -> tuple[list[tuple[str, str 
                 if allowed is not None and value is not None and value.lower() not in allowed:
                     # sbatch: error: Invalid --no-kill specification (tried: `-k=40`, `-kx`)
                     return out, f"invalid --{name} specification: {value}"
+            letters = [k for k in options if len(k) <= 1]
+            if letters:
+                # a letter that is no short option of sbatch's (`-s=1` is -s, then `-=`): getopt
+                # says `invalid option -- '='` and sbatch stops
+                return out, f"invalid option -- '{letters[0]}'"
             unknown = [k for k in options if len(k) > 1 and _unknown_option(k)]
             if unknown:
                 # sbatch: unrecognized option '--frobnicate' (exit 255), tried on the test cluster
