@@ -2304,3 +2304,16 @@ def test_a_refusal_inside_a_listed_computed_value_is_the_listings(tmp_path: Path
     outcome = round_trip(script, tmp_path)
     assert outcome.unlisted == [], outcome.spec
     assert any("runs a program the compiled job does not run" in line for line in outcome.listed)
+
+
+def test_an_interpreter_option_written_with_a_backslash_is_the_one_python_refuses(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 6801, input 9,736): `python \--config run.cfg`; bash
+    # passes `--config`, which python refuses (`unknown option`), and the listing did not say so
+    script = b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\nsrun python \\--config run.cfg\n"
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("`--config` is no option of python's" in line for line in outcome.listed), outcome.spec
+    # near miss: an option python has, escaped or not, is no refusal
+    fine = script.replace(b"\\--config run.cfg", b"\\-u run.py")
+    outcome = round_trip(fine, tmp_path)
+    assert not any("no option of python's" in line for line in outcome.listed), outcome.spec

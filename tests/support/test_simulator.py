@@ -724,6 +724,24 @@ def test_a_builtin_s_failed_write_into_a_pipe_is_the_script_s_own_race() -> None
     assert _text_lines(said, Ignore()) != _text_lines("ok\n", Ignore())
 
 
+def test_a_first_run_too_large_to_simulate_is_compared_with_nothing() -> None:
+    # found by the fix-script fuzz target (seed 6901, input 6,219): the script asked for 800 tasks,
+    # more than the simulator runs, and JC102's fix for one per node made it small enough: the
+    # proof compared a run that never happened with one that did
+    from tests.support.simulator import simulate
+    from tests.support.simulator.compare import compare_runs
+
+    big = "#!/bin/bash\n#SBATCH --nodes=100\n#SBATCH --ntasks-per-node=8\nsrun true\n"
+    small = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nsrun true\n"
+    a = simulate(big, scenarios=("complete",))["complete"]
+    b = simulate(small, scenarios=("complete",))["complete"]
+    assert a.refused is not None
+    assert a.refused.startswith("too large to simulate")
+    assert compare_runs(a, b) == []
+    # near miss: a change that makes a job too large to run is a difference
+    assert compare_runs(b, a) != []
+
+
 def test_a_step_s_program_bash_quotes_is_the_one_slurmstepd_names() -> None:
     # found by the fix-script fuzz target (seed 5301, input 4,486): a program name with bytes that
     # are not UTF-8, which bash quotes (`$'torchrun\247'`) and the stub's slurmstepd escapes

@@ -1212,6 +1212,23 @@ _PYTHON_ENV = {
 _PYTHON_LONG = frozenset({"--help", "--version", "--help-env", "--help-xoptions", "--help-all"})
 
 
+def _unquoted(word: str) -> str:
+    """A word as bash passes it when it holds no expansion: its backslashes and quotes removed."""
+    return _values_unescape(word).replace('"', "").replace("'", "")
+
+
+def _values_unescape(word: str) -> str:
+    out, i = [], 0
+    while i < len(word):
+        if word[i] == "\\" and i + 1 < len(word):
+            out.append(word[i + 1])
+            i += 2
+            continue
+        out.append(word[i])
+        i += 1
+    return "".join(out)
+
+
 def _python_refuses(words: list[str]) -> str | None:
     """The first interpreter option as written (`--nproc_per_node=8`, given to python where
     torchrun was meant) that CPython does not have; `-W`'s and `-X`'s values are no options."""
@@ -1256,7 +1273,8 @@ def _inner(out: Derived, step: Step) -> None:
             why = "interpreter options: launch.python names the interpreter only, so they are not carried"
             if hints:
                 why += f" (in env, {', '.join(hints)} does the same for every Python process)"
-            refused = _python_refuses(item.text.split()[1:])
+            # (as bash passes the words: `\--config` and `"--config"` are `--config` to python)
+            refused = _python_refuses([_unquoted(w) for w in item.text.split()[1:]])
             if refused is not None:
                 why += (
                     f"; `{refused}` is no option of python's: python refuses it (`unknown option`), so "

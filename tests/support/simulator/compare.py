@@ -312,6 +312,9 @@ def _untraced(text: str) -> list[str]:
     return out
 
 
+#: how the simulator says a job has more tasks than it runs (run.py)
+TOO_LARGE = "too large to simulate: "
+
 #: what an ignore's replacement writes for a line that is not compared at all
 DROPPED = "\x00dropped"
 
@@ -338,6 +341,10 @@ def compare_runs(a: Run, b: Run, ignore: Ignore | None = None) -> list[str]:
     """The differences between two runs of one scenario, each one line; [] when none."""
     ignore = ignore or Ignore()
     out = []
+    if a.refused is not None and a.refused.startswith(TOO_LARGE):
+        # the first run was never simulated (more tasks than the simulator runs): there is
+        # nothing to compare the second with (the other way round, a change made the job larger)
+        return out
     if a.refused != b.refused:
         out.append(f"sbatch refuses: {a.refused!r} -> {b.refused!r}")
     if a.refused and b.refused:
