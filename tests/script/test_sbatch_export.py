@@ -62,3 +62,20 @@ def test_the_import_keeps_what_is_no_assignment_as_an_sbatch_option() -> None:
     derived = imported(read_bytes(text.encode(), "job.sh"))
     assert derived.data["slurm"]["extra"]["export"] == "NONE"
     assert "env" not in derived.data
+
+
+def test_a_value_with_a_byte_that_is_not_utf8_is_read_by_its_bytes() -> None:
+    # found by the script fuzz target (seed 7301, input 5,524): `#SBATCH --export HF_TOKEN=…\xd0…`
+    # ended lint with an internal error: the value's offsets were counted by encoding its text,
+    # whose byte that is not UTF-8 is a surrogate
+    data = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --export=ALL,TAG=ab\xd0cd\nsrun python train.py\n"
+    facts = read_bytes(data, "job.sh")
+    (export,) = [e for e in facts.exports if e.name == "TAG"]
+    assert export.value == "ab\udcd0cd"
+    assert lint_path(Path("job.sh"), data=data).findings is not None
+    # near miss: a value in UTF-8 counts each character by its bytes too
+    text = (
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --export=ALL,TAG=\xc3\xa9t\xc3\xa9\nsrun python train.py\n"
+    )
+    (export,) = [e for e in read_bytes(text, "job.sh").exports if e.name == "TAG"]
+    assert export.value == "été"

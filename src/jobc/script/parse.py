@@ -53,6 +53,11 @@ _SEPARATORS = (b";", b"&", b"|", b"(", b"{")
 _LOOK_BACK = 4096
 
 
+def _nbytes(text: str) -> int:
+    """How many bytes ``text`` was in the script (a byte that is not UTF-8 is one surrogate)."""
+    return len(text.encode("utf-8", "surrogateescape"))
+
+
 def _assigns(raw: bytes, name: str) -> bool:
     """Whether the script gives ``name`` a value: `NAME=…` where bash reads an assignment (a
     command's start, after `export`/`local`/`declare` and their flags, `((`, or other
@@ -311,8 +316,8 @@ class Reader:
                 col = found + 1
                 span = Span(d.span.line, col, d.span.line, col + len(item))
                 value_span = Span(d.span.line, col + len(name) + 1, d.span.line, col + len(item))
-                start = self.pos.line_starts[row] + len(line[: found + len(name) + 1].encode())
-                end = start + len(value.encode())
+                start = self.pos.line_starts[row] + _nbytes(line[: found + len(name) + 1])
+                end = start + _nbytes(value)
             self.state.setvar(name, (((value, start, end, True),),))
             self.state.export(name)
             self.facts.exports.append(Export(name, value, value, span, value_span, True, directive=True))
