@@ -233,6 +233,7 @@ from jobc.jobs.signatures import PREFILTER
             {},
         ),
         ("fi_getinfo() failed: No data available", "nccl_error", {}),
+        ("The user-provided time limit for job execution has been reached:", "time_limit", {}),
         # slurmctld's step killed for a lost node
         ("[2024-05-01T11:00:00.000] Killing StepId=77.0 due to failed node gpu-a17", "node_fail", {}),
     ],
@@ -272,6 +273,8 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "srun: error: timeout waiting for task launch, started 0 of 1 tasks",
         "Tue Jul 30 21:43:41: Exited by LSF signal TERM_EXTERNAL_SIGNAL. The CPU time us",
         "Exited with signal termination: Alarm clock.",
+        "The user-provided time limit for job execution has been reached:",
+        "training time limit reached, stopping at step 4200",
     ],
 )
 def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
@@ -298,6 +301,7 @@ def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
         "the scheduler may preempt this job; it checkpoints every hour",
         "No process was killed by the scheduler today",
         "Memory access faults are reported by the GPU driver in dmesg",
+        "time limit of the job: 24:00:00 (the partition's maximum)",
         "heartbeat interval: 10 s",
     ],
 )

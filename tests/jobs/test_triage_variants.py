@@ -1193,6 +1193,31 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         ("exception", None, "c301-004", 5),
     ),
     (
+        "a logger's `Running on:` after its time and level, with its trailer",
+        "01:06:34.728 [I] Running on: dgx-38        (2605436:train.py:196)\n" + TB + "ValueError: bad\n",
+        ("exception", None, "dgx-38", 5),
+    ),
+    (
+        "a running program's words that are no host",
+        "Running on: 8 GPUs\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 5),
+    ),
+    (
+        "the script's `hostname` as the log's first line",
+        "linux43\nenv started\n" + TB + "ValueError: bad\n",
+        ("exception", None, "linux43", 6),
+    ),
+    (
+        "a host-like word that is not the first line names no node",
+        "env started\nlinux43\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 6),
+    ),
+    (
+        "a first line that is a word, not a host",
+        "Starting\n" + TB + "ValueError: bad\n",
+        ("exception", None, None, 5),
+    ),
+    (
         "the master's node is not where the job ran",
         "Master node: gpu07\n" + TB + "ValueError: bad\n",
         ("exception", None, None, 5),

@@ -453,6 +453,28 @@ def test_jc801_leaves_a_late_directive_sbatch_would_refuse() -> None:
     assert proof.differences == [], proof.differences
 
 
+def test_jc801_leaves_an_sbatch_line_that_is_text_of_an_expansion() -> None:
+    # found by the fix-script fuzz target (seed 7501, input 9,510): `C=${CF=96` / `#SBATCH
+    # --time=24:00:00` / blank / `LE}`; the grammar gives the middle line a comment node, but to
+    # bash it is text of the `${…}`: moving it changed the value the program was given
+    from jobc.script.parse import read_bytes
+
+    inside = (
+        '#!/bin/bash\n#SBATCH --nodes=1\nX=1\nC=${CF=96\n#SBATCH --time=24:00:00\n\nLE:-"./x"}\n'
+        'srun python train.py "$C"\n'
+    )
+    assert not [d for d in read_bytes(inside.encode(), "t.sh").directives if d.name == "time"]
+    proof = prove(inside, unsafe=True)
+    assert "JC801" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near misses: inside `$( … )` or an array bash reads comments, and the late line is one
+    for around in ("X=$(\n#SBATCH --time=24:00:00\necho 1)\n", "A=(\n a\n#SBATCH --time=24:00:00\n b)\n"):
+        text = "#!/bin/bash\n#SBATCH --nodes=1\n" + around + "srun python train.py\n"
+        late = [d for d in read_bytes(text.encode(), "t.sh").directives if d.name == "time"]
+        assert late, around
+        assert not late[0].honoured, around
+
+
 def test_a_comment_in_a_c_style_for_loop_body_is_one() -> None:
     # the loop's `((…))` is arithmetic, its body is not: a marker after `do` is a comment
     text = "for (( i = 0; i < 2; i++ )); do # jobc: ignore[JC101]\n  echo $i\ndone\n"
@@ -876,7 +898,8 @@ def test_jc801_moves_no_line_where_the_grammar_read_around_what_it_cannot_read(t
     script = tmp_path / "job.sh"
     script.write_text(text, encoding="utf-8")
     found = [f for f in lint_path(script).findings if f.code == "JC801"]
-    assert [f.fix for f in found] == [None]  # said, not moved
+    # the grammar, too, puts the line inside the `${…}`: text of a word to bash, no directive
+    assert found == []
     # near miss: after a command the grammar reads, the line is moved
     text = HEAD + 'C=${N:-4}\n#SBATCH --exclusive\nf() {\n  echo "$s"\n}\nsrun python train.py\n'
     proof = prove(text, unsafe=True)

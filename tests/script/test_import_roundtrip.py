@@ -2317,3 +2317,24 @@ def test_an_interpreter_option_written_with_a_backslash_is_the_one_python_refuse
     fine = script.replace(b"\\--config run.cfg", b"\\-u run.py")
     outcome = round_trip(fine, tmp_path)
     assert not any("no option of python's" in line for line in outcome.listed), outcome.spec
+
+
+def test_a_task_total_over_several_nodes_is_no_even_split(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 7401, input 4,901): `--nodes=2 --ntasks=8` and no
+    # tasks per node; Slurm places the 8 tasks by the nodes' free CPUs (7 and 1 where a node has
+    # 8), and the import wrote 4 per node as if the script had said so
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks=8\n#SBATCH --time=04:00:00\nsrun python train.py\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any("placed by Slurm by their free CPUs" in line for line in outcome.listed), outcome.spec
+    assert "tasks_per_node" not in outcome.spec
+    # near misses: tasks per node given, or one task a node, is known per node and not listed so
+    for fine in (
+        script.replace(b"--ntasks=8", b"--ntasks-per-node=4"),
+        script.replace(b"--ntasks=8", b"--ntasks=2"),
+    ):
+        outcome = round_trip(fine, tmp_path)
+        assert outcome.unlisted == [], outcome.spec
+        assert not any("placed by Slurm" in line for line in outcome.listed), outcome.spec

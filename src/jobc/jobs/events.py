@@ -160,7 +160,9 @@ _LSF_EXEC_HOST = re.compile(r"^Job was executed on host\(s\) (?P<hosts>(?:<[^<>\
 _ECHO_NODES = re.compile(
     # (after a script's own tag, `[ensure_env] Running on SLURM node: node-1`; a master's, a head's
     # or a rendezvous host is one node of several, not where the job ran)
-    r"^(?:\[[A-Za-z0-9_.\-]{1,40}\] {1,4})?"
+    # (after a logger's time of day, `01:06:34.728 [I] Running on: dgx-38`)
+    r"^(?:(?:[0-9]{4}-[0-9]{2}-[0-9]{2}[ T])?[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,6})? {1,4})?"
+    r"(?:\[[A-Za-z0-9_.\-]{1,40}\] {1,4})?"
     # (after other fields of a script's one-line header: `Job: vulkan_sim  ID: 23040409  Nodes: n7`)
     r"(?:[A-Z][A-Za-z]{0,20}: {1,4}[A-Za-z0-9_.\-]{1,80} {1,4}){0,4}"
     r"(?![A-Za-z ]{0,40}(?:[Mm]aster|MASTER|[Hh]ead\b|HEAD|[Rr]endezvous|[Cc]oordinator))"
@@ -168,10 +170,17 @@ _ECHO_NODES = re.compile(
     # Slurm's own variables for the job's nodes and the node the batch script runs on, and a
     # script's echo of `hostname`
     r"SLURM_(?:JOB_)?NODELIST|SLURMD_NODENAME|(?:[Rr]unning on |[Cc]urrent )?[Hh]ost ?[Nn]ame|"
+    # a program's or a script's `Running on: gpu07`
+    r"[Rr]unning on|"
     # a script's own words for the node it runs on (`Worker node hostname: d-12-5-2`)
     r"[A-Z][a-z]{1,20} node [Hh]ost ?[Nn]ame)"
-    r" ?[:=] {0,4}(?P<nodes>[A-Za-z0-9][A-Za-z0-9_.,\[\]\-]{0,200})\s*$"
+    r" ?[:=] {0,4}(?P<nodes>[A-Za-z0-9][A-Za-z0-9_.,\[\]\-]{0,200})"
+    # (a logger's trailer after the message, set off by spaces: `   (2605436:train.py:196)`)
+    r"(?: {2,200}\([^()\n]{1,100}\))?\s*$"
 )
+#: A log's first line that is one host name alone: the batch script's `hostname` before anything
+#: else, the node the job's script ran on.
+_BARE_HOST = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]{0,62}(?:\.[A-Za-z0-9\-]{1,63}){0,8})\s*$")
 #: SGE's accounting record of a job (`qacct -j`) names the host its master task ran on, in its
 #: column of names and values: `hostname     qb3-id95`
 _SGE_HOSTNAME = re.compile(r"^hostname {2,16}(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\s*$")
@@ -362,6 +371,9 @@ class Scanner(Facts):
             if len(self.nodes_seen) < 4096:
                 self.nodes_seen.add(node)
         # (Open MPI's help text, wrapped by its writer, says nothing of a terminal's width)
+        first = _BARE_HOST.match(sample[0][1][:300]) if sample and sample[0][0] == 1 else None
+        if first is not None and prefixes.is_host(first.group(1)):
+            self.job_nodes.setdefault("", first.group(1))  # the script's `hostname`, first
         texts = normalize.outside_banners([t for _, t in sample])
         self.wrap = normalize.wrap_width(texts)
         self.weak = self.wrap is None
@@ -632,7 +644,9 @@ class Scanner(Facts):
         if "executed on host" in text and (h := _LSF_EXEC_HOST.match(text[:20000])) is not None:
             hosts = set(_LSF_HOST.findall(h.group("hosts")))
             self.job_nodes.setdefault("", ",".join(sorted(hosts)))  # the log's one job
-        if ("ode" in text.lower() or "ostname" in text.lower()) and (h := _ECHO_NODES.match(text[:300])):
+        if any(w in text.lower() for w in ("ode", "ostname", "unning on")) and (
+            h := _ECHO_NODES.match(text[:400])
+        ):
             nodes = h.group("nodes")
             if "[" in nodes or "," in nodes or prefixes.is_host(nodes):
                 self.job_nodes.setdefault("", nodes)  # several say nothing of which one failed

@@ -1043,6 +1043,12 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
         "for its error); otherwise restrict Open MPI to one working interface (--mca "
         "btl_tcp_if_include)",
     ),
+    "L249": (
+        "raise_limit",
+        "mpirun's own execution limit ended the job, not the scheduler's: raise or remove mpirun's "
+        "--timeout (or MPIEXEC_TIMEOUT in the environment); if the job should have finished by then, "
+        "look for the rank that hung",
+    ),
     "L247": (
         "fix_spec_or_script",
         "the container runtime could not prepare the image for the GPUs: check the runtime's "

@@ -74,6 +74,9 @@ FALLBACK = re.compile(
     r"can't resolve\b|server can't find|NXDOMAIN|[Cc]ould not resolve hostname\b|"
     # a launcher that could not place or start what it was asked for (Open MPI's help texts)
     r"\bunable to reliably start\b|\bnot enough slots available\b|\brequested more processes than\b|"
+    # any tool's word that a time limit ended the run (Open MPI's `The user-provided time limit for
+    # job execution has been reached`, a framework's `time limit reached, stopping`)
+    r"[Tt]ime limit(?: [a-z]{1,20}){0,6} (?:exhausted|reached|exceeded)\b|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
     # MPICH2's mpd: `rank 0 in job 1  host_65327   caused collective abort of all ranks`
     r"caused collective abort\b|" + _DDP_UNUSED + r"|"
@@ -148,7 +151,8 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "time_limit",
         re.compile(
-            r"\bTIME LIMIT\b|[Tt]ime limit (?:exhausted|reached|exceeded)|\bwall ?time (?:limit )?exceeded|"
+            r"\bTIME LIMIT\b|[Tt]ime limit(?: [a-z]{1,20}){0,6} (?:exhausted|reached|exceeded)|"
+            r"\bwall ?time (?:limit )?exceeded|"
             # PBS's and LSF's words: `walltime 3616 exceeded limit 3600`, `exceeded its walltime limit`,
             # `TERM_RUNLIMIT: job killed after reaching LSF run time limit`
             r"\bwalltime [0-9]{1,12} exceeded limit\b|exceeded its walltime limit|"

@@ -165,6 +165,28 @@ def step_option(step: Step | None, *names: str) -> Word | None:
 UNKNOWN_TASKS = "the step's task count, computed when the job runs"
 
 
+def spread_by_slurm(facts: ScriptFacts, step: Step | None, nodes: int) -> int | None:
+    """The task total of a step given as a total over several nodes (`--nodes=2 --ntasks=8`, no
+    tasks per node anywhere), more tasks than nodes: Slurm places them by each node's free CPUs
+    (7 and 1 on nodes with 8 CPUs), not evenly, so the tasks per node are not in the text. None
+    when the text gives them (tasks per node, or one task a node)."""
+    if step_option(step, "ntasks-per-node") is not None or "ntasks-per-node" in facts.honoured():
+        return None
+    total = step_option(step, "ntasks")
+    if total is not None:
+        if not total.literal:
+            return None
+        step_nodes = step_option(step, "nodes")
+        if step_nodes is not None and not step_nodes.literal:
+            return None
+        n = slurm_int(step_nodes.text, 1) if step_nodes is not None else nodes
+        count = slurm_int(total.text, 1)
+    else:
+        d = facts.honoured().get("ntasks")
+        count, n = (slurm_int(d.value, 1) if d is not None else None), nodes
+    return count if count is not None and n is not None and n > 1 and count > n else None
+
+
 def tasks_per_node(
     facts: ScriptFacts, step: Step | None, nodes: int
 ) -> tuple[int | None, Span | None, str | None]:

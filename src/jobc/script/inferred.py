@@ -15,7 +15,13 @@ import re
 from jobc.core.diagnostics import DataPath, Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import ascii_int, shown
-from jobc.script.allocation import UNKNOWN_TASKS, implied_nodes, launcher_tasks, tasks_per_node
+from jobc.script.allocation import (
+    UNKNOWN_TASKS,
+    implied_nodes,
+    launcher_tasks,
+    spread_by_slurm,
+    tasks_per_node,
+)
 from jobc.script.allocation import slurm_int as _int
 from jobc.script.derived import Derived
 from jobc.script.facts import PER_RANK, Directive, ScriptFacts, Step, Word, alternatives
@@ -413,6 +419,9 @@ def _processes_per_node(facts: ScriptFacts, step: Step, nodes: int) -> tuple[int
     if text == UNKNOWN_TASKS:
         return None
     if tasks is not None and tasks >= 2 and span is not None:
+        if spread_by_slurm(facts, step, nodes) is not None:
+            # what the script means, said as such: Slurm need not place them evenly (listed)
+            return tasks, span, f"srun's {tasks} tasks per node if Slurm places its total evenly ({text})"
         return tasks, span, f"srun's {tasks} tasks per node ({text})"
     return None
 

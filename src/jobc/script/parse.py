@@ -347,6 +347,8 @@ class Reader:
             node = root.descendant_for_point_range((row, 0), (row, 1))
             if node is None or node.type != "comment" or node.start_point != (row, 0):
                 continue
+            if not _bash_comment(node):
+                continue
             self.facts.directives.extend(_directives.parse_line(line, row + 1, False))
 
     def _errors(self, root: Any) -> None:
@@ -410,6 +412,28 @@ class Reader:
                 )
                 return  # the first place is the one to fix; later ones often follow from it
             stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+
+
+#: Where a `#` is text to bash, never a comment: inside `${…}`, `$((…))` and quotes. The grammar
+#: lets a comment stand anywhere (`${A=1` / `#SBATCH --time=1:00:00` / `}` gives a comment node).
+_LITERAL_CONTEXT = frozenset(
+    {"expansion", "arithmetic_expansion", "string", "raw_string", "ansi_c_string", "translated_string"}
+)
+#: Where bash reads commands again, and so comments: a command substitution, a subshell, a group.
+_COMMAND_CONTEXT = frozenset(
+    {"program", "command_substitution", "process_substitution", "subshell", "compound_statement"}
+)
+
+
+def _bash_comment(node: Any) -> bool:
+    """Whether bash reads the grammar's comment node as a comment: not text of an expansion or a
+    string around it, up to the nearest place bash reads commands again."""
+    parent = node.parent
+    while parent is not None and parent.type not in _COMMAND_CONTEXT:
+        if parent.type in _LITERAL_CONTEXT:
+            return False
+        parent = parent.parent
+    return True
 
 
 def _statement_end(node: Any) -> int:

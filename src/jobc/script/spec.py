@@ -24,6 +24,7 @@ from jobc.script.allocation import (
     gres_gpus,
     implied_nodes,
     launcher_tasks,
+    spread_by_slurm,
     step_option,
     tasks_per_node,
 )
@@ -434,7 +435,17 @@ def _allocation(
             tasks, tasks_span, tasks_text = 1, step.span, step.text
         derived = max(gpus or 0, 1) if mode == "srun" else 1
         inferred._capped(facts, out, step, nodes, derived=derived, mode=mode)
-        if mode == "srun" and not gpus and tasks != derived:
+        spread = spread_by_slurm(facts, step, nodes)
+        if spread is not None:
+            # never an even split the text does not give: Slurm fills nodes by their free CPUs
+            started = max(out.data["resources"].get("gpus_per_node") or 0, 1) if mode == "srun" else 1
+            out.skip(
+                tasks_span or step.span,
+                tasks_text or "",
+                f"{spread} tasks over the nodes, placed by Slurm by their free CPUs (not always "
+                f"evenly): jobc starts {started} per node for launch.mode {mode}",
+            )
+        elif mode == "srun" and not gpus and tasks != derived:
             out.put(("resources", "tasks_per_node"), tasks, tasks_span)
         elif tasks != derived:
             said = "srun's default of 1 task per node" if default else f"{tasks} tasks per node"

@@ -169,6 +169,7 @@ EXTRA_KEYWORDS = (
     "Node: ",
     "SLURMD_NODENAME",
     "ostname: ",
+    "unning on: ",
     "ostname=",
     "NODELIST=",
     "odelist: ",
@@ -238,6 +239,8 @@ FALLBACK_KEYWORDS = (
     "WTERMSIG",
     "WEXITSTATUS",
     "Time limit exhausted",
+    # any tool's word that a time limit was reached or exceeded (lexicon.FALLBACK)
+    "ime limit",
     "REQUEST_KILL_JOB",
     "DUE TO ",
     # MPI's and the C library's

@@ -345,8 +345,9 @@ SIGNATURES: tuple[Signature, ...] = (
         re.compile(
             # (python/ray/exceptions.py's ActorDiedError says `The actor died because …`)
             r"(?P<what>The actor (?:is dead|died) because its node has died|"
-            r"(?:The node with node id: [0-9a-f]{1,64} and address: (?P<node>[0-9A-Fa-f.:]{3,45}) "
-            r"and node name: \S{1,200} )?"
+            # (Ray 1.x says `and ip: X`; later releases `and address: X and node name: NAME`)
+            r"(?:The node with node id: [0-9a-f]{1,64} and (?:address|ip): (?P<node>[0-9A-Fa-f.:]{3,45}) "
+            r"(?:and node name: \S{1,200} )?)?"
             r"has been marked dead because the detector has missed too many heartbeats)"
         ),
         "Ray saying an actor's node died (its raylet stopped answering the heartbeats: the machine "
@@ -358,6 +359,21 @@ SIGNATURES: tuple[Signature, ...] = (
         "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR",
         "Ray (src/ray/gcs/gcs_server/gcs_actor_manager.cc, gcs_health_check_manager.cc)",
         ("what", "node"),
+    ),
+    Signature(
+        "L249",
+        "mpirun-execution-timeout",
+        "time_limit",
+        "cause",
+        ("time limit for job execution has been reached",),
+        re.compile(r"The user-provided time limit for job execution has been reached"),
+        "Open MPI's mpirun ending the job at the execution time limit its user gave it (`--timeout`, "
+        "MPIEXEC_TIMEOUT), whatever the scheduler's time limit: the seconds are on the line after",
+        "The user-provided time limit for job execution has been reached:\n\n  Timeout: 180 seconds\n\n"
+        "The job will now be aborted.  Please check your code and/or",
+        "adjust/remove the job execution time limit (as specified by --timeout",
+        "Open MPI (orte/tools/orterun/help-orterun.txt and prrte's help-prun.txt, [timeout]: `The "
+        "user-provided time limit for job execution has been reached:` then `Timeout: %d seconds`)",
     ),
     Signature(
         "L211",

@@ -448,6 +448,30 @@ SIGNATURES: tuple[Signature, ...] = (
         ("command", "command2", "command3", "command4"),
     ),
     Signature(
+        "S537",
+        "shell-path-not-found",
+        "missing_program",
+        "cause",
+        ("No such file or directory",),
+        re.compile(
+            # bash's file_error for a command named by a path (`bash: /opt/env/bin/python3: No such
+            # file or directory`; in a script, `SCRIPT: line 9: PATH: …`): the program is not there.
+            # A redirection to a missing directory prints the same, so this is a strength-2 report,
+            # said with medium confidence.
+            r"^(?:[^\s:]{0,200}/)?(?:-?bash|sh)(?:: line [0-9]{1,9})?: "
+            r"(?P<command>[^\s:]{0,200}/[^\s:/]{1,200}): No such file or directory\s*$"
+        ),
+        "the shell not finding a program named by its path (an interpreter in an environment that "
+        "is not on this host, a script not copied there); a redirection into a missing directory "
+        "reads alike, so the finding is said with medium confidence",
+        "Launching horovodrun task function was not successful:\n"
+        "bash: /home/me/.pyenv/versions/3.7.2/bin/python3.7: No such file or directory",
+        "cat: /home/me/data/train.txt: No such file or directory",
+        "bash (execute_cmd.c: shell_execve's file_error, `%s: %s` with strerror)",
+        ("command",),
+        strength=2,
+    ),
+    Signature(
         "S515",
         "execve-failed",
         "missing_program",
