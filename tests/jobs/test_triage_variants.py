@@ -1218,6 +1218,29 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         ("exception", None, None, 5),
     ),
     (
+        "a log collector's host between its time and torch's rank tag names that rank's node",
+        "[rank1]:[E327 09:31:09.976 ProcessGroupNCCL.cpp:629] [Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=33, OpType=RECV, NumelIn=18, NumelOut=18, Timeout(ms)=600000) ran for "
+        "600086 milliseconds before timing out.\n"
+        "2025-03-27 17:31:09.952  gpu-23 [rank1]:[E327 09:31:09.977 ProcessGroupNCCL.cpp:2168] "
+        "[PG ID 0 PG GUID 0(default_pg) Rank 1]  failure detected by watchdog at work sequence id: 33\n",
+        ("collective_timeout", None, None, 1),
+    ),
+    (
+        "a Ray error block whose header was cut: the `ip:` field just above names the node",
+        "(Runner pid=13) \tpid: 132182\n(Runner pid=13) \tip: 172.16.2.252\n"
+        "(Runner pid=13) The actor is dead because its worker process has died. Worker exit type: "
+        "SYSTEM_ERROR\n",
+        ("signal", None, "172.16.2.252", 3),
+    ),
+    (
+        "an `ip:` field far above a Ray worker's death is not its node",
+        "(Runner pid=13) \tip: 172.16.2.252\nstep 1\nstep 2\nstep 3\n"
+        "(Runner pid=13) The actor is dead because its worker process has died. Worker exit type: "
+        "SYSTEM_ERROR\n",
+        ("signal", None, None, 5),
+    ),
+    (
         "the master's node is not where the job ran",
         "Master node: gpu07\n" + TB + "ValueError: bad\n",
         ("exception", None, None, 5),
@@ -2376,3 +2399,38 @@ def test_c10s_warning_that_cuda_could_not_start_is_read_as_torchs_own(tmp_path: 
     # near miss: c10's other warnings are no CUDA failure
     log.write_text("[W CUDAFunctions.cpp:108] Warning: CUDA caching allocator is slow\n", encoding="utf-8")
     assert all(f.code != "G310" for f in triage_files([log]).findings)
+
+
+def test_a_collectors_host_before_the_rank_tag_is_that_ranks_node() -> None:
+    from jobc.jobs.labels import parse
+
+    line = parse("2025-03-27 17:31:09.952  gpu-23 [rank1]:[E327 09:31:09.977 ProcessGroupNCCL.cpp:2168] x")
+    assert (line.node, line.rank) == ("gpu-23", 1)
+    # near miss: a word after the time that is no host, or no rank tag after it, names no node
+    assert parse("2025-03-27 17:31:09.952 Loading [rank1]: x").node is None
+    assert parse("2025-03-27 17:31:09.952  gpu-23 started").node is None
+
+
+@pytest.mark.parametrize(
+    ("what", "cls", "confidence"),
+    [("initialization error", "gpu_error", "medium"), ("out of memory", "cuda_oom", "high")],
+)
+def test_a_cuda_failure_nccl_reports_is_said_for_sure_only_when_it_is_memory(
+    tmp_path: Path, what: str, cls: str, confidence: str
+) -> None:
+    """NCCL's `Cuda failure '…'`: the CUDA error's class; a failed CUDA call NCCL made reads like
+    NCCL's own failure, so only the unambiguous out-of-memory is said for sure."""
+    log = tmp_path / "x.log"
+    log.write_text(f"gpu-1:2918:4483 [4] init.cc:263 NCCL WARN Cuda failure '{what}'\n", encoding="utf-8")
+    first = triage_files([log]).findings[0]
+    assert (first.cls, first.confidence) == (cls, confidence)
+
+
+def test_a_vllm_workers_tensor_parallel_index_is_its_rank() -> None:
+    from jobc.jobs.labels import parse
+
+    assert parse("\x1b[1;36m(VllmWorker TP4 pid=2217108)\x1b[0;0m ERROR 08-17 17:51:23 x").rank == 4
+    # near misses: with another parallel group named too the index is no rank; nor is another
+    # actor's word
+    assert parse("(VllmWorker PP1 TP4 pid=3) ERROR x").rank is None
+    assert parse("(RayWorker TP4 pid=3) x").rank is None

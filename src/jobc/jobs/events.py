@@ -301,6 +301,9 @@ class Scanner(Facts):
         self.model = prefixes.PLAIN
         self.seen: dict[tuple[Any, ...], Event] = {}
         self.mpi_reported: dict[tuple[str | None, str | None], str] = {}
+        # the last `ip: X` field of a Ray error's block (file, line, address): the node of a
+        # statement that follows it when the block's header was cut off
+        self.ray_ip: tuple[str, int, str] | None = None
         self.open_tb: dict[tuple[Any, ...], _OpenTraceback] = {}
         # writers whose next exception CPython's unraisable hook printed and ignored: the line it said so
         self.unraisable: dict[tuple[Any, ...], int] = {}
@@ -619,6 +622,8 @@ class Scanner(Facts):
         if b is not None and prefixes.is_host(b.group("host")) and len(self.nodes_seen) < 4096:
             self.rank_node.setdefault(int(b.group("rank")), b.group("host"))
             self.nodes_seen.add(b.group("host"))
+        if "ip: " in text[:40] and (r := launch.RAY_IP_FIELD.match(text[:80])) is not None:
+            self.ray_ip = (path, number, r.group("ip"))
         if (
             any(w in raw for w in _PROMPT_WORDS)
             and len(self.kernel_prompts) < 64
@@ -1387,6 +1392,10 @@ class Scanner(Facts):
             inner = self._classify(f"CUDA error: {cf.group('cuda')}", exclude=("N404", "P104"))
             if inner is not None and inner.cls in ("gpu_error", "cuda_oom"):
                 sig = inner
+                if inner.cls == "gpu_error":
+                    # a failed CUDA call NCCL made (`Cuda failure 'initialization error'`): the
+                    # CUDA error's class, but NCCL's own failure reads alike, so not said for sure
+                    fields["worded"] = inner.cls
         event = self._event(sig, ev, order, line, fields, strength=strength)
         if event is not None and sig.cls in ("nccl_error", "gpu_error"):
             self.last_error, self.last_error_left = event, 3
@@ -1539,6 +1548,11 @@ class Scanner(Facts):
         if "signum2" in fields:  # ... or the signal
             fields.setdefault("signum", fields.pop("signum2"))
         _read_fields(event, line)
+        if sig is not None and sig.code in ("L209", "L210") and "node" not in fields and self.ray_ip:
+            # Ray's `ip:` field just above the statement (the block's header cut off): its node
+            at_file, at, ip = self.ray_ip
+            if at_file == ev.file and 0 < ev.line - at <= 2 and ip not in launch.NOT_A_NODE:
+                fields["node"] = ip
         if sig is not None and sig.code in SIGNAL_SEEN:
             self.signals_seen.append(event.statement)
         if fields.get("tasks") and fields.get("node"):

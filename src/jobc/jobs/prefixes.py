@@ -125,6 +125,9 @@ _SYSLOG_TIME = re.compile(
 _SYSLOG_HOST = re.compile(
     r"(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,62}) [A-Za-z0-9_.\-/]{1,40}(?:\[[0-9]{1,10}\])?: "
 )
+# a log collector's host after its time, before torch's rank tag (`2025-03-27 17:31:09.952
+# sm228-a100-40g-23 [rank1]:[E327 …]`): the node of that rank
+_TIME_HOST = re.compile(r"[ \t]{0,4}(?P<host>[A-Za-z][A-Za-z0-9_.\-]{0,62}) (?=\[[Rr]ank ?[0-9]{1,9}\]:)")
 # (a logger that separates its fields with bars, ParlAI's and loguru's, puts one after the level)
 _LEVEL = re.compile(r"^\[?(INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?(?::|\s)\s{0,8}(?:\| ?)?")
 _WHERE = re.compile(r"^\[[A-Za-z0-9_./\-]{1,80}\.py:[0-9]{1,6}(?::[A-Za-z0-9_<>]{1,80})?\] ?")
@@ -146,12 +149,13 @@ _RAYLOG = re.compile(
 )
 # the kernel's timestamp (dmesg): `[ 1843.308145] `
 _DMESG = re.compile(r"^\[ {0,8}[0-9]{1,9}\.[0-9]{6}\] ")
+_VLLM_TP = re.compile(r"TP([0-9]{1,6})")
 # A Ray actor's or vLLM worker's prefix: `(RayWorkerWrapper pid=4139, ip=128.1.219.180) `,
 # `(VllmWorker rank=5 pid=3073) `, `(raylet) `; Ray colours it, and a paste often keeps the
 # colour codes without their escape character (`[36m(...)[0m `).
 _ACTOR = re.compile(
     r"^(?:\[[0-9;]{1,8}m){0,3}\("
-    r"(?:(?:[A-Za-z_][A-Za-z0-9_.:<>\-]{0,80} (?:[A-Za-z][A-Za-z0-9_]{0,20} )?)?"
+    r"(?:(?:(?P<actor>[A-Za-z_][A-Za-z0-9_.:<>\-]{0,80}) (?:(?P<role>[A-Za-z][A-Za-z0-9_]{0,20}) )?)?"
     r"(?:rank=(?P<rank>[0-9]{1,9}) )?pid=(?P<pid>[0-9]{1,10})|raylet|gcs_server|autoscaler|monitor)"
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\)"
     r"(?:\[[0-9;]{1,8}m){0,3} ?"
@@ -463,6 +467,11 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
     if (m := _ACTOR.match(text)) is not None:
         if m.group("rank") is not None:
             f.setdefault("rank", int(m.group("rank")))
+        elif m.group("actor") == "VllmWorker" and (tp := _VLLM_TP.fullmatch(m.group("role") or "")):
+            # vLLM names a worker by its place in each parallel group it has more than one of
+            # (`VllmWorker TP4`, `VllmWorker PP1 TP4`): with tensor parallelism alone, the TP
+            # index is the worker's rank
+            f.setdefault("rank", int(tp.group(1)))
         ip = m.group("ip")
         if ip is not None and ip not in NO_NODE:
             f.setdefault("node", ip)
@@ -547,6 +556,14 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
                 f.setdefault("level", m.group(1))
             if pattern is _SYSLOG_TIME and (h := _SYSLOG_HOST.match(text, m.end())) is not None:
                 f.setdefault("node", h.group("host"))
+                return text[h.end() :]
+            if (
+                pattern is _TIME
+                and "node" not in f
+                and (h := _TIME_HOST.match(text, m.end())) is not None
+                and is_host(h.group("host"))
+            ):
+                f["node"] = h.group("host")
                 return text[h.end() :]
             return text[m.end() :]
     return _host(text, f, model)

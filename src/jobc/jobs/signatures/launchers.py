@@ -346,9 +346,11 @@ SIGNATURES: tuple[Signature, ...] = (
             # (python/ray/exceptions.py's ActorDiedError says `The actor died because …`)
             r"(?P<what>The actor (?:is dead|died) because its node has died|"
             # (Ray 1.x says `and ip: X`; later releases `and address: X and node name: NAME`)
-            r"(?:The node with node id: [0-9a-f]{1,64} and (?:address|ip): (?P<node>[0-9A-Fa-f.:]{3,45}) "
-            r"(?:and node name: \S{1,200} )?)?"
-            r"has been marked dead because the detector has missed too many heartbeats)"
+            # (Ray before 1.0: `The node with client ID HEX has been marked dead because the monitor
+            # has missed too many heartbeats from it`)
+            r"(?:The node with (?:node|client) (?:id|ID): [0-9a-f]{1,64} (?:and (?:address|ip): "
+            r"(?P<node>[0-9A-Fa-f.:]{3,45}) (?:and node name: \S{1,200} )?)?)?"
+            r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats)"
         ),
         "Ray saying an actor's node died (its raylet stopped answering the heartbeats: the machine "
         "went down, or lost the network): the node is the address the GCS names, or after "
