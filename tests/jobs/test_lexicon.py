@@ -275,6 +275,7 @@ def test_the_words_of_a_line_name_its_class(line: str, cls: str | None, fields: 
         "Exited with signal termination: Alarm clock.",
         "The user-provided time limit for job execution has been reached:",
         "training time limit reached, stopping at step 4200",
+        "*** Your MPI job will now abort.",
     ],
 )
 def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
@@ -302,6 +303,7 @@ def test_a_line_that_says_something_failed_is_error_like(line: str) -> None:
         "No process was killed by the scheduler today",
         "Memory access faults are reported by the GPU driver in dmesg",
         "time limit of the job: 24:00:00 (the partition's maximum)",
+        "the run will abort if the loss diverges",
         "heartbeat interval: 10 s",
     ],
 )

@@ -241,7 +241,7 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "a training script refusing its command line (argparse), then srun's report of its exit 2",
         "usage: train.py [-h] [--lr LR]\ntrain.py: error: unrecognized arguments: --lr_sched cosine\n"
         "srun: error: g04: task 0: Exited with exit code 2\n",
-        ("exit_code", 0, "g04", 2),
+        ("exception", 0, "g04", 2),
     ),
     (
         "the JVM's heap, not the GPU's memory (its OutOfMemoryError is java.lang's)",

@@ -1043,6 +1043,12 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
         "for its error); otherwise restrict Open MPI to one working interface (--mca "
         "btl_tcp_if_include)",
     ),
+    "L250": (
+        "fix_program",
+        "a process called MPI outside MPI_Init … MPI_Finalize: fix the order of the calls, or check "
+        "that the MPI the program's libraries were built against (mpi4py's, a plugin's) is the one "
+        "that runs it (`ldd`, `mpi4py.get_config()`)",
+    ),
     "L249": (
         "raise_limit",
         "mpirun's own execution limit ended the job, not the scheduler's: raise or remove mpirun's "

@@ -77,6 +77,8 @@ FALLBACK = re.compile(
     # any tool's word that a time limit ended the run (Open MPI's `The user-provided time limit for
     # job execution has been reached`, a framework's `time limit reached, stopping`)
     r"[Tt]ime limit(?: [a-z]{1,20}){0,6} (?:exhausted|reached|exceeded)\b|"
+    # a tool's word that it is ending the run (Open MPI's `Your MPI job will now abort.`)
+    r"\bwill now abort\b|"
     r"Time limit exhausted|REQUEST_KILL_JOB|DUE TO [A-Z]|MPI_ABORT|MPI_ERR_[A-Z_]{2,30}\b|BAD TERMINATION|"
     # MPICH2's mpd: `rank 0 in job 1  host_65327   caused collective abort of all ranks`
     r"caused collective abort\b|" + _DDP_UNUSED + r"|"

@@ -241,6 +241,7 @@ FALLBACK_KEYWORDS = (
     "Time limit exhausted",
     # any tool's word that a time limit was reached or exceeded (lexicon.FALLBACK)
     "ime limit",
+    "will now abort",
     "REQUEST_KILL_JOB",
     "DUE TO ",
     # MPI's and the C library's

@@ -883,6 +883,29 @@ SIGNATURES: tuple[Signature, ...] = (
         report=True,
     ),
     Signature(
+        "L250",
+        "mpi-called-outside-init",
+        "exception",
+        "cause",
+        ("function was called before MPI_INIT", "function was called after MPI_FINALIZE"),
+        re.compile(
+            # (MPI_Init's own name there says its initialisation failed: the cause is above, in
+            # Open MPI's `ompi_mpi_init: … failed` block, and this line is no statement of it)
+            r"\*\*\* (?P<what>The (?!MPI_Init(?:_thread)?\(\))(?P<function>MPI_[A-Za-z0-9_]{1,60})\(\) "
+            r"function was called (?:before MPI_INIT|after MPI_FINALIZE) was invoked)"
+        ),
+        "Open MPI aborting a process that called an MPI function before MPI_Init or after "
+        "MPI_Finalize: the program's order of calls, or a library (mpi4py, a plugin) linked against "
+        "another MPI than the one that runs it",
+        "*** The MPI_Comm_rank() function was called before MPI_INIT was invoked.\n"
+        "*** This is disallowed by the MPI standard.\n*** Your MPI job will now abort.",
+        "*** The MPI_Init() function was called before MPI_INIT was invoked.",
+        "Open MPI (ompi/errhandler/errhandler_predefined.c: `*** The %s() function was called before "
+        "MPI_INIT was invoked.`, and `after MPI_FINALIZE`)",
+        ("what", "function"),
+        strength=2,
+    ),
+    Signature(
         "L238",
         "mpich-abort",
         "exit_code",

@@ -159,7 +159,8 @@ SIGNATURES: tuple[Signature, ...] = (
     Signature(
         "P109",
         "argparse-refused",
-        "exit_code",
+        # (the program's own Python refusing: argparse raises SystemExit(2) after saying why)
+        "exception",
         "cause",
         (": error: ",),
         re.compile(
