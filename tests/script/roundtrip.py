@@ -472,11 +472,13 @@ def _written_as(option: str, line: str) -> bool:
     # a substitution as written may hold blanks (`--a`b c`d`, `--a$(b c)d`): one part of the word
     line = re.sub(r"`[^`\n]*`|\$\([^()\n]*\)", "$()", line)
     for word in re.findall(r"(?<![\w.-])-[^\s—]*\$[^\s—]*", line):
-        # the listing shows the word as written: its quotes, and a byte no text has escaped
-        parts = re.split(r"\$\{?\w+\}?|\$\([^()]*\)|`[^`]*`", word.replace('"', "").replace("'", ""))
-        pattern = ".*".join(re.escape(p) for p in parts)
-        if re.fullmatch(pattern, option) or re.fullmatch(pattern, visible(option)):
-            return True
+        # the listing shows the word as written: its quotes, and a byte no text has escaped; a
+        # quote may be a character of the word (a `'` inside `"…"`), which bash keeps
+        for bare in (word.replace('"', "").replace("'", ""), word.replace('"', ""), word):
+            parts = re.split(r"\$\{?\w+\}?|\$\([^()]*\)|`[^`]*`", bare)
+            pattern = ".*".join(re.escape(p) for p in parts)
+            if re.fullmatch(pattern, option) or re.fullmatch(pattern, visible(option)):
+                return True
     return False
 
 

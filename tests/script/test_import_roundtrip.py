@@ -2338,3 +2338,24 @@ def test_a_task_total_over_several_nodes_is_no_even_split(tmp_path: Path) -> Non
         outcome = round_trip(fine, tmp_path)
         assert outcome.unlisted == [], outcome.spec
         assert not any("placed by Slurm" in line for line in outcome.listed), outcome.spec
+
+
+def test_a_quote_that_is_a_character_of_a_refused_option_is_the_listings(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 8001, input 456): `CMD="torchrun … --rd'zv_endpoint=$(hostname)
+    # train.py"` run as `srun $CMD`; the `'` inside the double quotes is a character of the word
+    # torchrun refuses, and the listing names that word as written, which the judge read with its
+    # quote taken off
+    from tests.script.roundtrip import _written_as
+
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --exclusive\n"
+        b'CMD="torchrun --nnodes=2 --nproc_per_node=4 --rd\'zv_endpoint=$(hostname) train.py"\nsrun $CMD\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    line = "#   line 6: torchrun --rd'zv_endpoint=$(hostname) — no option of torchrun"
+    assert _written_as("--rd'zv_endpoint=node0", line)
+    # near miss: another word is not the one the listing names, quote or no quote
+    assert not _written_as("--rd'zv_backend=node0", line)
+    assert not _written_as("--rdzv_backend=node0", line)

@@ -465,18 +465,7 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         f["task"] = int(m.group(1))
         text = text[m.end() :]
     if (m := _ACTOR.match(text)) is not None:
-        if m.group("rank") is not None:
-            f.setdefault("rank", int(m.group("rank")))
-        elif m.group("actor") == "VllmWorker" and (tp := _VLLM_TP.fullmatch(m.group("role") or "")):
-            # vLLM names a worker by its place in each parallel group it has more than one of
-            # (`VllmWorker TP4`, `VllmWorker PP1 TP4`): with tensor parallelism alone, the TP
-            # index is the worker's rank
-            f.setdefault("rank", int(tp.group(1)))
-        ip = m.group("ip")
-        if ip is not None and ip not in NO_NODE:
-            f.setdefault("node", ip)
-        if m.group("pid") is not None:
-            f.setdefault("writer", "pid " + m.group("pid"))
+        _actor(m, f)
         return text[m.end() :]
     if "node" not in f and (m := _HOST_RANK.match(text)) is not None:
         f["node"] = m.group("host")
@@ -567,6 +556,22 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
                 return text[h.end() :]
             return text[m.end() :]
     return _host(text, f, model)
+
+
+def _actor(m: re.Match[str], f: dict[str, object]) -> None:
+    """What a Ray actor's or a vLLM worker's prefix says: its rank, node and process."""
+    if m.group("rank") is not None:
+        f.setdefault("rank", int(m.group("rank")))
+    elif m.group("actor") == "VllmWorker" and (tp := _VLLM_TP.fullmatch(m.group("role") or "")):
+        # vLLM names a worker by its place in each parallel group it has more than one of
+        # (`VllmWorker TP4`, `VllmWorker PP1 TP4`): with tensor parallelism alone, the TP index
+        # is the worker's rank
+        f.setdefault("rank", int(tp.group(1)))
+    ip = m.group("ip")
+    if ip is not None and ip not in NO_NODE:
+        f.setdefault("node", ip)
+    if m.group("pid") is not None:
+        f.setdefault("writer", "pid " + m.group("pid"))
 
 
 def _bracket(m: re.Match[str], f: dict[str, object]) -> None:

@@ -156,7 +156,31 @@ def _cut_alike(a: Counter[T], b: Counter[T]) -> tuple[Counter[T], Counter[T]]:
     for k in set(a) & set(b):
         if a[k] >= RECURRING and b[k] >= RECURRING:
             a[k] = b[k] = RECURRING
-    return a, b
+    # a loop that counts (`for ((i=1; …; i++))`, which never ends) does its work once per value of
+    # its counter: lines and processes each done fewer than RECURRING times that differ only in
+    # their numbers, RECURRING of them or more in each run, are the loop's work, however far each
+    # got before the cut (what a run did RECURRING times itself is compared as it is above)
+    sa: Counter[object] = Counter(_shape(k) for k, n in a.items() if n < RECURRING)
+    sb: Counter[object] = Counter(_shape(k) for k, n in b.items() if n < RECURRING)
+    loops = {s for s in set(sa) & set(sb) if sa[s] >= RECURRING and sb[s] >= RECURRING}
+    if not loops:
+        return a, b
+    out: list[Counter[T]] = []
+    for c in (a, b):
+        kept: Counter[T] = Counter({k: n for k, n in c.items() if n >= RECURRING or _shape(k) not in loops})
+        for shape in loops:
+            kept[("<loop>", shape)] = RECURRING  # type: ignore[index]
+        out.append(kept)
+    return out[0], out[1]
+
+
+def _shape(value: object) -> object:
+    """A line or a process's key with every number in its text as `#`."""
+    if isinstance(value, str):
+        return re.sub(r"[0-9]+", "#", value)
+    if isinstance(value, tuple):
+        return tuple(_shape(v) for v in value)
+    return value
 
 
 def _ended(key: Key) -> bool:
