@@ -2359,3 +2359,34 @@ def test_a_quote_that_is_a_character_of_a_refused_option_is_the_listings(tmp_pat
     # near miss: another word is not the one the listing names, quote or no quote
     assert not _written_as("--rd'zv_backend=node0", line)
     assert not _written_as("--rdzv_backend=node0", line)
+
+
+@pytest.mark.parametrize(
+    "redirect",
+    [
+        b"<<EOF --epochs 2\n",  # the words after the delimiter, on its line
+        b"<<EOF \\\n  --epochs 2\n",  # on the next line after a `\`: bash reads the line to its end first
+        b"<<EOF 2>err.txt --epochs 2\n",  # after a redirection's file among them
+    ],
+)
+def test_words_after_a_heredocs_delimiter_are_the_commands_arguments(tmp_path: Path, redirect: bytes) -> None:
+    # found by the import fuzz target (seed 8301, input 7,985): `python -m torch.distributed'' cmd
+    # <<EOces=8 \` then `  model.tensor_model_paF`; bash gives the command the next line's word as an
+    # argument and reads the heredoc after it, and the import dropped it
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=2\n#SBATCH --gpus-per-node=2\n"
+    outcome = round_trip(head + b"srun python train.py --lr 1 " + redirect + b"--warmup 3\nEOF\n", tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    launch = yaml.safe_load(outcome.spec or "")["launch"]
+    assert launch["program"] == "train.py"
+    assert launch["args"] == ["--lr", "1", "--epochs", "2"]  # the heredoc's text is its input, not words
+    assert any("standard input" in x for x in outcome.listed), outcome.listed
+
+
+def test_a_command_after_a_heredocs_delimiter_is_not_an_argument(tmp_path: Path) -> None:
+    # near miss: `&& next` on the delimiter's line is another command, not words of this one
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=2\n#SBATCH --gpus-per-node=2\n"
+    outcome = round_trip(
+        head + b"srun python train.py --lr 1 <<EOF && echo done\n--warmup 3\nEOF\n", tmp_path
+    )
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["args"] == ["--lr", "1"]

@@ -913,10 +913,37 @@ def _after_destination(redirects: list[tuple[str, Any]] | None) -> list[Any]:
     writes to `f` and gives the command `b` and `c` as arguments after its own."""
     out: list[Any] = []
     for _, r in redirects or ():
-        if r.type != "file_redirect":
+        if r.type == "file_redirect":
+            destinations = [c for c in r.named_children if c.type != "file_descriptor"]
+            out += [c for c in destinations[1:] if c.type != "comment"]
+        elif r.type == "heredoc_redirect":
+            out += _after_heredoc_start(r)
+    return out
+
+
+# what ends a command's words after a heredoc's operator (`cmd <<EOF a | cat`, `… && next`)
+_HEREDOC_LINE_ENDS = frozenset({"heredoc_body", "heredoc_end", "pipeline", "command", "list"})
+_HEREDOC_OPERATORS = frozenset({"|", "|&", "&&", "||", ";", "&"})
+
+
+def _after_heredoc_start(redirect: Any) -> list[Any]:
+    """The words after a heredoc's delimiter (`cmd <<EOF a b`, or on the next line after a backslash):
+    bash reads the command's line to its end before the heredoc's text, so they are its arguments;
+    the grammar keeps them in the redirection. A redirection among them keeps its file and gives
+    the words after that file, as it does anywhere else."""
+    out: list[Any] = []
+    started = False
+    for child in redirect.children:
+        if child.type == "heredoc_start":
+            started = True
+        elif not started or child.type == "comment":
             continue
-        destinations = [c for c in r.named_children if c.type != "file_descriptor"]
-        out += [c for c in destinations[1:] if c.type != "comment"]
+        elif child.type in _HEREDOC_LINE_ENDS or child.type in _HEREDOC_OPERATORS:
+            break
+        elif child.type == "file_redirect":
+            out += _after_destination([("", child)])
+        elif child.is_named and not child.type.endswith("redirect"):
+            out.append(child)
     return out
 
 
