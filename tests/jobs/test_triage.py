@@ -623,3 +623,71 @@ def test_grep_s_line_numbers_before_a_launcher_s_prefixes_are_taken_off_and_pair
     assert (_one_global(facts, 0), _one_global(facts, 1), _one_global(facts, 2)) == (0, 1, None)
     facts.local_global = {0: {0, 8}, 1: {1}}
     assert (_one_global(facts, 0), _one_global(facts, 1)) == (None, None)
+
+
+_FAILED_OR_TIMED_OUT = (
+    "[rank6]:[E624 04:14:29.224103812 ProcessGroupNCCL.cpp:684] [Rank 6] Some NCCL operations have failed "
+    "or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+    "corrupted/incomplete data.\n"
+)
+
+
+def test_torchs_failed_or_timed_out_after_nccls_trace_of_a_failed_call_is_nccls_error(tmp_path: Path) -> None:
+    # torch's words do not say whether the call failed or timed out; NCCL's own trace of a failed
+    # return on one node (`socket.cc:829 -> 3`) does, when nothing says that a collective timed out
+    trace = "".join(
+        f"n124-137-109:312247:326969 [0] NCCL INFO misc/socket.cc:{n} -> 3\n" for n in (829, 64, 80)
+    )
+    _, d = _triage(trace + _FAILED_OR_TIMED_OUT, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.node, first.confidence) == ("nccl_error", "n124-137-109", "medium")
+    assert "3: internal error" in first.summary
+    assert "rank(s) 6" in first.summary
+    assert [e.line for e in first.evidence] == [1, 4]
+    # near misses: no trace, the symptom alone; a watchdog's stated timeout, a timeout
+    (tmp_path / "alone").mkdir()
+    _, d = _triage(_FAILED_OR_TIMED_OUT, tmp_path / "alone")
+    assert d.findings[0].kind == "only-symptoms"  # type: ignore[attr-defined]
+    timed_out = (
+        "[rank6]:[E624 04:14:29.22 ProcessGroupNCCL.cpp:616] [Rank 6] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+        "600045 milliseconds before timing out.\n"
+    )
+    (tmp_path / "timeout").mkdir()
+    _, d = _triage(trace + timed_out + _FAILED_OR_TIMED_OUT, tmp_path / "timeout")
+    assert d.findings[0].cls == "collective_timeout"  # type: ignore[attr-defined]
+    # ... and traces of two nodes name no one node's failure
+    (tmp_path / "two").mkdir()
+    other = trace.replace("n124-137-109:", "n124-137-110:")
+    _, d = _triage(trace + other + _FAILED_OR_TIMED_OUT, tmp_path / "two")
+    assert d.findings[0].kind == "only-symptoms"  # type: ignore[attr-defined]
+
+
+def test_tensorflows_first_root_error_is_shown_with_the_exception_that_counts_them(tmp_path: Path) -> None:
+    text = (
+        "Exception in device=TPU:0: xrt_computation_client.cc:1291 : Check failed: session.Run() (Internal: "
+        "From /job:tpu_worker/replica:0/task:0:\n"
+        "2 root error(s) found.\n"
+        "  (0) Internal: Invalid system configuration: 2x4 host topology with 0 missing hosts, but 1 hosts.\n"
+        "         [[{{node configure_distributed_tpu/_0}}]]\n"
+    )
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.code) == ("exception", "P111")
+    assert [e.line for e in first.evidence] == [1, 3]
+    assert "its first error: Internal: Invalid system configuration" in first.summary
+    # a Python exception that counts them: the same
+    raised = (
+        "tensorflow.python.framework.errors_impl.InternalError: 2 root error(s) found.\n"
+        "  (0) Internal: Blas GEMM launch failed : a.shape=(8, 3), b.shape=(3, 4), m=8, n=4, k=3\n"
+    )
+    (tmp_path / "raised").mkdir()
+    _, d = _triage(raised, tmp_path / "raised")
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert 2 in [e.line for e in first.evidence]
+    assert "(0) Internal: Blas GEMM" in first.summary
+    # near miss: an exception that counts nothing takes no line after it
+    (tmp_path / "plain").mkdir()
+    plain = raised.replace("2 root error(s) found.", "Blas GEMM launch failed")
+    _, d = _triage(plain, tmp_path / "plain")
+    assert "(0)" not in d.findings[0].summary  # type: ignore[attr-defined]

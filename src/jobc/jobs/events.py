@@ -580,6 +580,7 @@ class Scanner(Facts):
             and _NCCL_RETURN.match(text) is not None
         ):
             self.nccl_failed_on.add(line.node)
+            self.nccl_failed_first = self.nccl_failed_first or ev
         if PROGRESS.search(text[:400]) is not None and len(self.progress) < MAX_PROGRESS:
             self.progress.append((number, line.task, line.rank))
         if text.startswith("+") and _XTRACE.match(text) is not None and len(self.xtrace) < MAX_PROGRESS:
@@ -816,6 +817,16 @@ class Scanner(Facts):
             return True
         if kind == "mpi-exec":
             return self._mpi_exec(ev, text, event)
+        if kind == "root-errors":
+            if py.ROOT_ERRORS in text:
+                return True  # (the count, on a line of its own: the errors follow)
+            r = py.ROOT_ERROR.match(text)
+            if r is None:
+                return False
+            event.fields["message"] = f"{event.fields.get('message', '')} (0) {r.group('what')}"[-2000:]
+            event.context.append(ev)
+            self.follow_left = 0
+            return True
         if kind == "mpi-stack":
             st = net.MPI_STACK_LINE.match(text)
             if st is None:
@@ -1610,6 +1621,11 @@ class Scanner(Facts):
             self.follow, self.follow_left = ("mpi-daemon", event), launch.MPI_DAEMON_LINES
         elif code == "L236" and "node" not in event.fields:
             self.follow, self.follow_left = ("mpirun-node", event), 1
+        elif code == "P111" or (
+            code == "P104" and py.ROOT_ERRORS in str(event.fields.get("message", ""))[-300:]
+        ):
+            # (torch_xla's line may end before TensorFlow's count of its errors, on the next line)
+            self.follow, self.follow_left = ("root-errors", event), py.ROOT_ERROR_LINES
 
     def _task_nodes(self, tasks: str, node: str) -> None:
         """srun names the node of the tasks it reports: remember it (a bounded number of them)."""

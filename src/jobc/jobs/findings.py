@@ -307,3 +307,4 @@ class Facts:
         self.xtrace: list[int] = []
         # the nodes whose NCCL traced a failed call's return (`NCCL INFO init.cc:1641 -> 2`)
         self.nccl_failed_on: set[str] = set()
+        self.nccl_failed_first: Evidence | None = None  # ... the first such line

@@ -195,7 +195,7 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
             retry[0].cause, retry[0].role = True, "cause"
             retry[0].summary = "rendezvous never completed: " + retry[0].summary
         else:
-            only = _only_symptoms(scanner, findings)
+            only = _nccl_failed_call(scanner, findings) or _only_symptoms(scanner, findings)
             if only is not None:
                 findings.insert(0, only)
         bad = [(ev, code) for ev, code in scanner.step_ends if code != 0]
@@ -518,6 +518,12 @@ def _kind_summary(e: Event, who: str, node: str | None) -> str | None:
     if e.kind == "gpu-container-setup-failed":
         what = str(fx.get("what", ""))[:300]
         return f"the container toolkit could not give the container the node's GPUs{whose}: {what}"
+    if e.kind == "xla-device-exception":
+        head, _, root = str(fx.get("message", "")).partition(" (0) ")
+        said = f"{head[:150]}{' …' if len(head) > 150 else ''}" + (
+            f"; its first error: {root[:300]}" if root else ""
+        )
+        return f"the process of device {fx.get('device', '?')}{whose} raised {said}"
     if e.kind == "argparse-refused":
         what = str(fx.get("what", ""))[:300]
         return (
@@ -813,6 +819,56 @@ _FAULTY_RANK = re.compile(
     r"/task:([0-9]{1,9}) heartbeat timeout|\(stopped sending heartbeats\):\s{0,4}/job:[A-Za-z0-9_]{1,40}/"
     r"replica:[0-9]{1,6}/task:([0-9]{1,9})"
 )
+
+
+#: torch's words for an NCCL communicator's end that do not say whether a call failed or timed out
+_FAILED_OR_TIMED_OUT = ("Some NCCL operations have failed or timed out", "NCCL communicator was aborted")
+
+
+def _nccl_failed_call(scanner: Facts, findings: list[Finding]) -> Finding | None:
+    """torch's "failed or timed out" where NCCL itself traced a call's failed return on one node
+    (`NCCL INFO misc/socket.cc:829 -> 3`) and nothing says a collective timed out: the call failed.
+    Medium confidence: the trace says that NCCL failed there, not why."""
+    timeouts = [f for f in findings if f.cls == "collective_timeout"]
+    first = scanner.nccl_failed_first
+    if first is None or len(scanner.nccl_failed_on) != 1 or not timeouts:
+        return None
+    if not all(f.code == "N402" and any(w in f.summary for w in _FAILED_OR_TIMED_OUT) for f in timeouts):
+        return None
+    node = next(iter(scanner.nccl_failed_on))
+    ranks = sorted({r for f in timeouts for r in f.ranks} | {f.rank for f in timeouts if f.rank is not None})
+    return Finding(
+        kind="nccl-failed-call",
+        summary=(
+            f"NCCL traced a failed call's return on {node} ({_nccl_result(first.text)}), and "
+            f"{'rank(s) ' + _list(ranks) if ranks else 'a rank'} then took the communicator down: "
+            "the call failed, nothing says it timed out"
+        ),
+        cause=True,
+        node=node,
+        order=first.line,
+        evidence=[first, *timeouts[0].evidence[:1]],
+        cls="nccl_error",
+        role="cause",
+        strength=2,
+        action="fix_environment",
+    )
+
+
+#: NCCL's ncclResult_t values, as its traces return them (`… -> 3`)
+_NCCL_RESULTS = {
+    "1": "unhandled CUDA error",
+    "2": "system error",
+    "3": "internal error",
+    "4": "invalid argument",
+    "5": "invalid usage",
+    "6": "remote error",
+}
+
+
+def _nccl_result(text: str) -> str:
+    code = text.rstrip().rpartition("-> ")[2]
+    return f"{code}: {_NCCL_RESULTS[code]}" if code in _NCCL_RESULTS else f"code {code[:4]}"
 
 
 def _only_symptoms(scanner: Facts, findings: list[Finding]) -> Finding | None:

@@ -649,6 +649,29 @@ SIGNATURES: tuple[Signature, ...] = (
         "xla/pjrt/distributed/client.cc)",
         ("what",),
     ),
+    Signature(
+        "N430",
+        "tf-collective-abort",
+        "collective_timeout",
+        "symptom",
+        ("BaseCollectiveExecutor::StartAbort",),
+        re.compile(
+            # TensorFlow's collective executor aborting every pending collective on a status from a
+            # peer (MultiWorkerMirroredStrategy): its deadline passed or the peer is gone. Its other
+            # statuses are not this: `Out of range: End of sequence` is a dataset's normal end, and
+            # `Cancelled` follows an abort already reported
+            r"BaseCollectiveExecutor::StartAbort (?P<what>(?:DEADLINE_EXCEEDED|Deadline [Ee]xceeded|"
+            r"UNAVAILABLE|Unavailable):[^\n]{0,200})"
+        ),
+        "TensorFlow's collective executor aborting its collectives because a peer's call timed out or "
+        "the peer is unreachable: a symptom of a worker that is slow, gone or never started",
+        "2023-05-25 11:10:57.934361: E tensorflow/core/common_runtime/base_collective_executor.cc:249] "
+        "BaseCollectiveExecutor::StartAbort DEADLINE_EXCEEDED: Deadline Exceeded",
+        "2021-03-02 10:01:12.123456: W tensorflow/core/common_runtime/base_collective_executor.cc:217] "
+        "BaseCollectiveExecutor::StartAbort Out of range: End of sequence",
+        "TensorFlow (tensorflow/core/common_runtime/base_collective_executor.cc)",
+        ("what",),
+    ),
 )
 
 #: The lines of MPICH's error stack under its fatal error (N418): `MPID_Init(2049)......: text`.

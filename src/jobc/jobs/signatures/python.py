@@ -185,6 +185,27 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=3,
     ),
     Signature(
+        "P111",
+        "xla-device-exception",
+        "exception",
+        "cause",
+        ("Exception in device=",),
+        re.compile(
+            # torch_xla's multiprocessing (xmp.spawn) printing the exception one device's process
+            # raised, before the process exits; TensorFlow's `N root error(s) found.` may follow,
+            # with the errors on the lines after it
+            r"^Exception in device=(?P<device>[A-Za-z]{2,8}:[0-9]{1,6}): (?P<message>[^\n]{1,2000})"
+        ),
+        "an exception one device's process raised under torch_xla's multiprocessing, as its spawn "
+        "wrapper prints it (the device's ordinal is local to its host, not a global rank)",
+        "Exception in device=TPU:3: Invalid argument: Computation requires more parameters (546) than "
+        "supported (limit 236).",
+        "Exception in device list: none found, falling back to CPU",
+        "torch_xla (torch_xla/distributed/xla_multiprocessing.py, _mp_start_fn)",
+        ("device", "message"),
+        strength=3,
+    ),
+    Signature(
         "P104",
         "exception-line",
         "exception",
@@ -207,6 +228,13 @@ SIGNATURES: tuple[Signature, ...] = (
         ("type", "message"),
     ),
 )
+
+#: TensorFlow's (and XLA's) several errors in one status, `2 root error(s) found.`, with each on a
+#: line of its own below it (`  (0) Internal: Invalid system configuration: …`): the first is what
+#: failed, where the exception's own line says only how many there were
+ROOT_ERRORS = "root error(s) found."
+ROOT_ERROR = re.compile(r"\s{0,8}\(0\) (?P<what>[A-Z][A-Za-z ]{1,40}: [^\n]{1,400})")
+ROOT_ERROR_LINES = 3
 
 #: The last word of a name that makes it an exception class.
 EXCEPTION_SUFFIXES = ("Error", "Exception", "Failure", "Interrupt", "Exit", "Timeout")
