@@ -691,3 +691,58 @@ def test_tensorflows_first_root_error_is_shown_with_the_exception_that_counts_th
     plain = raised.replace("2 root error(s) found.", "Blas GEMM launch failed")
     _, d = _triage(plain, tmp_path / "plain")
     assert "(0)" not in d.findings[0].summary  # type: ignore[attr-defined]
+
+
+_LSF_REPORT = (
+    "Sender: LSF System <lsfadmin@eu-g3-013>\n"
+    "Job was executed on host(s) <eu-g3-013>, in queue <gpu.120h>, as user <me> in cluster <euler>\n"
+    "------------------------------------------------------------\n"
+    "\n"
+    "TERM_OWNER: job killed by owner.\n"
+    "Exited with exit code 129.\n"
+)
+
+
+def test_lsfs_exit_code_under_its_exit_reason_is_that_reasons_end(tmp_path: Path) -> None:
+    _, d = _triage(_LSF_REPORT, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.node) == ("cancelled", "eu-g3-013")
+    assert [e.line for e in first.evidence] == [5, 6]
+    assert not [f for f in d.findings if f.code == "B613"]  # type: ignore[attr-defined]
+    # near miss: the exit code alone is LSF's report of the program's end, by its code
+    (tmp_path / "alone").mkdir()
+    _, d = _triage(_LSF_REPORT.replace("TERM_OWNER: job killed by owner.\n", "\n\n"), tmp_path / "alone")
+    assert d.findings[0].code == "B613"  # type: ignore[attr-defined]
+
+
+def test_a_data_loader_workers_sigkill_alone_is_host_memory_at_medium_confidence(tmp_path: Path) -> None:
+    text = "RuntimeError: DataLoader worker (pid 1014659) is killed by signal: Killed.\n"
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.confidence) == ("host_oom", "medium")
+    assert "nothing else in the log says so" in first.summary
+    # near miss: the OOM killer's own line says so
+    (tmp_path / "said").mkdir()
+    oom = "[12345.678] Out of memory: Killed process 1014659 (pt_data_worker) total-vm:9000kB\n"
+    _, d = _triage(oom + text, tmp_path / "said")
+    assert all("nothing else" not in f.summary for f in d.findings)  # type: ignore[attr-defined]
+
+
+def test_vllms_worker_failed_with_error_points_above_at_the_workers_own_failure(tmp_path: Path) -> None:
+    text = (
+        "(VllmWorker TP0 pid=1975013) ERROR 08-14 16:59:31 [multiproc_executor.py:596] Traceback (most "
+        "recent call last):\n"
+        '(VllmWorker TP0 pid=1975013) ERROR 08-14 16:59:31 [multiproc_executor.py:596]   File "/usr/lib/'
+        'python3.12/subprocess.py", line 1955, in _execute_child\n'
+        "(VllmWorker TP0 pid=1975013) ERROR 08-14 16:59:31 [multiproc_executor.py:596]     raise "
+        "child_exception_type(errno_num, err_msg, err_filename)\n"
+        "(VllmWorker TP0 pid=1975013) ERROR 08-14 16:59:31 [multiproc_executor.py:596] FileNotFoundError: "
+        "[Errno 2] No such file or directory: 'ninja'\n"
+        "(EngineCore_0 pid=1974849) RuntimeError: Worker failed with error '[Errno 2] No such file or "
+        "directory: 'ninja'', please check the stack trace above for the root cause\n"
+    )
+    _, d = _triage(text, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.evidence[0].line) == ("missing_program", 4)
+    engine = [f for f in d.findings if f.evidence[0].line == 5]  # type: ignore[attr-defined]
+    assert [(f.code, f.cause) for f in engine] == [("P106", False)]

@@ -519,3 +519,50 @@ def test_import_summary_shows_every_plain_line_when_there_are_few(
     err = capsys.readouterr().err
     assert err.count("not a launch; put it in launch.setup") == 10
     assert "more helper commands" not in err
+
+
+_TWO_NODES = (
+    "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=2\n"
+    "#SBATCH --time=01:00:00\n#SBATCH --exclusive\n"
+    'export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("step", "said"),
+    [
+        ("srun torchrun --nproc_per_node=2 train.py", "torchrun is given no --nnodes"),
+        (
+            'srun accelerate launch --num_processes "$GPUS" train.py',
+            "accelerate launch is given no --num_machines",
+        ),
+    ],
+)
+def test_a_launcher_given_no_node_count_under_srun_on_several_nodes_runs_one_job_per_node(
+    tmp_path: Path, step: str, said: str
+) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(_TWO_NODES + step + "\n", encoding="utf-8")
+    [finding] = [f for f in lint_path(path).findings if f.code == "JC806"]
+    assert (finding.span.line, finding.span.col) == (8, 6)
+    assert said in finding.message
+    assert "under srun on 2 nodes each node runs a job of its own" in finding.message
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        # the node count and the rendezvous given
+        "srun torchrun --nnodes=2 --nproc_per_node=2 --rdzv_backend=c10d "
+        '--rdzv_endpoint="$MASTER_ADDR:29500" t.py',
+        "srun accelerate launch --num_machines 2 --num_processes 4 t.py",  # (JC106's and others' to say more)
+        "srun accelerate launch --config_file node.yaml t.py",  # the config file says what it says
+        "PET_NNODES=2 srun torchrun --nproc_per_node=2 t.py",  # torchrun reads its options from PET_*
+        "srun -N1 --ntasks=1 torchrun --nproc_per_node=2 t.py",  # a one-node step
+        "torchrun --nproc_per_node=2 t.py",  # not under srun: JC805's
+    ],
+)
+def test_a_launcher_given_its_node_count_or_on_one_node_is_no_one_node_job(tmp_path: Path, step: str) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(_TWO_NODES + step + "\n", encoding="utf-8")
+    assert [f for f in lint_path(path).findings if f.code == "JC806"] == []

@@ -117,6 +117,10 @@ _EXEC_FAILED = re.compile(
 #: NCCL's trace of a call that failed, as its NCCLCHECK returns the error up the stack, file and
 #: line each (`NCCL INFO bootstrap.cc:280 -> 2`): the node the prefix names is where NCCL failed
 _NCCL_RETURN = re.compile(r"^NCCL INFO [A-Za-z0-9_/.\-]{1,120}\.(?:cc|h|cu|c):[0-9]{1,6} -> [1-9][0-9]?\s*$")
+#: LSF's exit reason in its job report (`TERM_OWNER: job killed by owner.`), and how far above the
+#: exit code it leaves (`Exited with exit code 129.`) it stands
+_LSF_REASON = re.compile(r"TERM_[A-Z_]{2,30}: ")
+_LSF_REASON_LINES = 2
 #: bash's trace of a command it runs under `set -x` (`+ sleep 5`, `++ shuf -i25000-30000 -n1`):
 #: the script reached that command
 _XTRACE = re.compile(r"^\+{1,8} [A-Za-z_./\-]")
@@ -1251,6 +1255,8 @@ class Scanner(Facts):
             return
         event.cls, event.fields["worded"] = "missing_program", "missing_program"
         event.fields["command"] = m.group("command")
+        # (the frame above says so: a stated failure, whether or not the traceback's header was read)
+        event.strength = 3
 
     # -- one line against the catalogue ----------------------------------------------------
 
@@ -1314,12 +1320,26 @@ class Scanner(Facts):
         if sig.code == "L232":
             self._spawn_index(fields, ev, order, line)
             return
+        if sig.code == "B613" and (reason := self._lsf_reason(ev)) is not None:
+            # LSF's report gives the job's end twice, its reason (`TERM_OWNER: job killed by owner.`)
+            # then the code it left (`Exited with exit code 129.`): one end, the reason's
+            reason.context.append(ev)
+            return
         if sig.code == "N417" and "rank" not in fields:
             # Open MPI's error block: `*** reported by process [JOB,RANK]` came a line or two before
             rank = self.mpi_reported.get((line.node, line.writer))
             if rank is not None:
                 fields["rank"] = rank
         self._matched_one(sig, fields, ev, order, line, strength=strength)
+
+    def _lsf_reason(self, ev: Evidence) -> Event | None:
+        """The event of LSF's exit reason (`TERM_RUNLIMIT: …`, `TERM_OWNER: …`) on the lines just
+        above, where its report gives the exit code after it."""
+        last = self.events[-1] if self.events else None
+        said = (last.statement or last.ev) if last is not None else None
+        if last is None or said is None or not 0 < ev.line - said.line <= _LSF_REASON_LINES:
+            return None
+        return last if _LSF_REASON.match(said.text) is not None else None
 
     def _matched_one(
         self,

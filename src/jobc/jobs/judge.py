@@ -126,12 +126,21 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
     events = list(scanner.events)
     compiled = scanner.compiled
     host_oom = final == "OUT_OF_MEMORY" or any(e.cls == "host_oom" for e in events)
+    # ... said by something else than a data-loader worker's SIGKILL, which it only suggests
+    oom_said = final == "OUT_OF_MEMORY" or any(
+        e.cls == "host_oom" and e.kind != "dataloader-worker-killed" for e in events
+    )
 
     findings: list[Finding] = []
     for e in events:
         f = _finding(scanner, e)
         if f is None:
             continue
+        if f.kind == "dataloader-worker-killed" and f.cls == "host_oom" and not oom_said:
+            # SIGKILL is the OOM killer's signal, most often, but a kill from outside sends it too:
+            # the class is read from the signal's name, at medium confidence
+            f.worded = True
+            f.summary += " (SIGKILL: most often the OOM killer; nothing else in the log says so)"
         if f.signal == "SIGKILL" and host_oom and f.cls in ("signal", "exit_code"):
             f.cls = "host_oom"
             f.summary += " (host memory: the OOM killer)"

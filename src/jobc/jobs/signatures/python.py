@@ -112,10 +112,18 @@ SIGNATURES: tuple[Signature, ...] = (
         "cause-is-elsewhere",
         "exception",
         "symptom",
-        ("See root cause above", "See stack trace", "initialization failed due to an exception"),
+        (
+            "See root cause above",
+            "See stack trace",
+            "initialization failed due to an exception",
+            "check the stack trace above for the root cause",
+        ),
         re.compile(
             r"(?P<what>See root cause above|See stack trace above for root cause|"
             r"See stack trace for root cause|"
+            # vLLM's executor, of a worker's error it got back: `Worker failed with error '…',
+            # please check the stack trace above for the root cause`
+            r"[Pp]lease check the stack trace above for the root cause|"
             r"initialization failed due to an exception in a background process)"
         ),
         "a process saying it failed because another one did (vLLM's engine and its workers): the "

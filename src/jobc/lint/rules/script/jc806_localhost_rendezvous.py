@@ -21,6 +21,15 @@ RDZV_HOST=localhost
 srun torchrun --nnodes=2 --rdzv_backend=c10d --rdzv_endpoint="$RDZV_HOST:29500" train.py
 ```
 
+Bad, no node count: the launcher's defaults are one node and a rendezvous on 127.0.0.1, so under
+srun each node trains on its own (the same run twice):
+
+```bash
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=1
+srun torchrun --nproc_per_node=8 train.py
+```
+
 Good:
 
 ```bash
@@ -42,7 +51,7 @@ from jobc.tables import launchers
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from jobc.script.facts import Word
+    from jobc.script.facts import Export, Step, Word
 
 META = Meta(
     code="JC806",
@@ -81,6 +90,7 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     if count < 2:
         return
     why = f"in a {count}-node job every node would rendezvous with itself, and the job hangs"
+    alone: list[tuple[Span, str]] = []
     places: list[tuple[Span, str]] = [
         (e.value_span, f"{e.name}={e.raw}")
         for e in f.exports
@@ -100,5 +110,48 @@ def check_script(ctx: Context) -> Iterator[Hit]:
             if flag in launcher.flags:
                 # under srun on every node, each copy is its own one-node job
                 places.append((launcher.span, f"{launcher.name} --{flag}"))
+        if step.srun is not None and _one_node_by_default(step, kind, f.exports):
+            alone.append((launcher.span, launcher.name))
     for span, what in places:
         yield hit(span, f"{what} is this node's loopback: {why}; use the first node of the allocation")
+    for span, name in alone:
+        said = (
+            "torchrun is given no --nnodes, so it starts a one-node job"
+            if name == "torchrun"
+            else "accelerate launch is given no --num_machines, --machine_rank or --config_file, so it "
+            "starts a one-machine job (or what its default config file says, the same machine rank on "
+            "every node)"
+        )
+        yield hit(
+            span,
+            f"{said} with its rendezvous on this node's loopback: under srun on {count} nodes each node "
+            "runs a job of its own and the nodes never meet; give it the node count, this node's rank "
+            "and the first node's address",
+        )
+
+
+#: what a launcher reads its node count and rendezvous from besides its options (torchrun takes
+#: each option from a PET_ variable)
+_FROM_ENV = ("PET_NNODES", "PET_MASTER_ADDR", "PET_RDZV_ENDPOINT", "PET_STANDALONE")
+
+
+def _one_node_by_default(step: Step, kind: launchers.Launcher, exports: list[Export]) -> bool:
+    """torchrun or accelerate launch given no node count, node rank, rendezvous address or config
+    file: its defaults are one node and a rendezvous on 127.0.0.1."""
+    launcher = step.launcher
+    if launcher is None or kind.name not in ("torchrun", "accelerate"):
+        return False
+    if any(i.kind in ("site-accelerate", "site-torchrun") for i in step.inner) or _subcommand(step.text):
+        return False  # a site's command or a console script around it: it reads the sizes from Slurm
+    given = set(launcher.options) | set(launcher.flags) | set(launcher.unknown)
+    wanted = (*kind.nodes, *kind.node_rank, *kind.address, *kind.endpoint, *kind.config, *kind.single_node)
+    if given & set(wanted):
+        return False
+    named = {e.name for e in exports} | {a.name for a in step.env}
+    return kind.name != "torchrun" or not named & set(_FROM_ENV)
+
+
+def _subcommand(text: str) -> bool:
+    """`oumi distributed torchrun …`: a console script's subcommand that runs the launcher."""
+    words = [w.rsplit("/", 1)[-1] for w in text.split()[:64]]
+    return any(tool in words and sub in words for tool, sub, _ in launchers.SUBCOMMAND_LAUNCHERS)
