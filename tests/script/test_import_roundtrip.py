@@ -2390,3 +2390,42 @@ def test_a_command_after_a_heredocs_delimiter_is_not_an_argument(tmp_path: Path)
     )
     assert outcome.unlisted == [], outcome.spec
     assert yaml.safe_load(outcome.spec or "")["launch"]["args"] == ["--lr", "1"]
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        b"perun monitor",  # an energy monitor
+        b"memray run --native -o mem.bin",  # a memory profiler
+        b"kernprof -l -v",  # a line profiler (its flags take no value)
+        b"coverage run",
+    ],
+)
+def test_a_tool_that_runs_the_python_file_itself_is_listed_and_the_file_is_the_program(
+    tmp_path: Path, tool: bytes
+) -> None:
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=1\n"
+    for under in (b"srun ", b""):  # a step, or the batch shell's own command
+        (tmp_path / str(len(under))).mkdir()
+        outcome = round_trip(head + under + tool + b" train.py --lr 1\n", tmp_path / str(len(under)))
+        assert outcome.unlisted == [], outcome.spec
+        launch = yaml.safe_load(outcome.spec or "")["launch"]
+        assert (launch["program"], launch["args"]) == ("train.py", ["--lr", "1"])
+        assert any(tool.decode() in x and "not carried" in x for x in outcome.listed), outcome.listed
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        b"perun export train.py",  # another subcommand: it runs nothing
+        b"scalene --outfile train.py",  # the file may be the option's value
+        b"scalene -m pkg.train cfg.py",  # a module, not the file after it
+    ],
+)
+def test_a_tool_whose_python_file_is_not_surely_its_program_leaves_the_program_unknown(
+    tmp_path: Path, step: bytes
+) -> None:
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=1\n"
+    outcome = round_trip(head + b"srun " + step + b"\n", tmp_path)
+    launch = yaml.safe_load(outcome.spec or "")["launch"] if outcome.spec else {}
+    assert "program" not in launch, outcome.spec

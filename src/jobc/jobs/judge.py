@@ -121,16 +121,14 @@ _ECHO_CLASSES = frozenset(
 )
 
 
-def judge(scanner: Facts, final: str | None) -> list[Finding]:
-
+def _event_findings(scanner: Facts, final: str | None) -> list[Finding]:
+    """A finding for each event, with what host memory's end says of the signals."""
     events = list(scanner.events)
-    compiled = scanner.compiled
     host_oom = final == "OUT_OF_MEMORY" or any(e.cls == "host_oom" for e in events)
     # ... said by something else than a data-loader worker's SIGKILL, which it only suggests
     oom_said = final == "OUT_OF_MEMORY" or any(
         e.cls == "host_oom" and e.kind != "dataloader-worker-killed" for e in events
     )
-
     findings: list[Finding] = []
     for e in events:
         f = _finding(scanner, e)
@@ -145,7 +143,13 @@ def judge(scanner: Facts, final: str | None) -> list[Finding]:
             f.cls = "host_oom"
             f.summary += " (host memory: the OOM killer)"
         findings.append(f)
-    findings = _without_force_terminated(findings)
+    return findings
+
+
+def judge(scanner: Facts, final: str | None) -> list[Finding]:
+
+    compiled = scanner.compiled
+    findings = _without_force_terminated(_event_findings(scanner, final))
 
     if final == "NODE_FAIL" and not any(f.cls == "node_fail" for f in findings):
         findings.append(_state_finding("node_fail", "Slurm lost a node of the job (NODE_FAIL)", -1))

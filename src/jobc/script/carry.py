@@ -1188,6 +1188,8 @@ _INNER_WHY = {
     "it computes when the job runs: not known)",
     "own-launcher": "a launcher with options of its own that jobc does not read starts the program after it: "
     "not carried, and how it starts it, with it the launch mode, is not known",
+    "py-runner": "a tool that runs the Python file in an interpreter of its own (a profiler, a memory or "
+    "energy monitor): not carried; the spec runs the file with launch.python",
     "site-accelerate": "a site's command around accelerate (it builds accelerate's configuration from "
     "Slurm's variables on each node): launch.mode torchrun starts the same per-node workers with "
     "jobc's own rendezvous; what the site's command adds is not carried",

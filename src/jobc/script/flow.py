@@ -52,7 +52,7 @@ _MAY_LAUNCH = lazy_bytes(
     rb"(?:^|/)(?:srun|exec|env|trap|[\w.+-]*torchrun[\w.+-]*|deepspeed|accelerate|uv|python[0-9.]*|bash|sh|"
     rb"nohup|time|command|builtin|setsid|stdbuf|taskset|numactl|nice|eval|source|\.|shift|"
     rb"set|mpirun|mpiexec|horovodrun|lightning|composer|apptainer|singularity|shifter|enroot|docker|podman|"
-    rb"podman-hpc|nsys|conda|mamba|oumi|parallel|xargs|"
+    rb"podman-hpc|nsys|conda|mamba|oumi|parallel|xargs|perun|memray|coverage|scalene|kernprof|viztracer|"
     rb"micromamba|pixi|poetry|pdm|Rscript|julia|[\w.+-]*\.py|[\w.+-]*\.sh)$"
 )
 # a tilde-prefix bash expands: `~` or `~user` at a word's start, unquoted, up to a `/` or the end

@@ -687,15 +687,8 @@ class Steps:
         ):
             # `torchrun-hpc -N 2 -n 4 train.py`: a launcher of its own, with options jobc does not
             # know; the Python file after them is what it starts, how it starts it is not known
-            k = i + 1
-            while k < len(words) and not (words[k].literal and words[k].text.endswith(".py")):
-                after_option = words[k - 1].text.startswith("-") and "=" not in words[k - 1].text
-                if not words[k].text.startswith("-") and not (k > i + 1 and after_option):
-                    break  # a word of its own before any Python file: not read
-                k += 1
-            ambiguous = k > i + 1 and words[k - 1].text.startswith("-") and "=" not in words[k - 1].text
-            if k < len(words) and words[k].literal and words[k].text.endswith(".py") and not ambiguous:
-                # (a file right after an option could be that option's value: not read)
+            k = _py_file_after(words, i + 1)
+            if k is not None:
                 step.started_by = words[i]
                 step.program, step.args = words[k], words[k + 1 :]
                 step.inner.append(Inner(" ".join(w.raw for w in words[i:k]), words[i].span, "own-launcher"))
@@ -714,6 +707,8 @@ class Steps:
             return
         if base in OTHER_INTERPRETERS:
             self.other_interpreter(step, words, i, first, OTHER_INTERPRETERS[base])
+            return
+        if words[i].literal and base in _PY_RUNNERS and _py_runner(step, words, i, _PY_RUNNERS[base]):
             return
         if first.endswith(".py") and words[i].literal:
             # `uv run train.py`, or an executable Python file (`srun ./train.py`) run by its `#!`
@@ -1133,6 +1128,62 @@ def site_torchrun(name: str, rest: list[Word]) -> bool:
         seen = True
         k += 1 if eq or key in torchrun.flags else 2
     return False
+
+
+# tools that run a Python file in an interpreter of their own (a profiler, a memory or energy
+# monitor), after the subcommand that does: `perun monitor train.py`, `memray run train.py`
+_PY_RUNNERS: dict[str, tuple[str, ...]] = {
+    "perun": ("monitor",),
+    "memray": ("run",),
+    "coverage": ("run",),
+    "scalene": (),
+    "kernprof": (),
+    "viztracer": (),
+}
+# ... their options that take no value (so the word after one is no value of it)
+_PY_RUNNER_FLAGS = frozenset(
+    {
+        "-l", "--line-by-line", "-v", "--view", "-b", "--builtin", "-z", "--skip-zero",  # kernprof
+        "--native", "--follow-fork", "--trace-python-allocators", "-f", "--force", "-q", "--quiet",
+        "--live", "--aggregate",  # memray run
+        "--cpu", "--gpu", "--memory", "--cli", "--html", "--json", "--reduced-profile",
+        "--profile-all", "--no-browser",  # scalene
+        "-p", "--parallel", "-a", "--append", "-L", "--pylib", "--branch", "--timid",  # coverage run
+    }
+)  # fmt: skip
+
+
+def _py_file_after(words: list[Word], start: int, flags: frozenset[str] = frozenset()) -> int | None:
+    """Where a Python file written out stands after a command's options (from ``start``); None
+    when a word of the command's own comes first, or the file could be an option's value (an
+    option not among ``flags``, which take none)."""
+    k = start
+    while k < len(words) and not (words[k].literal and words[k].text.endswith(".py")):
+        before = words[k - 1].text
+        after_option = before.startswith("-") and "=" not in before and before not in flags
+        if not words[k].text.startswith("-") and not (k > start and after_option):
+            return None  # a word of its own before any Python file: not read
+        if words[k].text in ("-m", "--module"):
+            return None  # a module it runs, not a file
+        k += 1
+    # (a file right after an option could be that option's value: not read)
+    before = words[k - 1].text if k > start else ""
+    ambiguous = before.startswith("-") and "=" not in before and before not in flags
+    return k if k < len(words) and not ambiguous else None
+
+
+def _py_runner(step: Step, words: list[Word], i: int, sub: tuple[str, ...]) -> bool:
+    """`perun monitor train.py --lr 1`: the file is the program, its words after it the
+    arguments; the tool around it is listed, not carried."""
+    j = i + 1 + len(sub)
+    if tuple(w.text for w in words[i + 1 : j]) != sub:
+        return False
+    k = _py_file_after(words, j, _PY_RUNNER_FLAGS)
+    if k is None:
+        return False
+    step.program, step.args = words[k], words[k + 1 :]
+    step.inner.append(Inner(" ".join(w.raw for w in words[i:k]), words[i].span, "py-runner"))
+    return True
 
 
 def site_accelerate(name: str, rest: list[Word]) -> bool:
