@@ -746,3 +746,64 @@ def test_vllms_worker_failed_with_error_points_above_at_the_workers_own_failure(
     assert (first.cls, first.evidence[0].line) == ("missing_program", 4)
     engine = [f for f in d.findings if f.evidence[0].line == 5]  # type: ignore[attr-defined]
     assert [(f.code, f.cause) for f in engine] == [("P106", False)]
+
+
+def test_a_paste_that_starts_with_kubectl_logs_pod_is_that_pods_log(tmp_path: Path) -> None:
+    text = " kubectl logs optimizer-worker-0\nValueError: host not found: Name or service not known\n"
+    _, d = _triage(text, tmp_path)
+    assert d.findings[0].node == "optimizer-worker-0"  # type: ignore[attr-defined]
+    # near misses: another kubectl command, and the command on a later line
+    for i, other in enumerate((" kubectl get pods\n", "ok\n kubectl logs optimizer-worker-0\n")):
+        (tmp_path / str(i)).mkdir()
+        _, d = _triage(other + "ValueError: host not found: Name or service not known\n", tmp_path / str(i))
+        assert d.findings[0].node is None  # type: ignore[attr-defined]
+
+
+def test_torchruns_report_of_a_worker_exiting_with_1_is_a_python_exception_at_medium(tmp_path: Path) -> None:
+    line = (
+        "[2024-08-18 10:18:10,074] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+        "(exitcode: {}) local_rank: 1 (pid: 6935) of binary: /env/bin/python3.10\n"
+    )
+    _, d = _triage(line.format(1), tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.confidence, first.local_rank) == ("exception", "medium", 1)
+    assert "traceback" in first.advice
+    # near miss: another code is not Python's for an exception it did not catch
+    (tmp_path / "two").mkdir()
+    _, d = _triage(line.format(2), tmp_path / "two")
+    assert d.findings[0].cls == "exit_code"  # type: ignore[attr-defined]
+
+
+_THREAD = (
+    "Exception in thread Thread-3:\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3.10/threading.py", line 1016, in _bootstrap_inner\n'
+    "    self.run()\n"
+    '  File "/env/lib/python3.10/site-packages/tensorboardX/event_file_writer.py", line 202, in run\n'
+    "    data = self._queue.get(True, queue_wait_duration)\n"
+    "OSError: handle is closed\n"
+)
+_MAIN = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/me/train.py", line 74, in <module>\n'
+    "    main()\n"
+    "RuntimeError: permute(sparse_coo): number of dimensions in the tensor input does not match\n"
+)
+
+
+def test_a_threads_exception_gives_way_to_its_process_own_failure_after_it(tmp_path: Path) -> None:
+    # threading's `Exception in thread NAME:` ends that thread; the process goes on, and what it
+    # raised after is what ended it
+    _, d = _triage(_THREAD + "step 2000\n" + _MAIN, tmp_path)
+    first = d.findings[0]  # type: ignore[attr-defined]
+    assert (first.cls, first.evidence[0].line) == ("exception", 12)
+    # near misses: a thread's exception alone is still the cause; without the header it is the
+    # first of two exceptions of its process
+    (tmp_path / "alone").mkdir()
+    _, d = _triage(_THREAD, tmp_path / "alone")
+    assert (d.findings[0].cause, d.findings[0].evidence[0].line) == (True, 7)  # type: ignore[attr-defined]
+    (tmp_path / "main").mkdir()
+    _, d = _triage(
+        _THREAD.replace("Exception in thread Thread-3:\n", "\n") + "step 2000\n" + _MAIN, tmp_path / "main"
+    )
+    assert d.findings[0].evidence[0].line == 7  # type: ignore[attr-defined]

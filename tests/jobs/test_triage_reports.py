@@ -35,7 +35,7 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int, str]]] = [
     (
         "a table cut after its `Failures:` list",
         _TABLE_HEAD + "Failures:\n" + _block(1, "2023-04-25_13:29:47", "gpu-a", (1, 1), "1"),
-        ("exit_code", 1, "gpu-a", 10, "medium"),
+        ("exception", 1, "gpu-a", 10, "medium"),
     ),
     (
         "a cut table's earliest failure, by its time",

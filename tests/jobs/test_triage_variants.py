@@ -571,21 +571,21 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "$ torchrun --standalone --nproc_per_node=4 train.py\n"
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 51) of "
         "binary: /usr/bin/python\n",
-        ("exit_code", 2, None, 2),
+        ("exception", 2, None, 2),  # (torchrun's Python worker, exit code 1: an exception it did not catch)
     ),
     (
         "a local rank under a two-node torchrun is not",
         "+ torchrun --nnodes=2 --nproc_per_node=4 train.py\n"
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 51) of "
         "binary: /usr/bin/python\n",
-        ("exit_code", None, None, 2),
+        ("exception", None, None, 2),
     ),
     (
         "a local rank under torchrun with its node count in a variable is not",
         "+ torchrun --nnodes=$NNODES --nproc_per_node=4 train.py\n"
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 51) of "
         "binary: /usr/bin/python\n",
-        ("exit_code", None, None, 2),
+        ("exception", None, None, 2),
     ),
     # --- horovodrun's report of the first worker that exited, raised as its own exception
     (
@@ -1292,7 +1292,7 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "BrokenPipeError: [Errno 32] Broken pipe\n"
         "E0828 04:05:46.603000 1038570 torch/distributed/elastic/multiprocessing/api.py:869] failed "
         "(exitcode: 1) local_rank: 1 (pid: 1038638) of binary: /usr/bin/python\n",
-        ("exit_code", None, None, 4),
+        ("exception", None, None, 4),
     ),
     (
         "the same broken pipe not ignored is the failure",

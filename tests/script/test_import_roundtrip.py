@@ -2429,3 +2429,22 @@ def test_a_tool_whose_python_file_is_not_surely_its_program_leaves_the_program_u
     outcome = round_trip(head + b"srun " + step + b"\n", tmp_path)
     launch = yaml.safe_load(outcome.spec or "")["launch"] if outcome.spec else {}
     assert "program" not in launch, outcome.spec
+
+
+def test_an_srun_task_total_below_the_nodes_runs_the_step_on_fewer_nodes(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 8901, input 7,319): `srun --ntasks=1 torchrun --nnodes=2 …`
+    # in a 4-node job runs one agent, on one node, which waits for a second that never comes; the
+    # import dropped the srun option without a word and the compiled job ran the program
+    head = b"#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=8\n"
+    step = b"srun --ntasks={} torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d train.py\n"
+    outcome = round_trip(head + step.replace(b"{}", b"1"), tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    fewer = [x for x in outcome.listed if "srun --ntasks=1" in x and "runs on 1 of the 4 nodes" in x]
+    assert fewer, outcome.listed
+    # near miss: a task a node, on every node: the step's nodes are the allocation's
+    (tmp_path / "all").mkdir()
+    near = round_trip(
+        head + step.replace(b"{}", b"4").replace(b"--nnodes=2", b"--nnodes=4"), tmp_path / "all"
+    )
+    assert near.unlisted == [], near.spec
+    assert not any("of the 4 nodes" in x for x in near.listed), near.listed

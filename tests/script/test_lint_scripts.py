@@ -566,3 +566,29 @@ def test_a_launcher_given_its_node_count_or_on_one_node_is_no_one_node_job(tmp_p
     path = tmp_path / "job.sh"
     path.write_text(_TWO_NODES + step + "\n", encoding="utf-8")
     assert [f for f in lint_path(path).findings if f.code == "JC806"] == []
+
+
+_CUT = "#!/bin/bash\n#SBATCH --time=01:00:00\n#SBATCH --gpus-per-node=4\n{}srun python train.py\n"
+
+
+def test_a_task_total_that_cuts_a_task_per_gpu_to_one_is_jc101(tmp_path: Path) -> None:
+    # `--ntasks` wins over `--ntasks-per-node`, which is then a cap: one task drives 4 GPUs
+    path = tmp_path / "job.sh"
+    path.write_text(_CUT.format("#SBATCH --ntasks 1\n#SBATCH --ntasks-per-node 4\n"), encoding="utf-8")
+    [finding] = [f for f in lint_path(path).findings if f.code == "JC101"]
+    assert (finding.span.line, finding.span.col) == (4, 9)
+    assert "it wins over --ntasks-per-node" in finding.message
+
+
+@pytest.mark.parametrize(
+    "directives",
+    [
+        "#SBATCH --ntasks 4\n#SBATCH --ntasks-per-node 4\n",  # the two agree
+        "#SBATCH --ntasks 1\n",  # one task on one node: it may drive every GPU itself
+        "#SBATCH --ntasks 1\n#SBATCH --ntasks-per-node 2\n",  # no task per GPU asked for either
+    ],
+)
+def test_a_task_total_that_cuts_nothing_asked_for_is_no_jc101(tmp_path: Path, directives: str) -> None:
+    path = tmp_path / "job.sh"
+    path.write_text(_CUT.format(directives), encoding="utf-8")
+    assert [f for f in lint_path(path).findings if f.code == "JC101"] == []

@@ -70,6 +70,9 @@ _LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "/lib/python3", "/li
 _NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nranks (?P<size>[0-9]{1,9})\b")
 #: A launcher's exception that speaks of the command's exit: the command ran, and ended.
 _EXIT_WORDS = re.compile(r"\bexit (?:code|status)\b|\breturn(?:ed)? code\b|non-zero", re.I)
+#: A launcher's word, at a warning's level, that one of its workers ended on an exception (msrun):
+#: another process's failure, not one its writer caught and went on from
+_ANOTHERS_END = frozenset({"L251"})
 _CANNOT_START = ("missing_program", "import_error", "disk_full", "node_fail", "host_oom")
 _NOBODY = (None, None, None, None, None)
 #: How far below CPython's `Exception ignored in: …` the exception it ignored may be (its traceback)
@@ -117,6 +120,9 @@ _EXEC_FAILED = re.compile(
 #: NCCL's trace of a call that failed, as its NCCLCHECK returns the error up the stack, file and
 #: line each (`NCCL INFO bootstrap.cc:280 -> 2`): the node the prefix names is where NCCL failed
 _NCCL_RETURN = re.compile(r"^NCCL INFO [A-Za-z0-9_/.\-]{1,120}\.(?:cc|h|cu|c):[0-9]{1,6} -> [1-9][0-9]?\s*$")
+#: How far below threading's `Exception in thread NAME:` the thread's traceback opens (threads
+#: printing at once interleave their headers and tracebacks)
+_THREAD_HEADER_LINES = 3
 #: LSF's exit reason in its job report (`TERM_OWNER: job killed by owner.`), and how far above the
 #: exit code it leaves (`Exited with exit code 129.`) it stands
 _LSF_REASON = re.compile(r"TERM_[A-Z_]{2,30}: ")
@@ -185,6 +191,13 @@ _ECHO_NODES = re.compile(
 #: A log's first line that is one host name alone: the batch script's `hostname` before anything
 #: else, the node the job's script ran on.
 _BARE_HOST = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]{0,62}(?:\.[A-Za-z0-9\-]{1,63}){0,8})\s*$")
+#: A paste's first line that is the command that printed it, `kubectl logs POD`: the log is that
+#: one pod's (a PyTorchJob's `optimizer-worker-0`), whose host name is the pod's name
+_KUBECTL_LOGS = re.compile(
+    r"^\s{0,8}(?:\$ {1,4})?kubectl (?:-n [a-z0-9-]{1,63} )?logs "
+    r"(?:-[a-z](?: [a-z0-9-]{1,63})? |--[a-z-]{1,30}(?:=\S{1,63})? ){0,4}"
+    r"(?:pods?/)?(?P<pod>[a-z0-9][a-z0-9-]{0,62})(?: {1,4}-[a-z] {0,1}\S{0,63})?\s*$"
+)
 #: SGE's accounting record of a job (`qacct -j`) names the host its master task ran on, in its
 #: column of names and values: `hostname     qb3-id95`
 _SGE_HOSTNAME = re.compile(r"^hostname {2,16}(?P<host>[A-Za-z0-9][A-Za-z0-9_.\-]{0,200})\s*$")
@@ -279,6 +292,8 @@ class _OpenTraceback:
     opened_at: int
     tail: deque[tuple[Evidence, str]]
     chained: bool
+    # under threading's `Exception in thread NAME:`: a thread's, which ends the thread, not its process
+    thread: bool = False
 
 
 def strength_of(sig: Signature) -> int:
@@ -309,6 +324,7 @@ class Scanner(Facts):
         # statement that follows it when the block's header was cut off
         self.ray_ip: tuple[str, int, str] | None = None
         self.open_tb: dict[tuple[Any, ...], _OpenTraceback] = {}
+        self.thread_said = -_THREAD_HEADER_LINES - 1  # the line of threading's last header
         # writers whose next exception CPython's unraisable hook printed and ignored: the line it said so
         self.unraisable: dict[tuple[Any, ...], int] = {}
         self.chain_pending: set[tuple[Any, ...]] = set()
@@ -381,6 +397,9 @@ class Scanner(Facts):
         first = _BARE_HOST.match(sample[0][1][:300]) if sample and sample[0][0] == 1 else None
         if first is not None and prefixes.is_host(first.group(1)):
             self.job_nodes.setdefault("", first.group(1))  # the script's `hostname`, first
+        pod = _KUBECTL_LOGS.match(sample[0][1][:300]) if sample and sample[0][0] == 1 else None
+        if pod is not None and prefixes.is_host(pod.group("pod")):
+            self.job_nodes.setdefault("", pod.group("pod"))  # the pod whose log this is, its host name
         texts = normalize.outside_banners([t for _, t in sample])
         self.wrap = normalize.wrap_width(texts)
         self.weak = self.wrap is None
@@ -1053,6 +1072,10 @@ class Scanner(Facts):
     def _traceback(
         self, key: tuple[Any, ...], ev: Evidence, order: tuple[int, int], line: Line, text: str
     ) -> bool:
+        if text.startswith("Exception in thread ") and text.rstrip().endswith(":") and '"' not in text:
+            # (Python's threading: `Exception in thread Thread-3:`, `… Thread-1 (run):`; the JVM's
+            # `Exception in thread "main" java.lang…` is an exception of its own)
+            self.thread_said = self.current
         if text.startswith("Traceback (most recent call last):"):
             rest = text[len("Traceback (most recent call last):") :]
             if len(rest.strip()) > 8 and self._flattened(key, ev, order, line, rest):
@@ -1062,7 +1085,9 @@ class Scanner(Facts):
             if key in self.open_tb:
                 self._unclosed(self.open_tb[key], line)
             if len(self.open_tb) < 4096 or key in self.open_tb:
-                self.open_tb[key] = _OpenTraceback(ev, self.current, deque(maxlen=TRACEBACK_TAIL), chained)
+                thread = 0 < self.current - self.thread_said <= _THREAD_HEADER_LINES
+                tail: deque[tuple[Evidence, str]] = deque(maxlen=TRACEBACK_TAIL)
+                self.open_tb[key] = _OpenTraceback(ev, self.current, tail, chained, thread)
             return True
         if text.startswith(("The above exception was the direct cause", "During handling of the above")):
             self.chain_pending.add(key)
@@ -1206,7 +1231,9 @@ class Scanner(Facts):
             for k, v in m.groupdict().items():
                 if v is not None:
                     fields.setdefault(k, v)
-        strength = None if sig.report else 3
+        # (a thread's exception ends that thread; its process goes on, and a failure of its own,
+        # stated after, is what ended it)
+        strength = None if sig.report else (2 if opened.thread else 3)
         event = self._event(
             sig, opened.start, order, line, fields, statement=ev, context=context, strength=strength
         )
@@ -1556,7 +1583,12 @@ class Scanner(Facts):
         kind, cls, role = (sig.name, sig.cls, sig.role) if sig else _worded(cls)
         if cls in _EXPLAINS_AN_EXCEPTION and role == "cause" and self.generic is not None:
             self._explain_generic(ev, line, cls)
-        if role == "cause" and cls in lexicon.CAUGHT_CLASSES and line.level in lexicon.QUIET_LEVELS:
+        if (
+            role == "cause"
+            and cls in lexicon.CAUGHT_CLASSES
+            and line.level in lexicon.QUIET_LEVELS
+            and (sig is None or sig.code not in _ANOTHERS_END)
+        ):
             # a logger's warning (or info) that names an exception or a missing module says the
             # program caught it and went on (`WARNING logger.py:343 -- Could not instantiate
             # tf2_compat_logger: No module named …`): context, never the job's end. (What happened

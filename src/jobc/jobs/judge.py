@@ -297,6 +297,10 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         role = "context"
     if code == 0 and cls == "exit_code":
         return None
+    if cls == "exit_code" and code == 1 and e.sig is not None and e.sig.code in _PYTHON_WORKER_ENDS:
+        # torchrun's worker is a Python process, which exits with 1 on an exception it did not
+        # catch (or by sys.exit(1)): its class is read from that code, at medium confidence
+        cls = "exception"
     summary = _summary(
         scanner, e, cls=cls, rank=rank, local=local, task=task, count=count, node=node, code=code, sig=sig
     )
@@ -537,6 +541,11 @@ def _kind_summary(e: Event, who: str, node: str | None) -> str | None:
             f"; its first error: {root[:300]}" if root else ""
         )
         return f"the process of device {fx.get('device', '?')}{whose} raised {said}"
+    if e.kind == "msrun-worker-exception":
+        return (
+            "msrun: a worker ended on an exception, which is in that worker's own log (worker_N.log), "
+            "not this one; msrun then killed the other workers"
+        )
     if e.kind == "argparse-refused":
         what = str(fx.get("what", ""))[:300]
         return (
@@ -834,6 +843,9 @@ _FAULTY_RANK = re.compile(
 )
 
 
+#: torchrun's reports of a worker's end (its `failed (exitcode: N) local_rank: …` line, its table's
+#: root cause): the worker runs the Python program
+_PYTHON_WORKER_ENDS = frozenset({"L201", "L202"})
 #: torch's words for an NCCL communicator's end that do not say whether a call failed or timed out
 _FAILED_OR_TIMED_OUT = ("Some NCCL operations have failed or timed out", "NCCL communicator was aborted")
 
@@ -1177,6 +1189,14 @@ def _advise(f: Finding, compiled: bool) -> None:
             "how the worker ended is not in this log: look at its own output above it (a bus error is "
             "/dev/shm running out), at the node's kernel log for an OOM kill, or rerun with "
             "num_workers=0 to see the error in the main process"
+        )
+        return
+    if f.cls == "exception" and f.code in _PYTHON_WORKER_ENDS | {"L251"}:
+        f.action = "fix_program"
+        f.advice = (
+            "the worker's own traceback says why: look above for its output, in the launcher's log "
+            "directory (msrun's worker_N.log), or have torchrun keep it (torch.distributed.elastic's "
+            "@record on main, or --log-dir with --tee 3)"
         )
         return
     if f.cls == "missing_program" and f.summary.endswith(": permission denied"):

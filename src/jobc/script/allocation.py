@@ -187,6 +187,24 @@ def spread_by_slurm(facts: ScriptFacts, step: Step | None, nodes: int) -> int | 
     return count if count is not None and n is not None and n > 1 and count > n else None
 
 
+def capped_by_total(facts: ScriptFacts, step: Step, nodes: int, per: int) -> tuple[int, Span, str] | None:
+    """`#SBATCH --ntasks 1` beside `#SBATCH --ntasks-per-node 4` (the step asks for neither): the
+    total wins and the tasks per node are only a cap (sbatch's rule), so the step starts fewer
+    tasks a node than ``per`` where the total, spread evenly, is less. None where it is not
+    (or Slurm spreads it unevenly, which the text does not say)."""
+    if step.srun is None or any(k in step.srun for k in ("ntasks", "ntasks-per-node", "nodes")):
+        return None
+    total = facts.honoured().get("ntasks")
+    count = slurm_int(total.value, 1) if total is not None else None
+    if total is None or count is None or not nodes or count >= per * nodes or count % nodes:
+        return None
+    return (
+        count // nodes,
+        total.span,
+        f"#SBATCH {total.text} (it wins over --ntasks-per-node: drop or raise it)",
+    )
+
+
 def tasks_per_node(
     facts: ScriptFacts, step: Step | None, nodes: int
 ) -> tuple[int | None, Span | None, str | None]:

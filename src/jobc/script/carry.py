@@ -1367,6 +1367,11 @@ def _step_nodes(step: Step) -> int | None:
         t, p = _int(total.text, 1), _int(per.text, 1)
         if t is not None and p:
             return -(-t // p)
+    if total is not None and per is None and total.literal:
+        # `srun --ntasks=1` in a bigger allocation: srun cannot run fewer tasks than nodes and runs
+        # the step on as many nodes as tasks ("can't run 1 processes on 4 nodes, setting nnodes to
+        # 1"); with as many tasks as nodes or more, on every node
+        return _int(total.text, 1)
     return None
 
 

@@ -18,6 +18,7 @@ from jobc.core.numbers import ascii_int, shown
 from jobc.core.record import replace
 from jobc.script.allocation import (
     UNKNOWN_TASKS,
+    capped_by_total,
     fewer_tasks_than_nodes,
     gpus_over_nodes,
     gpus_per_node,
@@ -427,6 +428,8 @@ def _allocation(
         if tasks is None:
             # srun starts one task per node unless something asks for more
             tasks, tasks_span, tasks_text = 1, step.span, "srun (one task per node by default)"
+        elif (fewer := capped_by_total(facts, step, nodes, tasks)) is not None:
+            tasks, tasks_span, tasks_text = fewer
         out.put(("resources", "tasks_per_node"), tasks, tasks_span, tasks_text)
     elif not for_lint and step is not None and step.srun is not None:
         default = tasks is None or tasks_span is None

@@ -1031,6 +1031,31 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what",),
         strength=3,
     ),
+    Signature(
+        "L251",
+        "msrun-worker-exception",
+        "exception",
+        "cause",
+        ("worker exits with exception",),
+        re.compile(
+            # MindSpore's msrun (its torchrun) seeing one of its workers end on an exception, before
+            # it kills the others; the exception is in that worker's own log (worker_N.log), and the
+            # schedulers' "Time out nodes" that follow are those kills' echo
+            r"(?P<what>There's worker exits with exception, kill all other workers)"
+        ),
+        "MindSpore's launcher, msrun, reporting that a worker process ended on an exception (written "
+        "to that worker's own log, not this one) and killing the other workers",
+        "[WARNING] ME(162078:281473590168608,MainProcess):2025-03-10-09:40:12.444.000 "
+        "[mindspore/parallel/cluster/process_entity/_api.py:318] There's worker exits with exception, "
+        "kill all other workers.",
+        "[WARNING] ME(162078,MainProcess):2025-03-10-09:40:12.444.000 [_api.py:250] Start worker process "
+        "with rank id:0, log file:worker_0.log",
+        "MindSpore (mindspore/parallel/cluster/process_entity/_api.py)",
+        ("what",),
+        # (msrun names neither the worker nor its exception: medium, and not a report of its own
+        # process's end, which the scheduler's timeout after it would take for its echo)
+        strength=2,
+    ),
 )
 
 #: the node of Open MPI's `has exited due to process rank N with PID P on` (its next line)

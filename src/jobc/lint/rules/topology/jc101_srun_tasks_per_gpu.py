@@ -36,6 +36,10 @@ from jobc.lint.rules.base import Meta
 from jobc.lint.rules.script._facts import facts, mode_known
 from jobc.spec.context import Context
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from jobc.script.facts import ScriptFacts, Step
+
 META = Meta(
     code="JC101",
     name="srun-tasks-per-gpu",
@@ -54,10 +58,10 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     (torch.multiprocessing.spawn, DataParallel, a model spread with device_map); nor is a
     training step srun starts as one task in all (`srun -N1 -n1 python driver.py`: a Ray or
     Dask driver on the head node, which reaches the GPUs through its workers)."""
-    if ctx.spec.resources.nodes == 1 and ctx.spec.resources.tasks_per_node == 1:
-        return iter(())
     f = facts(ctx)
     step = f.main_step if f is not None else None
+    if ctx.spec.resources.nodes == 1 and ctx.spec.resources.tasks_per_node == 1 and not _cut(ctx, f, step):
+        return iter(())
     if step is not None and step.srun is not None:
         total = step.srun.get("ntasks")
         if total is not None and total.literal and total.text == "1":
@@ -108,3 +112,16 @@ def check(ctx: Context) -> Iterator[Hit]:
                 f"gpus_per_node is {gpus}; set tasks_per_node to {gpus} or remove it"
             )
         yield Hit(("resources", "tasks_per_node"), message)
+
+
+def _cut(ctx: Context, f: "ScriptFacts | None", step: "Step | None") -> bool:
+    """`#SBATCH --ntasks 1` beside `#SBATCH --ntasks-per-node 4` on a node of 4 GPUs: the script
+    asks for a task per GPU, and the total, which wins, cuts it to one."""
+    if f is None or step is None:
+        return False
+    from jobc.script.allocation import capped_by_total, slurm_int
+
+    per = f.honoured().get("ntasks-per-node")
+    count = slurm_int(per.value, 1) if per is not None else None
+    gpus = ctx.spec.resources.gpus_per_node
+    return count is not None and count == gpus and capped_by_total(f, step, 1, count) is not None
