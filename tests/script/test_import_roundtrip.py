@@ -2448,3 +2448,23 @@ def test_an_srun_task_total_below_the_nodes_runs_the_step_on_fewer_nodes(tmp_pat
     )
     assert near.unlisted == [], near.spec
     assert not any("of the 4 nodes" in x for x in near.listed), near.listed
+
+
+@pytest.mark.parametrize(
+    ("tool", "listed"),
+    [
+        (b"nsys profile -o prof ", "nsys profile -o prof"),  # a profiler: its report is not written
+        (b"numactl --cpunodebind=0 ", "numactl --cpunodebind=0"),  # a binding
+        (b"time ", None),  # near miss: a timer changes nothing the program does
+    ],
+)
+def test_a_tool_in_front_of_the_program_that_changes_how_it_runs_is_listed(
+    tmp_path: Path, tool: bytes, listed: str | None
+) -> None:
+    head = b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=1\n"
+    outcome = round_trip(head + b"srun " + tool + b"python train.py --lr 1\n", tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["program"] == "train.py"
+    said = [x for x in outcome.listed if "not carried; the spec runs what it wraps" in x]
+    assert said == ([] if listed is None else [x for x in said if listed in x]), outcome.listed
+    assert bool(said) == (listed is not None), outcome.listed

@@ -22,6 +22,7 @@ from jobc.script.steps import (
     may_run_as_is,
     skip_wrappers,
     step_words,
+    tools_around,
     trains_by_name,
 )
 from jobc.script.tree import (
@@ -784,7 +785,7 @@ class Flow:
         if step.uv_sync and step.syncs is None:
             step.syncs = self.pos.span(node, src)
         step.env += inside.exports + prefix + env_assigns(words)
-        step.inner += env_changes(words[:i])
+        step.inner += env_changes(words[:i]) + tools_around(words[:i])
         cwd = self.state.vars.get(CWD, UNSET)
         if cwd is not inside.cwd:
             # a `cd` in the step's own shell, before the program

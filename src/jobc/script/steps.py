@@ -310,7 +310,7 @@ class Steps:
             env=list(prefix or []) + env_assigns(words),
             exported=self.state.exported_now(),
         )
-        step.inner += env_changes(words[:i])
+        step.inner += env_changes(words[:i]) + tools_around(words[:i])
         if appended and xargs is not None:
             step.inner.append(Inner(xargs.raw, xargs.span, "xargs-appends"))
         self.set_cwd(step, self.state.vars.get(CWD, UNSET), span)
@@ -1380,6 +1380,25 @@ def _past_srun(words: list[Word], i: int) -> int:
         else:
             return i
     return i
+
+
+# wrappers skip_wrappers reads past that change how the program runs (a profiler, a CPU or memory
+# binding, a priority): the spec runs the program without them, which is said
+_CHANGES_HOW = frozenset({"nsys", "taskset", "numactl", "nice"})
+
+
+def tools_around(words: list[Word]) -> list[Inner]:
+    """`srun nsys profile -o prof python train.py`, `numactl --cpunodebind=0 python …`: each such
+    tool in front of the program, with its words up to the next command word read past."""
+    out: list[Inner] = []
+    for k, w in enumerate(words):
+        if os.path.basename(command_name(w)) not in _CHANGES_HOW:
+            continue
+        end = k + 1
+        while end < len(words) and os.path.basename(command_name(words[end])) not in _CHANGES_HOW | {"srun"}:
+            end += 1
+        out.append(Inner(" ".join(x.raw for x in words[k:end]), _between(w, words[end - 1]), "named-wrapper"))
+    return out
 
 
 def skip_wrappers(words: list[Word], i: int) -> tuple[int, bool]:
