@@ -475,6 +475,30 @@ def test_jc801_leaves_an_sbatch_line_that_is_text_of_an_expansion() -> None:
         assert not late[0].honoured, around
 
 
+def test_jc801_leaves_an_sbatch_line_in_an_expansion_the_grammar_could_not_read() -> None:
+    # found by the fix-script fuzz target (seed 9301, input 363): `NODE=${NODES[$NODE_RANK) = 192`,
+    # then `#SBATCH` lines, then `: "${APPS:=/apps}"`: the grammar gives up inside the `${` (an
+    # ERROR node holding it) and reads the lines as comments; to bash they are text of that word
+    # up to the next `}`, and the bad substitution's message printed them. Moving them changed it
+    from jobc.script.parse import read_bytes
+
+    inside = (
+        "#!/bin/bash\n#SBATCH --nodes=2\n    NODE=${NODES[$NODE_RANK) = 192 A100 GPUs\n"
+        "#SBATCH --gres=gpu:8\n#SBATCH --exclusive\n\n"
+        ': "${APPS_PATH:=/apps}"\nsrun python train.py\n'
+    )
+    assert not [d for d in read_bytes(inside.encode(), "t.sh").directives if d.name == "exclusive"]
+    proof = prove(inside, unsafe=True)
+    assert "JC801" not in proof.fixed
+    assert proof.differences == [], proof.differences
+    # near miss: a late line after a command the grammar reads whole is a directive, moved
+    after = inside.replace("    NODE=${NODES[$NODE_RANK) = 192 A100 GPUs\n", "NODE=1\n")
+    assert [d for d in read_bytes(after.encode(), "t.sh").directives if d.name == "exclusive"]
+    proof = prove(after, unsafe=True)
+    assert "JC801" in proof.fixed
+    assert proof.differences == [], proof.differences
+
+
 def test_a_comment_in_a_c_style_for_loop_body_is_one() -> None:
     # the loop's `((…))` is arithmetic, its body is not: a marker after `do` is a comment
     text = "for (( i = 0; i < 2; i++ )); do # jobc: ignore[JC101]\n  echo $i\ndone\n"
@@ -719,8 +743,16 @@ def test_a_fix_that_writes_commands_is_judged_without_bash_trace_of_them() -> No
 
 def test_jc801_moves_a_line_above_where_sbatch_stops_reading_not_where_bash_grammar_does() -> None:
     # found by the fix-script fuzz target: an unclosed `$((` on line 2 is no command to the
-    # grammar, so the first command seemed to be line 3, and the line moved there stayed ignored
+    # grammar, so the first command seemed to be line 3, and the line moved there stayed ignored.
+    # The line after that `$((` is text of it to bash (an arithmetic expansion it never closes),
+    # as the grammar's error node that holds the opener says: it is no directive, and stays
     text = "#!/bin/bash\n$(($(($(($((# p\nn every rank\n#SBATCH --nodes=2\nsrun python t.py\n"
+    proof = prove(text, unsafe=False)
+    assert "JC801" not in proof.fixed
+    assert proof.after == text
+    assert proof.differences == [], proof.differences
+    # the same line after a command the grammar reads whole is moved above where sbatch stops
+    text = "#!/bin/bash\nn every rank\n#SBATCH --nodes=2\nsrun python t.py\n"
     proof = prove(text, unsafe=False)
     assert proof.after.splitlines()[1] == "#SBATCH --nodes=2"
     assert proof.differences == [], proof.differences

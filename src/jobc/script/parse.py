@@ -419,6 +419,8 @@ class Reader:
 _LITERAL_CONTEXT = frozenset(
     {"expansion", "arithmetic_expansion", "string", "raw_string", "ansi_c_string", "translated_string"}
 )
+#: The tokens that open an expansion or a string, as the grammar's error recovery keeps them
+_OPENERS = frozenset({"${", "$((", '"', "'", "$'", '$"'})
 #: Where bash reads commands again, and so comments: a command substitution, a subshell, a group.
 _COMMAND_CONTEXT = frozenset(
     {"program", "command_substitution", "process_substitution", "subshell", "compound_statement"}
@@ -431,6 +433,12 @@ def _bash_comment(node: Any) -> bool:
     parent = node.parent
     while parent is not None and parent.type not in _COMMAND_CONTEXT:
         if parent.type in _LITERAL_CONTEXT:
+            return False
+        if parent.type == "ERROR" and any(
+            c.type in _OPENERS and c.start_byte < node.start_byte for c in parent.children
+        ):
+            # the grammar gave up inside an expansion or a string it saw open (`${A[$B) = 1` and
+            # lines on to the next `}`): to bash, the lines after the opener are its text
             return False
         parent = parent.parent
     return True
