@@ -2468,3 +2468,20 @@ def test_a_tool_in_front_of_the_program_that_changes_how_it_runs_is_listed(
     said = [x for x in outcome.listed if "not carried; the spec runs what it wraps" in x]
     assert said == ([] if listed is None else [x for x in said if listed in x]), outcome.listed
     assert bool(said) == (listed is not None), outcome.listed
+
+
+def test_a_function_called_after_a_line_bash_cannot_parse_runs_no_step(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 9501, input 3,781): `launch a.py …`, a stray `}`, then
+    # `launch b.py …`; bash runs the first call and fails at the `}`, and the import took the step of
+    # the second call, whose srun line in the function's body stands above the error
+    head = b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+    body = b'launch() {\n  srun torchrun --nnodes=2 --nproc_per_node=4 "$@"\n}\n'
+    calls = b"launch train.py --lr 1\n}\nlaunch train.py --lr 2\n"
+    outcome = round_trip(head + body + calls, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert yaml.safe_load(outcome.spec or "")["launch"]["args"] == ["--lr", "1"]
+    # near miss: without the stray line, the last call is the training step
+    (tmp_path / "whole").mkdir()
+    near = round_trip(head + body + calls.replace(b"}\n", b""), tmp_path / "whole")
+    assert near.unlisted == [], near.spec
+    assert yaml.safe_load(near.spec or "")["launch"]["args"] == ["--lr", "2"]

@@ -217,6 +217,9 @@ class Step:
     # whether a word follows those (the program the assignments were meant for): with none, `env`
     # in front would run env itself, which prints the environment
     assigned_for: bool = False
+    # the line of the script's top-level command that runs the step (a function's call, for a
+    # step in the function's body): where the batch shell reaches it
+    reached: int = 0
     # why the batch shell never reaches this step: an `exec` step or an `exit` before it that the
     # shell surely runs (exec replaces the shell, or, failing, ends it), or a line before it bash
     # cannot parse

@@ -110,6 +110,7 @@ class Flow:
         # why the batch shell surely ends before the rest of the script: an `exec` step or an
         # `exit` it surely runs (exec replaces the shell, or, failing, ends it)
         self.ended: str | None = None
+        self.top_line = 0  # the line of the top-level command the walk is in (the main file's)
         self.children = 0  # shells of their own the walk is inside of (`bash -c '…'` in the batch shell)
         self.loops: list[int] = []  # the lines of the loops the walk is inside of, innermost last
         self.arm_starts: list[int] = []  # where the steps of each arm being walked start
@@ -129,6 +130,8 @@ class Flow:
             kind = item[0]
             if kind == "s":
                 self.state.budget -= 1
+                if item[1] is src and item[2].parent is not None and item[2].parent.type == "program":
+                    self.top_line = item[2].start_point[0] + 1  # (a call's line, for the steps it runs)
                 self.statement(stack, item[1], item[2], item[3])
             elif kind == "snapshot":
                 item[1].mark = len(self.state.journal)
@@ -473,6 +476,7 @@ class Flow:
             self.facts.steps.append(step)
             self.steps.program_port(step)
             step.ended = self.ended
+            step.reached = self.top_line
             step.after = len(self.facts.commands)
             step.loop = self.loops[-1] if self.loops else None
             if step.exec_ and not background and self.ends_here():

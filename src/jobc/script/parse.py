@@ -282,7 +282,7 @@ class Reader:
         self._errors(root)
         if self.facts.unrun_from is not None:
             for step in self.facts.steps:
-                if step.span.line >= self.facts.unrun_from and step.ended is None:
+                if max(step.span.line, step.reached) >= self.facts.unrun_from and step.ended is None:
                     step.ended = (
                         f"bash cannot parse the script from line {self.facts.unrun_from} on and fails "
                         "there, before it"
