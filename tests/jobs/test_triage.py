@@ -807,3 +807,25 @@ def test_a_threads_exception_gives_way_to_its_process_own_failure_after_it(tmp_p
         _THREAD.replace("Exception in thread Thread-3:\n", "\n") + "step 2000\n" + _MAIN, tmp_path / "main"
     )
     assert d.findings[0].evidence[0].line == 7  # type: ignore[attr-defined]
+
+
+_PROGRESS = "".join(f"epoch: 14/20, cur_iter={i}/7724, loss=1.54\n" for i in (4263, 4313, 4363))
+_WATCHDOG = (
+    "[E ProcessGroupNCCL.cpp:587] [Rank 1] Watchdog caught collective operation timeout: "
+    "WorkNCCL(OpType=BROADCAST, Timeout(ms)=1800000) ran for 1803000 milliseconds before timing out.\n"
+)
+
+
+def test_the_programs_own_shell_missing_a_helper_mid_run_ends_nothing(tmp_path: Path) -> None:
+    # `/bin/sh: gpustat: command not found` (subprocess's shell=True) after the run's progress: the
+    # program goes on, and what ended the job is after it
+    _, d = _triage(_PROGRESS + "/bin/sh: gpustat: command not found\n" + _WATCHDOG, tmp_path)
+    assert d.findings[0].cls == "collective_timeout"  # type: ignore[attr-defined]
+    # near misses: before any progress it is the first cause; the batch shell's own is one anytime
+    (tmp_path / "early").mkdir()
+    _, d = _triage("/bin/sh: torchrun: command not found\n" + _WATCHDOG, tmp_path / "early")
+    assert d.findings[0].cls == "missing_program"  # type: ignore[attr-defined]
+    (tmp_path / "batch").mkdir()
+    batch = _PROGRESS + "/var/spool/slurm/job5/slurm_script: line 9: torchrun: command not found\n"
+    _, d = _triage(batch, tmp_path / "batch")
+    assert d.findings[0].cls == "missing_program"  # type: ignore[attr-defined]

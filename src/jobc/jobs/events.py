@@ -1357,7 +1357,17 @@ class Scanner(Facts):
             rank = self.mpi_reported.get((line.node, line.writer))
             if rank is not None:
                 fields["rank"] = rank
+        before = len(self.events)
         self._matched_one(sig, fields, ev, order, line, strength=strength)
+        if (
+            sig.code == "S514"
+            and line.text.startswith("/bin/sh: ")
+            and self.progress
+            and len(self.events) > before
+        ):
+            # the program's own shell (subprocess's shell=True) not finding a helper mid-run
+            # (`/bin/sh: gpustat: command not found`): the program goes on, so no end of the job's
+            self.events[-1].role = "context"
 
     def _lsf_reason(self, ev: Evidence) -> Event | None:
         """The event of LSF's exit reason (`TERM_RUNLIMIT: …`, `TERM_OWNER: …`) on the lines just

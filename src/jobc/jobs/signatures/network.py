@@ -672,6 +672,26 @@ SIGNATURES: tuple[Signature, ...] = (
         "TensorFlow (tensorflow/core/common_runtime/base_collective_executor.cc)",
         ("what",),
     ),
+    Signature(
+        "N431",
+        "horovod-gloo-http-store-failed",
+        "rendezvous",
+        "cause",
+        ("request failed too many times",),
+        re.compile(
+            # Horovod's Gloo ranks meet through an HTTP key-value store the driver serves (horovodrun's,
+            # or Spark's): a rank that cannot reach it retries, then aborts (`what(): HTTP request
+            # failed.` follows, the abort's); its log prefix (`… http_store.cc:96]`) is read apart
+            r"(?P<what>HTTP (?:[A-Z]{2,6} )?request failed too many times, aborting[^\n]{0,200})"
+        ),
+        "a Horovod rank unable to reach the rendezvous store its driver serves over HTTP (the driver's "
+        "address or port unreachable from the rank, or the driver gone): the ranks never met",
+        "[2021-06-07 11:51:57.963853: E horovod/common/gloo/http_store.cc:96] HTTP GET request failed too "
+        "many times, aborting. See exception message above.",
+        "[2021-06-07 11:51:57.963853: I horovod/common/gloo/http_store.cc:41] HTTP GET request: key=rank_0",
+        "Horovod (horovod/common/gloo/http_store.cc)",
+        ("what",),
+    ),
 )
 
 #: The lines of MPICH's error stack under its fatal error (N418): `MPID_Init(2049)......: text`.
