@@ -458,7 +458,15 @@ def _cut(option: str, line: str) -> bool:
     # --nnodes=2 --nproc_ngl…`, a step past the cut)
     shown = [m.group(1) for m in [re.match(r"#   line \d+: (?:\S+ )?(-\S.*)… — ", line)] if m]
     shown += re.findall(r"(?<!\S)(-\S*)… — ", line)
-    return any(o.startswith(s) for s in shown for o in (option, visible(option)))
+    if any(o.startswith(s) for s in shown for o in (option, visible(option))):
+        return True
+    # ... as written, with its quotes and substitutions, which the option holds expanded
+    for s in shown:
+        parts = re.split(r"\$\{\w+\}|\$[0-9]|\$\w+|\$\([^()]*\)|`[^`]*`", s.replace('"', "").replace("'", ""))
+        pattern = ".*".join(re.escape(p) for p in parts)
+        if len(parts) > 1 and any(re.match(pattern, o, re.S) for o in (option, visible(option))):
+            return True
+    return False
 
 
 def _written_as(option: str, line: str) -> bool:
@@ -475,7 +483,8 @@ def _written_as(option: str, line: str) -> bool:
         # the listing shows the word as written: its quotes, and a byte no text has escaped; a
         # quote may be a character of the word (a `'` inside `"…"`), which bash keeps
         for bare in (word.replace('"', "").replace("'", ""), word.replace('"', ""), word):
-            parts = re.split(r"\$\{?\w+\}?|\$\([^()]*\)|`[^`]*`", bare)
+            # (`$9999` is bash's `$9` and the text `999`: a positional parameter is one digit)
+            parts = re.split(r"\$\{\w+\}|\$[0-9]|\$\w+|\$\([^()]*\)|`[^`]*`", bare)
             pattern = ".*".join(re.escape(p) for p in parts)
             if re.fullmatch(pattern, option) or re.fullmatch(pattern, visible(option)):
                 return True

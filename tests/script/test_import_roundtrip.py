@@ -2361,6 +2361,20 @@ def test_a_quote_that_is_a_character_of_a_refused_option_is_the_listings(tmp_pat
     assert not _written_as("--rdzv_backend=node0", line)
 
 
+def test_a_refused_option_cut_in_the_listing_is_named_by_its_start_as_written() -> None:
+    # found by the import fuzz target (seed 10101, input 7,291): torchrun's refused
+    # `--nnodes<bytes>="$9999…SLURM_NNODES"`, whose listing shows its start cut with `…`; bash reads
+    # `$9` (a positional parameter is one digit) and the digits after it, and the judge compared
+    # the start as written, with its quote and `$9`, to the word torchrun got
+    from tests.script.roundtrip import _cut
+
+    line = '#   line 11: torchrun --nnodes\\x9d="$99999… — no option of torchrun (of any version)'
+    assert _cut("--nnodes\udc9d=9999SLURM_NNODES", line)
+    # near misses: another start, and a start with no substitution, which is read as it is
+    assert not _cut("--nnodes\udc9d=1111", line)
+    assert not _cut("--nproc=9999", '#   line 3: torchrun --nnodes="99… — no option of torchrun')
+
+
 @pytest.mark.parametrize(
     "redirect",
     [
