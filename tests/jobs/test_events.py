@@ -171,6 +171,29 @@ def test_a_message_wrapped_onto_the_next_line_is_read_whole() -> None:
     assert [(e.kind, e.cls) for e in s.events] == [("worded-line", "collective_timeout")]
 
 
+def test_a_line_of_the_wrapping_width_is_not_joined_with_its_own_ranks_next_line() -> None:
+    # horovodrun's prefix on every line; three ranks' lines that happen to be of one length look
+    # cut at that width, but a cut never falls where the same rank's next line begins
+    pre = "Mon Jun  7 11:51:57 2021[{r}]<stderr>:"
+    said = "E horovod/common/gloo/http_store.cc:96] HTTP {m} request failed too many times, aborting."
+    cut = [
+        (pre.format(r=r) + said.format(m=m)).ljust(150, "x") for r, m in ((1, "GET"), (2, "PUT"), (0, "GET"))
+    ]
+    lines: list[str] = []
+    for r, head in zip((1, 2, 0), cut, strict=True):
+        abort = "terminate called after throwing an instance of 'std::runtime_error'"
+        lines += [head, pre.format(r=r) + abort, pre.format(r=r) + "  what():  HTTP request failed."]
+    s = _events("\n".join(lines) + "\n")
+    store = [e for e in s.events if e.kind == "horovod-gloo-http-store-failed"]
+    assert [(e.ev.line, e.line.rank) for e in store] == [(1, 1), (4, 2), (7, 0)]
+    # near miss: a next line with no prefix goes on the cut line
+    lines[1:1] = ["xxxx See exception message above."]
+    s = _events("\n".join(lines) + "\n")
+    store = [e for e in s.events if e.kind == "horovod-gloo-http-store-failed"]
+    assert [(e.ev.line, e.line.rank) for e in store] == [(1, 1), (5, 2), (8, 0)]
+    assert "See exception message above." in store[0].ev.text
+
+
 def test_a_cpp_abort_without_its_what_is_still_an_abort() -> None:
     s = _events(
         "terminate called after throwing an instance of 'c10::DistBackendError'\nAborted (core dumped)\n"

@@ -22,6 +22,38 @@ _DS_EXIT = (
 )
 
 CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
+    # --- a shell's prompt with no error word in it, the paste's first line
+    (
+        "a prompt whose command ran here names the host of the error below it",
+        "(env) ann@ip-10-1-2-3:~/work$ tune run --nproc_per_node 8 recipe --config c.yaml\n"
+        "Usage: tune [OPTIONS] COMMAND [ARGS]...\n\nError: No such command 'run'.\n",
+        ("missing_program", None, "ip-10-1-2-3", 4),
+    ),
+    (
+        "a prompt whose command ran the program elsewhere names no host",
+        "(env) ann@login1:~/work$ srun -N 2 tune run --nproc_per_node 8 recipe\n"
+        "Usage: tune [OPTIONS] COMMAND [ARGS]...\n\nError: No such command 'run'.\n",
+        ("missing_program", None, None, 4),
+    ),
+    # --- the node's place in the world from its torchrun command line
+    (
+        "one process on the node whose command line names its node rank",
+        "python -m torch.distributed.launch --nproc_per_node=1 --nnodes=2 --node_rank=1 train.py\n"
+        "gpu3:1653:1695 [0] include/socket.h:347 NCCL WARN Call to bind failed : Address already in use\n",
+        ("nccl_error", 1, "gpu3", 2),
+    ),
+    (
+        "a node rank read from a variable gives no rank",
+        "python -m torch.distributed.launch --nproc_per_node=1 --nnodes=2 --node_rank=$RANK train.py\n"
+        "gpu3:1653:1695 [0] include/socket.h:347 NCCL WARN Call to bind failed : Address already in use\n",
+        ("nccl_error", None, "gpu3", 2),
+    ),
+    (
+        "several processes on the node and no local rank gives no rank",
+        "torchrun --nproc_per_node=4 --nnodes=2 --node_rank=1 train.py\n"
+        "gpu3:1653:1695 [0] include/socket.h:347 NCCL WARN Call to bind failed : Address already in use\n",
+        ("nccl_error", None, "gpu3", 2),
+    ),
     # --- records glued on one line
     (
         "srun records pasted on one line",

@@ -236,6 +236,9 @@ _TORCHRUN_COMMAND = re.compile(
 )
 #: (a value read from a variable, `--nnodes=$NNODES`, is not known to be 1)
 _NNODES = re.compile(r"--nnodes[= ]{1,4}([^\s]{1,40})")
+#: the node's rank and its processes, as numbers (a variable's value is not known)
+_NODE_RANK = re.compile(r"--node[_-]rank[= ]{1,4}[\"']?([0-9]{1,5})[\"']?(?=\s|$)")
+_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]{1,4}[\"']?([0-9]{1,5})[\"']?(?=\s|$)")
 #: DeepSpeed's launcher (deepspeed/launcher/launch.py) logging as itself, and the node count it
 #: logs at its start (`nnodes=1, num_local_procs=8, node_rank=0`)
 _DS_LAUNCH = re.compile(r"\[(?:INFO|WARNING|ERROR)\] \[launch\.py:[0-9]{1,6}:[a-z_]{1,40}\] ")
@@ -361,7 +364,8 @@ class Scanner(Facts):
         self.wrap: int | None = None  # the width the log was wrapped at, when it was
         self.weak = False  # that width is one few lines reach: a cut is joined on its own evidence
         self.hanging = False  # LSF's `bhist -l` layout: the rest of a cut line under a hanging indent
-        self.wrapped: tuple[str, int, str] | None = None  # a line cut at that width, waiting for its rest
+        # a line cut at that width, waiting for its rest (with the lines it is made of so far)
+        self.wrapped: tuple[str, int, str, list[tuple[int, str]]] | None = None
         # a driver's tagged line whose sentence goes on under the same tag (path, number, line,
         # tag, node, lines joined): dmesg's `NVRM: The NVIDIA GPU …` / `NVRM: (PCI ID: …) …`
         self.tagged: tuple[str, int, str, str, str | None, list[tuple[int, str]]] | None = None
@@ -384,9 +388,15 @@ class Scanner(Facts):
         # field after it
         self.field_host: tuple[int, str] | None = None
 
-    def learn(self, sample: Sequence[tuple[int, str]]) -> None:
+    def learn(self, sample: Sequence[tuple[int, str]], path: str = "") -> None:
         """Infer this file's prefix structure from a sample of its lines (the file's head), and the
-        width a terminal or a pasting tool wrapped it at, if it was."""
+        width a terminal or a pasting tool wrapped it at, if it was; and the prompts in it that ran
+        the program on their host, which the pre-filter does not read (no error word in them)."""
+        for number, raw in sample:
+            if "@" in raw[:200]:
+                self._run_prompt(path, number, raw)
+            if "torch" in raw:
+                self._torchrun_command(path, number, raw)
         self.model = prefixes.infer((n, normalize.clean(t)) for n, t in sample)
         for node, rank in sorted(self.model.ranked_hosts):
             # a logger's `[host:rank/size]` on lines the pre-filter skips: who wrote the log
@@ -407,6 +417,33 @@ class Scanner(Facts):
             self.wrap = normalize.weak_wrap_width(texts)
         if normalize.lsf_layout([t for _, t in sample]) and self.wrap in (None, normalize.LSF_WIDTH):
             self.wrap, self.weak, self.hanging = normalize.LSF_WIDTH, False, True
+
+    def _torchrun_command(self, path: str, number: int, raw: str) -> None:
+        """A torchrun command line: its node count, and the node's place in the world where it
+        names both with numbers (`--node_rank=1 --nproc_per_node=4`)."""
+        if (path, number) in self.launch_lines or len(self.launch_lines) >= 16:
+            return
+        c = _TORCHRUN_COMMAND.search(raw[:2000])
+        if c is None:
+            return
+        self.launch_lines.add((path, number))
+        n = _NNODES.search(c.group("args"))
+        self.launch_nodes.add(n.group(1) if n else "1")
+        node_rank, nproc = _NODE_RANK.search(c.group("args")), _NPROC.search(c.group("args"))
+        if node_rank is not None and nproc is not None:
+            self.launch_place.add((int(node_rank.group(1)), int(nproc.group(1))))
+        else:
+            self.launch_place.add((-1, -1))  # a command line that does not say
+
+    def _run_prompt(self, path: str, number: int, raw: str) -> None:
+        """A shell's prompt before a command that ran the program on the prompt's host."""
+        if (
+            len(self.run_prompts) < 64
+            and (p := _RUN_PROMPT.match(normalize.clean(raw[:2000]))) is not None
+            and _ELSEWHERE.search(p.group("cmd")) is None
+            and (found := (path, number, p.group("host"))) not in self.run_prompts
+        ):
+            self.run_prompts.append(found)
 
     # -- state the reader asks about ------------------------------------------------------
 
@@ -445,11 +482,15 @@ class Scanner(Facts):
             joined = self._unwrap(path, number, raw)
             if joined is None:
                 return
-            number, raw = joined
+            number, raw, parts = joined
+            self._read_joined(path, number, raw, parts)
+            return
         self._read_joined(path, number, raw)
 
-    def _read_joined(self, path: str, number: int, raw: str) -> None:
-        for record in self._tag_join(path, number, raw):
+    def _read_joined(
+        self, path: str, number: int, raw: str, parts: list[tuple[int, str]] | None = None
+    ) -> None:
+        for record in self._tag_join(path, number, raw, parts):
             self._read_record_of(*record)
 
     def _read_record_of(self, path: str, number: int, raw: str, parts: Sequence[tuple[int, str]]) -> None:
@@ -465,7 +506,7 @@ class Scanner(Facts):
                 event.context.extend(more[: max(0, 16 - len(event.context))])
 
     def _tag_join(
-        self, path: str, number: int, raw: str
+        self, path: str, number: int, raw: str, pieces: list[tuple[int, str]] | None = None
     ) -> list[tuple[str, int, str, list[tuple[int, str]]]]:
         """A kernel driver's message whose sentence goes on over lines that repeat its tag (the
         NVIDIA driver's `[ 1843.3] NVRM: The NVIDIA GPU 0000:b3:00.0` / `NVRM: (PCI ID: 10de:26b5)
@@ -498,14 +539,17 @@ class Scanner(Facts):
             if head is not None and not lexicon.error_like(head[1], line.level):
                 self.tagged = (path, number, raw, head[0], line.node, [(number, raw)])
                 return out
-        out.append((path, number, raw, [(number, raw)]))
+        # (a record the log's wrapping cut over several lines: the lines it is made of)
+        out.append((path, number, raw, pieces if pieces is not None else [(number, raw)]))
         return out
 
-    def _unwrap(self, path: str, number: int, raw: str) -> tuple[int, str] | None:
+    def _unwrap(self, path: str, number: int, raw: str) -> tuple[int, str, list[tuple[int, str]]] | None:
         """A line cut at the log's wrapping width is read with the line that continues it, as one
-        record numbered by its first line (unless the next line starts a record of its own)."""
+        record numbered by its first line (unless the next line starts a record of its own), with
+        the lines it is made of (a person points at the one that states the error)."""
         held, self.wrapped = self.wrapped, None
         piece = raw
+        parts = [(number, raw)]
         if held is not None:
             if self.hanging:
                 # (its rest is indented, which is not the record's own text: a word may be cut)
@@ -522,15 +566,15 @@ class Scanner(Facts):
                 goes_on = goes_on and not held[2].endswith("  ") and _GLOG_HEAD.match(raw) is None
                 goes_on = goes_on and not _same_writer(held[2], raw, self.model)
             if goes_on:
-                number, raw = held[1], held[2] + raw
+                number, raw, parts = held[1], held[2] + raw, [*held[3], (number, piece)]
             else:
-                self._read_joined(held[0], held[1], held[2])
+                self._read_joined(held[0], held[1], held[2], held[3])
         # a piece that reaches the width again may go on over the next line too (a message of
         # three pieces and more)
         if len(piece) == self.wrap and len(raw) < MAX_LINE and not normalize.is_rule(piece):
-            self.wrapped = (path, number, raw)
+            self.wrapped = (path, number, raw, parts[:16])
             return None
-        return number, raw
+        return number, raw, parts
 
     def flush(self) -> None:
         """The end of the log: a line still waiting for its rest is read as it is."""
@@ -654,20 +698,10 @@ class Scanner(Facts):
             and (p := _KERNEL_PROMPT.match(normalize.clean(raw[:2000]))) is not None
         ):
             self.kernel_prompts.append((path, number, p.group("host")))
-        if (
-            "@" in raw[:200]
-            and len(self.run_prompts) < 64
-            and (p := _RUN_PROMPT.match(normalize.clean(raw[:2000]))) is not None
-            and _ELSEWHERE.search(p.group("cmd")) is None
-        ):
-            self.run_prompts.append((path, number, p.group("host")))
-        if (
-            "torch" in raw
-            and len(self.launch_nodes) < 16
-            and (c := _TORCHRUN_COMMAND.search(raw[:2000])) is not None
-        ):
-            n = _NNODES.search(c.group("args"))
-            self.launch_nodes.add(n.group(1) if n else "1")
+        if "@" in raw[:200]:
+            self._run_prompt(path, number, raw)
+        if "torch" in raw:
+            self._torchrun_command(path, number, raw)
         if "launch.py:" in raw and len(self.launch_nodes) < 16 and _DS_LAUNCH.search(raw[:400]) is not None:
             self._deepspeed_launch(line, text)
         if "executed on host" in text and (h := _LSF_EXEC_HOST.match(text[:20000])) is not None:
@@ -1800,13 +1834,17 @@ def _read_fields(event: Event, line: Line) -> None:
 
 
 def _same_writer(head: str, rest: str, model: prefixes.Model) -> bool:
-    """Whether `rest` starts with the prefix of the same node or writer as `head` (NCCL's
-    `host:pid:tid [dev]` on lines of one length, which look cut at a width): a record of its own,
+    """Whether `rest` starts with the prefix of the same node, writer or rank as `head` (NCCL's
+    `host:pid:tid [dev]` on lines of one length, which look cut at a width; horovodrun's
+    `Mon Jun  7 11:51:57 2021[1]<stderr>:` on each rank's lines): a record of its own,
     for a cut never falls where the writer's next line would begin."""
     a, b = prefixes.split(head, model), prefixes.split(rest, model)
     if b.text == rest:
         return False
-    return (b.node is not None and b.node == a.node) or (b.writer is not None and b.writer == a.writer)
+    return any(
+        y is not None and y == x
+        for x, y in ((a.node, b.node), (a.writer, b.writer), (a.rank, b.rank), (a.task, b.task))
+    )
 
 
 def _meeting_failed(message: str, frames: Sequence[str]) -> bool:

@@ -289,6 +289,10 @@ class Facts:
         # is not given or `--standalone`) and of DeepSpeed's launcher (its `nnodes=`, or where its
         # lines come from): all 1, and a local rank is the global rank
         self.launch_nodes: set[str] = set()
+        # the torchrun command lines read (file, line), and the node rank and processes per node
+        # each names ((-1, -1) for one that names them not both as numbers)
+        self.launch_lines: set[tuple[str, int]] = set()
+        self.launch_place: set[tuple[int, int]] = set()
         # pairings of a process with its rank: torchrun's table (pid -> global rank), NCCL's
         # communicator lines (host:pid -> rank in the largest communicator, with its size)
         self.pid_rank: dict[str, int] = {}

@@ -183,6 +183,8 @@ def place(facts: Facts, e: Event) -> Who:
     if node is None and task is None and facts.run_prompts and not facts.task_node:
         node, rank, by_prompt = _run_host(facts, e, rank, local)
         inferred = inferred or by_prompt
+    if rank is None and task is None and (placed := launch_rank(facts, local)) is not None:
+        rank, inferred = placed, True
     if node is not None and REDACTED.match(node):
         node = None  # a paste that hid the node's name (`on node xxxxxxxx`) names no node
     return Who(rank, local, task, count, node, inferred)
@@ -316,6 +318,21 @@ def local_on_the_one_node(facts: Facts, local: int) -> tuple[str | None, int | N
     if not is_host(node):
         return None, None
     return node, (local if facts.rank_node.get(0) == node else None)
+
+
+def launch_rank(facts: Facts, local: int | None) -> int | None:
+    """The global rank of a process of the one node whose torchrun command line the log shows
+    (`--node_rank=K --nproc_per_node=N`, both numbers, the only command line): K·N plus its local
+    rank, and K when N is 1 (the node's one process). Only where the log names at most one node
+    and no srun task (a log of that node's launch)."""
+    if len(facts.launch_place) != 1 or len(facts.nodes_seen) > 1 or facts.task_node:
+        return None
+    node_rank, nproc = next(iter(facts.launch_place))
+    if node_rank < 0 or nproc < 1:
+        return None
+    if nproc == 1:
+        return node_rank
+    return node_rank * nproc + local if local is not None and local < nproc else None
 
 
 def one_node_launch(facts: Facts) -> bool:

@@ -52,6 +52,8 @@ FALLBACK = re.compile(
     r"\b[Ff]ailed\b|"
     # a launcher's word that a node or a job went away (Open MPI's lost daemon, Moab's preemption)
     r"lost communication with (?:a remote|its|the following) daemon|\bjob (?:was |has been )?preempted\b|"
+    # a cloud VM told it will be reclaimed; a runtime's heartbeat finding workers gone (TensorFlow)
+    r"\btermination is imminent\b|\blame workers found\b|"
     r"unable to launch|could not (?:access|execute|start|launch)|"
     r"exit(?:ed)? with (?:exit )?(?:code|status) [1-9]|non-zero (?:exit|status)|exit status [1-9]|"
     # any tool's word that a command ended so (kubectl's `command terminated with exit code 137`)
@@ -133,10 +135,15 @@ QUIET_LEVELS = frozenset({"W", "I", "D", "WARNING", "WARN", "INFO", "DEBUG"})
 CAUGHT_CLASSES = frozenset({"exception", "import_error", "missing_program"})
 
 
+#: Words that say a machine went away whatever the level they are logged at (TensorFlow logs its
+#: lost workers at INFO; a cloud agent its VM's reclaim notice as a plain line)
+ANY_LEVEL = re.compile(r"\blame workers found\b|\btermination is imminent\b")
+
+
 def error_like(text: str, level: str | None) -> bool:
     """Whether a line no signature read says that something failed."""
     if level in QUIET_LEVELS:
-        return False
+        return ANY_LEVEL.search(text) is not None
     if FALLBACK.search(text) is None and level not in ERROR_LEVELS:
         return False
     # (in bytes: `已杀死`, the shell's `Killed` under a Chinese locale, is three characters)
@@ -149,7 +156,13 @@ _STEP_FAILED = re.compile(r"\bDUE TO TASK FAILURE\b|FAILED \(non-zero exit code"
 CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (not one of a list of what may have happened: `has failed, got preempted, or crashed`)
     # (LSF's exit reason for a preempted job: `TERM_PREEMPT: job killed after preemption`)
-    ("preempted", re.compile(r"\bPREEMPT(?:ED|ION)\b|\bpreempted\b(?!,? or\b)|\bTERM_PREEMPT\b")),
+    # (a spot or preemptible VM's notice that it will be reclaimed: `termination is imminent`)
+    (
+        "preempted",
+        re.compile(
+            r"\bPREEMPT(?:ED|ION)\b|\bpreempted\b(?!,? or\b)|\bTERM_PREEMPT\b|\btermination is imminent\b"
+        ),
+    ),
     (
         "time_limit",
         re.compile(
@@ -174,7 +187,9 @@ CLASS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bSISTER_EOF\b|requested job (?:terminate|die)\b|lost communication with (?:a remote|its|the "
             r"following) daemon|"
             # slurmctld's node that stopped answering (`error: Nodes cn2 not responding, setting DOWN`)
-            r"\bNodes? [A-Za-z0-9][A-Za-z0-9_.\-\[\],]{0,200} not responding\b"
+            r"\bNodes? [A-Za-z0-9][A-Za-z0-9_.\-\[\],]{0,200} not responding\b|"
+            # a runtime's heartbeat finding workers that stopped answering (TensorFlow's TPU hook)
+            r"\blame workers found\b"
         ),
     ),
     # a step ended because one of its tasks failed: a report of that task's end

@@ -52,7 +52,7 @@ def _scan_one(name: str, stream: IO[bytes], scanner: Scanner) -> None:
         data = stream.read(BLOCK)
         if head:
             head = False
-            _learn(scanner, data)
+            _learn(scanner, data, name)
         if not data:
             if rest and not skipping:
                 _feed_piece(scanner, name, number, rest)
@@ -78,13 +78,13 @@ def _scan_one(name: str, stream: IO[bytes], scanner: Scanner) -> None:
     scanner.flush()  # a file's last line never waits for the next file's first
 
 
-def _learn(scanner: Scanner, data: bytes) -> None:
+def _learn(scanner: Scanner, data: bytes, name: str) -> None:
     """The file's prefix structure, inferred from the lines of its first block."""
     lines = data[: 1 << 20].split(b"\n", SAMPLE_LINES)[:SAMPLE_LINES]
     sample = [
         (i + 1, piece[:MAX_LINE].decode("utf-8", "replace").rstrip("\r")) for i, piece in enumerate(lines)
     ]
-    scanner.learn(sample)
+    scanner.learn(sample, name)
 
 
 #: The pre-filter reads a block in windows of this many bytes (ended at a newline), which bounds

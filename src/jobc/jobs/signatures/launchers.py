@@ -729,6 +729,27 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=2,
     ),
     Signature(
+        "L252",
+        "tf-lame-workers",
+        "node_fail",
+        "cause",
+        ("lame workers found",),
+        re.compile(
+            # TensorFlow's TPU session support pings every worker each step; a worker whose heartbeat
+            # fails is `lame` (its host went away: a preempted TPU VM, a lost node), and the hook
+            # saves a checkpoint and shuts the workers down
+            r"ShutdownHook: (?P<what>lame workers found: [^\n]{0,300})"
+        ),
+        "TensorFlow's shutdown hook finding workers that no longer answer its heartbeat (a TPU host "
+        "preempted or lost): the job stops on it",
+        "INFO:tensorflow:ShutdownHook: lame workers found: "
+        "HeartbeatManager(/job:worker/replica:0/task:0/device:CPU:0)",
+        "INFO:tensorflow:ShutdownHook: saving checkpoint to gs://bucket/model.ckpt",
+        "TensorFlow (tensorflow/python/tpu/session_support.py: `ShutdownHook: lame workers found: %s`)",
+        ("what",),
+        strength=2,  # (which worker is lost is said; why, not)
+    ),
+    Signature(
         "L220",
         "mpi-lost-remote-daemon",
         "node_fail",

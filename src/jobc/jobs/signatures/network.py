@@ -692,6 +692,32 @@ SIGNATURES: tuple[Signature, ...] = (
         "Horovod (horovod/common/gloo/http_store.cc)",
         ("what",),
     ),
+    Signature(
+        "N432",
+        "xla-rendezvous-stuck",
+        "collective_timeout",
+        "symptom",
+        ("and may be stuck", "Termination timeout "),
+        re.compile(
+            # XLA's rendezvous (the meeting of a collective's participants, `initialize clique` of
+            # NCCL's communicator on GPUs): a participant waited past the warning's timeout for the
+            # others; after the termination timeout the process exits (code 42). `Thread is unstuck!`
+            # after it says the warning was early
+            r"(?P<what>This thread has been waiting for (?:`(?P<op>[^`\n]{1,300})` for )?[0-9]{1,9} "
+            r"seconds? and may be stuck[^\n]{0,200}|Termination timeout (?:for `[^`\n]{1,300}` )?of "
+            r"[0-9]{1,9} seconds? exceeded\. Exiting to ensure a consistent program state\.)"
+        ),
+        "XLA's rendezvous (JAX, TensorFlow's XLA, torch_xla) waiting past its timeout for the other "
+        "participants of a collective: a symptom of a participant that is slow, gone or never started",
+        "2024-07-29 17:14:59.920189: E external/xla/xla/service/rendezvous.cc:38] This thread has been "
+        "waiting for `initialize clique for rank 6; clique=devices=[0,1,2,3,4,5,6,7]; stream=0; "
+        "run_id=724296073` for 10 seconds and may be stuck. Expected 8 threads to join the rendezvous, "
+        "but not all of them arrived on time.",
+        "2024-07-29 17:15:03.120189: E external/xla/xla/service/rendezvous.cc:42] Thread is unstuck! "
+        "Warning above was a false-positive. Perhaps the timeout is too short.",
+        "XLA (xla/service/rendezvous.cc)",
+        ("what", "op"),
+    ),
 )
 
 #: The lines of MPICH's error stack under its fatal error (N418): `MPID_Init(2049)......: text`.

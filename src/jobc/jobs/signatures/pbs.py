@@ -273,4 +273,23 @@ SIGNATURES: tuple[Signature, ...] = (
         ("what", "node"),
         strength=3,
     ),
+    Signature(
+        "B615",
+        "cloud-termination-notice",
+        "preempted",
+        "cause",
+        ("says termination is imminent",),
+        re.compile(
+            # a cloud worker's agent (Taskcluster's worker-runner and docker-worker) polling the
+            # instance's metadata: a spot or preemptible VM told it will be reclaimed
+            r"(?P<what>(?P<cloud>GCP|EC2) Metadata Service says termination is imminent)"
+        ),
+        "a cloud worker's agent reading from the instance's metadata that the spot or preemptible VM "
+        "is about to be reclaimed: the job's node was preempted",
+        "Dec 17 16:03:58Z worker-1 start-worker 2024/12/17 16:03:58 GCP Metadata Service says "
+        "termination is imminent",
+        "2024/12/17 16:03:58 WARNING: error when calling AWS EC2 spot termination endpoint: timeout",
+        "Taskcluster (worker-runner's google and aws providers; docker-worker)",
+        ("what", "cloud"),
+    ),
 )
