@@ -54,6 +54,24 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "gpu3:1653:1695 [0] include/socket.h:347 NCCL WARN Call to bind failed : Address already in use\n",
         ("nccl_error", None, "gpu3", 2),
     ),
+    # --- Hydra's report of an error (hydra/_internal/utils.py, run_and_report)
+    (
+        "Hydra's compact error: the block above its HYDRA_FULL_ERROR line",
+        "step 0 loading\n\nCannot find primary config 'config.yaml'. Check that it's in your config "
+        "search path.\n\nSet the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n",
+        ("exception", None, None, 3),
+    ),
+    (
+        "Hydra after a traceback: the exception line states it",
+        TB + "ValueError: bad split\n\nSet the environment variable HYDRA_FULL_ERROR=1 for a complete "
+        "stack trace.\n",
+        ("exception", None, None, 4),
+    ),
+    (
+        "Hydra's line alone",
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n",
+        ("exception", None, None, 1),
+    ),
     # --- records glued on one line
     (
         "srun records pasted on one line",

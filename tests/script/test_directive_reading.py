@@ -33,6 +33,32 @@ def test_an_option_no_sbatch_can_know_is_refused_and_a_plugins_is_not(tmp_path: 
     assert "sbatch knows no such option and refuses the whole script" in found[0][2]
 
 
+def test_a_letter_sbatch_has_no_option_for_and_a_long_option_one_letter_off_are_refused(
+    tmp_path: Path,
+) -> None:
+    # source: awmthink/pytorch-in-action lightning/slurm_submit.sh (the form: `#SBATCH -gres=gpu:4`);
+    # getopt reads `-g` (sbatch has no such letter, and plugins add long options only): `invalid
+    # option -- 'g'`, no job
+    path = tmp_path / "job.sh"
+    path.write_text(
+        "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH -gres=gpu:4\n#SBATCH --gress=gpu:4\n#SBATCH -t 1:00:00\n"
+        "srun python t.py\n"
+    )
+    found = [(f.span.line, f.message) for f in lint_path(path).findings if f.code == "JC809"]
+    assert [line for line, _ in found] == [3, 4]
+    assert "sbatch has no option -g" in found[0][1]
+    assert "two dashes: `--gres=gpu:4`" in found[0][1]
+    assert "did you mean --gres?" in found[1][1]
+    assert "unless a plugin of the site adds it" in found[1][1]
+    # near misses: a letter sbatch has (`-G`, `-N2`), and a name two letters off any option (a
+    # plugin's, as far as the text says)
+    path.write_text(
+        "#!/bin/bash\n#SBATCH -N2\n#SBATCH -G 8\n#SBATCH --grease=gpu:4\n#SBATCH -t 1:00:00\n"
+        "srun python t.py\n"
+    )
+    assert [f for f in lint_path(path).findings if f.code == "JC809"] == []
+
+
 def test_a_word_cut_at_a_hash_is_a_warning_at_the_hash_and_the_import_leaves_it_out(tmp_path: Path) -> None:
     from jobc.lint.imported import imported
 

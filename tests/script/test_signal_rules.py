@@ -58,6 +58,13 @@ E, W = Severity.ERROR, Severity.WARNING
             "srun ./a.out &\nwait\n",
             [("JC808", 4, 9, E)],
         ),
+        # source: SpencerSzabados/Group-Diffusion-Bridge train_autoencoder_slurm.sh (the form): the
+        # trap is set only after the foreground step, so the signal finds none while the step runs
+        (
+            "#SBATCH --signal=B:SIGUSR1@30\nmpiexec -n 2 python t.py\nPID=$!\n"
+            "cleanup() { kill -SIGUSR1 $PID; }\ntrap cleanup SIGUSR1\nwait $PID\n",
+            [("JC808", 4, 9, E)],
+        ),
         # B: sends USR2, the trap waits for USR1, and USR2 kills the shell
         (
             "#SBATCH --signal=B:USR2@60\ntrap 'touch stop' USR1\nsrun python t.py &\nwait\n",
@@ -74,6 +81,8 @@ def test_trap_without_batch_signal_fires(tmp_path: Path, body: str, want: list[o
     [
         # B: and a trap, the step in the background
         "#SBATCH --signal=B:USR1@90\ntrap 'kill -USR1 $s' USR1\nsrun python t.py &\ns=$!\nwait $s\n",
+        # the trap after the line that starts the step in the background: set before the signal comes
+        "#SBATCH --signal=B:USR1@90\nsrun python t.py &\ns=$!\ntrap 'kill -USR1 $s' USR1\nwait $s\n",
         # a function of a sourced file is handed the signal's name: it may set the trap
         # (NERSC's variable-time jobs)
         "#SBATCH --signal=B:USR1@60\n. /usr/common/vtj/setup.sh\nrequeue_job func_trap USR1\n"

@@ -70,3 +70,15 @@ def test_a_function_only_a_file_jobc_cannot_read_defines(tmp_path: Path) -> None
     assert any("/opt/site/helpers.sh (line 5), which jobc cannot read" in u for u in unknown)
     _, unknown = _import(tmp_path, "launch_training train.py\n", helpers=False)
     assert unknown == ["launch.program: the script starts no step jobc can read; write it"]
+
+
+def test_a_command_the_script_reads_from_a_programs_output(tmp_path: Path) -> None:
+    # source: PPWangyc/multi-view scripts/greene/pretrain.sh (the form: a helper prints the
+    # accelerate command, which may hold srun, and the batch shell runs it before the program)
+    body = "accelerate_cmd=$(./scripts/setup_multi_gpu.sh)\n$accelerate_cmd src/pretrain.py $script_args\n"
+    path = tmp_path / "job.sh"
+    path.write_text(HEAD + body, encoding="utf-8")
+    assert "JC805" not in {f.code for f in lint_path(path).findings}
+    # near miss: the command's text is in the script, and holds no srun
+    path.write_text(HEAD + body.replace("$(./scripts/setup_multi_gpu.sh)", "python3"), encoding="utf-8")
+    assert "JC805" in {f.code for f in lint_path(path).findings}

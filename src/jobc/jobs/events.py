@@ -262,6 +262,13 @@ _RECORD = re.compile(
     r"\s{0,8}(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception|Warning)\b)"
 )
 CONTINUATION_LINES = 4
+#: the most lines of Hydra's compact error read above its HYDRA_FULL_ERROR line
+HYDRA_BLOCK = 10
+#: a traceback's lines: its header, a frame, CPython's pointer line, an exception line
+_TRACEBACK_PART = re.compile(
+    r"\s{0,16}(?:Traceback \(most recent call last\)|File \"|\^{3,}|"
+    r"(?:[A-Za-z_][A-Za-z0-9_]{0,100}\.){0,20}[A-Za-z_][A-Za-z0-9_]{0,100}(?:Error|Exception)\b:?)"
+)
 #: glog's (and c10's) record header at a line's start: `E1223 05:18:02.971000 3304089 file.py:882] `.
 _GLOG_HEAD = re.compile(r"[IWEF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}[.0-9]{0,8} {1,4}[0-9]{1,10} ")
 #: An exception's message that is a command's own error line (`sbatch: error: …`): the exception
@@ -376,6 +383,9 @@ class Scanner(Facts):
         # sbatch's and salloc's own error lines just read: a site's submit check (job_submit
         # plugin, `slurm.log_user`) says why on them, before `Batch job submission failed`
         self.submit_said: deque[Evidence] = deque(maxlen=SUBMIT_SAID)
+        # the last records read, for a message whose words stand in the lines above its marker
+        # (Hydra's compact error above `Set the environment variable HYDRA_FULL_ERROR=1 …`)
+        self.recent: deque[tuple[Evidence, Line, str]] = deque(maxlen=HYDRA_BLOCK + 4)
         # torch.multiprocessing.spawn's report of a worker that raised: the parent's
         # ProcessRaisedException (its event, its line), then `-- Process N terminated with the
         # following error:` (N, its line), whose worker's traceback follows
@@ -619,6 +629,7 @@ class Scanner(Facts):
         ev = Evidence(path, number, _clip(raw))
         order = (number, self._piece)
         self._labels(line)
+        self.recent.append((ev, line, text))
         if not self.launcher_seen and identity.LAUNCHER_LINE.search(raw[:2000]) is not None:
             self.launcher_seen = True
         if " -H" in text or "-host" in text:
@@ -1303,6 +1314,39 @@ class Scanner(Facts):
             return
         self._event(_by_code("L232"), ev, order, line, fields)
 
+    def _hydra_report(
+        self, sig: Signature, fields: dict[str, Any], ev: Evidence, order: tuple[int, int], line: Line
+    ) -> None:
+        """Hydra's `Set the environment variable HYDRA_FULL_ERROR=1 …`: the error it reported is the
+        block of lines just above (after a blank line, as Hydra prints it). A traceback there
+        states it on its exception line, read as such; a compact error (an override Hydra cannot
+        parse, a config it cannot find) is that block, stated on its first line."""
+        block: list[tuple[Evidence, Line, str]] = []
+        for r_ev, r_line, r_text in reversed(self.recent):
+            if r_ev.file != ev.file or r_ev.line >= ev.line:
+                continue
+            if not r_text.strip():
+                if block:
+                    break
+                continue
+            if block and r_ev.line != block[-1][0].line - 1:
+                break  # a blank line (never read) parts the block from what came before
+            block.append((r_ev, r_line, r_text))
+            if len(block) >= HYDRA_BLOCK:
+                break
+        block.reverse()
+        if any(_TRACEBACK_PART.match(t) for _, _, t in block):
+            return  # the traceback's exception line states it
+        if not block:
+            # the error Hydra reported is not in the log (a paste that starts here): a failure of
+            # the program's own, what it was not said
+            self._event(sig, ev, order, line, fields, strength=2)
+            return
+        first, first_line, first_text = block[0]
+        fields["what"] = first_text.strip()
+        context = [e for e, _, _ in block[1:]] + [ev]
+        self._event(sig, first, (first.line, order[1]), first_line, fields, statement=first, context=context)
+
     def _exec_failed(self, event: Event, name: str, message: str) -> None:
         """An OSError that CPython's subprocess re-raised from its child (`raise
         child_exception_type(…)` just above it): the program the child was to run could not be
@@ -1380,6 +1424,9 @@ class Scanner(Facts):
             return
         if sig.code == "L232":
             self._spawn_index(fields, ev, order, line)
+            return
+        if sig.code == "P112":
+            self._hydra_report(sig, fields, ev, order, line)
             return
         if sig.code == "B613" and (reason := self._lsf_reason(ev)) is not None:
             # LSF's report gives the job's end twice, its reason (`TERM_OWNER: job killed by owner.`)

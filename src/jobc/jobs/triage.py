@@ -29,6 +29,9 @@ from jobc.jobs.signatures import CATALOGUE, PREFILTER, Signature
 
 MAX_LINE = events.MAX_LINE
 BLOCK = 1 << 22
+HYDRA_LINES = (
+    12  # lines above Hydra's `Set the environment variable HYDRA_FULL_ERROR=1 …` read for its message
+)
 SAMPLE_LINES = 2000  # lines of a log's head its prefix structure is inferred from
 EVIDENCE_PER_FINDING = 4
 
@@ -111,7 +114,10 @@ def _chunk(scanner: Scanner, name: str, number: int, chunk: bytes, end: int) -> 
                 return number + chunk.count(b"\n", pos, end)
             hit = hits[at]
             start = max(pos, chunk.rfind(b"\n", pos, hit) + 1, chunk.rfind(b"\r", pos, hit) + 1)
-            if start > pos:
+            if start > pos and b"HYDRA_FULL_ERROR=1 for" in chunk[start : start + 200]:
+                # Hydra's compact error: its message is the block of lines above, with no keyword
+                _lookback(scanner, name, number, chunk, (pos, start), lines=HYDRA_LINES)
+            elif start > pos:
                 _lookback(scanner, name, number, chunk, (pos, start))
             number += chunk.count(b"\n", pos, start)
             pos = start
@@ -125,15 +131,24 @@ def _chunk(scanner: Scanner, name: str, number: int, chunk: bytes, end: int) -> 
     return number
 
 
-def _lookback(scanner: Scanner, name: str, number: int, chunk: bytes, span: tuple[int, int]) -> None:
+def _lookback(
+    scanner: Scanner, name: str, number: int, chunk: bytes, span: tuple[int, int], *, lines: int = 1
+) -> None:
     """Feed the line before a line worth reading, which the pre-filter skipped: the start of a
     message the next line continues (`terminate called …` before its `what():`, a wrapped
-    report), or the job's progress output before an error."""
+    report), or the job's progress output before an error; `lines` before it where a message's
+    block stands above its line (Hydra's)."""
     pos, start = span
-    prev = max(pos, chunk.rfind(b"\n", pos, start - 1) + 1, chunk.rfind(b"\r", pos, start - 1) + 1)
-    if start - 1 > prev:
-        at = number + chunk.count(b"\n", pos, prev)
-        _feed_piece(scanner, name, at, chunk[prev : min(start - 1, prev + MAX_LINE)])
+    ends = [start]
+    for _ in range(lines):
+        end = ends[-1]
+        if end - 1 <= pos:
+            break
+        ends.append(max(pos, chunk.rfind(b"\n", pos, end - 1) + 1, chunk.rfind(b"\r", pos, end - 1) + 1))
+    for end, prev in zip(reversed(ends[:-1]), reversed(ends[1:]), strict=True):
+        if end - 1 > prev:
+            at = number + chunk.count(b"\n", pos, prev)
+            _feed_piece(scanner, name, at, chunk[prev : min(end - 1, prev + MAX_LINE)])
 
 
 def _feed_piece(scanner: Scanner, name: str, number: int, piece: bytes) -> None:

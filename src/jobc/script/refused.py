@@ -19,7 +19,14 @@ from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
 from jobc.core.record import record
 from jobc.script.directives import ambiguous
 from jobc.script.facts import Directive, ScriptFacts, Word
-from jobc.tables.slurm_options import COUNT_OPTIONS, FLAG_VALUES, SBATCH_OPTIONS, is_pyxis
+from jobc.tables.slurm_options import (
+    ALIASES,
+    COUNT_OPTIONS,
+    FLAG_VALUES,
+    SBATCH_22_05,
+    SBATCH_OPTIONS,
+    is_pyxis,
+)
 
 #: launcher options (normalised names) that take a number, with the least and the most each may be
 LAUNCHER_NUMBERS = {
@@ -155,14 +162,60 @@ def _unknown_option(d: Directive) -> Iterator[Refused]:
     (tried on the test cluster: `sbatch: unrecognized option '--frobnicate'`, exit 255, no job).
     Only a name no plugin could add is judged: sites add options through SPANK plugins (pyxis's
     --container-image, Shifter's --image and --module), so a plain unknown name may be one."""
-    if (
-        d.text.startswith("--")
-        and d.name not in SBATCH_OPTIONS
-        and not is_pyxis(d.name)
-        and not _PLUGIN_NAME.fullmatch(d.name)
-    ):
-        where = f"#SBATCH {shown(d.text, keep=30)}"
-        yield Refused(d.span, d.text, f"{where}: sbatch knows no such option and refuses the whole script")
+    where = f"#SBATCH {shown(d.text, keep=30)}"
+    if d.text.startswith("--") and d.name not in SBATCH_OPTIONS and not is_pyxis(d.name):
+        if not _PLUGIN_NAME.fullmatch(d.name):
+            yield Refused(
+                d.span, d.text, f"{where}: sbatch knows no such option and refuses the whole script"
+            )
+        elif (
+            d.name not in SBATCH_22_05 and d.name not in ALIASES and len(near := _one_edit_from(d.name)) == 1
+        ):
+            # one letter off an option of sbatch's own (`--gress`, `--nodess`): a slip, far likelier
+            # than a plugin's option named so
+            yield Refused(
+                d.span,
+                d.text,
+                f"{where}: sbatch knows no such option (did you mean --{near[0]}?) and refuses the whole "
+                "script (`unrecognized option`), unless a plugin of the site adds it",
+            )
+    elif d.text.startswith("-") and not d.text.startswith("--") and d.name not in SBATCH_OPTIONS:
+        # a letter sbatch has no short option for (plugins add long options only): getopt says
+        # `invalid option -- 'g'` and sbatch refuses the whole script
+        long = d.text[1:].partition("=")[0]
+        hint = (
+            f"; a long option takes two dashes: `-{shown(d.text, keep=30)}`" if long in SBATCH_OPTIONS else ""
+        )
+        yield Refused(
+            d.span,
+            d.text,
+            f"{where}: sbatch has no option -{d.text[1]} and refuses the whole script "
+            f"(`invalid option`){hint}",
+        )
+
+
+def _one_edit_from(name: str) -> list[str]:
+    """sbatch's long options of four letters or more that one edit turns `name` into: a letter
+    added, dropped or changed, or two neighbours swapped."""
+    out = []
+    for option in SBATCH_OPTIONS:
+        if len(option) < 4 or abs(len(option) - len(name)) > 1 or option == name:
+            continue
+        if len(option) == len(name):
+            diff = [i for i in range(len(name)) if name[i] != option[i]]
+            swapped = (
+                len(diff) == 2
+                and diff[1] == diff[0] + 1
+                and name[diff[0]] == option[diff[1]]
+                and name[diff[1]] == option[diff[0]]
+            )
+            if len(diff) == 1 or swapped:
+                out.append(option)
+        else:
+            short, long = (name, option) if len(name) < len(option) else (option, name)
+            if any(long[:i] + long[i + 1 :] == short for i in range(len(long))):
+                out.append(option)
+    return sorted(out)
 
 
 def _ambiguous(d: Directive, several: list[str]) -> Refused:

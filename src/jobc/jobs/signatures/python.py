@@ -214,6 +214,30 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=3,
     ),
     Signature(
+        "P112",
+        "hydra-error",
+        "exception",
+        "cause",
+        ("HYDRA_FULL_ERROR=1 for a complete stack trace",),
+        re.compile(
+            # Hydra's run_and_report: the program raised, and Hydra printed the error without its own
+            # frames, then this line. After a traceback the exception line above says it; alone
+            # (a compact error: an override it cannot parse, a config it cannot find or compose) the
+            # message is the block of lines just above, which the reader finds
+            r"(?P<what>Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.)"
+        ),
+        "a program run by Hydra (NeMo, verl, Lightning templates) stopped on an error Hydra reported: "
+        "an override it cannot parse, a config it cannot find or compose, or the program's exception "
+        "above (its traceback without Hydra's frames)",
+        "Ambiguous value for argument 'model.data.splits_string=980,10,10'\n"
+        "1. To use it as a list, use key=[value1,value2]\n\n"
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.",
+        "export HYDRA_FULL_ERROR=1",
+        "Hydra (hydra/_internal/utils.py, run_and_report)",
+        ("what",),
+        strength=3,
+    ),
+    Signature(
         "P104",
         "exception-line",
         "exception",

@@ -58,6 +58,9 @@ def started_on_first_node(f: ScriptFacts) -> Step | None:
         return None  # `bash "$SCRIPT"`: what it starts, and how, is in another file
     if step.sourced_from is not None:
         return None  # `$SRUN_LAUNCH python t.py` set by a file jobc cannot read: srun or not, not known
+    if step.launcher is None and step.started_by is not None and _from_output(f, step.started_by.raw):
+        # `cmd=$(./setup.sh)` then `$cmd train.py`: the command is what a program printed, srun or not
+        return None
     if any(s.srun is not None for s in f.steps):
         # the job's steps run under srun; a program the batch shell runs as well is a helper
         return None
@@ -73,3 +76,19 @@ def started_on_first_node(f: ScriptFacts) -> Step | None:
         if any(k in launcher.flags for k in kind.single_node):
             return None  # one node's job by its own flag: JC806 speaks of that
     return step
+
+
+def _from_output(f: ScriptFacts, raw: str) -> bool:
+    """Whether the word is a variable (`$cmd`, `${cmd}`, `"$cmd"`) the script sets only from a
+    command's output (`$(…)`, a backquote): what it holds is known when the job runs, not from the
+    text."""
+    word = raw.strip()
+    if len(word) >= 2 and word[0] == word[-1] == '"':
+        word = word[1:-1]
+    name = word[1:] if word.startswith("$") else ""
+    if name.startswith("{") and name.endswith("}"):
+        name = name[1:-1]
+    if not name.isidentifier() or not name.isascii():
+        return False
+    sets = [e for e in f.exports if e.name == name]
+    return bool(sets) and all(e.value is None and ("$(" in e.raw or "`" in e.raw) for e in sets)

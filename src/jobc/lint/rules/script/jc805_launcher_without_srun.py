@@ -20,7 +20,9 @@ $LAUNCHER train.py
 ```
 
 Nor is a program started by a command a file the script sources sets, when jobc cannot read
-that file (`source /opt/site/env.sh; $SRUN_LAUNCH python train.py`): srun or not, it is not known.
+that file (`source /opt/site/env.sh; $SRUN_LAUNCH python train.py`), nor by a command the script
+reads from a program's output (`cmd=$(./setup.sh)`, then `$cmd train.py`): srun or not, it is
+not known.
 A Ray job is no such case: the script starts a Ray cluster on its nodes (the `ray` command,
 directly or through helper scripts), and its driver, `python train.py` in the batch shell, runs
 once by design; Ray places the work on the other nodes.

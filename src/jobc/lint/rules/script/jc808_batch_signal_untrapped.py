@@ -8,6 +8,8 @@ after the step (a requeue, a copy of the logs) never run. `exec srun …` is the
 shell has become srun, which passes the signal on to the tasks. Nor is it reported when the
 script sources a file and hands the signal's name to a command of it (NERSC's variable-time
 jobs: `. setup.sh; requeue_job func_trap USR1`): that function may set the trap, out of sight.
+A trap the script sets only after its training step ran in the foreground is no trap while that
+step runs, which is when the signal comes: the shell dies of it all the same.
 
 Bad:
 
@@ -35,6 +37,10 @@ from jobc.lint.rules.script._facts import facts, hit
 from jobc.script import signals
 from jobc.spec.context import Context
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from jobc.script.facts import ScriptFacts, Step, Trap
+
 META = Meta(
     code="JC808",
     name="batch-signal-untrapped",
@@ -55,7 +61,20 @@ def check_script(ctx: Context) -> Iterator[Hit]:
     sent = signals.sent_by(f)
     if sent is None or not sent.batch or sent.signal not in signals.FATAL:
         return
-    if signals.trapped(f, sent.signal) or any(step.exec_ for step in f.steps):
+    if any(step.exec_ for step in f.steps):
+        return
+    if signals.trapped(f, sent.signal):
+        late = _trapped_after(f, sent.signal)
+        if late is not None:
+            step, trap = late
+            yield hit(
+                sent.directive.span,
+                f"{sent.directive.text} sends {sent.signal} to the batch shell, whose trap for it is set "
+                f"only at line {trap.span.line}, after the step it would forward it to (line {step.line}) "
+                "has run in the foreground: the signal comes while that step runs, with no trap set yet, "
+                "so bash dies of it and the step is killed without it; set the trap before the step, "
+                "start the step with `&` and `wait` for it",
+            )
         return
     if sent.signal in signals.delegated(f):
         return  # a function of a sourced file is given the signal: its trap is out of sight
@@ -66,3 +85,22 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         "steps are killed without ever getting the signal; trap it and forward it to the step "
         "(start the step with `&` and `wait` for it), or drop B: so that Slurm signals the steps",
     )
+
+
+def _trapped_after(f: "ScriptFacts", signal: str) -> "tuple[Step, Trap] | None":
+    """The batch shell's last step and the first trap for the signal, when every step runs in the
+    foreground and every trap for the signal is set at the top level after the last of them: while
+    any step runs (the signal comes before the time limit, during one of them) nothing traps it.
+    None otherwise (a trap before some step, a trap a function sets, whenever it runs, a step in the
+    background)."""
+    traps = [t for t in f.traps if signal in t.signals]
+    if not f.steps or not traps or any(t.function is not None for t in traps):
+        return None
+    if any(s.background for s in f.steps):
+        return None
+    # (a step in a function runs where the script calls it)
+    last = max(f.steps, key=lambda s: max(s.span.end_line, s.reached))
+    runs = max(last.span.end_line, last.reached)
+    if all(t.span.line > runs for t in traps):
+        return last, min(traps, key=lambda t: t.span.line)
+    return None
