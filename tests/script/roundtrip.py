@@ -107,7 +107,7 @@ def _torchrun_argv(p: Process) -> list[str] | None:
     torch.distributed.run` or `.launch`)."""
     if p.name == "torchrun":
         return list(p.argv)
-    if p.name.startswith("python"):
+    if _is_python(p.name):
         rest = _python(list(p.argv))[1]
         if rest[:1] == ["-m"] and rest[1:2] in (["torch.distributed.run"], ["torch.distributed.launch"]):
             return rest[2:]
@@ -119,7 +119,7 @@ def refused(p: Process) -> str | None:
     refuses (it has no such option, or it begins several of torchrun's), if any: that step starts
     no program."""
     argv = list(p.argv)
-    if p.name.startswith("python") and (bad := torch_options.python_refuses(argv)) is not None:
+    if _is_python(p.name) and (bad := torch_options.python_refuses(argv)) is not None:
         # CPython's own option reader: `unknown option`, exit 2, nothing run; a refusal that matters
         # where the line names a program (`python -H --time=4` runs none either way)
         return bad if _python(argv)[1] else None
@@ -130,7 +130,7 @@ def refused(p: Process) -> str | None:
         return torch_options.refused(torchrun)
     if p.name == "accelerate" and argv[:1] == ["launch"]:
         argv = argv[1:]
-    elif p.name.startswith("python") and _python(argv)[1][:2] == ["-m", "accelerate.commands.launch"]:
+    elif _is_python(p.name) and _python(argv)[1][:2] == ["-m", "accelerate.commands.launch"]:
         argv = _python(argv)[1][2:]
     else:
         return None
@@ -153,6 +153,13 @@ class Invocation:
     options: tuple[str, ...]  # the interpreter's own options (python -O, -W error)
     cwd: str
     env: Mapping[str, str] = field(compare=False)
+
+
+def _is_python(name: str) -> bool:
+    """Whether a command's name is Python's interpreter (`python`, `python3`, `python3.11`): a
+    name that only starts so (`pythonexport`) is another command, which `uv run` or the shell does
+    not find."""
+    return re.fullmatch(r"python[0-9]*(?:\.[0-9]+)?", Path(name).name) is not None
 
 
 def _python(argv: list[str]) -> tuple[tuple[str, ...], list[str]]:
@@ -196,7 +203,7 @@ def _launched(kind: str, argv: list[str]) -> tuple[str, tuple[str, ...], tuple[s
         head = {torch_options.option(w)[0] for w in argv[:at] if w.startswith("-")}
         module = "-m" in head or "--module" in head
         rest = argv[at:]
-        if ("--no-python" in head or "--no_python" in head) and rest and rest[0].startswith("python"):
+        if ("--no-python" in head or "--no_python" in head) and rest and _is_python(rest[0]):
             options, rest = _python(rest[1:])
             return _target(rest, options)
     if not rest:
@@ -238,7 +245,7 @@ def invocation(p: Process) -> Invocation | None:
         else:
             name, argv = Path(argv[0]).name, argv[1:]
     found: tuple[str, tuple[str, ...], tuple[str, ...]] | None
-    if name.startswith("python"):
+    if _is_python(name):
         options, rest = _python(argv)
         found = _target(rest, options)
     elif name in ("torchrun", "accelerate", "deepspeed"):
@@ -385,7 +392,7 @@ def _refuser(p: Process) -> str:
     """Which program refused the line: torchrun, python itself, or accelerate."""
     if _torchrun_argv(p) is not None:
         return "torchrun"
-    if p.name.startswith("python") and torch_options.python_refuses(list(p.argv)) is not None:
+    if _is_python(p.name) and torch_options.python_refuses(list(p.argv)) is not None:
         return "python"
     return "accelerate"
 

@@ -162,3 +162,22 @@ def test_the_executable_round_trips(tmp_path: Path, body: str) -> None:
     assert outcome.compiled is not None, outcome.spec
     assert outcome.unlisted == [], outcome.spec
     assert yaml.safe_load(outcome.spec or "")["launch"]["python"] == "none"
+
+
+def test_a_uv_run_of_a_command_that_is_no_program_gives_no_interpreter_to_a_later_one() -> None:
+    # found by the import fuzz target (seed 10401, input 1,184): `uv run --no-sync pythonexport
+    # X=1` in the step's shell runs a command uv cannot find, then the shell runs `train.py` by
+    # its `#!` line; jobc took uv for train.py's interpreter
+    body = 'srun bash -c "uv sync --frozen && uv run --no-sync pythonexport X=1\n train.py"\n'
+    launch = _launch(HEAD + body)
+    assert (launch.get("program"), launch.get("python")) == ("train.py", "python")
+    # near miss: uv runs the program itself
+    launch = _launch(HEAD + 'srun bash -c "uv sync --frozen && uv run --no-sync python train.py"\n')
+    assert (launch.get("program"), launch.get("python")) == ("train.py", "uv")
+
+
+def test_the_round_trip_judge_takes_only_pythons_own_names_for_the_interpreter() -> None:
+    from tests.script.roundtrip import _is_python
+
+    assert all(_is_python(n) for n in ("python", "python3", "python3.11", "/usr/bin/python3"))
+    assert not any(_is_python(n) for n in ("pythonexport", "python-config", "ipython3x"))

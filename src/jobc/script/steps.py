@@ -646,7 +646,16 @@ class Steps:
         return Word(text, w.span, literal, w.raw, None, segs)
 
     def program(self, step: Step, words: list[Word]) -> None:
-        """Fill the step's launcher, interpreter, program or module and arguments from ``words``."""
+        """Fill the step's launcher, interpreter, program or module and arguments from ``words``.
+        A `uv run` whose command is none of them (`uv run pythonexport X=1`, a command uv cannot
+        find) is no interpreter of a program a later command of the step's shell runs."""
+        before = (step.python, step.uv_sync)
+        self._program(step, words)
+        found = (step.program, step.module, step.launcher, step.code, step.recipe)
+        if step.python == "uv" and before[0] != "uv" and all(x is None for x in found):
+            step.python, step.uv_sync = before
+
+    def _program(self, step: Step, words: list[Word]) -> None:
         i = _uv_run(step, words)
         if i >= len(words):
             return
