@@ -768,9 +768,13 @@ def test_torchruns_report_of_a_worker_exiting_with_1_is_a_python_exception_at_me
     first = d.findings[0]  # type: ignore[attr-defined]
     assert (first.cls, first.confidence, first.local_rank) == ("exception", "medium", 1)
     assert "traceback" in first.advice
-    # near miss: another code is not Python's for an exception it did not catch
+    # 2 is Python's for a command line its argparse refuses, read alike
     (tmp_path / "two").mkdir()
     _, d = _triage(line.format(2), tmp_path / "two")
+    assert d.findings[0].cls == "exception"  # type: ignore[attr-defined]
+    # near miss: another code is not Python's for an exception it did not catch
+    (tmp_path / "three").mkdir()
+    _, d = _triage(line.format(3), tmp_path / "three")
     assert d.findings[0].cls == "exit_code"  # type: ignore[attr-defined]
 
 

@@ -253,13 +253,14 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int, str]]] = [
         "INFO 2021-06-01 10:00:01,000 launch_utils.py:471] Local start 4 processes.\n"
         "ERROR 2021-06-01 10:05:12,345 launch_utils.py:327] ABORT!!! Out of all 4 trainers, the trainer "
         "process with rank=[3] was aborted. Please check its log.\n",
-        ("exit_code", 3, None, 2, "medium"),
+        # (a Python trainer's end, with no code: an exception its workerlog holds, at medium)
+        ("exception", 3, None, 2, "medium"),
     ),
     (
         "paddle's launcher lists two trainers: no first one is named",
         "ERROR 2020-11-30 13:01:49,988 utils.py:413] ABORT!!! Out of all 2 trainers, the trainer process "
         "with rank=[0, 1] was aborted. Please check its log.\n",
-        ("exit_code", None, None, 1, "medium"),
+        ("exception", None, None, 1, "medium"),
     ),
     (
         "near miss: paddle's launcher ending its processes is no failure of its own",

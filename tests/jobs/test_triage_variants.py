@@ -54,6 +54,35 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "gpu3:1653:1695 [0] include/socket.h:347 NCCL WARN Call to bind failed : Address already in use\n",
         ("nccl_error", None, "gpu3", 2),
     ),
+    # --- a Python trainer's end its launcher reports without its traceback
+    (
+        "Paddle's launcher naming an aborted trainer: an exception its workerlog holds",
+        "ERROR 2022-02-24 12:04:29,407 launch_utils.py:602] ABORT!!! Out of all 4 trainers, the trainer "
+        "process with rank=[3] was aborted. Please check its log.\n",
+        ("exception", 3, None, 1),
+    ),
+    (
+        "torchrun's worker that exited with 2: argparse's refusal or an exception",
+        "Failures:\n  <NO_OTHER_FAILURES>\n------\nRoot Cause (first observed failure):\n[0]:\n"
+        "  time      : 2022-04-07_18:08:41\n  host      : node001\n  rank      : 1 (local_rank: 1)\n"
+        "  exitcode  : 2 (pid: 56773)\n  error_file: <N/A>\n",
+        ("exception", 1, "node001", 9),
+    ),
+    (
+        "near miss: torchrun's worker that exited with 3 stays an exit code",
+        "Failures:\n  <NO_OTHER_FAILURES>\n------\nRoot Cause (first observed failure):\n[0]:\n"
+        "  time      : 2022-04-07_18:08:41\n  host      : node001\n  rank      : 1 (local_rank: 1)\n"
+        "  exitcode  : 3 (pid: 56773)\n  error_file: <N/A>\n",
+        ("exit_code", 1, "node001", 9),
+    ),
+    (
+        "Horovod's Gloo rank waiting in vain for the others' keys in the driver's HTTP store",
+        "terminate called after throwing an instance of 'gloo::IoException'\n"
+        "  what():  [/tmp/horovod/common/gloo/http_store.cc:57] [/tmp/horovod/common/gloo/http_store.cc:57] "
+        "Wait timeout after 30 seconds for key(s): 0. You may want to increase the timeout via "
+        "HOROVOD_GLOO_TIMEOUT_SECONDS\n",
+        ("rendezvous", None, None, 2),
+    ),
     # --- Hydra's report of an error (hydra/_internal/utils.py, run_and_report)
     (
         "Hydra's compact error: the block above its HYDRA_FULL_ERROR line",

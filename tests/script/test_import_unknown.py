@@ -413,3 +413,37 @@ def test_near_misses_of_unevaluated_forms_keep_the_value_bash_leaves(tmp_path: P
     )
     assert f'B: "{ran.stdout}"' in text.split("# Not mapped")[0], text
     assert "which jobc does not evaluate" not in text
+
+
+@pytest.mark.parametrize(
+    ("srun", "listed"),
+    [
+        # source: katiekeegan/PDFParameterInference slurm_ddp.sh (the form): a task count from a
+        # variable the script computes, 4 torchrun agents per node where the spec starts one
+        ("srun --nodes=$SLURM_NNODES --ntasks=$WORLD_SIZE", ["srun --ntasks=$WORLD_SIZE"]),
+        # found by the import fuzz target (seed 10701, input 118): a `?` makes the value a glob,
+        # which bash keeps as written when no file matches, and srun refuses
+        ("srun --ntasks=2 --ntasks-per-node=1?", ["srun --ntasks-per-node=1?"]),
+        # near miss: the allocation's own sizes, as the spec's step gets them
+        ('srun -N "$SLURM_NNODES" --ntasks-per-node=$SLURM_NTASKS_PER_NODE', []),
+    ],
+)
+def test_a_step_size_jobc_cannot_read_is_listed(tmp_path: Path, srun: str, listed: list[str]) -> None:
+    text, _ = _import(
+        tmp_path,
+        f"""\
+        #!/bin/bash
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=1
+        #SBATCH --gpus-per-node=4
+        #SBATCH --time=1:00:00
+        WORLD_SIZE=$(($SLURM_NNODES * 4))
+        {srun} torchrun --nnodes=2 --nproc_per_node=4 train.py
+        """,
+    )
+    said = [
+        line.split(" — ")[0].split(": ", 1)[1]
+        for line in text.splitlines()
+        if "a count jobc cannot read" in line
+    ]
+    assert said == listed

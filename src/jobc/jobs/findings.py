@@ -196,6 +196,10 @@ def exit_class(code: int) -> str:
     """What an exit code usually means for a rank of a training job."""
     if code == 1:
         return "a Python exception"
+    if code == 2:
+        # Python's own exit for a command line its argument parser refuses (argparse's SystemExit)
+        # and for a file it cannot open
+        return "a Python exception, or a refused command line (argparse) or program file"
     if code == REQUEUE_EXIT_CODE:
         return "the requeue code: it checkpointed and asked to be requeued"
     if code == WATCHDOG_EXIT_CODE:

@@ -297,9 +297,18 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         role = "context"
     if code == 0 and cls == "exit_code":
         return None
-    if cls == "exit_code" and code == 1 and e.sig is not None and e.sig.code in _PYTHON_WORKER_ENDS:
+    if (
+        cls == "exit_code"
+        and e.sig is not None
+        and (
+            (code in (1, 2) and e.sig.code in _PYTHON_WORKER_ENDS)
+            or (code is None and e.sig.code in _PYTHON_ABORTS)
+        )
+    ):
         # torchrun's worker is a Python process, which exits with 1 on an exception it did not
-        # catch (or by sys.exit(1)): its class is read from that code, at medium confidence
+        # catch (or by sys.exit(1)), and with 2 on a command line its argparse refuses: its class is
+        # read from that code, at medium confidence; Paddle's launcher names an aborted trainer
+        # without its code, whose reason is in its workerlog
         cls = "exception"
     summary = _summary(
         scanner, e, cls=cls, rank=rank, local=local, task=task, count=count, node=node, code=code, sig=sig
@@ -846,6 +855,8 @@ _FAULTY_RANK = re.compile(
 #: torchrun's reports of a worker's end (its `failed (exitcode: N) local_rank: …` line, its table's
 #: root cause): the worker runs the Python program
 _PYTHON_WORKER_ENDS = frozenset({"L201", "L202"})
+#: a launcher's word that a Python trainer it started aborted, with no exit code (Paddle's)
+_PYTHON_ABORTS = frozenset({"L235"})
 #: torch's words for an NCCL communicator's end that do not say whether a call failed or timed out
 _FAILED_OR_TIMED_OUT = ("Some NCCL operations have failed or timed out", "NCCL communicator was aborted")
 

@@ -1305,6 +1305,15 @@ def _inner(out: Derived, step: Step) -> None:
 _SRUN_WHY = "an srun option of the training step: not carried (jobc's srun starts the step its own way)"
 # srun options of the training step that jobc's own srun gives the same way, or the import reads
 _SRUN_CARRIED = frozenset({"nodes", "ntasks", "ntasks-per-node", "label", "chdir", "export", "unbuffered"})
+#: srun's size options, with the variables that hold the allocation's own value of each (srun given
+#: them runs the step as the spec's step does)
+_SIZES = {
+    "nodes": frozenset(
+        {"$SLURM_NNODES", "${SLURM_NNODES}", "$SLURM_JOB_NUM_NODES", "${SLURM_JOB_NUM_NODES}"}
+    ),
+    "ntasks": frozenset({"$SLURM_NTASKS", "${SLURM_NTASKS}", "$SLURM_NPROCS", "${SLURM_NPROCS}"}),
+    "ntasks-per-node": frozenset({"$SLURM_NTASKS_PER_NODE", "${SLURM_NTASKS_PER_NODE}"}),
+}
 
 
 def _srun_options(out: Derived, step: Step) -> None:
@@ -1324,6 +1333,18 @@ def _srun_options(out: Derived, step: Step) -> None:
             "(write resources.nodes to match the step, or keep the allocation and start the step yourself)",
         )
     for name, word in step.srun.items():
+        if name in _SIZES and not word.literal and _size_value(word.raw) not in _SIZES[name]:
+            # `srun --ntasks=$WORLD_SIZE`, `--ntasks-per-node=1?` (a glob bash keeps as written):
+            # a count jobc cannot read, so what the step runs on is not known; the spec's step
+            # runs with the allocation's sizes
+            out.skip(
+                word.span,
+                f"srun {word.raw}",
+                "a count jobc cannot read (a variable's value, a command's output, a glob pattern): the "
+                "spec's step runs with the allocation's tasks and nodes, which may not be what srun gets "
+                "here (write resources to match it)",
+            )
+            continue
         if name in _SRUN_CARRIED or is_pyxis(name):
             continue
         if name == "cpus-per-task" and word.literal and _int(word.text) == resources.get("cpus_per_task"):
@@ -1354,6 +1375,12 @@ def _srun_why(name: str, read: str) -> str:
         f"no option of srun: srun refuses it (`{refused} option`, exit 255), so the script's step "
         f"starts no program; here read as {read}, the spec runs the program the rest of the line names"
     )
+
+
+def _size_value(raw: str) -> str:
+    """The value of a size option as written (`--nodes=$SLURM_NNODES`, `-N "$SLURM_NNODES"`)."""
+    value = raw.split("=", 1)[1] if raw.startswith("-") and "=" in raw else raw.rsplit(" ", maxsplit=1)[-1]
+    return value.strip('"')
 
 
 def _step_nodes(step: Step) -> int | None:

@@ -677,12 +677,16 @@ SIGNATURES: tuple[Signature, ...] = (
         "horovod-gloo-http-store-failed",
         "rendezvous",
         "cause",
-        ("request failed too many times",),
+        ("request failed too many times", "Wait timeout after"),
         re.compile(
             # Horovod's Gloo ranks meet through an HTTP key-value store the driver serves (horovodrun's,
-            # or Spark's): a rank that cannot reach it retries, then aborts (`what(): HTTP request
-            # failed.` follows, the abort's); its log prefix (`… http_store.cc:96]`) is read apart
-            r"(?P<what>HTTP (?:[A-Z]{2,6} )?request failed too many times, aborting[^\n]{0,200})"
+            # or Spark's, or Ray's): a rank that cannot reach it retries, then aborts (`what(): HTTP
+            # request failed.` follows, the abort's); its log prefix (`… http_store.cc:96]`) is read
+            # apart. A rank that reached it but waited in vain for the others' keys aborts with
+            # gloo::IoException's `… http_store.cc:57] Wait timeout after 30 seconds for key(s): 0`
+            r"(?P<what>HTTP (?:[A-Z]{2,6} )?request failed too many times, aborting[^\n]{0,200}|"
+            r"(?<=http_store\.cc:)[0-9]{1,6}\] Wait timeout after [0-9]{1,9} seconds for key\(s\)"
+            r"[^\n]{0,200})"
         ),
         "a Horovod rank unable to reach the rendezvous store its driver serves over HTTP (the driver's "
         "address or port unreachable from the rank, or the driver gone): the ranks never met",
