@@ -17,6 +17,7 @@ from jobc.core.diagnostics import Span
 from jobc.core.lazyre import lazy
 from jobc.core.numbers import SLURM_MAX, ascii_int, is_digits, shown
 from jobc.core.record import record
+from jobc.core.spelling import one_edit
 from jobc.script.directives import ambiguous
 from jobc.script.facts import Directive, ScriptFacts, Word
 from jobc.tables.slurm_options import (
@@ -195,27 +196,8 @@ def _unknown_option(d: Directive) -> Iterator[Refused]:
 
 
 def _one_edit_from(name: str) -> list[str]:
-    """sbatch's long options of four letters or more that one edit turns `name` into: a letter
-    added, dropped or changed, or two neighbours swapped."""
-    out = []
-    for option in SBATCH_OPTIONS:
-        if len(option) < 4 or abs(len(option) - len(name)) > 1 or option == name:
-            continue
-        if len(option) == len(name):
-            diff = [i for i in range(len(name)) if name[i] != option[i]]
-            swapped = (
-                len(diff) == 2
-                and diff[1] == diff[0] + 1
-                and name[diff[0]] == option[diff[1]]
-                and name[diff[1]] == option[diff[0]]
-            )
-            if len(diff) == 1 or swapped:
-                out.append(option)
-        else:
-            short, long = (name, option) if len(name) < len(option) else (option, name)
-            if any(long[:i] + long[i + 1 :] == short for i in range(len(long))):
-                out.append(option)
-    return sorted(out)
+    """sbatch's long options of four letters or more that one edit turns `name` into."""
+    return sorted(o for o in SBATCH_OPTIONS if len(o) >= 4 and o != name and one_edit(name, o))
 
 
 def _ambiguous(d: Directive, several: list[str]) -> Refused:

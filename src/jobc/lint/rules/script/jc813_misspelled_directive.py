@@ -46,6 +46,7 @@ from collections.abc import Iterator
 
 from jobc.core.diagnostics import Applicability, Edit, Fix, Hit, Severity, Span
 from jobc.core.lazyre import lazy
+from jobc.core.spelling import one_edit
 from jobc.lint.rules.base import Meta, Repair
 from jobc.lint.rules.script._facts import facts, hit
 from jobc.script.directives import PREFIX, is_directive, refused
@@ -159,21 +160,7 @@ def _usage(m: re.Match[str]) -> bool:
 def _misspelled(word: str) -> bool:
     """`SBATCH` in another case, with two letters swapped, or one letter missing, extra or wrong."""
     up = word.upper()
-    return up == _WANT or (len(up) >= len(_WANT) - 1 and _near(up, _WANT))
-
-
-def _near(a: str, b: str) -> bool:
-    """Whether one edit (a letter added, dropped, changed, or two neighbours swapped) turns a into b."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return a == b
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        if len(diff) == 1:
-            return True
-        i = diff[0]
-        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+    return up == _WANT or (len(up) >= len(_WANT) - 1 and one_edit(up, _WANT))
 
 
 def _fix(number: int, offset: int, m: re.Match[str], *, safe: bool) -> Fix:
