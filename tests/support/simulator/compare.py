@@ -174,6 +174,45 @@ def _cut_alike(a: Counter[T], b: Counter[T]) -> tuple[Counter[T], Counter[T]]:
     return out[0], out[1]
 
 
+def _reached_alike(a: Counter[Key], b: Counter[Key]) -> tuple[Counter[Key], Counter[Key]]:
+    """Two runs cut alike, where a loop starts a step on each turn (`srun … python step.py --rank $i
+    &`): both started the loop's steps RECURRING times or more, but how many of those steps had
+    started their own program when the cut came depends on the machine (bash forks the next step
+    sooner than a step starts its program; under load none may have). A program whose steps each
+    run started RECURRING times or more is the loop's work in both, however often it started."""
+
+    def programs(counts: Counter[Key]) -> Counter[object]:
+        out: Counter[object] = Counter()
+        for k, n in counts.items():
+            if k[0] == "run":
+                out[_shape((k[1], *k[3]))] += n  # type: ignore[misc]
+        return out
+
+    def launched(counts: Counter[Key], program: tuple[object, ...]) -> int:
+        return sum(
+            n
+            for k, n in counts.items()
+            if k[0] == "step" and tuple(_shape(k[3]))[-len(program) :] == program  # type: ignore[arg-type]
+        )
+
+    pa, pb = programs(a), programs(b)
+    loops = set()
+    for shape in set(pa) | set(pb):
+        if not isinstance(shape, tuple) or not (pa[shape] >= RECURRING or pb[shape] >= RECURRING):
+            continue
+        if min(launched(a, shape), launched(b, shape)) >= RECURRING:
+            loops.add(shape)
+    if not loops:
+        return a, b
+    out: list[Counter[Key]] = []
+    for c in (a, b):
+        kept = Counter({k: n for k, n in c.items() if k[0] != "run" or _shape((k[1], *k[3])) not in loops})
+        for shape in loops:
+            kept[("<loop>", shape)] = RECURRING
+        out.append(kept)
+    return out[0], out[1]
+
+
 def _shape(value: object) -> object:
     """A line or a process's key with every number in its text as `#`."""
     if isinstance(value, str):
@@ -256,7 +295,7 @@ def _processes(a: Run, b: Run, ignore: Ignore) -> list[str]:
 
     ka, kb = keys(a), keys(b)
     if a.unfinished and b.unfinished:
-        ka, kb = _cut_alike(*_ends_unknown(ka, kb))
+        ka, kb = _cut_alike(*_reached_alike(*_ends_unknown(ka, kb)))
     only_a = list((ka - kb).elements())
     only_b = list((kb - ka).elements())
     out = []
