@@ -571,7 +571,8 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "PC: @     0x7f1c3c29e00b  (unknown)  raise\n",
         ("signal", None, None, 2),
     ),
-    # --- a peer lost, in MPI's and Horovod's words: a symptom, the first cause not in the log
+    # --- a peer lost, in MPI's words, and Horovod shut down by another rank's error: a symptom,
+    # the first cause not in the log
     (
         "Open MPI's TCP transport losing a peer",
         "--------------------------------------------------------------------------\n"
@@ -586,7 +587,7 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[1,3]<stderr>:tensorflow.python.framework.errors_impl.UnknownError: Horovod has been shut down. "
         "This was caused by an exception on one of the ranks or an attempt to allreduce, allgather or "
         "broadcast a tensor after one of the ranks finished execution.\n",
-        ("collective_timeout", None, None, 1),
+        ("exception", None, None, 1),
     ),
     # --- the ranks that never met, in words no signature reads
     (
@@ -1377,6 +1378,49 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "the same broken pipe not ignored is the failure",
         "step 220 loss 1.1\n" + TB + "BrokenPipeError: [Errno 32] Broken pipe\n",
         ("collective_timeout", None, None, 5),
+    ),
+    # --- a Ray actor's name with its index, before torch's own rank prefix
+    (
+        "a named Ray actor's prefix before torch's [rankN]: the world's rank, not the group's",
+        "(model_worker/12 pid=43581, ip=10.0.0.54) [rank12]:[E227 06:13:07.855233166 "
+        "ProcessGroupNCCL.cpp:1534] [PG 134 Rank 1] Process group watchdog thread terminated with "
+        "exception: NCCL error: remote process exited or there was a network error, NCCL version 2.22.3\n",
+        ("nccl_error", 12, "10.0.0.54", 1),
+    ),
+    (
+        "a process group's rank is the world's in the default group only",
+        "[E227 06:13:07.855233166 ProcessGroupNCCL.cpp:1534] [PG 134 Rank 1] Process group watchdog "
+        "thread terminated with exception: NCCL error: remote process exited or there was a network error\n",
+        ("nccl_error", None, None, 1),
+    ),
+    (
+        "near miss: the default group's rank is the world's",
+        "[E227 06:13:07.855233166 ProcessGroupNCCL.cpp:1534] [PG ID 0 PG GUID 0(default_pg) Rank 5] Process "
+        "group watchdog thread terminated with exception: NCCL error: remote process exited or there was "
+        "a network error\n",
+        ("nccl_error", 5, None, 1),
+    ),
+    # --- torchrun's failed local rank, in a log whose workers' lines name one global rank only
+    (
+        "a local rank the workers' one labelled rank matches is that rank",
+        "[rank0]:[rank0]:     torch._dynamo.config.suppress_errors = True\n[rank0]:\n"
+        "E0410 13:32:53.256000 139839630783488 torch/distributed/elastic/multiprocessing/api.py:826] failed "
+        "(exitcode: 1) local_rank: 0 (pid: 1554760) of binary: /usr/bin/python\n",
+        ("exception", 0, None, 3),
+    ),
+    (
+        "near miss: workers' lines of another node name other ranks: the local rank is not theirs",
+        "[rank8]:[rank8]:     torch._dynamo.config.suppress_errors = True\n[rank8]:\n"
+        "E0410 13:32:53.256000 139839630783488 torch/distributed/elastic/multiprocessing/api.py:826] failed "
+        "(exitcode: 1) local_rank: 0 (pid: 1554760) of binary: /usr/bin/python\n",
+        ("exception", None, None, 3),
+    ),
+    # --- DeepSpeed's launcher killing its workers, the paste cut before it says why
+    (
+        "DeepSpeed's sigkill_handler killing a worker, nothing after it: a signal, its cause unknown",
+        "[2023-04-07 13:08:55,469] [INFO] [utils.py:830:see_memory_usage] MA 11.76 GB\n"
+        "[2023-04-07 13:09:33,201] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n",
+        ("signal", None, None, 2),
     ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (

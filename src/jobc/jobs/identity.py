@@ -51,8 +51,10 @@ LAUNCHER_LINE = re.compile(
 JOB_CLASSES = frozenset({"time_limit", "preempted", "cancelled", "node_fail"})
 #: A rank a message names as its own: `… store based barrier on rank: 0`, `[PG 0 (default_pg) Rank 12]`,
 #: a launcher's report of how a rank ended (MPICH2's mpd: `Exit status of rank 0: killed by signal 9`).
+#: A process group's rank is the world's only in the default group (`[PG 0 …]`, `[PG ID 0 …]`): in
+#: another (`[PG 134 Rank 1]`, a tensor-parallel group's) it is the rank within that group.
 _RANK_IN_MESSAGE = re.compile(
-    r"\bon rank:? ?(?P<a>[0-9]{1,9})\b|\[(?:PG [^\]]{0,80}? )?Rank (?P<b>[0-9]{1,9})\]|"
+    r"\bon rank:? ?(?P<a>[0-9]{1,9})\b|\[(?:PG (?:ID )?0\b[^\]]{0,80}? )?Rank (?P<b>[0-9]{1,9})\]|"
     r"\b(?:[Ee]xit status|[Rr]eturn code) of rank (?P<c>[0-9]{1,9})\b|"
     # an inference engine's word for its worker that died: vLLM's `Worker proc VllmWorker-2 died
     # unexpectedly`, its Ray executor's `RayWorkerProc rank=[2]`, SGLang's `Rank 2 scheduler is dead`
@@ -143,6 +145,11 @@ def place(facts: Facts, e: Event) -> Who:
         if rank is None and local is not None and _one_global(facts, local) is not None:
             # the log's lines with both prefixes pair this local rank with one global rank only
             rank, inferred = _one_global(facts, local), True
+        if rank is None and local is not None and _labels_one_rank(facts) == local:
+            # the log's workers' lines name one global rank only (`[rank0]:`), the launcher's failed
+            # local rank's number: that process's output, on the first node (another node's would
+            # name its own ranks, `[rank8]:`)
+            rank, inferred = local, True
     if e.sig is not None and e.sig.code in REPORTED_BY_A_SURVIVOR:
         # the line's prefixes and the node it names are the node that printed it, which survived:
         # the lost node is named only where the log says which (another finding, by borrow_node)
@@ -224,8 +231,10 @@ REDACTED = re.compile(r"^(?:[xX]{3,}|\*{2,}|\.{3,}|<[^>]{0,40}>|(?:HOST|NODE)(?:
 
 
 #: Signatures of a node's loss written by a node that survived it (slurmstepd's `*** JOB 77 ON cn1
-#: CANCELLED … DUE TO NODE FAILURE ***`): neither the line's node nor its prefix is the lost node.
-REPORTED_BY_A_SURVIVOR = frozenset({"S509"})
+#: CANCELLED … DUE TO NODE FAILURE ***`): neither the line's node nor its prefix is the lost node;
+#: and a process's word that it failed because another did (P106: Horovod shut down by another
+#: rank, vLLM's engine after its worker): the writer is not the process that failed.
+REPORTED_BY_A_SURVIVOR = frozenset({"S509", "P106"})
 #: Signatures whose message names ranks other than its writer's (rank 0's monitored barrier).
 MESSAGE_NAMES_OTHERS = frozenset({"N411"})
 
@@ -263,6 +272,15 @@ def _one_global(facts: Facts, local: int) -> int | None:
         return None
     got = facts.local_global.get(local)
     return next(iter(got)) if got else None
+
+
+def _labels_one_rank(facts: Facts) -> int | None:
+    """The one global rank every labelled line of the log names, and nothing else; None when the
+    labels name none, several, or another task, local rank or node besides."""
+    ranks = {who[1] for who in facts.labelled}
+    if len(ranks) != 1 or any(who[0] is not None or who[2] is not None or who[3] for who in facts.labelled):
+        return None
+    return next(iter(ranks))
 
 
 def _one_node(nodelist: str) -> str | None:

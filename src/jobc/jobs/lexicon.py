@@ -137,7 +137,11 @@ CAUGHT_CLASSES = frozenset({"exception", "import_error", "missing_program"})
 
 #: Words that say a machine went away whatever the level they are logged at (TensorFlow logs its
 #: lost workers at INFO; a cloud agent its VM's reclaim notice as a plain line)
-ANY_LEVEL = re.compile(r"\blame workers found\b|\btermination is imminent\b")
+ANY_LEVEL = re.compile(
+    r"\blame workers found\b|\btermination is imminent\b|"
+    # DeepSpeed's launcher killing its workers, at INFO (`[launch.py:318:sigkill_handler] ` taken off)
+    r"^Killing subprocess [0-9]{1,10}\s*$"
+)
 
 
 def error_like(text: str, level: str | None) -> bool:

@@ -151,11 +151,12 @@ _RAYLOG = re.compile(
 _DMESG = re.compile(r"^\[ {0,8}[0-9]{1,9}\.[0-9]{6}\] ")
 _VLLM_TP = re.compile(r"TP([0-9]{1,6})")
 # A Ray actor's or vLLM worker's prefix: `(RayWorkerWrapper pid=4139, ip=128.1.219.180) `,
-# `(VllmWorker rank=5 pid=3073) `, `(raylet) `; Ray colours it, and a paste often keeps the
+# `(VllmWorker rank=5 pid=3073) `, a named actor's `(model_worker/12 pid=43581, ip=10.0.0.7) `,
+# `(raylet) `; Ray colours it, and a paste often keeps the
 # colour codes without their escape character (`[36m(...)[0m `).
 _ACTOR = re.compile(
     r"^(?:\[[0-9;]{1,8}m){0,3}\("
-    r"(?:(?:(?P<actor>[A-Za-z_][A-Za-z0-9_.:<>\-]{0,80}) (?:(?P<role>[A-Za-z][A-Za-z0-9_]{0,20}) )?)?"
+    r"(?:(?:(?P<actor>[A-Za-z_][A-Za-z0-9_.:<>/\-]{0,80}) (?:(?P<role>[A-Za-z][A-Za-z0-9_]{0,20}) )?)?"
     r"(?:rank=(?P<rank>[0-9]{1,9}) )?pid=(?P<pid>[0-9]{1,10})|raylet|gcs_server|autoscaler|monitor)"
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\)"
     r"(?:\[[0-9;]{1,8}m){0,3} ?"

@@ -325,9 +325,28 @@ def _gpus(
             f"{shown(asked.text, keep=40)}, a count that is no number (sbatch refuses it, JC809): "
             "write the GPUs per node"
         )
+    elif (uneven := uneven_gpus(facts, nodes)) is not None:
+        # `--gpus=1` on 4 nodes: GPUs for the whole job, which Slurm places unevenly; the script
+        # asks for GPUs, so never the 0 of one that asks for none, and no count per node is read
+        if not for_lint:
+            out.unknown.append(
+                f"resources.gpus_per_node: line {uneven.span.line} asks for GPUs for the whole job "
+                f"(#SBATCH {shown(uneven.text, keep=40)}), which do not part evenly over its {nodes} "
+                "node(s): Slurm places them unevenly; write the GPUs per node"
+            )
     elif not has_profile:
         _no_gpus(facts, out, step, nodes, for_lint=for_lint)
     return gpus, gpu_d
+
+
+def uneven_gpus(facts: ScriptFacts, nodes: int) -> Directive | None:
+    """`#SBATCH --gpus=N` (`-G`), GPUs for the whole job, when N does not part evenly over the
+    job's nodes (`gpus_over_nodes` reads no count per node from it)."""
+    d = facts.honoured().get("gpus")
+    if d is None or d.value is None or "gpus-per-node" in facts.honoured():
+        return None
+    n = _int(d.value.rpartition(":")[2])
+    return d if n is not None and n > 0 and gpus_over_nodes(n, nodes) is None else None
 
 
 def _mode_known(facts: ScriptFacts, out: Derived, step: Step | None, nodes: int, *, for_lint: bool) -> bool:

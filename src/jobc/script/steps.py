@@ -1287,9 +1287,53 @@ def env_assigns(words: list[Word]) -> list[Assign]:
                 i += 1
         elif name == "exec" or name in _WRAPPERS:
             i += 1
+        elif (inside := _container_env(words, i)) is not None:
+            assigns, i = inside
+            out += assigns
         else:
             return out
     return out
+
+
+def _container_env(words: list[Word], i: int) -> tuple[list[Assign], int] | None:
+    """`apptainer exec --env A=1 IMG …` (Singularity's too, `--env A=1,B=2`), `docker|podman run
+    -e A=1 IMG …`, `enroot start -e A=1 NAME …`: the variables the image's command gets, and where
+    that command starts; None when ``words[i]`` starts no container. (Apptainer's `-e` is its
+    --cleanenv, no variable; a bare `-e A` passes the host's A, which the program gets anyway.)"""
+    name = os.path.basename(words[i].text)
+    verb = words[i + 1].text if i + 1 < len(words) else ""
+    flags: tuple[str, ...]
+    if name in _CONTAINER_EXEC and verb in ("exec", "run"):
+        flags, valued = ("--env",), _CONTAINER_VALUED
+    elif name in _ENGINE_RUN and verb == "run":
+        flags, valued = ("-e", "--env"), frozenset()
+    elif name == "enroot" and verb == "start":
+        flags, valued = ("-e", "--env"), _ENROOT_VALUED
+    else:
+        return None
+    out: list[Assign] = []
+    j = i + 2
+    while j < len(words):
+        w = words[j]
+        if not w.text.startswith("-"):
+            if j + 1 < len(words) and _options_in_variable(w, words[j + 1]):
+                j += 1  # a variable of options (`$EXTRA_FLAGS`)
+                continue
+            break
+        option, eq, inline = w.text.partition("=")
+        value = w if eq else (words[j + 1] if j + 1 < len(words) else None)
+        if option in flags and value is not None:
+            text = inline if eq else value.text
+            for item in text.split(",") if name in _CONTAINER_EXEC else [text]:
+                key, has, given = item.partition("=")
+                if has and _ENV_NAME.match(key):
+                    out.append(Assign(key, given if value.literal else None, f"{option} {item}", value.span))
+        if name in _ENGINE_RUN:
+            short_flags = not w.text.startswith("--") and set(w.text[1:]) <= _ENGINE_SHORT_FLAGS
+            j += 1 if eq or w.text in _ENGINE_FLAGS or short_flags else 2
+        else:
+            j += 2 if (w.text in valued or option in flags) and not eq else 1
+    return out, j + 1  # past the image
 
 
 def env_changes(words: list[Word]) -> list[Inner]:

@@ -750,6 +750,26 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=2,  # (which worker is lost is said; why, not)
     ),
     Signature(
+        "L253",
+        "deepspeed-killing-workers",
+        "signal",
+        "symptom",
+        ("Killing subprocess",),
+        re.compile(
+            # DeepSpeed's launcher kills every worker when one of them ended with an error (its
+            # `exits with return code` line, L204, follows) or when it was itself interrupted; a
+            # paste that stops here says the workers were killed, not why (the logger's
+            # `[launch.py:318:sigkill_handler] ` is a prefix the reader takes off)
+            r"(?:sigkill_handler\] |^)(?P<what>Killing subprocess (?P<pid>[0-9]{1,10}))\s*$"
+        ),
+        "DeepSpeed's launcher killing its workers (its sigkill_handler): another worker ended or the "
+        "launcher was stopped; the cause is the line that says which, when the log has it",
+        "[2023-04-07 13:09:33,201] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 80",
+        "[2023-04-07 13:09:33,201] [INFO] [launch.py:150:main] Killing subprocess groups is disabled",
+        "DeepSpeed (deepspeed/launcher/launch.py, sigkill_handler: `Killing subprocess {pid}`)",
+        ("what", "pid"),
+    ),
+    Signature(
         "L220",
         "mpi-lost-remote-daemon",
         "node_fail",

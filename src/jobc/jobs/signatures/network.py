@@ -417,7 +417,6 @@ SIGNATURES: tuple[Signature, ...] = (
             "TCPStore",
             "got 0 bytes",
             "unexpectedly disconnected",
-            "Horovod has been shut down",
         ),
         re.compile(
             r"(?P<what>Connection closed by peer|Connection reset by peer|ECONNRESET|Broken pipe|"
@@ -425,8 +424,6 @@ SIGNATURES: tuple[Signature, ...] = (
             # Open MPI's TCP transport when a peer's socket closed before MPI_Finalize (the block
             # names the local and the peer host on lines of their own)
             r"An MPI communication peer process has unexpectedly disconnected|"
-            # Horovod's background loop ended by another rank's failure
-            r"Horovod has been shut down\. This was caused by an exception on one of the ranks|"
             # the store's server (torchrun's agent or rank 0) gone: c10d's recvBytes
             r"[Ff]ailed to recv, got 0 bytes|"
             # ProcessGroupNCCL waiting for rank 0's NCCL id in the store, its wait ended by any
@@ -435,12 +432,11 @@ SIGNATURES: tuple[Signature, ...] = (
             r"retr(?:ie|ei)ving ncclUniqueId from \[[0-9]{1,9}\] via c10d key-value store)"
         ),
         "a rank losing its peer or the store (Gloo's pair.cc, a reset socket, the store lost while "
-        "waiting for rank 0's NCCL id, Open MPI's peer that disconnected, Horovod shut down by "
-        "another rank's exception): a symptom of a peer's death",
+        "waiting for rank 0's NCCL id, Open MPI's peer that disconnected): a symptom of a peer's death",
         "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
         "peer [10.0.0.2]:14052",
         "Connection established with peer 10.0.0.2",
-        "Gloo (gloo/transport/tcp/pair.cc); Open MPI (help-mpi-btl-tcp.txt); Horovod (common/operations.cc)",
+        "Gloo (gloo/transport/tcp/pair.cc); Open MPI (help-mpi-btl-tcp.txt)",
         ("what", "rank"),
     ),
     Signature(

@@ -117,6 +117,7 @@ SIGNATURES: tuple[Signature, ...] = (
             "See stack trace",
             "initialization failed due to an exception",
             "check the stack trace above for the root cause",
+            "Horovod has been shut down",
         ),
         re.compile(
             r"(?P<what>See root cause above|See stack trace above for root cause|"
@@ -124,13 +125,17 @@ SIGNATURES: tuple[Signature, ...] = (
             # vLLM's executor, of a worker's error it got back: `Worker failed with error '…',
             # please check the stack trace above for the root cause`
             r"[Pp]lease check the stack trace above for the root cause|"
-            r"initialization failed due to an exception in a background process)"
+            r"initialization failed due to an exception in a background process|"
+            # Horovod's background loop, ended by another rank: its exception, or a collective
+            # asked after that rank had finished (a program's error either way, not a wait)
+            r"Horovod has been shut down\. This was caused by an exception on one of the ranks)"
         ),
-        "a process saying it failed because another one did (vLLM's engine and its workers): the "
-        "cause is in that other process's output",
+        "a process saying it failed because another one did (vLLM's engine and its workers, Horovod "
+        "shut down by another rank): the cause is in that other process's output",
         "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}",
         "RuntimeError: Engine core initialization failed: out of disk",
-        "vLLM (vllm/v1/engine/utils.py, vllm/v1/executor/multiproc_executor.py)",
+        "vLLM (vllm/v1/engine/utils.py, vllm/v1/executor/multiproc_executor.py); Horovod "
+        "(common/operations.cc)",
         ("what",),
     ),
     Signature(

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from jobc.core.diagnostics import Hit, Severity
 from jobc.lint.rules import _words as words
 from jobc.lint.rules.base import Meta
-from jobc.lint.rules.script._facts import facts, mode_known
+from jobc.lint.rules.script._facts import facts, hit, mode_known
 from jobc.spec.context import Context
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing
@@ -72,7 +72,39 @@ def check_script(ctx: Context) -> Iterator[Hit]:
         ranks = launcher_tasks(f, step, ctx.spec.resources.nodes)
         if ranks is not None and step.launcher is not None:
             return _request(ctx, step.launcher.name, ranks[0])
+    if f is not None and mode_known(ctx) and (found := _uneven(ctx, f)) is not None:
+        return found
     return check(ctx) if mode_known(ctx) else iter(())
+
+
+def _uneven(ctx: Context, f: "ScriptFacts") -> Iterator[Hit] | None:
+    """`#SBATCH --gpus=1` on 4 nodes of 8 tasks: GPUs for the whole job that do not part evenly
+    over its nodes (no count per node is read from them), for srun's tasks, one rank each: as many
+    ranks as GPUs in all is the one count that can work."""
+    from jobc.script.allocation import slurm_int
+    from jobc.script.spec import uneven_gpus
+
+    r = ctx.spec.resources
+    d = uneven_gpus(f, r.nodes)
+    if d is None or ctx.spec.launch.mode != "srun" or r.tasks_per_node is None or d.value is None:
+        return None
+    total = f.honoured().get("ntasks")  # the job's tasks in all, when it says (it wins)
+    ranks = slurm_int(total.value) if total is not None else None
+    gpus, ranks = slurm_int(d.value.rpartition(":")[2]), ranks or r.nodes * r.tasks_per_node
+    if gpus is None or gpus == ranks:
+        return iter(())
+    what = "ranks share GPUs or find none" if ranks > gpus else f"{gpus - ranks} GPU(s) stay idle"
+    return iter(
+        (
+            hit(
+                d.span,
+                f"srun starts one rank per task, {ranks} on {r.nodes} node(s), but #SBATCH {d.text} "
+                f"gives the whole job {gpus} GPU(s), placed unevenly over its nodes: {what}; ask for "
+                "one GPU per task (#SBATCH --gpus-per-task=1, or --gpus-per-node with as many tasks "
+                "per node)",
+            ),
+        )
+    )
 
 
 def _request(ctx: Context, launcher: str, ranks: int) -> Iterator[Hit]:
