@@ -211,3 +211,21 @@ def test_open_mpis_btl_header_names_the_node_and_the_rank() -> None:
     for text in ("[amg-29][0,2620] bind failed", "[amg-29][[0,0]] bind failed"):
         line = split(text)
         assert line.rank is None, text
+
+
+def test_a_syslog_line_with_a_zone_or_an_rfc3339_time_names_its_host() -> None:
+    # a cloud VM's serial console (`Dec 17 16:03:58Z host prog[pid]: `) and rsyslog's RFC 3339
+    # time (`journalctl -o short-iso`): the host is the line's node, the rest its text
+    for raw in (
+        "Dec 17 16:03:58Z tpu-vm-3 startup-script[812]: RuntimeError: boom",
+        "2024-12-17T16:03:58.123456+00:00 tpu-vm-3 startup-script[812]: RuntimeError: boom",
+        "Dec 17 16:03:58 tpu-vm-3 startup-script[812]: RuntimeError: boom",
+    ):
+        line = split(raw)
+        assert (line.node, line.text) == ("tpu-vm-3", "RuntimeError: boom"), raw
+    # near miss: a logger's time with a space, then its level and its name, is no host
+    line = split("2024-12-17 16:03:58,123 INFO trainer: step 10")
+    assert line.node is None
+    # near miss: an RFC 3339 time before words that are no host
+    line = split("2024-12-17T16:03:58Z Epoch 3: loss 0.1")
+    assert line.node is None

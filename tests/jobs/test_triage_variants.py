@@ -1214,7 +1214,8 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[E ProcessGroupNCCL.cpp:474] timeout waiting for all ranks to launch the kernel\n",
         ("collective_timeout", None, None, 1),
     ),
-    # --- DeepSpeed's launcher: on one node a local rank is the global rank (inferred)
+    # --- DeepSpeed's launcher: on one node a local rank is the global rank (inferred); its worker
+    # that exited with 1 is a Python exception (medium), as torchrun's is
     (
         "DeepSpeed's launcher saying one node, a worker killed",
         _DS_NODES.format(nodes=1) + _DS_EXIT.format(local=2, code=-9),
@@ -1223,12 +1224,12 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
     (
         "DeepSpeed's launcher saying two nodes: a local rank is no global rank",
         _DS_NODES.format(nodes=2) + _DS_EXIT.format(local=2, code=1),
-        ("exit_code", None, None, 2),
+        ("exception", None, None, 2),
     ),
     (
         "DeepSpeed's launcher under pdsh: its node's name, no global rank",
         "gpu-b07: " + _DS_EXIT.format(local=4, code=1),
-        ("exit_code", None, "gpu-b07", 1),
+        ("exception", None, "gpu-b07", 1),
     ),
     # --- a batch shell's failed command the job went on after: what ended the job comes first
     (
@@ -1421,6 +1422,53 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "[2023-04-07 13:08:55,469] [INFO] [utils.py:830:see_memory_usage] MA 11.76 GB\n"
         "[2023-04-07 13:09:33,201] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n",
         ("signal", None, None, 2),
+    ),
+    # --- vLLM's worker wrapper reporting a method that raised, before (or without) its traceback
+    (
+        "vLLM's worker method error, the paste cut before its traceback: an exception",
+        "(RayWorkerVllm pid=14289) ERROR 04-17 09:00:33 ray_utils.py:44] Error executing method init_device. "
+        "This might cause deadlock in distributed execution.\n",
+        ("exception", None, None, 1),
+    ),
+    (
+        "vLLM's worker method error with its traceback: the exception line says what",
+        "ERROR 04-17 09:00:33 ray_utils.py:44] Error executing method 'load_model'. This might cause "
+        "deadlock in distributed execution.\n"
+        "ERROR 04-17 09:00:33 ray_utils.py:44] Traceback (most recent call last):\n"
+        'ERROR 04-17 09:00:33 ray_utils.py:44]   File "/x/worker.py", line 3, in load_model\n'
+        "ERROR 04-17 09:00:33 ray_utils.py:44] torch.OutOfMemoryError: CUDA out of memory. Tried to "
+        "allocate 2.00 GiB.\n",
+        ("cuda_oom", None, None, 4),
+    ),
+    # --- Ray's memory monitor, only the end of its message kept (a job's truncated last logs)
+    (
+        "the end of Ray's OOM message alone is the memory monitor's kill",
+        "(ActorModelRayActor pid=8249) 8800\t1.18\tray::ReferenceModelRayActor\n"
+        "(ActorModelRayActor pid=8249) Refer to the documentation on how to address the out of memory "
+        "issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider "
+        "provisioning more memory on this node or reducing task parallelism by requesting more CPUs per "
+        "task.\n",
+        ("host_oom", None, None, 2),
+    ),
+    # --- DeepSpeed's and Composer's launchers: a Python worker that exited with 1
+    (
+        "Composer's rank that exited with 1 is a Python exception, at medium confidence",
+        "ERROR:composer.cli.launcher:Rank 1 crashed with exit code 1.\n"
+        "Waiting up to 30 seconds for all training processes to terminate. Press Ctrl-C to exit "
+        "immediately.\n",
+        ("exception", 1, None, 1),
+    ),
+    (
+        "DeepSpeed's worker that exited with 1 is a Python exception, at medium confidence",
+        "[2024-03-20 20:31:29,240] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 3353708\n"
+        "[2024-03-20 20:31:29,269] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', "
+        "'train.py', '--local_rank=4'] exits with return code = 1\n",
+        ("exception", 4, None, 2),
+    ),
+    (
+        "near miss: Composer's rank that a signal ended is that signal",
+        "ERROR:composer.cli.launcher:Rank 2 crashed with exit code -6.\n",
+        ("signal", 2, None, 1),
     ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (

@@ -852,9 +852,10 @@ _FAULTY_RANK = re.compile(
 )
 
 
-#: torchrun's reports of a worker's end (its `failed (exitcode: N) local_rank: …` line, its table's
-#: root cause): the worker runs the Python program
-_PYTHON_WORKER_ENDS = frozenset({"L201", "L202"})
+#: launchers' reports of a worker's end: torchrun's (its `failed (exitcode: N) local_rank: …` line,
+#: its table's root cause), DeepSpeed's (`[…] exits with return code = N`) and Composer's (`Rank N
+#: crashed with exit code N`): each worker runs the Python program
+_PYTHON_WORKER_ENDS = frozenset({"L201", "L202", "L204", "L242"})
 #: a launcher's word that a Python trainer it started aborted, with no exit code (Paddle's)
 _PYTHON_ABORTS = frozenset({"L235"})
 #: torch's words for an NCCL communicator's end that do not say whether a call failed or timed out

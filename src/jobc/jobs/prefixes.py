@@ -115,10 +115,11 @@ _DMESG_T = re.compile(
     r"^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} {1,2}[0-9]{1,2} [0-9:]{8} [0-9]{4}\] ?"
 )
 # syslog's and journalctl's short timestamp (RFC 3164: `Mmm dd hh:mm:ss`, the day space-padded
-# or, as journalctl and many log shippers write it, zero-padded): `Dec 03 10:22:16 `
+# or, as journalctl and many log shippers write it, zero-padded): `Dec 03 10:22:16 `; a cloud
+# VM's serial console adds its zone (`Dec 17 16:03:58Z `)
 _SYSLOG_TIME = re.compile(
     r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9]"
-    r"(?:\.[0-9]{1,6})? "
+    r"(?:\.[0-9]{1,6})?(?:Z|[+-][0-9]{2}:?[0-9]{2})? "
 )
 # ... which a syslog line follows with the host that logged it and the program's tag (RFC 3164:
 # `worker4 kernel: `, `gpu07 slurmd[2211]: `): the host is the line's node
@@ -554,6 +555,16 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
                 and is_host(h.group("host"))
             ):
                 f["node"] = h.group("host")
+                return text[h.end() :]
+            if (
+                pattern is _TIME
+                and text[10:11] == "T"
+                and (h := _SYSLOG_HOST.match(text, m.end())) is not None
+                and is_host(h.group("host"))
+            ):
+                # rsyslog's and `journalctl -o short-iso`'s RFC 3339 time before the host and the
+                # tag (`2024-12-17T16:03:58.123+00:00 gpu-17 kernel: `): the host is the line's node
+                f.setdefault("node", h.group("host"))
                 return text[h.end() :]
             return text[m.end() :]
     return _host(text, f, model)

@@ -287,10 +287,15 @@ SIGNATURES: tuple[Signature, ...] = (
             "Memory on the node",
             "Workers (tasks /",
             "IP: ",
+            "ray-oom-prevention",
         ),
         re.compile(
             r"(?P<what>Task was killed due to the node running low on memory|"
             r"Memory on the node \(IP: |"
+            # the message's end, after the table of the node's top memory users, which a paste (or
+            # the job's truncated last logs) may keep alone: its advice names the OOM killer's
+            r"Refer to the documentation on how to address the out of memory issue: "
+            r"https://docs\.ray\.io/[^\s]{0,80}ray-oom-prevention|"
             r"Workers \(tasks / actors\) killed due to memory pressure \(OOM\)|"
             # the same, wrapped by a terminal right after `tasks /` (its node on a line after)
             r"Workers \(tasks /\s{0,4}$|"

@@ -243,6 +243,29 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=3,
     ),
     Signature(
+        "P113",
+        "vllm-worker-method-error",
+        "exception",
+        "cause",
+        ("This might cause deadlock in distributed execution",),
+        re.compile(
+            # vLLM's worker wrapper (`execute_method`) logs this with the exception's traceback after
+            # it, then raises it: the traceback's exception line says what; a paste cut before it
+            # still says that a worker's method raised
+            r"(?P<what>Error executing method '?(?P<method>[A-Za-z_][A-Za-z0-9_]{0,80})'?\. "
+            r"This might cause deadlock in distributed execution\.)"
+        ),
+        "a vLLM worker's method raising (its engine's call to every worker, such as init_device or "
+        "load_model): the exception in the traceback after it is the cause",
+        "ERROR 04-17 09:00:33 ray_utils.py:44] Error executing method init_device. This might cause "
+        "deadlock in distributed execution.",
+        "INFO 04-17 09:00:30 ray_utils.py:40] Executing method init_device on all workers.",
+        "vLLM (vllm/executor/ray_utils.py and vllm/worker/worker_base.py, execute_method: "
+        "`Error executing method %r. This might cause deadlock in distributed execution.`)",
+        ("what", "method"),
+        strength=2,  # (which exception is the traceback's to say)
+    ),
+    Signature(
         "P104",
         "exception-line",
         "exception",
