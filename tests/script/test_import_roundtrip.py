@@ -297,6 +297,42 @@ def test_the_training_program_run_with_other_arguments_inside_a_value_is_the_run
     assert any("args" in d for d in roundtrip._compare(runs, compiled, []))
 
 
+def test_a_training_step_the_script_never_reaches_is_said_so(tmp_path: Path) -> None:
+    # found by the import fuzz target (seed 11201, input 8,783): a line bash cannot parse (`(` in
+    # `--rdzv_bacTraceback (most recent call last):`) ends the batch shell before the only step,
+    # after a `$(srun python train.py ckpt-… …)` that runs train.py with other arguments: the spec
+    # runs the step the script meant and did not say that the script never ran it
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=04:00:00\n\n"
+        b"MASTER_ADDR=$(srun python train.py ckpt-{epoch}-{step}.pt '{name}-{resources.nodes}n' scontrol "
+        b'show hostnames "$SLURM_JOB_NODELIST" | head -n 1)\n'
+        b"MASTER_PORT=29400\n"
+        b"srun torchrun --nnodes=2 --nproc_per_node=4 --rdzv_bacTraceback (most recent call last):\n"
+        b"kend=c10d \\\n"
+        b'  --rdzv_endpoint="$MASTER_ADDR:$MASTER_PORT" train.py\n'
+    )
+    outcome = round_trip(script, tmp_path)
+    said = [line for line in outcome.listed if line.startswith("# jobc: the training step is line 10")]
+    assert said, outcome.listed
+    assert "never runs in the script (bash cannot parse the script from line 9" in said[0], said
+    assert outcome.unlisted == [], outcome.spec
+    # and an `exit` before the only step is said the same way
+    ended = round_trip(
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=4\n#SBATCH --time=1:00:00\n"
+        b"exit 0\nsrun python train.py --lr 1\n",
+        tmp_path,
+    )
+    assert any("never runs in the script (the `exit` on line 5" in line for line in ended.listed), ended.spec
+    # near miss: a step the script reaches is not said to never run
+    reached = round_trip(
+        b"#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=4\n#SBATCH --time=1:00:00\n"
+        b"srun python train.py --lr 1\nexit 0\n",
+        tmp_path,
+    )
+    assert not any("never runs" in line for line in reached.listed), reached.spec
+
+
 def test_one_program_run_by_two_steps_with_other_arguments_is_the_step_listed(tmp_path: Path) -> None:
     # found by the import fuzz target: `srun torchrun … train.py --a 1` and later
     # `srun python train.py --b 2`; the import carries the launcher's step and lists the other,

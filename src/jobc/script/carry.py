@@ -31,6 +31,7 @@ from jobc.script.facts import (
     choose,
     helper,
 )
+from jobc.script.facts import runs as step_runs
 from jobc.script.flow import functions_exported
 from jobc.script.steps import PYTHON, uv_refuses
 from jobc.tables import launchers, slurm_env
@@ -934,6 +935,12 @@ def _choice(facts: ScriptFacts, out: Derived, step: Step) -> None:
     """Which step trains, and why: said at the top of the spec and in the summary."""
     _, why = choose(facts.steps)
     out.choice = f"the training step is line {step.span.line}: {why}"
+    if step_runs(step) is False:
+        # no step the script runs is left to choose (an `exit` or a line bash cannot parse before
+        # every one, each in an arm that never runs): the spec runs the one the script meant, which
+        # the script itself never ran
+        never = step.ended or "the arm of the `if`/`case` it is in never runs"
+        out.choice += f"; it never runs in the script ({never}): the compiled job runs it all the same"
     if len(facts.steps) > 1:
         out.choice += f" ({len(facts.steps) - 1} other step(s) listed as not carried)"
     if step.loop is not None:
