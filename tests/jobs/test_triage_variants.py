@@ -1470,6 +1470,81 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "ERROR:composer.cli.launcher:Rank 2 crashed with exit code -6.\n",
         ("signal", 2, None, 1),
     ),
+    # --- NCCL's ring lines name the rank of the process that writes them
+    (
+        "NCCL's ring lines give the rank of the process whose WARN is the failure",
+        "n135:151779:151929 [1] NCCL INFO Ring 00 : 1[1] -> 2[2] via direct shared memory\n"
+        "n135:151780:151928 [2] NCCL INFO Ring 00 : 2[2] -> 3[3] via direct shared memory\n"
+        "n135:151778:151927 [0] NCCL INFO Ring 00 : 7 -> 0 [receive] via NET/IB/0\n"
+        "n135:151780:151928 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n",
+        ("nccl_error", 2, "n135", 4),
+    ),
+    (
+        "near miss: a process whose ring lines give two ranks (two communicators) is given none",
+        "n135:151780:151928 [2] NCCL INFO Ring 00 : 2[2] -> 3[3] via direct shared memory\n"
+        "n135:151780:151928 [2] NCCL INFO Ring 00 : 0[2] -> 1[3] via direct shared memory\n"
+        "n135:151780:151928 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n",
+        ("nccl_error", None, "n135", 3),
+    ),
+    # --- mpirun's first rank that exited with 1, in a log of Python ranks
+    (
+        "mpirun's rank that exited with 1 among Python frames is a Python exception",
+        '[1,1]<stderr>:  File "/opt/horovod/torch/mpi_ops.py", line 436, in synchronize\n'
+        "[1,1]<stderr>:    mpi_lib.horovod_torch_wait_and_clear(handle)\n"
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "the job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[50371,1],0]\n  Exit code:    1\n",
+        ("exception", 0, None, 6),
+    ),
+    (
+        "near miss: mpirun's rank that exited with 1, no Python in the log, is its exit code",
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "the job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[50371,1],0]\n  Exit code:    1\n",
+        ("exit_code", 0, None, 4),
+    ),
+    # --- PaddlePaddle's DataLoader reader thread and an Ascend NPU's runtime
+    (
+        "Paddle's reader thread failing on its shared memory is an exception",
+        "ERROR:root:DataLoader reader thread raised an exception!\n"
+        "ERROR:root:DataLoader reader thread failed((Unavailable) Memory map failed when rebuild shared "
+        "memory.\n",
+        ("exception", None, None, 2),
+    ),
+    (
+        "an Ascend NPU's runtime error line is the device's error",
+        "        tsd client wait response fail, device response code[1]. unknown device error."
+        "[FUNC:WaitRsp][FILE:process_mode_manager.cpp][LINE:290]\n"
+        "        rtGetDevMsg execute failed, reason=[driver error:internal error][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:53]\n",
+        ("gpu_error", None, None, 1),
+    ),
+    # --- torchrun's table as a web page rendered it: names and values on lines of their own
+    (
+        "a rendered root-cause table: its host and its glued rank and exit code are read",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\ntrain.py FAILED\nFailures:\n"
+        "<NO OTHER FAILURES>\nRoot Cause (first observed failure) :\n[0]:\ntime\nhost\n"
+        "2023-09-14 01:45:50\nding-X10DRG\nrank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>\n"
+        "traceback : signal 9 (SIGKILL) received by PID 36071\n",
+        ("signal", 2, "ding-X10DRG", 11),
+    ),
+    # --- a YARN container's id before each line
+    (
+        "a YARN container's prefix is taken off and the exception below it read",
+        "2019-07-04T06:18:48.000Z /container_e559_1557431881457_79419_05_000002: Traceback (most recent "
+        "call last):\n"
+        '2019-07-04T06:18:48.000Z /container_e559_1557431881457_79419_05_000002:   File "/x/spawn.py", '
+        "line 214, in prepare\n"
+        "2019-07-04T06:18:48.000Z /container_e559_1557431881457_79419_05_000002: PermissionError: [Errno 13] "
+        "Permission denied: '/root'\n",
+        ("exception", None, None, 3),
+    ),
+    # --- XLA's coordination service, the call named on a line of its own
+    (
+        "a task that could not register with JAX's coordination service, newer XLA's words",
+        "DEADLINE_EXCEEDED: Deadline Exceeded\nRPC: /tensorflow.CoordinationService/RegisterTask\n",
+        ("rendezvous", None, None, 1),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",

@@ -56,6 +56,14 @@ _EXC_NAME = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]{0,100}+\.){0,20}+[A-Za-z_][A-
 _TABLE_FIELD = re.compile(
     r"^\s{0,16}(time|host|rank|exitcode|error_file|traceback)\s{0,16}:\s{0,4}(.{0,500})$"
 )
+# a table's rank and exit code, glued as a web page rendered them (`rank2 (local rank: 2)exitcode: -9
+# (pid: 36071)error file: <N/A>`)
+_TABLE_GLUED = re.compile(
+    r"^\s{0,16}rank\s{0,4}:?\s{0,4}(?P<rank>[0-9]{1,9}) \(local[_ ]rank: ?(?P<local>[0-9]{1,9})\)\s{0,16}"
+    r"exitcode\s{0,4}:\s{0,4}(?P<code>-?[0-9]{1,18}) \(pid: (?P<pid>[0-9]{1,10})\)"
+)
+# a gRPC status's code and message at a line's start (`DEADLINE_EXCEEDED: Deadline Exceeded`)
+_GRPC_STATUS = re.compile(r"^\s{0,8}(?:DEADLINE_EXCEEDED|UNAVAILABLE|INTERNAL|ABORTED|CANCELLED|UNKNOWN): ")
 _LEADING_INT = re.compile(r"^\s{0,8}(-?[0-9]{1,18})(?![0-9])")
 _LOCAL_RANK = re.compile(r"local_rank: ([0-9]{1,9})\)")
 _SIGNAL_NUMBER = re.compile(r"Signal ([0-9]{1,3}) \((SIG[A-Z0-9]{2,8})\)")
@@ -67,6 +75,12 @@ _INLINE_EXCEPTION = re.compile(
 _INLINE_FRAME = re.compile(r'File "[^"]{1,1000}", line [0-9]{1,9}, in \S{1,200}')
 _LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "/lib/python3", "/lib64/python3", "<string>")
 #: NCCL's line for a communicator it set up: the rank of the process (host:pid) in it, its size
+# NCCL's ring (2.4 to 2.6) and channel (later) set-up lines: `Ring 00 : 2[2] -> 3[3] via direct shared
+# memory`, `Channel 00/0 : 2[2] -> 3[3] via P2P/IPC`, `Ring 00 : 3 -> 4 [send] via NET/IB/0`
+_NCCL_RING = re.compile(
+    r"\b(?:Ring|Channel) [0-9]{1,3}(?:/[0-9]{1,3})? : (?:(?P<a>[0-9]{1,9})\[[0-9]{1,3}\] -> [0-9]{1,9}\[|"
+    r"(?P<s>[0-9]{1,9}) -> (?P<r>[0-9]{1,9}) \[(?P<dir>send|receive)\])"
+)
 _NCCL_COMM = re.compile(r"\bcomm 0x[0-9a-f]{1,16} rank (?P<rank>[0-9]{1,9}) nranks (?P<size>[0-9]{1,9})\b")
 #: A launcher's exception that speaks of the command's exit: the command ran, and ended.
 _EXIT_WORDS = re.compile(r"\bexit (?:code|status)\b|\breturn(?:ed)? code\b|non-zero", re.I)
@@ -342,6 +356,8 @@ class Scanner(Facts):
         self.table_left = 0
         self.table: dict[str, str] = {}
         self.table_lines: dict[str, Evidence] = {}
+        # the names of a rendered table's fields, each alone on a line, whose values come after
+        self.table_names: list[str] = []
         self.table_root = False
         self.table_at: Evidence | None = None
         # the `Failures:` section of a table, read as it goes: its line, and the block of the
@@ -638,6 +654,8 @@ class Scanner(Facts):
                 self.slot_node.setdefault(rank, host)
         if line.writer is not None and "nranks" in text:
             self._nccl_comm(line.writer, text)
+        elif line.writer is not None and " -> " in text and ("Ring" in text or "Channel" in text):
+            self._nccl_ring(line.writer, text)
         if (
             "JobI" in text
             and (a := _CTLD_ALLOCATE.search(text[:2000])) is not None
@@ -784,6 +802,17 @@ class Scanner(Facts):
         known = self.writer_rank.get(writer)
         if known is None or size > known[1]:
             self.writer_rank[writer] = (rank, size)
+
+    def _nccl_ring(self, writer: str, text: str) -> None:
+        """NCCL's ring or channel line names the writing process's rank: first in `R[dev] -> R[dev]`,
+        the sender of a `[send]`, the receiver of a `[receive]`."""
+        m = _NCCL_RING.search(text[:2000])
+        if m is None or len(self.ring_rank) >= 65536:
+            return
+        own = m.group("a") or (m.group("s") if m.group("dir") == "send" else m.group("r"))
+        rank = int(own)
+        known = self.ring_rank.get(writer, rank)
+        self.ring_rank[writer] = rank if known == rank else None
 
     def _jobc_line(self, ev: Evidence, text: str) -> None:
         self.compiled = True
@@ -1041,6 +1070,8 @@ class Scanner(Facts):
             if m.group(1) == "traceback":
                 self._table_block(line)
             return True
+        if self._table_rendered(ev, text):
+            return True
         if text.startswith("[") or text.startswith("-") or text.startswith("="):
             self._table_block(line)
             if text.startswith("="):
@@ -1048,10 +1079,32 @@ class Scanner(Facts):
             return True
         return False
 
+    def _table_rendered(self, ev: Evidence, text: str) -> bool:
+        """The table as a web page showed it, copied: each field's name alone on a line (`time`,
+        `host`) and its value on a line after them in the same order, and the rank and exit code
+        glued into one line (`rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>`)."""
+        word = text.strip()
+        if word in ("time", "host") and word not in self.table and len(self.table_names) < 2:
+            self.table_names.append(word)
+            return True
+        glued = _TABLE_GLUED.match(text)
+        if glued is not None:
+            self.table["rank"] = f"{glued['rank']} (local_rank: {glued['local']})"
+            self.table["exitcode"] = f"{glued['code']} (pid: {glued['pid']})"
+            self.table_lines["rank"] = self.table_lines["exitcode"] = ev
+            self.table_names.clear()
+            return True
+        if self.table_names and word and ":" not in word[:4] and len(word) < 200:
+            name = self.table_names.pop(0)
+            self.table[name], self.table_lines[name] = word, ev
+            return True
+        return False
+
     def _table_block(self, line: Line) -> None:
         """One failure block is complete: remember its rank's host, and report the root cause."""
         table, self.table = self.table, {}
         where, self.table_lines = self.table_lines, {}
+        self.table_names.clear()
         if "rank" not in table:
             return
         rank_m = _LEADING_INT.match(table["rank"])
@@ -1121,7 +1174,10 @@ class Scanner(Facts):
             # (Python's threading: `Exception in thread Thread-3:`, `… Thread-1 (run):`; the JVM's
             # `Exception in thread "main" java.lang…` is an exception of its own)
             self.thread_said = self.current
+        if self.tracebacks == 0 and text.lstrip().startswith('File "') and '.py", line ' in text:
+            self.tracebacks = 1  # a frame of a Python file: a paste may start inside the traceback
         if text.startswith("Traceback (most recent call last):"):
+            self.tracebacks += 1
             rest = text[len("Traceback (most recent call last):") :]
             if len(rest.strip()) > 8 and self._flattened(key, ev, order, line, rest):
                 return True
@@ -1432,6 +1488,16 @@ class Scanner(Facts):
             # LSF's report gives the job's end twice, its reason (`TERM_OWNER: job killed by owner.`)
             # then the code it left (`Exited with exit code 129.`): one end, the reason's
             reason.context.append(ev)
+            return
+        if sig.code == "N422" and line.text.startswith("RPC: ") and len(self.recent) >= 2:
+            # newer XLA's status: its code and message on the line above the call's (`DEADLINE_EXCEEDED:
+            # Deadline Exceeded` / `RPC: /tensorflow.CoordinationService/RegisterTask`)
+            above, _, said = self.recent[-2]
+            before = len(self.events)
+            self._matched_one(sig, fields, ev, order, line, strength=strength)
+            if len(self.events) > before and _GRPC_STATUS.match(said):
+                self.events[-1].statement = above
+                self.events[-1].context.append(ev)
             return
         if sig.code == "N417" and "rank" not in fields:
             # Open MPI's error block: `*** reported by process [JOB,RANK]` came a line or two before

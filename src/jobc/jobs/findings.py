@@ -304,6 +304,12 @@ class Facts:
         # pid two hosts claim pairs with none ("")
         self.pid_node: dict[str, str] = {}
         self.writer_rank: dict[str, tuple[int, int]] = {}
+        # NCCL's ring and channel lines (`Ring 00 : 2[2] -> 3[3] via …`): the rank they give the
+        # process that writes them, where no communicator line does; None where its lines give two
+        # (a process in several communicators numbers itself in each)
+        self.ring_rank: dict[str, int | None] = {}
+        # Python's tracebacks the log shows: its processes run Python (an MPI rank's exit with 1)
+        self.tracebacks = 0
         # slurmctld's own log: the node list it allocated to a job (job id -> node list)
         self.job_nodes: dict[str, str] = {}
         # who the log's prefixes name (task, rank, local rank, node), up to a few: one or none

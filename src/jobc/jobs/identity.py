@@ -368,6 +368,8 @@ def rank_of_process(facts: Facts, pid: object, writer: str | None) -> tuple[int 
         return facts.pid_rank[pid], False
     if writer is not None and writer in facts.writer_rank:
         return facts.writer_rank[writer][0], True
+    if writer is not None and facts.ring_rank.get(writer) is not None and not facts.writer_rank:
+        return facts.ring_rank[writer], True  # (no communicator line in the log says a size)
     return None, False
 
 

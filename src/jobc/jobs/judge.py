@@ -302,6 +302,7 @@ def _finding(scanner: Facts, e: Event) -> Finding | None:
         and e.sig is not None
         and (
             (code in (1, 2) and e.sig.code in _PYTHON_WORKER_ENDS)
+            or (code == 1 and e.sig.code in _MPI_RANK_ENDS and scanner.tracebacks > 0)
             or (code is None and e.sig.code in _PYTHON_ABORTS)
         )
     ):
@@ -856,6 +857,10 @@ _FAULTY_RANK = re.compile(
 #: its table's root cause), DeepSpeed's (`[…] exits with return code = N`) and Composer's (`Rank N
 #: crashed with exit code N`): each worker runs the Python program
 _PYTHON_WORKER_ENDS = frozenset({"L201", "L202", "L204", "L242"})
+#: mpirun's report of the first rank that exited (Open MPI's `Process name: [[j,1],r]`): any program,
+#: a Python one where the log shows Python's tracebacks (Horovod's ranks), whose exit with 1 is its
+#: uncaught exception
+_MPI_RANK_ENDS = frozenset({"L213"})
 #: a launcher's word that a Python trainer it started aborted, with no exit code (Paddle's)
 _PYTHON_ABORTS = frozenset({"L235"})
 #: torch's words for an NCCL communicator's end that do not say whether a call failed or timed out
@@ -1167,6 +1172,24 @@ CODE_ADVICE: dict[str, tuple[str, str]] = {
 }
 
 
+def _shared_memory(f: Finding) -> bool:
+    """Advice for /dev/shm that ran out, in each framework's words: a bus error there, a full
+    /dev/shm, Paddle's reader that cannot map it again."""
+    if f.signal == "SIGBUS" and any("shared memory" in e.text for e in f.evidence[:2]):
+        advice = "shared memory (/dev/shm) ran out: give the job more (a container's --shm-size, the "
+        advice += "job's memory) or use fewer data-loader workers"
+    elif f.cls == "disk_full" and any(_SHM_FILE.search(e.text) for e in f.evidence[:2]):
+        advice = "shared memory (/dev/shm) is full: torch's data-loader workers hand batches over through "
+        advice += "it; give the job more (a container's --shm-size, the job's memory) or use fewer workers"
+    elif f.kind == "paddle-reader-failed" and any("rebuild shared memory" in e.text for e in f.evidence[:1]):
+        advice = "shared memory (/dev/shm) ran out: Paddle's data-loader workers hand batches over through "
+        advice += "it; give the job more (a container's --shm-size, the job's memory) or use fewer workers"
+    else:
+        return False
+    f.action, f.advice = "raise_limit", advice
+    return True
+
+
 def _advise(f: Finding, compiled: bool) -> None:
     action = DEFAULT_ACTION[f.cls]
     if f.cls in ("gpu_error", "nccl_error"):
@@ -1181,19 +1204,7 @@ def _advise(f: Finding, compiled: bool) -> None:
         action = (
             "fix_program" if f.signal in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL") else "resubmit"
         )
-    if f.signal == "SIGBUS" and any("shared memory" in e.text for e in f.evidence[:2]):
-        f.action = "raise_limit"
-        f.advice = (
-            "shared memory (/dev/shm) ran out: give the job more (a container's --shm-size, the "
-            "job's memory) or use fewer data-loader workers"
-        )
-        return
-    if f.cls == "disk_full" and any(_SHM_FILE.search(e.text) for e in f.evidence[:2]):
-        f.action = "raise_limit"
-        f.advice = (
-            "shared memory (/dev/shm) is full: torch's data-loader workers hand batches over through "
-            "it; give the job more (a container's --shm-size, the job's memory) or use fewer workers"
-        )
+    if _shared_memory(f):
         return
     if f.kind == "dataloader-worker-killed" and f.cls == "exception":
         f.action = "investigate"

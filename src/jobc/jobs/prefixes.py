@@ -94,6 +94,9 @@ _TAG = re.compile(r"^\[(?:stdout|stderr|STDOUT|STDERR)\] ?|^(?:stdout|stderr): "
 # srun's label has a blank after its colon (`3: `); a time (`10:31:02`) no bracket after it
 _GREP_NUMBER = re.compile(r"^[0-9]{1,9}[:-](?=\[(?:default|rank|Rank|RANK)[ :]?[0-9]{1,9}\]:)")
 # a writer's name before its stream tag: `x.nolog [stderr] `, `worker-3/train [stdout] `
+# a YARN container's id before its line, as a cluster's log collector writes it
+# (`/container_e559_1557431881457_79419_05_000002: `): the writer, one process
+_YARN = re.compile(r"^/?(container_(?:e[0-9]{1,6}_)?[0-9]{10,16}_[0-9]{1,10}_[0-9]{1,4}_[0-9]{1,10}): ")
 _WRITER_TAG = re.compile(r"^([A-Za-z0-9_./\-]{1,80}) \[(?:stdout|stderr|STDOUT|STDERR)\] ?")
 _TIME = re.compile(
     r"^\[?[0-9]{4}-[0-9]{2}-[0-9]{2}[ T_][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
@@ -520,6 +523,9 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
     if "writer" not in f and (m := _PDSH_SELF.match(text)) is not None:
         f["writer"] = "pdsh"
         return text[m.end() :]
+    if "writer" not in f and (m := _YARN.match(text)) is not None:
+        f["writer"] = m.group(1)  # a YARN container's log line (Hadoop's, Microsoft's PAI)
+        return text[m.end() :]
     if (m := _WRITER_TAG.match(text)) is not None:
         f.setdefault("writer", m.group(1))
         host = host_in_name(m.group(1))
@@ -545,29 +551,33 @@ def _peel(text: str, f: dict[str, object], model: Model) -> str:
         if m is not None and m.end() > 0:
             if pattern in (_GLOG, _LEVEL, _PYLOG, _RAYLOG) and m.group(1):
                 f.setdefault("level", m.group(1))
-            if pattern is _SYSLOG_TIME and (h := _SYSLOG_HOST.match(text, m.end())) is not None:
-                f.setdefault("node", h.group("host"))
-                return text[h.end() :]
-            if (
-                pattern is _TIME
-                and "node" not in f
-                and (h := _TIME_HOST.match(text, m.end())) is not None
-                and is_host(h.group("host"))
-            ):
-                f["node"] = h.group("host")
-                return text[h.end() :]
-            if (
-                pattern is _TIME
-                and text[10:11] == "T"
-                and (h := _SYSLOG_HOST.match(text, m.end())) is not None
-                and is_host(h.group("host"))
-            ):
-                # rsyslog's and `journalctl -o short-iso`'s RFC 3339 time before the host and the
-                # tag (`2024-12-17T16:03:58.123+00:00 gpu-17 kernel: `): the host is the line's node
-                f.setdefault("node", h.group("host"))
-                return text[h.end() :]
+            if pattern in (_SYSLOG_TIME, _TIME):
+                return _after_time(text, m, pattern is _TIME, f)
             return text[m.end() :]
     return _host(text, f, model)
+
+
+def _after_time(text: str, m: re.Match[str], iso: bool, f: dict[str, object]) -> str:
+    """The line past a timestamp (syslog's, or an ISO time), and past the host a line names after
+    it: syslog's `host tag: `, a log collector's host before torch's rank tag."""
+    if not iso:
+        if (h := _SYSLOG_HOST.match(text, m.end())) is not None:
+            f.setdefault("node", h.group("host"))
+            return text[h.end() :]
+        return text[m.end() :]
+    if "node" not in f and (h := _TIME_HOST.match(text, m.end())) is not None and is_host(h.group("host")):
+        f["node"] = h.group("host")
+        return text[h.end() :]
+    if (
+        text[10:11] == "T"
+        and (h := _SYSLOG_HOST.match(text, m.end())) is not None
+        and is_host(h.group("host"))
+    ):
+        # rsyslog's and `journalctl -o short-iso`'s RFC 3339 time before the host and the tag
+        # (`2024-12-17T16:03:58.123+00:00 gpu-17 kernel: `): the host is the line's node
+        f.setdefault("node", h.group("host"))
+        return text[h.end() :]
+    return text[m.end() :]
 
 
 def _actor(m: re.Match[str], f: dict[str, object]) -> None:

@@ -139,6 +139,27 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=3,
     ),
     Signature(
+        "G320",
+        "ascend-runtime-error",
+        "gpu_error",
+        "cause",
+        ("[FUNC:",),
+        re.compile(
+            # Huawei CANN's runtime and driver (torch_npu, MindSpore) end each error line with where
+            # it was raised, `[FUNC:WaitRsp][FILE:process_mode_manager.cpp][LINE:290]`; the first such
+            # line of a block is the device's error, the lines after it its callers'
+            r"^\s{0,16}(?P<what>[^\n\[]{0,300}?(?i:fail|error)[^\n]{0,300}?)"
+            r"\[FUNC:(?P<func>[A-Za-z0-9_]{1,80})\]\[FILE:[A-Za-z0-9_.]{1,80}\]\[LINE:[0-9]{1,6}\]"
+        ),
+        "an Ascend NPU's runtime or driver error (CANN, under torch_npu or MindSpore): the device's "
+        "own failure, as a CUDA error is a GPU's",
+        "        tsd client wait response fail, device response code[1]. unknown device error."
+        "[FUNC:WaitRsp][FILE:process_mode_manager.cpp][LINE:290]",
+        "        Set device 0 success.[FUNC:SetDevice][FILE:api_impl.cc][LINE:100]",
+        "Huawei CANN (its runtime's error lines: `… [FUNC:name][FILE:file.cc][LINE:n]`)",
+        ("what", "func"),
+    ),
+    Signature(
         "G302",
         "cuda-device-assert",
         "gpu_error",

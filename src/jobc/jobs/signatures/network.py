@@ -631,6 +631,9 @@ SIGNATURES: tuple[Signature, ...] = (
             # the coordinator's address unreachable, or other tasks missing past the deadline):
             # the processes never formed their cluster
             r"(?P<what>while calling /tensorflow\.CoordinationService/RegisterTask|"
+            # newer XLA's status names the call on a line of its own, below its code's
+            # (`DEADLINE_EXCEEDED: Deadline Exceeded` / `RPC: /tensorflow.CoordinationService/…`)
+            r"^RPC: /tensorflow\.CoordinationService/RegisterTask|"
             r"Coordination service agent in error status: DEADLINE_EXCEEDED[^\n]{0,200})"
         ),
         "a process of a JAX (or TensorFlow multi-worker) job failing to register with the "

@@ -266,6 +266,28 @@ SIGNATURES: tuple[Signature, ...] = (
         strength=2,  # (which exception is the traceback's to say)
     ),
     Signature(
+        "P114",
+        "paddle-reader-failed",
+        "exception",
+        "cause",
+        ("reader thread failed(",),
+        re.compile(
+            # Paddle's DataLoader logs its reader thread's error before re-raising it in the
+            # trainer: `DataLoader reader thread failed({error}) to read data from workers' result
+            # queue.`, the error in Paddle's own form, `(Type) message` (`(Unavailable) Memory map
+            # failed when rebuild shared memory.`: /dev/shm ran out)
+            r"DataLoader reader thread failed\((?P<what>\([A-Z][A-Za-z]{2,40}\) [^\n]{1,300})"
+        ),
+        "PaddlePaddle's DataLoader reader thread failing on an error of its workers (shared memory "
+        "that ran out, a sample that cannot be read): the trainer raises it",
+        "ERROR:root:DataLoader reader thread failed((Unavailable) Memory map failed when rebuild shared "
+        "memory.",
+        "ERROR:root:DataLoader reader thread raised an exception!",
+        "PaddlePaddle (python/paddle/io/dataloader/dataloader_iter.py: `DataLoader reader thread "
+        "failed({}) to read data from workers' result queue.`; its errors' `(Type) message` form)",
+        ("what",),
+    ),
+    Signature(
         "P104",
         "exception-line",
         "exception",
