@@ -333,6 +333,35 @@ def test_a_training_step_the_script_never_reaches_is_said_so(tmp_path: Path) -> 
     assert not any("never runs" in line for line in reached.listed), reached.spec
 
 
+def test_a_training_step_in_lines_the_grammar_reads_around_runs_no_program_taken_from_them(
+    tmp_path: Path,
+) -> None:
+    # found by the import fuzz target (seed 11501, input 5,658): a comment line of thousands of
+    # characters made the grammar read lines 52-65 around, and ` bash -c train_rank` there became
+    # a step running `c train_rank`; the spec ran a program `c` where bash runs the function's
+    # `python train.py --seed 17 --rank 0`, having only said that words may be missing
+    script = (
+        b"#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-node=4\n"
+        b"#SBATCH --time=02:00:00\n#SBATCH --exclusive\n\n"
+        b'train_rank() {\n  python train.py --seed 17 --rank "$SLURM_PROCID"\n}\nexport -f train_rank\n\n'
+        b"srun# jobc: ignore[JC101]\n"
+        + b"# jobc: ignore[JC101]\n" * 36
+        + b"# jobc: igntrue"
+        + b" && true" * 600
+        + b"\n"
+        + b"ore[JC101]\n"
+        + b"# jobc: ignore[JC101]\n" * 12
+        + b" bash -c train_rank\n"
+    )
+    outcome = round_trip(script, tmp_path)
+    assert outcome.unlisted == [], outcome.spec
+    assert any(
+        line.startswith("# Not known: launch.program: the training step") and "cannot read" in line
+        for line in outcome.listed
+    ), outcome.spec
+    assert 'program: "c"' not in (outcome.spec or "")
+
+
 def test_one_program_run_by_two_steps_with_other_arguments_is_the_step_listed(tmp_path: Path) -> None:
     # found by the import fuzz target: `srun torchrun … train.py --a 1` and later
     # `srun python train.py --b 2`; the import carries the launcher's step and lists the other,

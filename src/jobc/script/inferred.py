@@ -524,6 +524,29 @@ def _alternatives(facts: ScriptFacts, out: Derived, step: Step) -> None:
             )
 
 
+def _unread_step(facts: ScriptFacts, out: Derived, step: Step) -> None:
+    """The training step starts after the first of lines jobc's bash grammar read around (bash
+    accepts them): lost before the step's line, the grammar may have read its words as another
+    command's or a part of one (`bash -c f` read as `c f`), so what the step runs is not known;
+    never a program taken from such words. (A step on the line where the grammar lost its way
+    was read from its start: some of its later words may be missing, which is listed.)"""
+    if facts.unread is None:
+        return
+    first, last = facts.unread
+    if not first < step.span.line <= last:
+        return
+    launch = out.data["launch"]
+    if not any(key in launch for key in ("program", "module")):
+        return
+    for key in ("program", "module", "args", "python"):
+        launch.pop(key, None)
+        out.spans.pop(("launch", key), None)
+    out.unknown.append(
+        f"launch.program: the training step, line {step.span.line}, is in lines {first}–{last}, which "
+        "jobc's bash grammar cannot read (bash runs them): what it runs is not known; write it"
+    )
+
+
 def _cli_module(out: Derived, step: Step, cli: tuple[launchers.CliLauncher, Word, Word]) -> None:
     """The module a console script's torchrun runs (`llamafactory.launcher`) as the spec's
     program, under python; the console script and its command listed as not carried."""

@@ -136,6 +136,7 @@ def derive(facts: ScriptFacts, *, for_lint: bool, has_profile: bool = False) -> 
     _launch(facts, out, step, for_lint=for_lint)
     if step is not None and not for_lint:
         inferred._alternatives(facts, out, step)
+        inferred._unread_step(facts, out, step)
     if for_lint:
         _environment(facts, out)
         _setup_lines(facts, out)
