@@ -1545,6 +1545,22 @@ CASES: list[tuple[str, str, tuple[str, int | None, str | None, int]]] = [
         "DEADLINE_EXCEEDED: Deadline Exceeded\nRPC: /tensorflow.CoordinationService/RegisterTask\n",
         ("rendezvous", None, None, 1),
     ),
+    # --- TensorFlow's start-up probe for a GPU on a node without one: it runs on its CPUs
+    (
+        "TensorFlow's failed cuInit on a CPU node is no cause: the OOM kill after it is",
+        "2023-05-10 12:03:17.602190: E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call "
+        "to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
+        "/var/spool/slurm/job22207649/slurm_script: line 22: 443552 Killed                  python main.py\n"
+        "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=22207649.batch. Some of your processes "
+        "may have been killed by the cgroup out-of-memory handler.\n",
+        ("host_oom", None, None, 3),
+    ),
+    (
+        "near miss: the driver's CUDA_ERROR_NO_DEVICE raised by a program is its failure",
+        "RuntimeError: Failed call to cuDeviceGet: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is "
+        "detected\n",
+        ("gpu_error", None, None, 1),
+    ),
     # --- a line that says only that something failed: shown, at low confidence, not nothing
     (
         "a plain `failed` no signature reads",

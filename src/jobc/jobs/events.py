@@ -1752,6 +1752,14 @@ class Scanner(Facts):
             # to a process, a port taken, a peer gone, a worker dead, is a failure whatever the
             # level: torch's c10d and Ray's driver write those as warnings.)
             role = "context"
+        if (
+            sig is not None
+            and sig.code == "G303"
+            and "failed call to cuInit: CUDA_ERROR_NO_DEVICE" in ev.text
+        ):
+            # TensorFlow's probe for a GPU at start-up (stream_executor's cuda_driver.cc, logged at
+            # E): on a node without one it runs on its CPUs and goes on; what ends it comes later
+            role = "context"
         writer = (line.task, line.rank, line.local_rank, line.node, line.writer)
         ignored = self.unraisable.pop(writer, None) if self.unraisable else None
         if ignored is not None and 0 < ev.line - ignored <= UNRAISABLE_LINES:
