@@ -29,7 +29,7 @@ def register(sub: Any, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from jobc.jobs import ledger
-    from jobc.jobs.logs import ACTIVE, LogError, follow, keep, lines, log_path
+    from jobc.jobs.logs import LogError, follow, keep, lines, log_path, running
     from jobc.jobs.slurm import NotSlurm, SlurmError, require
 
     out = sys.stdout.buffer
@@ -45,15 +45,9 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
 
         if args.follow:
+            from jobc.jobs.status import status
 
-            def active() -> bool:
-                from jobc.jobs.status import status
-
-                try:
-                    return any(s.state in ACTIVE for s in status(args.job_id))
-                except SlurmError:
-                    return False
-
+            active = running(args.job_id, status)
             follow(path, write, active, rank=args.rank, torchrun=torchrun, per_node=per_node)
             return Exit.OK
         from jobc.core.files import open_regular  # a FIFO as the job's output is not waited on

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -30,6 +30,36 @@ ACTIVE = frozenset(
 
 class LogError(Exception):
     """The log cannot be found or read; one line."""
+
+
+#: Times in a row Slurm may fail to say whether the job still runs (a command that times out on
+#: a busy controller) before following stops, with an error: never as if the job had ended.
+SLURM_TRIES = 5
+
+
+def running(job_id: str, ask: Callable[[str], Sequence[object]]) -> Callable[[], bool]:
+    """Whether the job still runs, as `follow` asks it on each quiet poll. Slurm not answering is
+    no answer: following goes on (stopping then would cut the job's last lines off, without a
+    word), and only after SLURM_TRIES failures in a row does it stop with an error that says so."""
+    failures = 0
+
+    def active() -> bool:
+        nonlocal failures
+        try:
+            states = ask(job_id)
+        except slurm.JobUnknown:
+            return False  # Slurm answered: it has no record of the job, which is over
+        except slurm.SlurmError as exc:
+            failures += 1
+            if failures >= SLURM_TRIES:
+                raise LogError(
+                    f"job {job_id}: Slurm did not say whether it still runs ({exc}); its log may go on"
+                ) from None
+            return True
+        failures = 0
+        return any(getattr(s, "state", None) in ACTIVE for s in states)
+
+    return active
 
 
 def log_path(job_id: str, directory: Path) -> Path:

@@ -49,6 +49,10 @@ class NotSlurm(SlurmError):
     """This machine has no Slurm client commands."""
 
 
+class JobUnknown(SlurmError):
+    """Slurm answered, and has no record of the job (neither the controller nor accounting)."""
+
+
 def valid_job_id(text: str) -> bool:
     """A job id as jobc takes it: digits, or an array task `123_4`."""
     return bool(_JOB_ID.match(text))

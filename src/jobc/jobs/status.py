@@ -208,11 +208,11 @@ def _ask_the_controller(found: dict[str, list[Status]], missing: set[str], stale
 
 
 def status(job_id: str) -> list[Status]:
-    """Every record Slurm has of one job (one, or one per array task); raises SlurmError for a
-    job Slurm does not know."""
+    """Every record Slurm has of one job (one, or one per array task); raises JobUnknown (a
+    SlurmError) for a job Slurm does not know, and SlurmError when a command did not answer."""
     found, problems = statuses([job_id])
     if problems:
-        raise slurm.SlurmError(problems[0])
+        raise slurm.JobUnknown(problems[0])
     return found
 
 
